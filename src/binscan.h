@@ -1,0 +1,120 @@
+/*
+ * binscan: find GPU code in one binary while its bytes stream past.
+ *
+ * The binary (an ELF shared object or executable, a PE DLL, or a raw fatbin)
+ * is pushed in chunks of any size, in order, exactly once; nothing is held
+ * whole and memory stays bounded whatever the input.  binscan recognises
+ * fatbin containers at 8-aligned offsets by their header (formats.md 1.5),
+ * walks their entries from the headers, decodes a few bytes of each payload
+ * for cross-checks, reads the section table when it passes (ELF: at e_shoff,
+ * usually at the end; PE: at the front) to label each container, and picks
+ * up nvcc arch-flag strings such as libtorch's `-gencode;arch=...`.
+ *
+ * Lifecycle: binscan_new, binscan_feed (any number of times), binscan_finish,
+ * then read binscan_result; binscan_free releases everything including the
+ * result.  After an error every later call returns the same error.
+ */
+#ifndef WHEELARCH_BINSCAN_H
+#define WHEELARCH_BINSCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "target.h"
+
+#define BINSCAN_SIZE_UNKNOWN UINT64_MAX
+#define BINSCAN_MAX_ENTRIES 262144
+#define BINSCAN_MAX_MODULES 131072
+#define BINSCAN_MAX_ARCH_FLAGS 8
+#define BINSCAN_MAX_WARNINGS 32
+
+enum binscan_format {
+    BINSCAN_FORMAT_PENDING = 0, /* fewer than 4 bytes seen */
+    BINSCAN_FORMAT_UNKNOWN,
+    BINSCAN_FORMAT_ELF,
+    BINSCAN_FORMAT_PE,
+    BINSCAN_FORMAT_FATBIN,
+};
+
+/* What a fatbin container is for, from the section holding it and its
+ * entries.  Only EXEC and LIBRARY modules count as GPU code of the binary. */
+enum binscan_class {
+    BINSCAN_CLASS_EXEC = 0,    /* .nv_fatbin / .nv_fatb / raw: registered with the runtime */
+    BINSCAN_CLASS_LIBRARY,     /* elsewhere (.cask_resource, .rodata): loaded by the library */
+    BINSCAN_CLASS_RELOCATABLE, /* __nv_relfatbin: -rdc objects, not loadable as is */
+    BINSCAN_CLASS_DLINK,       /* only nvlink's kernel-less stub cubins */
+};
+
+struct binscan_entry {
+    struct target target;
+    uint8_t has_target;     /* 0 for old cubins and unknown kinds */
+    uint8_t codec;          /* enum fatbin_codec */
+    uint8_t inspected;      /* the payload prefix could be decoded */
+    uint8_t nvlink_stub;    /* cubin made by nvlink without kernels */
+    uint16_t kind;          /* raw fatbin entry kind */
+    uint16_t code_major;    /* PTX ISA major (PTX entries) */
+    uint16_t code_minor;    /* PTX ISA minor; cubin ABI (ELF entries) */
+    uint64_t flags;
+    uint64_t offset;            /* of the entry header in the binary */
+    uint64_t payload_size;      /* bytes stored (padded) */
+    uint64_t uncompressed_size; /* payload bytes once decompressed */
+    /* From the decoded prefix (when inspected): */
+    uint8_t elf_abi;
+    uint16_t elf_type;
+    uint32_t elf_flags;
+    uint32_t toolkit;           /* ABI 7 e_version (toolkit x 10) */
+    char ptx_target[24];        /* PTX .target value, e.g. "sm_90a" */
+    char ptx_version[8];        /* PTX .version value, e.g. "9.0" */
+};
+
+struct binscan_module {
+    uint64_t offset;      /* of the container header */
+    uint64_t size;        /* header + entries */
+    size_t first_entry;   /* index into entries */
+    size_t nentries;
+    uint8_t cls;          /* enum binscan_class, final after binscan_finish */
+    char section[32];     /* section holding it; "" when unknown or raw */
+};
+
+struct binscan_result {
+    int format;           /* enum binscan_format */
+    uint64_t size;        /* bytes seen */
+    uint16_t machine;     /* ELF e_machine or PE Machine */
+    uint16_t elf_type;    /* ELF e_type */
+    struct binscan_module *modules;
+    size_t nmodules;
+    struct binscan_entry *entries;
+    size_t nentries;
+    char **arch_flags;    /* distinct nvcc arch-flag strings found */
+    size_t narch_flags;
+    char **warnings;      /* disagreements between sources, oddities */
+    size_t nwarnings;
+    size_t warnings_dropped;
+};
+
+struct binscan;
+
+/* `size` is the binary's total size, or BINSCAN_SIZE_UNKNOWN.  Caller frees
+ * with binscan_free. */
+struct binscan *binscan_new(uint64_t size);
+void binscan_free(struct binscan *bs);
+
+/* Pushes the next len bytes.  Returns 0 or a negative WA_ERR_* code. */
+int binscan_feed(struct binscan *bs, const uint8_t *buf, size_t len, struct wa_error *err);
+
+/* Declares the end of the binary, labels the modules and checks that every
+ * structure ended inside it.  Returns 0 or a negative WA_ERR_* code. */
+int binscan_finish(struct binscan *bs, struct wa_error *err);
+
+/* The format recognised from the first bytes (PENDING before 4 bytes). */
+int binscan_format(const struct binscan *bs);
+
+/* The result; owned by bs, valid until binscan_free. */
+const struct binscan_result *binscan_result(const struct binscan *bs);
+
+/* "elf", "pe", "fatbin", "unknown". */
+const char *binscan_format_name(int format);
+const char *binscan_class_name(int cls);
+
+#endif

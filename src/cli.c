@@ -1,0 +1,227 @@
+/*
+ * cli: option parsing, help text and diagnostics shared by the commands.
+ */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("wheelarch: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("wheelarch: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    if (cmd)
+        fprintf(stderr, "usage: wheelarch %s %s\nTry 'wheelarch %s --help'.\n", cmd->name,
+                cmd->synopsis, cmd->name);
+    else
+        fputs("Try 'wheelarch --help'.\n", stderr);
+    return WA_EXIT_USAGE;
+}
+
+const struct cli_command *cli_find_command(const char *name)
+{
+    for (const struct cli_command *c = cli_commands; c->name; c++)
+        if (strcmp(c->name, name) == 0)
+            return c;
+    return NULL;
+}
+
+static size_t option_count(const struct cli_command *cmd)
+{
+    size_t n = 0;
+    while (cmd->options && cmd->options[n].name)
+        n++;
+    return n;
+}
+
+static void option_label(const struct cli_option *o, char *buf, size_t n)
+{
+    if (o->short_name)
+        snprintf(buf, n, "-%c, --%s%s%s", o->short_name, o->name, o->arg ? " " : "",
+                 o->arg ? o->arg : "");
+    else
+        snprintf(buf, n, "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+void cli_print_help(FILE *f, const struct cli_command *cmd)
+{
+    if (!cmd) {
+        fputs("wheelarch - which GPUs each PyTorch wheel really runs on, read from its "
+              "binaries\n\nusage: wheelarch COMMAND [OPTIONS] [ARGS]\n"
+              "       wheelarch --version | --help\n\ncommands:\n",
+              f);
+        for (const struct cli_command *c = cli_commands; c->name; c++)
+            fprintf(f, "  %-8s %s\n", c->name, c->summary);
+        fputs("\nRun 'wheelarch COMMAND --help' for a command's options.\n"
+              "Exit codes: 0 ok, 1 failure, 2 usage error, 3 partial (some inputs failed).\n",
+              f);
+        return;
+    }
+    fprintf(f, "usage: wheelarch %s %s\n\n%s\n", cmd->name, cmd->synopsis, cmd->summary);
+    if (cmd->details)
+        fprintf(f, "\n%s\n", cmd->details);
+    fputs("\noptions:\n", f);
+    for (size_t i = 0; i < option_count(cmd); i++) {
+        char label[96];
+        option_label(&cmd->options[i], label, sizeof label);
+        fprintf(f, "  %-26s %s\n", label, cmd->options[i].help);
+    }
+    fprintf(f, "  %-26s %s\n", "-h, --help", "show this help");
+    if (cmd->example)
+        fprintf(f, "\nexample:\n  %s\n", cmd->example);
+}
+
+void cli_print_markdown(FILE *f)
+{
+    for (const struct cli_command *c = cli_commands; c->name; c++) {
+        fprintf(f, "### `wheelarch %s`\n\n```\nwheelarch %s %s\n```\n\n%s\n", c->name, c->name,
+                c->synopsis, c->summary);
+        if (c->details)
+            fprintf(f, "\n%s\n", c->details);
+        fputs("\n| option | meaning |\n|---|---|\n", f);
+        for (size_t i = 0; i < option_count(c); i++) {
+            char label[96];
+            option_label(&c->options[i], label, sizeof label);
+            const char *l = label;
+            while (*l == ' ')
+                l++;
+            fprintf(f, "| `%s` | %s |\n", l, c->options[i].help);
+        }
+        if (c->example)
+            fprintf(f, "\nExample: `%s`\n", c->example);
+        fputc('\n', f);
+    }
+}
+
+static int find_long(const struct cli_command *cmd, const char *name, size_t len)
+{
+    for (size_t i = 0; i < option_count(cmd); i++)
+        if (strlen(cmd->options[i].name) == len && strncmp(cmd->options[i].name, name, len) == 0)
+            return (int)i;
+    return -1;
+}
+
+static int find_short(const struct cli_command *cmd, char c)
+{
+    for (size_t i = 0; i < option_count(cmd); i++)
+        if (cmd->options[i].short_name == c)
+            return (int)i;
+    return -1;
+}
+
+static void set_value(const struct cli_command *cmd, struct cli_args *a, int i, const char *v)
+{
+    a->values[i] = v;
+    if (cmd->options[i].repeat) {
+        a->lists[i] = xrealloc(a->lists[i], (a->counts[i] + 1) * sizeof *a->lists[i]);
+        a->lists[i][a->counts[i]++] = v;
+    }
+}
+
+int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_args *a)
+{
+    size_t n = option_count(cmd);
+    memset(a, 0, sizeof *a);
+    a->nopts = n;
+    a->values = xcalloc(n + 1, sizeof *a->values);
+    a->lists = xcalloc(n + 1, sizeof *a->lists);
+    a->counts = xcalloc(n + 1, sizeof *a->counts);
+    a->rest = xcalloc((size_t)argc + 1, sizeof *a->rest);
+    int only_operands = 0;
+    for (int k = 1; k < argc; k++) {
+        char *s = argv[k];
+        if (only_operands || s[0] != '-' || strcmp(s, "-") == 0) {
+            a->rest[a->nrest++] = s;
+            continue;
+        }
+        if (strcmp(s, "--") == 0) {
+            only_operands = 1;
+            continue;
+        }
+        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+            a->help = 1;
+            continue;
+        }
+        int i;
+        const char *val = NULL;
+        if (s[1] == '-') {
+            const char *eq = strchr(s + 2, '=');
+            size_t len = eq ? (size_t)(eq - s - 2) : strlen(s + 2);
+            i = find_long(cmd, s + 2, len);
+            if (i < 0)
+                return cli_usage_error(cmd, "unknown option '%s'", s);
+            if (eq) {
+                if (!cmd->options[i].arg)
+                    return cli_usage_error(cmd, "option '--%s' takes no value",
+                                           cmd->options[i].name);
+                val = eq + 1;
+            }
+        } else {
+            i = find_short(cmd, s[1]);
+            if (i < 0 || (s[2] != '\0' && !cmd->options[i].arg))
+                return cli_usage_error(cmd, "unknown option '%s'", s);
+            if (s[2] != '\0')
+                val = s + 2;
+        }
+        if (cmd->options[i].arg && !val) {
+            if (k + 1 >= argc)
+                return cli_usage_error(cmd, "option '--%s' needs a value (%s)",
+                                       cmd->options[i].name, cmd->options[i].arg);
+            val = argv[++k];
+        }
+        if (!cmd->options[i].arg)
+            val = "1";
+        if (!cmd->options[i].repeat && a->values[i] && cmd->options[i].arg)
+            return cli_usage_error(cmd, "option '--%s' given twice", cmd->options[i].name);
+        set_value(cmd, a, i, val);
+    }
+    return 0;
+}
+
+void cli_args_free(struct cli_args *a)
+{
+    if (!a->values)
+        return;
+    for (size_t i = 0; i < a->nopts; i++)
+        free(a->lists[i]);
+    free(a->lists);
+    free(a->counts);
+    free(a->values);
+    free(a->rest);
+    memset(a, 0, sizeof *a);
+}
+
+const char *cli_get(const struct cli_command *cmd, const struct cli_args *a, const char *name)
+{
+    int i = find_long(cmd, name, strlen(name));
+    if (i < 0)
+        abort();
+    return a->values[i];
+}
+
+size_t cli_get_list(const struct cli_command *cmd, const struct cli_args *a, const char *name,
+                    const char ***values)
+{
+    int i = find_long(cmd, name, strlen(name));
+    if (i < 0)
+        abort();
+    *values = a->lists[i];
+    return a->counts[i];
+}

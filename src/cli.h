@@ -1,0 +1,79 @@
+/*
+ * cli: what the commands share — exit codes, diagnostics, the option tables
+ * that --help and README.md are generated from, and option parsing.
+ *
+ * Only the CLI prints or exits; the core returns errors.
+ */
+#ifndef WHEELARCH_CLI_H
+#define WHEELARCH_CLI_H
+
+#include <stdio.h>
+
+enum wa_exit {
+    WA_EXIT_OK = 0,
+    WA_EXIT_FAILURE = 1, /* nothing useful done */
+    WA_EXIT_USAGE = 2,   /* bad arguments or configuration */
+    WA_EXIT_PARTIAL = 3, /* finished; some inputs failed and were left as they were */
+};
+
+struct cli_option {
+    const char *name;    /* long name without dashes */
+    char short_name;     /* 0 if none */
+    const char *arg;     /* argument placeholder, NULL for a flag */
+    const char *help;
+    int repeat;          /* may be given more than once */
+};
+
+struct cli_command {
+    const char *name;
+    const char *synopsis;   /* after "wheelarch NAME " */
+    const char *summary;    /* one sentence */
+    const char *details;    /* a paragraph, or NULL */
+    const char *example;
+    const struct cli_option *options;
+    int (*run)(int argc, char **argv);
+};
+
+/* All commands, terminated by a zeroed entry. */
+extern const struct cli_command cli_commands[];
+
+/* Diagnostics on stderr, prefixed "wheelarch: ". */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Usage error: prints the message and a pointer to --help, returns
+ * WA_EXIT_USAGE. */
+int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Prints the help of one command (or of everything when cmd is NULL). */
+void cli_print_help(FILE *f, const struct cli_command *cmd);
+/* Prints the command reference as Markdown (the README's "Commands"). */
+void cli_print_markdown(FILE *f);
+
+/* Parsed options: values[i] holds the last value of option i ("1" for a
+ * flag), lists[i] all values of a repeatable option. */
+struct cli_args {
+    const char **values;
+    const char ***lists;
+    size_t *counts;
+    size_t nopts;
+    char **rest;          /* operands */
+    int nrest;
+    int help;
+};
+
+/* Parses argv[1..argc) (argv[0] is the command name) against cmd's options.
+ * Returns 0, or WA_EXIT_USAGE after printing a usage error. */
+int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_args *a);
+void cli_args_free(struct cli_args *a);
+/* Index of option `name` in cmd's table (aborts if absent: a programming error). */
+const char *cli_get(const struct cli_command *cmd, const struct cli_args *a, const char *name);
+size_t cli_get_list(const struct cli_command *cmd, const struct cli_args *a, const char *name,
+                    const char ***values);
+
+const struct cli_command *cli_find_command(const char *name);
+
+/* Per-command entry points. */
+int cli_scan(int argc, char **argv);
+
+#endif

@@ -1,0 +1,150 @@
+/*
+ * codec: bounded prefix decoding for the four fatbin codecs.
+ */
+#include "codec.h"
+
+#include <isa-l/igzip_lib.h>
+#include <lz4.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "bytes.h"
+#include "fatbin.h"
+#include "xalloc.h"
+
+struct codec {
+    ZSTD_DCtx *zstd;
+    struct inflate_state inflate;
+};
+
+struct codec *codec_new(void)
+{
+    struct codec *c = xcalloc(1, sizeof *c);
+    c->zstd = ZSTD_createDCtx();
+    if (!c->zstd)
+        abort();
+    ZSTD_DCtx_setParameter(c->zstd, ZSTD_d_windowLogMax, CODEC_ZSTD_WINDOW_LOG_MAX);
+    return c;
+}
+
+void codec_free(struct codec *c)
+{
+    if (!c)
+        return;
+    ZSTD_freeDCtx(c->zstd);
+    free(c);
+}
+
+static int lz4_block(const uint8_t *src, size_t srclen, uint8_t *dst, size_t want,
+                     size_t *outlen)
+{
+    if (srclen == 0 || srclen > INT32_MAX || want > INT32_MAX)
+        return -1;
+    int n = LZ4_decompress_safe_partial((const char *)src, (char *)dst, (int)srclen, (int)want,
+                                        (int)want);
+    if (n <= 0)
+        return -1;
+    *outlen = (size_t)n;
+    return 0;
+}
+
+/* LZ4 frame: magic, FLG, BD, optional content size and dictionary id, header
+ * checksum, then blocks of u32 size (high bit: stored).  The first block
+ * suffices for a prefix. */
+static int lz4_frame(const uint8_t *src, size_t srclen, uint8_t *dst, size_t want,
+                     size_t *outlen)
+{
+    if (srclen < 7 || rd32(src) != 0x184D2204u)
+        return -1;
+    uint8_t flg = src[4];
+    if ((flg >> 6) != 1)
+        return -1;
+    size_t p = 6 + ((flg & 0x08) ? 8 : 0) + ((flg & 0x01) ? 4 : 0) + 1;
+    if (srclen < p + 4)
+        return -1;
+    uint32_t bsize = rd32(src + p);
+    p += 4;
+    if (bsize == 0)
+        return -1;
+    size_t avail = srclen - p;
+    size_t blen = bsize & 0x7FFFFFFFu;
+    if (blen < avail)
+        avail = blen;
+    if (bsize & 0x80000000u) {
+        size_t n = avail < want ? avail : want;
+        if (n == 0)
+            return -1;
+        memcpy(dst, src + p, n);
+        *outlen = n;
+        return 0;
+    }
+    return lz4_block(src + p, avail, dst, want, outlen);
+}
+
+static int zstd_frame(struct codec *c, const uint8_t *src, size_t srclen, uint8_t *dst,
+                      size_t want, size_t *outlen)
+{
+    ZSTD_DCtx_reset(c->zstd, ZSTD_reset_session_only);
+    ZSTD_inBuffer in = {src, srclen, 0};
+    ZSTD_outBuffer out = {dst, want, 0};
+    while (out.pos < out.size && in.pos < in.size) {
+        size_t r = ZSTD_decompressStream(c->zstd, &out, &in);
+        if (ZSTD_isError(r))
+            return out.pos ? (*outlen = out.pos, 0) : -1;
+        if (r == 0)
+            break;
+    }
+    if (out.pos == 0)
+        return -1;
+    *outlen = out.pos;
+    return 0;
+}
+
+static int zlib_stream(struct codec *c, const uint8_t *src, size_t srclen, uint8_t *dst,
+                       size_t want, size_t *outlen)
+{
+    if (srclen < 2 || (src[0] & 0x0F) != 8 || ((src[0] << 8) | src[1]) % 31 != 0)
+        return -1;
+    struct inflate_state *s = &c->inflate;
+    isal_inflate_init(s);
+    s->crc_flag = ISAL_DEFLATE;
+    s->next_in = (uint8_t *)(src + 2);
+    s->avail_in = (uint32_t)(srclen - 2 > UINT32_MAX ? UINT32_MAX : srclen - 2);
+    s->next_out = dst;
+    s->avail_out = (uint32_t)want;
+    int r = isal_inflate(s);
+    size_t n = want - s->avail_out;
+    if (r < 0 && n == 0)
+        return -1;
+    if (n == 0)
+        return -1;
+    *outlen = n;
+    return 0;
+}
+
+int codec_decode_prefix(struct codec *c, int codec, const uint8_t *src, size_t srclen,
+                        uint8_t *dst, size_t want, size_t *outlen)
+{
+    *outlen = 0;
+    if (want == 0 || srclen == 0)
+        return -1;
+    switch (codec) {
+    case FATBIN_CODEC_ZLIB:
+        return zlib_stream(c, src, srclen, dst, want, outlen);
+    case FATBIN_CODEC_LZ4:
+        return lz4_block(src, srclen, dst, want, outlen);
+    case FATBIN_CODEC_LZ4FRAME:
+        return lz4_frame(src, srclen, dst, want, outlen);
+    case FATBIN_CODEC_ZSTD:
+        return zstd_frame(c, src, srclen, dst, want, outlen);
+    case FATBIN_CODEC_NONE: {
+        size_t n = srclen < want ? srclen : want;
+        memcpy(dst, src, n);
+        *outlen = n;
+        return 0;
+    }
+    default:
+        return -1;
+    }
+}

@@ -1,0 +1,52 @@
+/*
+ * error: how the core reports failures.
+ *
+ * Core functions return an int: 0 on success, a negative WA_ERR_* code on
+ * failure, and fill an optional `struct wa_error` with a one-line message
+ * (libzip's zip_error_t and jansson's json_error_t work the same way).  The
+ * message never names the input: the CLI prefixes it with the input's name.
+ */
+#ifndef WHEELARCH_ERROR_H
+#define WHEELARCH_ERROR_H
+
+#include <stddef.h>
+
+enum wa_errcode {
+    WA_OK = 0,
+    WA_ERR_IO = -1,        /* the operating system refused a read or write */
+    WA_ERR_FORMAT = -2,    /* bytes do not follow the format they claim */
+    WA_ERR_TRUNCATED = -3, /* input ends before its structures do */
+    WA_ERR_LIMIT = -4,     /* a declared size or count is beyond what we accept */
+    WA_ERR_CHECKSUM = -5,  /* CRC-32 or sha256 mismatch */
+    WA_ERR_UNSUPPORTED = -6, /* valid input we do not handle (e.g. zip encryption) */
+    WA_ERR_NETWORK = -7,   /* HTTP or transport failure */
+    WA_ERR_USAGE = -8,     /* a caller passed arguments that make no sense */
+};
+
+#define WA_ERROR_MSG_SIZE 512
+
+struct wa_error {
+    int code;
+    char msg[WA_ERROR_MSG_SIZE];
+};
+
+/* Records `code` and a printf-style message in `err` (which may be NULL) and
+ * returns `code`, so callers can write `return wa_error_set(err, ...)`. */
+int wa_error_set(struct wa_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Prefixes the message already in `err` with `prefix: `, e.g. a member path. */
+void wa_error_prefix(struct wa_error *err, const char *prefix);
+
+/* Clears `err` to WA_OK with an empty message. */
+void wa_error_clear(struct wa_error *err);
+
+/* Copies / appends src into dst of size n, truncating, always NUL-terminated
+ * (for messages, where a cut is acceptable; never for paths). */
+void wa_strlcpy(char *dst, const char *src, size_t n);
+void wa_strlcat(char *dst, const char *src, size_t n);
+
+/* A short lowercase name for a code, e.g. "truncated". */
+const char *wa_errcode_name(int code);
+
+#endif

@@ -1,0 +1,362 @@
+/*
+ * scan: wheels and binaries, from a local file or pushed bytes.
+ */
+#include "scan.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+#include "zipstream.h"
+
+#define READ_CHUNK (1u << 20)
+
+struct scan_result *scan_result_new(const char *input)
+{
+    struct scan_result *r = xcalloc(1, sizeof *r);
+    r->input = xstrdup(input);
+    return r;
+}
+
+void scan_result_free(struct scan_result *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->nbins; i++) {
+        free(r->bins[i].path);
+        binscan_free(r->bins[i].bs);
+    }
+    free(r->bins);
+    wheelname_free(&r->wheel);
+    free(r->input);
+    free(r);
+}
+
+void scan_result_set_name(struct scan_result *r, const char *filename)
+{
+    wheelname_free(&r->wheel);
+    r->has_wheel_name = wheelname_parse(filename, &r->wheel, NULL) == 0;
+}
+
+static void add_binary(struct scan_result *r, const char *path, struct binscan *bs)
+{
+    r->bins = xgrow(r->bins, &r->capbins, r->nbins + 1, sizeof *r->bins);
+    r->bins[r->nbins].path = xstrdup(path);
+    r->bins[r->nbins].bs = bs;
+    r->nbins++;
+}
+
+int scan_member_is_candidate(const char *name)
+{
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    static const char *const exts[] = {".dll", ".pyd", ".exe", ".fatbin", ".cubin",
+                                       ".dylib", ".node", ".so"};
+    size_t n = strlen(base);
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+        size_t e = strlen(exts[i]);
+        if (n > e && strcmp(base + n - e, exts[i]) == 0)
+            return 1;
+    }
+    /* libfoo.so.12, libfoo.so.12.4.5 */
+    const char *so = strstr(base, ".so.");
+    if (so && so > base) {
+        for (const char *p = so + 4; *p; p++)
+            if (!((*p >= '0' && *p <= '9') || *p == '.'))
+                return 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- zip members -------------------------------------------------------- */
+
+struct scan_wheel {
+    struct scan_result *r;
+    struct zipstream *zs;
+    int sniff_all;
+    struct binscan *cur;   /* binscan of the member being read */
+    char *cur_name;
+    int cur_binary;        /* the member is an ELF/PE/fatbin file */
+};
+
+static int member_begin(void *ud, const struct zipstream_member *m)
+{
+    struct scan_wheel *sw = ud;
+    sw->r->members++;
+    binscan_free(sw->cur);
+    sw->cur = NULL;
+    free(sw->cur_name);
+    sw->cur_name = NULL;
+    sw->cur_binary = 0;
+    size_t n = strlen(m->name);
+    if (n > 0 && m->name[n - 1] == '/')
+        return 0; /* a directory */
+    if (!sw->sniff_all && !scan_member_is_candidate(m->name))
+        return 0;
+    sw->cur = binscan_new(m->usize == ZIPSTREAM_SIZE_UNKNOWN ? BINSCAN_SIZE_UNKNOWN : m->usize);
+    sw->cur_name = xstrdup(m->name);
+    return 1;
+}
+
+static int member_data(void *ud, const uint8_t *buf, size_t n, struct wa_error *err)
+{
+    struct scan_wheel *sw = ud;
+    if (!sw->cur)
+        return 1;
+    int rc = binscan_feed(sw->cur, buf, n, err);
+    if (rc < 0)
+        return rc;
+    int fmt = binscan_format(sw->cur);
+    if (fmt == BINSCAN_FORMAT_UNKNOWN) {
+        binscan_free(sw->cur);
+        sw->cur = NULL;
+        return 1;
+    }
+    if (fmt != BINSCAN_FORMAT_PENDING)
+        sw->cur_binary = 1;
+    return 0;
+}
+
+static int member_end(void *ud, struct wa_error *err)
+{
+    struct scan_wheel *sw = ud;
+    if (!sw->cur)
+        return 0;
+    int rc = binscan_finish(sw->cur, err);
+    if (rc < 0)
+        return rc;
+    const struct binscan_result *br = binscan_result(sw->cur);
+    if (br->format == BINSCAN_FORMAT_UNKNOWN || br->format == BINSCAN_FORMAT_PENDING) {
+        binscan_free(sw->cur);
+        sw->cur = NULL;
+        return 0;
+    }
+    sw->r->binaries_read++;
+    if (br->nmodules > 0 || br->narch_flags > 0) {
+        add_binary(sw->r, sw->cur_name, sw->cur);
+    } else {
+        binscan_free(sw->cur);
+    }
+    sw->cur = NULL;
+    return 0;
+}
+
+static const struct zipstream_handler member_handler = {member_begin, member_data, member_end};
+
+struct scan_wheel *scan_wheel_new(struct scan_result *r, const struct zip_entry *entries,
+                                  size_t n, int sniff_all)
+{
+    struct scan_wheel *sw = xcalloc(1, sizeof *sw);
+    sw->r = r;
+    sw->sniff_all = sniff_all;
+    sw->zs = zipstream_new(entries, n, &member_handler, sw);
+    r->kind = SCAN_KIND_ZIP;
+    return sw;
+}
+
+void scan_wheel_free(struct scan_wheel *sw)
+{
+    if (!sw)
+        return;
+    zipstream_free(sw->zs);
+    binscan_free(sw->cur);
+    free(sw->cur_name);
+    free(sw);
+}
+
+int scan_wheel_seek(struct scan_wheel *sw, uint64_t offset, struct wa_error *err)
+{
+    return zipstream_seek(sw->zs, offset, err);
+}
+
+int scan_wheel_feed(struct scan_wheel *sw, const uint8_t *buf, size_t n, struct wa_error *err)
+{
+    return zipstream_feed(sw->zs, buf, n, err);
+}
+
+int scan_wheel_finish(struct scan_wheel *sw, int expect_all, struct wa_error *err)
+{
+    return zipstream_finish(sw->zs, expect_all, err);
+}
+
+/* ---- local files -------------------------------------------------------- */
+
+static int read_at(int fd, void *buf, size_t n, uint64_t off, struct wa_error *err)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return wa_error_set(err, WA_ERR_IO, "read failed: %s", strerror(errno));
+        if (k == 0)
+            return wa_error_set(err, WA_ERR_TRUNCATED, "file shorter than expected");
+        got += (size_t)k;
+    }
+    return 0;
+}
+
+int scan_read_zip_directory(int fd, uint64_t size, struct zip_entry **ents, size_t *n,
+                            struct wa_error *err)
+{
+    size_t tail = size < ZIP_TAIL_MAX ? (size_t)size : ZIP_TAIL_MAX;
+    uint8_t *buf = xmalloc(tail ? tail : 1);
+    struct zip_eocd eocd;
+    int rc = read_at(fd, buf, tail, size - tail, err);
+    if (rc == 0)
+        rc = zip_find_eocd(buf, tail, size, &eocd, err);
+    if (rc == 0 && eocd.need_eocd64) {
+        uint8_t rec[ZIP_EOCD64_SIZE];
+        rc = read_at(fd, rec, sizeof rec, eocd.eocd64_offset, err);
+        if (rc == 0)
+            rc = zip_parse_eocd64(rec, sizeof rec, size, &eocd, err);
+    }
+    free(buf);
+    if (rc < 0)
+        return rc;
+    if (eocd.cd_size > ZIP_MAX_CDIR)
+        return wa_error_set(err, WA_ERR_LIMIT, "central directory of %llu bytes is too large",
+                            (unsigned long long)eocd.cd_size);
+    uint8_t *cd = xmalloc(eocd.cd_size ? (size_t)eocd.cd_size : 1);
+    rc = read_at(fd, cd, (size_t)eocd.cd_size, eocd.cd_offset, err);
+    if (rc == 0)
+        rc = zip_parse_cdir(cd, (size_t)eocd.cd_size, &eocd, size, ents, n, err);
+    free(cd);
+    return rc;
+}
+
+static int detect_kind(const uint8_t *p, size_t n)
+{
+    if (n >= 4 && p[0] == 'P' && p[1] == 'K' &&
+        ((p[2] == 3 && p[3] == 4) || (p[2] == 5 && p[3] == 6)))
+        return SCAN_KIND_ZIP;
+    if (n >= 4 && memcmp(p, "\x7f" "ELF", 4) == 0)
+        return SCAN_KIND_BINARY;
+    if (n >= 4 && p[0] == 0x50 && p[1] == 0xED && p[2] == 0x55 && p[3] == 0xBA)
+        return SCAN_KIND_BINARY;
+    if (n >= 2 && p[0] == 'M' && p[1] == 'Z')
+        return SCAN_KIND_BINARY;
+    return SCAN_KIND_UNKNOWN;
+}
+
+/* Reads the whole file once, hashing it and pushing it to `push`. */
+typedef int (*push_fn)(void *ud, const uint8_t *buf, size_t n, struct wa_error *err);
+
+static int stream_file(int fd, uint64_t size, struct sha256 *h, push_fn push, void *ud,
+                       struct wa_error *err)
+{
+    uint8_t *buf = xmalloc(READ_CHUNK);
+    uint64_t done = 0;
+    int rc = 0;
+    while (done < size) {
+        ssize_t k = read(fd, buf, READ_CHUNK);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            rc = wa_error_set(err, WA_ERR_IO, "read failed: %s", strerror(errno));
+            break;
+        }
+        if (k == 0) {
+            rc = wa_error_set(err, WA_ERR_TRUNCATED, "file shrank while being read");
+            break;
+        }
+        if ((uint64_t)k > size - done)
+            k = (ssize_t)(size - done);
+        sha256_update(h, buf, (size_t)k);
+        rc = push(ud, buf, (size_t)k, err);
+        if (rc < 0)
+            break;
+        done += (uint64_t)k;
+    }
+    free(buf);
+    return rc;
+}
+
+static int push_wheel(void *ud, const uint8_t *buf, size_t n, struct wa_error *err)
+{
+    return scan_wheel_feed(ud, buf, n, err);
+}
+
+static int push_binary(void *ud, const uint8_t *buf, size_t n, struct wa_error *err)
+{
+    return binscan_feed(ud, buf, n, err);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+struct scan_result *scan_file(const char *path)
+{
+    struct scan_result *r = scan_result_new(path);
+    struct wa_error *err = &r->error;
+    struct sha256 *h = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int rc = 0;
+    if (fd < 0) {
+        rc = wa_error_set(err, WA_ERR_IO, "cannot open: %s", strerror(errno));
+        goto out;
+    }
+    struct stat st;
+    if (fstat(fd, &st) < 0) {
+        rc = wa_error_set(err, WA_ERR_IO, "cannot stat: %s", strerror(errno));
+        goto out;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        rc = wa_error_set(err, WA_ERR_IO, "not a regular file");
+        goto out;
+    }
+    r->size = (uint64_t)st.st_size;
+    uint8_t magic[4] = {0};
+    size_t mlen = r->size < 4 ? (size_t)r->size : 4;
+    if (mlen && (rc = read_at(fd, magic, mlen, 0, err)) < 0)
+        goto out;
+    r->kind = detect_kind(magic, mlen);
+    if (r->kind == SCAN_KIND_UNKNOWN) {
+        rc = wa_error_set(err, WA_ERR_FORMAT, "not a wheel, ELF, PE or fatbin file");
+        goto out;
+    }
+#ifdef POSIX_FADV_SEQUENTIAL
+    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+    h = sha256_new();
+    if (r->kind == SCAN_KIND_ZIP) {
+        scan_result_set_name(r, base_name(path));
+        struct zip_entry *ents = NULL;
+        size_t n = 0;
+        rc = scan_read_zip_directory(fd, r->size, &ents, &n, err);
+        if (rc < 0) {
+            wa_error_prefix(err, "not a readable zip archive");
+            goto out;
+        }
+        struct scan_wheel *sw = scan_wheel_new(r, ents, n, 1);
+        rc = stream_file(fd, r->size, h, push_wheel, sw, err);
+        if (rc == 0)
+            rc = scan_wheel_finish(sw, 1, err);
+        scan_wheel_free(sw);
+        zip_entries_free(ents, n);
+    } else {
+        struct binscan *bs = binscan_new(r->size);
+        rc = stream_file(fd, r->size, h, push_binary, bs, err);
+        if (rc == 0)
+            rc = binscan_finish(bs, err);
+        add_binary(r, path, bs);
+    }
+    if (rc == 0)
+        sha256_final_hex(h, r->sha256);
+out:
+    if (rc < 0)
+        r->failed = 1;
+    sha256_free(h);
+    if (fd >= 0)
+        close(fd);
+    return r;
+}

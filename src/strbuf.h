@@ -1,0 +1,33 @@
+/*
+ * strbuf: a growable byte buffer that is always NUL-terminated.
+ *
+ * A zero-initialised `struct strbuf` is an empty buffer; strbuf_free releases
+ * it and leaves it empty again.  `buf` is owned by the strbuf unless taken
+ * with strbuf_detach.
+ */
+#ifndef WHEELARCH_STRBUF_H
+#define WHEELARCH_STRBUF_H
+
+#include <stddef.h>
+
+struct strbuf {
+    char *buf;  /* NULL or NUL-terminated, `len` bytes of content */
+    size_t len;
+    size_t cap;
+};
+
+#define STRBUF_INIT {NULL, 0, 0}
+
+void strbuf_free(struct strbuf *sb);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_add(struct strbuf *sb, const void *data, size_t n);
+void strbuf_adds(struct strbuf *sb, const char *s);
+void strbuf_addc(struct strbuf *sb, char c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The content as a C string; "" for an empty buffer (never NULL). */
+const char *strbuf_str(const struct strbuf *sb);
+/* Hands the content to the caller (who frees it) and empties the buffer. */
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+
+#endif

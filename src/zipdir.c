@@ -1,0 +1,215 @@
+/*
+ * zipdir: zip archive records.
+ */
+#include "zipdir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytes.h"
+#include "xalloc.h"
+
+int zip_find_eocd(const uint8_t *tail, size_t len, uint64_t file_size, struct zip_eocd *eocd,
+                  struct wa_error *err)
+{
+    memset(eocd, 0, sizeof *eocd);
+    if (len < ZIP_EOCD_SIZE || len > file_size)
+        return wa_error_set(err, WA_ERR_FORMAT, "too short to be a zip archive");
+    uint64_t tail_off = file_size - len;
+    /* Search backwards: the record with a comment length that reaches the
+     * end of the file exactly is the real one. */
+    for (size_t i = len - ZIP_EOCD_SIZE + 1; i-- > 0;) {
+        const uint8_t *p = tail + i;
+        if (rd32(p) != ZIP_EOCD_SIG)
+            continue;
+        uint16_t comment = rd16(p + 20);
+        if (i + ZIP_EOCD_SIZE + comment != len)
+            continue;
+        uint16_t disk = rd16(p + 4), cd_disk = rd16(p + 6);
+        uint16_t n_here = rd16(p + 8), n_total = rd16(p + 10);
+        uint32_t cd_size = rd32(p + 12), cd_off = rd32(p + 16);
+        if (disk != 0 && disk != 0xFFFF)
+            return wa_error_set(err, WA_ERR_UNSUPPORTED, "multi-disk zip archives are not supported");
+        (void)cd_disk;
+        eocd->eocd_offset = tail_off + i;
+        eocd->entries = n_total;
+        eocd->cd_size = cd_size;
+        eocd->cd_offset = cd_off;
+        if (n_here != n_total && n_total != 0xFFFF)
+            return wa_error_set(err, WA_ERR_UNSUPPORTED, "multi-disk zip archives are not supported");
+        if (n_total == 0xFFFF || cd_size == 0xFFFFFFFFu || cd_off == 0xFFFFFFFFu) {
+            if (i < ZIP_EOCD64_LOC_SIZE || rd32(p - ZIP_EOCD64_LOC_SIZE) != ZIP_EOCD64_LOC_SIG)
+                return wa_error_set(err, WA_ERR_FORMAT, "ZIP64 end record locator missing");
+            eocd->eocd64_offset = rd64(p - ZIP_EOCD64_LOC_SIZE + 8);
+            eocd->need_eocd64 = 1;
+            if (eocd->eocd64_offset + ZIP_EOCD64_SIZE > eocd->eocd_offset)
+                return wa_error_set(err, WA_ERR_FORMAT, "ZIP64 end record offset is out of range");
+            return 0;
+        }
+        if (eocd->cd_offset + eocd->cd_size > eocd->eocd_offset)
+            return wa_error_set(err, WA_ERR_FORMAT,
+                                "central directory (offset %llu, %llu bytes) overlaps its end "
+                                "record at %llu",
+                                (unsigned long long)eocd->cd_offset,
+                                (unsigned long long)eocd->cd_size,
+                                (unsigned long long)eocd->eocd_offset);
+        return 0;
+    }
+    return wa_error_set(err, WA_ERR_FORMAT, "no zip end of central directory record");
+}
+
+int zip_parse_eocd64(const uint8_t *p, size_t len, uint64_t file_size, struct zip_eocd *eocd,
+                     struct wa_error *err)
+{
+    (void)file_size;
+    if (len < ZIP_EOCD64_SIZE || rd32(p) != ZIP_EOCD64_SIG)
+        return wa_error_set(err, WA_ERR_FORMAT, "bad ZIP64 end of central directory record");
+    eocd->entries = rd64(p + 32);
+    eocd->cd_size = rd64(p + 40);
+    eocd->cd_offset = rd64(p + 48);
+    eocd->need_eocd64 = 0;
+    if (eocd->cd_offset > eocd->eocd64_offset ||
+        eocd->cd_size > eocd->eocd64_offset - eocd->cd_offset)
+        return wa_error_set(err, WA_ERR_FORMAT, "ZIP64 central directory is out of range");
+    return 0;
+}
+
+void zip_entries_free(struct zip_entry *e, size_t n)
+{
+    if (!e)
+        return;
+    for (size_t i = 0; i < n; i++)
+        free(e[i].name);
+    free(e);
+}
+
+/* Reads the ZIP64 extended information extra field (id 1): the 8-byte
+ * values present are those whose 32-bit field is 0xFFFFFFFF, in the order
+ * usize, csize, lho. */
+static void apply_zip64(const uint8_t *x, size_t len, uint64_t *usize, uint64_t *csize,
+                        uint64_t *lho, int *found)
+{
+    size_t i = 0;
+    while (i + 4 <= len) {
+        uint16_t id = rd16(x + i), sz = rd16(x + i + 2);
+        if (sz > len - i - 4)
+            return;
+        if (id == 1) {
+            const uint8_t *q = x + i + 4;
+            size_t k = 0;
+            if (usize && *usize == 0xFFFFFFFFu && k + 8 <= sz) {
+                *usize = rd64(q + k);
+                k += 8;
+            }
+            if (csize && *csize == 0xFFFFFFFFu && k + 8 <= sz) {
+                *csize = rd64(q + k);
+                k += 8;
+            }
+            if (lho && *lho == 0xFFFFFFFFu && k + 8 <= sz)
+                *lho = rd64(q + k);
+            if (found)
+                *found = 1;
+            return;
+        }
+        i += 4 + (size_t)sz;
+    }
+}
+
+static int cmp_lho(const void *a, const void *b)
+{
+    const struct zip_entry *x = a, *y = b;
+    return x->lho < y->lho ? -1 : x->lho > y->lho;
+}
+
+int zip_parse_cdir(const uint8_t *cd, size_t len, const struct zip_eocd *eocd, uint64_t file_size,
+                   struct zip_entry **out, size_t *n, struct wa_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    if (eocd->entries > ZIP_MAX_ENTRIES)
+        return wa_error_set(err, WA_ERR_LIMIT, "zip archive claims %llu entries",
+                            (unsigned long long)eocd->entries);
+    if (eocd->entries > len / ZIP_CENTRAL_SIZE + 1)
+        return wa_error_set(err, WA_ERR_FORMAT, "central directory too small for %llu entries",
+                            (unsigned long long)eocd->entries);
+    size_t count = (size_t)eocd->entries;
+    struct zip_entry *e = xcalloc(count ? count : 1, sizeof *e);
+    size_t off = 0, i;
+    int rc = 0;
+    for (i = 0; i < count; i++) {
+        if (len - off < ZIP_CENTRAL_SIZE) {
+            rc = wa_error_set(err, WA_ERR_TRUNCATED, "central directory entry %zu truncated", i);
+            goto fail;
+        }
+        const uint8_t *p = cd + off;
+        if (rd32(p) != ZIP_CENTRAL_SIG) {
+            rc = wa_error_set(err, WA_ERR_FORMAT, "central directory entry %zu has a bad signature",
+                              i);
+            goto fail;
+        }
+        e[i].flags = rd16(p + 8);
+        e[i].method = rd16(p + 10);
+        e[i].crc = rd32(p + 16);
+        e[i].csize = rd32(p + 20);
+        e[i].usize = rd32(p + 24);
+        uint16_t nlen = rd16(p + 28), xlen = rd16(p + 30), clen = rd16(p + 32);
+        e[i].lho = rd32(p + 42);
+        size_t rec = (size_t)ZIP_CENTRAL_SIZE + nlen + xlen + clen;
+        if (rec > len - off) {
+            rc = wa_error_set(err, WA_ERR_TRUNCATED, "central directory entry %zu truncated", i);
+            goto fail;
+        }
+        if (nlen == 0 || memchr(p + ZIP_CENTRAL_SIZE, 0, nlen)) {
+            rc = wa_error_set(err, WA_ERR_FORMAT, "central directory entry %zu has a bad name", i);
+            goto fail;
+        }
+        e[i].name = xstrndup((const char *)p + ZIP_CENTRAL_SIZE, nlen);
+        e[i].name_len = nlen;
+        apply_zip64(p + ZIP_CENTRAL_SIZE + nlen, xlen, &e[i].usize, &e[i].csize, &e[i].lho, NULL);
+        if (e[i].lho >= file_size || e[i].csize > file_size - e[i].lho) {
+            rc = wa_error_set(err, WA_ERR_FORMAT, "%s: data (offset %llu, %llu bytes) lies outside "
+                              "the file", e[i].name, (unsigned long long)e[i].lho,
+                              (unsigned long long)e[i].csize);
+            i++;
+            goto fail;
+        }
+        off += rec;
+    }
+    qsort(e, count, sizeof *e, cmp_lho);
+    for (i = 0; i + 1 < count; i++) {
+        if (e[i].lho + ZIP_LOCAL_SIZE + e[i].name_len + e[i].csize > e[i + 1].lho) {
+            rc = wa_error_set(err, WA_ERR_FORMAT, "%s overlaps %s", e[i].name, e[i + 1].name);
+            i = count;
+            goto fail;
+        }
+    }
+    *out = e;
+    *n = count;
+    return 0;
+fail:
+    zip_entries_free(e, i < count ? i : count);
+    return rc;
+}
+
+int zip_parse_local_fixed(const uint8_t *p, size_t len, struct zip_local *lh, struct wa_error *err)
+{
+    memset(lh, 0, sizeof *lh);
+    if (len < ZIP_LOCAL_SIZE)
+        return wa_error_set(err, WA_ERR_TRUNCATED, "local header truncated");
+    if (rd32(p) != ZIP_LOCAL_SIG)
+        return wa_error_set(err, WA_ERR_FORMAT, "bad local header signature");
+    lh->flags = rd16(p + 6);
+    lh->method = rd16(p + 8);
+    lh->crc = rd32(p + 14);
+    lh->csize = rd32(p + 18);
+    lh->usize = rd32(p + 22);
+    lh->name_len = rd16(p + 26);
+    lh->extra_len = rd16(p + 28);
+    lh->header_len = (uint32_t)ZIP_LOCAL_SIZE + lh->name_len + lh->extra_len;
+    return 0;
+}
+
+void zip_local_apply_extra(struct zip_local *lh, const uint8_t *extra, size_t len)
+{
+    apply_zip64(extra, len, &lh->usize, &lh->csize, NULL, &lh->zip64);
+}
