@@ -365,9 +365,13 @@ static int elf_head(struct binscan *bs)
         }
     }
     capture_start(bs, CAP_ELF_SHT, bs->elf.shoff, tsize);
-    uint64_t w = bs->elf.shoff < PRESHT_WINDOW ? bs->elf.shoff : PRESHT_WINDOW;
-    if (w > 0)
-        capture_start(bs, CAP_ELF_PRESHT, bs->elf.shoff - w, w);
+    /* The window before the table starts no earlier than the bytes still in
+     * reach; anything before that is in the head capture. */
+    uint64_t from = bs->elf.shoff > PRESHT_WINDOW ? bs->elf.shoff - PRESHT_WINDOW : 0;
+    if (from < bs->pos)
+        from = bs->pos;
+    if (from < bs->elf.shoff)
+        capture_start(bs, CAP_ELF_PRESHT, from, bs->elf.shoff - from);
     return 0;
 }
 
@@ -449,6 +453,7 @@ static int elf_have_sht(struct binscan *bs)
         return 0;
     }
     if (elf_names_from(bs, &bs->caps[CAP_ELF_PRESHT], str_off, str_size) ||
+        elf_names_from(bs, &bs->caps[CAP_HEAD], str_off, str_size) ||
         elf_names_from(bs, c, str_off, str_size))
         return 0;
     if (str_off >= bs->pos) {

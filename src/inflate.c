@@ -93,6 +93,15 @@ int inflater_feed(struct inflater *inf, const uint8_t *in, size_t n, size_t *use
                 return rc;
         }
         if (inf->st.block_state == ISAL_BLOCK_FINISH) {
+            /* ISA-L loads input into a 64-bit bit buffer and may have read
+             * whole bytes past the end of the stream: give them back, so
+             * that a data descriptor or the next member starts where it
+             * should.  They always come from this call's input. */
+            size_t unread = (size_t)(inf->st.read_in_length / 8);
+            if (unread > consumed)
+                return wa_error_set(err, WA_ERR_FORMAT,
+                                    "cannot locate the end of the deflate stream");
+            off -= unread;
             inf->finished = 1;
             break;
         }

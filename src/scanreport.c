@@ -265,6 +265,14 @@ json_t *scanreport_binary_json(const char *path, const struct binscan_result *br
     for (size_t i = 0; i < br->narch_flags; i++)
         json_array_append_new(flags, json_string(br->arch_flags[i]));
     json_object_set_new(o, "arch_flags", flags);
+    if (br->narch_flags) {
+        struct target d[128];
+        size_t nd = target_parse_gencode(br->arch_flags[0], d, 128);
+        json_t *decl = json_object();
+        json_object_set_new(decl, "sass", plain_target_list(d, nd, TARGET_SASS));
+        json_object_set_new(decl, "ptx", plain_target_list(d, nd, TARGET_PTX));
+        json_object_set_new(o, "declared", decl);
+    }
 
     json_t *sections = json_object();
     for (size_t m = 0; m < br->nmodules; m++) {
@@ -421,6 +429,16 @@ static void text_binary(const char *path, const struct binscan_result *br, struc
         for (size_t i = 0; i < s.nreloc; i++) {
             char name[TARGET_NAME_MAX];
             target_format(&s.reloc[i], name, sizeof name);
+            strbuf_addf(out, " %s", name);
+        }
+    }
+    if (br->narch_flags) {
+        struct target d[128];
+        size_t nd = target_parse_gencode(br->arch_flags[0], d, 128);
+        strbuf_adds(out, "  declared");
+        for (size_t i = 0; i < nd; i++) {
+            char name[TARGET_NAME_MAX];
+            target_format(&d[i], name, sizeof name);
             strbuf_addf(out, " %s", name);
         }
     }

@@ -88,3 +88,52 @@ size_t target_sort_unique(struct target *t, size_t n)
             t[w++] = t[i];
     return w;
 }
+
+/* Parses the name at s (up to a delimiter) into t; returns its length or 0. */
+static size_t name_at(const char *s, struct target *t)
+{
+    char buf[TARGET_NAME_MAX + 1];
+    size_t n = 0;
+    while (s[n] && s[n] != ',' && s[n] != ';' && s[n] != ' ' && s[n] != ']' && s[n] != '"' &&
+           n < TARGET_NAME_MAX) {
+        buf[n] = s[n];
+        n++;
+    }
+    buf[n] = '\0';
+    return n && target_parse(buf, t) == 0 ? n : 0;
+}
+
+size_t target_parse_gencode(const char *flags, struct target *out, size_t max)
+{
+    size_t n = 0;
+    for (const char *p = flags; *p && n < max; p++) {
+        struct target t;
+        if (strncmp(p, "code=", 5) == 0) {
+            p += 5;
+            int list = *p == '[' || *p == '"';
+            if (list)
+                p++;
+            for (;;) {
+                size_t len = name_at(p, &t);
+                if (len && n < max)
+                    out[n++] = t;
+                p += len;
+                if (!list || *p != ',')
+                    break;
+                p++;
+            }
+            if (!*p)
+                break;
+        } else if (strncmp(p, "-arch=", 6) == 0 || strncmp(p, "-arch ", 6) == 0 ||
+                   strncmp(p, "-arch;", 6) == 0) {
+            /* Shorthand: -arch=sm_XY means code=sm_XY,compute_XY. */
+            size_t len = name_at(p + 6, &t);
+            if (len && t.kind == TARGET_SASS && n + 2 <= max) {
+                out[n++] = t;
+                t.kind = TARGET_PTX;
+                out[n++] = t;
+            }
+        }
+    }
+    return target_sort_unique(out, n);
+}

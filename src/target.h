@@ -45,6 +45,12 @@ int target_cmp_void(const void *a, const void *b);
  * string.  Usable on names read back from JSON records. */
 int target_name_cmp(const char *a, const char *b);
 
+/* Reads the targets an nvcc arch-flag string asks for, e.g. libtorch's
+ * "-gencode;arch=compute_50,code=sm_50;...;arch=compute_90,code=[sm_90,compute_90]"
+ * or "-arch=sm_80" (which means sm_80 plus compute_80).  Appends up to
+ * `max` targets to out, sorted and unique; returns the count. */
+size_t target_parse_gencode(const char *flags, struct target *out, size_t max);
+
 /* Sorts and removes duplicates in place; returns the new count. */
 size_t target_sort_unique(struct target *t, size_t n);
 

@@ -1,0 +1,91 @@
+"""Shared helpers for wheelarch's end-to-end tests (stdlib only).
+
+Each test script is run by CTest as
+    python3 SCRIPT --wheelarch PATH/TO/wheelarch --work DIR [extra options]
+and prints one line per failed check and a final "N passed, N failed".
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TESTS = os.path.dirname(HERE)
+ROOT = os.path.dirname(TESTS)
+FIXTURES = os.path.join(TESTS, "fixtures")
+CUDA = os.path.join(FIXTURES, "cuda")
+
+
+class Checker:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def ok(self, cond, msg):
+        if cond:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print("FAIL: " + msg, flush=True)
+        return cond
+
+    def eq(self, got, want, msg):
+        return self.ok(got == want, "%s: got %r, want %r" % (msg, got, want))
+
+    def done(self):
+        print("%d passed, %d failed" % (self.passed, self.failed))
+        sys.exit(1 if self.failed else 0)
+
+
+def parse_args(extra=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--wheelarch", required=True)
+    ap.add_argument("--work", required=True)
+    if extra:
+        extra(ap)
+    args = ap.parse_args()
+    args.wheelarch = os.path.abspath(args.wheelarch)
+    if os.path.isdir(args.work):
+        shutil.rmtree(args.work)
+    os.makedirs(args.work)
+    return args
+
+
+def run(args, *argv, **kw):
+    """Runs wheelarch; returns CompletedProcess with text output."""
+    return subprocess.run([args.wheelarch] + list(argv), capture_output=True, text=True,
+                          timeout=kw.pop("timeout", 600), **kw)
+
+
+def scan_json(args, *paths):
+    """scan --json; returns (list of objects, CompletedProcess)."""
+    p = run(args, "scan", "--json", *paths)
+    objs = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+    return objs, p
+
+
+def manifest():
+    with open(os.path.join(CUDA, "manifest.json")) as f:
+        return {fx["file"]: fx for fx in json.load(f)["fixtures"]}
+
+
+def make_wheel(path, members, compression=zipfile.ZIP_DEFLATED):
+    """Writes a zip with members = [(arcname, bytes or source path)], plus a
+    minimal dist-info, deterministically."""
+    with zipfile.ZipFile(path, "w", compression) as z:
+        for name, data in members:
+            if isinstance(data, str):
+                with open(data, "rb") as f:
+                    data = f.read()
+            info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
+            info.compress_type = compression
+            info.external_attr = 0o644 << 16
+            z.writestr(info, data)
+        base = os.path.basename(path)
+        dist = "-".join(base.split("-")[:2]) + ".dist-info"
+        info = zipfile.ZipInfo(dist + "/WHEEL", date_time=(2026, 1, 1, 0, 0, 0))
+        z.writestr(info, "Wheel-Version: 1.0\nGenerator: wheelarch-tests\nRoot-Is-Purelib: false\n")
+    return path
