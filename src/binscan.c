@@ -47,14 +47,7 @@ static const char gencode_needle[] = "-gencode";
 
 /* Ordered so that a window completes before the table that needs it when
  * both end in the same chunk. */
-enum capture_id {
-    CAP_HEAD,
-    CAP_ELF_PRESHT,
-    CAP_ELF_SHT,
-    CAP_ELF_SHSTR,
-    CAP_PE_STR,
-    CAP_COUNT
-};
+enum capture_id { CAP_HEAD, CAP_ELF_PRESHT, CAP_ELF_SHT, CAP_ELF_SHSTR, CAP_PE_STR, CAP_COUNT };
 
 struct capture {
     uint64_t off;
@@ -392,8 +385,7 @@ static void elf_resolve_names(struct binscan *bs, const uint8_t *tab, uint64_t s
 }
 
 /* Resolves names if the string table [off, off+size) lies inside capture c. */
-static int elf_names_from(struct binscan *bs, const struct capture *c, uint64_t off,
-                          uint64_t size)
+static int elf_names_from(struct binscan *bs, const struct capture *c, uint64_t off, uint64_t size)
 {
     if (!c->done || off < c->off || size > c->len || off - c->off > c->len - size)
         return 0;
@@ -517,8 +509,9 @@ static int pe_head(struct binscan *bs)
                         "the file (%llu bytes)",
                         i, s.name, s.rawptr, s.rawsize, (unsigned long long)bs->size);
         if (s.rawsize > 0 && (uint64_t)s.rawptr < end && s.rawptr != 0)
-            return fail(bs, WA_ERR_FORMAT, "PE section %u (%s) data at offset %u overlaps the headers",
-                        i, s.name, s.rawptr);
+            return fail(bs, WA_ERR_FORMAT,
+                        "PE section %u (%s) data at offset %u overlaps the headers", i, s.name,
+                        s.rawptr);
         bs->sects[i].off = s.rawptr;
         bs->sects[i].size = s.rawptr ? pe_section_data_size(&s) : 0;
         snprintf(bs->sects[i].name, sizeof bs->sects[i].name, "%s", s.name);
@@ -527,8 +520,7 @@ static int pe_head(struct binscan *bs)
     }
     bs->names_known = 1;
     uint64_t st = pe_string_table_offset(&bs->pe);
-    if (bs->pe_need_strtab && st != 0 &&
-        (bs->size == BINSCAN_SIZE_UNKNOWN || st + 4 <= bs->size))
+    if (bs->pe_need_strtab && st != 0 && (bs->size == BINSCAN_SIZE_UNKNOWN || st + 4 <= bs->size))
         capture_start(bs, CAP_PE_STR, st, 4);
     return 0;
 }
@@ -557,7 +549,10 @@ static int pe_have_strtab(struct binscan *bs)
 
 static int detect_format(struct binscan *bs, const uint8_t *p, size_t n)
 {
-    if (n >= 4 && memcmp(p, "\x7f" "ELF", 4) == 0)
+    if (n >= 4 && memcmp(p,
+                         "\x7f"
+                         "ELF",
+                         4) == 0)
         return BINSCAN_FORMAT_ELF;
     if (n >= 4 && rd32(p) == FATBIN_MAGIC)
         return BINSCAN_FORMAT_FATBIN;
@@ -664,8 +659,8 @@ static void inspect_entry(struct binscan *bs, struct binscan_entry *be)
     if (codec_decode_prefix(bs->codec, be->codec, bs->prefix, bs->prefix_len, out, want, &got) <
         0) {
         if (be->codec != FATBIN_CODEC_NONE)
-            warnf(bs, "%s payload of a %s entry could not be decoded",
-                  fatbin_codec_name(be->codec), be->kind == FATBIN_KIND_ELF ? "cubin" : "PTX");
+            warnf(bs, "%s payload of a %s entry could not be decoded", fatbin_codec_name(be->codec),
+                  be->kind == FATBIN_KIND_ELF ? "cubin" : "PTX");
         return;
     }
     char name[TARGET_NAME_MAX];
@@ -694,7 +689,9 @@ static void inspect_entry(struct binscan *bs, struct binscan_entry *be)
             struct target t;
             char want_t[TARGET_NAME_MAX];
             snprintf(want_t, sizeof want_t, "sm_%u%s", be->target.arch,
-                     be->target.suffix == 'a' ? "a" : be->target.suffix == 'f' ? "f" : "");
+                     be->target.suffix == 'a'   ? "a"
+                     : be->target.suffix == 'f' ? "f"
+                                                : "");
             if (target_parse(be->ptx_target, &t) == 0 && strcmp(want_t, be->ptx_target) != 0)
                 warnf(bs, "%s entry: PTX says .target %s", name, be->ptx_target);
         }
@@ -866,13 +863,14 @@ static int validate_candidate(struct binscan *bs)
     if (limit != BINSCAN_SIZE_UNKNOWN &&
         (bs->cand_off + FATBIN_HEADER_SIZE > limit ||
          fh.fat_size > limit - bs->cand_off - FATBIN_HEADER_SIZE)) {
-        snprintf(why, sizeof why, "container size %llu runs past the end of the binary (%llu bytes)",
+        snprintf(why, sizeof why,
+                 "container size %llu runs past the end of the binary (%llu bytes)",
                  (unsigned long long)fh.fat_size, (unsigned long long)limit);
         add_reject(bs, bs->cand_off, why);
         return 0;
     }
-    if (fatbin_parse_entry(bs->hdr + FATBIN_HEADER_SIZE, bs->hdrlen - FATBIN_HEADER_SIZE, &fe,
-                           &e) < 0) {
+    if (fatbin_parse_entry(bs->hdr + FATBIN_HEADER_SIZE, bs->hdrlen - FATBIN_HEADER_SIZE, &fe, &e) <
+        0) {
         wa_strlcpy(why, "first entry: ", sizeof why);
         wa_strlcat(why, e.msg, sizeof why);
         add_reject(bs, bs->cand_off, why);

@@ -48,13 +48,13 @@ enum binscan_class {
 
 struct binscan_entry {
     struct target target;
-    uint8_t has_target;     /* 0 for old cubins and unknown kinds */
-    uint8_t codec;          /* enum fatbin_codec */
-    uint8_t inspected;      /* the payload prefix could be decoded */
-    uint8_t nvlink_stub;    /* cubin made by nvlink without kernels */
-    uint16_t kind;          /* raw fatbin entry kind */
-    uint16_t code_major;    /* PTX ISA major (PTX entries) */
-    uint16_t code_minor;    /* PTX ISA minor; cubin ABI (ELF entries) */
+    uint8_t has_target;  /* 0 for old cubins and unknown kinds */
+    uint8_t codec;       /* enum fatbin_codec */
+    uint8_t inspected;   /* the payload prefix could be decoded */
+    uint8_t nvlink_stub; /* cubin made by nvlink without kernels */
+    uint16_t kind;       /* raw fatbin entry kind */
+    uint16_t code_major; /* PTX ISA major (PTX entries) */
+    uint16_t code_minor; /* PTX ISA minor; cubin ABI (ELF entries) */
     uint64_t flags;
     uint64_t offset;            /* of the entry header in the binary */
     uint64_t payload_size;      /* bytes stored (padded) */
@@ -63,32 +63,32 @@ struct binscan_entry {
     uint8_t elf_abi;
     uint16_t elf_type;
     uint32_t elf_flags;
-    uint32_t toolkit;           /* ABI 7 e_version (toolkit x 10) */
-    char ptx_target[24];        /* PTX .target value, e.g. "sm_90a" */
-    char ptx_version[8];        /* PTX .version value, e.g. "9.0" */
+    uint32_t toolkit;    /* ABI 7 e_version (toolkit x 10) */
+    char ptx_target[24]; /* PTX .target value, e.g. "sm_90a" */
+    char ptx_version[8]; /* PTX .version value, e.g. "9.0" */
 };
 
 struct binscan_module {
-    uint64_t offset;      /* of the container header */
-    uint64_t size;        /* header + entries */
-    size_t first_entry;   /* index into entries */
+    uint64_t offset;    /* of the container header */
+    uint64_t size;      /* header + entries */
+    size_t first_entry; /* index into entries */
     size_t nentries;
-    uint8_t cls;          /* enum binscan_class, final after binscan_finish */
-    char section[32];     /* section holding it; "" when unknown or raw */
+    uint8_t cls;      /* enum binscan_class, final after binscan_finish */
+    char section[32]; /* section holding it; "" when unknown or raw */
 };
 
 struct binscan_result {
-    int format;           /* enum binscan_format */
-    uint64_t size;        /* bytes seen */
-    uint16_t machine;     /* ELF e_machine or PE Machine */
-    uint16_t elf_type;    /* ELF e_type */
+    int format;        /* enum binscan_format */
+    uint64_t size;     /* bytes seen */
+    uint16_t machine;  /* ELF e_machine or PE Machine */
+    uint16_t elf_type; /* ELF e_type */
     struct binscan_module *modules;
     size_t nmodules;
     struct binscan_entry *entries;
     size_t nentries;
-    char **arch_flags;    /* distinct nvcc arch-flag strings found */
+    char **arch_flags; /* distinct nvcc arch-flag strings found */
     size_t narch_flags;
-    char **warnings;      /* disagreements between sources, oddities */
+    char **warnings; /* disagreements between sources, oddities */
     size_t nwarnings;
     size_t warnings_dropped;
 };

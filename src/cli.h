@@ -17,18 +17,18 @@ enum wa_exit {
 };
 
 struct cli_option {
-    const char *name;    /* long name without dashes */
-    char short_name;     /* 0 if none */
-    const char *arg;     /* argument placeholder, NULL for a flag */
+    const char *name; /* long name without dashes */
+    char short_name;  /* 0 if none */
+    const char *arg;  /* argument placeholder, NULL for a flag */
     const char *help;
-    int repeat;          /* may be given more than once */
+    int repeat; /* may be given more than once */
 };
 
 struct cli_command {
     const char *name;
-    const char *synopsis;   /* after "wheelarch NAME " */
-    const char *summary;    /* one sentence */
-    const char *details;    /* a paragraph, or NULL */
+    const char *synopsis; /* after "wheelarch NAME " */
+    const char *summary;  /* one sentence */
+    const char *details;  /* a paragraph, or NULL */
     const char *example;
     const struct cli_option *options;
     int (*run)(int argc, char **argv);
@@ -57,7 +57,7 @@ struct cli_args {
     const char ***lists;
     size_t *counts;
     size_t nopts;
-    char **rest;          /* operands */
+    char **rest; /* operands */
     int nrest;
     int help;
 };

@@ -42,7 +42,7 @@ int cli_scan(int argc, char **argv)
             printf("%s\n", s);
             free(s);
             json_decref(o);
-        } else if (!r->failed && !(quiet && r->nbins == 0)) {
+        } else if (!r->failed && !(quiet && !scan_result_has_gpu_code(r))) {
             struct strbuf sb = STRBUF_INIT;
             scanreport_text(r, &sb);
             fputs(strbuf_str(&sb), stdout);

@@ -24,7 +24,7 @@ const struct cli_command cli_commands[] = {
      "arch-flag string when the binary embeds one. Per wheel: the parsed file name, the sha256 "
      "and the members that hold GPU code. A target shown as sm_90a(2/343) is in 2 of the 343 "
      "modules. Exit status 0 when every input was read, 3 when some failed, 1 when all failed.",
-     "wheelarch scan --json torch-2.8.0+cu128-cp312-cp312-manylinux_2_28_x86_64.whl",
-     scan_options, cli_scan},
+     "wheelarch scan --json torch-2.8.0+cu128-cp312-cp312-manylinux_2_28_x86_64.whl", scan_options,
+     cli_scan},
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };

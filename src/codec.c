@@ -7,6 +7,10 @@
 #include <lz4.h>
 #include <stdlib.h>
 #include <string.h>
+/* The buffer-less decoding API (ZSTD_decompressBegin/Continue) decodes the
+ * first block without allocating the frame's window, which NVIDIA sets to
+ * the content size (several MiB) for single-segment frames. */
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
 #include "bytes.h"
@@ -16,6 +20,7 @@
 struct codec {
     ZSTD_DCtx *zstd;
     struct inflate_state inflate;
+    uint8_t block[ZSTD_BLOCKSIZE_MAX]; /* one decoded zstd block */
 };
 
 struct codec *codec_new(void)
@@ -24,7 +29,6 @@ struct codec *codec_new(void)
     c->zstd = ZSTD_createDCtx();
     if (!c->zstd)
         abort();
-    ZSTD_DCtx_setParameter(c->zstd, ZSTD_d_windowLogMax, CODEC_ZSTD_WINDOW_LOG_MAX);
     return c;
 }
 
@@ -36,8 +40,7 @@ void codec_free(struct codec *c)
     free(c);
 }
 
-static int lz4_block(const uint8_t *src, size_t srclen, uint8_t *dst, size_t want,
-                     size_t *outlen)
+static int lz4_block(const uint8_t *src, size_t srclen, uint8_t *dst, size_t want, size_t *outlen)
 {
     if (srclen == 0 || srclen > INT32_MAX || want > INT32_MAX)
         return -1;
@@ -52,8 +55,7 @@ static int lz4_block(const uint8_t *src, size_t srclen, uint8_t *dst, size_t wan
 /* LZ4 frame: magic, FLG, BD, optional content size and dictionary id, header
  * checksum, then blocks of u32 size (high bit: stored).  The first block
  * suffices for a prefix. */
-static int lz4_frame(const uint8_t *src, size_t srclen, uint8_t *dst, size_t want,
-                     size_t *outlen)
+static int lz4_frame(const uint8_t *src, size_t srclen, uint8_t *dst, size_t want, size_t *outlen)
 {
     if (srclen < 7 || rd32(src) != 0x184D2204u)
         return -1;
@@ -82,23 +84,28 @@ static int lz4_frame(const uint8_t *src, size_t srclen, uint8_t *dst, size_t wan
     return lz4_block(src + p, avail, dst, want, outlen);
 }
 
-static int zstd_frame(struct codec *c, const uint8_t *src, size_t srclen, uint8_t *dst,
-                      size_t want, size_t *outlen)
+static int zstd_frame(struct codec *c, const uint8_t *src, size_t srclen, uint8_t *dst, size_t want,
+                      size_t *outlen)
 {
-    ZSTD_DCtx_reset(c->zstd, ZSTD_reset_session_only);
-    ZSTD_inBuffer in = {src, srclen, 0};
-    ZSTD_outBuffer out = {dst, want, 0};
-    while (out.pos < out.size && in.pos < in.size) {
-        size_t r = ZSTD_decompressStream(c->zstd, &out, &in);
-        if (ZSTD_isError(r))
-            return out.pos ? (*outlen = out.pos, 0) : -1;
-        if (r == 0)
-            break;
-    }
-    if (out.pos == 0)
+    if (ZSTD_isError(ZSTD_decompressBegin(c->zstd)))
         return -1;
-    *outlen = out.pos;
-    return 0;
+    size_t pos = 0;
+    while (pos < srclen) {
+        size_t need = ZSTD_nextSrcSizeToDecompress(c->zstd);
+        if (need == 0 || need > srclen - pos)
+            return -1;
+        size_t r = ZSTD_decompressContinue(c->zstd, c->block, ZSTD_BLOCKSIZE_MAX, src + pos, need);
+        if (ZSTD_isError(r))
+            return -1;
+        pos += need;
+        if (r > 0) {
+            size_t n = r < want ? r : want;
+            memcpy(dst, c->block, n);
+            *outlen = n;
+            return 0;
+        }
+    }
+    return -1;
 }
 
 static int zlib_stream(struct codec *c, const uint8_t *src, size_t srclen, uint8_t *dst,
@@ -123,8 +130,8 @@ static int zlib_stream(struct codec *c, const uint8_t *src, size_t srclen, uint8
     return 0;
 }
 
-int codec_decode_prefix(struct codec *c, int codec, const uint8_t *src, size_t srclen,
-                        uint8_t *dst, size_t want, size_t *outlen)
+int codec_decode_prefix(struct codec *c, int codec, const uint8_t *src, size_t srclen, uint8_t *dst,
+                        size_t want, size_t *outlen)
 {
     *outlen = 0;
     if (want == 0 || srclen == 0)

@@ -6,15 +6,13 @@
  * cross-checks and to tell nvlink's kernel-less stub cubins apart.  So this
  * module decodes a bounded prefix from a bounded prefix of the compressed
  * stream, with bounded memory: zlib (RFC 1950), LZ4 block, LZ4 frame and
- * zstd frames (window at most 1 << CODEC_ZSTD_WINDOW_LOG_MAX).
+ * zstd (the first block only, whatever the frame's window size).
  */
 #ifndef WHEELARCH_CODEC_H
 #define WHEELARCH_CODEC_H
 
 #include <stddef.h>
 #include <stdint.h>
-
-#define CODEC_ZSTD_WINDOW_LOG_MAX 22
 
 struct codec; /* reusable decoder state; opaque */
 
@@ -27,7 +25,7 @@ void codec_free(struct codec *c);
  * number of bytes produced in *outlen.  Returns 0 when at least one byte was
  * produced, -1 when the stream is malformed or needs more input than given
  * or more memory than allowed. */
-int codec_decode_prefix(struct codec *c, int codec, const uint8_t *src, size_t srclen,
-                        uint8_t *dst, size_t want, size_t *outlen);
+int codec_decode_prefix(struct codec *c, int codec, const uint8_t *src, size_t srclen, uint8_t *dst,
+                        size_t want, size_t *outlen);
 
 #endif

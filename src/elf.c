@@ -12,7 +12,10 @@ int elf_parse_header(const uint8_t *p, size_t len, struct elf_header *h, struct 
     memset(h, 0, sizeof *h);
     if (len < 16)
         return wa_error_set(err, WA_ERR_TRUNCATED, "ELF identification truncated");
-    if (memcmp(p, "\x7f" "ELF", 4) != 0)
+    if (memcmp(p,
+               "\x7f"
+               "ELF",
+               4) != 0)
         return wa_error_set(err, WA_ERR_FORMAT, "not an ELF file");
     if (p[4] != 1 && p[4] != 2)
         return wa_error_set(err, WA_ERR_FORMAT, "ELF class %u", p[4]);
@@ -89,11 +92,15 @@ void elf_fix_counts(struct elf_header *h, const struct elf_section *s0)
 int elf_cubin_info(const uint8_t *p, size_t len, struct cubin_info *ci, struct wa_error *err)
 {
     memset(ci, 0, sizeof *ci);
-    if (len < 64 || memcmp(p, "\x7f" "ELF", 4) != 0 || p[4] != 2 || p[5] != 1)
+    if (len < 64 ||
+        memcmp(p,
+               "\x7f"
+               "ELF",
+               4) != 0 ||
+        p[4] != 2 || p[5] != 1)
         return wa_error_set(err, WA_ERR_FORMAT, "not a 64-bit little-endian ELF cubin");
     if (rd16(p + 18) != ELF_EM_CUDA)
-        return wa_error_set(err, WA_ERR_FORMAT, "cubin e_machine %u (expected 190)",
-                            rd16(p + 18));
+        return wa_error_set(err, WA_ERR_FORMAT, "cubin e_machine %u (expected 190)", rd16(p + 18));
     ci->osabi = p[7];
     ci->abi = p[8];
     ci->type = rd16(p + 16);

@@ -30,8 +30,8 @@ struct elf_header {
     uint64_t shoff;
     uint32_t flags;
     uint16_t shentsize;
-    uint32_t shnum;     /* 0 means "in section 0's sh_size" (see elf_fix_counts) */
-    uint32_t shstrndx;  /* 0xFFFF means "in section 0's sh_link" */
+    uint32_t shnum;    /* 0 means "in section 0's sh_size" (see elf_fix_counts) */
+    uint32_t shstrndx; /* 0xFFFF means "in section 0's sh_link" */
 };
 
 struct elf_section {
@@ -67,15 +67,15 @@ void elf_fix_counts(struct elf_header *h, const struct elf_section *s0);
  * in bits 16-23, "a" = 0x800; ABI 8: SM in bits 8-15, nvlink stubs have top
  * byte 0x05). */
 struct cubin_info {
-    uint8_t abi;          /* EI_ABIVERSION: 7 or 8 (others reported as is) */
+    uint8_t abi; /* EI_ABIVERSION: 7 or 8 (others reported as is) */
     uint8_t osabi;
-    uint16_t type;        /* ET_EXEC or ET_REL */
-    uint32_t flags;       /* raw e_flags */
-    uint16_t sm;          /* SASS architecture from e_flags */
-    uint16_t virtual_sm;  /* ABI 7 only; 0 otherwise */
+    uint16_t type;         /* ET_EXEC or ET_REL */
+    uint32_t flags;        /* raw e_flags */
+    uint16_t sm;           /* SASS architecture from e_flags */
+    uint16_t virtual_sm;   /* ABI 7 only; 0 otherwise */
     uint8_t arch_specific; /* ABI 7 0x800 with SM >= 90 */
-    uint8_t nvlink_stub;  /* ABI 8 e_flags top byte 0x05 */
-    uint32_t toolkit;     /* ABI 7 e_version (toolkit x 10); 0 for ABI 8 */
+    uint8_t nvlink_stub;   /* ABI 8 e_flags top byte 0x05 */
+    uint32_t toolkit;      /* ABI 7 e_version (toolkit x 10); 0 for ABI 8 */
 };
 
 /* Reads a cubin header from p[0..len).  Returns 0, or WA_ERR_FORMAT when it

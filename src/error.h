@@ -13,14 +13,14 @@
 
 enum wa_errcode {
     WA_OK = 0,
-    WA_ERR_IO = -1,        /* the operating system refused a read or write */
-    WA_ERR_FORMAT = -2,    /* bytes do not follow the format they claim */
-    WA_ERR_TRUNCATED = -3, /* input ends before its structures do */
-    WA_ERR_LIMIT = -4,     /* a declared size or count is beyond what we accept */
-    WA_ERR_CHECKSUM = -5,  /* CRC-32 or sha256 mismatch */
+    WA_ERR_IO = -1,          /* the operating system refused a read or write */
+    WA_ERR_FORMAT = -2,      /* bytes do not follow the format they claim */
+    WA_ERR_TRUNCATED = -3,   /* input ends before its structures do */
+    WA_ERR_LIMIT = -4,       /* a declared size or count is beyond what we accept */
+    WA_ERR_CHECKSUM = -5,    /* CRC-32 or sha256 mismatch */
     WA_ERR_UNSUPPORTED = -6, /* valid input we do not handle (e.g. zip encryption) */
-    WA_ERR_NETWORK = -7,   /* HTTP or transport failure */
-    WA_ERR_USAGE = -8,     /* a caller passed arguments that make no sense */
+    WA_ERR_NETWORK = -7,     /* HTTP or transport failure */
+    WA_ERR_USAGE = -8,       /* a caller passed arguments that make no sense */
 };
 
 #define WA_ERROR_MSG_SIZE 512

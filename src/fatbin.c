@@ -5,8 +5,7 @@
 
 #include "bytes.h"
 
-int fatbin_parse_header(const uint8_t *p, size_t len, struct fatbin_header *h,
-                        struct wa_error *err)
+int fatbin_parse_header(const uint8_t *p, size_t len, struct fatbin_header *h, struct wa_error *err)
 {
     if (len < FATBIN_HEADER_SIZE)
         return wa_error_set(err, WA_ERR_TRUNCATED, "fatbin header needs 16 bytes, have %zu", len);
@@ -26,8 +25,7 @@ int fatbin_parse_header(const uint8_t *p, size_t len, struct fatbin_header *h,
     return 0;
 }
 
-int fatbin_parse_entry(const uint8_t *p, size_t len, struct fatbin_entry *e,
-                       struct wa_error *err)
+int fatbin_parse_entry(const uint8_t *p, size_t len, struct fatbin_entry *e, struct wa_error *err)
 {
     if (len < FATBIN_ENTRY_MIN_HEADER)
         return wa_error_set(err, WA_ERR_TRUNCATED, "fatbin entry header needs 64 bytes, have %zu",

@@ -16,7 +16,7 @@
 #include "error.h"
 #include "target.h"
 
-#define FATBIN_MAGIC 0xBA55ED50u           /* bytes 50 ED 55 BA */
+#define FATBIN_MAGIC 0xBA55ED50u /* bytes 50 ED 55 BA */
 #define FATBIN_HEADER_SIZE 16
 #define FATBIN_ENTRY_MIN_HEADER 0x40
 #define FATBIN_ENTRY_MAX_HEADER 0x400
@@ -62,13 +62,13 @@ struct fatbin_entry {
     uint16_t kind;
     uint16_t version;
     uint32_t header_size;
-    uint64_t padded_size;       /* payload bytes, a multiple of 8 */
-    uint32_t compressed_size;   /* 0 when not compressed */
-    uint32_t options_offset;    /* from entry start; 0 = none */
-    uint16_t code_minor;        /* PTX: ISA minor; ELF: cubin ABI */
-    uint16_t code_major;        /* PTX: ISA major; ELF: 1 */
-    uint32_t arch;              /* decimal SM number */
-    uint32_t ident_offset;      /* from entry start; 0 = none */
+    uint64_t padded_size;     /* payload bytes, a multiple of 8 */
+    uint32_t compressed_size; /* 0 when not compressed */
+    uint32_t options_offset;  /* from entry start; 0 = none */
+    uint16_t code_minor;      /* PTX: ISA minor; ELF: cubin ABI */
+    uint16_t code_major;      /* PTX: ISA major; ELF: 1 */
+    uint32_t arch;            /* decimal SM number */
+    uint32_t ident_offset;    /* from entry start; 0 = none */
     uint32_t ident_size;
     uint64_t flags;
     uint64_t uncompressed_size; /* 0 when not compressed */
@@ -85,8 +85,7 @@ int fatbin_parse_header(const uint8_t *p, size_t len, struct fatbin_header *h,
  * size a multiple of 8, compressed size within the padded size, at most one
  * codec bit, a codec bit exactly when compressed.  Returns 0,
  * WA_ERR_TRUNCATED (len < 0x40) or WA_ERR_FORMAT. */
-int fatbin_parse_entry(const uint8_t *p, size_t len, struct fatbin_entry *e,
-                       struct wa_error *err);
+int fatbin_parse_entry(const uint8_t *p, size_t len, struct fatbin_entry *e, struct wa_error *err);
 
 /* The codec of an entry (enum fatbin_codec). */
 int fatbin_entry_codec(const struct fatbin_entry *e);

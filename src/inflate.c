@@ -13,10 +13,10 @@ struct inflater {
     struct inflate_state st;
     int stored;
     int finished;
-    int stopped;   /* the sink asked for no more data */
+    int stopped; /* the sink asked for no more data */
     uint64_t limit;
     uint64_t total;
-    uint32_t crc;  /* stored mode only */
+    uint32_t crc; /* stored mode only */
     uint8_t out[INFLATE_OUT_SIZE];
 };
 

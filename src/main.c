@@ -28,8 +28,7 @@ int main(int argc, char **argv)
     if (argc < 2)
         return cli_usage_error(NULL, "no command given");
     const char *name = argv[1];
-    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0 ||
-        strcmp(name, "version") == 0) {
+    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0 || strcmp(name, "version") == 0) {
         print_version();
         return WA_EXIT_OK;
     }

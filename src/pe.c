@@ -17,8 +17,7 @@ int pe_parse_headers(const uint8_t *p, size_t len, struct pe_info *pi, struct wa
         return wa_error_set(err, WA_ERR_FORMAT, "not a PE file (no MZ)");
     pi->lfanew = rd32(p + 0x3C);
     if (pi->lfanew < 0x40 || pi->lfanew > 0x10000 || pi->lfanew % 4 != 0)
-        return wa_error_set(err, WA_ERR_FORMAT, "PE header offset 0x%x is implausible",
-                            pi->lfanew);
+        return wa_error_set(err, WA_ERR_FORMAT, "PE header offset 0x%x is implausible", pi->lfanew);
     uint64_t coff = (uint64_t)pi->lfanew + 4;
     if (len < coff + 20 + 2)
         return wa_error_set(err, WA_ERR_TRUNCATED, "PE headers truncated");

@@ -26,13 +26,13 @@ struct pe_info {
     uint16_t nsections;
     uint32_t symtab_ptr;
     uint32_t nsymbols;
-    uint16_t opt_magic;       /* 0x10B PE32, 0x20B PE32+ */
+    uint16_t opt_magic; /* 0x10B PE32, 0x20B PE32+ */
     uint64_t image_base;
     uint64_t sections_offset; /* file offset of the section table */
 };
 
 struct pe_section {
-    char name[9];   /* as stored, NUL-terminated; "/123" for long names */
+    char name[9]; /* as stored, NUL-terminated; "/123" for long names */
     uint32_t vsize;
     uint32_t vaddr;
     uint32_t rawsize;

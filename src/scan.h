@@ -31,22 +31,22 @@ enum scan_kind {
 };
 
 struct scan_binary {
-    char *path;        /* member path inside the wheel, or the input's path */
+    char *path; /* member path inside the wheel, or the input's path */
     struct binscan *bs;
 };
 
 struct scan_result {
-    char *input;                 /* as named by the caller */
-    int kind;                    /* enum scan_kind */
-    int has_wheel_name;          /* `wheel` is valid */
+    char *input;        /* as named by the caller */
+    int kind;           /* enum scan_kind */
+    int has_wheel_name; /* `wheel` is valid */
     struct wheel_name wheel;
-    char sha256[SHA256_HEX_SIZE];/* "" when the whole file was not read */
-    uint64_t size;               /* bytes of the input, when known */
-    struct scan_binary *bins;    /* wheels: members holding GPU code; binaries: the input */
+    char sha256[SHA256_HEX_SIZE]; /* "" when the whole file was not read */
+    uint64_t size;                /* bytes of the input, when known */
+    struct scan_binary *bins;     /* wheels: members holding GPU code; binaries: the input */
     size_t nbins;
     size_t capbins;
-    size_t members;              /* zip members seen */
-    size_t binaries_read;        /* members that were ELF/PE/fatbin files */
+    size_t members;       /* zip members seen */
+    size_t binaries_read; /* members that were ELF/PE/fatbin files */
     int failed;
     struct wa_error error;
 };
@@ -54,6 +54,9 @@ struct scan_result {
 /* A result for input `input` (copied); caller frees. */
 struct scan_result *scan_result_new(const char *input);
 void scan_result_free(struct scan_result *r);
+
+/* Whether any binary of r holds GPU code (a fatbin container). */
+int scan_result_has_gpu_code(const struct scan_result *r);
 
 /* Whether a wheel member's name says it can hold GPU code (*.so, *.so.N,
  * *.dll, *.pyd, *.exe, *.fatbin, *.cubin, *.dylib, *.node).  The crawler
@@ -69,8 +72,8 @@ struct scan_wheel;
  * offset, borrowed) may be NULL when the archive is streamed from its start
  * without its central directory.  With sniff_all, members whose names are
  * not candidates are still recognised by their first bytes. */
-struct scan_wheel *scan_wheel_new(struct scan_result *r, const struct zip_entry *entries,
-                                  size_t n, int sniff_all);
+struct scan_wheel *scan_wheel_new(struct scan_result *r, const struct zip_entry *entries, size_t n,
+                                  int sniff_all);
 void scan_wheel_free(struct scan_wheel *sw);
 /* See zipstream_seek / zipstream_feed / zipstream_finish. */
 int scan_wheel_seek(struct scan_wheel *sw, uint64_t offset, struct wa_error *err);

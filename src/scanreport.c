@@ -13,24 +13,24 @@
 /* Per-target totals over one binary's modules. */
 struct tstat {
     struct target t;
-    size_t modules;          /* EXEC modules holding it */
-    size_t library_modules;  /* LIBRARY modules holding it */
+    size_t modules;         /* EXEC modules holding it */
+    size_t library_modules; /* LIBRARY modules holding it */
     size_t entries;
     uint64_t bytes;
     uint64_t ubytes;
-    unsigned codecs;         /* bit per enum fatbin_codec */
+    unsigned codecs;               /* bit per enum fatbin_codec */
     uint16_t isa_major, isa_minor; /* highest PTX ISA */
 };
 
 struct modset {
-    char *key;   /* target names joined by spaces */
+    char *key; /* target names joined by spaces */
     size_t count;
 };
 
 struct summary {
     struct tstat *t;
     size_t nt, capt;
-    struct target *reloc;    /* targets of relocatable modules */
+    struct target *reloc; /* targets of relocatable modules */
     size_t nreloc, capreloc;
     size_t exec, library, relocatable, dlink;
     size_t codec_entries[FATBIN_CODEC_COUNT];
@@ -146,9 +146,11 @@ static void summarize(const struct binscan_result *br, struct summary *s)
         }
     }
     free(ts);
-    qsort(s->t, s->nt, sizeof *s->t, tstat_cmp);
+    if (s->nt > 1)
+        qsort(s->t, s->nt, sizeof *s->t, tstat_cmp);
     s->nreloc = target_sort_unique(s->reloc, s->nreloc);
-    qsort(s->sets, s->nsets, sizeof *s->sets, modset_cmp);
+    if (s->nsets > 1)
+        qsort(s->sets, s->nsets, sizeof *s->sets, modset_cmp);
 }
 
 static void summary_free(struct summary *s)
@@ -254,7 +256,8 @@ json_t *scanreport_binary_json(const char *path, const struct binscan_result *br
     for (int c = 0; c < FATBIN_CODEC_COUNT; c++) {
         if (!s.codec_entries[c])
             continue;
-        json_object_set_new(comp, fatbin_codec_name(c), json_integer((json_int_t)s.codec_entries[c]));
+        json_object_set_new(comp, fatbin_codec_name(c),
+                            json_integer((json_int_t)s.codec_entries[c]));
         if (c != FATBIN_CODEC_NONE)
             compressed = 1;
     }
@@ -280,8 +283,7 @@ json_t *scanreport_binary_json(const char *path, const struct binscan_result *br
         if (br->format == BINSCAN_FORMAT_FATBIN)
             name = "(file)";
         json_t *c = json_object_get(sections, name);
-        json_object_set_new(sections, name,
-                            json_integer(c ? json_integer_value(c) + 1 : 1));
+        json_object_set_new(sections, name, json_integer(c ? json_integer_value(c) + 1 : 1));
     }
     json_object_set_new(o, "sections", sections);
 
@@ -373,8 +375,8 @@ json_t *scanreport_json(const struct scan_result *r)
     json_object_set_new(o, "sha256", r->sha256[0] ? json_string(r->sha256) : json_null());
     json_t *bins = json_array();
     for (size_t i = 0; i < r->nbins; i++)
-        json_array_append_new(bins, scanreport_binary_json(r->bins[i].path,
-                                                           binscan_result(r->bins[i].bs)));
+        json_array_append_new(
+            bins, scanreport_binary_json(r->bins[i].path, binscan_result(r->bins[i].bs)));
     json_object_set_new(o, "sass", union_list(bins, "sass"));
     json_object_set_new(o, "ptx", union_list(bins, "ptx"));
     json_object_set_new(o, "lto", union_list(bins, "lto"));

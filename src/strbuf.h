@@ -11,12 +11,15 @@
 #include <stddef.h>
 
 struct strbuf {
-    char *buf;  /* NULL or NUL-terminated, `len` bytes of content */
+    char *buf; /* NULL or NUL-terminated, `len` bytes of content */
     size_t len;
     size_t cap;
 };
 
-#define STRBUF_INIT {NULL, 0, 0}
+#define STRBUF_INIT                                                                                \
+    {                                                                                              \
+        NULL, 0, 0                                                                                 \
+    }
 
 void strbuf_free(struct strbuf *sb);
 void strbuf_reset(struct strbuf *sb);

@@ -23,9 +23,9 @@ enum target_kind {
 };
 
 struct target {
-    uint8_t kind;   /* enum target_kind */
-    char suffix;    /* 0, 'a' or 'f' */
-    uint16_t arch;  /* 75, 90, 100, 121 ... */
+    uint8_t kind;  /* enum target_kind */
+    char suffix;   /* 0, 'a' or 'f' */
+    uint16_t arch; /* 75, 90, 100, 121 ... */
 };
 
 /* Longest formatted name ("compute_65535f") plus NUL. */

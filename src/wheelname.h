@@ -12,14 +12,14 @@
 #include "error.h"
 
 struct wheel_name {
-    char *filename;      /* as given, decoded */
-    char *project;       /* as in the file name */
-    char *normalized;    /* PEP 503: lowercase, runs of -_. become - */
-    char *version;       /* full version, local label included */
-    char *public_version;/* version without the local label */
-    char *local;         /* local label without '+', or NULL */
-    char *build;         /* build tag, or NULL */
-    char *python;        /* tags, possibly compressed sets such as "py2.py3" */
+    char *filename;       /* as given, decoded */
+    char *project;        /* as in the file name */
+    char *normalized;     /* PEP 503: lowercase, runs of -_. become - */
+    char *version;        /* full version, local label included */
+    char *public_version; /* version without the local label */
+    char *local;          /* local label without '+', or NULL */
+    char *build;          /* build tag, or NULL */
+    char *python;         /* tags, possibly compressed sets such as "py2.py3" */
     char *abi;
     char *platform;
 };

@@ -29,14 +29,16 @@ int zip_find_eocd(const uint8_t *tail, size_t len, uint64_t file_size, struct zi
         uint16_t n_here = rd16(p + 8), n_total = rd16(p + 10);
         uint32_t cd_size = rd32(p + 12), cd_off = rd32(p + 16);
         if (disk != 0 && disk != 0xFFFF)
-            return wa_error_set(err, WA_ERR_UNSUPPORTED, "multi-disk zip archives are not supported");
+            return wa_error_set(err, WA_ERR_UNSUPPORTED,
+                                "multi-disk zip archives are not supported");
         (void)cd_disk;
         eocd->eocd_offset = tail_off + i;
         eocd->entries = n_total;
         eocd->cd_size = cd_size;
         eocd->cd_offset = cd_off;
         if (n_here != n_total && n_total != 0xFFFF)
-            return wa_error_set(err, WA_ERR_UNSUPPORTED, "multi-disk zip archives are not supported");
+            return wa_error_set(err, WA_ERR_UNSUPPORTED,
+                                "multi-disk zip archives are not supported");
         if (n_total == 0xFFFF || cd_size == 0xFFFFFFFFu || cd_off == 0xFFFFFFFFu) {
             if (i < ZIP_EOCD64_LOC_SIZE || rd32(p - ZIP_EOCD64_LOC_SIZE) != ZIP_EOCD64_LOC_SIG)
                 return wa_error_set(err, WA_ERR_FORMAT, "ZIP64 end record locator missing");
@@ -167,15 +169,18 @@ int zip_parse_cdir(const uint8_t *cd, size_t len, const struct zip_eocd *eocd, u
         e[i].name_len = nlen;
         apply_zip64(p + ZIP_CENTRAL_SIZE + nlen, xlen, &e[i].usize, &e[i].csize, &e[i].lho, NULL);
         if (e[i].lho >= file_size || e[i].csize > file_size - e[i].lho) {
-            rc = wa_error_set(err, WA_ERR_FORMAT, "%s: data (offset %llu, %llu bytes) lies outside "
-                              "the file", e[i].name, (unsigned long long)e[i].lho,
+            rc = wa_error_set(err, WA_ERR_FORMAT,
+                              "%s: data (offset %llu, %llu bytes) lies outside "
+                              "the file",
+                              e[i].name, (unsigned long long)e[i].lho,
                               (unsigned long long)e[i].csize);
             i++;
             goto fail;
         }
         off += rec;
     }
-    qsort(e, count, sizeof *e, cmp_lho);
+    if (count > 1)
+        qsort(e, count, sizeof *e, cmp_lho);
     for (i = 0; i + 1 < count; i++) {
         if (e[i].lho + ZIP_LOCAL_SIZE + e[i].name_len + e[i].csize > e[i + 1].lho) {
             rc = wa_error_set(err, WA_ERR_FORMAT, "%s overlaps %s", e[i].name, e[i + 1].name);

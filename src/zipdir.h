@@ -43,20 +43,20 @@ struct zip_eocd {
     uint64_t cd_offset;
     uint64_t cd_size;
     uint64_t entries;
-    uint64_t eocd_offset;     /* of the classic record */
-    uint64_t eocd64_offset;   /* of the ZIP64 record, if any (need_eocd64) */
-    int need_eocd64;          /* parse the ZIP64 record with zip_parse_eocd64 */
+    uint64_t eocd_offset;   /* of the classic record */
+    uint64_t eocd64_offset; /* of the ZIP64 record, if any (need_eocd64) */
+    int need_eocd64;        /* parse the ZIP64 record with zip_parse_eocd64 */
 };
 
 struct zip_entry {
-    char *name;               /* NUL-terminated; owned by the array (zip_entries_free) */
+    char *name; /* NUL-terminated; owned by the array (zip_entries_free) */
     uint16_t name_len;
     uint16_t flags;
     uint16_t method;
     uint32_t crc;
     uint64_t csize;
     uint64_t usize;
-    uint64_t lho;             /* local header offset */
+    uint64_t lho; /* local header offset */
 };
 
 /* Finds the end-of-central-directory record in tail[0..len), the last len
@@ -88,7 +88,7 @@ struct zip_local {
     uint16_t name_len;
     uint16_t extra_len;
     uint32_t header_len;
-    int zip64;               /* sizes came from a ZIP64 extra field */
+    int zip64; /* sizes came from a ZIP64 extra field */
 };
 
 /* Parses the fixed 30 bytes of a local header (p[0..len), len >= 30). */

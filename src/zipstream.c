@@ -16,14 +16,14 @@
 #define MEMBER_OUTPUT_MAX (1ull << 40)
 
 enum zs_state {
-    Z_SKIP,      /* central directory mode: bytes before the next member */
-    Z_LOCAL,     /* collecting a local header */
-    Z_DATA,      /* member data, delivered or at least checked */
-    Z_SKIPDATA,  /* member data of known size we do not look at */
-    Z_DESC,      /* data descriptor after the data */
-    Z_CDIR,      /* no central directory given: collecting the one at the end */
-    Z_IDLE,      /* central directory mode: after the last member, or after a
-                    ranged member until the next seek */
+    Z_SKIP,     /* central directory mode: bytes before the next member */
+    Z_LOCAL,    /* collecting a local header */
+    Z_DATA,     /* member data, delivered or at least checked */
+    Z_SKIPDATA, /* member data of known size we do not look at */
+    Z_DESC,     /* data descriptor after the data */
+    Z_CDIR,     /* no central directory given: collecting the one at the end */
+    Z_IDLE,     /* central directory mode: after the last member, or after a
+                   ranged member until the next seek */
 };
 
 struct seen {
@@ -35,8 +35,8 @@ struct seen {
 struct zipstream {
     const struct zip_entry *ents;
     size_t nents;
-    size_t next;             /* CD mode: index of the next member */
-    int ranged;              /* zipstream_seek was used */
+    size_t next; /* CD mode: index of the next member */
+    int ranged;  /* zipstream_seek was used */
     const struct zipstream_handler *h;
     void *ud;
     struct inflater *inf;
@@ -48,12 +48,12 @@ struct zipstream {
     struct zip_local lh;
     char *name;
     const struct zip_entry *cur;
-    uint64_t start;          /* local header offset of the current member */
+    uint64_t start; /* local header offset of the current member */
     uint64_t csize, usize;
     uint32_t crc;
     int sizes_known;
     int deliver;
-    int stopped;             /* the handler asked for no more bytes */
+    int stopped; /* the handler asked for no more bytes */
     uint64_t data_left;
     uint64_t data_in;
     uint8_t desc[24];
@@ -254,8 +254,7 @@ static int check_member(struct zipstream *zs)
             return member_fail(zs, WA_ERR_FORMAT, "size differs from the declared size");
         if (zs->sizes_known && got != zs->crc) {
             char msg[96];
-            snprintf(msg, sizeof msg, "CRC-32 mismatch (stored %08x, computed %08x)", zs->crc,
-                     got);
+            snprintf(msg, sizeof msg, "CRC-32 mismatch (stored %08x, computed %08x)", zs->crc, got);
             return member_fail(zs, WA_ERR_CHECKSUM, msg);
         }
     }
@@ -311,8 +310,7 @@ static int feed_data(struct zipstream *zs, const uint8_t *buf, size_t n, size_t 
     if (zs->data_left != ZIPSTREAM_SIZE_UNKNOWN) {
         zs->data_left -= u;
         if (u < take)
-            return member_fail(zs, WA_ERR_FORMAT,
-                               "deflate stream ends before its compressed size");
+            return member_fail(zs, WA_ERR_FORMAT, "deflate stream ends before its compressed size");
         if (zs->stopped && zs->data_left > 0) {
             /* Known size: skip the rest without inflating it. */
             zs->st = Z_SKIPDATA;
@@ -558,8 +556,10 @@ static int check_collected_cdir(struct zipstream *zs, struct wa_error *err)
         const struct zip_entry *e = &ents[i];
         if (e->lho != s->off || strcmp(e->name, s->name) != 0 || e->crc != s->crc ||
             e->csize != s->csize || e->usize != s->usize) {
-            wa_error_set(err, WA_ERR_FORMAT, "%s: central directory entry disagrees with the "
-                         "local header", e->name);
+            wa_error_set(err, WA_ERR_FORMAT,
+                         "%s: central directory entry disagrees with the "
+                         "local header",
+                         e->name);
             zip_entries_free(ents, n);
             return WA_ERR_FORMAT;
         }
@@ -568,11 +568,13 @@ static int check_collected_cdir(struct zipstream *zs, struct wa_error *err)
     return 0;
 }
 
-int zipstream_finish(struct zipstream *zs, int expect_all, struct wa_error *err)
+int zipstream_finish(struct zipstream *zs, int expect_all, struct wa_error *out)
 {
+    struct wa_error local, *err = &local;
+    wa_error_clear(err);
     if (zs->failed) {
-        if (err)
-            *err = zs->err;
+        if (out)
+            *out = zs->err;
         return zs->err.code;
     }
     int rc = 0;
@@ -605,13 +607,14 @@ int zipstream_finish(struct zipstream *zs, int expect_all, struct wa_error *err)
         break;
     case Z_IDLE:
         if (expect_all && zs->ents && zs->next < zs->nents)
-            rc = wa_error_set(err, WA_ERR_TRUNCATED, "%s: member missing",
-                              zs->ents[zs->next].name);
+            rc = wa_error_set(err, WA_ERR_TRUNCATED, "%s: member missing", zs->ents[zs->next].name);
         break;
     }
     if (rc < 0) {
         zs->failed = 1;
         zs->err = *err;
+        if (out)
+            *out = *err;
     }
     return rc;
 }

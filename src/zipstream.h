@@ -29,9 +29,9 @@
 
 struct zipstream_member {
     const char *name;
-    uint64_t offset;  /* of the local header */
-    uint64_t usize;   /* declared uncompressed size or ZIPSTREAM_SIZE_UNKNOWN */
-    uint64_t csize;   /* compressed size or ZIPSTREAM_SIZE_UNKNOWN */
+    uint64_t offset; /* of the local header */
+    uint64_t usize;  /* declared uncompressed size or ZIPSTREAM_SIZE_UNKNOWN */
+    uint64_t csize;  /* compressed size or ZIPSTREAM_SIZE_UNKNOWN */
     uint16_t method;
 };
 

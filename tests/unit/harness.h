@@ -35,8 +35,8 @@ static int harness_passed, harness_failed;
 #define STR_EQ(got, want, what)                                                                    \
     do {                                                                                           \
         const char *g_ = (got), *w_ = (want);                                                      \
-        OK(g_ && w_ && strcmp(g_, w_) == 0, "%s: got \"%s\", want \"%s\"", what,                  \
-           g_ ? g_ : "(null)", w_ ? w_ : "(null)");                                                \
+        OK(g_ &&w_ &&strcmp(g_, w_) == 0, "%s: got \"%s\", want \"%s\"", what, g_ ? g_ : "(null)", \
+           w_ ? w_ : "(null)");                                                                    \
     } while (0)
 
 static inline int harness_done(void)

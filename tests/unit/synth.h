@@ -52,7 +52,10 @@ static inline void set64(struct strbuf *b, size_t off, uint64_t v)
 static inline void synth_cubin(struct strbuf *b, unsigned sm, int abi, int stub, size_t total)
 {
     size_t start = b->len;
-    strbuf_add(b, "\x7f" "ELF\x02\x01\x01", 7);
+    strbuf_add(b,
+               "\x7f"
+               "ELF\x02\x01\x01",
+               7);
     strbuf_addc(b, abi >= 8 ? 0x41 : 0x33);
     strbuf_addc(b, (char)abi);
     while (b->len - start < 16)
@@ -63,8 +66,8 @@ static inline void synth_cubin(struct strbuf *b, unsigned sm, int abi, int stub,
     put64(b, 0);
     put64(b, 0);
     put64(b, 0);
-    uint32_t flags = abi >= 8 ? ((stub ? 0x05u : 0x06u) << 24) | (sm << 8) | 0x02u
-                              : (sm << 16) | 0x500u | sm;
+    uint32_t flags =
+        abi >= 8 ? ((stub ? 0x05u : 0x06u) << 24) | (sm << 8) | 0x02u : (sm << 16) | 0x500u | sm;
     put32(b, flags);
     put16(b, 64);
     put16(b, 56);
@@ -77,9 +80,9 @@ static inline void synth_cubin(struct strbuf *b, unsigned sm, int abi, int stub,
 }
 
 struct synth_entry {
-    uint16_t kind;      /* 1 PTX, 2 ELF, 8 LTO */
+    uint16_t kind; /* 1 PTX, 2 ELF, 8 LTO */
     uint32_t arch;
-    uint64_t flags;     /* 0x11 = 64-bit linux */
+    uint64_t flags; /* 0x11 = 64-bit linux */
     uint16_t cv_major, cv_minor;
     const void *payload;
     size_t payload_len;
@@ -133,7 +136,10 @@ static inline void synth_elf(struct strbuf *out, const struct strbuf *body, cons
     size_t name_off = shstr.len;
     strbuf_add(&shstr, secname, strlen(secname) + 1);
 
-    strbuf_add(out, "\x7f" "ELF\x02\x01\x01\x00", 8);
+    strbuf_add(out,
+               "\x7f"
+               "ELF\x02\x01\x01\x00",
+               8);
     while (out->len < 16)
         strbuf_addc(out, 0);
     put16(out, 3);  /* ET_DYN */
@@ -197,9 +203,9 @@ static inline void synth_pe(struct strbuf *out, const struct strbuf *body, const
         strbuf_addc(out, 0);
     strbuf_add(out, "PE\0\0", 4);
     put16(out, 0x8664);
-    put16(out, 1);   /* sections */
+    put16(out, 1); /* sections */
     put32(out, 0);
-    put32(out, 0);   /* symbol table */
+    put32(out, 0); /* symbol table */
     put32(out, 0);
     put16(out, 240); /* optional header size */
     put16(out, 0x2022);

@@ -372,8 +372,8 @@ static void test_fixture_chunking(const char *dir)
         struct wa_error err;
         char *whole = scan_whole(&b, &err);
         OK(whole != NULL, "%s scans: %s", n, whole ? "" : err.msg);
-        static const size_t pats[][4] = {{1, 0, 0, 0}, {7, 4093, 0, 0}, {65536, 0, 0, 0},
-                                         {8, 16, 24, 0}};
+        static const size_t pats[][4] = {
+            {1, 0, 0, 0}, {7, 4093, 0, 0}, {65536, 0, 0, 0}, {8, 16, 24, 0}};
         for (size_t i = 0; i < 4 && whole; i++) {
             for (int known = 0; known < 2; known++) {
                 char *s = scan_chunks((const uint8_t *)b.buf, b.len, pats[i], known, &err);

@@ -45,8 +45,7 @@ int main(void)
 
     entry_bytes(&b, 2, 0x40, 0x100, 0, 0x100011, 90);
     OK(fatbin_parse_entry((uint8_t *)b.buf, b.len, &e, NULL) == 0, "ELF entry");
-    OK(fatbin_entry_target(&e, &t) == 0 && t.kind == TARGET_SASS && t.arch == 90 &&
-           t.suffix == 'a',
+    OK(fatbin_entry_target(&e, &t) == 0 && t.kind == TARGET_SASS && t.arch == 90 && t.suffix == 'a',
        "sm_90a from flag 0x100000");
     INT_EQ(fatbin_entry_codec(&e), FATBIN_CODEC_NONE, "uncompressed");
 
@@ -77,7 +76,8 @@ int main(void)
 
     /* Each broken field is refused. */
     entry_bytes(&b, 2, 0x44, 0x100, 0, 0x11, 80);
-    OK(fatbin_parse_entry((uint8_t *)b.buf, b.len, &e, NULL) < 0, "header size not a multiple of 8");
+    OK(fatbin_parse_entry((uint8_t *)b.buf, b.len, &e, NULL) < 0,
+       "header size not a multiple of 8");
     entry_bytes(&b, 2, 0x800, 0x100, 0, 0x11, 80);
     OK(fatbin_parse_entry((uint8_t *)b.buf, b.len, &e, NULL) < 0, "header size too large");
     entry_bytes(&b, 2, 0x40, 0x101, 0, 0x11, 80);
@@ -117,7 +117,8 @@ int main(void)
        "options");
     set32(&b, 0x24, 0x1000);
     fatbin_parse_entry((uint8_t *)b.buf, b.len, &e, NULL);
-    OK(fatbin_entry_identifier((uint8_t *)b.buf, b.len, &e, &s, &n) < 0, "identifier out of bounds");
+    OK(fatbin_entry_identifier((uint8_t *)b.buf, b.len, &e, &s, &n) < 0,
+       "identifier out of bounds");
     strbuf_free(&b);
     return harness_done();
 }

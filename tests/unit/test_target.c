@@ -26,22 +26,20 @@ int main(void)
     roundtrip("compute_120f", TARGET_PTX, 120, 'f');
     roundtrip("lto_80", TARGET_LTO, 80, 0);
 
-    static const char *const bad[] = {"", "sm_", "sm_90b", "sm_90aa", "compute", "sm90",
-                                      "sm_0", "sm_999999", "gfx90a", "sm_-1", "SM_90"};
+    static const char *const bad[] = {"",     "sm_",       "sm_90b", "sm_90aa", "compute", "sm90",
+                                      "sm_0", "sm_999999", "gfx90a", "sm_-1",   "SM_90"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct target t;
         OK(target_parse(bad[i], &t) != 0, "reject '%s'", bad[i]);
     }
 
     /* The order the JSON lists promise: number first, then suffix; never strings. */
-    static const char *const ordered[] = {"sm_50", "sm_61", "sm_90", "sm_90a", "sm_100",
-                                          "sm_100a", "sm_100f", "sm_103", "sm_120", "sm_121a",
-                                          "compute_80", "compute_90", "compute_120",
-                                          "lto_80"};
+    static const char *const ordered[] = {
+        "sm_50",  "sm_61",  "sm_90",   "sm_90a",     "sm_100",     "sm_100a",     "sm_100f",
+        "sm_103", "sm_120", "sm_121a", "compute_80", "compute_90", "compute_120", "lto_80"};
     size_t n = sizeof ordered / sizeof ordered[0];
     for (size_t i = 0; i + 1 < n; i++)
-        OK(target_name_cmp(ordered[i], ordered[i + 1]) < 0, "%s < %s", ordered[i],
-           ordered[i + 1]);
+        OK(target_name_cmp(ordered[i], ordered[i + 1]) < 0, "%s < %s", ordered[i], ordered[i + 1]);
     OK(target_name_cmp("sm_90", "sm_100") < 0, "sm_90 < sm_100 (not as strings)");
     OK(target_name_cmp("sm_90", "bogus") < 0, "parsable names sort first");
 
@@ -69,7 +67,8 @@ int main(void)
         target_format(&g[i], buf, sizeof buf);
         STR_EQ(buf, gw[i], "gencode target");
     }
-    ng = target_parse_gencode("-arch=sm_80 -gencode arch=compute_100f,code=\"sm_100f,compute_100f\"", g, 32);
+    ng = target_parse_gencode(
+        "-arch=sm_80 -gencode arch=compute_100f,code=\"sm_100f,compute_100f\"", g, 32);
     const char *gw2[] = {"sm_80", "sm_100f", "compute_80", "compute_100f"};
     INT_EQ(ng, 4, "shorthand count");
     for (size_t i = 0; i < ng && i < 4; i++) {

@@ -27,7 +27,8 @@ int main(void)
     STR_EQ(wheelname_platform_id(w.platform), "windows-x86_64", "windows");
     wheelname_free(&w);
 
-    OK(wheelname_parse("torch-2.0.1-cp38-cp38-manylinux2014_aarch64.whl", &w, NULL) == 0, "aarch64");
+    OK(wheelname_parse("torch-2.0.1-cp38-cp38-manylinux2014_aarch64.whl", &w, NULL) == 0,
+       "aarch64");
     OK(w.local == NULL, "no local label");
     STR_EQ(wheelname_platform_id(w.platform), "linux-aarch64", "aarch64 id");
     wheelname_free(&w);
@@ -41,11 +42,14 @@ int main(void)
     STR_EQ(wheelname_platform_id(w.platform), "any", "any");
     wheelname_free(&w);
 
-    static const char *const bad[] = {"torch.whl", "torch-2.8.0.whl", "a-b-c-d.whl",
+    static const char *const bad[] = {"torch.whl",
+                                      "torch-2.8.0.whl",
+                                      "a-b-c-d.whl",
                                       "torch-2.8.0-cp312-cp312-linux_x86_64.zip",
                                       "to<rch-2.8.0-cp312-cp312-linux_x86_64.whl",
                                       "torch-2.8.0+-cp312-cp312-linux_x86_64.whl",
-                                      "a-b-c-d-e-f-g.whl", "-1-py3-none-any.whl"};
+                                      "a-b-c-d-e-f-g.whl",
+                                      "-1-py3-none-any.whl"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         OK(wheelname_parse(bad[i], &w, NULL) != 0, "reject %s", bad[i]);
         wheelname_free(&w);

@@ -1,0 +1,59 @@
+# Convenience wrapper around CMake (as cmark's top-level Makefile is).
+#   make deps    install the Debian packages (scripts/install-deps.sh)
+#   make         build into build/
+#   make run     build and run the main job
+#   make test    every test: build + ctest, the same under ASan/UBSan,
+#                a libFuzzer smoke run, and the formatting check
+#   make bench   the benchmarks under bench/
+BUILD ?= build
+JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 20
+CMAKE_FLAGS ?=
+ifeq ($(CI),true)
+CMAKE_FLAGS += -DWHEELARCH_WERROR=ON
+endif
+
+.PHONY: all build deps run test test-build test-asan test-fuzz format format-check bench clean
+
+all: build
+
+deps:
+	scripts/install-deps.sh
+
+build:
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+# The main job. Until the crawler lands this scans a sample wheel built
+# from the test fixtures.
+run: build
+	python3 scripts/make-sample-wheel.py $(BUILD)/sample
+	$(BUILD)/wheelarch scan $(BUILD)/sample/*.whl
+
+test: test-build test-asan test-fuzz format-check
+
+test-build: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+test-asan:
+	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DWHEELARCH_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD)-asan -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		ctest --test-dir $(BUILD)-asan --output-on-failure -j $(JOBS)
+
+test-fuzz:
+	CC=clang cmake -S . -B $(BUILD)-fuzz -DWHEELARCH_FUZZ=ON -DBUILD_TESTING=ON $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzz_elf fuzz_pe fuzz_fatbin fuzz_zip fuzz_names
+	tests/fuzz/smoke.sh $(BUILD)-fuzz $(FUZZ_SECONDS)
+
+format:
+	clang-format -i src/*.c src/*.h tests/unit/*.c tests/unit/*.h tests/fuzz/*.c
+
+format-check:
+	clang-format --dry-run -Werror src/*.c src/*.h tests/unit/*.c tests/unit/*.h tests/fuzz/*.c
+
+bench: build
+	bench/scan.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-fuzz

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Short libFuzzer run of every target, seeded from the test fixtures.
+# usage: tests/fuzz/smoke.sh BUILD_DIR [SECONDS_PER_TARGET]
+set -euo pipefail
+build=$1
+secs=${2:-20}
+here=$(cd "$(dirname "$0")" && pwd)
+fixtures=$here/../fixtures
+corpus=$build/fuzz-corpus
+rm -rf "$corpus"
+mkdir -p "$corpus"/{elf,pe,fatbin,zip,names}
+cp "$fixtures"/cuda/*.so "$fixtures"/cuda/*.o "$corpus/elf/"
+cp "$fixtures"/cuda/*.dll "$corpus/pe/"
+# fatbin seeds get the two chunking bytes the target reads first
+for f in "$fixtures"/cuda/*.fatbin "$fixtures"/cuda/libk_two.so "$fixtures"/cuda/test.dll; do
+    { printf '\x07\x00'; cat "$f"; } > "$corpus/fatbin/$(basename "$f")"
+done
+python3 - "$corpus/zip" "$fixtures/cuda" <<'PY'
+import os, sys, zipfile
+out, cuda = sys.argv[1], sys.argv[2]
+for i, (name, comp) in enumerate([("libk_two.so", zipfile.ZIP_DEFLATED), ("codec_zstd.fatbin", zipfile.ZIP_STORED)]):
+    with zipfile.ZipFile(os.path.join(out, "seed%d.zip" % i), "w", comp) as z:
+        z.write(os.path.join(cuda, name), "pkg/" + name)
+        z.writestr("pkg/__init__.py", "x = 1\n")
+PY
+printf 'torch-2.8.0%%2Bcu128-cp312-cp312-manylinux_2_28_x86_64.whl' > "$corpus/names/w1"
+printf -- '-gencode;arch=compute_90a,code=[sm_90a,compute_90a];-arch=sm_80' > "$corpus/names/g1"
+status=0
+for t in elf pe fatbin zip names; do
+    echo "== fuzz_$t: ${secs}s"
+    if ! "$build/tests/fuzz/fuzz_$t" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
+        -print_final_stats=1 -artifact_prefix="$build/fuzz_$t-" "$corpus/$t" > "$build/fuzz_$t.log" 2>&1; then
+        echo "fuzz_$t FAILED"; tail -40 "$build/fuzz_$t.log"; status=1
+    else
+        grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$build/fuzz_$t.log" || true
+    fi
+done
+exit $status
