@@ -4,11 +4,38 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
+#include "http.h"
 #include "scan.h"
+#include "wheelfetch.h"
 #include "scanreport.h"
 #include "strbuf.h"
+
+static int is_url(const char *s)
+{
+    return strncmp(s, "http://", 7) == 0 || strncmp(s, "https://", 8) == 0;
+}
+
+/* A wheel URL: read by range where the server allows it. */
+static struct scan_result *scan_url(const char *url, const struct http_options *ho)
+{
+    struct scan_result *r = scan_result_new(url);
+    size_t end = strcspn(url, "?#");
+    size_t start = end;
+    while (start > 0 && url[start - 1] != '/')
+        start--;
+    char name[1024];
+    snprintf(name, sizeof name, "%.*s", (int)(end - start), url + start);
+    scan_result_set_name(r, name);
+    struct http_client *c = http_client_new(ho);
+    struct wheelfetch_stats st;
+    struct wa_error err;
+    wheelfetch_scan(c, url, NULL, r, &st, NULL, NULL, &err);
+    http_client_free(c);
+    return r;
+}
 
 int cli_scan(int argc, char **argv)
 {
@@ -29,9 +56,20 @@ int cli_scan(int argc, char **argv)
     }
     int json = cli_get(cmd, &a, "json") != NULL;
     int quiet = cli_get(cmd, &a, "quiet") != NULL;
+    struct http_options ho;
+    http_options_default(&ho);
+    const char *timeout = cli_get(cmd, &a, "timeout");
+    if (timeout) {
+        double t = atof(timeout);
+        if (t <= 0) {
+            cli_args_free(&a);
+            return cli_usage_error(cmd, "--timeout wants a number of seconds");
+        }
+        ho.stall_timeout_ms = ho.connect_timeout_ms = (long)(t * 1000);
+    }
     int failed = 0;
     for (int i = 0; i < a.nrest; i++) {
-        struct scan_result *r = scan_file(a.rest[i]);
+        struct scan_result *r = is_url(a.rest[i]) ? scan_url(a.rest[i], &ho) : scan_file(a.rest[i]);
         if (r->failed) {
             failed++;
             cli_warn("%s: %s", a.rest[i], r->error.msg);

@@ -12,13 +12,40 @@
 static const struct cli_option scan_options[] = {
     {"json", 0, NULL, "print one JSON object per input per line (the public format)", 0},
     {"quiet", 'q', NULL, "print nothing for inputs without GPU code", 0},
+    {"timeout", 0, "SECONDS", "for URLs: give up on a stalled transfer after this long", 0},
+    {NULL, 0, NULL, NULL, 0},
+};
+
+static const struct cli_option crawl_options[] = {
+    {"config", 0, "FILE", "configuration file (default: wheelarch.json in the current directory)",
+     0},
+    {"index", 0, "URL",
+     "index to read, e.g. https://download.pytorch.org/whl/cu128/ "
+     "(repeatable; replaces the configured indexes)",
+     1},
+    {"project", 0, "NAME",
+     "project to read, e.g. torch (repeatable; replaces the configured "
+     "projects)",
+     1},
+    {"cache", 0, "DIR", "database folder (default: cache)", 0},
+    {"jobs", 'j', "N", "wheels read at once (default: the number of cores)", 0},
+    {"all", 0, NULL, "scan every wheel instead of one per release, variant and platform", 0},
+    {"shard", 0, "K/N", "crawl only the K-th of N deterministic shares of the wheels", 0},
+    {"timeout", 0, "SECONDS",
+     "give up on a connection or transfer stalled this long "
+     "(default 15 s to connect, 60 s stalled)",
+     0},
+    {"json", 0, NULL, "print one JSON line per wheel: the scan object plus url, index and status",
+     0},
+    {"quiet", 'q', NULL, "no progress display and no per-wheel log lines", 0},
     {NULL, 0, NULL, NULL, 0},
 };
 
 const struct cli_command cli_commands[] = {
     {"scan", "[--json] INPUT...",
      "Read the GPU architectures in wheels, ELF shared objects, PE DLLs and raw fatbins.",
-     "INPUT is recognised by its content, not its name. Per binary: SASS targets (sm_XY, with "
+     "INPUT is a local file, recognised by its content, not its name, or an http(s) URL of a "
+     "wheel (read by range when the server allows it). Per binary: SASS targets (sm_XY, with "
      "the a/f suffixes), PTX targets (compute_XY) with their PTX ISA, how many fatbin modules "
      "carry each target and how many bytes it takes, the compression codecs, and the nvcc "
      "arch-flag string when the binary embeds one. Per wheel: the parsed file name, the sha256 "
@@ -26,5 +53,18 @@ const struct cli_command cli_commands[] = {
      "modules. Exit status 0 when every input was read, 3 when some failed, 1 when all failed.",
      "wheelarch scan --json torch-2.8.0+cu128-cp312-cp312-manylinux_2_28_x86_64.whl", scan_options,
      cli_scan},
+    {"crawl", "[--config FILE] [--index URL]... [--project NAME]... [--cache DIR] [OPTIONS]",
+     "Read PyTorch-style package indexes and record every wheel's GPU targets in the database.",
+     "Index pages (PEP 503 HTML or PEP 691 JSON) are fetched with conditional GETs. Each new "
+     "wheel is streamed, never stored: when the server honours Range only the central directory "
+     "and the members that can hold GPU code are read; otherwise the body is streamed once and "
+     "checked against the index's sha256. Wheels of one (project, version, variant, platform) "
+     "carry the same GPU code, so one is scanned and the others are recorded as inferred from "
+     "it. Each wheel's record is written to DIR/records/ as soon as it is done, so an "
+     "interrupted crawl resumes where it stopped, and wheels already recorded cost nothing. "
+     "Failures are recorded in DIR/failed/ and retried on the next run. Exit status 3 when "
+     "some wheels or index pages failed.",
+     "wheelarch crawl --index https://download.pytorch.org/whl/cu126/ --project torch --json",
+     crawl_options, cli_crawl},
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };

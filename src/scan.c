@@ -38,6 +38,20 @@ void scan_result_free(struct scan_result *r)
     free(r);
 }
 
+void scan_result_clear(struct scan_result *r)
+{
+    for (size_t i = 0; i < r->nbins; i++) {
+        free(r->bins[i].path);
+        binscan_free(r->bins[i].bs);
+    }
+    r->nbins = 0;
+    r->members = 0;
+    r->binaries_read = 0;
+    r->failed = 0;
+    r->sha256[0] = '\0';
+    wa_error_clear(&r->error);
+}
+
 void scan_result_set_name(struct scan_result *r, const char *filename)
 {
     wheelname_free(&r->wheel);

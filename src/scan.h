@@ -54,6 +54,9 @@ struct scan_result {
 /* A result for input `input` (copied); caller frees. */
 struct scan_result *scan_result_new(const char *input);
 void scan_result_free(struct scan_result *r);
+/* Forgets everything found so far (before reading the input again); keeps
+ * the input name and the parsed wheel name. */
+void scan_result_clear(struct scan_result *r);
 
 /* Whether any binary of r holds GPU code (a fatbin container). */
 int scan_result_has_gpu_code(const struct scan_result *r);

@@ -345,6 +345,23 @@ static json_t *str_or_null(const char *s)
     return s ? json_string(s) : json_null();
 }
 
+json_t *scanreport_wheel_json(const struct wheel_name *w)
+{
+    json_t *wj = json_object();
+    json_object_set_new(wj, "filename", json_string(w->filename));
+    json_object_set_new(wj, "project", json_string(w->project));
+    json_object_set_new(wj, "normalized_name", json_string(w->normalized));
+    json_object_set_new(wj, "version", json_string(w->version));
+    json_object_set_new(wj, "public_version", json_string(w->public_version));
+    json_object_set_new(wj, "local", str_or_null(w->local));
+    json_object_set_new(wj, "build", str_or_null(w->build));
+    json_object_set_new(wj, "python", json_string(w->python));
+    json_object_set_new(wj, "abi", json_string(w->abi));
+    json_object_set_new(wj, "platform", json_string(w->platform));
+    json_object_set_new(wj, "platform_id", json_string(wheelname_platform_id(w->platform)));
+    return wj;
+}
+
 json_t *scanreport_json(const struct scan_result *r)
 {
     json_t *o = json_object();
@@ -354,20 +371,7 @@ json_t *scanreport_json(const struct scan_result *r)
                                                      : "unknown";
     json_object_set_new(o, "kind", json_string(kind));
     if (r->has_wheel_name) {
-        const struct wheel_name *w = &r->wheel;
-        json_t *wj = json_object();
-        json_object_set_new(wj, "filename", json_string(w->filename));
-        json_object_set_new(wj, "project", json_string(w->project));
-        json_object_set_new(wj, "normalized_name", json_string(w->normalized));
-        json_object_set_new(wj, "version", json_string(w->version));
-        json_object_set_new(wj, "public_version", json_string(w->public_version));
-        json_object_set_new(wj, "local", str_or_null(w->local));
-        json_object_set_new(wj, "build", str_or_null(w->build));
-        json_object_set_new(wj, "python", json_string(w->python));
-        json_object_set_new(wj, "abi", json_string(w->abi));
-        json_object_set_new(wj, "platform", json_string(w->platform));
-        json_object_set_new(wj, "platform_id", json_string(wheelname_platform_id(w->platform)));
-        json_object_set_new(o, "wheel", wj);
+        json_object_set_new(o, "wheel", scanreport_wheel_json(&r->wheel));
     } else {
         json_object_set_new(o, "wheel", json_null());
     }

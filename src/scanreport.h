@@ -24,6 +24,9 @@
 /* A new JSON object for r (caller owns the reference). */
 json_t *scanreport_json(const struct scan_result *r);
 
+/* The JSON object of a parsed wheel file name (caller owns the reference). */
+json_t *scanreport_wheel_json(const struct wheel_name *w);
+
 /* The JSON object of one binary (caller owns the reference). */
 json_t *scanreport_binary_json(const char *path, const struct binscan_result *br);
 

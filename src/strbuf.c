@@ -26,7 +26,10 @@ void strbuf_reset(struct strbuf *sb)
 
 void strbuf_grow(struct strbuf *sb, size_t extra)
 {
+    int fresh = sb->buf == NULL;
     sb->buf = xgrow(sb->buf, &sb->cap, sb->len + extra + 1, 1);
+    if (fresh)
+        sb->buf[0] = '\0';
 }
 
 void strbuf_add(struct strbuf *sb, const void *data, size_t n)

@@ -8,7 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 fixtures=$here/../fixtures
 corpus=$build/fuzz-corpus
 rm -rf "$corpus"
-mkdir -p "$corpus"/{elf,pe,fatbin,zip,names}
+mkdir -p "$corpus"/{elf,pe,fatbin,zip,names,index}
 cp "$fixtures"/cuda/*.so "$fixtures"/cuda/*.o "$corpus/elf/"
 cp "$fixtures"/cuda/*.dll "$corpus/pe/"
 # fatbin seeds get the two chunking bytes the target reads first
@@ -25,8 +25,15 @@ for i, (name, comp) in enumerate([("libk_two.so", zipfile.ZIP_DEFLATED), ("codec
 PY
 printf 'torch-2.8.0%%2Bcu128-cp312-cp312-manylinux_2_28_x86_64.whl' > "$corpus/names/w1"
 printf -- '-gencode;arch=compute_90a,code=[sm_90a,compute_90a];-arch=sm_80' > "$corpus/names/g1"
+shared_samples=$here/../../../shared/samples
+if [ -d "$shared_samples" ]; then
+    cp "$shared_samples"/*.html "$corpus/index/" 2>/dev/null || true
+fi
+printf '<a href="/whl/cu126/torch-2.8.0%%2Bcu126-cp312-cp312-win_amd64.whl#sha256=%064d" data-requires-python="&gt;=3.9" data-yanked>x</a>' 0 > "$corpus/index/a1"
+printf '{"meta": {"api-version": "1.1"}, "files": [{"filename": "a.whl", "url": "../a.whl", "hashes": {"sha256": "%064d"}, "yanked": "r"}]}' 0 > "$corpus/index/j1"
+printf '{"indexes": [{"root": "https://x/whl/", "ids": ["cu128"]}], "projects": ["torch"], "http": {"retries": 1}}' > "$corpus/index/c1"
 status=0
-for t in elf pe fatbin zip names; do
+for t in elf pe fatbin zip names index; do
     echo "== fuzz_$t: ${secs}s"
     if ! "$build/tests/fuzz/fuzz_$t" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
         -print_final_stats=1 -artifact_prefix="$build/fuzz_$t-" "$corpus/$t" > "$build/fuzz_$t.log" 2>&1; then

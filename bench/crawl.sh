@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Benchmark of `wheelarch crawl` against a local server (tests/lib/httpserver.py
+# on 127.0.0.1): bytes the server sent for a large wheel in Range mode divided
+# by the wheel's size (target: the GPU-code members plus under 1 MB), and the
+# wall time of an unchanged re-crawl against curl fetching the same index
+# pages once, measured in the same run.
+#
+# usage: bench/crawl.sh BUILD_DIR
+#   Uses the large wheel bench/scan.sh builds when it is there, else the
+#   sample wheel of `make run`.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:?usage: bench/crawl.sh BUILD_DIR}" && pwd)
+work=$here/work/crawl
+rm -rf "$work"
+mkdir -p "$work/root/whl/cu126/torch" "$work/root/whl/cu128/torch"
+
+wheel=$(ls "$here"/work/torch-*.whl 2>/dev/null | head -1 || true)
+if [ -z "$wheel" ]; then
+    wheel=$(python3 "$here/../scripts/make-sample-wheel.py" "$work/sample" | tail -1)
+fi
+name=$(basename "$wheel")
+ln -s "$wheel" "$work/root/whl/cu126/$name"
+sha=$(sha256sum "$wheel" | cut -d' ' -f1)
+enc=${name//+/%2B}
+small=$(python3 "$here/../scripts/make-sample-wheel.py" "$work/sample" | tail -1)
+small_sha=$(sha256sum "$small" | cut -d' ' -f1)
+# cu126: the large wheel.  cu128: 400 wheels of one release (one Python tag
+# each, all the sample wheel's bytes), so the re-crawl has 401 known wheels.
+python3 - "$work/root/whl" "$enc" "$name" "$sha" "$small" "$small_sha" <<'PY'
+import os, sys
+root, enc, name, sha, small, small_sha = sys.argv[1:]
+def page(dirname, links):
+    with open(os.path.join(root, dirname, "index.html"), "w") as f:
+        f.write("<!DOCTYPE html>\n<html>\n  <body>\n    <h1>Links for torch</h1>\n")
+        for href, text in links:
+            f.write('    <a href="%s">%s</a><br/>\n' % (href, text))
+        f.write("  </body>\n</html>\n")
+page("cu126/torch", [("/whl/cu126/%s#sha256=%s" % (enc, sha), name)])
+links = []
+for i in range(400):
+    n = "torch-2.8.0+cu128-cp%d-cp%d-linux_x86_64.whl" % (300 + i, 300 + i)
+    os.symlink(small, os.path.join(root, "cu128", n))
+    links.append(("/whl/cu128/%s" % n.replace("+", "%2B"), n))  # no hash: keyed by URL
+page("cu128/torch", links)
+PY
+echo '{}' > "$work/faults.json"
+python3 "$here/../tests/lib/httpserver.py" "$work/root" --faults "$work/faults.json" \
+    --log "$work/server.log" --port-file "$work/port" &
+server=$!
+trap 'kill $server 2>/dev/null' EXIT
+for _ in $(seq 100); do [ -f "$work/port" ] && break; sleep 0.05; done
+url="http://127.0.0.1:$(cat "$work/port")/whl"
+
+# 1. Range mode: bytes for the wheel / wheel size.
+"$build/wheelarch" crawl --quiet --index "$url/cu126/" --project torch --cache "$work/cache" \
+    --json > "$work/crawl.json" 2> "$work/crawl1.txt"
+size=$(stat -c %s "$wheel")
+sent=$(python3 - "$work/server.log" "$enc" <<'PY'
+import json, sys
+print(sum(e["bytes"] for e in map(json.loads, open(sys.argv[1])) if e["path"].endswith(sys.argv[2])))
+PY
+)
+gpu=$(python3 - "$wheel" <<'PY'
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+gpu = [i for i in z.infolist() if i.filename.endswith((".so", ".dll", ".pyd")) or ".so." in i.filename]
+print(sum(i.compress_size + 30 + len(i.filename) + len(i.extra) for i in gpu))
+PY
+)
+echo "wheel: $name ($size bytes)"
+echo "bytes sent for the wheel in Range mode: $sent"
+echo "  ratio to the wheel's size: $(echo "scale=4; $sent / $size" | bc)"
+echo "  above the candidate members' compressed bytes ($gpu): $(( (sent - gpu) / 1024 )) KiB (target < 1024 KiB)"
+
+# 2. Unchanged re-crawl of both indexes vs curl fetching the same pages once.
+"$build/wheelarch" crawl --quiet --index "$url/cu128/" --project torch --cache "$work/cache" \
+    > /dev/null 2>&1
+now() { date +%s.%N; }
+s=$(now)
+for i in 1 2 3; do
+    "$build/wheelarch" crawl --quiet --index "$url/cu126/" --index "$url/cu128/" --project torch \
+        --cache "$work/cache" > /dev/null 2> "$work/recrawl.txt"
+done
+e=$(now)
+recrawl=$(echo "($e - $s) / 3" | bc -l)
+s=$(now)
+for i in 1 2 3; do
+    curl -s -o /dev/null "$url/cu126/torch/" -o /dev/null "$url/cu128/torch/"
+done
+e=$(now)
+ref=$(echo "($e - $s) / 3" | bc -l)
+sed 's/^/re-crawl summary: /' "$work/recrawl.txt"
+printf 'unchanged re-crawl (2 pages, 401 wheels known): %.3f s; curl fetching the 2 pages: %.3f s; ratio %.1f\n' \
+    "$recrawl" "$ref" "$(echo "$recrawl / $ref" | bc -l)"

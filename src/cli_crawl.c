@@ -1,0 +1,277 @@
+/*
+ * cli_crawl: `wheelarch crawl` — options, the progress display and the
+ * summary around crawl_run.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "config.h"
+#include "crawl.h"
+#include "fsutil.h"
+
+struct display {
+    int json;
+    int quiet;
+    int tty; /* progress bar on stderr */
+    int bar_shown;
+    double last_log;
+    struct crawl_progress last;
+};
+
+static void fmt_bytes(char *buf, size_t n, double b)
+{
+    static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
+    int u = 0;
+    while (b >= 1000 && u < 4) {
+        b /= 1000;
+        u++;
+    }
+    snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", b, units[u]);
+}
+
+static void fmt_duration(char *buf, size_t n, double s)
+{
+    if (s < 0 || s > 1e7)
+        snprintf(buf, n, "?");
+    else if (s < 60)
+        snprintf(buf, n, "%.0fs", s);
+    else if (s < 3600)
+        snprintf(buf, n, "%dm%02ds", (int)s / 60, (int)s % 60);
+    else
+        snprintf(buf, n, "%dh%02dm", (int)s / 3600, ((int)s % 3600) / 60);
+}
+
+static int term_width(void)
+{
+    struct winsize ws;
+    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20)
+        return ws.ws_col;
+    return 80;
+}
+
+static void clear_bar(struct display *d)
+{
+    if (d->bar_shown) {
+        fputs("\r\033[K", stderr);
+        d->bar_shown = 0;
+    }
+}
+
+static void draw_bar(struct display *d)
+{
+    const struct crawl_progress *p = &d->last;
+    char bytes[32], rate[32], eta[32], line[512];
+    fmt_bytes(bytes, sizeof bytes, (double)p->bytes);
+    fmt_bytes(rate, sizeof rate, p->elapsed > 0 ? (double)p->bytes / p->elapsed : 0);
+    double left = p->done ? p->elapsed * (double)(p->total - p->done) / (double)p->done : -1;
+    fmt_duration(eta, sizeof eta, p->done < p->total ? left : 0);
+    int n = snprintf(line, sizeof line, "[%zu/%zu wheels] %s  %s/s  ETA %s  %s", p->done, p->total,
+                     bytes, rate, eta, p->current ? p->current : "");
+    int w = term_width() - 1;
+    if (n > w && w > 0)
+        line[w] = '\0';
+    fprintf(stderr, "\r\033[K%s", line);
+    fflush(stderr);
+    d->bar_shown = 1;
+}
+
+static void on_progress(void *ud, const struct crawl_progress *p)
+{
+    struct display *d = ud;
+    d->last = *p;
+    if (d->last.current) {
+        /* The pointer is only valid during the call. */
+        static char cur[256];
+        snprintf(cur, sizeof cur, "%s", p->current);
+        d->last.current = cur;
+    }
+    if (d->quiet)
+        return;
+    if (d->tty) {
+        draw_bar(d);
+    } else if (p->elapsed - d->last_log >= 10) {
+        char bytes[32];
+        fmt_bytes(bytes, sizeof bytes, (double)p->bytes);
+        fprintf(stderr, "wheelarch: %zu/%zu wheels done, %s read\n", p->done, p->total, bytes);
+        d->last_log = p->elapsed;
+    }
+}
+
+static void on_event(void *ud, const struct crawl_event *e)
+{
+    struct display *d = ud;
+    if (d->json) {
+        char *s = json_dumps(e->line, JSON_COMPACT);
+        clear_bar(d);
+        printf("%s\n", s);
+        fflush(stdout);
+        free(s);
+    }
+    if (d->quiet || e->status == CRAWL_KNOWN)
+        return;
+    char bytes[32];
+    fmt_bytes(bytes, sizeof bytes, (double)e->bytes);
+    clear_bar(d);
+    switch (e->status) {
+    case CRAWL_SCANNED:
+        fprintf(stderr, "wheelarch: scanned %s (%s read)\n", e->filename, bytes);
+        break;
+    case CRAWL_INFERRED:
+        fprintf(stderr, "wheelarch: inferred %s\n", e->filename);
+        break;
+    case CRAWL_FAILED:
+        fprintf(stderr, "wheelarch: %s: %s\n", e->filename, e->error);
+        break;
+    }
+    if (d->tty)
+        draw_bar(d);
+}
+
+static void on_warning(void *ud, const char *msg)
+{
+    struct display *d = ud;
+    clear_bar(d);
+    cli_warn("%s", msg);
+    if (d->tty && d->last.total)
+        draw_bar(d);
+}
+
+static void today(char buf[16])
+{
+    const char *env = getenv("WHEELARCH_TODAY");
+    if (env && strlen(env) == 10) {
+        snprintf(buf, 16, "%s", env);
+        return;
+    }
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, 16, "%Y-%m-%d", &tm);
+}
+
+int cli_crawl(int argc, char **argv)
+{
+    const struct cli_command *cmd = cli_find_command("crawl");
+    struct cli_args a;
+    int rc = WA_EXIT_USAGE;
+    struct config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    if (cli_parse(cmd, argc, argv, &a) != 0)
+        goto out;
+    if (a.help) {
+        cli_print_help(stdout, cmd);
+        rc = WA_EXIT_OK;
+        goto out;
+    }
+    if (a.nrest > 0) {
+        rc = cli_usage_error(cmd, "unexpected argument '%s'", a.rest[0]);
+        goto out;
+    }
+    const char **idx, **proj;
+    size_t nidx = cli_get_list(cmd, &a, "index", &idx);
+    size_t nproj = cli_get_list(cmd, &a, "project", &proj);
+    const char *config_path = cli_get(cmd, &a, "config");
+    struct wa_error err;
+    if (config_path || !(nidx && nproj)) {
+        const char *p = config_path ? config_path : "wheelarch.json";
+        if (!config_path && !fsutil_exists(p)) {
+            rc = cli_usage_error(cmd, "no wheelarch.json here; give --config FILE, or --index "
+                                      "and --project");
+            goto out;
+        }
+        if (config_load(p, &cfg, &err) < 0) {
+            cli_warn("%s: %s", p, err.msg);
+            rc = WA_EXIT_USAGE;
+            goto out;
+        }
+    } else {
+        http_options_default(&cfg.http);
+    }
+    if (nidx)
+        config_set_indexes(&cfg, idx, nidx);
+    if (nproj)
+        config_set_projects(&cfg, proj, nproj);
+    for (size_t i = 0; i < cfg.nindexes; i++)
+        if (strncmp(cfg.indexes[i].url, "http://", 7) &&
+            strncmp(cfg.indexes[i].url, "https://", 8)) {
+            rc = cli_usage_error(cmd, "--index %s is not an http or https URL", cfg.indexes[i].url);
+            goto out;
+        }
+    struct crawl_options o = {0};
+    o.cfg = &cfg;
+    o.cache_dir = cli_get(cmd, &a, "cache") ? cli_get(cmd, &a, "cache") : "cache";
+    o.all = cli_get(cmd, &a, "all") != NULL;
+    const char *jobs = cli_get(cmd, &a, "jobs");
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    o.jobs = cfg.jobs > 0 ? cfg.jobs : (int)(ncpu > 0 ? ncpu : 1);
+    if (jobs) {
+        char *end;
+        long j = strtol(jobs, &end, 10);
+        if (*end || j < 1 || j > 256) {
+            rc = cli_usage_error(cmd, "--jobs wants a number from 1 to 256");
+            goto out;
+        }
+        o.jobs = (int)j;
+    }
+    const char *timeout = cli_get(cmd, &a, "timeout");
+    if (timeout) {
+        char *end;
+        double t = strtod(timeout, &end);
+        if (*end || t <= 0 || t > 3600) {
+            rc = cli_usage_error(cmd, "--timeout wants seconds (0 < T <= 3600)");
+            goto out;
+        }
+        cfg.http.stall_timeout_ms = (long)(t * 1000);
+        cfg.http.connect_timeout_ms = (long)(t * 1000);
+    }
+    const char *shard = cli_get(cmd, &a, "shard");
+    if (shard && crawl_parse_shard(shard, &o.shard_k, &o.shard_n) < 0) {
+        rc = cli_usage_error(cmd, "--shard wants K/N with 1 <= K <= N");
+        goto out;
+    }
+    char day[16];
+    today(day);
+    o.today = day;
+
+    struct display d = {0};
+    d.json = cli_get(cmd, &a, "json") != NULL;
+    d.quiet = cli_get(cmd, &a, "quiet") != NULL;
+    d.tty =
+        isatty(STDERR_FILENO) && !d.quiet && getenv("TERM") && strcmp(getenv("TERM"), "dumb") != 0;
+    struct crawl_observer obs = {on_event, on_progress, on_warning, &d};
+    struct crawl_summary sum;
+    if (crawl_run(&o, &obs, &sum, &err) < 0) {
+        clear_bar(&d);
+        cli_warn("%s", err.msg);
+        rc = WA_EXIT_FAILURE;
+        goto out;
+    }
+    clear_bar(&d);
+    char bytes[32];
+    fmt_bytes(bytes, sizeof bytes, (double)sum.bytes);
+    fprintf(stderr,
+            "wheelarch: %zu wheels: %zu scanned, %zu inferred, %zu already known, %zu failed; "
+            "%s downloaded; %zu index pages (%zu unchanged, %zu missing, %zu failed)\n",
+            sum.wheels, sum.scanned, sum.inferred, sum.known, sum.failed, bytes, sum.pages,
+            sum.pages_unchanged, sum.pages_missing, sum.pages_failed);
+    for (size_t i = 0; i < sum.nfailures; i++)
+        fprintf(stderr, "wheelarch:   failed %s: %s\n", sum.failures[i].filename,
+                sum.failures[i].error);
+    if (sum.pages > 0 && sum.pages_failed == sum.pages)
+        rc = WA_EXIT_FAILURE;
+    else if (sum.failed || sum.pages_failed)
+        rc = WA_EXIT_PARTIAL;
+    else
+        rc = WA_EXIT_OK;
+    crawl_summary_free(&sum);
+out:
+    config_free(&cfg);
+    cli_args_free(&a);
+    return rc;
+}

@@ -1,0 +1,58 @@
+/*
+ * config: the crawler's configuration file (wheelarch.json).
+ *
+ *   {
+ *     "indexes": [
+ *       {"root": "https://download.pytorch.org/whl/", "ids": ["cpu", "cu126", "cu128"]},
+ *       "https://example.org/simple/"
+ *     ],
+ *     "projects": ["torch", "torchvision", "torchaudio"],
+ *     "jobs": 0,
+ *     "http": {"connect_timeout_ms": 15000, "stall_timeout_ms": 60000,
+ *              "retries": 5, "retry_delay_ms": 1000, "retry_max_ms": 60000}
+ *   }
+ *
+ * Read with jansson, duplicate keys and unknown keys rejected; errors name
+ * the line and column.  Every index URL ends with '/'; its id is its last
+ * path segment ("cu128").
+ */
+#ifndef WHEELARCH_CONFIG_H
+#define WHEELARCH_CONFIG_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "http.h"
+
+struct config_index {
+    char *url; /* ends with '/' */
+    char *id;  /* "cu128" */
+};
+
+struct config {
+    struct config_index *indexes;
+    size_t nindexes;
+    char **projects; /* PEP 503-normalised */
+    size_t nprojects;
+    int jobs; /* 0: the number of cores */
+    struct http_options http;
+};
+
+/* Loads path into cfg (zeroed first).  Returns 0, WA_ERR_IO (unreadable)
+ * or WA_ERR_FORMAT ("line 3 column 14: unknown key \"projetcs\""). */
+int config_load(const char *path, struct config *cfg, struct wa_error *err);
+
+/* Parses configuration text (for tests and fuzzing). */
+int config_parse(const char *text, size_t len, struct config *cfg, struct wa_error *err);
+
+void config_free(struct config *cfg);
+
+/* Replaces the index list with urls (as given on the command line). */
+void config_set_indexes(struct config *cfg, const char *const *urls, size_t n);
+/* Replaces the project list. */
+void config_set_projects(struct config *cfg, const char *const *names, size_t n);
+
+/* The id of an index URL: its last non-empty path segment. Caller frees. */
+char *config_index_id(const char *url);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * crawl: read package indexes, scan new wheels, write records.
+ *
+ * For each configured index and project, the index page is fetched with a
+ * conditional GET (validators and bodies cached in the database), parsed,
+ * and its wheels collected; a file listed on several pages is one wheel.
+ * Wheels of one (project, version, variant, platform) differ only in their
+ * Python tags and carry the same GPU code, so by default one per group is
+ * scanned and the others are recorded as inferred from it.  Wheels with a
+ * record are "known" and cost no transfer.  Work runs on `jobs` threads,
+ * each with its own HTTP connection; every record is written atomically as
+ * soon as its wheel is done, so a crawl killed at any moment and run again
+ * loses nothing and redoes nothing.  With a shard K/N only the groups whose
+ * key hashes to K-1 modulo N are crawled.
+ *
+ * The core prints nothing: results, progress and warnings go to an
+ * observer, called with an internal lock held (from worker threads).
+ */
+#ifndef WHEELARCH_CRAWL_H
+#define WHEELARCH_CRAWL_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "error.h"
+
+enum crawl_status { CRAWL_SCANNED, CRAWL_INFERRED, CRAWL_KNOWN, CRAWL_FAILED };
+
+struct crawl_options {
+    const struct config *cfg;
+    const char *cache_dir;
+    int jobs;    /* >= 1 */
+    int all;     /* scan every wheel, infer none */
+    int shard_k; /* 1..shard_n; shard_n 0 or 1 means no sharding */
+    int shard_n;
+    const char *today; /* "YYYY-MM-DD", stamped into records */
+};
+
+struct crawl_event {
+    int status; /* enum crawl_status */
+    const char *filename;
+    const char *url;
+    const char *error; /* CRAWL_FAILED only */
+    uint64_t bytes;    /* body bytes this wheel cost */
+    json_t *line;      /* the --json line: record plus "status" (borrowed) */
+};
+
+struct crawl_progress {
+    size_t total; /* wheels in this shard */
+    size_t done;
+    uint64_t bytes;
+    double elapsed;      /* seconds */
+    const char *current; /* a file being read, or NULL */
+};
+
+struct crawl_observer {
+    void (*event)(void *ud, const struct crawl_event *e);
+    void (*progress)(void *ud, const struct crawl_progress *p);
+    void (*warning)(void *ud, const char *msg);
+    void *ud;
+};
+
+struct crawl_failure {
+    char *filename;
+    char *error;
+};
+
+struct crawl_summary {
+    size_t pages, pages_unchanged, pages_missing, pages_failed;
+    size_t wheels, scanned, inferred, known, failed;
+    uint64_t bytes;
+    struct crawl_failure *failures;
+    size_t nfailures;
+};
+
+/* Runs a crawl.  Returns 0 when it ran (wheel and page failures are in the
+ * summary), or an error that stopped it (the database folder unusable). */
+int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
+              struct crawl_summary *sum, struct wa_error *err);
+void crawl_summary_free(struct crawl_summary *sum);
+
+/* The variant of a wheel: from its local version label ("cu128",
+ * "rocm6.4", "cpu"), else from the directory of its URL, else from the index
+ * it was listed on.  *source is "label", "url" or "index".  Caller frees. */
+char *crawl_variant(const char *local, const char *url, const char *index_id, const char **source);
+
+/* Parses "K/N" (1 <= K <= N).  Returns 0 or -1. */
+int crawl_parse_shard(const char *s, int *k, int *n);
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * db: the database folder (cache/ by default).
+ *
+ *   records/<key>.json   one record per wheel, key = the wheel's sha256, or
+ *                        "url-" + sha256 of its URL when the index gives no
+ *                        hash; written atomically as soon as the wheel is done
+ *   failed/<key>.json    the last failure of a wheel, retried on the next run
+ *   http/<hash>.json     validators (ETag, Last-Modified) of a cached index
+ *   http/<hash>.body     page and its body, for conditional GETs
+ *
+ * Records are independent files, so the databases of several crawl shards
+ * merge by copying their records/ folders together.  Every write is atomic
+ * (fsutil_write_atomic); JSON is written with sorted keys so equal data
+ * gives equal bytes.
+ */
+#ifndef WHEELARCH_DB_H
+#define WHEELARCH_DB_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "error.h"
+
+struct db;
+
+/* Opens (creating as needed) the folder dir and removes temporary files
+ * left by killed runs.  Caller frees with db_close. */
+int db_open(const char *dir, struct db **out, struct wa_error *err);
+void db_close(struct db *db);
+const char *db_dir(const struct db *db);
+
+/* The record key of a wheel; caller frees. */
+char *db_key(const char *sha256, const char *url);
+
+int db_has_record(struct db *db, const char *key);
+/* Reads a record; returns 0 and a new reference, or an error (a missing
+ * record is WA_ERR_IO). */
+int db_read_record(struct db *db, const char *key, json_t **rec, struct wa_error *err);
+int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error *err);
+
+/* Sorted keys of all records; caller frees each and the array. */
+int db_list_records(struct db *db, char ***keys, size_t *n, struct wa_error *err);
+
+int db_write_failure(struct db *db, const char *key, json_t *f, struct wa_error *err);
+/* Returns a new reference or NULL. */
+json_t *db_read_failure(struct db *db, const char *key);
+void db_clear_failure(struct db *db, const char *key);
+
+struct db_http_entry {
+    char *etag;
+    char *last_modified;
+    char *content_type;
+    char *body;
+    size_t len;
+};
+
+/* Loads the cached page of url; returns 0 if present. */
+int db_http_load(struct db *db, const char *url, struct db_http_entry *e);
+int db_http_store(struct db *db, const char *url, const struct db_http_entry *e,
+                  struct wa_error *err);
+void db_http_entry_free(struct db_http_entry *e);
+
+/* Writes JSON to a string the way the database does (sorted keys, two-space
+ * indentation, trailing newline); caller frees. */
+char *db_dump(json_t *v);
+
+#endif

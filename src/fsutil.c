@@ -1,0 +1,166 @@
+/*
+ * fsutil: atomic writes and small file helpers.
+ */
+#include "fsutil.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+char *fsutil_join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir);
+    if (n && dir[n - 1] == '/')
+        return xasprintf("%s%s", dir, name);
+    return xasprintf("%s/%s", dir, name);
+}
+
+int fsutil_mkdirs(const char *dir, struct wa_error *err)
+{
+    char *p = xstrdup(dir);
+    int rc = 0;
+    for (char *s = p + 1;; s++) {
+        if (*s == '/' || *s == '\0') {
+            char c = *s;
+            *s = '\0';
+            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+                rc = wa_error_set(err, WA_ERR_IO, "cannot create directory %s: %s", p,
+                                  strerror(errno));
+                break;
+            }
+            *s = c;
+            if (c == '\0')
+                break;
+        }
+    }
+    free(p);
+    if (rc == 0) {
+        struct stat st;
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+            rc = wa_error_set(err, WA_ERR_IO, "%s is not a directory", dir);
+    }
+    return rc;
+}
+
+int fsutil_write_atomic(const char *path, const void *data, size_t n, int sync,
+                        struct wa_error *err)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? xstrndup(path, (size_t)(slash - path + 1)) : xstrdup("");
+    static unsigned counter;
+    char *tmp =
+        xasprintf("%s.tmp-%ld-%u-%s", dir, (long)getpid(),
+                  __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED), slash ? slash + 1 : path);
+    free(dir);
+    int rc = 0;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        rc = wa_error_set(err, WA_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
+        free(tmp);
+        return rc;
+    }
+    const char *p = data;
+    size_t left = n;
+    while (left > 0) {
+        ssize_t k = write(fd, p, left);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            rc = wa_error_set(err, WA_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+            break;
+        }
+        p += k;
+        left -= (size_t)k;
+    }
+    if (rc == 0 && sync && fsync(fd) != 0)
+        rc = wa_error_set(err, WA_ERR_IO, "cannot sync %s: %s", path, strerror(errno));
+    if (close(fd) != 0 && rc == 0)
+        rc = wa_error_set(err, WA_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = wa_error_set(err, WA_ERR_IO, "cannot rename into %s: %s", path, strerror(errno));
+    if (rc != 0)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+int fsutil_read(const char *path, size_t max, char **data, size_t *n, int *missing,
+                struct wa_error *err)
+{
+    *data = NULL;
+    *n = 0;
+    if (missing)
+        *missing = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (missing && errno == ENOENT)
+            *missing = 1;
+        return wa_error_set(err, WA_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    }
+    /* One byte more than max tells a file of exactly max bytes from a larger one. */
+    size_t cap = max < 4096 ? max + 1 : 4096, len = 0;
+    char *buf = xmalloc(cap + 1);
+    int rc = 0;
+    for (;;) {
+        if (len == cap) {
+            if (cap > max) {
+                rc = wa_error_set(err, WA_ERR_LIMIT, "%s is larger than %zu bytes", path, max);
+                break;
+            }
+            cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+            buf = xrealloc(buf, cap + 1);
+        }
+        ssize_t k = read(fd, buf + len, cap - len);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            rc = wa_error_set(err, WA_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+            break;
+        }
+        if (k == 0)
+            break;
+        len += (size_t)k;
+    }
+    close(fd);
+    if (rc != 0) {
+        free(buf);
+        return rc;
+    }
+    buf[len] = '\0';
+    *data = buf;
+    *n = len;
+    return 0;
+}
+
+int fsutil_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+void fsutil_clean_temp(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (strncmp(de->d_name, ".tmp-", 5) == 0) {
+            long pid = strtol(de->d_name + 5, NULL, 10);
+            if (pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) == 0)
+                continue; /* a live process is still writing it */
+            char *p = fsutil_join(dir, de->d_name);
+            unlink(p);
+            free(p);
+        }
+    }
+    closedir(d);
+}

@@ -1,0 +1,41 @@
+/*
+ * fsutil: files written whole or not at all, directories, whole-file reads.
+ *
+ * fsutil_write_atomic writes to a temporary file in the target's directory
+ * and renames it over the target (as stagit writes its cache), so a reader
+ * or a process killed at any moment sees the old file or the new one, never
+ * half of one.  Temporary names start with ".tmp-" so leftovers of a killed
+ * process are recognisable (fsutil_clean_temp).
+ */
+#ifndef WHEELARCH_FSUTIL_H
+#define WHEELARCH_FSUTIL_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+/* Creates dir and its parents (mode 0777 minus umask).  Returns 0 or WA_ERR_IO. */
+int fsutil_mkdirs(const char *dir, struct wa_error *err);
+
+/* Replaces path with data[0..n).  With sync, the data is flushed to disk
+ * before the rename.  Returns 0 or WA_ERR_IO. */
+int fsutil_write_atomic(const char *path, const void *data, size_t n, int sync,
+                        struct wa_error *err);
+
+/* Reads a whole file (at most max bytes) into a new NUL-terminated buffer
+ * the caller frees.  Returns 0, WA_ERR_IO (with errno-style message; a
+ * missing file has code WA_ERR_IO and *missing set when missing != NULL), or
+ * WA_ERR_LIMIT. */
+int fsutil_read(const char *path, size_t max, char **data, size_t *n, int *missing,
+                struct wa_error *err);
+
+/* Whether path exists (any type). */
+int fsutil_exists(const char *path);
+
+/* Removes ".tmp-*" files left in dir by processes that no longer run. */
+void fsutil_clean_temp(const char *dir);
+
+/* Joins a directory and a name into a new string. */
+char *fsutil_join(const char *dir, const char *name);
+
+#endif

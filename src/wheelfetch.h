@@ -1,0 +1,45 @@
+/*
+ * wheelfetch: scan a wheel over HTTP without storing it.
+ *
+ * First a ranged request for the end of the file (the zip's central
+ * directory).  When the server honours Range (206), only the members whose
+ * names can hold GPU code are fetched, each with one ranged request from
+ * its local header to the next member, and streamed through the scanner;
+ * every member's CRC-32 is checked.  When the server ignores Range (200),
+ * that first response's body is the whole file: it is streamed once through
+ * the scanner without a central directory, hashed, and checked against the
+ * index's sha256.
+ */
+#ifndef WHEELARCH_WHEELFETCH_H
+#define WHEELARCH_WHEELFETCH_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "http.h"
+#include "scan.h"
+
+/* Bytes of the end of the file asked for first. */
+#define WHEELFETCH_TAIL (64u << 10)
+
+struct wheelfetch_stats {
+    int range_mode;     /* members were fetched by range */
+    int sha256_checked; /* the whole file was read and hashed */
+    int requests;
+    long http_status; /* status of the failing request, if any */
+    uint64_t bytes;   /* body bytes received over all attempts */
+    uint64_t size;    /* the wheel's size */
+};
+
+/* Called as body bytes arrive (for progress displays). */
+typedef void (*wheelfetch_progress)(void *ud, uint64_t delta);
+
+/* Scans the wheel at url into r (created by the caller with
+ * scan_result_new; its name should be set with scan_result_set_name).
+ * expected_sha256 (or NULL) is checked when the whole file was read.
+ * Returns 0 or an error; on error r->failed is set too. */
+int wheelfetch_scan(struct http_client *c, const char *url, const char *expected_sha256,
+                    struct scan_result *r, struct wheelfetch_stats *st,
+                    wheelfetch_progress progress, void *ud, struct wa_error *err);
+
+#endif

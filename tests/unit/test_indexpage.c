@@ -1,0 +1,277 @@
+/*
+ * Unit tests: index page links (HTML and JSON), URL resolution, entities,
+ * the crawler's configuration, variants and shards.
+ *
+ * usage: test_indexpage [SAMPLES_DIR]   (../shared/samples, read in place)
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "crawl.h"
+#include "fsutil.h"
+#include "harness.h"
+#include "indexpage.h"
+
+static void resolve(const char *base, const char *href, const char *want)
+{
+    char *got = indexpage_resolve(base, href);
+    STR_EQ(got, want, href);
+    free(got);
+}
+
+static void test_resolve(void)
+{
+    const char *b = "https://download.pytorch.org/whl/cu117/torch/";
+    resolve(
+        b, "/whl/cu117/torch-1.13.0%2Bcu117-cp310-cp310-win_amd64.whl#sha256=ab",
+        "https://download.pytorch.org/whl/cu117/torch-1.13.0%2Bcu117-cp310-cp310-win_amd64.whl");
+    resolve(b, "https://download-r2.pytorch.org/whl/cu128/x.whl",
+            "https://download-r2.pytorch.org/whl/cu128/x.whl");
+    resolve(b, "../../torch-2.0.1-cp38-cp38-manylinux2014_aarch64.whl",
+            "https://download.pytorch.org/whl/torch-2.0.1-cp38-cp38-manylinux2014_aarch64.whl");
+    resolve(b, "x.whl", "https://download.pytorch.org/whl/cu117/torch/x.whl");
+    resolve(b, "./a/../b.whl", "https://download.pytorch.org/whl/cu117/torch/b.whl");
+    resolve(b, "//mirror.example/p/x.whl", "https://mirror.example/p/x.whl");
+    resolve(b, "x.whl?token=1#frag", "https://download.pytorch.org/whl/cu117/torch/x.whl?token=1");
+    resolve("http://127.0.0.1:8080/simple/torch", "x.whl", "http://127.0.0.1:8080/simple/x.whl");
+    resolve("http://h/a/b/", "../../../../x", "http://h/x");
+}
+
+static void test_entities(void)
+{
+    static const char in[] = "&gt;=3.9, !=3.10.*&amp;&lt;4 &#62;&#x3E; &bogus; & &#xZZ;";
+    char *s = indexpage_entity_decode(in, sizeof in - 1);
+    STR_EQ(s, ">=3.9, !=3.10.*&<4 >> &bogus; & &#xZZ;", "entities");
+    free(s);
+    s = indexpage_entity_decode("&#x1F600;&#0;&#99999999;", 24);
+    STR_EQ(s, "\xF0\x9F\x98\x80\xEF\xBF\xBD\xEF\xBF\xBD", "numeric references");
+    free(s);
+}
+
+static void test_html(void)
+{
+    static const char page[] =
+        "<!DOCTYPE html><html><body><h1>Links for torch</h1>\n"
+        "<!-- <a href=\"commented.whl\">no</a> -->\n"
+        "<a href=\"/whl/cu128/torch-2.10.0%2Bcu128-cp312-cp312-manylinux_2_28_x86_64.whl#sha256="
+        "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\" "
+        "data-dist-info-metadata=\"sha256=bb\" data-upload-time=\"2026-01-21T18:04:11Z\" "
+        "data-requires-python=\"&gt;=3.10\">torch-2.10.0+cu128-cp312-cp312-manylinux_2_28_x86_64."
+        "whl</a><br/>\n"
+        "<A HREF='torch-2.0.1-cp38-cp38-manylinux2014_aarch64.whl' data-yanked>x</A>\n"
+        "<a href=torch-1.0-py3-none-any.whl data-yanked=\"bad &quot;build&quot;\">y</a>\n"
+        "<abbr href=\"not-a-link.whl\">z</abbr><a>no href</a><a href=\"\">empty</a>\n"
+        "<a "
+        "href=\"https://other.example/files/torch-2.1.0-cp311-cp311-win_amd64.whl#md5=00\">w</a>";
+    struct index_page p;
+    OK(indexpage_parse_html("https://download.pytorch.org/whl/cu128/torch/", page, sizeof page - 1,
+                            &p, NULL) == 0,
+       "parse html");
+    INT_EQ(p.n, 4, "links");
+    if (p.n == 4) {
+        STR_EQ(p.links[0].filename, "torch-2.10.0+cu128-cp312-cp312-manylinux_2_28_x86_64.whl",
+               "%2B decoded in file name");
+        OK(strstr(p.links[0].url, "%2Bcu128") != NULL, "%%2B kept in URL");
+        STR_EQ(p.links[0].sha256,
+               "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+               "sha256 fragment, lowercased");
+        STR_EQ(p.links[0].requires_python, ">=3.10", "requires-python decoded");
+        STR_EQ(p.links[0].upload_time, "2026-01-21T18:04:11Z", "upload time");
+        OK(p.links[0].has_metadata, "metadata attribute");
+        OK(p.links[0].yanked == NULL, "not yanked");
+        STR_EQ(p.links[1].url,
+               "https://download.pytorch.org/whl/cu128/torch/"
+               "torch-2.0.1-cp38-cp38-manylinux2014_aarch64.whl",
+               "relative href, uppercase tag and attribute");
+        STR_EQ(p.links[1].yanked, "", "boolean data-yanked");
+        OK(p.links[1].sha256 == NULL, "no hash");
+        STR_EQ(p.links[2].yanked, "bad \"build\"", "yank reason decoded");
+        STR_EQ(p.links[3].url, "https://other.example/files/torch-2.1.0-cp311-cp311-win_amd64.whl",
+               "other host");
+        OK(p.links[3].sha256 == NULL, "md5 fragment ignored");
+    }
+    indexpage_free(&p);
+
+    static const char based[] =
+        "<base href=\"https://mirror.example/pkgs/\"><a href=\"x.whl\">x</a>";
+    OK(indexpage_parse_html("https://h/simple/torch/", based, sizeof based - 1, &p, NULL) == 0 &&
+           p.n == 1 && strcmp(p.links[0].url, "https://mirror.example/pkgs/x.whl") == 0,
+       "<base href>");
+    indexpage_free(&p);
+
+    /* Truncated markup never reads past the end. */
+    for (size_t n = 0; n < sizeof page - 1; n += 7) {
+        OK(indexpage_parse_html("https://h/", page, n, &p, NULL) == 0, "truncated at %zu", n);
+        indexpage_free(&p);
+    }
+}
+
+static void test_json(void)
+{
+    static const char page[] =
+        "{\"meta\": {\"api-version\": \"1.1\"}, \"name\": \"torch\", \"files\": ["
+        "{\"filename\": \"torch-2.8.0+cpu-cp312-cp312-manylinux_2_28_x86_64.whl\", "
+        "\"url\": \"/whl/cpu/torch-2.8.0%2Bcpu-cp312-cp312-manylinux_2_28_x86_64.whl\", "
+        "\"hashes\": {\"sha256\": "
+        "\"CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC\"}, "
+        "\"requires-python\": \">=3.9\", \"yanked\": \"oops\", \"core-metadata\": {\"sha256\": "
+        "\"x\"}},"
+        "{\"filename\": \"b.whl\", \"url\": \"b.whl\", \"hashes\": {}, \"yanked\": false}]}";
+    struct index_page p;
+    OK(indexpage_parse("https://h/whl/cpu/torch/", "application/vnd.pypi.simple.v1+json", page,
+                       sizeof page - 1, &p, NULL) == 0,
+       "parse json");
+    INT_EQ(p.n, 2, "json files");
+    if (p.n == 2) {
+        STR_EQ(p.links[0].url,
+               "https://h/whl/cpu/torch-2.8.0%2Bcpu-cp312-cp312-manylinux_2_28_x86_64.whl",
+               "json url resolved");
+        STR_EQ(p.links[0].sha256,
+               "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc", "hash");
+        STR_EQ(p.links[0].yanked, "oops", "yank reason");
+        OK(p.links[0].has_metadata, "core-metadata");
+        OK(p.links[1].yanked == NULL && p.links[1].sha256 == NULL, "second file");
+    }
+    indexpage_free(&p);
+    static const char v2[] = "{\"meta\": {\"api-version\": \"2.0\"}, \"files\": []}";
+    OK(indexpage_parse_json("https://h/", v2, sizeof v2 - 1, &p, NULL) == WA_ERR_UNSUPPORTED,
+       "api-version 2 refused");
+    OK(indexpage_parse_json("https://h/", "{", 1, &p, NULL) == WA_ERR_FORMAT, "bad json");
+}
+
+static void test_samples(const char *dir)
+{
+    static const struct {
+        const char *file;
+        size_t links;
+        const char *first_url;
+    } samples[] = {
+        {"pytorch_whl_cu117_torch_EXCERPT_2025-06.html", 5,
+         "https://download.pytorch.org/whl/cu117/torch-1.13.0%2Bcu117-cp310-cp310-win_amd64.whl"},
+        {"pytorch_whl_jinja2_EXCERPT_2023-12.html", 1,
+         "https://download.pytorch.org/whl/Jinja2-3.1.2-py3-none-any.whl"},
+        {"pytorch_whl_SHAPE_2026_generator.html", 2,
+         "https://download-r2.pytorch.org/whl/cu128/"
+         "torch-2.10.0%2Bcu128-cp312-cp312-manylinux_2_28_x86_64.whl"},
+    };
+    for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
+        char *path = fsutil_join(dir, samples[i].file);
+        char *text;
+        size_t n;
+        if (fsutil_read(path, 1 << 20, &text, &n, NULL, NULL) < 0) {
+            printf("sample %s not found: skipped\n", path);
+            free(path);
+            continue;
+        }
+        struct index_page p;
+        OK(indexpage_parse_html("https://download.pytorch.org/whl/cu117/torch/", text, n, &p,
+                                NULL) == 0,
+           "%s parses", samples[i].file);
+        INT_EQ(p.n, samples[i].links, samples[i].file);
+        if (p.n)
+            STR_EQ(p.links[0].url, samples[i].first_url, samples[i].file);
+        for (size_t k = 0; k < p.n; k++)
+            OK(p.links[k].sha256 && strlen(p.links[k].sha256) == 64, "%s link %zu has a hash",
+               samples[i].file, k);
+        indexpage_free(&p);
+        free(text);
+        free(path);
+    }
+}
+
+static void test_config(void)
+{
+    struct config cfg;
+    struct wa_error err;
+    static const char good[] =
+        "{\"indexes\": [{\"root\": \"https://download.pytorch.org/whl\", \"ids\": [\"cpu\", "
+        "\"cu128\"]},"
+        " \"https://example.org/simple\"], \"projects\": [\"Torch_Vision\"], \"jobs\": 3,"
+        " \"http\": {\"retries\": 2, \"stall_timeout_ms\": 500}}";
+    OK(config_parse(good, sizeof good - 1, &cfg, &err) == 0, "good config: %s", err.msg);
+    INT_EQ(cfg.nindexes, 3, "indexes");
+    if (cfg.nindexes == 3) {
+        STR_EQ(cfg.indexes[0].url, "https://download.pytorch.org/whl/cpu/", "root + id");
+        STR_EQ(cfg.indexes[1].id, "cu128", "id");
+        STR_EQ(cfg.indexes[2].url, "https://example.org/simple/", "plain URL gets a slash");
+        STR_EQ(cfg.indexes[2].id, "simple", "id of a plain URL");
+    }
+    STR_EQ(cfg.projects[0], "torch-vision", "project normalised");
+    INT_EQ(cfg.jobs, 3, "jobs");
+    INT_EQ(cfg.http.retries, 2, "retries");
+    INT_EQ(cfg.http.stall_timeout_ms, 500, "stall");
+    INT_EQ(cfg.http.connect_timeout_ms, 15000, "default connect timeout");
+    config_free(&cfg);
+
+    static const struct {
+        const char *text;
+        const char *needle;
+    } bad[] = {
+        {"{\"indexes\": [\"https://x/\"], \"projects\": [\"t\"],\n  \"project\": 1}",
+         "line 2 column 3"},
+        {"{\"indexes\": [\"https://x/\"], \"projects\": [\"t\"], \"projects\": [\"u\"]}",
+         "duplicate"},
+        {"{\"indexes\": [], \"projects\": [\"t\"]}", "non-empty"},
+        {"{\"indexes\": [\"ftp://x/\"], \"projects\": [\"t\"]}", "http"},
+        {"{\"indexes\": [{\"root\": \"https://x/\", \"ids\": [\"a/b\"]}], \"projects\": [\"t\"]}",
+         "ids"},
+        {"{\"indexes\": [\"https://x/\"], \"projects\": [\"t\"], \"jobs\": -1}", "jobs"},
+        {"{\"indexes\": [\"https://x/\"], \"projects\": [\"t\"], \"http\": {\"retry\": 1}}",
+         "unknown key"},
+        {"[1, 2", "line 1"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        wa_error_clear(&err);
+        OK(config_parse(bad[i].text, strlen(bad[i].text), &cfg, &err) == WA_ERR_FORMAT,
+           "bad config %zu refused", i);
+        OK(strstr(err.msg, bad[i].needle) != NULL, "bad config %zu: '%s' mentions '%s'", i, err.msg,
+           bad[i].needle);
+    }
+}
+
+static void test_variant_shard(void)
+{
+    const char *src;
+    char *v = crawl_variant("cu128", "https://h/whl/cu128/x.whl", "cu126", &src);
+    STR_EQ(v, "cu128", "label");
+    STR_EQ(src, "label", "label source");
+    free(v);
+    v = crawl_variant("rocm6.4", NULL, "x", &src);
+    STR_EQ(v, "rocm6.4", "rocm label with a dot");
+    free(v);
+    v = crawl_variant("cpu.cxx11.abi", NULL, "x", &src);
+    STR_EQ(v, "cpu", "cpu.cxx11.abi");
+    free(v);
+    v = crawl_variant(NULL,
+                      "https://download-r2.pytorch.org/whl/cu129/"
+                      "torch-2.8.0-cp312-cp312-manylinux_2_28_aarch64.whl",
+                      "cu128", &src);
+    STR_EQ(v, "cu129", "URL directory");
+    STR_EQ(src, "url", "url source");
+    free(v);
+    v = crawl_variant("post1", "https://h/whl/torch-2.0.1-cp38-cp38-manylinux2014_aarch64.whl",
+                      "cu117", &src);
+    STR_EQ(v, "cu117", "index fallback");
+    STR_EQ(src, "index", "index source");
+    free(v);
+    int k, n;
+    OK(crawl_parse_shard("2/5", &k, &n) == 0 && k == 2 && n == 5, "shard 2/5");
+    OK(crawl_parse_shard("0/5", &k, &n) < 0, "shard 0/5");
+    OK(crawl_parse_shard("6/5", &k, &n) < 0, "shard 6/5");
+    OK(crawl_parse_shard("1/x", &k, &n) < 0, "shard 1/x");
+    OK(crawl_parse_shard("1", &k, &n) < 0, "shard 1");
+}
+
+int main(int argc, char **argv)
+{
+    test_resolve();
+    test_entities();
+    test_html();
+    test_json();
+    test_config();
+    test_variant_shard();
+    if (argc > 1)
+        test_samples(argv[1]);
+    return harness_done();
+}
