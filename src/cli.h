@@ -76,5 +76,6 @@ const struct cli_command *cli_find_command(const char *name);
 /* Per-command entry points. */
 int cli_scan(int argc, char **argv);
 int cli_crawl(int argc, char **argv);
+int cli_query(int argc, char **argv);
 
 #endif

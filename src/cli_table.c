@@ -41,6 +41,23 @@ static const struct cli_option crawl_options[] = {
     {NULL, 0, NULL, NULL, 0},
 };
 
+static const struct cli_option query_options[] = {
+    {"gpu", 0, "NAME", "the GPU by name, forgivingly: \"1080 ti\", \"RTX 4090\", \"a100\"", 0},
+    {"cc", 0, "X.Y", "the GPU by compute capability instead, e.g. 6.1", 0},
+    {"driver", 0, "VERSION", "the installed driver, e.g. 570.86.15 (nvidia-smi shows it)", 0},
+    {"project", 0, "NAME", "project (default: torch)", 0},
+    {"version", 0, "V", "release, e.g. 2.8 or 2.8.0 (default: the newest in the data)", 0},
+    {"platform", 0, "P", "linux-x86_64, linux-aarch64 or windows-x86_64 (default: this machine's)",
+     0},
+    {"cache", 0, "DIR", "database folder (default: cache)", 0},
+    {"json", 0, NULL, "print one JSON object with \"variants\" and \"recommendation\"", 0},
+    {"differences", 0, NULL,
+     "instead: list where the binaries read disagree with PyTorch's "
+     "declared arch lists",
+     0},
+    {NULL, 0, NULL, NULL, 0},
+};
+
 const struct cli_command cli_commands[] = {
     {"scan", "[--json] INPUT...",
      "Read the GPU architectures in wheels, ELF shared objects, PE DLLs and raw fatbins.",
@@ -66,5 +83,16 @@ const struct cli_command cli_commands[] = {
      "some wheels or index pages failed.",
      "wheelarch crawl --index https://download.pytorch.org/whl/cu126/ --project torch --json",
      crawl_options, cli_crawl},
+    {"query", "(--gpu NAME | --cc X.Y) [--driver V] [--project P] [--version V] [OPTIONS]",
+     "Say which variant of a release runs on a GPU, and how to install it.",
+     "Prints one line per variant (cu126, cu128, ...) of the release with its verdict: native "
+     "(SASS for the GPU in every module), PTX JIT (only PTX covers it; compiled at first start "
+     "by a driver that knows its PTX ISA), partial (some modules have nothing for the GPU), "
+     "driver too old (the wheel's CUDA needs a newer driver), or no. Then the recommended index "
+     "(native first, then the newest CUDA) with the pip and uv commands; when no variant works, "
+     "the newest release that does. Uses the database (verified and inferred rows) and PyTorch's "
+     "declared arch lists shipped in data/, so it works before any crawl.",
+     "wheelarch query --gpu \"GTX 1080 Ti\" --driver 570.86.15 --version 2.8", query_options,
+     cli_query},
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };

@@ -36,6 +36,7 @@ struct cwheel {
     char *yanked;
     char **indexes; /* ids of the indexes listing it, in config order */
     size_t nindexes;
+    char *index_url; /* URL of the first of them */
     struct wheel_name wn;
     char *variant;
     const char *variant_source;
@@ -196,6 +197,7 @@ static void free_wheel(struct cwheel *w)
     for (size_t i = 0; i < w->nindexes; i++)
         free(w->indexes[i]);
     free(w->indexes);
+    free(w->index_url);
     wheelname_free(&w->wn);
     free(w->variant);
     free(w->group);
@@ -317,6 +319,7 @@ static void add_link(struct crawl *c, const struct config_index *ix, const char 
     w->indexes = xmalloc(sizeof *w->indexes);
     w->indexes[0] = xstrdup(ix->id);
     w->nindexes = 1;
+    w->index_url = xstrdup(ix->url);
     w->wn = wn;
     strmap_put(c->by_key, key, c->nw);
     c->nw++;
@@ -377,6 +380,7 @@ static void set_identity(json_t *o, const struct cwheel *w)
     for (size_t i = 0; i < w->nindexes; i++)
         json_array_append_new(ix, json_string(w->indexes[i]));
     json_object_set_new(o, "indexes", ix);
+    json_object_set_new(o, "index_url", json_string(w->index_url));
     json_object_set_new(o, "variant", json_string(w->variant));
     json_object_set_new(o, "variant_source", json_string(w->variant_source));
     json_object_set_new(o, "wheel", scanreport_wheel_json(&w->wn));

@@ -1,0 +1,224 @@
+/*
+ * cli_query: `wheelarch query` — which variant of a release runs on a GPU.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "dbview.h"
+#include "paths.h"
+#include "query.h"
+#include "tables.h"
+#include "wheelname.h"
+
+static void print_text(json_t *o)
+{
+    json_t *g = json_object_get(o, "gpu");
+    const char *name = json_string_value(json_object_get(g, "name"));
+    const char *cc = json_string_value(json_object_get(g, "compute_capability"));
+    const char *arch = json_string_value(json_object_get(g, "architecture"));
+    if (name)
+        printf("%s: compute capability %s (%s)", name, cc, arch ? arch : "?");
+    else
+        printf("compute capability %s", cc);
+    json_t *d = json_object_get(o, "driver");
+    if (json_is_object(d)) {
+        const char *cuda = json_string_value(json_object_get(d, "cuda"));
+        printf("; driver %s", json_string_value(json_object_get(d, "version")));
+        if (cuda)
+            printf(" (up to CUDA %s)", cuda);
+    }
+    printf("\n%s %s on %s:\n", json_string_value(json_object_get(o, "project")),
+           json_string_value(json_object_get(o, "version")),
+           json_string_value(json_object_get(o, "platform")));
+    size_t i;
+    json_t *x;
+    json_array_foreach(json_object_get(o, "variants"), i, x)
+    {
+        printf("  %-7s %-15s %s  [%s]\n", json_string_value(json_object_get(x, "variant")),
+               json_string_value(json_object_get(x, "label")),
+               json_string_value(json_object_get(x, "reason")),
+               json_string_value(json_object_get(x, "status")));
+        size_t k;
+        json_t *diff;
+        json_array_foreach(json_object_get(x, "differences"), k, diff)
+            printf("          differs from the declared list: %s\n", json_string_value(diff));
+    }
+    json_t *rec = json_object_get(o, "recommendation");
+    if (json_is_null(rec)) {
+        printf("no variant of this release runs on this GPU\n");
+        rec = json_object_get(o, "fallback");
+        if (json_is_object(rec))
+            printf("%s\n", json_string_value(json_object_get(rec, "reason")));
+    } else {
+        printf("recommended: %s (%s)\n", json_string_value(json_object_get(rec, "index")),
+               json_string_value(json_object_get(rec, "reason")));
+    }
+    if (json_is_object(rec)) {
+        json_t *c = json_object_get(rec, "commands");
+        printf("  %s\n  %s\n", json_string_value(json_object_get(c, "pip")),
+               json_string_value(json_object_get(c, "uv")));
+    }
+    json_array_foreach(json_object_get(o, "notes"), i, x)
+        printf("note: %s\n", json_string_value(x));
+}
+
+static int parse_cc(const char *s, uint16_t *cc)
+{
+    struct dotver v;
+    if (dotver_parse(s, &v) < 0 || v.n != 2 || v.f[0] < 1 || v.f[0] > 99 || v.f[1] > 9)
+        return -1;
+    *cc = (uint16_t)(v.f[0] * 10 + v.f[1]);
+    return 0;
+}
+
+int cli_query(int argc, char **argv)
+{
+    const struct cli_command *cmd = cli_find_command("query");
+    struct cli_args a;
+    struct tables t;
+    struct dbview v;
+    int have_tables = 0, have_view = 0;
+    int rc = WA_EXIT_USAGE;
+    memset(&t, 0, sizeof t);
+    if (cli_parse(cmd, argc, argv, &a) != 0)
+        goto out;
+    if (a.help) {
+        cli_print_help(stdout, cmd);
+        rc = WA_EXIT_OK;
+        goto out;
+    }
+    if (a.nrest > 0) {
+        rc = cli_usage_error(cmd, "unexpected argument '%s'", a.rest[0]);
+        goto out;
+    }
+    const char *gpu_name = cli_get(cmd, &a, "gpu"), *ccs = cli_get(cmd, &a, "cc");
+    int diffs = cli_get(cmd, &a, "differences") != NULL;
+    if (diffs ? (gpu_name || ccs) : !gpu_name == !ccs) {
+        rc = cli_usage_error(cmd, diffs ? "--differences takes no GPU"
+                                        : "give exactly one of --gpu NAME and --cc X.Y");
+        goto out;
+    }
+    struct wa_error err;
+    if (tables_load(paths_data_dir(), &t, &err) < 0) {
+        cli_warn("%s", err.msg);
+        rc = WA_EXIT_FAILURE;
+        goto out;
+    }
+    have_tables = 1;
+    struct query_options o = {0};
+    if (diffs) {
+        /* handled below, once the view is built */
+    } else if (gpu_name) {
+        const struct gpu *cands[12];
+        size_t nc;
+        int found = tables_find_gpu(&t, gpu_name, &o.gpu, cands, 12, &nc);
+        if (found == 0) {
+            rc = cli_usage_error(cmd, "no GPU in the table matches '%s' (try --cc X.Y)", gpu_name);
+            goto out;
+        }
+        if (found < 0) {
+            cli_warn("'%s' matches several GPUs of different compute capabilities:", gpu_name);
+            for (size_t i = 0; i < nc; i++)
+                fprintf(stderr, "  %s (%u.%u)\n", cands[i]->name, cands[i]->cc / 10,
+                        cands[i]->cc % 10);
+            rc = WA_EXIT_USAGE;
+            goto out;
+        }
+        o.cc = o.gpu->cc;
+    } else if (parse_cc(ccs, &o.cc) < 0) {
+        rc = cli_usage_error(cmd, "--cc wants a compute capability such as 8.6");
+        goto out;
+    }
+    const char *driver = cli_get(cmd, &a, "driver");
+    if (driver) {
+        if (dotver_parse(driver, &o.driver) < 0 || o.driver.f[0] < 100) {
+            rc = cli_usage_error(cmd, "--driver wants a driver version such as 570.86.15");
+            goto out;
+        }
+        o.has_driver = 1;
+        o.driver_text = driver;
+    }
+    const char *project = cli_get(cmd, &a, "project");
+    char *norm = wheelname_normalize(project ? project : "torch");
+    o.project = norm;
+    o.version = cli_get(cmd, &a, "version");
+    o.platform =
+        cli_get(cmd, &a, "platform") ? cli_get(cmd, &a, "platform") : query_this_platform();
+    static const char *const platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64",
+                                            NULL};
+    int pok = 0;
+    for (const char *const *p = platforms; *p; p++)
+        pok |= strcmp(*p, o.platform) == 0;
+    if (!pok) {
+        free(norm);
+        rc = cli_usage_error(cmd,
+                             "--platform is one of linux-x86_64, linux-aarch64, windows-x86_64");
+        goto out;
+    }
+    const char *cache = cli_get(cmd, &a, "cache") ? cli_get(cmd, &a, "cache") : "cache";
+    size_t bad = 0;
+    if (dbview_build(cache, &t, &v, &bad, &err) < 0) {
+        free(norm);
+        cli_warn("%s: %s", cache, err.msg);
+        rc = WA_EXIT_FAILURE;
+        goto out;
+    }
+    have_view = 1;
+    if (bad)
+        cli_warn("%s: %zu unreadable records skipped", cache, bad);
+    if (diffs) {
+        json_t *d = query_differences(&v, norm, o.version, cli_get(cmd, &a, "platform"));
+        free(norm);
+        if (cli_get(cmd, &a, "json")) {
+            char *s = json_dumps(d, JSON_COMPACT);
+            printf("%s\n", s);
+            free(s);
+        } else {
+            size_t i, k;
+            json_t *x, *y;
+            if (json_array_size(d) == 0)
+                printf("no differences between the binaries read and the declared arch lists\n");
+            json_array_foreach(d, i, x)
+            {
+                printf("%s %s %s %s [%s] declared %s:\n",
+                       json_string_value(json_object_get(x, "project")),
+                       json_string_value(json_object_get(x, "version")),
+                       json_string_value(json_object_get(x, "variant")),
+                       json_string_value(json_object_get(x, "platform")),
+                       json_string_value(json_object_get(x, "status")),
+                       json_string_value(json_object_get(x, "declared")));
+                json_array_foreach(json_object_get(x, "differences"), k, y)
+                    printf("  %s\n", json_string_value(y));
+            }
+        }
+        json_decref(d);
+        rc = WA_EXIT_OK;
+        goto out;
+    }
+    json_t *res = query_run(&v, &o, &err);
+    free(norm);
+    if (!res) {
+        cli_warn("%s", err.msg);
+        rc = err.code == WA_ERR_USAGE ? WA_EXIT_USAGE : WA_EXIT_FAILURE;
+        goto out;
+    }
+    if (cli_get(cmd, &a, "json")) {
+        char *s = json_dumps(res, JSON_COMPACT);
+        printf("%s\n", s);
+        free(s);
+    } else {
+        print_text(res);
+    }
+    json_decref(res);
+    rc = WA_EXIT_OK;
+out:
+    if (have_view)
+        dbview_free(&v);
+    if (have_tables)
+        tables_free(&t);
+    cli_args_free(&a);
+    return rc;
+}

@@ -1,0 +1,299 @@
+/*
+ * compat: the rules of ../shared/compat.md sections 2 and 3.
+ */
+#include "compat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strbuf.h"
+#include "xalloc.h"
+
+void gpucode_add_set(struct gpucode *c, const struct target *t, size_t n, size_t modules)
+{
+    c->sets = xrealloc(c->sets, (c->nsets + 1) * sizeof *c->sets);
+    struct gpucode_set *s = &c->sets[c->nsets++];
+    s->targets = xmalloc((n ? n : 1) * sizeof *t);
+    if (n)
+        memcpy(s->targets, t, n * sizeof *t);
+    s->n = n;
+    s->modules = modules;
+    c->modules += modules;
+}
+
+void gpucode_set_isa(struct gpucode *c, const struct target *ptx, const struct dotver *isa)
+{
+    for (size_t i = 0; i < c->nisas; i++)
+        if (target_cmp(&c->isas[i].ptx, ptx) == 0) {
+            if (dotver_cmp(isa, &c->isas[i].isa) > 0)
+                c->isas[i].isa = *isa;
+            return;
+        }
+    c->isas = xrealloc(c->isas, (c->nisas + 1) * sizeof *c->isas);
+    c->isas[c->nisas].ptx = *ptx;
+    c->isas[c->nisas].isa = *isa;
+    c->nisas++;
+}
+
+void gpucode_free(struct gpucode *c)
+{
+    for (size_t i = 0; i < c->nsets; i++)
+        free(c->sets[i].targets);
+    free(c->sets);
+    free(c->isas);
+    memset(c, 0, sizeof *c);
+}
+
+const char *compat_verdict_name(int v)
+{
+    static const char *const n[] = {"native", "ptx-jit", "partial", "driver-too-old",
+                                    "unsupported"};
+    return v >= 0 && v < COMPAT_VERDICTS ? n[v] : "unknown";
+}
+
+const char *compat_verdict_label(int v)
+{
+    static const char *const n[] = {"native", "PTX JIT", "partial", "driver too old", "no"};
+    return v >= 0 && v < COMPAT_VERDICTS ? n[v] : "unknown";
+}
+
+void compat_cc_string(uint16_t cc, char *buf, size_t n)
+{
+    snprintf(buf, n, "%u.%u", cc / 10, cc % 10);
+}
+
+static int in_family(const struct tables *t, uint16_t target, uint16_t cc)
+{
+    uint16_t m[16];
+    size_t n = tables_family(t, target, m, 16);
+    for (size_t i = 0; i < n; i++)
+        if (m[i] == cc)
+            return 1;
+    return 0;
+}
+
+int compat_sass_runs(const struct tables *t, const struct target *code, uint16_t cc)
+{
+    if (code->suffix == 'a')
+        return cc == code->arch; /* R4 */
+    if (code->suffix == 'f')
+        return in_family(t, code->arch, cc); /* R5 */
+    if (tables_is_tegra(code->arch) || tables_is_tegra(cc))
+        return cc == code->arch;                                     /* R2 */
+    return cc / 10 == code->arch / 10 && cc % 10 >= code->arch % 10; /* R1 */
+}
+
+int compat_ptx_jits(const struct tables *t, const struct target *code, uint16_t cc)
+{
+    if (code->suffix == 'a')
+        return cc == code->arch;
+    if (code->suffix == 'f')
+        return in_family(t, code->arch, cc);
+    return cc >= code->arch; /* R3 */
+}
+
+static const struct dotver *isa_of(const struct gpucode *c, const struct target *ptx)
+{
+    for (size_t i = 0; i < c->nisas; i++)
+        if (target_cmp(&c->isas[i].ptx, ptx) == 0)
+            return &c->isas[i].isa;
+    return NULL;
+}
+
+static void fmt_target(const struct target *t, char *buf, size_t n)
+{
+    target_format(t, buf, n);
+}
+
+static void list_targets(struct strbuf *b, const struct target *t, size_t n, int kind)
+{
+    int first = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i].kind != kind)
+            continue;
+        char name[TARGET_NAME_MAX];
+        fmt_target(&t[i], name, sizeof name);
+        strbuf_addf(b, "%s%s", first ? "" : " ", name);
+        first = 0;
+    }
+    if (first)
+        strbuf_adds(b, "none");
+}
+
+/* Why a set of targets has nothing for cc. */
+static void why_not(const struct tables *t, const struct gpucode_set *s, uint16_t cc,
+                    struct strbuf *b)
+{
+    char ccs[16];
+    compat_cc_string(cc, ccs, sizeof ccs);
+    int same_major = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->targets[i].kind == TARGET_SASS && s->targets[i].arch / 10 == cc / 10)
+            same_major = 1;
+    strbuf_adds(b, "SASS ");
+    list_targets(b, s->targets, s->n, TARGET_SASS);
+    if (tables_is_tegra(cc))
+        strbuf_addf(b, " (a Tegra GPU runs only SASS built for exactly %s)", ccs);
+    else if (same_major)
+        strbuf_addf(b, " (none for a minor <= %u, or only a/f code for other GPUs)", cc % 10);
+    else
+        strbuf_addf(b, " (none for %u.x)", cc / 10);
+    strbuf_adds(b, "; PTX ");
+    list_targets(b, s->targets, s->n, TARGET_PTX);
+    int has_ptx = 0;
+    for (size_t i = 0; i < s->n; i++)
+        has_ptx |= s->targets[i].kind == TARGET_PTX;
+    if (has_ptx)
+        strbuf_addf(b, " (needs a GPU of at least its compute capability)");
+    (void)t;
+}
+
+void compat_judge(const struct tables *t, const struct compat_query *q, const struct gpucode *code,
+                  const struct dotver *cuda, struct compat_result *r)
+{
+    memset(r, 0, sizeof *r);
+    char ccs[16];
+    compat_cc_string(q->cc, ccs, sizeof ccs);
+    const struct minor_compat *mc =
+        cuda && cuda->n ? tables_minor_compat(t, (int)cuda->f[0]) : NULL;
+    if (mc && mc->min_driver_text[q->os])
+        snprintf(r->min_driver, sizeof r->min_driver, "%s", mc->min_driver_text[q->os]);
+    r->modules = code->modules;
+    if (code->modules == 0 || code->nsets == 0) {
+        r->verdict = COMPAT_UNSUPPORTED;
+        snprintf(r->reason, sizeof r->reason, "no GPU code");
+        return;
+    }
+    /* The driver's own CUDA version and PTX ISA, for R6. */
+    const struct ptx_isa *driver_isa = NULL;
+    const struct toolkit *driver_cuda = NULL;
+    if (q->has_driver) {
+        driver_cuda = tables_driver_cuda(t, &q->driver, q->os);
+        if (driver_cuda)
+            driver_isa = tables_isa_of_cuda(t, &driver_cuda->cuda);
+    }
+    size_t isa_blocked = 0;
+    struct target best_sass = {0}, best_ptx = {0};
+    int have_sass = 0, have_ptx = 0;
+    const struct dotver *needed_isa = NULL;
+    for (size_t i = 0; i < code->nsets; i++) {
+        const struct gpucode_set *s = &code->sets[i];
+        int native = 0, ptx = 0, ptx_blocked = 0;
+        for (size_t k = 0; k < s->n; k++) {
+            const struct target *x = &s->targets[k];
+            if (x->kind == TARGET_SASS && compat_sass_runs(t, x, q->cc)) {
+                native = 1;
+                if (!have_sass || target_cmp(x, &best_sass) > 0)
+                    best_sass = *x;
+                have_sass = 1;
+            } else if (x->kind == TARGET_PTX && compat_ptx_jits(t, x, q->cc)) {
+                const struct dotver *isa = isa_of(code, x);
+                if (driver_isa && isa && dotver_cmp(isa, &driver_isa->isa) > 0) {
+                    ptx_blocked = 1;
+                    if (!needed_isa || dotver_cmp(isa, needed_isa) < 0)
+                        needed_isa = isa;
+                    continue;
+                }
+                ptx = 1;
+                if (!have_ptx || target_cmp(x, &best_ptx) > 0)
+                    best_ptx = *x;
+                have_ptx = 1;
+            }
+        }
+        if (native)
+            r->native_modules += s->modules;
+        else if (ptx)
+            r->ptx_modules += s->modules;
+        else {
+            r->none_modules += s->modules;
+            if (ptx_blocked)
+                isa_blocked += s->modules;
+        }
+    }
+    if (have_sass) {
+        r->via = best_sass;
+        r->has_via = 1;
+    } else if (have_ptx) {
+        r->via = best_ptx;
+        r->has_via = 1;
+    }
+    char via[TARGET_NAME_MAX] = "";
+    if (r->has_via)
+        fmt_target(&r->via, via, sizeof via);
+
+    /* The driver floor of the wheel's CUDA version comes first. */
+    if (q->has_driver && mc && mc->min_driver[q->os].n &&
+        dotver_cmp(&q->driver, &mc->min_driver[q->os]) < 0) {
+        r->verdict = COMPAT_DRIVER_TOO_OLD;
+        snprintf(r->reason, sizeof r->reason,
+                 "built with CUDA %ld.%ld, which needs driver %s or newer", cuda->f[0], cuda->f[1],
+                 r->min_driver);
+        return;
+    }
+    struct strbuf b = STRBUF_INIT;
+    if (r->none_modules == 0 && r->ptx_modules == 0) {
+        r->verdict = COMPAT_NATIVE;
+        strbuf_addf(&b, "%s runs on %s", via, ccs);
+        if (r->via.arch != q->cc)
+            strbuf_addf(&b, " (same major, lower minor)");
+    } else if (r->none_modules == 0) {
+        r->verdict = COMPAT_PTX_JIT;
+        if (r->native_modules)
+            strbuf_addf(&b,
+                        "%zu of %zu modules have no SASS for %s and compile their PTX at "
+                        "first start",
+                        r->ptx_modules, r->modules, ccs);
+        else
+            strbuf_addf(&b, "only PTX %s covers %s: compiled by the driver at first start", via,
+                        ccs);
+        const struct dotver *isa = have_ptx ? isa_of(code, &best_ptx) : NULL;
+        if (isa) {
+            const struct ptx_isa *p = tables_cuda_of_isa(t, isa);
+            const struct toolkit *k = p ? tables_toolkit(t, &p->cuda) : NULL;
+            strbuf_addf(&b, " (PTX ISA %ld.%ld", isa->f[0], isa->n > 1 ? isa->f[1] : 0);
+            if (k && k->min_driver_text[q->os])
+                strbuf_addf(&b, " needs driver %s or newer", k->min_driver_text[q->os]);
+            strbuf_addc(&b, ')');
+        }
+    } else if (r->native_modules + r->ptx_modules > 0) {
+        r->verdict = COMPAT_PARTIAL;
+        strbuf_addf(&b, "%zu of %zu modules have no code for %s", r->none_modules, r->modules, ccs);
+        for (size_t i = 0; i < code->nsets; i++) {
+            const struct gpucode_set *s = &code->sets[i];
+            int ok = 0;
+            for (size_t k = 0; k < s->n; k++) {
+                const struct target *x = &s->targets[k];
+                if ((x->kind == TARGET_SASS && compat_sass_runs(t, x, q->cc)) ||
+                    (x->kind == TARGET_PTX && compat_ptx_jits(t, x, q->cc)))
+                    ok = 1;
+            }
+            if (!ok) {
+                strbuf_addf(&b, " (%zu module%s with ", s->modules, s->modules == 1 ? "" : "s");
+                list_targets(&b, s->targets, s->n, TARGET_SASS);
+                strbuf_addc(&b, ')');
+                break;
+            }
+        }
+        if (r->has_via)
+            strbuf_addf(&b, "; %s covers the others", via);
+    } else if (isa_blocked == r->none_modules && needed_isa) {
+        r->verdict = COMPAT_DRIVER_TOO_OLD;
+        const struct ptx_isa *p = tables_cuda_of_isa(t, needed_isa);
+        const struct toolkit *k = p ? tables_toolkit(t, &p->cuda) : NULL;
+        strbuf_addf(&b,
+                    "only PTX of ISA %ld.%ld covers %s, and this driver (CUDA %ld.%ld) "
+                    "cannot compile it",
+                    needed_isa->f[0], needed_isa->n > 1 ? needed_isa->f[1] : 0, ccs,
+                    driver_cuda ? driver_cuda->cuda.f[0] : 0,
+                    driver_cuda ? driver_cuda->cuda.f[1] : 0);
+        if (k && k->min_driver_text[q->os])
+            strbuf_addf(&b, "; needs driver %s or newer", k->min_driver_text[q->os]);
+    } else {
+        r->verdict = COMPAT_UNSUPPORTED;
+        strbuf_addf(&b, "no code for %s: ", ccs);
+        why_not(t, &code->sets[0], q->cc, &b);
+    }
+    wa_strlcpy(r->reason, strbuf_str(&b), sizeof r->reason);
+    strbuf_free(&b);
+}

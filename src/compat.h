@@ -1,0 +1,94 @@
+/*
+ * compat: when GPU code runs on a GPU (../shared/compat.md).
+ *
+ *  R1  SASS for X.y runs on X.z when z >= y: same major, never a lower minor.
+ *  R2  not among Tegra parts, nor between Tegra and desktop: exact match only.
+ *  R3  PTX for X.Y compiles for any CC >= X.Y, later majors included.
+ *  R4  "a" targets run only on exactly their CC.
+ *  R5  "f" targets run on the members of their family (data table).
+ *  R6  the driver must know the PTX ISA to JIT it; a wheel built with CUDA
+ *      M.x needs at least the minor-version-compatibility driver of M.
+ *
+ * A wheel's GPU code is a set of modules (fatbin containers); a verdict is
+ * made per module, then for the wheel: native when SASS covers the GPU in
+ * every module, ptx-jit when every module runs but some only through PTX,
+ * partial when some modules run and others have nothing for the GPU,
+ * driver-too-old when the driver is below the wheel's CUDA floor (or too
+ * old for the only PTX that would run), unsupported otherwise.
+ */
+#ifndef WHEELARCH_COMPAT_H
+#define WHEELARCH_COMPAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dotver.h"
+#include "tables.h"
+#include "target.h"
+
+enum compat_verdict {
+    COMPAT_NATIVE = 0,
+    COMPAT_PTX_JIT,
+    COMPAT_PARTIAL,
+    COMPAT_DRIVER_TOO_OLD,
+    COMPAT_UNSUPPORTED,
+    COMPAT_VERDICTS
+};
+
+/* The modules of a wheel, grouped by identical target sets. */
+struct gpucode_set {
+    struct target *targets;
+    size_t n;
+    size_t modules;
+};
+
+struct gpucode_isa {
+    struct target ptx;
+    struct dotver isa;
+};
+
+struct gpucode {
+    struct gpucode_set *sets;
+    size_t nsets;
+    size_t modules;
+    struct gpucode_isa *isas; /* PTX ISA per PTX target */
+    size_t nisas;
+};
+
+void gpucode_add_set(struct gpucode *c, const struct target *t, size_t n, size_t modules);
+void gpucode_set_isa(struct gpucode *c, const struct target *ptx, const struct dotver *isa);
+void gpucode_free(struct gpucode *c);
+
+int compat_sass_runs(const struct tables *t, const struct target *code, uint16_t cc);
+int compat_ptx_jits(const struct tables *t, const struct target *code, uint16_t cc);
+
+struct compat_query {
+    uint16_t cc;
+    int has_driver;
+    struct dotver driver;
+    int os; /* enum tables_os */
+};
+
+struct compat_result {
+    int verdict; /* enum compat_verdict */
+    char reason[512];
+    char min_driver[32]; /* the wheel's driver floor on this OS, "" if unknown */
+    size_t modules, native_modules, ptx_modules, none_modules;
+    struct target via; /* the target that runs (highest SASS, else PTX) */
+    int has_via;
+};
+
+/* Judges a wheel's code built with CUDA `cuda` (n == 0: unknown / CPU). */
+void compat_judge(const struct tables *t, const struct compat_query *q, const struct gpucode *code,
+                  const struct dotver *cuda, struct compat_result *r);
+
+/* "native", "ptx-jit", "partial", "driver-too-old", "unsupported". */
+const char *compat_verdict_name(int verdict);
+
+/* Short human label: "native", "PTX JIT", "partial", "driver too old", "no". */
+const char *compat_verdict_label(int verdict);
+
+/* "12.0" from 120. */
+void compat_cc_string(uint16_t cc, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,527 @@
+/*
+ * dbview: records + declared rows -> one row per (project, version,
+ * variant, platform).
+ */
+#include "dbview.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "db.h"
+#include "fsutil.h"
+#include "strbuf.h"
+#include "strmap.h"
+#include "xalloc.h"
+
+#define DEFAULT_INDEX_ROOT "https://download.pytorch.org/whl/"
+
+const char *dbview_status_name(int s)
+{
+    static const char *const n[] = {"verified", "inferred", "declared"};
+    return s >= 0 && s <= VIEW_DECLARED ? n[s] : "unknown";
+}
+
+int dbview_is_bundled(const char *path)
+{
+    /* NVIDIA's libraries as torch wheels bundle them (Windows DLLs, older
+     * Linux wheels): their kernels cover other GPUs than torch's own. */
+    static const char *const prefixes[] = {
+        "cudnn",     "cublas",      "cufft",         "curand",    "cusolver",   "cusparse",
+        "nccl",      "nvrtc",       "nvjitlink",     "cupti",     "cudart",     "nvtoolsext",
+        "cufile",    "nvshmem",     "nvperf",        "libcudnn",  "libcublas",  "libcufft",
+        "libcurand", "libcusolver", "libcusparse",   "libnccl",   "libnvrtc",   "libnvjitlink",
+        "libcupti",  "libcudart",   "libnvtoolsext", "libcufile", "libnvshmem", "libnvperf",
+        "zluda",     NULL};
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    for (const char *const *p = prefixes; *p; p++)
+        if (strncasecmp(base, *p, strlen(*p)) == 0)
+            return 1;
+    return 0;
+}
+
+static void row_free(struct view_row *r)
+{
+    free(r->project);
+    free(r->version);
+    free(r->release);
+    free(r->variant);
+    free(r->platform);
+    gpucode_free(&r->code);
+    free(r->sass);
+    free(r->ptx);
+    free(r->index_url);
+    json_decref(r->wheels);
+    json_decref(r->binaries);
+    json_decref(r->differences);
+    free(r->scanned_at);
+    free(r->wheelarch_version);
+}
+
+void dbview_free(struct dbview *v)
+{
+    for (size_t i = 0; i < v->nrows; i++)
+        row_free(&v->rows[i]);
+    free(v->rows);
+    free(v->data_date);
+    memset(v, 0, sizeof *v);
+}
+
+static const char *jstr(json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+static size_t parse_targets(json_t *arr, struct target *out, size_t max)
+{
+    size_t n = 0, i;
+    json_t *v;
+    json_array_foreach(arr, i, v)
+    {
+        if (n < max && json_is_string(v) && target_parse(json_string_value(v), &out[n]) == 0)
+            n++;
+    }
+    return n;
+}
+
+static void add_unique(struct target **arr, size_t *n, const struct target *t)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (target_cmp(&(*arr)[i], t) == 0)
+            return;
+    *arr = xrealloc(*arr, (*n + 1) * sizeof **arr);
+    (*arr)[(*n)++] = *t;
+}
+
+/* Fills a row's code from a record's own binaries. */
+static void code_from_record(struct view_row *r, json_t *rec)
+{
+    r->binaries = json_array();
+    size_t i;
+    json_t *b;
+    json_array_foreach(json_object_get(rec, "binaries"), i, b)
+    {
+        const char *path = jstr(b, "path");
+        if (!path || dbview_is_bundled(path))
+            continue;
+        json_t *sets = json_object_get(b, "module_sets");
+        if (!json_array_size(sets))
+            continue;
+        size_t k;
+        json_t *s;
+        json_array_foreach(sets, k, s)
+        {
+            struct target t[256];
+            size_t n = parse_targets(json_object_get(s, "targets"), t, 256);
+            json_int_t mods = json_integer_value(json_object_get(s, "modules"));
+            gpucode_add_set(&r->code, t, n, mods > 0 ? (size_t)mods : 1);
+            for (size_t j = 0; j < n; j++)
+                if (t[j].kind == TARGET_SASS)
+                    add_unique(&r->sass, &r->nsass, &t[j]);
+                else if (t[j].kind == TARGET_PTX)
+                    add_unique(&r->ptx, &r->nptx, &t[j]);
+        }
+        const char *name;
+        json_t *tv;
+        json_object_foreach(json_object_get(b, "targets"), name, tv)
+        {
+            struct target t;
+            struct dotver isa;
+            const char *is = jstr(tv, "isa");
+            if (target_parse(name, &t) == 0 && t.kind == TARGET_PTX && is &&
+                dotver_parse(is, &isa) == 0)
+                gpucode_set_isa(&r->code, &t, &isa);
+        }
+        json_t *bj = json_object();
+        json_object_set_new(bj, "path", json_string(path));
+        json_object_set(bj, "format", json_object_get(b, "format"));
+        json_object_set(bj, "modules", json_object_get(b, "modules"));
+        json_object_set(bj, "sass", json_object_get(b, "sass"));
+        json_object_set(bj, "ptx", json_object_get(b, "ptx"));
+        json_object_set(bj, "targets", json_object_get(b, "targets"));
+        json_object_set(bj, "compression", json_object_get(b, "compression"));
+        if (json_object_get(b, "declared"))
+            json_object_set(bj, "declared", json_object_get(b, "declared"));
+        json_array_append_new(r->binaries, bj);
+    }
+    r->nsass = target_sort_unique(r->sass, r->nsass);
+    r->nptx = target_sort_unique(r->ptx, r->nptx);
+}
+
+static void code_from_declared(struct view_row *r, const struct tables *t, const struct declared *d)
+{
+    struct target all[40];
+    size_t n = 0;
+    for (size_t i = 0; i < d->nsass; i++)
+        all[n++] = d->sass[i];
+    for (size_t i = 0; i < d->nptx && n < 40; i++)
+        all[n++] = d->ptx[i];
+    gpucode_add_set(&r->code, all, n, 1);
+    r->sass = xmalloc((d->nsass ? d->nsass : 1) * sizeof *r->sass);
+    memcpy(r->sass, d->sass, d->nsass * sizeof *r->sass);
+    r->nsass = d->nsass;
+    r->ptx = xmalloc((d->nptx ? d->nptx : 1) * sizeof *r->ptx);
+    memcpy(r->ptx, d->ptx, d->nptx * sizeof *r->ptx);
+    r->nptx = d->nptx;
+    /* Declared PTX carries the ISA of the variant's toolkit. */
+    const struct ptx_isa *isa = r->cuda.n ? tables_isa_of_cuda(t, &r->cuda) : NULL;
+    for (size_t i = 0; isa && i < d->nptx; i++)
+        gpucode_set_isa(&r->code, &d->ptx[i], &isa->isa);
+    r->binaries = json_array();
+}
+
+static const struct declared *find_declared(const struct tables *t, const char *project,
+                                            const char *release, const char *variant,
+                                            const char *platform)
+{
+    if (strcmp(project, "torch") != 0)
+        return NULL;
+    for (size_t i = 0; i < t->ndeclared; i++) {
+        const struct declared *d = &t->declared[i];
+        if (strcmp(d->release, release) == 0 && strcmp(d->variant, variant) == 0 &&
+            strcmp(d->platform, platform) == 0)
+            return d;
+    }
+    return NULL;
+}
+
+static int contains(const struct target *t, size_t n, const struct target *x)
+{
+    for (size_t i = 0; i < n; i++)
+        if (target_cmp(&t[i], x) == 0)
+            return 1;
+    return 0;
+}
+
+/* Modules of the row's code that hold target x. */
+static size_t modules_with(const struct gpucode *c, const struct target *x)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < c->nsets; i++)
+        if (contains(c->sets[i].targets, c->sets[i].n, x))
+            m += c->sets[i].modules;
+    return m;
+}
+
+static void differences(struct view_row *r)
+{
+    r->differences = json_array();
+    const struct declared *d = r->declared;
+    if (!d || r->status == VIEW_DECLARED)
+        return;
+    struct strbuf b = STRBUF_INIT;
+    for (int kind = TARGET_SASS; kind <= TARGET_PTX; kind++) {
+        const struct target *have = kind == TARGET_SASS ? r->sass : r->ptx;
+        size_t nhave = kind == TARGET_SASS ? r->nsass : r->nptx;
+        const struct target *want = kind == TARGET_SASS ? d->sass : d->ptx;
+        size_t nwant = kind == TARGET_SASS ? d->nsass : d->nptx;
+        for (size_t i = 0; i < nhave; i++)
+            if (!contains(want, nwant, &have[i])) {
+                char name[TARGET_NAME_MAX];
+                target_format(&have[i], name, sizeof name);
+                strbuf_reset(&b);
+                strbuf_addf(&b, "%s (in %zu of %zu modules) is not in the declared list", name,
+                            modules_with(&r->code, &have[i]), r->code.modules);
+                json_array_append_new(r->differences, json_string(strbuf_str(&b)));
+            }
+        for (size_t i = 0; i < nwant; i++)
+            if (!contains(have, nhave, &want[i])) {
+                char name[TARGET_NAME_MAX];
+                target_format(&want[i], name, sizeof name);
+                strbuf_reset(&b);
+                strbuf_addf(&b, "declared %s%s is not in the binaries", name,
+                            kind == TARGET_PTX ? " (+PTX)" : "");
+                json_array_append_new(r->differences, json_string(strbuf_str(&b)));
+            }
+    }
+    strbuf_free(&b);
+}
+
+static char *default_index_url(const char *variant)
+{
+    return xasprintf("%s%s/", DEFAULT_INDEX_ROOT, variant);
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+    const struct view_row *x = a, *y = b;
+    int c = strcmp(x->project, y->project);
+    if (c)
+        return c;
+    c = dotver_cmp_str(y->version, x->version); /* newest first */
+    if (c)
+        return c;
+    c = strcmp(x->version, y->version);
+    if (c)
+        return c;
+    struct dotver cx, cy;
+    int hx = tables_variant_cuda(x->variant, &cx) == 0,
+        hy = tables_variant_cuda(y->variant, &cy) == 0;
+    if (hx != hy)
+        return hx - hy; /* cpu and others first */
+    if (hx && (c = dotver_cmp(&cx, &cy)) != 0)
+        return c;
+    c = strcmp(x->variant, y->variant);
+    if (c)
+        return c;
+    return strcmp(x->platform, y->platform);
+}
+
+static struct view_row *new_row(struct dbview *v, size_t *cap)
+{
+    v->rows = xgrow(v->rows, cap, v->nrows + 1, sizeof *v->rows);
+    struct view_row *r = &v->rows[v->nrows++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+static json_t *wheel_entry(json_t *rec)
+{
+    json_t *w = json_object();
+    static const char *const keys[] = {
+        "filename",   "url",           "sha256", "status",          "key",    "upload_time",
+        "scanned_at", "inferred_from", "size",   "sha256_verified", "yanked", "requires_python",
+        NULL};
+    for (const char *const *k = keys; *k; k++)
+        if (json_object_get(rec, *k))
+            json_object_set(w, *k, json_object_get(rec, *k));
+    return w;
+}
+
+static int wheel_cmp(const void *a, const void *b)
+{
+    return strcmp(
+        jstr(*(json_t *const *)a, "filename") ? jstr(*(json_t *const *)a, "filename") : "",
+        jstr(*(json_t *const *)b, "filename") ? jstr(*(json_t *const *)b, "filename") : "");
+}
+
+static void sort_wheels(json_t *arr)
+{
+    size_t n = json_array_size(arr);
+    if (n < 2)
+        return;
+    json_t **items = xmalloc(n * sizeof *items);
+    for (size_t i = 0; i < n; i++)
+        items[i] = json_incref(json_array_get(arr, i));
+    qsort(items, n, sizeof *items, wheel_cmp);
+    json_array_clear(arr);
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(arr, items[i]);
+    free(items);
+}
+
+static void newer(char **dst, const char *s)
+{
+    if (s && (!*dst || strcmp(s, *dst) > 0)) {
+        free(*dst);
+        *dst = xstrdup(s);
+    }
+}
+
+int dbview_build(const char *cache_dir, const struct tables *t, struct dbview *v,
+                 size_t *bad_records, struct wa_error *err)
+{
+    memset(v, 0, sizeof *v);
+    v->t = t;
+    size_t cap = 0, bad = 0;
+    struct strmap *by_key = strmap_new();
+    char *recdir = cache_dir ? fsutil_join(cache_dir, "records") : NULL;
+    if (recdir && fsutil_exists(recdir)) {
+        struct db *db;
+        int rc = db_open(cache_dir, &db, err);
+        if (rc < 0) {
+            free(recdir);
+            strmap_free(by_key);
+            return rc;
+        }
+        char **keys;
+        size_t nkeys;
+        db_list_records(db, &keys, &nkeys, NULL);
+        for (size_t i = 0; i < nkeys; i++) {
+            json_t *rec;
+            if (db_read_record(db, keys[i], &rec, NULL) < 0) {
+                bad++;
+                free(keys[i]);
+                continue;
+            }
+            json_t *w = json_object_get(rec, "wheel");
+            const char *project = jstr(w, "normalized_name");
+            const char *version = jstr(w, "public_version");
+            const char *platform = jstr(w, "platform_id");
+            const char *variant = jstr(rec, "variant");
+            const char *status = jstr(rec, "status");
+            if (!project || !version || !platform || !variant || !status) {
+                bad++;
+                json_decref(rec);
+                free(keys[i]);
+                continue;
+            }
+            v->records++;
+            int st = strcmp(status, "scanned") == 0 ? VIEW_VERIFIED : VIEW_INFERRED;
+            char *gk = xasprintf("%s|%s|%s|%s", project, version, variant, platform);
+            size_t at;
+            struct view_row *r;
+            if (!strmap_get(by_key, gk, &at)) {
+                r = new_row(v, &cap);
+                strmap_put(by_key, gk, v->nrows - 1);
+                r->project = xstrdup(project);
+                r->version = xstrdup(version);
+                r->release = dotver_major_minor(version);
+                r->variant = xstrdup(variant);
+                r->platform = xstrdup(platform);
+                r->status = VIEW_DECLARED + 1; /* nothing yet */
+                tables_variant_cuda(variant, &r->cuda);
+                r->wheels = json_array();
+            } else {
+                r = &v->rows[at];
+            }
+            json_array_append_new(r->wheels, wheel_entry(rec));
+            newer(&r->scanned_at, jstr(rec, "scanned_at"));
+            newer(&v->data_date, jstr(rec, "scanned_at"));
+            if (st < r->status) {
+                /* A better source for the GPU code: verified beats inferred. */
+                gpucode_free(&r->code);
+                free(r->sass);
+                free(r->ptx);
+                r->sass = r->ptx = NULL;
+                r->nsass = r->nptx = 0;
+                json_decref(r->binaries);
+                code_from_record(r, rec);
+                r->status = st;
+                free(r->wheelarch_version);
+                r->wheelarch_version =
+                    jstr(rec, "wheelarch_version") ? xstrdup(jstr(rec, "wheelarch_version")) : NULL;
+                free(r->index_url);
+                r->index_url = jstr(rec, "index_url") ? xstrdup(jstr(rec, "index_url")) : NULL;
+            }
+            free(gk);
+            json_decref(rec);
+            free(keys[i]);
+        }
+        free(keys);
+        db_close(db);
+    }
+    free(recdir);
+    /* Declared rows, attached to crawled rows of the same release or on
+     * their own. */
+    for (size_t i = 0; i < t->ndeclared; i++) {
+        const struct declared *d = &t->declared[i];
+        int attached = 0;
+        for (size_t k = 0; k < v->nrows; k++) {
+            struct view_row *r = &v->rows[k];
+            if (r->status == VIEW_DECLARED || strcmp(r->project, "torch") != 0 ||
+                strcmp(r->release, d->release) != 0 || strcmp(r->variant, d->variant) != 0 ||
+                strcmp(r->platform, d->platform) != 0)
+                continue;
+            r->declared = d;
+            attached = 1;
+        }
+        if (attached)
+            continue;
+        struct view_row *r = new_row(v, &cap);
+        r->project = xstrdup("torch");
+        r->version = xstrdup(d->release);
+        r->release = xstrdup(d->release);
+        r->variant = xstrdup(d->variant);
+        r->platform = xstrdup(d->platform);
+        r->status = VIEW_DECLARED;
+        r->declared = d;
+        tables_variant_cuda(d->variant, &r->cuda);
+        code_from_declared(r, t, d);
+        r->wheels = json_array();
+    }
+    for (size_t k = 0; k < v->nrows; k++) {
+        struct view_row *r = &v->rows[k];
+        if (!r->declared)
+            r->declared = find_declared(t, r->project, r->release, r->variant, r->platform);
+        if (!r->index_url)
+            r->index_url = default_index_url(r->variant);
+        sort_wheels(r->wheels);
+        differences(r);
+    }
+    if (v->nrows > 1)
+        qsort(v->rows, v->nrows, sizeof *v->rows, row_cmp);
+    strmap_free(by_key);
+    if (bad_records)
+        *bad_records = bad;
+    return 0;
+}
+
+static json_t *targets_json(const struct target *t, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++) {
+        char name[TARGET_NAME_MAX];
+        target_format(&t[i], name, sizeof name);
+        json_array_append_new(a, json_string(name));
+    }
+    return a;
+}
+
+json_t *dbview_row_json(const struct dbview *v, const struct view_row *r)
+{
+    const struct tables *t = v->t;
+    json_t *o = json_object();
+    json_object_set_new(o, "project", json_string(r->project));
+    json_object_set_new(o, "version", json_string(r->version));
+    json_object_set_new(o, "release", json_string(r->release));
+    json_object_set_new(o, "variant", json_string(r->variant));
+    json_object_set_new(o, "platform", json_string(r->platform));
+    json_object_set_new(o, "status", json_string(dbview_status_name(r->status)));
+    json_object_set_new(o, "index_url", json_string(r->index_url));
+    if (r->cuda.n) {
+        char cuda[16];
+        snprintf(cuda, sizeof cuda, "%ld.%ld", r->cuda.f[0], r->cuda.f[1]);
+        json_object_set_new(o, "cuda", json_string(cuda));
+        const struct minor_compat *mc = tables_minor_compat(t, (int)r->cuda.f[0]);
+        json_t *md = json_object();
+        if (mc && mc->min_driver_text[TABLES_LINUX])
+            json_object_set_new(md, "linux", json_string(mc->min_driver_text[TABLES_LINUX]));
+        if (mc && mc->min_driver_text[TABLES_WINDOWS])
+            json_object_set_new(md, "windows", json_string(mc->min_driver_text[TABLES_WINDOWS]));
+        json_object_set_new(o, "min_driver", md);
+    } else {
+        json_object_set_new(o, "cuda", json_null());
+        json_object_set_new(o, "min_driver", json_null());
+    }
+    json_object_set_new(o, "sass", targets_json(r->sass, r->nsass));
+    json_object_set_new(o, "ptx", targets_json(r->ptx, r->nptx));
+    json_t *isa = json_object();
+    for (size_t i = 0; i < r->code.nisas; i++) {
+        char name[TARGET_NAME_MAX], iv[16];
+        target_format(&r->code.isas[i].ptx, name, sizeof name);
+        snprintf(iv, sizeof iv, "%ld.%ld", r->code.isas[i].isa.f[0],
+                 r->code.isas[i].isa.n > 1 ? r->code.isas[i].isa.f[1] : 0);
+        json_object_set_new(isa, name, json_string(iv));
+    }
+    json_object_set_new(o, "ptx_isa", isa);
+    json_object_set_new(o, "modules", json_integer((json_int_t)r->code.modules));
+    json_t *sets = json_array();
+    for (size_t i = 0; i < r->code.nsets; i++) {
+        json_t *s = json_object();
+        json_object_set_new(s, "modules", json_integer((json_int_t)r->code.sets[i].modules));
+        json_object_set_new(s, "targets", targets_json(r->code.sets[i].targets, r->code.sets[i].n));
+        json_array_append_new(sets, s);
+    }
+    json_object_set_new(o, "module_sets", sets);
+    if (r->declared) {
+        json_t *d = json_object();
+        json_object_set_new(d, "arch_list", json_string(r->declared->arch_list));
+        json_object_set_new(d, "sass", targets_json(r->declared->sass, r->declared->nsass));
+        json_object_set_new(d, "ptx", targets_json(r->declared->ptx, r->declared->nptx));
+        json_object_set_new(d, "source", json_string(r->declared->source));
+        json_object_set_new(d, "confidence", json_string(r->declared->confidence));
+        json_object_set_new(o, "declared", d);
+    } else {
+        json_object_set_new(o, "declared", json_null());
+    }
+    json_object_set(o, "differences", r->differences);
+    json_object_set(o, "binaries", r->binaries);
+    json_object_set(o, "wheels", r->wheels);
+    json_object_set_new(o, "scanned_at", r->scanned_at ? json_string(r->scanned_at) : json_null());
+    json_object_set_new(o, "wheelarch_version",
+                        r->wheelarch_version ? json_string(r->wheelarch_version) : json_null());
+    return o;
+}

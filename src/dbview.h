@@ -1,0 +1,71 @@
+/*
+ * dbview: one view of everything known, per (project, version, variant,
+ * platform).
+ *
+ * Rows come from crawl records ("verified" when the wheel itself was read,
+ * "inferred" when a sibling wheel of the same release, variant and platform
+ * was) and from PyTorch's declared arch lists shipped in data/ ("declared",
+ * so every command works before any crawl).  Verified beats inferred beats
+ * declared.  A row's GPU code is that of the project's own binaries:
+ * bundled NVIDIA libraries (cuDNN, cuBLAS, NCCL, ...) serve other GPUs and
+ * are left out.  Where verified code and the declared list disagree, the
+ * row keeps both and lists the differences.
+ */
+#ifndef WHEELARCH_DBVIEW_H
+#define WHEELARCH_DBVIEW_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "compat.h"
+#include "error.h"
+#include "tables.h"
+
+enum view_status { VIEW_VERIFIED = 0, VIEW_INFERRED, VIEW_DECLARED };
+
+struct view_row {
+    char *project;       /* normalised: "torch" */
+    char *version;       /* "2.8.0"; for declared rows the release, "2.8" */
+    char *release;       /* "2.8" */
+    char *variant;       /* "cu128", "cpu" */
+    char *platform;      /* "linux-x86_64" */
+    int status;          /* enum view_status */
+    struct dotver cuda;  /* from the variant; n == 0 for cpu */
+    struct gpucode code; /* the project's own GPU code */
+    struct target *sass; /* unions, sorted */
+    size_t nsass;
+    struct target *ptx;
+    size_t nptx;
+    const struct declared *declared; /* the declared row for this release, or NULL */
+    char *index_url;                 /* the index to install from */
+    json_t *wheels;                  /* [{filename, url, sha256, status, key, upload_time}] */
+    json_t *binaries;                /* own binaries: [{path, modules, sass, ptx, targets}] */
+    json_t *differences; /* ["sm_90a (2 of 341 modules) is not in the declared list", ...] */
+    char *scanned_at;    /* newest scan date of its records, or NULL */
+    char *wheelarch_version;
+};
+
+struct dbview {
+    const struct tables *t;
+    struct view_row *rows; /* project, newest version first, variant, platform */
+    size_t nrows;
+    size_t records;  /* records read */
+    char *data_date; /* newest scanned_at, or NULL */
+};
+
+/* Builds the view from the records in cache_dir (may be NULL or missing:
+ * declared rows only) and the tables.  Unreadable records are skipped with
+ * a count in *bad_records (may be NULL). */
+int dbview_build(const char *cache_dir, const struct tables *t, struct dbview *v,
+                 size_t *bad_records, struct wa_error *err);
+void dbview_free(struct dbview *v);
+
+const char *dbview_status_name(int status);
+
+/* Whether a binary path names a bundled third-party CUDA library. */
+int dbview_is_bundled(const char *path);
+
+/* The row as JSON (caller owns the reference): the feed's row format. */
+json_t *dbview_row_json(const struct dbview *v, const struct view_row *r);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * dotver: dotted version numbers.
+ */
+#include "dotver.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+int dotver_parse(const char *s, struct dotver *v)
+{
+    memset(v, 0, sizeof *v);
+    if (!s)
+        return -1;
+    while (*s == ' ' || *s == 'v')
+        s++;
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    while (v->n < DOTVER_FIELDS && isdigit((unsigned char)*s)) {
+        long x = 0;
+        while (isdigit((unsigned char)*s)) {
+            if (x < 100000000)
+                x = x * 10 + (*s - '0');
+            s++;
+        }
+        v->f[v->n++] = x;
+        if (*s == '.' && isdigit((unsigned char)s[1]))
+            s++;
+        else
+            break;
+    }
+    if (*s == 'a' || *s == 'b' || (*s == 'r' && s[1] == 'c') || strncmp(s, ".dev", 4) == 0 ||
+        strncmp(s, "dev", 3) == 0)
+        v->pre = 1;
+    return 0;
+}
+
+int dotver_cmp(const struct dotver *a, const struct dotver *b)
+{
+    for (int i = 0; i < DOTVER_FIELDS; i++) {
+        long x = i < a->n ? a->f[i] : 0, y = i < b->n ? b->f[i] : 0;
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    if (a->pre != b->pre)
+        return a->pre ? -1 : 1;
+    return 0;
+}
+
+int dotver_cmp_str(const char *a, const char *b)
+{
+    struct dotver x, y;
+    int okx = dotver_parse(a, &x) == 0, oky = dotver_parse(b, &y) == 0;
+    if (!okx || !oky)
+        return okx - oky;
+    return dotver_cmp(&x, &y);
+}
+
+char *dotver_major_minor(const char *s)
+{
+    struct dotver v;
+    if (dotver_parse(s, &v) < 0)
+        return xstrdup(s ? s : "");
+    if (v.n < 2)
+        return xasprintf("%ld", v.f[0]);
+    return xasprintf("%ld.%ld", v.f[0], v.f[1]);
+}

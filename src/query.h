@@ -1,0 +1,53 @@
+/*
+ * query: "what runs on my GPU" — a verdict per variant of one release and
+ * the index to install from.
+ *
+ * The result is a JSON object, a public interface (`wheelarch query
+ * --json`), from which the text output is also made:
+ *
+ *   {"gpu": {"name", "compute_capability", "architecture", "tegra"} ,
+ *    "driver": {"version", "cuda"} or null,
+ *    "project", "version", "platform",
+ *    "variants": [{"variant", "version", "index_url", "status", "cuda",
+ *                  "min_driver", "verdict", "label", "reason", "via"}],
+ *    "recommendation": {"index", "index_url", "version", "verdict",
+ *                       "reason", "commands": {"pip", "uv"}} or null,
+ *    "fallback": the same for the newest release that works, or null,
+ *    "notes": [...]}
+ */
+#ifndef WHEELARCH_QUERY_H
+#define WHEELARCH_QUERY_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "dbview.h"
+#include "dotver.h"
+#include "error.h"
+#include "tables.h"
+
+struct query_options {
+    const struct gpu *gpu; /* NULL when only a compute capability is given */
+    uint16_t cc;
+    int has_driver;
+    struct dotver driver;
+    const char *driver_text;
+    const char *project;  /* normalised; "torch" */
+    const char *version;  /* "2.8", "2.8.0", or NULL for the newest */
+    const char *platform; /* "linux-x86_64", "linux-aarch64", "windows-x86_64" */
+};
+
+/* Runs the query.  Returns a new JSON object, or NULL with err set
+ * (WA_ERR_USAGE: no such project, release or platform in the data). */
+json_t *query_run(const struct dbview *v, const struct query_options *o, struct wa_error *err);
+
+/* Rows whose binaries disagree with PyTorch's declared arch list, as
+ * [{project, version, variant, platform, status, declared, differences}];
+ * version and platform may be NULL (all). */
+json_t *query_differences(const struct dbview *v, const char *project, const char *version,
+                          const char *platform);
+
+/* The platform id of this machine ("linux-x86_64", ...). */
+const char *query_this_platform(void);
+
+#endif

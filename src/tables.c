@@ -1,0 +1,609 @@
+/*
+ * tables: the CSV files in data/ and data/pytorch_arch_lists_detailed.json.
+ */
+#include "tables.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvfile.h"
+#include "fsutil.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+static const uint16_t tegra_ccs[] = {32, 53, 62, 72, 87, 101, 110};
+
+int tables_is_tegra(uint16_t cc)
+{
+    for (size_t i = 0; i < sizeof tegra_ccs / sizeof tegra_ccs[0]; i++)
+        if (tegra_ccs[i] == cc)
+            return 1;
+    return 0;
+}
+
+static int parse_cc(const char *s, uint16_t *cc)
+{
+    struct dotver v;
+    if (dotver_parse(s, &v) < 0 || v.n < 2 || v.f[0] > 99 || v.f[1] > 9)
+        return -1;
+    *cc = (uint16_t)(v.f[0] * 10 + v.f[1]);
+    return 0;
+}
+
+static char *slugify(const char *s)
+{
+    struct strbuf b = STRBUF_INIT;
+    int dash = 0;
+    for (; *s; s++) {
+        if (isalnum((unsigned char)*s)) {
+            if (dash && b.len)
+                strbuf_addc(&b, '-');
+            dash = 0;
+            strbuf_addc(&b, (char)tolower((unsigned char)*s));
+        } else {
+            dash = 1;
+        }
+    }
+    return strbuf_detach(&b, NULL);
+}
+
+static int load(const char *dir, const char *name, struct csvfile *c, struct wa_error *err)
+{
+    char *p = fsutil_join(dir, name);
+    int rc = csvfile_load(p, c, err);
+    free(p);
+    return rc;
+}
+
+static int need_cols(const struct csvfile *c, const char *file, const char *const *cols, int *idx,
+                     struct wa_error *err)
+{
+    for (size_t i = 0; cols[i]; i++) {
+        idx[i] = csvfile_col(c, cols[i]);
+        if (idx[i] < 0)
+            return wa_error_set(err, WA_ERR_FORMAT, "%s: no column %s", file, cols[i]);
+    }
+    return 0;
+}
+
+static int load_gpus(const char *dir, struct tables *t, struct wa_error *err)
+{
+    struct csvfile c;
+    static const char *const cols[] = {"name", "compute_capability", "architecture", "segment",
+                                       NULL};
+    int idx[4];
+    int rc = load(dir, "gpus.csv", &c, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = need_cols(&c, "gpus.csv", cols, idx, err)) < 0)
+        goto out;
+    t->gpus = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->gpus);
+    for (size_t r = 0; r < c.nrows; r++) {
+        struct gpu *g = &t->gpus[t->ngpus];
+        if (parse_cc(c.rows[r][idx[1]], &g->cc) < 0) {
+            rc = wa_error_set(err, WA_ERR_FORMAT, "gpus.csv: row %zu: bad compute capability '%s'",
+                              r + 2, c.rows[r][idx[1]]);
+            goto out;
+        }
+        g->name = xstrdup(c.rows[r][idx[0]]);
+        g->slug = slugify(g->name);
+        g->architecture = xstrdup(c.rows[r][idx[2]]);
+        g->segment = xstrdup(c.rows[r][idx[3]]);
+        g->tegra = strcmp(g->segment, "jetson") == 0 || tables_is_tegra(g->cc);
+        t->ngpus++;
+    }
+out:
+    csvfile_free(&c);
+    return rc;
+}
+
+static void parse_driver(const char *s, struct dotver *v, char **text)
+{
+    if (dotver_parse(s, v) < 0)
+        v->n = 0;
+    *text = v->n ? xstrdup(s) : NULL;
+    if (*text) {
+        /* keep just the version ("580 (13.0 GA ...)" -> "580") */
+        size_t n = strspn(*text, "0123456789.");
+        (*text)[n] = '\0';
+    }
+}
+
+static int load_toolkits(const char *dir, struct tables *t, struct wa_error *err)
+{
+    struct csvfile c;
+    static const char *const cols[] = {"cuda_toolkit_release", "cuda_version",
+                                       "linux_x86_64_min_driver", "windows_x86_64_min_driver",
+                                       NULL};
+    int idx[4];
+    int rc = load(dir, "cuda_toolkit_driver_versions.csv", &c, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = need_cols(&c, "cuda_toolkit_driver_versions.csv", cols, idx, err)) < 0)
+        goto out;
+    t->toolkits = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->toolkits);
+    for (size_t r = 0; r < c.nrows; r++) {
+        struct toolkit *k = &t->toolkits[t->ntoolkits];
+        if (dotver_parse(c.rows[r][idx[1]], &k->cuda) < 0)
+            continue;
+        k->release = xstrdup(c.rows[r][idx[0]]);
+        parse_driver(c.rows[r][idx[2]], &k->min_driver[TABLES_LINUX],
+                     &k->min_driver_text[TABLES_LINUX]);
+        parse_driver(c.rows[r][idx[3]], &k->min_driver[TABLES_WINDOWS],
+                     &k->min_driver_text[TABLES_WINDOWS]);
+        if (k->min_driver[TABLES_WINDOWS].n == 0 && k->min_driver[TABLES_LINUX].n > 0) {
+            /* "N/A" from 13.0: drivers of the same branch are meant. */
+            k->min_driver[TABLES_WINDOWS].n = 1;
+            k->min_driver[TABLES_WINDOWS].f[0] = k->min_driver[TABLES_LINUX].f[0];
+            k->min_driver_text[TABLES_WINDOWS] = xasprintf("%ld", k->min_driver[TABLES_LINUX].f[0]);
+        }
+        t->ntoolkits++;
+    }
+out:
+    csvfile_free(&c);
+    return rc;
+}
+
+static int load_compat(const char *dir, struct tables *t, struct wa_error *err)
+{
+    struct csvfile c;
+    static const char *const cols[] = {"cuda_major", "linux_min_driver", "windows_min_driver",
+                                       NULL};
+    int idx[3];
+    int rc = load(dir, "cuda_minor_version_compat.csv", &c, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = need_cols(&c, "cuda_minor_version_compat.csv", cols, idx, err)) < 0)
+        goto out;
+    t->compat = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->compat);
+    for (size_t r = 0; r < c.nrows; r++) {
+        struct minor_compat *m = &t->compat[t->ncompat];
+        m->cuda_major = atoi(c.rows[r][idx[0]]);
+        parse_driver(c.rows[r][idx[1]], &m->min_driver[0], &m->min_driver_text[0]);
+        parse_driver(c.rows[r][idx[2]], &m->min_driver[1], &m->min_driver_text[1]);
+        t->ncompat++;
+    }
+out:
+    csvfile_free(&c);
+    return rc;
+}
+
+static int load_isas(const char *dir, struct tables *t, struct wa_error *err)
+{
+    struct csvfile c;
+    static const char *const cols[] = {"cuda_version", "ptx_isa_version", NULL};
+    int idx[2];
+    int rc = load(dir, "ptx_isa_versions.csv", &c, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = need_cols(&c, "ptx_isa_versions.csv", cols, idx, err)) < 0)
+        goto out;
+    t->isas = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->isas);
+    for (size_t r = 0; r < c.nrows; r++) {
+        struct ptx_isa *p = &t->isas[t->nisas];
+        if (dotver_parse(c.rows[r][idx[0]], &p->cuda) < 0 ||
+            dotver_parse(c.rows[r][idx[1]], &p->isa) < 0)
+            continue;
+        p->public_release = strstr(c.rows[r][idx[0]], "not public") == NULL;
+        t->nisas++;
+    }
+out:
+    csvfile_free(&c);
+    return rc;
+}
+
+static size_t parse_cc_list(const char *s, uint16_t *out, size_t max)
+{
+    size_t n = 0;
+    while (*s && n < max) {
+        while (*s && !isdigit((unsigned char)*s))
+            s++;
+        if (!*s)
+            break;
+        uint16_t cc;
+        if (parse_cc(s, &cc) == 0)
+            out[n++] = cc;
+        while (*s && *s != ';')
+            s++;
+    }
+    return n;
+}
+
+static int load_families(const char *dir, struct tables *t, struct wa_error *err)
+{
+    struct csvfile c;
+    static const char *const cols[] = {"target", "compatible_cc_cuda_12.9_13.0_docs",
+                                       "compatible_cc_latest_guide_table28", NULL};
+    int idx[3];
+    int rc = load(dir, "family_specific_targets.csv", &c, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = need_cols(&c, "family_specific_targets.csv", cols, idx, err)) < 0)
+        goto out;
+    t->families = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->families);
+    for (size_t r = 0; r < c.nrows; r++) {
+        struct family *f = &t->families[t->nfamilies];
+        const char *name = c.rows[r][idx[0]];
+        const char *u = strchr(name, '_');
+        if (!u)
+            continue;
+        f->target = (uint16_t)atoi(u + 1);
+        /* The newest guide's column, else the 12.9/13.0 one. */
+        f->n = parse_cc_list(c.rows[r][idx[2]], f->members, 8);
+        if (f->n == 0)
+            f->n = parse_cc_list(c.rows[r][idx[1]], f->members, 8);
+        if (f->target && f->n)
+            t->nfamilies++;
+    }
+out:
+    csvfile_free(&c);
+    return rc;
+}
+
+void tables_parse_arch_list(const char *list, struct target *sass, size_t *nsass, size_t maxs,
+                            struct target *ptx, size_t *nptx, size_t maxp)
+{
+    *nsass = *nptx = 0;
+    const char *s = list;
+    while (*s) {
+        size_t len = strcspn(s, "; ");
+        char tok[32];
+        if (len > 0 && len < sizeof tok) {
+            memcpy(tok, s, len);
+            tok[len] = '\0';
+            uint16_t cc;
+            if (parse_cc(tok, &cc) == 0) {
+                const char *p = tok;
+                while (*p && (isdigit((unsigned char)*p) || *p == '.'))
+                    p++;
+                char sfx = (*p == 'a' || *p == 'f') ? *p : 0;
+                struct target t = {TARGET_SASS, sfx, cc};
+                if (*nsass < maxs)
+                    sass[(*nsass)++] = t;
+                if (strstr(tok, "+PTX") && *nptx < maxp) {
+                    t.kind = TARGET_PTX;
+                    ptx[(*nptx)++] = t;
+                }
+            }
+        }
+        s += len;
+        while (*s == ';' || *s == ' ')
+            s++;
+    }
+    *nsass = target_sort_unique(sass, *nsass);
+    *nptx = target_sort_unique(ptx, *nptx);
+}
+
+static int load_declared(const char *dir, struct tables *t, struct wa_error *err)
+{
+    struct csvfile c;
+    static const char *const cols[] = {"torch_version",        "cuda_variant", "platform",
+                                       "torch_cuda_arch_list", "source",       NULL};
+    int idx[5];
+    int rc = load(dir, "pytorch_arch_lists.csv", &c, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = need_cols(&c, "pytorch_arch_lists.csv", cols, idx, err)) < 0)
+        goto out;
+    /* Confidence and evidence per row, from the detailed JSON (same order). */
+    char *jp = fsutil_join(dir, "pytorch_arch_lists_detailed.json");
+    json_t *detail = json_load_file(jp, 0, NULL);
+    free(jp);
+    t->declared = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->declared);
+    for (size_t r = 0; r < c.nrows; r++) {
+        struct declared *d = &t->declared[t->ndeclared++];
+        d->release = xstrdup(c.rows[r][idx[0]]);
+        d->variant = xstrdup(c.rows[r][idx[1]]);
+        d->platform = xstrdup(c.rows[r][idx[2]]);
+        d->arch_list = xstrdup(c.rows[r][idx[3]]);
+        d->source = xstrdup(c.rows[r][idx[4]]);
+        tables_parse_arch_list(d->arch_list, d->sass, &d->nsass, 32, d->ptx, &d->nptx, 8);
+        const char *conf = "", *ev = "";
+        size_t i;
+        json_t *row;
+        json_array_foreach(detail, i, row)
+        {
+            const char *v = json_string_value(json_object_get(row, "torch_version"));
+            const char *cv = json_string_value(json_object_get(row, "cuda_variant"));
+            const char *pl = json_string_value(json_object_get(row, "platform"));
+            if (v && cv && pl && strcmp(v, d->release) == 0 && strcmp(cv, d->variant) == 0 &&
+                strcmp(pl, d->platform) == 0) {
+                const char *x = json_string_value(json_object_get(row, "confidence"));
+                const char *e = json_string_value(json_object_get(row, "evidence"));
+                conf = x ? x : "";
+                ev = e ? e : "";
+                break;
+            }
+        }
+        d->confidence = xstrdup(conf);
+        d->evidence = xstrdup(ev);
+    }
+    json_decref(detail);
+out:
+    csvfile_free(&c);
+    return rc;
+}
+
+static int load_releases(const char *dir, struct tables *t, struct wa_error *err)
+{
+    struct csvfile c;
+    static const char *const cols[] = {"torch_version", "pypi_default_linux_x86_64", NULL};
+    int idx[2];
+    int rc = load(dir, "pytorch_release_variants.csv", &c, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = need_cols(&c, "pytorch_release_variants.csv", cols, idx, err)) < 0)
+        goto out;
+    t->releases = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->releases);
+    for (size_t r = 0; r < c.nrows; r++) {
+        t->releases[t->nreleases].release = xstrdup(c.rows[r][idx[0]]);
+        const char *d = c.rows[r][idx[1]];
+        t->releases[t->nreleases].pypi_default = xstrndup(d, strcspn(d, " ("));
+        t->nreleases++;
+    }
+out:
+    csvfile_free(&c);
+    return rc;
+}
+
+int tables_load(const char *dir, struct tables *t, struct wa_error *err)
+{
+    memset(t, 0, sizeof *t);
+    if (!dir)
+        return wa_error_set(err, WA_ERR_IO, "data folder not found (set WHEELARCH_DATA_DIR)");
+    int rc = load_gpus(dir, t, err);
+    if (rc == 0)
+        rc = load_toolkits(dir, t, err);
+    if (rc == 0)
+        rc = load_compat(dir, t, err);
+    if (rc == 0)
+        rc = load_isas(dir, t, err);
+    if (rc == 0)
+        rc = load_families(dir, t, err);
+    if (rc == 0)
+        rc = load_declared(dir, t, err);
+    if (rc == 0)
+        rc = load_releases(dir, t, err);
+    if (rc < 0)
+        tables_free(t);
+    return rc;
+}
+
+void tables_free(struct tables *t)
+{
+    for (size_t i = 0; i < t->ngpus; i++) {
+        free(t->gpus[i].name);
+        free(t->gpus[i].slug);
+        free(t->gpus[i].architecture);
+        free(t->gpus[i].segment);
+    }
+    free(t->gpus);
+    for (size_t i = 0; i < t->ntoolkits; i++) {
+        free(t->toolkits[i].release);
+        free(t->toolkits[i].min_driver_text[0]);
+        free(t->toolkits[i].min_driver_text[1]);
+    }
+    free(t->toolkits);
+    for (size_t i = 0; i < t->ncompat; i++) {
+        free(t->compat[i].min_driver_text[0]);
+        free(t->compat[i].min_driver_text[1]);
+    }
+    free(t->compat);
+    free(t->isas);
+    free(t->families);
+    for (size_t i = 0; i < t->ndeclared; i++) {
+        struct declared *d = &t->declared[i];
+        free(d->release);
+        free(d->variant);
+        free(d->platform);
+        free(d->arch_list);
+        free(d->source);
+        free(d->confidence);
+        free(d->evidence);
+    }
+    free(t->declared);
+    for (size_t i = 0; i < t->nreleases; i++) {
+        free(t->releases[i].release);
+        free(t->releases[i].pypi_default);
+    }
+    free(t->releases);
+    memset(t, 0, sizeof *t);
+}
+
+size_t tables_family(const struct tables *t, uint16_t target, uint16_t *out, size_t max)
+{
+    for (size_t i = 0; i < t->nfamilies; i++)
+        if (t->families[i].target == target) {
+            size_t n = t->families[i].n < max ? t->families[i].n : max;
+            memcpy(out, t->families[i].members, n * sizeof *out);
+            return n;
+        }
+    if (max == 0)
+        return 0;
+    out[0] = target;
+    return 1;
+}
+
+/* ---- GPU names ---------------------------------------------------------- */
+
+#define MAX_TOKENS 16
+
+/* Lowercase alphanumeric tokens, split at letter/digit boundaries:
+ * "GeForce RTX4090 Ti" -> geforce rtx 4090 ti. */
+static size_t tokenize(const char *s, char tok[][24], size_t max)
+{
+    size_t n = 0;
+    while (*s && n < max) {
+        while (*s && !isalnum((unsigned char)*s))
+            s++;
+        if (!*s)
+            break;
+        int digit = isdigit((unsigned char)*s) != 0;
+        size_t k = 0;
+        while (*s && isalnum((unsigned char)*s) && (isdigit((unsigned char)*s) != 0) == digit) {
+            if (k + 1 < 24)
+                tok[n][k++] = (char)tolower((unsigned char)*s);
+            s++;
+        }
+        tok[n][k] = '\0';
+        n++;
+    }
+    return n;
+}
+
+static int brand_word(const char *t)
+{
+    static const char *const words[] = {"nvidia", "geforce", NULL};
+    for (const char *const *w = words; *w; w++)
+        if (strcmp(*w, t) == 0)
+            return 1;
+    return 0;
+}
+
+/* Tokens without brand words. */
+static size_t significant(const char *s, char tok[][24], size_t max)
+{
+    char all[MAX_TOKENS][24];
+    size_t n = tokenize(s, all, MAX_TOKENS), m = 0;
+    for (size_t i = 0; i < n && m < max; i++)
+        if (!brand_word(all[i]))
+            memcpy(tok[m++], all[i], 24);
+    return m;
+}
+
+static int has_token(char tok[][24], size_t n, const char *t)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(tok[i], t) == 0)
+            return 1;
+    return 0;
+}
+
+int tables_find_gpu(const struct tables *t, const char *query, const struct gpu **gpu,
+                    const struct gpu **candidates, size_t max, size_t *ncandidates)
+{
+    char q[MAX_TOKENS][24];
+    size_t nq = significant(query, q, MAX_TOKENS);
+    *gpu = NULL;
+    *ncandidates = 0;
+    if (nq == 0)
+        return 0;
+    const struct gpu *exact = NULL, *first = NULL;
+    size_t matches = 0;
+    int same_cc = 1;
+    for (size_t i = 0; i < t->ngpus; i++) {
+        char g[MAX_TOKENS][24];
+        size_t ng = significant(t->gpus[i].name, g, MAX_TOKENS);
+        size_t hit = 0;
+        for (size_t k = 0; k < nq; k++)
+            hit += has_token(g, ng, q[k]);
+        if (hit != nq)
+            continue;
+        if (ng == nq && !exact)
+            exact = &t->gpus[i];
+        if (!first)
+            first = &t->gpus[i];
+        else if (first->cc != t->gpus[i].cc)
+            same_cc = 0;
+        if (*ncandidates < max)
+            candidates[(*ncandidates)++] = &t->gpus[i];
+        matches++;
+    }
+    if (exact) {
+        *gpu = exact;
+        return 1;
+    }
+    if (matches == 0)
+        return 0;
+    if (matches == 1 || same_cc) {
+        /* One answer either way: the shortest name. */
+        const struct gpu *best = first;
+        for (size_t i = 0; i < *ncandidates; i++)
+            if (strlen(candidates[i]->name) < strlen(best->name))
+                best = candidates[i];
+        *gpu = best;
+        return 1;
+    }
+    return -1;
+}
+
+/* ---- drivers and toolkits ---------------------------------------------- */
+
+const struct minor_compat *tables_minor_compat(const struct tables *t, int cuda_major)
+{
+    for (size_t i = 0; i < t->ncompat; i++)
+        if (t->compat[i].cuda_major == cuda_major)
+            return &t->compat[i];
+    return NULL;
+}
+
+const struct toolkit *tables_driver_cuda(const struct tables *t, const struct dotver *driver,
+                                         int os)
+{
+    const struct toolkit *best = NULL;
+    for (size_t i = 0; i < t->ntoolkits; i++) {
+        const struct toolkit *k = &t->toolkits[i];
+        if (k->min_driver[os].n == 0 || dotver_cmp(&k->min_driver[os], driver) > 0)
+            continue;
+        if (!best || dotver_cmp(&k->cuda, &best->cuda) > 0)
+            best = k;
+    }
+    return best;
+}
+
+static int same_minor(const struct dotver *a, const struct dotver *b)
+{
+    return a->n >= 2 && b->n >= 2 && a->f[0] == b->f[0] && a->f[1] == b->f[1];
+}
+
+const struct ptx_isa *tables_isa_of_cuda(const struct tables *t, const struct dotver *cuda)
+{
+    for (size_t i = 0; i < t->nisas; i++)
+        if (same_minor(&t->isas[i].cuda, cuda))
+            return &t->isas[i];
+    return NULL;
+}
+
+const struct ptx_isa *tables_cuda_of_isa(const struct tables *t, const struct dotver *isa)
+{
+    const struct ptx_isa *best = NULL;
+    for (size_t i = 0; i < t->nisas; i++) {
+        const struct ptx_isa *p = &t->isas[i];
+        if (!p->public_release || dotver_cmp(&p->isa, isa) < 0)
+            continue;
+        if (!best || dotver_cmp(&p->cuda, &best->cuda) < 0)
+            best = p;
+    }
+    return best;
+}
+
+const struct toolkit *tables_toolkit(const struct tables *t, const struct dotver *cuda)
+{
+    const struct toolkit *best = NULL;
+    for (size_t i = 0; i < t->ntoolkits; i++) {
+        const struct toolkit *k = &t->toolkits[i];
+        if (!same_minor(&k->cuda, cuda))
+            continue;
+        if (!best || dotver_cmp(&k->cuda, &best->cuda) < 0)
+            best = k;
+    }
+    return best;
+}
+
+int tables_variant_cuda(const char *variant, struct dotver *cuda)
+{
+    memset(cuda, 0, sizeof *cuda);
+    if (!variant || strncmp(variant, "cu", 2) != 0 || !isdigit((unsigned char)variant[2]))
+        return -1;
+    const char *d = variant + 2;
+    size_t n = strspn(d, "0123456789");
+    if (n < 2 || n > 3 || d[n] != '\0')
+        return -1;
+    long v = strtol(d, NULL, 10); /* "128" -> 12.8, "92" -> 9.2 */
+    cuda->n = 2;
+    cuda->f[0] = v / 10;
+    cuda->f[1] = v % 10;
+    return 0;
+}

@@ -1,0 +1,135 @@
+/*
+ * tables: the data wheelarch ships in data/ (each file's sources are in
+ * data/README.md), loaded once, with the lookups the compatibility rules
+ * need: GPUs by forgiving name, toolkit and driver tables, PTX ISA per
+ * toolkit, family-specific targets, and PyTorch's declared arch lists.
+ *
+ * Compute capabilities are integers, 10 * major + minor (6.1 -> 61).
+ */
+#ifndef WHEELARCH_TABLES_H
+#define WHEELARCH_TABLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dotver.h"
+#include "error.h"
+#include "target.h"
+
+enum tables_os { TABLES_LINUX = 0, TABLES_WINDOWS = 1 };
+
+struct gpu {
+    char *name;         /* marketing name, "GeForce GTX 1080 Ti" */
+    char *slug;         /* "geforce-gtx-1080-ti" */
+    uint16_t cc;        /* 61 */
+    char *architecture; /* "Pascal" */
+    char *segment;      /* "geforce", "datacenter", "jetson", ... */
+    int tegra;          /* an integrated (Jetson/Tegra) part */
+};
+
+struct toolkit {
+    char *release;               /* "12.8 Update 1" */
+    struct dotver cuda;          /* 12.8.1 */
+    struct dotver min_driver[2]; /* per enum tables_os; n == 0 when unknown */
+    char *min_driver_text[2];
+};
+
+struct minor_compat {
+    int cuda_major;
+    struct dotver min_driver[2];
+    char *min_driver_text[2];
+};
+
+struct ptx_isa {
+    struct dotver cuda; /* "12.8" */
+    struct dotver isa;  /* "8.7" */
+    int public_release; /* 0 for "12.7 (not public)" */
+};
+
+struct family {
+    uint16_t target;     /* 100 for sm_100f / compute_100f */
+    uint16_t members[8]; /* compute capabilities it runs on */
+    size_t n;
+};
+
+struct declared {
+    char *release;   /* "2.8" */
+    char *variant;   /* "cu128" */
+    char *platform;  /* "linux-x86_64" */
+    char *arch_list; /* "7.0;7.5;...;12.0+PTX" */
+    char *source;
+    char *confidence; /* "high", "medium", ... or "" */
+    char *evidence;
+    struct target sass[32];
+    size_t nsass;
+    struct target ptx[8];
+    size_t nptx;
+};
+
+struct release_info {
+    char *release;      /* "2.8" */
+    char *pypi_default; /* the CUDA build plain `pip install torch` gets on Linux x86_64 */
+};
+
+struct tables {
+    struct gpu *gpus;
+    size_t ngpus;
+    struct toolkit *toolkits; /* newest first */
+    size_t ntoolkits;
+    struct minor_compat *compat;
+    size_t ncompat;
+    struct ptx_isa *isas;
+    size_t nisas;
+    struct family *families;
+    size_t nfamilies;
+    struct declared *declared;
+    size_t ndeclared;
+    struct release_info *releases;
+    size_t nreleases;
+};
+
+/* Loads every table from dir.  Caller frees with tables_free.  Errors name
+ * the file and line. */
+int tables_load(const char *dir, struct tables *t, struct wa_error *err);
+void tables_free(struct tables *t);
+
+/* Whether cc is an integrated Tegra/Jetson part (3.2, 5.3, 6.2, 7.2, 8.7,
+ * 10.1 / 11.0 Thor). */
+int tables_is_tegra(uint16_t cc);
+
+/* Compute capabilities a family-specific target runs on; a target missing
+ * from the table runs on itself only.  Returns the count written. */
+size_t tables_family(const struct tables *t, uint16_t target, uint16_t *out, size_t max);
+
+/* Finds a GPU by a forgiving name ("1080 ti", "GeForce RTX4090", "nvidia
+ * a100").  Returns 1 and *gpu for one match (or several of one compute
+ * capability), 0 for none, and -1 when ambiguous, filling up to max
+ * candidates. */
+int tables_find_gpu(const struct tables *t, const char *query, const struct gpu **gpu,
+                    const struct gpu **candidates, size_t max, size_t *ncandidates);
+
+/* The minimum driver for a program built with CUDA major.x to load
+ * (minor-version compatibility), or NULL. */
+const struct minor_compat *tables_minor_compat(const struct tables *t, int cuda_major);
+
+/* The newest toolkit a driver supports natively (Table 3), or NULL. */
+const struct toolkit *tables_driver_cuda(const struct tables *t, const struct dotver *driver,
+                                         int os);
+
+/* The PTX ISA a toolkit emits (12.6 -> 8.5), or NULL. */
+const struct ptx_isa *tables_isa_of_cuda(const struct tables *t, const struct dotver *cuda);
+
+/* The first public toolkit that emits ISA `isa` (8.7 -> 12.8), or NULL. */
+const struct ptx_isa *tables_cuda_of_isa(const struct tables *t, const struct dotver *isa);
+
+/* The toolkit row of a CUDA version (first release of major.minor), or NULL. */
+const struct toolkit *tables_toolkit(const struct tables *t, const struct dotver *cuda);
+
+/* CUDA version of a variant id: "cu128" -> 12.8.  Returns 0 or -1. */
+int tables_variant_cuda(const char *variant, struct dotver *cuda);
+
+/* Parses a TORCH_CUDA_ARCH_LIST ("5.0;6.0;9.0+PTX;9.0a") into targets. */
+void tables_parse_arch_list(const char *list, struct target *sass, size_t *nsass, size_t maxs,
+                            struct target *ptx, size_t *nptx, size_t maxp);
+
+#endif

@@ -1,0 +1,132 @@
+"""wheelarch query: the field acceptance cases with only the shipped data (no
+network, empty database), the forgiving GPU names, the JSON interface, and
+verified records beating declared rows, with their differences listed."""
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import watest  # noqa: E402
+import pyindex  # noqa: E402
+
+args = watest.parse_args()
+c = watest.Checker()
+W = args.work
+empty = os.path.join(W, "empty-cache")
+
+
+def query(*argv, cache=empty, expect=0):
+    p = subprocess.run([args.wheelarch, "query", "--json", "--cache", cache] + list(argv),
+                       capture_output=True, text=True, timeout=60)
+    c.ok(p.returncode == expect, "query %s: exit %d, want %d: %s" % (" ".join(argv), p.returncode, expect, p.stderr))
+    return json.loads(p.stdout) if p.returncode == 0 else None, p
+
+
+def verdicts(o):
+    return {v["variant"]: v["verdict"] for v in o["variants"]}
+
+
+# ---- acceptance, from the field -------------------------------------------
+o, _ = query("--gpu", "GTX 1080 Ti", "--driver", "570.86.15", "--version", "2.8", "--platform", "linux-x86_64")
+if o:
+    c.eq(o["recommendation"]["index"], "cu126", "1080 Ti + 570 + torch 2.8 -> cu126")
+    c.eq(verdicts(o).get("cu128"), "unsupported", "cu128 lacks sm_61")
+    c.eq(verdicts(o).get("cu129"), "unsupported", "cu129 lacks sm_61")
+    c.eq(o["recommendation"]["commands"]["pip"],
+         "pip install torch==2.8.* --index-url https://download.pytorch.org/whl/cu126", "pip command")
+    c.eq(o["recommendation"]["commands"]["uv"],
+         "uv pip install torch==2.8.* --index-url https://download.pytorch.org/whl/cu126", "uv command")
+    c.eq(o["gpu"]["compute_capability"], "6.1", "compute capability")
+    c.eq(o["driver"]["cuda"], "12.8", "driver 570 supports CUDA 12.8")
+o, _ = query("--gpu", "rtx 5090", "--driver", "575.51.03", "--version", "2.8", "--platform", "linux-x86_64")
+if o:
+    c.ok(o["recommendation"]["index"] in ("cu128", "cu129"), "5090 + 575 -> cu128 or cu129")
+    c.eq(verdicts(o).get("cu126"), "unsupported", "never cu126 for 12.0")
+o, _ = query("--gpu", "H100", "--driver", "535.104.05", "--platform", "linux-x86_64")
+if o:
+    rec = o["recommendation"]
+    c.ok(rec is not None, "H100 + 535 gets a recommendation")
+    v = [x for x in o["variants"] if x["variant"] == rec["index"]][0]
+    major = int(v["cuda"].split(".")[0])
+    c.eq(major, 12, "H100 + 535: a CUDA 12 variant (minor-version compatibility, floor 525.60.13)")
+    c.ok(all(x["verdict"] == "driver-too-old" for x in o["variants"] if x["cuda"] and x["cuda"].startswith("13")),
+         "CUDA 13 variants need a newer driver")
+for plat in ("linux-x86_64", "windows-x86_64"):
+    o, _ = query("--gpu", "1080ti", "--driver", "570.86.15", "--version", "2.8", "--platform", plat)
+    if o:
+        c.eq(o["recommendation"]["index"], "cu126", "1080 Ti on " + plat)
+
+# ---- names, options, errors ------------------------------------------------
+for name in ("nvidia geforce gtx 1080 ti", "GTX1080Ti", "1080 TI"):
+    o, _ = query("--gpu", name, "--version", "2.8")
+    c.ok(o and o["gpu"]["name"] == "GeForce GTX 1080 Ti", "forgiving name %r" % name)
+o, p = query("--gpu", "titan", expect=2)
+c.ok("TITAN" in p.stderr or "Titan" in p.stderr, "ambiguous name lists candidates: " + p.stderr[:200])
+o, p = query("--gpu", "voodoo 5", expect=2)
+o, p = query("--cc", "6.1", "--gpu", "x", expect=2)
+o, p = query("--cc", "sixone", expect=2)
+o, p = query("--cc", "6.1", "--version", "0.1", expect=2)
+c.ok("no torch 0.1" in p.stderr, "unknown release named: " + p.stderr)
+o, p = query("--cc", "6.1", "--project", "nosuch", expect=2)
+o, _ = query("--cc", "8.6")
+c.ok(o and o["version"] and o["recommendation"], "default version is the newest release")
+o, _ = query("--gpu", "Tesla K80", "--driver", "470.82.01", "--platform", "linux-x86_64")
+if o:
+    c.eq(o["gpu"]["compute_capability"], "3.7", "K80 is 3.7")
+    c.eq(o["recommendation"], None, "Kepler 3.7: nothing in the newest release")
+    # data/pytorch_arch_lists.csv: cu118 builds keep sm_37 up to 2.7
+    c.ok(o["fallback"] and o["fallback"]["version"] == "2.7" and o["fallback"]["index"] == "cu118",
+         "names the newest release that works: %s" % o["fallback"])
+p = subprocess.run([args.wheelarch, "query", "--gpu", "1080 ti", "--version", "2.8", "--driver", "570.86.15",
+                    "--platform", "linux-x86_64", "--cache", empty], capture_output=True, text=True)
+c.ok("recommended: cu126" in p.stdout and "pip install torch==2.8.* --index-url https://download.pytorch.org/whl/cu126" in p.stdout,
+     "text output: " + p.stdout)
+
+# ---- verified records beat declared rows -----------------------------------
+root = os.path.join(W, "host")
+os.makedirs(os.path.join(root, "whl", "cu128", "torch"))
+name = "torch-2.8.0+cu128-cp312-cp312-manylinux_2_28_x86_64.whl"
+sha = pyindex.build_wheel(os.path.join(root, "whl", "cu128", name), "torch",
+                          [("torch/lib/libtorch_cuda.so", "libk_default.so"),
+                           ("torch/lib/libcublasLt.so.12", "libk_fam.so")], data_mb=0)
+faults = os.path.join(W, "faults.json")
+with open(faults, "w") as f:
+    f.write("{}")
+portf = os.path.join(W, "port")
+srv = subprocess.Popen([sys.executable, os.path.join(HERE, "..", "lib", "httpserver.py"), root, "--faults", faults,
+                        "--log", os.path.join(W, "log"), "--port-file", portf])
+for _ in range(200):
+    if os.path.exists(portf):
+        break
+    time.sleep(0.05)
+url = "http://127.0.0.1:%s" % open(portf).read()
+with open(os.path.join(root, "whl", "cu128", "torch", "index.html"), "w") as f:
+    f.write(pyindex.page_html("torch", [("/whl/cu128/%s#sha256=%s" % (name.replace("+", "%2B"), sha), name, {})]))
+cache = os.path.join(W, "cache")
+p = subprocess.run([args.wheelarch, "crawl", "--quiet", "--index", url + "/whl/cu128/", "--project", "torch",
+                    "--cache", cache], capture_output=True, text=True, timeout=120)
+srv.terminate()
+c.eq(p.returncode, 0, "crawl for the query test: " + p.stderr)
+o, _ = query("--gpu", "1080 ti", "--version", "2.8", "--platform", "linux-x86_64", cache=cache)
+if o:
+    v = {x["variant"]: x for x in o["variants"]}
+    c.eq(v["cu128"]["status"], "verified", "verified row replaces the declared one")
+    c.eq(v["cu128"]["version"], "2.8.0", "full version from the wheel")
+    c.eq(v["cu126"]["status"], "declared", "other variants stay declared")
+    c.eq(v["cu128"]["verdict"], "unsupported", "verified cu128: nothing for 6.1")
+    c.ok(v["cu128"]["index_url"].startswith(url), "index URL from the record")
+    diffs = " | ".join(v["cu128"]["differences"])
+    c.ok("sm_90a (in 1 of 1 modules) is not in the declared list" in diffs, "extra target listed: " + diffs)
+    c.ok("declared sm_70 is not in the binaries" in diffs, "missing declared target listed")
+    c.ok("compute_120" in diffs, "undeclared PTX listed")
+    c.ok("sm_121a" not in diffs, "bundled cuBLASLt not counted as torch's code")
+o, _ = query("--gpu", "RTX 4090", "--version", "2.8.0", "--platform", "linux-x86_64", cache=cache)
+if o:
+    c.ok(o["recommendation"]["commands"]["pip"].startswith("pip install torch==2.8.0 --index-url "),
+         "exact version in the command: " + o["recommendation"]["commands"]["pip"])
+p = subprocess.run([args.wheelarch, "query", "--differences", "--cache", cache], capture_output=True, text=True)
+c.ok(p.returncode == 0 and "torch 2.8.0 cu128 linux-x86_64 [verified]" in p.stdout, "--differences lists rows: " + p.stdout)
+c.done()

@@ -1,0 +1,301 @@
+/*
+ * Unit tests: the shipped tables and the compatibility rules, table-driven.
+ * Expected answers are written from ../shared/compat.md by hand, never
+ * computed by the code under test.
+ *
+ * usage: test_compat DATA_DIR
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compat.h"
+#include "harness.h"
+#include "tables.h"
+
+static struct tables T;
+
+static uint16_t cc_of(const char *s)
+{
+    struct dotver v;
+    dotver_parse(s, &v);
+    return (uint16_t)(v.f[0] * 10 + v.f[1]);
+}
+
+static void rule(const char *target, const char *cc, int want)
+{
+    struct target t;
+    OK(target_parse(target, &t) == 0, "parse %s", target);
+    int got = t.kind == TARGET_SASS ? compat_sass_runs(&T, &t, cc_of(cc))
+                                    : compat_ptx_jits(&T, &t, cc_of(cc));
+    OK(got == want, "%s on %s: got %d, want %d", target, cc, got, want);
+}
+
+static void test_rules(void)
+{
+    /* R1: same major, minor not lower. */
+    rule("sm_60", "6.1", 1);
+    rule("sm_61", "6.0", 0);
+    rule("sm_70", "7.5", 1);
+    rule("sm_75", "7.0", 0);
+    rule("sm_80", "8.6", 1);
+    rule("sm_80", "8.9", 1);
+    rule("sm_86", "8.0", 0);
+    rule("sm_86", "8.9", 1);
+    rule("sm_90", "10.0", 0);
+    rule("sm_100", "10.3", 1);
+    rule("sm_120", "12.1", 1);
+    rule("sm_121", "12.0", 0);
+    rule("sm_75", "8.0", 0);
+    /* R2: Tegra parts run only their own SASS. */
+    rule("sm_80", "8.7", 0);
+    rule("sm_86", "8.7", 0);
+    rule("sm_87", "8.7", 1);
+    rule("sm_87", "8.9", 0);
+    rule("sm_50", "5.3", 0);
+    rule("sm_53", "5.3", 1);
+    rule("sm_53", "5.5", 0);
+    rule("sm_70", "7.2", 0);
+    rule("sm_72", "7.5", 0);
+    rule("sm_60", "6.2", 0);
+    rule("sm_101", "11.0", 0);
+    rule("sm_110", "11.0", 1);
+    /* R4: "a" targets run on exactly their CC. */
+    rule("sm_90a", "9.0", 1);
+    rule("sm_90a", "10.0", 0);
+    rule("sm_100a", "10.0", 1);
+    rule("sm_100a", "10.3", 0);
+    rule("sm_120a", "12.1", 0);
+    rule("sm_121a", "12.1", 1);
+    /* R5: "f" targets run on their family (newest guide's table). */
+    rule("sm_100f", "10.0", 1);
+    rule("sm_100f", "10.3", 1);
+    rule("sm_100f", "11.0", 0);
+    rule("sm_100f", "12.0", 0);
+    rule("sm_103f", "10.0", 0);
+    rule("sm_103f", "10.3", 1);
+    rule("sm_120f", "12.0", 1);
+    rule("sm_120f", "12.1", 1);
+    rule("sm_121f", "12.0", 0);
+    rule("sm_110f", "11.0", 1);
+    /* R3: PTX compiles for any CC at or above its own, across majors. */
+    rule("compute_90", "12.0", 1);
+    rule("compute_90", "9.0", 1);
+    rule("compute_90", "8.9", 0);
+    rule("compute_50", "6.1", 1);
+    rule("compute_120", "6.1", 0);
+    rule("compute_120", "12.1", 1);
+    rule("compute_90a", "9.0", 1);
+    rule("compute_90a", "10.0", 0);
+    rule("compute_100f", "10.3", 1);
+    rule("compute_100f", "12.0", 0);
+}
+
+struct vcase {
+    const char *gpu;     /* compute capability */
+    const char *sets[3]; /* module sets: space-separated targets */
+    size_t modules[3];
+    const char *isa;     /* ISA of every PTX target, or NULL */
+    const char *variant; /* for the CUDA version */
+    const char *driver;  /* NULL: none given */
+    int os;
+    int want;
+};
+
+static void add_set(struct gpucode *c, const char *list, size_t modules)
+{
+    struct target t[32];
+    size_t n = 0;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *tok = strtok(buf, " "); tok && n < 32; tok = strtok(NULL, " "))
+        if (target_parse(tok, &t[n]) == 0)
+            n++;
+    gpucode_add_set(c, t, n, modules);
+}
+
+static void verdict_case(const struct vcase *vc)
+{
+    struct gpucode code = {0};
+    for (int i = 0; i < 3 && vc->sets[i]; i++)
+        add_set(&code, vc->sets[i], vc->modules[i] ? vc->modules[i] : 1);
+    if (vc->isa) {
+        struct dotver isa;
+        dotver_parse(vc->isa, &isa);
+        for (size_t i = 0; i < code.nsets; i++)
+            for (size_t k = 0; k < code.sets[i].n; k++)
+                if (code.sets[i].targets[k].kind == TARGET_PTX)
+                    gpucode_set_isa(&code, &code.sets[i].targets[k], &isa);
+    }
+    struct compat_query q = {cc_of(vc->gpu), vc->driver != NULL, {0}, vc->os};
+    if (vc->driver)
+        dotver_parse(vc->driver, &q.driver);
+    struct dotver cuda;
+    tables_variant_cuda(vc->variant, &cuda);
+    struct compat_result r;
+    compat_judge(&T, &q, &code, &cuda, &r);
+    OK(r.verdict == vc->want, "GPU %s, %s [%s | %s], driver %s: got %s (%s), want %s", vc->gpu,
+       vc->variant, vc->sets[0], vc->sets[1] ? vc->sets[1] : "", vc->driver ? vc->driver : "-",
+       compat_verdict_name(r.verdict), r.reason, compat_verdict_name(vc->want));
+    gpucode_free(&code);
+}
+
+/* PyTorch 2.8's declared Linux lists (data/pytorch_arch_lists.csv). */
+#define CU126 "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"
+#define CU128 "sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120"
+#define CU130 "sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 compute_120"
+
+static void test_verdicts(void)
+{
+    enum {
+        N = COMPAT_NATIVE,
+        J = COMPAT_PTX_JIT,
+        P = COMPAT_PARTIAL,
+        D = COMPAT_DRIVER_TOO_OLD,
+        U = COMPAT_UNSUPPORTED
+    };
+    static const struct vcase cases[] = {
+        /* GTX 1080 Ti, 6.1 */
+        {"6.1", {CU126}, {1}, NULL, "cu126", "470.82.01", 0, D},
+        {"6.1", {CU126}, {1}, NULL, "cu126", "535.104.05", 0, N},
+        {"6.1", {CU126}, {1}, NULL, "cu126", "550.54.14", 0, N},
+        {"6.1", {CU126}, {1}, NULL, "cu126", "570.86.15", 0, N},
+        {"6.1", {CU126}, {1}, NULL, "cu126", "580.65.06", 0, N},
+        {"6.1", {CU128}, {1}, NULL, "cu128", "570.86.15", 0, U},
+        {"6.1", {CU128}, {1}, NULL, "cu128", NULL, 0, U},
+        {"6.1", {CU130}, {1}, "9.0", "cu130", "570.86.15", 0, D},
+        {"6.1", {CU130}, {1}, "9.0", "cu130", "580.65.06", 0, U},
+        {"6.1",
+         {"sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86"},
+         {1},
+         NULL,
+         "cu118",
+         "470.82.01",
+         0,
+         N},
+        /* T4, 7.5 */
+        {"7.5", {CU126}, {1}, NULL, "cu126", "535.104.05", 0, N},
+        {"7.5", {CU130}, {1}, "9.0", "cu130", "580.65.06", 0, N},
+        {"7.5", {CU130}, {1}, "9.0", "cu130", "550.54.14", 0, D},
+        /* A100, 8.0 */
+        {"8.0",
+         {"sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86"},
+         {1},
+         NULL,
+         "cu118",
+         "470.82.01",
+         0,
+         N},
+        {"8.0", {CU128}, {1}, NULL, "cu128", "535.104.05", 0, N},
+        /* RTX 4090, 8.9: sm_86 runs */
+        {"8.9", {CU126}, {1}, NULL, "cu126", "550.54.14", 0, N},
+        {"8.9", {"sm_75 sm_80 compute_80"}, {1}, "7.8", "cu118", NULL, 0, N},
+        /* H100, 9.0 */
+        {"9.0", {CU126}, {1}, NULL, "cu126", "535.104.05", 0, N},
+        {"9.0", {CU130}, {1}, "9.0", "cu130", "535.104.05", 0, D},
+        {"9.0", {"sm_80 sm_90a"}, {1}, NULL, "cu126", NULL, 0, N},
+        {"9.0", {"sm_80 sm_86", "sm_80 sm_86 sm_90a"}, {1, 1}, NULL, "cu126", NULL, 0, P},
+        {"9.0", {"sm_90", "compute_80"}, {340, 3}, "8.4", "cu124", "550.54.14", 0, J},
+        /* B200, 10.0 */
+        {"10.0", {CU126}, {1}, NULL, "cu126", "570.86.15", 0, U},
+        {"10.0", {"sm_80 compute_90"}, {1}, "8.4", "cu124", "550.54.14", 0, J},
+        {"10.0", {"sm_80 compute_90"}, {1}, "8.4", "cu124", "535.104.05", 0, D},
+        {"10.0", {"sm_80 compute_90"}, {1}, "8.4", "cu124", NULL, 0, J},
+        {"10.0", {CU128}, {1}, NULL, "cu128", "570.86.15", 0, N},
+        {"10.0", {"sm_100f"}, {1}, NULL, "cu129", "575.51.03", 0, N},
+        {"10.0", {"sm_103a compute_90a"}, {1}, "8.8", "cu129", NULL, 0, U},
+        /* RTX 5090, 12.0 */
+        {"12.0", {CU126}, {1}, NULL, "cu126", "575.51.03", 0, U},
+        {"12.0", {CU128}, {1}, NULL, "cu128", "575.51.03", 0, N},
+        {"12.0", {CU128}, {1}, NULL, "cu128", "550.54.14", 0, N},
+        {"12.0", {CU130}, {1}, "9.0", "cu130", "575.51.03", 0, D},
+        {"12.0", {CU130}, {1}, "9.0", "cu130", "580.65.06", 0, N},
+        {"12.0", {"sm_90 compute_90"}, {1}, "8.4", "cu124", "570.86.15", 0, J},
+        /* GB10, 12.1 */
+        {"12.1", {"sm_120"}, {1}, NULL, "cu128", "580.65.06", 0, N},
+        {"12.1", {"sm_120a"}, {1}, NULL, "cu128", "580.65.06", 0, U},
+        {"12.1", {"sm_120f"}, {1}, NULL, "cu129", "580.65.06", 0, N},
+        {"12.1", {"sm_86 compute_120"}, {1}, "8.7", "cu128", "580.65.06", 0, J},
+        {"12.1", {"sm_86 compute_120"}, {1}, "8.7", "cu128", "550.54.14", 0, D},
+        /* Jetson Orin 8.7 and Jetson Nano 5.3 */
+        {"8.7", {"sm_80 sm_86 sm_90"}, {1}, NULL, "cu126", "540.4.0", 0, U},
+        {"8.7", {"sm_87"}, {1}, NULL, "cu126", NULL, 0, N},
+        {"8.7", {"sm_80 compute_80"}, {1}, "8.5", "cu126", NULL, 0, J},
+        {"5.3", {"sm_50 sm_60"}, {1}, NULL, "cu118", NULL, 0, U},
+        {"5.3", {"sm_53"}, {1}, NULL, "cu118", NULL, 0, N},
+        /* Windows floors */
+        {"6.1", {CU126}, {1}, NULL, "cu126", "527.56", 1, D},
+        {"6.1", {CU126}, {1}, NULL, "cu126", "528.33", 1, N},
+        /* No GPU code at all */
+        {"8.6", {""}, {1}, NULL, "cpu", NULL, 0, U},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        verdict_case(&cases[i]);
+}
+
+static void test_tables(void)
+{
+    OK(T.ngpus >= 250, "gpus (%zu)", T.ngpus);
+    OK(T.ndeclared >= 90, "declared rows (%zu)", T.ndeclared);
+    const struct gpu *g, *c[8];
+    size_t nc;
+    OK(tables_find_gpu(&T, "1080 ti", &g, c, 8, &nc) == 1 &&
+           strcmp(g->name, "GeForce GTX 1080 Ti") == 0,
+       "1080 ti");
+    OK(tables_find_gpu(&T, "NVIDIA GeForce GTX 1080Ti", &g, c, 8, &nc) == 1 && g->cc == 61,
+       "NVIDIA GeForce GTX 1080Ti");
+    OK(tables_find_gpu(&T, "rtx4090", &g, c, 8, &nc) == 1 && g->cc == 89, "rtx4090");
+    OK(tables_find_gpu(&T, "a100", &g, c, 8, &nc) == 1 && g->cc == 80, "a100");
+    OK(tables_find_gpu(&T, "jetson orin nano", &g, c, 8, &nc) == 1 && g->cc == 87 && g->tegra,
+       "jetson orin nano");
+    OK(tables_find_gpu(&T, "titan", &g, c, 8, &nc) == -1 && nc > 1, "titan is ambiguous");
+    OK(tables_find_gpu(&T, "geforce", &g, c, 8, &nc) == 0, "brand alone matches nothing");
+    OK(tables_find_gpu(&T, "voodoo 5", &g, c, 8, &nc) == 0, "no match");
+
+    struct dotver d, cuda;
+    dotver_parse("570.86.15", &d);
+    const struct toolkit *k = tables_driver_cuda(&T, &d, TABLES_LINUX);
+    OK(k && k->cuda.f[0] == 12 && k->cuda.f[1] == 8, "driver 570.86.15 -> CUDA 12.8");
+    dotver_parse("535.54.03", &d);
+    k = tables_driver_cuda(&T, &d, TABLES_LINUX);
+    OK(k && k->cuda.f[0] == 12 && k->cuda.f[1] == 2, "driver 535.54.03 -> CUDA 12.2");
+    dotver_parse("580.65.06", &d);
+    k = tables_driver_cuda(&T, &d, TABLES_LINUX);
+    OK(k && k->cuda.f[0] == 13 && k->cuda.f[1] == 0, "driver 580.65.06 -> CUDA 13.0");
+    dotver_parse("12.6", &cuda);
+    const struct ptx_isa *p = tables_isa_of_cuda(&T, &cuda);
+    OK(p && p->isa.f[0] == 8 && p->isa.f[1] == 5, "CUDA 12.6 emits PTX ISA 8.5");
+    dotver_parse("8.6", &d);
+    p = tables_cuda_of_isa(&T, &d);
+    OK(p && p->cuda.f[1] == 8, "ISA 8.6 -> first public toolkit 12.8");
+    const struct minor_compat *mc = tables_minor_compat(&T, 12);
+    OK(mc && strcmp(mc->min_driver_text[TABLES_LINUX], "525.60.13") == 0, "12.x floor");
+    OK(tables_variant_cuda("cu128", &cuda) == 0 && cuda.f[0] == 12 && cuda.f[1] == 8, "cu128");
+    OK(tables_variant_cuda("cu92", &cuda) == 0 && cuda.f[0] == 9 && cuda.f[1] == 2, "cu92");
+    OK(tables_variant_cuda("cpu", &cuda) < 0, "cpu has no CUDA");
+    struct target s[8], x[8];
+    size_t ns, nx;
+    tables_parse_arch_list("9.0;5.0;12.0+PTX;9.0a", s, &ns, 8, x, &nx, 8);
+    OK(ns == 4 && s[0].arch == 50 && s[2].suffix == 'a' && nx == 1 && x[0].arch == 120,
+       "arch list with +PTX and a suffix");
+    OK(dotver_cmp_str("2.10.0", "2.9.1") > 0, "2.10 > 2.9");
+    OK(dotver_cmp_str("2.8.0rc1", "2.8.0") < 0, "rc before release");
+    OK(dotver_cmp_str("570.86.15", "570.9") > 0, "field-wise driver comparison");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_compat DATA_DIR\n");
+        return 2;
+    }
+    struct wa_error err;
+    if (tables_load(argv[1], &T, &err) < 0) {
+        fprintf(stderr, "cannot load tables: %s\n", err.msg);
+        return 1;
+    }
+    test_tables();
+    test_rules();
+    test_verdicts();
+    tables_free(&T);
+    return harness_done();
+}
