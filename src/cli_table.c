@@ -58,6 +58,17 @@ static const struct cli_option query_options[] = {
     {NULL, 0, NULL, NULL, 0},
 };
 
+static const struct cli_option build_options[] = {
+    {"cache", 0, "DIR", "database folder (default: cache)", 0},
+    {"out", 0, "DIR", "output folder, replaced atomically (default: site)", 0},
+    {"base-url", 0, "URL",
+     "where the site will be served, for canonical links and feed URLs; "
+     "internal links stay relative",
+     0},
+    {"quiet", 'q', NULL, "no summary line", 0},
+    {NULL, 0, NULL, NULL, 0},
+};
+
 const struct cli_command cli_commands[] = {
     {"scan", "[--json] INPUT...",
      "Read the GPU architectures in wheels, ELF shared objects, PE DLLs and raw fatbins.",
@@ -94,5 +105,13 @@ const struct cli_command cli_commands[] = {
      "declared arch lists shipped in data/, so it works before any crawl.",
      "wheelarch query --gpu \"GTX 1080 Ti\" --driver 570.86.15 --version 2.8", query_options,
      cli_query},
+    {"build", "[--cache DIR] [--out DIR] [--base-url URL]",
+     "Render the database into a static website, a JSON feed and GPU-aware package indexes.",
+     "Pages per GPU, release and wheel, the matrix, changes and an Atom feed, the methodology; "
+     "api/v1/ (matrix.json, gpus.json, index-table.json, variants.json, schema.json, "
+     "matrix.csv); simple/sm_XY/ package indexes listing only wheels with native code for X.Y. "
+     "The same database gives byte-identical output; the folder is built beside the old one and "
+     "swapped in atomically, and a rebuild with nothing changed rewrites no file.",
+     "wheelarch build --base-url https://example.org/wheelarch", build_options, cli_build},
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };

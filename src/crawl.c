@@ -412,20 +412,40 @@ static json_t *scanned_record(struct crawl *c, const struct cwheel *w, const str
     return o;
 }
 
+/* An inferred wheel's record: its own identity, the target unions of the
+ * wheel it was inferred from, and that wheel's key.  The per-binary detail
+ * stays in the source record only (records are read in bulk by `build`;
+ * copying it into every sibling made the database several times larger). */
 static json_t *inferred_record(struct crawl *c, const struct cwheel *w, json_t *from)
 {
-    json_t *o = json_deep_copy(from);
+    json_t *o = json_object();
     set_identity(o, w);
+    json_object_set_new(o, "record_version", json_integer(RECORD_VERSION));
     json_object_set_new(o, "status", json_string("inferred"));
     json_object_set_new(o, "inferred_from",
                         json_string(json_string_value(json_object_get(from, "key"))));
+    static const char *const copied[] = {"kind", "sass", "ptx", "lto", NULL};
+    for (const char *const *k = copied; *k; k++)
+        if (json_object_get(from, *k))
+            json_object_set(o, *k, json_object_get(from, *k));
     json_object_set_new(o, "sha256", str_or_null(w->sha256));
     json_object_set_new(o, "sha256_verified", json_false());
     json_object_set_new(o, "size", json_null());
+    json_object_set_new(o, "error", json_null());
     json_object_set_new(o, "scanned_at", json_string(c->o->today));
+    json_object_set_new(o, "wheelarch_version", json_string(WHEELARCH_VERSION));
     json_object_set_new(o, "fetch", json_null());
+    return o;
+}
+
+/* The --json line of an inferred wheel: the full scan object of its source
+ * under its own identity. */
+static json_t *inferred_line(const json_t *rec, json_t *from)
+{
+    json_t *o = json_deep_copy(from);
     json_object_del(o, "members");
     json_object_del(o, "binaries_read");
+    json_object_update(o, (json_t *)rec);
     return o;
 }
 
@@ -491,7 +511,9 @@ static void infer_rest(struct crawl *c, const struct group *g, json_t *from)
         } else {
             w->known = 1;
             db_clear_failure(c->db, w->key);
-            emit(c, w, CRAWL_INFERRED, rec, NULL, 0);
+            json_t *line = inferred_line(rec, from);
+            emit(c, w, CRAWL_INFERRED, line, NULL, 0);
+            json_decref(line);
         }
         json_decref(rec);
     }
@@ -652,7 +674,7 @@ static void settle_known(struct crawl *c)
     c->tasks = xcalloc(c->ngroups ? c->ngroups : 1, sizeof *c->tasks);
     for (size_t g = 0; g < c->ngroups; g++) {
         struct group *gr = &c->groups[g];
-        json_t *source = NULL;
+        json_t *source = NULL, *from = NULL; /* a scanned record; an inferred one's source */
         size_t unknown = 0;
         for (size_t i = 0; i < gr->n; i++) {
             struct cwheel *w = &c->w[gr->wheels[i]];
@@ -669,11 +691,25 @@ static void settle_known(struct crawl *c)
                 continue;
             }
             w->known = 1;
-            emit(c, w, CRAWL_KNOWN, rec, NULL, 0);
+            const char *fk = json_string_value(json_object_get(rec, "inferred_from"));
+            if (!w->known_scanned && fk && !json_object_get(rec, "binaries")) {
+                /* A compact inferred record: its line shows its source's code. */
+                if (!from || strcmp(json_string_value(json_object_get(from, "key")), fk) != 0) {
+                    json_decref(from);
+                    from = NULL;
+                    db_read_record(c->db, fk, &from, NULL);
+                }
+                json_t *line = from ? inferred_line(rec, from) : json_incref(rec);
+                emit(c, w, CRAWL_KNOWN, line, NULL, 0);
+                json_decref(line);
+            } else {
+                emit(c, w, CRAWL_KNOWN, rec, NULL, 0);
+            }
             if (w->known_scanned && !source)
                 source = json_incref(rec);
             json_decref(rec);
         }
+        json_decref(from);
         if (unknown == 0) {
             json_decref(source);
             continue;

@@ -11,6 +11,7 @@
 
 #include "db.h"
 #include "fsutil.h"
+#include "recordreader.h"
 #include "strbuf.h"
 #include "strmap.h"
 #include "xalloc.h"
@@ -58,6 +59,7 @@ static void row_free(struct view_row *r)
     json_decref(r->differences);
     free(r->scanned_at);
     free(r->wheelarch_version);
+    free(r->source_key);
 }
 
 void dbview_free(struct dbview *v)
@@ -323,6 +325,13 @@ static void newer(char **dst, const char *s)
 int dbview_build(const char *cache_dir, const struct tables *t, struct dbview *v,
                  size_t *bad_records, struct wa_error *err)
 {
+    return dbview_build_with(cache_dir, t, v, bad_records, NULL, NULL, err);
+}
+
+int dbview_build_with(const char *cache_dir, const struct tables *t, struct dbview *v,
+                      size_t *bad_records, dbview_record_fn on_record, void *ud,
+                      struct wa_error *err)
+{
     memset(v, 0, sizeof *v);
     v->t = t;
     size_t cap = 0, bad = 0;
@@ -339,11 +348,13 @@ int dbview_build(const char *cache_dir, const struct tables *t, struct dbview *v
         char **keys;
         size_t nkeys;
         db_list_records(db, &keys, &nkeys, NULL);
+        /* Parsing JSON is most of the cost: two workers parse ahead while
+         * this thread uses the records in key order. */
+        struct recordreader *rr = recordreader_start(db, keys, nkeys, 2);
         for (size_t i = 0; i < nkeys; i++) {
-            json_t *rec;
-            if (db_read_record(db, keys[i], &rec, NULL) < 0) {
+            json_t *rec = recordreader_next(rr, i);
+            if (!rec) {
                 bad++;
-                free(keys[i]);
                 continue;
             }
             json_t *w = json_object_get(rec, "wheel");
@@ -354,11 +365,22 @@ int dbview_build(const char *cache_dir, const struct tables *t, struct dbview *v
             const char *status = jstr(rec, "status");
             if (!project || !version || !platform || !variant || !status) {
                 bad++;
-                json_decref(rec);
-                free(keys[i]);
+                recordreader_release(rr, rec);
                 continue;
             }
             v->records++;
+            if (on_record && (rc = on_record(ud, keys[i], rec, err)) < 0) {
+                recordreader_release(rr, rec);
+                recordreader_free(rr);
+                for (size_t k = 0; k < nkeys; k++)
+                    free(keys[k]);
+                free(keys);
+                db_close(db);
+                free(recdir);
+                strmap_free(by_key);
+                dbview_free(v);
+                return rc;
+            }
             int st = strcmp(status, "scanned") == 0 ? VIEW_VERIFIED : VIEW_INFERRED;
             char *gk = xasprintf("%s|%s|%s|%s", project, version, variant, platform);
             size_t at;
@@ -388,7 +410,16 @@ int dbview_build(const char *cache_dir, const struct tables *t, struct dbview *v
                 r->sass = r->ptx = NULL;
                 r->nsass = r->nptx = 0;
                 json_decref(r->binaries);
-                code_from_record(r, rec);
+                free(r->source_key);
+                r->source_key = NULL;
+                if (st == VIEW_INFERRED && !json_object_get(rec, "binaries") &&
+                    jstr(rec, "inferred_from")) {
+                    /* A compact inferred record: the code is its source's. */
+                    r->source_key = xstrdup(jstr(rec, "inferred_from"));
+                    r->binaries = json_array();
+                } else {
+                    code_from_record(r, rec);
+                }
                 r->status = st;
                 free(r->wheelarch_version);
                 r->wheelarch_version =
@@ -397,10 +428,25 @@ int dbview_build(const char *cache_dir, const struct tables *t, struct dbview *v
                 r->index_url = jstr(rec, "index_url") ? xstrdup(jstr(rec, "index_url")) : NULL;
             }
             free(gk);
-            json_decref(rec);
-            free(keys[i]);
+            recordreader_release(rr, rec);
         }
+        recordreader_free(rr);
+        for (size_t i = 0; i < nkeys; i++)
+            free(keys[i]);
         free(keys);
+        /* Inferred rows whose source wheel belongs to no row of its own (a
+         * shard, or a database pruned by hand): read the source now. */
+        for (size_t k = 0; k < v->nrows; k++) {
+            struct view_row *r = &v->rows[k];
+            json_t *src;
+            if (!r->source_key || r->code.nsets)
+                continue;
+            if (db_read_record(db, r->source_key, &src, NULL) == 0) {
+                json_decref(r->binaries);
+                code_from_record(r, src);
+                json_decref(src);
+            }
+        }
         db_close(db);
     }
     free(recdir);

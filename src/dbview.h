@@ -42,6 +42,7 @@ struct view_row {
     json_t *binaries;                /* own binaries: [{path, modules, sass, ptx, targets}] */
     json_t *differences; /* ["sm_90a (2 of 341 modules) is not in the declared list", ...] */
     char *scanned_at;    /* newest scan date of its records, or NULL */
+    char *source_key;    /* inferred rows: the record their code comes from */
     char *wheelarch_version;
 };
 
@@ -53,11 +54,19 @@ struct dbview {
     char *data_date; /* newest scanned_at, or NULL */
 };
 
+/* Called with each record as it is read (borrowed; valid during the call). */
+typedef int (*dbview_record_fn)(void *ud, const char *key, json_t *rec, struct wa_error *err);
+
 /* Builds the view from the records in cache_dir (may be NULL or missing:
  * declared rows only) and the tables.  Unreadable records are skipped with
- * a count in *bad_records (may be NULL). */
+ * a count in *bad_records (may be NULL).  on_record (may be NULL) sees every
+ * record while it is in memory, so callers need not read records twice; an
+ * error it returns stops the build. */
 int dbview_build(const char *cache_dir, const struct tables *t, struct dbview *v,
                  size_t *bad_records, struct wa_error *err);
+int dbview_build_with(const char *cache_dir, const struct tables *t, struct dbview *v,
+                      size_t *bad_records, dbview_record_fn on_record, void *ud,
+                      struct wa_error *err);
 void dbview_free(struct dbview *v);
 
 const char *dbview_status_name(int status);

@@ -8,7 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 fixtures=$here/../fixtures
 corpus=$build/fuzz-corpus
 rm -rf "$corpus"
-mkdir -p "$corpus"/{elf,pe,fatbin,zip,names,index}
+mkdir -p "$corpus"/{elf,pe,fatbin,zip,names,index,tmpl}
 cp "$fixtures"/cuda/*.so "$fixtures"/cuda/*.o "$corpus/elf/"
 cp "$fixtures"/cuda/*.dll "$corpus/pe/"
 # fatbin seeds get the two chunking bytes the target reads first
@@ -32,8 +32,10 @@ fi
 printf '<a href="/whl/cu126/torch-2.8.0%%2Bcu126-cp312-cp312-win_amd64.whl#sha256=%064d" data-requires-python="&gt;=3.9" data-yanked>x</a>' 0 > "$corpus/index/a1"
 printf '{"meta": {"api-version": "1.1"}, "files": [{"filename": "a.whl", "url": "../a.whl", "hashes": {"sha256": "%064d"}, "yanked": "r"}]}' 0 > "$corpus/index/j1"
 printf '{"indexes": [{"root": "https://x/whl/", "ids": ["cu128"]}], "projects": ["torch"], "http": {"retries": 1}}' > "$corpus/index/c1"
+printf '<ul>\n  {{#items}}\n  <li>{{name}}</li>\n  {{/items}}\n</ul>\n{{^empty}}none{{/empty}}{{! c }}' > "$corpus/tmpl/t1"
+printf '{{=<%% %%>=}}<%%#obj%%><%%child.name%%><%%/obj%%>\n  <%%> part%%>\n<%%={{ }}=%%>{{>self}}{{&n}}' > "$corpus/tmpl/t2"
 status=0
-for t in elf pe fatbin zip names index; do
+for t in elf pe fatbin zip names index tmpl; do
     echo "== fuzz_$t: ${secs}s"
     if ! "$build/tests/fuzz/fuzz_$t" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
         -print_final_stats=1 -artifact_prefix="$build/fuzz_$t-" "$corpus/$t" > "$build/fuzz_$t.log" 2>&1; then

@@ -1,0 +1,57 @@
+/*
+ * cli_build: `wheelarch build` — render the database into a static site.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "paths.h"
+#include "site.h"
+
+int cli_build(int argc, char **argv)
+{
+    const struct cli_command *cmd = cli_find_command("build");
+    struct cli_args a;
+    int rc = WA_EXIT_USAGE;
+    if (cli_parse(cmd, argc, argv, &a) != 0)
+        goto out;
+    if (a.help) {
+        cli_print_help(stdout, cmd);
+        rc = WA_EXIT_OK;
+        goto out;
+    }
+    if (a.nrest > 0) {
+        rc = cli_usage_error(cmd, "unexpected argument '%s'", a.rest[0]);
+        goto out;
+    }
+    const char *base = cli_get(cmd, &a, "base-url");
+    if (base && strncmp(base, "https://", 8) != 0 && strncmp(base, "http://", 7) != 0) {
+        rc = cli_usage_error(cmd, "--base-url wants an http or https URL");
+        goto out;
+    }
+    struct site_options o = {0};
+    o.cache_dir = cli_get(cmd, &a, "cache") ? cli_get(cmd, &a, "cache") : "cache";
+    o.out_dir = cli_get(cmd, &a, "out") ? cli_get(cmd, &a, "out") : "site";
+    o.base_url = base;
+    o.templates_dir = paths_templates_dir();
+    o.data_dir = paths_data_dir();
+    struct site_stats st;
+    struct wa_error err;
+    if (site_build(&o, &st, &err) < 0) {
+        cli_warn("%s", err.msg);
+        rc = WA_EXIT_FAILURE;
+        goto out;
+    }
+    if (st.bad_records)
+        cli_warn("%s: %zu unreadable records skipped", o.cache_dir, st.bad_records);
+    if (!cli_get(cmd, &a, "quiet"))
+        fprintf(stderr,
+                "wheelarch: %s: %zu pages from %zu records; %zu files: %zu written, %zu "
+                "unchanged, %zu removed%s\n",
+                o.out_dir, st.pages, st.records, st.out.files, st.out.written, st.out.unchanged,
+                st.out.removed, st.out.swapped ? "" : " (nothing changed)");
+    rc = st.bad_records ? WA_EXIT_PARTIAL : WA_EXIT_OK;
+out:
+    cli_args_free(&a);
+    return rc;
+}

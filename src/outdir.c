@@ -1,0 +1,291 @@
+/*
+ * outdir: incremental, atomic output folders.
+ */
+#include "outdir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "strmap.h"
+#include "xalloc.h"
+
+static void outdir_free(struct outdir *o);
+
+struct outdir {
+    char *dir;
+    char *tmp;
+    struct strmap *paths;
+    struct strmap *dirs; /* directories already created under tmp */
+    struct outdir_stats st;
+    /* Until the first file that differs from the old tree, nothing is
+     * written: unchanged files are only listed here.  A rebuild with
+     * nothing changed thus creates no folder and links no file. */
+    int materialized;
+    char **pending;
+    size_t npending, cap_pending;
+    pthread_mutex_t mu;
+};
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)ftw;
+    if (flag == FTW_DP)
+        return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
+    return unlink(path) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+int outdir_remove_tree(const char *dir)
+{
+    struct stat st;
+    if (lstat(dir, &st) != 0)
+        return 0;
+    return nftw(dir, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
+}
+
+int outdir_begin(const char *dir, struct outdir **out, struct wa_error *err)
+{
+    struct outdir *o = xcalloc(1, sizeof *o);
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    o->dir = xstrndup(dir, n);
+    o->tmp = xasprintf("%s.tmp", o->dir);
+    o->paths = strmap_new();
+    o->dirs = strmap_new();
+    pthread_mutex_init(&o->mu, NULL);
+    struct stat sb;
+    o->materialized = !(stat(o->dir, &sb) == 0 && S_ISDIR(sb.st_mode)); /* no old tree */
+    if (outdir_remove_tree(o->tmp) != 0 || mkdir(o->tmp, 0777) != 0) {
+        int rc = wa_error_set(err, WA_ERR_IO, "cannot create %s: %s", o->tmp, strerror(errno));
+        outdir_abort(o);
+        return rc;
+    }
+    *out = o;
+    return 0;
+}
+
+/* Creates the folders of tmp/relpath; called with the lock held. */
+static int make_parent(struct outdir *o, const char *dst, struct wa_error *err)
+{
+    const char *slash = strrchr(dst, '/');
+    char *parent = xstrndup(dst, (size_t)(slash - dst));
+    int rc = 0;
+    if (!strmap_get(o->dirs, parent, NULL)) {
+        rc = fsutil_mkdirs(parent, err);
+        if (rc == 0)
+            strmap_put(o->dirs, parent, 1);
+    }
+    free(parent);
+    return rc;
+}
+
+/* Hard-links relpath from the old tree into tmp; lock held. */
+static int link_old(struct outdir *o, const char *relpath, struct wa_error *err)
+{
+    char *dst = fsutil_join(o->tmp, relpath);
+    char *old = fsutil_join(o->dir, relpath);
+    int rc = make_parent(o, dst, err);
+    if (rc == 0 && link(old, dst) != 0)
+        rc = wa_error_set(err, WA_ERR_IO, "cannot link %s to %s: %s", old, dst, strerror(errno));
+    free(dst);
+    free(old);
+    return rc;
+}
+
+/* Writes out the files listed so far as unchanged; lock held. */
+static int materialize(struct outdir *o, struct wa_error *err)
+{
+    int rc = 0;
+    for (size_t i = 0; i < o->npending; i++) {
+        if (rc == 0)
+            rc = link_old(o, o->pending[i], err);
+        free(o->pending[i]);
+    }
+    free(o->pending);
+    o->pending = NULL;
+    o->npending = o->cap_pending = 0;
+    o->materialized = 1;
+    return rc;
+}
+
+static int valid_relpath(const char *p)
+{
+    if (!*p || p[0] == '/')
+        return 0;
+    for (const char *s = p; *s;) {
+        const char *e = strchr(s, '/');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (len == 0 || (len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.'))
+            return 0;
+        if (!e)
+            break;
+        s = e + 1;
+    }
+    return 1;
+}
+
+/* Whether file path holds exactly data[0..len). */
+static int same_bytes(const char *path, const void *data, size_t len)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size != len)
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    char buf[65536];
+    size_t off = 0;
+    int same = 1;
+    while (off < len && same) {
+        size_t want = len - off < sizeof buf ? len - off : sizeof buf;
+        ssize_t k = read(fd, buf, want);
+        if (k <= 0) {
+            same = 0;
+            break;
+        }
+        same = memcmp(buf, (const char *)data + off, (size_t)k) == 0;
+        off += (size_t)k;
+    }
+    close(fd);
+    return same;
+}
+
+int outdir_put(struct outdir *o, const char *relpath, const void *data, size_t len,
+               struct wa_error *err)
+{
+    if (!valid_relpath(relpath))
+        return wa_error_set(err, WA_ERR_USAGE, "bad output path '%s'", relpath);
+    pthread_mutex_lock(&o->mu);
+    int dup = strmap_get(o->paths, relpath, NULL);
+    if (!dup) {
+        strmap_put(o->paths, relpath, 1);
+        o->st.files++;
+    }
+    pthread_mutex_unlock(&o->mu);
+    if (dup)
+        return wa_error_set(err, WA_ERR_USAGE, "output path '%s' written twice", relpath);
+    char *old = fsutil_join(o->dir, relpath);
+    int same = same_bytes(old, data, len);
+    free(old);
+    int rc = 0;
+    pthread_mutex_lock(&o->mu);
+    if (same) {
+        o->st.unchanged++;
+        if (!o->materialized) {
+            o->pending = xgrow(o->pending, &o->cap_pending, o->npending + 1, sizeof *o->pending);
+            o->pending[o->npending++] = xstrdup(relpath);
+        } else {
+            rc = link_old(o, relpath, err);
+        }
+        pthread_mutex_unlock(&o->mu);
+        return rc;
+    }
+    o->st.written++;
+    if (!o->materialized)
+        rc = materialize(o, err);
+    char *dst = fsutil_join(o->tmp, relpath);
+    if (rc == 0)
+        rc = make_parent(o, dst, err);
+    pthread_mutex_unlock(&o->mu);
+    if (rc == 0) {
+        FILE *f = fopen(dst, "wb");
+        if (!f || (len && fwrite(data, 1, len, f) != len) || fclose(f) != 0)
+            rc = wa_error_set(err, WA_ERR_IO, "cannot write %s: %s", dst, strerror(errno));
+    }
+    free(dst);
+    return rc;
+}
+
+/* Counts files of the old tree (below abs, relative name rel) that the new
+ * one lacks. */
+static void count_removed(struct outdir *o, const char *abs, const char *rel, int depth)
+{
+    DIR *d = opendir(abs);
+    if (!d || depth > 64) {
+        if (d)
+            closedir(d);
+        return;
+    }
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        char *a = fsutil_join(abs, de->d_name);
+        char *r = *rel ? fsutil_join(rel, de->d_name) : xstrdup(de->d_name);
+        struct stat sb;
+        if (lstat(a, &sb) == 0) {
+            if (S_ISDIR(sb.st_mode))
+                count_removed(o, a, r, depth + 1);
+            else if (!strmap_get(o->paths, r, NULL))
+                o->st.removed++;
+        }
+        free(a);
+        free(r);
+    }
+    closedir(d);
+}
+
+int outdir_commit(struct outdir *o, struct outdir_stats *st, struct wa_error *err)
+{
+    int rc = 0;
+    struct stat sb;
+    int have_old = stat(o->dir, &sb) == 0 && S_ISDIR(sb.st_mode);
+    if (have_old)
+        count_removed(o, o->dir, "", 0);
+    if (have_old && (o->st.written || o->st.removed) && !o->materialized)
+        rc = materialize(o, err);
+    if (rc != 0) {
+        /* the old tree stays */
+    } else if (have_old && o->st.written == 0 && o->st.removed == 0) {
+        outdir_remove_tree(o->tmp); /* nothing changed: leave the old tree alone */
+    } else if (!have_old) {
+        if (rename(o->tmp, o->dir) != 0)
+            rc = wa_error_set(err, WA_ERR_IO, "cannot move %s to %s: %s", o->tmp, o->dir,
+                              strerror(errno));
+        else
+            o->st.swapped = 1;
+    } else if (renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->dir, RENAME_EXCHANGE) != 0) {
+        rc = wa_error_set(err, WA_ERR_IO, "cannot swap %s into %s: %s", o->tmp, o->dir,
+                          strerror(errno));
+    } else {
+        o->st.swapped = 1;
+        outdir_remove_tree(o->tmp); /* now the old tree */
+    }
+    if (st)
+        *st = o->st;
+    if (rc != 0)
+        outdir_remove_tree(o->tmp);
+    outdir_free(o);
+    return rc;
+}
+
+static void outdir_free(struct outdir *o)
+{
+    for (size_t i = 0; i < o->npending; i++)
+        free(o->pending[i]);
+    free(o->pending);
+    pthread_mutex_destroy(&o->mu);
+    strmap_free(o->paths);
+    strmap_free(o->dirs);
+    free(o->dir);
+    free(o->tmp);
+    free(o);
+}
+
+void outdir_abort(struct outdir *o)
+{
+    if (!o)
+        return;
+    outdir_remove_tree(o->tmp);
+    outdir_free(o);
+}

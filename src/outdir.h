@@ -1,0 +1,49 @@
+/*
+ * outdir: write a whole output folder atomically and incrementally.
+ *
+ * Files go into DIR.tmp as they are produced (so memory stays flat); a file
+ * whose bytes equal the one already in DIR is hard-linked instead of
+ * written, keeping its inode and mtime.  Until the first file that differs,
+ * nothing at all is created: unchanged files are only listed, so a rebuild
+ * with nothing changed makes no folder and no link.  outdir_commit then
+ * leaves DIR as it was when nothing changed (same files, same bytes: no file
+ * rewritten, nothing swapped), and otherwise exchanges DIR.tmp and DIR in
+ * one atomic rename (renameat2 RENAME_EXCHANGE) and removes the old tree.
+ * A build that fails or is killed leaves DIR whole; the next build removes
+ * the stale DIR.tmp first.
+ *
+ * outdir_put may be called from several threads at once.
+ */
+#ifndef WHEELARCH_OUTDIR_H
+#define WHEELARCH_OUTDIR_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+struct outdir;
+
+struct outdir_stats {
+    size_t files;     /* files in the new tree */
+    size_t written;   /* new or changed */
+    size_t unchanged; /* hard-linked from the old tree */
+    size_t removed;   /* in the old tree, not in the new one */
+    int swapped;      /* the new tree replaced the old one */
+};
+
+/* Starts a build of dir (its parent must exist).  Caller finishes with
+ * outdir_commit or outdir_abort, which free it. */
+int outdir_begin(const char *dir, struct outdir **out, struct wa_error *err);
+
+/* Adds the file relpath ("gpu/geforce-gtx-1080-ti/index.html"); relpath must
+ * be relative, without "..", and added once. */
+int outdir_put(struct outdir *o, const char *relpath, const void *data, size_t len,
+               struct wa_error *err);
+
+int outdir_commit(struct outdir *o, struct outdir_stats *st, struct wa_error *err);
+void outdir_abort(struct outdir *o);
+
+/* Removes a directory tree (no error if absent). */
+int outdir_remove_tree(const char *dir);
+
+#endif

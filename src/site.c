@@ -1,0 +1,627 @@
+/*
+ * site: templates + site data -> files in the output folder.
+ */
+#include "site.h"
+
+#include <cmark.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <time.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbview.h"
+#include "fsutil.h"
+#include "sitedata.h"
+#include "strbuf.h"
+#include "strmap.h"
+#include "tables.h"
+#include "tmpl.h"
+#include "version.h"
+#include "xalloc.h"
+
+/* WHEELARCH_TIMING=1 prints how long each phase took (for bench/build.sh). */
+static void phase(const char *name)
+{
+    static struct timespec last;
+    static int on = -1;
+    if (on < 0)
+        on = getenv("WHEELARCH_TIMING") != NULL;
+    if (!on)
+        return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (name && last.tv_sec)
+        fprintf(stderr, "wheelarch: build phase %-10s %.3f s\n", name,
+                (double)(now.tv_sec - last.tv_sec) + (double)(now.tv_nsec - last.tv_nsec) / 1e9);
+    last = now;
+}
+
+struct ctx {
+    const struct site_options *o;
+    struct outdir *out;
+    struct tmpl_set *tmpls;
+    char *base_url; /* without a trailing slash, "" when none */
+    const char *data_as_of;
+    size_t pages;
+};
+
+/* "../../" for "gpu/x/index.html", "./" for "index.html". */
+static char *root_of(const char *path)
+{
+    struct strbuf b = STRBUF_INIT;
+    for (const char *p = path; *p; p++)
+        if (*p == '/')
+            strbuf_adds(&b, "../");
+    if (b.len == 0)
+        strbuf_adds(&b, "./");
+    return strbuf_detach(&b, NULL);
+}
+
+static int put(struct ctx *c, const char *path, const char *data, size_t len, struct wa_error *err)
+{
+    return outdir_put(c->out, path, data, len, err);
+}
+
+static int put_json(struct ctx *c, const char *path, json_t *v, struct wa_error *err)
+{
+    char *s = json_dumps(v, JSON_SORT_KEYS | JSON_COMPACT);
+    if (!s)
+        return wa_error_set(err, WA_ERR_FORMAT, "cannot serialise %s", path);
+    size_t n = strlen(s);
+    s = xrealloc(s, n + 2);
+    s[n] = '\n';
+    s[n + 1] = '\0';
+    int rc = put(c, path, s, n + 1, err);
+    free(s);
+    return rc;
+}
+
+/* Renders template `name` with data (the common fields are set on it). */
+static int render(struct ctx *c, const char *name, const char *path, json_t *data,
+                  const char *title, const char *description, struct wa_error *err)
+{
+    char *root = root_of(path);
+    json_object_set_new(data, "root", json_string(root));
+    free(root);
+    json_object_set_new(data, "title", json_string(title));
+    json_object_set_new(data, "description", json_string(description));
+    if (c->base_url[0]) {
+        const char *slash = strrchr(path, '/');
+        char *dir = slash ? xstrndup(path, (size_t)(slash - path + 1)) : xstrdup("");
+        char *canon = xasprintf("%s/%s", c->base_url,
+                                strcmp(slash ? slash + 1 : path, "index.html") == 0 ? dir : path);
+        json_object_set_new(data, "canonical", json_string(canon));
+        free(canon);
+        free(dir);
+    }
+    if (!json_object_get(data, "data_as_of"))
+        json_object_set_new(data, "data_as_of",
+                            c->data_as_of ? json_string(c->data_as_of) : json_null());
+    json_object_set_new(data, "generator", json_string("wheelarch " WHEELARCH_VERSION));
+    json_object_set_new(data, "api_version", json_string(SITE_API_VERSION));
+    struct strbuf out = STRBUF_INIT;
+    int rc = tmpl_render_name(c->tmpls, name, data, &out, err);
+    if (rc == 0)
+        rc = put(c, path, out.buf ? out.buf : "", out.len, err);
+    else
+        wa_error_prefix(err, name);
+    strbuf_free(&out);
+    c->pages++;
+    return rc;
+}
+
+/* ---- wheel pages, rendered while the records are read ------------------- */
+
+static int on_record(void *ud, const char *key, json_t *rec, struct wa_error *err)
+{
+    struct ctx *c = ud;
+    /* Inferred wheels were not read: the release page lists them with their
+     * provenance and links to the page of the wheel that was. */
+    const char *status = json_string_value(json_object_get(rec, "status"));
+    if (!status || strcmp(status, "scanned") != 0)
+        return 0;
+    json_t *page = sitedata_wheel_page(NULL, key, rec);
+    /* A wheel page's date is the day that wheel was read: the page then
+     * changes only when its record does. */
+    json_object_set(page, "data_as_of", json_object_get(rec, "scanned_at"));
+    char *seg = sitedata_segment(key);
+    char *path = xasprintf("wheel/%s.html", seg);
+    const char *fn = json_string_value(json_object_get(rec, "filename"));
+    char *title = xasprintf("%s", fn ? fn : key);
+    int rc = render(c, "wheel", path, page, title, "GPU code read from one wheel", err);
+    free(title);
+    free(path);
+    free(seg);
+    json_decref(page);
+    return rc;
+}
+
+/* ---- prose --------------------------------------------------------------- */
+
+static int prose(struct ctx *c, const char *md_name, const char *path, const char *description,
+                 struct wa_error *err)
+{
+    char *file = xasprintf("%s/content/%s", c->o->templates_dir, md_name);
+    char *text;
+    size_t n;
+    int rc = fsutil_read(file, 4u << 20, &text, &n, NULL, err);
+    free(file);
+    if (rc < 0)
+        return rc;
+    char *html = cmark_markdown_to_html(text, n, CMARK_OPT_DEFAULT | CMARK_OPT_SMART);
+    /* The title is the first "# " heading. */
+    char title[128] = "wheelarch";
+    if (strncmp(text, "# ", 2) == 0) {
+        size_t l = strcspn(text + 2, "\n");
+        snprintf(title, sizeof title, "%.*s", (int)(l < 120 ? l : 120), text + 2);
+    }
+    json_t *data = json_object();
+    json_object_set_new(data, "html", json_string(html));
+    rc = render(c, "prose", path, data, title, description, err);
+    json_decref(data);
+    free(html);
+    free(text);
+    return rc;
+}
+
+/* ---- the pages ----------------------------------------------------------- */
+
+static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
+{
+    /* The release tables depend only on the compute capability: rendered
+     * once per capability (dozens) rather than once per GPU (hundreds). */
+    struct strmap *by_cc = strmap_new();
+    char **html = NULL;
+    size_t nhtml = 0, cap = 0;
+    int rc = 0;
+    size_t i;
+    json_t *p;
+    json_array_foreach(d->gpu_pages, i, p)
+    {
+        const char *slug = json_string_value(json_object_get(p, "slug"));
+        const char *name = json_string_value(json_object_get(p, "name"));
+        const char *cc = json_string_value(json_object_get(p, "compute_capability"));
+        char *path = xasprintf("gpu/%s/index.html", slug);
+        size_t k;
+        if (!strmap_get(by_cc, cc ? cc : "", &k)) {
+            json_t *data = json_object();
+            json_object_set(data, "releases", json_object_get(p, "releases"));
+            char *root = root_of(path);
+            json_object_set_new(data, "root", json_string(root));
+            free(root);
+            struct strbuf out = STRBUF_INIT;
+            rc = tmpl_render_name(c->tmpls, "gpu_releases", data, &out, err);
+            json_decref(data);
+            html = xgrow(html, &cap, nhtml + 1, sizeof *html);
+            html[nhtml] = strbuf_detach(&out, NULL);
+            k = nhtml++;
+            strmap_put(by_cc, cc ? cc : "", k);
+        }
+        char *title = xasprintf("%s: which PyTorch wheels run on it", name);
+        if (rc == 0) {
+            json_object_set_new(p, "releases_html", json_string(html[k] ? html[k] : ""));
+            rc = render(c, "gpu", path, p, title,
+                        "Verdict per PyTorch release, CUDA variant and platform, and the index to "
+                        "install from",
+                        err);
+        }
+        free(title);
+        free(path);
+        if (rc < 0)
+            break;
+    }
+    for (size_t k = 0; k < nhtml; k++)
+        free(html[k]);
+    free(html);
+    strmap_free(by_cc);
+    return rc;
+}
+
+static int release_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
+{
+    size_t i;
+    json_t *p;
+    json_array_foreach(d->release_pages, i, p)
+    {
+        char *path = xasprintf("%sindex.html", json_string_value(json_object_get(p, "path")));
+        char *title = xasprintf("%s %s", json_string_value(json_object_get(p, "project")),
+                                json_string_value(json_object_get(p, "version")));
+        int rc = render(c, "release", path, p, title,
+                        "GPU targets per variant and platform, module coverage, provenance", err);
+        free(title);
+        free(path);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static char *atom_time(const char *date)
+{
+    if (date && strlen(date) == 10)
+        return xasprintf("%sT00:00:00Z", date);
+    return xstrdup("1970-01-01T00:00:00Z");
+}
+
+static int changes(struct ctx *c, struct sitedata *d, struct wa_error *err)
+{
+    json_t *data = json_object();
+    json_object_set(data, "changes", d->changes);
+    int rc = render(c, "changes", "changes/index.html", data, "Changes between releases",
+                    "GPU targets each release added or dropped", err);
+    json_decref(data);
+    if (rc < 0)
+        return rc;
+    /* Atom: absolute URLs when a base URL is given. */
+    json_t *feed = json_object();
+    const char *b = c->base_url;
+    char *self = b[0] ? xasprintf("%s/changes.atom", b) : xstrdup("changes.atom");
+    char *alt = b[0] ? xasprintf("%s/changes/", b) : xstrdup("changes/");
+    json_object_set_new(feed, "self", json_string(self));
+    json_object_set_new(feed, "alternate", json_string(alt));
+    json_object_set_new(feed, "feed_id", json_string(b[0] ? self : "urn:wheelarch:changes"));
+    char *upd = atom_time(c->data_as_of);
+    json_object_set_new(feed, "updated", json_string(upd));
+    free(upd);
+    json_t *entries = json_array();
+    size_t i;
+    json_t *e;
+    json_array_foreach(d->changes, i, e)
+    {
+        json_t *x = json_deep_copy(e);
+        const char *id = json_string_value(json_object_get(e, "id"));
+        char *eid = xasprintf("urn:wheelarch:changes:%s", id);
+        char *link = xasprintf("%s#c-%s", alt, id);
+        const char *date = json_string_value(json_object_get(e, "date"));
+        char *t = atom_time(date ? date : c->data_as_of);
+        json_object_set_new(x, "entry_id", json_string(eid));
+        json_object_set_new(x, "link", json_string(link));
+        json_object_set_new(x, "updated", json_string(t));
+        free(eid);
+        free(link);
+        free(t);
+        json_array_append_new(entries, x);
+    }
+    json_object_set_new(feed, "entries", entries);
+    struct strbuf out = STRBUF_INIT;
+    rc = tmpl_render_name(c->tmpls, "atom", feed, &out, err);
+    if (rc == 0)
+        rc = put(c, "changes.atom", out.buf ? out.buf : "", out.len, err);
+    strbuf_free(&out);
+    json_decref(feed);
+    free(self);
+    free(alt);
+    return rc;
+}
+
+/* PEP 691 file objects of one row's links, as JSON text without the
+ * enclosing brackets ("" when there are none). */
+static char *files_json(json_t *links)
+{
+    json_t *files = json_array();
+    size_t m;
+    json_t *l;
+    json_array_foreach(links, m, l)
+    {
+        json_t *f = json_object();
+        json_object_set(f, "filename", json_object_get(l, "filename"));
+        json_object_set(f, "url", json_object_get(l, "url"));
+        json_t *h = json_object();
+        if (json_is_string(json_object_get(l, "sha256")))
+            json_object_set(h, "sha256", json_object_get(l, "sha256"));
+        json_object_set_new(f, "hashes", h);
+        if (json_is_string(json_object_get(l, "requires_python")))
+            json_object_set(f, "requires-python", json_object_get(l, "requires_python"));
+        json_t *y = json_object_get(l, "yanked");
+        if (json_is_string(y))
+            json_object_set(f, "yanked", json_string_value(y)[0] ? y : json_true());
+        json_array_append_new(files, f);
+    }
+    char *s = json_dumps(files, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(files);
+    size_t n = strlen(s);
+    char *inner = xstrndup(s + 1, n >= 2 ? n - 2 : 0);
+    free(s);
+    return inner;
+}
+
+static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
+{
+    json_t *rows = json_object_get(d->simple, "rows");
+    json_t *projects = json_object_get(d->simple, "projects");
+    size_t nrows = json_array_size(rows);
+    char **html = xcalloc(nrows + 1, sizeof *html), **json = xcalloc(nrows + 1, sizeof *json);
+    int rc = 0;
+    /* Each row's links formatted once. */
+    for (size_t i = 0; i < nrows && rc == 0; i++) {
+        struct strbuf out = STRBUF_INIT;
+        rc = tmpl_render_name(c->tmpls, "simple_links", json_array_get(rows, i), &out, err);
+        html[i] = strbuf_detach(&out, NULL);
+        json[i] = files_json(json_object_get(json_array_get(rows, i), "links"));
+    }
+    size_t a;
+    json_t *arch;
+    json_array_foreach(json_object_get(d->simple, "archs"), a, arch)
+    {
+        if (rc < 0)
+            break;
+        const char *an = json_string_value(json_object_get(arch, "arch"));
+        json_t *data = json_object();
+        json_object_set(data, "arch", json_object_get(arch, "arch"));
+        json_object_set(data, "cc", json_object_get(arch, "cc"));
+        json_t *plist = json_array();
+        size_t k;
+        json_t *p;
+        json_array_foreach(projects, k, p)
+        {
+            json_t *x = json_object();
+            json_object_set(x, "name", p);
+            json_array_append_new(plist, x);
+        }
+        json_object_set_new(data, "projects", plist);
+        struct strbuf out = STRBUF_INIT;
+        char *path = xasprintf("simple/%s/index.html", an);
+        rc = tmpl_render_name(c->tmpls, "simple_root", data, &out, err);
+        if (rc == 0)
+            rc = put(c, path, out.buf ? out.buf : "", out.len, err);
+        free(path);
+        json_t *root = json_object(), *meta = json_object();
+        json_object_set_new(meta, "api-version", json_string("1.0"));
+        json_object_set_new(root, "meta", meta);
+        json_object_set(root, "projects", plist);
+        path = xasprintf("simple/%s/index.json", an);
+        if (rc == 0)
+            rc = put_json(c, path, root, err);
+        free(path);
+        json_decref(root);
+        json_array_foreach(projects, k, p)
+        {
+            if (rc < 0)
+                break;
+            const char *name = json_string_value(p);
+            struct strbuf links = STRBUF_INIT, files = STRBUF_INIT;
+            size_t m;
+            json_t *ri;
+            json_array_foreach(json_object_get(arch, "rows"), m, ri)
+            {
+                size_t r = (size_t)json_integer_value(ri);
+                const char *rp =
+                    json_string_value(json_object_get(json_array_get(rows, r), "project"));
+                if (r >= nrows || strcmp(rp, name) != 0)
+                    continue;
+                strbuf_adds(&links, html[r]);
+                if (json[r][0]) {
+                    if (files.len)
+                        strbuf_addc(&files, ',');
+                    strbuf_adds(&files, json[r]);
+                }
+            }
+            char *seg = sitedata_segment(name);
+            json_t *pd = json_object();
+            json_object_set(pd, "name", p);
+            json_object_set(pd, "arch", json_object_get(arch, "arch"));
+            json_object_set_new(pd, "links_html", json_string(strbuf_str(&links)));
+            strbuf_reset(&out);
+            path = xasprintf("simple/%s/%s/index.html", an, seg);
+            rc = tmpl_render_name(c->tmpls, "simple_project", pd, &out, err);
+            if (rc == 0)
+                rc = put(c, path, out.buf ? out.buf : "", out.len, err);
+            free(path);
+            json_decref(pd);
+            /* PEP 691, keys in sorted order like every JSON file here. */
+            char *qname = json_dumps(p, JSON_ENCODE_ANY);
+            struct strbuf doc = STRBUF_INIT;
+            strbuf_adds(&doc, "{\"files\":[");
+            strbuf_add(&doc, files.buf ? files.buf : "", files.len);
+            strbuf_adds(&doc, "],\"meta\":{\"api-version\":\"1.0\"},\"name\":");
+            strbuf_adds(&doc, qname);
+            strbuf_adds(&doc, "}\n");
+            path = xasprintf("simple/%s/%s/index.json", an, seg);
+            if (rc == 0)
+                rc = put(c, path, doc.buf, doc.len, err);
+            free(path);
+            strbuf_free(&doc);
+            free(qname);
+            free(seg);
+            strbuf_free(&links);
+            strbuf_free(&files);
+        }
+        strbuf_free(&out);
+        json_decref(data);
+    }
+    for (size_t i = 0; i < nrows; i++) {
+        free(html[i]);
+        free(json[i]);
+    }
+    free(html);
+    free(json);
+    return rc;
+}
+
+static int copy_asset(struct ctx *c, const char *name, struct wa_error *err)
+{
+    char *file = xasprintf("%s/assets/%s", c->o->templates_dir, name);
+    char *text;
+    size_t n;
+    int rc = fsutil_read(file, 4u << 20, &text, &n, NULL, err);
+    free(file);
+    if (rc < 0)
+        return rc;
+    char *path = xasprintf("assets/%s", name);
+    rc = put(c, path, text, n, err);
+    free(path);
+    free(text);
+    return rc;
+}
+
+static int api(struct ctx *c, struct sitedata *d, struct wa_error *err)
+{
+    int rc = put_json(c, "api/v1/matrix.json", d->matrix, err);
+    if (rc == 0)
+        rc = put_json(c, "api/v1/index-table.json", d->index_table, err);
+    if (rc == 0)
+        rc = put_json(c, "api/v1/variants.json", d->variants, err);
+    if (rc == 0)
+        rc = put(c, "api/v1/matrix.csv", d->csv.buf ? d->csv.buf : "", d->csv.len, err);
+    if (rc == 0) {
+        char *file = xasprintf("%s/schema.json", c->o->templates_dir);
+        json_error_t je;
+        json_t *schema = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
+        free(file);
+        if (!schema)
+            return wa_error_set(err, WA_ERR_FORMAT, "templates/schema.json: line %d: %s", je.line,
+                                je.text);
+        if (c->base_url[0]) {
+            char *id = xasprintf("%s/api/v1/schema.json", c->base_url);
+            json_object_set_new(schema, "$id", json_string(id));
+            free(id);
+        }
+        rc = put_json(c, "api/v1/schema.json", schema, err);
+        json_decref(schema);
+    }
+    return rc;
+}
+
+/* ---- the second thread ---------------------------------------------------- */
+
+struct feeds_job {
+    struct ctx c; /* its own templates and page count */
+    struct sitedata *d;
+    struct wa_error err;
+    int rc;
+    int started;
+    pthread_t thread;
+};
+
+static void *feeds_run(void *arg)
+{
+    struct feeds_job *j = arg;
+    sitedata_build_feeds(j->d);
+    j->rc = api(&j->c, j->d, &j->err);
+    if (j->rc == 0)
+        j->rc = simple(&j->c, j->d, &j->err);
+    return NULL;
+}
+
+static void feeds_start(struct feeds_job *j, const struct ctx *c, struct sitedata *d)
+{
+    j->c = *c;
+    j->c.pages = 0;
+    j->c.tmpls = tmpl_set_new(tmpl_dir_loader, (void *)c->o->templates_dir);
+    j->d = d;
+    j->started = pthread_create(&j->thread, NULL, feeds_run, j) == 0;
+    if (!j->started)
+        feeds_run(j);
+}
+
+/* Waits for the feeds; returns rc, or the feeds' error when rc is 0. */
+static int feeds_join(struct feeds_job *j, int rc, struct wa_error *err)
+{
+    if (j->started)
+        pthread_join(j->thread, NULL);
+    j->started = 0;
+    tmpl_set_free(j->c.tmpls);
+    j->c.tmpls = NULL;
+    if (rc == 0 && j->rc < 0) {
+        if (err)
+            *err = j->err;
+        return j->rc;
+    }
+    return rc;
+}
+
+int site_build(const struct site_options *o, struct site_stats *st, struct wa_error *err)
+{
+    memset(st, 0, sizeof *st);
+    if (!o->templates_dir)
+        return wa_error_set(err, WA_ERR_IO,
+                            "templates folder not found (set WHEELARCH_TEMPLATES_DIR)");
+    struct tables t;
+    int rc = tables_load(o->data_dir, &t, err);
+    if (rc < 0)
+        return rc;
+    struct ctx c = {0};
+    c.o = o;
+    c.base_url = xstrdup(o->base_url ? o->base_url : "");
+    size_t bl = strlen(c.base_url);
+    while (bl > 0 && c.base_url[bl - 1] == '/')
+        c.base_url[--bl] = '\0';
+    c.tmpls = tmpl_set_new(tmpl_dir_loader, (void *)o->templates_dir);
+    struct dbview v;
+    struct sitedata d;
+    struct feeds_job fj = {0};
+    int have_view = 0, have_data = 0;
+    rc = outdir_begin(o->out_dir, &c.out, err);
+    if (rc < 0)
+        goto out;
+    phase(NULL);
+    rc = dbview_build_with(o->cache_dir, &t, &v, &st->bad_records, on_record, &c, err);
+    if (rc < 0)
+        goto out;
+    have_view = 1;
+    phase("records");
+    st->records = v.records;
+    c.data_as_of = v.data_date;
+    sitedata_begin(&v, &t, c.base_url, &d);
+    have_data = 1;
+    phase("grid");
+    /* The feed and the simple indexes are computed and written on a second
+     * thread while this one does the pages: both only read the view and
+     * the grid. */
+    feeds_start(&fj, &c, &d);
+    sitedata_build_pages(&d);
+    phase("page data");
+    rc = put_json(&c, "api/v1/gpus.json", d.gpus, err);
+    if (rc == 0)
+        rc = render(&c, "index", "index.html", d.home, "Which PyTorch runs on my GPU?",
+                    "Which PyTorch wheel runs on which NVIDIA GPU, read from the GPU code in the "
+                    "wheels",
+                    err);
+    if (rc == 0)
+        rc = render(&c, "matrix", "matrix/index.html", d.matrix_page, "The matrix",
+                    "PyTorch releases and CUDA variants against GPU architectures", err);
+    phase("home");
+    if (rc == 0)
+        rc = gpu_pages(&c, &d, err);
+    phase("gpus");
+    if (rc == 0)
+        rc = release_pages(&c, &d, err);
+    phase("releases");
+    if (rc == 0)
+        rc = changes(&c, &d, err);
+    if (rc == 0)
+        rc = prose(&c, "methodology.md", "methodology/index.html",
+                   "How wheelarch reads GPU code and decides what runs where", err);
+    if (rc == 0)
+        rc = prose(&c, "api.md", "api/index.html", "The JSON feed and the GPU-aware indexes", err);
+    if (rc == 0)
+        rc = prose(&c, "faq.md", "faq/index.html", "Questions and answers", err);
+    phase("pages");
+    rc = feeds_join(&fj, rc, err);
+    phase("feeds");
+    c.pages += fj.c.pages;
+    if (rc == 0)
+        rc = copy_asset(&c, "style.css", err);
+    if (rc == 0)
+        rc = copy_asset(&c, "search.js", err);
+    if (rc == 0)
+        rc = put(&c, ".nojekyll", "", 0, err);
+out:
+    st->pages = c.pages;
+    if (c.out) {
+        if (rc == 0)
+            rc = outdir_commit(c.out, &st->out, err);
+        else
+            outdir_abort(c.out);
+    }
+    phase("commit");
+    if (have_data)
+        sitedata_free(&d);
+    if (have_view)
+        dbview_free(&v);
+    tmpl_set_free(c.tmpls);
+    tables_free(&t);
+    free(c.base_url);
+    return rc;
+}

@@ -1,0 +1,45 @@
+/*
+ * site: render the database into a static site.
+ *
+ *   index.html                    GPU search and newest releases
+ *   gpu/<slug>/                   verdicts per release x variant x platform, timeline
+ *   matrix/                       releases x variants x compute capabilities
+ *   release/<project>/<version>/  per binary and target, provenance, differences
+ *   wheel/<key>/                  one wheel read (or inferred)
+ *   changes/, changes.atom        what each release added or dropped
+ *   methodology/, api/, faq/      prose (Markdown in templates/content, via cmark)
+ *   api/v1/                       matrix.json, gpus.json, index-table.json,
+ *                                 variants.json, schema.json, matrix.csv
+ *   simple/sm_XY/                 PEP 503 (+ PEP 691 index.json) indexes of the
+ *                                 wheels with native code for X.Y
+ *
+ * Deterministic (the same database gives the same bytes), atomic and
+ * incremental (outdir), links relative so the site works under any prefix
+ * and from file://; --base-url only sets canonical and feed URLs.
+ */
+#ifndef WHEELARCH_SITE_H
+#define WHEELARCH_SITE_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "outdir.h"
+
+struct site_options {
+    const char *cache_dir; /* database (may be missing: declared rows only) */
+    const char *out_dir;   /* "site" */
+    const char *base_url;  /* NULL or "https://example.org/wheelarch" */
+    const char *templates_dir;
+    const char *data_dir;
+};
+
+struct site_stats {
+    struct outdir_stats out;
+    size_t records;
+    size_t bad_records;
+    size_t pages;
+};
+
+int site_build(const struct site_options *o, struct site_stats *st, struct wa_error *err);
+
+#endif

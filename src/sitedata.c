@@ -1,0 +1,1250 @@
+/*
+ * sitedata: feed documents and page data, computed once.
+ */
+#include "sitedata.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query.h"
+#include "strmap.h"
+#include "timeline.h"
+#include "version.h"
+#include "xalloc.h"
+
+static const char *const platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64"};
+#define NPLATFORMS 3
+
+static const char *platform_name(const char *id)
+{
+    if (strcmp(id, "linux-x86_64") == 0)
+        return "Linux x86_64";
+    if (strcmp(id, "linux-aarch64") == 0)
+        return "Linux aarch64";
+    if (strcmp(id, "windows-x86_64") == 0)
+        return "Windows x86_64";
+    return id;
+}
+
+char sitedata_verdict_code(int v)
+{
+    static const char codes[] = "njpdx";
+    return v >= 0 && v < COMPAT_VERDICTS ? codes[v] : '?';
+}
+
+const char *sitedata_verdict_symbol(int v)
+{
+    static const char *const s[] = {"\xe2\x9c\x93", "\xe2\x89\x88", "\xe2\x97\x90", "\xe2\x9a\xa0",
+                                    "\xe2\x9c\x97"}; /* ✓ ≈ ◐ ⚠ ✗ */
+    return v >= 0 && v < COMPAT_VERDICTS ? s[v] : "?";
+}
+
+char *sitedata_segment(const char *s)
+{
+    size_t n = strlen(s);
+    char *out = xmalloc(n + 2);
+    size_t j = 0;
+    int dots = 1;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '.' || c == '_' || c == '+' || c == '-';
+        out[j++] = ok ? c : '_';
+        if (c != '.')
+            dots = 0;
+    }
+    out[j] = '\0';
+    if (dots) { /* "", ".", "..", ... */
+        memmove(out + 1, out, j + 1);
+        out[0] = '_';
+    }
+    return out;
+}
+
+/* "release/<project>/<version>/" with safe segments. */
+static char *release_path(const char *project, const char *version)
+{
+    char *p = sitedata_segment(project), *v = sitedata_segment(version);
+    char *out = xasprintf("release/%s/%s/", p, v);
+    free(p);
+    free(v);
+    return out;
+}
+
+void sitedata_arch_dir(uint16_t cc, char *buf, size_t n)
+{
+    snprintf(buf, n, "sm_%u", cc);
+}
+
+static json_t *cc_json(uint16_t cc)
+{
+    char s[16];
+    compat_cc_string(cc, s, sizeof s);
+    return json_string(s);
+}
+
+/* ---- the verdict grid --------------------------------------------------- */
+
+static void add_cc(uint16_t **ccs, size_t *n, size_t *cap, uint16_t cc)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*ccs)[i] == cc)
+            return;
+    *ccs = xgrow(*ccs, cap, *n + 1, sizeof **ccs);
+    (*ccs)[(*n)++] = cc;
+}
+
+static int cmp_u16(const void *a, const void *b)
+{
+    uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void grid_build(struct grid *g, const struct dbview *v, const struct tables *t)
+{
+    size_t cap = 0;
+    memset(g, 0, sizeof *g);
+    g->v = v;
+    for (size_t i = 0; i < t->ngpus; i++)
+        add_cc(&g->ccs, &g->nccs, &cap, t->gpus[i].cc);
+    for (size_t r = 0; r < v->nrows; r++)
+        for (size_t k = 0; k < v->rows[r].nsass; k++)
+            if (!v->rows[r].sass[k].suffix && v->rows[r].sass[k].arch >= 30 &&
+                v->rows[r].sass[k].arch < 200)
+                add_cc(&g->ccs, &g->nccs, &cap, v->rows[r].sass[k].arch);
+    if (g->nccs > 1)
+        qsort(g->ccs, g->nccs, sizeof *g->ccs, cmp_u16);
+    g->res = xcalloc(g->nccs * (v->nrows ? v->nrows : 1), sizeof *g->res);
+    /* filled by grid_fill */
+}
+
+const struct compat_result *grid_get(const struct grid *g, uint16_t cc, size_t row)
+{
+    for (size_t c = 0; c < g->nccs; c++)
+        if (g->ccs[c] == cc)
+            return &g->res[c * g->v->nrows + row];
+    return NULL;
+}
+
+/* ---- the newest version per (project, release, variant, platform) ------- */
+
+static char *group_key(const char *project, const char *release, const char *variant,
+                       const char *platform)
+{
+    return xasprintf("%s|%s|%s|%s", project, release, variant, platform);
+}
+
+static void build_newest(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    d->newest = strmap_new();
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct view_row *row = &v->rows[r];
+        char *k = group_key(row->project, row->release, row->variant, row->platform);
+        size_t best;
+        if (!strmap_get(d->newest, k, &best)) {
+            strmap_put(d->newest, k, r);
+        } else {
+            const struct view_row *b = &v->rows[best];
+            int c = dotver_cmp_str(row->version, b->version);
+            if (c > 0 || (c == 0 && row->status < b->status))
+                strmap_put(d->newest, k, r);
+        }
+        free(k);
+    }
+}
+
+/* The row of (project, release, variant, platform) with the newest version
+ * (the better status among equals), or -1. */
+static long newest_row(const struct sitedata *d, const char *project, const char *release,
+                       const char *variant, const char *platform)
+{
+    char *k = group_key(project, release, variant, platform);
+    size_t r;
+    long out = strmap_get(d->newest, k, &r) ? (long)r : -1;
+    free(k);
+    return out;
+}
+
+/* ---- feed documents ----------------------------------------------------- */
+
+static json_t *meta_copy(const struct sitedata *d)
+{
+    return json_deep_copy(d->meta);
+}
+
+static json_t *build_matrix(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    json_t *doc = json_object();
+    json_object_set_new(doc, "meta", meta_copy(d));
+    json_t *archs = json_array();
+    for (size_t c = 0; c < d->grid.nccs; c++)
+        json_array_append_new(archs, cc_json(d->grid.ccs[c]));
+    json_object_set_new(doc, "architectures", archs);
+    json_t *rows = json_array();
+    for (size_t r = 0; r < v->nrows; r++) {
+        json_t *o = dbview_row_json(v, &v->rows[r]);
+        json_object_del(o, "binaries"); /* per-binary detail is on the release pages */
+        json_t *cells = json_object();
+        for (size_t c = 0; c < d->grid.nccs; c++) {
+            char cc[16];
+            compat_cc_string(d->grid.ccs[c], cc, sizeof cc);
+            json_object_set_new(
+                cells, cc, json_string(compat_verdict_name(d->grid.res[c * v->nrows + r].verdict)));
+        }
+        json_object_set_new(o, "cells", cells);
+        json_array_append_new(rows, o);
+    }
+    json_object_set_new(doc, "rows", rows);
+    return doc;
+}
+
+static void build_csv(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    struct strbuf *b = &d->csv;
+    strbuf_adds(b, "project,version,release,variant,platform,status,cuda,min_driver_linux,"
+                   "min_driver_windows,sass,ptx");
+    for (size_t c = 0; c < d->grid.nccs; c++) {
+        char cc[16];
+        compat_cc_string(d->grid.ccs[c], cc, sizeof cc);
+        strbuf_addf(b, ",cc_%s", cc);
+    }
+    strbuf_addc(b, '\n');
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct view_row *row = &v->rows[r];
+        const struct minor_compat *mc =
+            row->cuda.n ? tables_minor_compat(d->t, (int)row->cuda.f[0]) : NULL;
+        strbuf_addf(b, "%s,%s,%s,%s,%s,%s,", row->project, row->version, row->release, row->variant,
+                    row->platform, dbview_status_name(row->status));
+        if (row->cuda.n)
+            strbuf_addf(b, "%ld.%ld", row->cuda.f[0], row->cuda.f[1]);
+        strbuf_addf(b, ",%s,%s,", mc && mc->min_driver_text[0] ? mc->min_driver_text[0] : "",
+                    mc && mc->min_driver_text[1] ? mc->min_driver_text[1] : "");
+        for (int kind = 0; kind < 2; kind++) {
+            const struct target *t = kind ? row->ptx : row->sass;
+            size_t n = kind ? row->nptx : row->nsass;
+            for (size_t i = 0; i < n; i++) {
+                char name[TARGET_NAME_MAX];
+                target_format(&t[i], name, sizeof name);
+                strbuf_addf(b, "%s%s", i ? ";" : "", name);
+            }
+            if (!kind)
+                strbuf_addc(b, ',');
+        }
+        for (size_t c = 0; c < d->grid.nccs; c++)
+            strbuf_addf(b, ",%s", compat_verdict_name(d->grid.res[c * v->nrows + r].verdict));
+        strbuf_addc(b, '\n');
+    }
+}
+
+static json_t *targets_of(const struct target *t, size_t n, int variant_style)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++) {
+        char name[TARGET_NAME_MAX];
+        if (variant_style) /* WheelNext: "90_real", "120_virtual", "90a_real" */
+            snprintf(name, sizeof name, "%u%s_%s", t[i].arch,
+                     t[i].suffix == 'a'   ? "a"
+                     : t[i].suffix == 'f' ? "f"
+                                          : "",
+                     t[i].kind == TARGET_PTX ? "virtual" : "real");
+        else
+            target_format(&t[i], name, sizeof name);
+        json_array_append_new(a, json_string(name));
+    }
+    return a;
+}
+
+static json_t *obj_path(json_t *root, const char *const *keys, size_t n)
+{
+    json_t *o = root;
+    for (size_t i = 0; i < n; i++) {
+        json_t *next = json_object_get(o, keys[i]);
+        if (!next) {
+            next = json_object();
+            json_object_set_new(o, keys[i], next);
+        }
+        o = next;
+    }
+    return o;
+}
+
+static json_t *build_index_table(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    json_t *doc = json_object();
+    json_object_set_new(doc, "meta", meta_copy(d));
+    json_t *indexes = json_object();
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct view_row *row = &v->rows[r];
+        json_t *ix = json_object_get(indexes, row->variant);
+        if (!ix) {
+            ix = json_object();
+            json_object_set_new(indexes, row->variant, ix);
+            char *u = xstrdup(row->index_url);
+            size_t ul = strlen(u);
+            if (ul && u[ul - 1] == '/')
+                u[ul - 1] = '\0';
+            json_object_set_new(ix, "url", json_string(u));
+            free(u);
+            if (row->cuda.n) {
+                char cuda[16];
+                snprintf(cuda, sizeof cuda, "%ld.%ld", row->cuda.f[0], row->cuda.f[1]);
+                json_object_set_new(ix, "cuda", json_string(cuda));
+                const struct minor_compat *mc = tables_minor_compat(d->t, (int)row->cuda.f[0]);
+                json_t *md = json_object();
+                if (mc && mc->min_driver_text[0])
+                    json_object_set_new(md, "linux", json_string(mc->min_driver_text[0]));
+                if (mc && mc->min_driver_text[1])
+                    json_object_set_new(md, "windows", json_string(mc->min_driver_text[1]));
+                json_object_set_new(ix, "min_driver", md);
+            } else {
+                json_object_set_new(ix, "cuda", json_null());
+                json_object_set_new(ix, "min_driver", json_null());
+            }
+            json_object_set_new(ix, "platforms", json_object());
+        }
+        const char *keys[] = {"platforms", row->platform, row->project};
+        json_t *versions = obj_path(ix, keys, 3);
+        json_t *e = json_object();
+        json_object_set_new(e, "sass", targets_of(row->sass, row->nsass, 0));
+        json_object_set_new(e, "ptx", targets_of(row->ptx, row->nptx, 0));
+        json_t *isa = json_object();
+        for (size_t i = 0; i < row->code.nisas; i++) {
+            char name[TARGET_NAME_MAX], iv[16];
+            target_format(&row->code.isas[i].ptx, name, sizeof name);
+            snprintf(iv, sizeof iv, "%ld.%ld", row->code.isas[i].isa.f[0],
+                     row->code.isas[i].isa.n > 1 ? row->code.isas[i].isa.f[1] : 0);
+            json_object_set_new(isa, name, json_string(iv));
+        }
+        json_object_set_new(e, "ptx_isa", isa);
+        json_object_set_new(e, "status", json_string(dbview_status_name(row->status)));
+        json_object_set_new(versions, row->version, e);
+    }
+    json_object_set_new(doc, "indexes", indexes);
+    return doc;
+}
+
+static json_t *build_variants(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    json_t *doc = json_object();
+    json_object_set_new(doc, "meta", meta_copy(d));
+    json_t *projects = json_object();
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct view_row *row = &v->rows[r];
+        if (!row->cuda.n)
+            continue;
+        const char *keys[] = {row->project, row->version, row->platform};
+        json_t *pl = obj_path(projects, keys, 3);
+        json_t *nv = json_object();
+        json_t *bound = json_array();
+        char cuda[16];
+        snprintf(cuda, sizeof cuda, "%ld.%ld", row->cuda.f[0], row->cuda.f[1]);
+        json_array_append_new(bound, json_string(cuda));
+        json_object_set_new(nv, "cuda_version_lower_bound", bound);
+        struct target *all = xmalloc((row->nsass + row->nptx + 1) * sizeof *all);
+        memcpy(all, row->sass, row->nsass * sizeof *all);
+        memcpy(all + row->nsass, row->ptx, row->nptx * sizeof *all);
+        json_t *arch = targets_of(all, row->nsass + row->nptx, 1);
+        json_t *props = json_array();
+        size_t i;
+        json_t *x;
+        json_array_foreach(arch, i, x)
+        {
+            char *p = xasprintf("nvidia :: sm_arch :: %s", json_string_value(x));
+            json_array_append_new(props, json_string(p));
+            free(p);
+        }
+        char *p = xasprintf("nvidia :: cuda_version_lower_bound :: %s", cuda);
+        json_array_append_new(props, json_string(p));
+        free(p);
+        free(all);
+        json_object_set_new(nv, "sm_arch", arch);
+        json_t *entry = json_object();
+        json_object_set_new(entry, "nvidia", nv);
+        json_object_set_new(entry, "properties", props);
+        json_object_set_new(entry, "status", json_string(dbview_status_name(row->status)));
+        json_object_set_new(pl, row->variant, entry);
+    }
+    json_object_set_new(doc, "variants", projects);
+    return doc;
+}
+
+/* ---- recommendations per compute capability and platform ---------------- */
+
+struct recs {
+    uint16_t cc;
+    json_t *by_platform; /* {"linux-x86_64": result or null} */
+};
+
+static json_t *recommendation_for(struct sitedata *d, uint16_t cc, const char *platform)
+{
+    struct query_options o = {0};
+    o.cc = cc;
+    o.project = "torch";
+    o.platform = platform;
+    struct wa_error err;
+    json_t *r = query_run(d->v, &o, &err);
+    if (!r)
+        return json_null();
+    json_t *out = json_object();
+    json_object_set(out, "release", json_object_get(r, "version"));
+    json_t *rec = json_object_get(r, "recommendation");
+    json_t *fb = json_object_get(r, "fallback");
+    json_object_set(out, "recommendation", rec ? rec : json_null());
+    json_object_set(out, "fallback", fb ? fb : json_null());
+    json_t *vs = json_object();
+    size_t i;
+    json_t *x;
+    json_array_foreach(json_object_get(r, "variants"), i, x) json_object_set(
+        vs, json_string_value(json_object_get(x, "variant")), json_object_get(x, "verdict"));
+    json_object_set_new(out, "variants", vs);
+    json_decref(r);
+    return out;
+}
+
+static json_t *recs_for(struct sitedata *d, struct recs *cache, size_t *ncache, uint16_t cc)
+{
+    for (size_t i = 0; i < *ncache; i++)
+        if (cache[i].cc == cc)
+            return cache[i].by_platform;
+    json_t *o = json_object();
+    for (int p = 0; p < NPLATFORMS; p++)
+        json_object_set_new(o, platforms[p], recommendation_for(d, cc, platforms[p]));
+    cache[*ncache].cc = cc;
+    cache[*ncache].by_platform = o;
+    (*ncache)++;
+    return o;
+}
+
+/* ---- GPUs ---------------------------------------------------------------- */
+
+static int gpu_cmp(const void *a, const void *b)
+{
+    const struct gpu *x = *(const struct gpu *const *)a, *y = *(const struct gpu *const *)b;
+    return strcmp(x->slug, y->slug);
+}
+
+static json_t *gpu_summary(const struct gpu *g)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(g->name));
+    json_object_set_new(o, "slug", json_string(g->slug));
+    json_object_set_new(o, "compute_capability", cc_json(g->cc));
+    json_object_set_new(o, "architecture", json_string(g->architecture));
+    json_object_set_new(o, "segment", json_string(g->segment));
+    json_object_set_new(o, "tegra", json_boolean(g->tegra));
+    char *page = xasprintf("gpu/%s/", g->slug);
+    json_object_set_new(o, "page", json_string(page));
+    free(page);
+    return o;
+}
+
+/* Per-release verdict rows of every project for one compute capability: the
+ * newest version of each release (patch releases are on the release pages). */
+static json_t *gpu_releases(struct sitedata *d, uint16_t cc)
+{
+    const struct dbview *v = d->v;
+    json_t *out = json_array();
+    json_t *cur = NULL;
+    const char *cur_project = NULL, *cur_version = NULL;
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct view_row *row = &v->rows[r];
+        if ((long)r != newest_row(d, row->project, row->release, row->variant, row->platform))
+            continue;
+        if (cur && strcmp(cur_project, row->project) == 0 &&
+            strcmp(json_string_value(json_object_get(cur, "release")), row->release) == 0)
+            goto add; /* another variant of the same release */
+        if (!cur || strcmp(cur_project, row->project) != 0 ||
+            strcmp(cur_version, row->version) != 0) {
+            cur = json_object();
+            json_object_set_new(cur, "project", json_string(row->project));
+            json_object_set_new(cur, "version", json_string(row->version));
+            json_object_set_new(cur, "release", json_string(row->release));
+            char *page = release_path(row->project, row->version);
+            json_object_set_new(cur, "page", json_string(page));
+            free(page);
+            json_object_set_new(cur, "rows", json_array());
+            json_array_append_new(out, cur);
+            cur_project = row->project;
+            cur_version = row->version;
+        }
+    add:;
+        const struct compat_result *res = grid_get(&d->grid, cc, r);
+        json_t *x = json_object();
+        json_object_set_new(x, "variant", json_string(row->variant));
+        json_object_set_new(x, "platform", json_string(row->platform));
+        json_object_set_new(x, "platform_name", json_string(platform_name(row->platform)));
+        json_object_set_new(x, "verdict", json_string(compat_verdict_name(res->verdict)));
+        json_object_set_new(x, "label", json_string(compat_verdict_label(res->verdict)));
+        json_object_set_new(x, "symbol", json_string(sitedata_verdict_symbol(res->verdict)));
+        json_object_set_new(x, "reason", json_string(res->reason));
+        json_object_set_new(x, "status", json_string(dbview_status_name(row->status)));
+        json_object_set_new(x, "min_driver",
+                            res->min_driver[0] ? json_string(res->min_driver) : json_null());
+        json_object_set_new(x, "version", json_string(row->version));
+        json_array_append_new(json_object_get(cur, "rows"), x);
+    }
+    return out;
+}
+
+static void build_gpus(struct sitedata *d)
+{
+    const struct tables *t = d->t;
+    const struct gpu **sorted = xmalloc((t->ngpus ? t->ngpus : 1) * sizeof *sorted);
+    for (size_t i = 0; i < t->ngpus; i++)
+        sorted[i] = &t->gpus[i];
+    if (t->ngpus > 1)
+        qsort(sorted, t->ngpus, sizeof *sorted, gpu_cmp);
+    struct recs *cache = xcalloc(d->grid.nccs + t->ngpus + 1, sizeof *cache);
+    size_t ncache = 0;
+    json_t **releases_by_cc = xcalloc(d->grid.nccs + 1, sizeof *releases_by_cc);
+    char **svg_by_cc = xcalloc(d->grid.nccs + 1, sizeof *svg_by_cc);
+
+    d->gpus = json_object();
+    json_object_set_new(d->gpus, "meta", meta_copy(d));
+    json_t *list = json_array();
+    d->gpu_pages = json_array();
+    const char *last_slug = "";
+    for (size_t i = 0; i < t->ngpus; i++) {
+        const struct gpu *g = sorted[i];
+        if (strcmp(g->slug, last_slug) == 0)
+            continue; /* two table rows with one name: keep the first */
+        last_slug = g->slug;
+        json_t *recs = recs_for(d, cache, &ncache, g->cc);
+        json_t *s = gpu_summary(g);
+        json_object_set(s, "recommendations", recs);
+        json_array_append(list, s);
+
+        size_t ci = 0;
+        while (ci < d->grid.nccs && d->grid.ccs[ci] != g->cc)
+            ci++;
+        if (!releases_by_cc[ci]) {
+            releases_by_cc[ci] = gpu_releases(d, g->cc);
+            svg_by_cc[ci] = timeline_svg(&d->grid, g->cc);
+        }
+        json_t *page = json_deep_copy(s);
+        json_decref(s);
+        json_object_set(page, "releases", releases_by_cc[ci]);
+        json_object_set_new(page, "svg", json_string(svg_by_cc[ci]));
+        json_t *recl = json_array();
+        for (int p = 0; p < NPLATFORMS; p++) {
+            json_t *r = json_object_get(recs, platforms[p]);
+            if (!json_is_object(r))
+                continue;
+            json_t *x = json_deep_copy(r);
+            json_t *rec = json_object_get(x, "recommendation");
+            if (json_is_object(rec)) {
+                int vi = 0;
+                while (vi < COMPAT_VERDICTS &&
+                       strcmp(compat_verdict_name(vi),
+                              json_string_value(json_object_get(rec, "verdict"))))
+                    vi++;
+                json_object_set_new(rec, "symbol", json_string(sitedata_verdict_symbol(vi)));
+                json_object_set_new(rec, "label", json_string(compat_verdict_label(vi)));
+            }
+            json_object_set_new(x, "platform", json_string(platforms[p]));
+            json_object_set_new(x, "platform_name", json_string(platform_name(platforms[p])));
+            json_array_append_new(recl, x);
+        }
+        json_object_set_new(page, "recommendation_list", recl);
+        json_array_append_new(d->gpu_pages, page);
+    }
+    json_object_set_new(d->gpus, "gpus", list);
+    for (size_t i = 0; i < ncache; i++)
+        json_decref(cache[i].by_platform);
+    for (size_t i = 0; i <= d->grid.nccs; i++) {
+        json_decref(releases_by_cc[i]);
+        free(svg_by_cc[i]);
+    }
+    free(releases_by_cc);
+    free(svg_by_cc);
+    free(cache);
+    free(sorted);
+}
+
+/* ---- home and matrix pages ---------------------------------------------- */
+
+static const char *segment_title(const char *s)
+{
+    static const char *const map[][2] = {{"geforce", "GeForce"},
+                                         {"workstation", "Workstation (Quadro, RTX A/Ada)"},
+                                         {"datacenter", "Data center"},
+                                         {"jetson", "Jetson"},
+                                         {"other", "Other"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(map[i][0], s) == 0)
+            return map[i][1];
+    return s;
+}
+
+/* JSON for a <script type="application/json"> element: "<" escaped so the
+ * text can never close the element. */
+static char *script_json(json_t *v)
+{
+    char *s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+    struct strbuf b = STRBUF_INIT;
+    for (const char *p = s; *p; p++) {
+        if (*p == '<')
+            strbuf_adds(&b, "\\u003c");
+        else
+            strbuf_addc(&b, *p);
+    }
+    free(s);
+    return strbuf_detach(&b, NULL);
+}
+
+static void build_home(struct sitedata *d)
+{
+    d->home = json_object();
+    /* GPUs grouped by segment, in table order within each. */
+    static const char *const order[] = {"geforce", "workstation", "datacenter", "jetson", "other"};
+    json_t *segs = json_array();
+    json_t *ccdata = json_object();
+    for (size_t s = 0; s < sizeof order / sizeof order[0]; s++) {
+        json_t *gl = json_array();
+        size_t i;
+        json_t *g;
+        json_array_foreach(json_object_get(d->gpus, "gpus"), i, g)
+        {
+            if (strcmp(json_string_value(json_object_get(g, "segment")), order[s]) != 0)
+                continue;
+            json_t *x = json_object();
+            json_object_set(x, "name", json_object_get(g, "name"));
+            json_object_set(x, "page", json_object_get(g, "page"));
+            json_object_set(x, "cc", json_object_get(g, "compute_capability"));
+            json_array_append_new(gl, x);
+            const char *cc = json_string_value(json_object_get(g, "compute_capability"));
+            if (!json_object_get(ccdata, cc)) {
+                json_t *r = json_object_get(json_object_get(g, "recommendations"), "linux-x86_64");
+                json_t *c = json_object();
+                if (json_is_object(r)) {
+                    json_t *rec = json_object_get(r, "recommendation");
+                    json_t *fb = json_object_get(r, "fallback");
+                    json_t *use = json_is_object(rec) ? rec : fb;
+                    json_object_set(c, "release", json_object_get(r, "release"));
+                    if (json_is_object(use)) {
+                        json_object_set(c, "index", json_object_get(use, "index"));
+                        json_object_set(c, "version", json_object_get(use, "version"));
+                        json_object_set(c, "verdict", json_object_get(use, "verdict"));
+                        json_object_set(c, "pip",
+                                        json_object_get(json_object_get(use, "commands"), "pip"));
+                        json_object_set_new(c, "fallback", json_boolean(!json_is_object(rec)));
+                    }
+                    json_object_set(c, "variants", json_object_get(r, "variants"));
+                }
+                json_object_set_new(ccdata, cc, c);
+            }
+        }
+        if (json_array_size(gl) == 0) {
+            json_decref(gl);
+            continue;
+        }
+        json_t *seg = json_object();
+        json_object_set_new(seg, "id", json_string(order[s]));
+        json_object_set_new(seg, "title", json_string(segment_title(order[s])));
+        json_object_set_new(seg, "gpus", gl);
+        json_array_append_new(segs, seg);
+    }
+    json_object_set_new(d->home, "segments", segs);
+    char *cj = script_json(ccdata);
+    json_object_set_new(d->home, "ccdata", json_string(cj));
+    free(cj);
+    json_decref(ccdata);
+    /* The newest three torch releases with their variants. */
+    json_t *rels = json_array();
+    const char *last = NULL;
+    for (size_t r = 0; r < d->v->nrows && json_array_size(rels) < 4; r++) {
+        const struct view_row *row = &d->v->rows[r];
+        if (strcmp(row->project, "torch") != 0)
+            continue;
+        if (last && strcmp(last, row->release) == 0)
+            continue;
+        if (json_array_size(rels) == 3)
+            break;
+        last = row->release;
+        json_t *x = json_object();
+        json_object_set_new(x, "release", json_string(row->release));
+        json_object_set_new(x, "version", json_string(row->version));
+        char *page = release_path(row->project, row->version);
+        json_object_set_new(x, "page", json_string(page));
+        free(page);
+        json_t *vars = json_array();
+        for (size_t k = r; k < d->v->nrows; k++) {
+            const struct view_row *o = &d->v->rows[k];
+            if (strcmp(o->project, "torch") != 0 || strcmp(o->release, row->release) != 0)
+                break;
+            if (strcmp(o->platform, "linux-x86_64") != 0)
+                continue;
+            json_t *vv = json_object();
+            json_object_set_new(vv, "variant", json_string(o->variant));
+            char sass[256] = "";
+            if (o->nsass) {
+                char a[TARGET_NAME_MAX], b[TARGET_NAME_MAX];
+                target_format(&o->sass[0], a, sizeof a);
+                target_format(&o->sass[o->nsass - 1], b, sizeof b);
+                snprintf(sass, sizeof sass, "%s \xe2\x80\xa6 %s", a, b);
+            }
+            json_object_set_new(vv, "range", json_string(sass));
+            json_object_set_new(vv, "status", json_string(dbview_status_name(o->status)));
+            json_array_append_new(vars, vv);
+        }
+        json_object_set_new(x, "variants", vars);
+        json_array_append_new(rels, x);
+    }
+    json_object_set_new(d->home, "releases", rels);
+    json_object_set_new(
+        d->home, "gpu_count",
+        json_integer((json_int_t)json_array_size(json_object_get(d->gpus, "gpus"))));
+}
+
+static void build_matrix_page(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    d->matrix_page = json_object();
+    json_t *pls = json_array();
+    for (int p = 0; p < NPLATFORMS; p++) {
+        json_t *pl = json_object();
+        json_object_set_new(pl, "id", json_string(platforms[p]));
+        json_object_set_new(pl, "name", json_string(platform_name(platforms[p])));
+        json_t *cols = json_array();
+        for (size_t c = 0; c < d->grid.nccs; c++) {
+            json_t *col = json_object();
+            json_object_set_new(col, "cc", cc_json(d->grid.ccs[c]));
+            json_array_append_new(cols, col);
+        }
+        json_object_set_new(pl, "columns", cols);
+        json_t *rows = json_array();
+        for (size_t r = 0; r < v->nrows; r++) {
+            const struct view_row *row = &v->rows[r];
+            if (strcmp(row->platform, platforms[p]) != 0)
+                continue;
+            json_t *x = json_object();
+            json_object_set_new(x, "project", json_string(row->project));
+            json_object_set_new(x, "version", json_string(row->version));
+            json_object_set_new(x, "variant", json_string(row->variant));
+            json_object_set_new(x, "status", json_string(dbview_status_name(row->status)));
+            char *page = release_path(row->project, row->version);
+            json_object_set_new(x, "page", json_string(page));
+            free(page);
+            json_t *cells = json_array();
+            for (size_t c = 0; c < d->grid.nccs; c++) {
+                const struct compat_result *res = &d->grid.res[c * v->nrows + r];
+                json_t *cell = json_object();
+                char code[2] = {sitedata_verdict_code(res->verdict), 0};
+                json_object_set_new(cell, "code", json_string(code));
+                json_object_set_new(cell, "symbol",
+                                    json_string(sitedata_verdict_symbol(res->verdict)));
+                json_object_set_new(cell, "label", json_string(compat_verdict_label(res->verdict)));
+                json_array_append_new(cells, cell);
+            }
+            json_object_set_new(x, "cells", cells);
+            json_array_append_new(rows, x);
+        }
+        json_object_set_new(pl, "rows", rows);
+        json_object_set_new(pl, "has_rows", json_boolean(json_array_size(rows) > 0));
+        json_array_append_new(pls, pl);
+    }
+    json_object_set_new(d->matrix_page, "platforms", pls);
+}
+
+/* ---- releases, changes -------------------------------------------------- */
+
+/* A new array of shallow copies of the objects of a (the page adds keys
+ * to them; what they share stays untouched). */
+static json_t *shallow_items(json_t *a)
+{
+    json_t *out = json_array();
+    size_t i;
+    json_t *x;
+    json_array_foreach(a, i, x) json_array_append_new(out, json_copy(x));
+    return out;
+}
+
+static void build_releases(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    d->release_pages = json_array();
+    json_t *cur = NULL;
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct view_row *row = &v->rows[r];
+        if (!cur || strcmp(json_string_value(json_object_get(cur, "project")), row->project) != 0 ||
+            strcmp(json_string_value(json_object_get(cur, "version")), row->version) != 0) {
+            cur = json_object();
+            json_object_set_new(cur, "project", json_string(row->project));
+            json_object_set_new(cur, "version", json_string(row->version));
+            json_object_set_new(cur, "release", json_string(row->release));
+            char *path = release_path(row->project, row->version);
+            json_object_set_new(cur, "path", json_string(path));
+            free(path);
+            json_object_set_new(cur, "rows", json_array());
+            json_array_append_new(d->release_pages, cur);
+        }
+        json_t *x = dbview_row_json(v, row);
+        /* The row's binaries and wheels are shared with the view and the
+         * feed documents; the page gets its own copies to annotate. */
+        json_object_set_new(x, "binaries", shallow_items(row->binaries));
+        json_object_set_new(x, "wheels", shallow_items(row->wheels));
+        json_object_set_new(x, "platform_name", json_string(platform_name(row->platform)));
+        if (strncmp(row->index_url, "https://", 8) == 0 ||
+            strncmp(row->index_url, "http://", 7) == 0)
+            json_object_set_new(x, "index_href", json_string(row->index_url));
+        json_object_set_new(x, "has_differences",
+                            json_boolean(json_array_size(row->differences) > 0));
+        json_object_set_new(x, "has_wheels", json_boolean(json_array_size(row->wheels) > 0));
+        /* Per binary, the targets as a list for the templates. */
+        size_t i;
+        json_t *b;
+        json_array_foreach(json_object_get(x, "binaries"), i, b)
+        {
+            json_t *tl = json_array();
+            const char *name;
+            json_t *tv;
+            json_object_foreach(json_object_get(b, "targets"), name, tv)
+            {
+                json_t *e = json_deep_copy(tv);
+                json_object_set_new(e, "name", json_string(name));
+                json_int_t m = json_integer_value(json_object_get(tv, "modules"));
+                json_t *all = json_object_get(b, "modules");
+                json_object_set_new(e, "all_modules", json_boolean(m == json_integer_value(all)));
+                json_object_set(e, "modules_total", all);
+                json_array_append_new(tl, e);
+            }
+            json_object_set_new(b, "target_list", tl);
+        }
+        json_array_foreach(json_object_get(x, "wheels"), i, b)
+        {
+            /* Scanned wheels have a page; inferred ones link to the page of
+             * the wheel they were inferred from. */
+            const char *st = json_string_value(json_object_get(b, "status"));
+            const char *key = st && strcmp(st, "scanned") == 0
+                                  ? json_string_value(json_object_get(b, "key"))
+                                  : json_string_value(json_object_get(b, "inferred_from"));
+            if (key) {
+                char *seg = sitedata_segment(key);
+                char *p = xasprintf("wheel/%s.html", seg);
+                free(seg);
+                json_object_set_new(b, "page", json_string(p));
+                free(p);
+            }
+            const char *url = json_string_value(json_object_get(b, "url"));
+            if (url && (strncmp(url, "https://", 8) == 0 || strncmp(url, "http://", 7) == 0))
+                json_object_set_new(b, "href", json_string(url));
+            json_object_set_new(b, "inferred", json_boolean(st && strcmp(st, "inferred") == 0));
+        }
+        json_array_append_new(json_object_get(cur, "rows"), x);
+    }
+}
+
+static json_t *diff_list(const struct target *a, size_t na, const struct target *b, size_t nb)
+{
+    /* targets in a and not in b */
+    json_t *out = json_array();
+    for (size_t i = 0; i < na; i++) {
+        int found = 0;
+        for (size_t k = 0; k < nb; k++)
+            found |= target_cmp(&a[i], &b[k]) == 0;
+        if (!found) {
+            char name[TARGET_NAME_MAX];
+            target_format(&a[i], name, sizeof name);
+            json_array_append_new(out, json_string(name));
+        }
+    }
+    return out;
+}
+
+static void build_changes(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    d->changes = json_array();
+    /* Releases per project, newest first (rows are sorted that way). */
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct view_row *row = &v->rows[r];
+        if (r > 0 && strcmp(v->rows[r - 1].project, row->project) == 0 &&
+            strcmp(v->rows[r - 1].release, row->release) == 0)
+            continue;
+        /* The previous release of this project. */
+        const char *prev = NULL;
+        for (size_t k = r + 1; k < v->nrows; k++) {
+            if (strcmp(v->rows[k].project, row->project) != 0)
+                break;
+            if (strcmp(v->rows[k].release, row->release) != 0) {
+                prev = v->rows[k].release;
+                break;
+            }
+        }
+        json_t *entry = json_object();
+        json_object_set_new(entry, "project", json_string(row->project));
+        json_object_set_new(entry, "release", json_string(row->release));
+        json_object_set_new(entry, "previous", prev ? json_string(prev) : json_null());
+        char *id = xasprintf("%s-%s", row->project, row->release);
+        json_object_set_new(entry, "id", json_string(id));
+        free(id);
+        json_t *items = json_array();
+        const char *date = NULL;
+        for (size_t k = r; k < v->nrows; k++) {
+            const struct view_row *x = &v->rows[k];
+            if (strcmp(x->project, row->project) || strcmp(x->release, row->release))
+                break;
+            if ((long)k != newest_row(d, x->project, x->release, x->variant, x->platform))
+                continue;
+            if (x->scanned_at && (!date || strcmp(x->scanned_at, date) > 0))
+                date = x->scanned_at;
+            json_t *it = json_object();
+            json_object_set_new(it, "variant", json_string(x->variant));
+            json_object_set_new(it, "platform", json_string(x->platform));
+            json_object_set_new(it, "platform_name", json_string(platform_name(x->platform)));
+            json_object_set_new(it, "status", json_string(dbview_status_name(x->status)));
+            long pr = prev ? newest_row(d, x->project, prev, x->variant, x->platform) : -1;
+            if (pr < 0) {
+                json_object_set_new(it, "new_variant", json_boolean(prev != NULL));
+                json_object_set_new(it, "added", json_array());
+                json_object_set_new(it, "dropped", json_array());
+            } else {
+                const struct view_row *p = &v->rows[pr];
+                json_t *added = diff_list(x->sass, x->nsass, p->sass, p->nsass);
+                json_t *added_ptx = diff_list(x->ptx, x->nptx, p->ptx, p->nptx);
+                json_array_extend(added, added_ptx);
+                json_decref(added_ptx);
+                json_t *dropped = diff_list(p->sass, p->nsass, x->sass, x->nsass);
+                json_t *dropped_ptx = diff_list(p->ptx, p->nptx, x->ptx, x->nptx);
+                json_array_extend(dropped, dropped_ptx);
+                json_decref(dropped_ptx);
+                json_object_set_new(it, "new_variant", json_false());
+                json_object_set_new(it, "added", added);
+                json_object_set_new(it, "dropped", dropped);
+            }
+            json_object_set_new(it, "has_added",
+                                json_boolean(json_array_size(json_object_get(it, "added")) > 0));
+            json_object_set_new(it, "has_dropped",
+                                json_boolean(json_array_size(json_object_get(it, "dropped")) > 0));
+            int changed = json_is_true(json_object_get(it, "new_variant")) ||
+                          json_array_size(json_object_get(it, "added")) ||
+                          json_array_size(json_object_get(it, "dropped"));
+            json_object_set_new(it, "changed", json_boolean(changed));
+            if (changed || !prev)
+                json_array_append_new(items, it);
+            else
+                json_decref(it);
+        }
+        /* Variants the previous release had and this one does not. */
+        if (prev) {
+            for (size_t k = 0; k < v->nrows; k++) {
+                const struct view_row *p = &v->rows[k];
+                if (strcmp(p->project, row->project) || strcmp(p->release, prev))
+                    continue;
+                if ((long)k != newest_row(d, p->project, prev, p->variant, p->platform))
+                    continue;
+                if (newest_row(d, p->project, row->release, p->variant, p->platform) >= 0)
+                    continue;
+                json_t *it = json_object();
+                json_object_set_new(it, "variant", json_string(p->variant));
+                json_object_set_new(it, "platform", json_string(p->platform));
+                json_object_set_new(it, "platform_name", json_string(platform_name(p->platform)));
+                json_object_set_new(it, "removed_variant", json_true());
+                json_object_set_new(it, "changed", json_true());
+                json_object_set_new(it, "added", json_array());
+                json_object_set_new(it, "dropped", json_array());
+                json_object_set_new(it, "has_added", json_false());
+                json_object_set_new(it, "has_dropped", json_false());
+                json_array_append_new(items, it);
+            }
+        }
+        json_object_set_new(entry, "items", items);
+        json_object_set_new(entry, "date", date ? json_string(date) : json_null());
+        json_array_append_new(d->changes, entry);
+    }
+}
+
+/* ---- simple indexes ------------------------------------------------------ */
+
+/* The simple-index links of one row's wheels (http(s) URLs only), built
+ * once and shared by every architecture page that lists them. */
+static json_t *row_links(const struct view_row *row)
+{
+    json_t *links = json_array();
+    size_t i;
+    json_t *w;
+    json_array_foreach(row->wheels, i, w)
+    {
+        const char *url = json_string_value(json_object_get(w, "url"));
+        if (!url || (strncmp(url, "https://", 8) != 0 && strncmp(url, "http://", 7) != 0))
+            continue;
+        json_t *l = json_object();
+        json_object_set(l, "filename", json_object_get(w, "filename"));
+        const char *sha = json_string_value(json_object_get(w, "sha256"));
+        char *href = sha ? xasprintf("%s#sha256=%s", url, sha) : xstrdup(url);
+        json_object_set_new(l, "href", json_string(href));
+        json_object_set_new(l, "url", json_string(url));
+        free(href);
+        json_object_set(l, "sha256", json_object_get(w, "sha256"));
+        json_object_set(l, "requires_python", json_object_get(w, "requires_python"));
+        json_object_set(l, "yanked", json_object_get(w, "yanked"));
+        json_object_set(l, "upload_time", json_object_get(w, "upload_time"));
+        json_array_append_new(links, l);
+    }
+    return links;
+}
+
+static int cmp_cstr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The simple indexes: each row's links once, and per architecture the rows
+ * with native code for it ({"projects": [...], "rows": [{project, links}],
+ * "archs": [{arch, cc, rows: [i, ...]}]}).  Pages concatenate rows, so a
+ * link is formatted once however many architecture pages list it. */
+static void build_simple(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    d->simple = json_object();
+    json_t *rows = json_array(), *archs = json_array();
+    size_t *index = xcalloc(v->nrows + 1, sizeof *index); /* view row -> simple row + 1 */
+    const char **names = xcalloc(v->nrows + 1, sizeof *names);
+    size_t nnames = 0;
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct view_row *row = &v->rows[r];
+        if (row->status == VIEW_DECLARED || json_array_size(row->wheels) == 0)
+            continue;
+        json_t *x = json_object();
+        json_object_set_new(x, "project", json_string(row->project));
+        json_object_set_new(x, "links", row_links(row));
+        json_array_append_new(rows, x);
+        index[r] = json_array_size(rows);
+        size_t k;
+        for (k = 0; k < nnames; k++)
+            if (strcmp(names[k], row->project) == 0)
+                break;
+        if (k == nnames)
+            names[nnames++] = row->project;
+    }
+    if (nnames > 1)
+        qsort(names, nnames, sizeof *names, cmp_cstr);
+    json_t *pl = json_array();
+    for (size_t k = 0; k < nnames; k++)
+        json_array_append_new(pl, json_string(names[k]));
+    for (size_t c = 0; c < d->grid.nccs; c++) {
+        uint16_t cc = d->grid.ccs[c];
+        char arch[16];
+        sitedata_arch_dir(cc, arch, sizeof arch);
+        json_t *a = json_object();
+        json_object_set_new(a, "arch", json_string(arch));
+        json_object_set_new(a, "cc", cc_json(cc));
+        json_t *ar = json_array();
+        for (size_t r = 0; r < v->nrows; r++)
+            if (index[r] && d->grid.res[c * v->nrows + r].verdict == COMPAT_NATIVE)
+                json_array_append_new(ar, json_integer((json_int_t)(index[r] - 1)));
+        json_object_set_new(a, "rows", ar);
+        json_array_append_new(archs, a);
+    }
+    json_object_set_new(d->simple, "projects", pl);
+    json_object_set_new(d->simple, "rows", rows);
+    json_object_set_new(d->simple, "archs", archs);
+    free(index);
+    free(names);
+}
+
+/* ---- wheel pages --------------------------------------------------------- */
+
+json_t *sitedata_wheel_page(const struct tables *t, const char *key, json_t *rec)
+{
+    (void)t;
+    json_t *o = json_object();
+    static const char *const keys[] = {"filename",
+                                       "url",
+                                       "sha256",
+                                       "sha256_verified",
+                                       "status",
+                                       "inferred_from",
+                                       "scanned_at",
+                                       "upload_time",
+                                       "size",
+                                       "variant",
+                                       "variant_source",
+                                       "index",
+                                       "index_url",
+                                       "wheelarch_version",
+                                       "requires_python",
+                                       "yanked",
+                                       "sass",
+                                       "ptx",
+                                       NULL};
+    for (const char *const *k = keys; *k; k++)
+        json_object_set(o, *k, json_object_get(rec, *k) ? json_object_get(rec, *k) : json_null());
+    json_object_set_new(o, "key", json_string(key));
+    const char *url = json_string_value(json_object_get(rec, "url"));
+    if (url && (strncmp(url, "https://", 8) == 0 || strncmp(url, "http://", 7) == 0))
+        json_object_set_new(o, "href", json_string(url));
+    json_t *w = json_object_get(rec, "wheel");
+    json_object_set(o, "wheel", w);
+    const char *project = json_string_value(json_object_get(w, "normalized_name"));
+    const char *version = json_string_value(json_object_get(w, "public_version"));
+    if (project && version) {
+        char *p = release_path(project, version);
+        json_object_set_new(o, "release_page", json_string(p));
+        free(p);
+    }
+    const char *from = json_string_value(json_object_get(rec, "inferred_from"));
+    if (from) {
+        char *seg = sitedata_segment(from);
+        char *p = xasprintf("wheel/%s.html", seg);
+        free(seg);
+        json_object_set_new(o, "inferred_page", json_string(p));
+        free(p);
+    }
+    json_t *bins = json_array();
+    size_t i;
+    json_t *b;
+    json_array_foreach(json_object_get(rec, "binaries"), i, b)
+    {
+        json_t *x = json_object();
+        static const char *const bk[] = {
+            "path", "format", "size", "modules",    "dlink_modules", "library_modules",
+            "sass", "ptx",    "lto",  "arch_flags", "warnings",      "module_sets",
+            NULL};
+        for (const char *const *k = bk; *k; k++)
+            if (json_object_get(b, *k))
+                json_object_set(x, *k, json_object_get(b, *k));
+        json_object_set_new(
+            x, "bundled",
+            json_boolean(dbview_is_bundled(json_string_value(json_object_get(b, "path"))
+                                               ? json_string_value(json_object_get(b, "path"))
+                                               : "")));
+        json_t *tl = json_array();
+        const char *name;
+        json_t *tv;
+        json_object_foreach(json_object_get(b, "targets"), name, tv)
+        {
+            json_t *e = json_deep_copy(tv);
+            json_object_set_new(e, "name", json_string(name));
+            json_array_append_new(tl, e);
+        }
+        json_object_set_new(x, "target_list", tl);
+        json_t *comp = json_array();
+        const char *codec;
+        json_t *cnt;
+        json_object_foreach(json_object_get(b, "compression"), codec, cnt)
+        {
+            json_t *e = json_object();
+            json_object_set_new(e, "codec", json_string(codec));
+            json_object_set(e, "entries", cnt);
+            json_array_append_new(comp, e);
+        }
+        json_object_set_new(x, "compression_list", comp);
+        json_array_append_new(bins, x);
+    }
+    json_object_set_new(o, "binaries", bins);
+    json_object_set_new(o, "has_binaries", json_boolean(json_array_size(bins) > 0));
+    json_object_set_new(o, "has_sass",
+                        json_boolean(json_array_size(json_object_get(rec, "sass")) > 0));
+    return o;
+}
+
+/* ---- entry point ----------------------------------------------------------- */
+
+/* The grid on two threads (a half of the compute capabilities each): each
+ * cell is independent and the cells are most of the shared work. */
+struct grid_half {
+    struct grid *g;
+    const struct tables *t;
+    size_t from, to;
+};
+
+static void *grid_fill(void *arg)
+{
+    struct grid_half *h = arg;
+    const struct dbview *v = h->g->v;
+    for (size_t c = h->from; c < h->to; c++)
+        for (size_t r = 0; r < v->nrows; r++) {
+            const struct view_row *row = &v->rows[r];
+            struct compat_query q = {h->g->ccs[c],
+                                     0,
+                                     {0},
+                                     strncmp(row->platform, "windows", 7) == 0 ? TABLES_WINDOWS
+                                                                               : TABLES_LINUX};
+            compat_judge(h->t, &q, &row->code, &row->cuda, &h->g->res[c * v->nrows + r]);
+        }
+    return NULL;
+}
+
+void sitedata_begin(const struct dbview *v, const struct tables *t, const char *base_url,
+                    struct sitedata *d)
+{
+    memset(d, 0, sizeof *d);
+    d->v = v;
+    d->t = t;
+    d->base_url = xstrdup(base_url ? base_url : "");
+    size_t bl = strlen(d->base_url);
+    while (bl > 0 && d->base_url[bl - 1] == '/')
+        d->base_url[--bl] = '\0';
+    d->meta = json_object();
+    json_object_set_new(d->meta, "api-version", json_string(SITE_API_VERSION));
+    json_object_set_new(d->meta, "data-as-of",
+                        v->data_date ? json_string(v->data_date) : json_null());
+    json_object_set_new(d->meta, "generator", json_string("wheelarch " WHEELARCH_VERSION));
+    grid_build(&d->grid, v, t);
+    struct grid_half a = {&d->grid, t, 0, d->grid.nccs / 2};
+    struct grid_half b = {&d->grid, t, d->grid.nccs / 2, d->grid.nccs};
+    pthread_t th;
+    int threaded = pthread_create(&th, NULL, grid_fill, &b) == 0;
+    grid_fill(&a);
+    if (threaded)
+        pthread_join(th, NULL);
+    else
+        grid_fill(&b);
+    build_newest(d);
+}
+
+void sitedata_build_feeds(struct sitedata *d)
+{
+    d->matrix = build_matrix(d);
+    build_csv(d);
+    d->index_table = build_index_table(d);
+    d->variants = build_variants(d);
+    build_simple(d);
+}
+
+void sitedata_build_pages(struct sitedata *d)
+{
+    build_gpus(d);
+    build_home(d);
+    build_matrix_page(d);
+    build_releases(d);
+    build_changes(d);
+}
+
+int sitedata_build(const struct dbview *v, const struct tables *t, const char *base_url,
+                   struct sitedata *d, struct wa_error *err)
+{
+    (void)err;
+    sitedata_begin(v, t, base_url, d);
+    sitedata_build_feeds(d);
+    sitedata_build_pages(d);
+    return 0;
+}
+
+void sitedata_free(struct sitedata *d)
+{
+    strmap_free(d->newest);
+    free(d->grid.ccs);
+    free(d->grid.res);
+    free(d->base_url);
+    json_decref(d->meta);
+    json_decref(d->matrix);
+    json_decref(d->gpus);
+    json_decref(d->index_table);
+    json_decref(d->variants);
+    strbuf_free(&d->csv);
+    json_decref(d->home);
+    json_decref(d->matrix_page);
+    json_decref(d->gpu_pages);
+    json_decref(d->release_pages);
+    json_decref(d->changes);
+    json_decref(d->simple);
+    memset(d, 0, sizeof *d);
+}

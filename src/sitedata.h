@@ -1,0 +1,94 @@
+/*
+ * sitedata: the data the site is rendered from, and the JSON feed itself.
+ *
+ * Everything published is computed here once, as jansson values, from the
+ * database view and the shipped tables: the feed documents under api/v1/
+ * (matrix.json, gpus.json, index-table.json, variants.json, matrix.csv;
+ * the JSON Schema they follow is templates/schema.json) and the data of
+ * every page.  Pages are rendered from these
+ * same values, so pages and feed cannot disagree.  Output is deterministic:
+ * arrays are sorted, there are no reals and no wall-clock times ("data as
+ * of" is the newest record's scan date).
+ */
+#ifndef WHEELARCH_SITEDATA_H
+#define WHEELARCH_SITEDATA_H
+
+#include <jansson.h>
+
+#include "compat.h"
+#include "dbview.h"
+#include "error.h"
+#include "strbuf.h"
+#include "tables.h"
+
+struct strmap;
+
+#define SITE_API_VERSION "1.0"
+
+/* Verdicts of every row for every compute capability the site covers. */
+struct grid {
+    uint16_t *ccs; /* sorted ascending */
+    size_t nccs;
+    const struct dbview *v;
+    struct compat_result *res; /* nccs x v->nrows */
+};
+
+struct sitedata {
+    const struct dbview *v;
+    const struct tables *t;
+    struct grid grid;
+    char *base_url;        /* "" when none */
+    json_t *meta;          /* {"api-version", "data-as-of", "generator"} */
+    json_t *matrix;        /* api/v1/matrix.json */
+    json_t *gpus;          /* api/v1/gpus.json */
+    json_t *index_table;   /* api/v1/index-table.json */
+    json_t *variants;      /* api/v1/variants.json */
+    struct strbuf csv;     /* api/v1/matrix.csv */
+    json_t *home;          /* index.html */
+    json_t *matrix_page;   /* matrix/ */
+    json_t *gpu_pages;     /* [{slug, ...}] gpu/<slug>/ */
+    json_t *release_pages; /* [{path, ...}] release/<project>/<version>/ */
+    json_t *changes;       /* changes/ and changes.atom */
+    json_t *simple;        /* simple/<arch>/: {projects, rows: [{project, links}],
+                              archs: [{arch, cc, rows: [i]}]} */
+    struct strmap *newest; /* project|release|variant|platform -> newest row */
+};
+
+/* Builds everything.  base_url (may be NULL) only changes absolute URLs.
+ * Caller frees with sitedata_free. */
+int sitedata_build(const struct dbview *v, const struct tables *t, const char *base_url,
+                   struct sitedata *d, struct wa_error *err);
+
+/* sitedata_build in steps, for a caller that uses two threads: begin
+ * computes what both halves read (the grid, the newest rows); then the
+ * feed half (matrix, csv, index_table, variants, simple) and the page half
+ * (gpus, home, matrix_page, gpu_pages, release_pages, changes) only read
+ * it and each other's nothing, so they may run at the same time. */
+void sitedata_begin(const struct dbview *v, const struct tables *t, const char *base_url,
+                    struct sitedata *d);
+void sitedata_build_feeds(struct sitedata *d);
+void sitedata_build_pages(struct sitedata *d);
+void sitedata_free(struct sitedata *d);
+
+/* The verdict of row i for compute capability cc, or NULL when cc is not
+ * covered. */
+const struct compat_result *grid_get(const struct grid *g, uint16_t cc, size_t row);
+
+/* One character per verdict for compact data: n native, j PTX JIT, p partial,
+ * d driver too old, x unsupported. */
+char sitedata_verdict_code(int verdict);
+/* A symbol shown beside the label (meaning is never carried by colour alone). */
+const char *sitedata_verdict_symbol(int verdict);
+
+/* A wheel record's page data (the record is borrowed). */
+json_t *sitedata_wheel_page(const struct tables *t, const char *key, json_t *rec);
+
+/* A safe path segment for a name that came from an index or a record:
+ * characters other than [A-Za-z0-9._+-] become '_', and "." / ".." / ""
+ * get a leading '_'.  Caller frees. */
+char *sitedata_segment(const char *s);
+
+/* "sm_61" for 61. */
+void sitedata_arch_dir(uint16_t cc, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,123 @@
+/*
+ * timeline: the per-GPU release timeline as inline SVG.
+ */
+#include "timeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sitedata.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+#define CELL_W 34
+#define CELL_H 22
+#define LABEL_W 62
+#define HEAD_H 26
+
+static int find(char **list, size_t n, const char *s)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(list[i], s) == 0)
+            return (int)i;
+    return -1;
+}
+
+static int cmp_release(const void *a, const void *b)
+{
+    return dotver_cmp_str(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_variant(const void *a, const void *b)
+{
+    struct dotver x, y;
+    const char *p = *(char *const *)a, *q = *(char *const *)b;
+    int hx = tables_variant_cuda(p, &x) == 0, hy = tables_variant_cuda(q, &y) == 0;
+    if (hx != hy)
+        return hx - hy;
+    if (hx && dotver_cmp(&x, &y))
+        return dotver_cmp(&x, &y);
+    return strcmp(p, q);
+}
+
+char *timeline_svg(const struct grid *g, uint16_t cc)
+{
+    const struct dbview *v = g->v;
+    char **rel = NULL, **var = NULL;
+    size_t nrel = 0, nvar = 0;
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct view_row *row = &v->rows[r];
+        if (strcmp(row->project, "torch") || strcmp(row->platform, "linux-x86_64") || !row->cuda.n)
+            continue;
+        if (find(rel, nrel, row->release) < 0) {
+            rel = xrealloc(rel, (nrel + 1) * sizeof *rel);
+            rel[nrel++] = row->release;
+        }
+        if (find(var, nvar, row->variant) < 0) {
+            var = xrealloc(var, (nvar + 1) * sizeof *var);
+            var[nvar++] = row->variant;
+        }
+    }
+    if (nrel > 1)
+        qsort(rel, nrel, sizeof *rel, cmp_release);
+    if (nvar > 1)
+        qsort(var, nvar, sizeof *var, cmp_variant);
+    /* verdict per cell: -1 = no such wheel */
+    int *cell = xmalloc((nrel * nvar + 1) * sizeof *cell);
+    const char **vers = xcalloc(nrel * nvar + 1, sizeof *vers);
+    for (size_t i = 0; i < nrel * nvar; i++)
+        cell[i] = -1;
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct view_row *row = &v->rows[r];
+        if (strcmp(row->project, "torch") || strcmp(row->platform, "linux-x86_64") || !row->cuda.n)
+            continue;
+        int x = find(rel, nrel, row->release), y = find(var, nvar, row->variant);
+        size_t i = (size_t)y * nrel + (size_t)x;
+        /* rows are newest version first: keep the first seen */
+        if (cell[i] >= 0)
+            continue;
+        const struct compat_result *res = grid_get(g, cc, r);
+        cell[i] = res ? res->verdict : COMPAT_UNSUPPORTED;
+        vers[i] = row->version;
+    }
+    char ccs[16];
+    compat_cc_string(cc, ccs, sizeof ccs);
+    int w = LABEL_W + (int)nrel * CELL_W + 4, h = HEAD_H + (int)nvar * CELL_H + 4;
+    struct strbuf b = STRBUF_INIT;
+    strbuf_addf(&b,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" role=\"img\" "
+                "aria-labelledby=\"tl-title tl-desc\" width=\"%d\" height=\"%d\" "
+                "viewBox=\"0 0 %d %d\">\n<title id=\"tl-title\">torch releases on Linux x86_64 "
+                "for compute capability %s</title>\n<desc id=\"tl-desc\">One column per "
+                "release, one row per CUDA variant. \xe2\x9c\x93 native code, \xe2\x89\x88 PTX "
+                "compiled at first start, \xe2\x97\x90 some modules only, \xe2\x9c\x97 no code "
+                "for this GPU; an empty cell means the release has no such variant.</desc>\n",
+                w, h, w, h, ccs);
+    for (size_t x = 0; x < nrel; x++)
+        strbuf_addf(&b,
+                    "<text class=\"tl-head\" x=\"%d\" y=\"16\" text-anchor=\"middle\">%s</text>\n",
+                    LABEL_W + (int)x * CELL_W + CELL_W / 2, rel[x]);
+    for (size_t y = 0; y < nvar; y++) {
+        int ty = HEAD_H + (int)y * CELL_H;
+        strbuf_addf(&b, "<text class=\"tl-label\" x=\"4\" y=\"%d\">%s</text>\n", ty + 15, var[y]);
+        for (size_t x = 0; x < nrel; x++) {
+            int c = cell[y * nrel + x];
+            if (c < 0)
+                continue;
+            int tx = LABEL_W + (int)x * CELL_W;
+            strbuf_addf(&b,
+                        "<g class=\"tl-%c\"><title>torch %s %s: %s</title><rect x=\"%d\" y=\"%d\" "
+                        "width=\"%d\" height=\"%d\" rx=\"3\"/><text x=\"%d\" y=\"%d\" "
+                        "text-anchor=\"middle\">%s</text></g>\n",
+                        sitedata_verdict_code(c), vers[y * nrel + x], var[y],
+                        compat_verdict_label(c), tx + 2, ty + 2, CELL_W - 4, CELL_H - 4,
+                        tx + CELL_W / 2, ty + 15, sitedata_verdict_symbol(c));
+        }
+    }
+    strbuf_adds(&b, "</svg>");
+    free(cell);
+    free(vers);
+    free(rel);
+    free(var);
+    return strbuf_detach(&b, NULL);
+}

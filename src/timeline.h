@@ -1,0 +1,17 @@
+/*
+ * timeline: a small SVG, no script, showing release by release which CUDA
+ * variants of torch run on one compute capability (Linux x86_64): one
+ * column per release, one row per variant, a glyph per cell (never colour
+ * alone), a <title> per cell for details.
+ */
+#ifndef WHEELARCH_TIMELINE_H
+#define WHEELARCH_TIMELINE_H
+
+#include <stdint.h>
+
+struct grid;
+
+/* A new SVG document (caller frees). */
+char *timeline_svg(const struct grid *g, uint16_t cc);
+
+#endif

@@ -1,0 +1,120 @@
+/*
+ * tmpl: a logic-less template engine, the Mustache subset the site needs,
+ * rendering jansson data.
+ *
+ * Supported: {{name}} (HTML-escaped), {{{name}}} and {{& name}} (raw),
+ * dotted names and {{.}}, sections {{#name}}...{{/name}}, inverted sections
+ * {{^name}}...{{/name}}, comments {{! ... }}, partials {{> name}} (with the
+ * indentation of standalone partials), set delimiters {{=<% %>=}}, and the
+ * spec's standalone-line rules.  Not supported: lambdas, inheritance,
+ * dynamic partial names.  Differences from the spec, on purpose: a partial
+ * that cannot be loaded is an error (the spec renders it empty), and
+ * interpolating an object or an array is an error (the spec leaves it to
+ * the language).
+ *
+ * Values: strings as they are; integers in decimal; reals in the shortest
+ * form that reads back the same (1.5, not 1.50000); true and false as
+ * "true" and "false"; null and missing names as nothing.  Sections skip
+ * false, null, missing names and empty arrays; they repeat for each item of
+ * an array and render once for anything else ("" and 0 included), with the
+ * value pushed on the context stack.
+ *
+ * A template is compiled once into a flat node array and rendered many
+ * times without re-parsing.  A tmpl_set loads templates and partials by name
+ * through a loader callback, compiles each once and links partial
+ * references to the compiled partials.  Rendering is bounded: partials nest
+ * at most TMPL_MAX_PARTIAL_DEPTH deep and a render has an output and a work
+ * budget (tmpl_set_limits), so a recursive partial or a template that
+ * multiplies nested lists is an error, never a crash or a hang.
+ *
+ * Errors carry the position in the template, "line 12 column 5: section
+ * 'rows' is never closed" (columns count characters, from 1), prefixed with
+ * "partial 'name': " when the problem is inside a partial.  The name of the
+ * template asked for is left to the caller, as error.h asks.
+ *
+ * Ownership: tmpl_compile's template belongs to the caller (tmpl_free);
+ * templates returned by tmpl_set_get belong to the set and live until
+ * tmpl_set_free.  Rendering borrows the JSON data and never keeps it.  A set
+ * is not thread-safe (rendering may load partials into its cache); use one
+ * set per thread.
+ */
+#ifndef WHEELARCH_TMPL_H
+#define WHEELARCH_TMPL_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "error.h"
+#include "strbuf.h"
+
+#define TMPL_MAX_PARTIAL_DEPTH 64 /* partials inside partials, recursion included */
+#define TMPL_MAX_NESTING 100      /* sections inside sections within one template */
+#define TMPL_MAX_SIZE (64u << 20) /* bytes of template text */
+
+/* Render budget defaults: output bytes and work steps (nodes visited and
+ * names looked up) per tmpl_render call. */
+#define TMPL_DEFAULT_MAX_OUTPUT ((size_t)256 << 20)
+#define TMPL_DEFAULT_MAX_STEPS 100000000ul
+
+struct tmpl;     /* a compiled template */
+struct tmpl_set; /* templates and partials sharing a loader and a cache */
+
+/* Supplies the text of the template or partial `name`.  Returns 0 with
+ * *text a malloc'd buffer (the set frees it) of *len bytes, or a negative
+ * WA_ERR_* code (-1 is WA_ERR_IO) when there is no such template. */
+typedef int (*tmpl_loader)(void *ud, const char *name, char **text, size_t *len);
+
+/* Compiles text[0..len).  On success *out is a new template the caller
+ * frees with tmpl_free.  Partial references are resolved when rendering,
+ * through the set passed to tmpl_render.  Returns 0, WA_ERR_FORMAT (syntax;
+ * the message has line and column) or WA_ERR_LIMIT. */
+int tmpl_compile(const char *text, size_t len, struct tmpl **out, struct wa_error *err);
+
+/* Frees a template from tmpl_compile; NULL does nothing.  Never pass a
+ * template that belongs to a set. */
+void tmpl_free(struct tmpl *t);
+
+/* A new empty set whose templates come from loader(ud, name, ...); ud is
+ * borrowed and must outlive the set.  Caller frees with tmpl_set_free. */
+struct tmpl_set *tmpl_set_new(tmpl_loader loader, void *ud);
+
+/* Frees the set and every template it holds; NULL does nothing. */
+void tmpl_set_free(struct tmpl_set *s);
+
+/* Sets the budget of each render through s: at most max_output bytes of
+ * output and max_steps steps of work; 0 means the default.  Renders
+ * without a set use the defaults. */
+void tmpl_set_limits(struct tmpl_set *s, size_t max_output, unsigned long max_steps);
+
+/* The template `name`, loaded and compiled on first use with every partial
+ * it refers to (transitively), then cached.  *out belongs to the set.  On
+ * failure nothing new stays cached, so a later call tries again.  Returns
+ * 0, the loader's code for a template or partial that cannot be loaded
+ * (with the position of the partial tag), or tmpl_compile's errors. */
+int tmpl_set_get(struct tmpl_set *s, const char *name, const struct tmpl **out,
+                 struct wa_error *err);
+
+/* Renders t with `data` as the root context, appending to out.  Partials
+ * come from s, which may be NULL when t has no partial tags; templates from
+ * tmpl_set_get use the partials of their own set.  On failure out is left
+ * as it was.  Returns 0, WA_ERR_FORMAT (an object or array interpolated),
+ * WA_ERR_LIMIT (partial depth or render budget), WA_ERR_USAGE (a partial
+ * without a set) or a loader's code for a partial that cannot be loaded. */
+int tmpl_render(struct tmpl_set *s, const struct tmpl *t, json_t *data, struct strbuf *out,
+                struct wa_error *err);
+
+/* tmpl_set_get followed by tmpl_render. */
+int tmpl_render_name(struct tmpl_set *s, const char *name, json_t *data, struct strbuf *out,
+                     struct wa_error *err);
+
+/* Appends s[0..n) to out with & < > " ' as &amp; &lt; &gt; &quot; &#39;. */
+void tmpl_html_escape(struct strbuf *out, const char *s, size_t n);
+
+/* A tmpl_loader reading `<dir>/<name>.mustache`, dir being a const char *.
+ * Refuses (WA_ERR_USAGE) empty names and names containing '/', '\\' or
+ * "..".  Returns 0, WA_ERR_IO (missing or unreadable) or WA_ERR_LIMIT (a
+ * file over TMPL_MAX_SIZE). */
+int tmpl_dir_loader(void *dir, const char *name, char **text, size_t *len);
+
+#endif

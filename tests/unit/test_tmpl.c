@@ -1,0 +1,513 @@
+/*
+ * Unit tests: the template engine (tmpl) and the official Mustache spec
+ * cases for the features it supports.
+ *
+ * usage: test_tmpl [SPEC_DIR]   (../shared/testdata/mustache-spec, read in place)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "harness.h"
+#include "strbuf.h"
+#include "tmpl.h"
+
+/* A loader serving the string members of a JSON object, counting calls. */
+struct map_loader {
+    json_t *map;
+    int calls;
+};
+
+static int map_load(void *ud, const char *name, char **text, size_t *len)
+{
+    struct map_loader *m = ud;
+    json_t *v = json_object_get(m->map, name);
+    m->calls++;
+    if (!json_is_string(v))
+        return -1;
+    *len = json_string_length(v);
+    *text = malloc(*len + 1);
+    memcpy(*text, json_string_value(v), *len + 1);
+    return 0;
+}
+
+static json_t *parse(const char *json)
+{
+    json_error_t jerr;
+    json_t *v = json_loads(json, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+    if (!v)
+        fprintf(stderr, "bad test JSON: %s: %s\n", json, jerr.text);
+    return v;
+}
+
+/* Compiles and renders a template without partials. */
+static void check(const char *tmpl, const char *data, const char *want)
+{
+    struct tmpl *t = NULL;
+    struct wa_error err = {0};
+    struct strbuf out = STRBUF_INIT;
+    json_t *d = data ? parse(data) : NULL;
+    int rc = tmpl_compile(tmpl, strlen(tmpl), &t, &err);
+    if (rc == 0)
+        rc = tmpl_render(NULL, t, d, &out, &err);
+    OK(rc == 0, "%s: %s", tmpl, err.msg);
+    if (rc == 0)
+        STR_EQ(strbuf_str(&out), want, tmpl);
+    strbuf_free(&out);
+    tmpl_free(t);
+    json_decref(d);
+}
+
+/* Compiles (and with data renders) a template expected to fail. */
+static void check_error(const char *tmpl, const char *data, int code, const char *msg)
+{
+    struct tmpl *t = NULL;
+    struct wa_error err = {0};
+    struct strbuf out = STRBUF_INIT;
+    int rc = tmpl_compile(tmpl, strlen(tmpl), &t, &err);
+    if (rc == 0 && data) {
+        json_t *d = parse(data);
+        strbuf_adds(&out, "before");
+        rc = tmpl_render(NULL, t, d, &out, &err);
+        STR_EQ(strbuf_str(&out), "before", "output untouched after an error");
+        json_decref(d);
+    }
+    INT_EQ(rc, code, tmpl);
+    STR_EQ(err.msg, msg, tmpl);
+    OK(rc != 0 || t != NULL, "template on success");
+    strbuf_free(&out);
+    tmpl_free(t);
+}
+
+static void test_escape(void)
+{
+    struct strbuf sb = STRBUF_INIT;
+    tmpl_html_escape(&sb, "a&b<c>d\"e'f", 11);
+    STR_EQ(strbuf_str(&sb), "a&amp;b&lt;c&gt;d&quot;e&#39;f", "escape");
+    strbuf_reset(&sb);
+    tmpl_html_escape(&sb, "", 0);
+    tmpl_html_escape(&sb, "plain", 5);
+    STR_EQ(strbuf_str(&sb), "plain", "nothing to escape");
+    strbuf_free(&sb);
+}
+
+static void test_values(void)
+{
+    check("{{i}} {{big}} {{neg}}", "{\"i\": 85, \"big\": 9007199254740993, \"neg\": -42}",
+          "85 9007199254740993 -42");
+    check(
+        "{{a}} {{b}} {{c}} {{d}} {{e}} {{f}} {{g}}",
+        "{\"a\": 1.5, \"b\": 0.1, \"c\": 1e21, \"d\": -0.0, \"e\": 3.0, \"f\": 0.3333333333333333, "
+        "\"g\": -2.5e-7}",
+        "1.5 0.1 1e+21 0 3 0.3333333333333333 -2.5e-7");
+    check("{{a}} {{b}} {{c}} {{d}}",
+          "{\"a\": 1e-7, \"b\": 1.5e300, \"c\": 1e100, \"d\": 123456789.125}",
+          "1e-7 1.5e+300 1e+100 123456789.125");
+    check("{{a}} {{b}}", "{\"a\": -9223372036854775808, \"b\": 9223372036854775807}",
+          "-9223372036854775808 9223372036854775807");
+    check("[{{t}}|{{f}}|{{n}}|{{missing}}|{{{n}}}]", "{\"t\": true, \"f\": false, \"n\": null}",
+          "[true|false|||]");
+    check("{{s}}|{{{s}}}|{{& s}}", "{\"s\": \"<a href='x'>&</a>\"}",
+          "&lt;a href=&#39;x&#39;&gt;&amp;&lt;/a&gt;|<a href='x'>&</a>|<a href='x'>&</a>");
+    check("{{#e}}empty string is truthy{{/e}}{{#z}}, so is 0{{/z}}{{#o}}, and {}{{/o}}"
+          "{{#l}}, not []{{/l}}",
+          "{\"e\": \"\", \"z\": 0, \"o\": {}, \"l\": []}",
+          "empty string is truthy, so is 0, and {}");
+    check("{{#s}}[{{.}}]{{/s}}", "{\"s\": \"x\"}", "[x]");
+    check("{{#list}}{{name}}{{.}};{{/list}}", "{\"name\": \"n\", \"list\": [\"a\", 2]}", "na;n2;");
+    check("a {{x}} b", NULL, "a  b");
+
+    /* strings may hold NUL bytes */
+    struct tmpl *t;
+    struct strbuf out = STRBUF_INIT;
+    json_t *d = parse("{\"s\": \"a\\u0000<\"}");
+    OK(tmpl_compile("{{s}}", 5, &t, NULL) == 0 && tmpl_render(NULL, t, d, &out, NULL) == 0,
+       "NUL in a value");
+    OK(out.len == 6 && memcmp(out.buf, "a\0&lt;", 6) == 0, "NUL kept, rest escaped");
+    strbuf_free(&out);
+    tmpl_free(t);
+    json_decref(d);
+}
+
+static void test_syntax(void)
+{
+    check("a{{! one }}b{{#s}}c{{/s}}d{{! two }}e", "{\"s\": false}", "abde");
+    check("a{{! one }}b{{#s}}c{{/s}}d{{! two }}e", "{\"s\": true}", "abcde");
+    check("{{=<% %>=}}<%{x}%> <%&x%> <%x%> {{x}}", "{\"x\": \"<\"}", "< < &lt; {{x}}");
+    check("{{=| |=}}|#a||b||/a|", "{\"a\": {\"b\": 1}}", "1");
+    check("{{#a}}{{#b}}{{c}}{{/b}}{{/a}}", "{\"a\": {\"b\": [{\"c\": 1}, {\"c\": 2}]}, \"c\": 9}",
+          "12");
+    check("<ul>\n  {{#rows}}\n  <li>{{.}}</li>\n  {{/rows}}\n</ul>\n", "{\"rows\": [1, 2]}",
+          "<ul>\n  <li>1</li>\n  <li>2</li>\n</ul>\n");
+    check("{{data-updated}} {{meta.api-version}}",
+          "{\"data-updated\": \"2026-01-01\", \"meta\": {\"api-version\": \"1.0\"}}",
+          "2026-01-01 1.0");
+}
+
+static void test_errors(void)
+{
+    check_error("a\n  {{#rows}}\n{{x}}", NULL, WA_ERR_FORMAT,
+                "line 2 column 3: section 'rows' is never closed");
+    check_error("{{#a}}{{#b}}{{/a}}", NULL, WA_ERR_FORMAT,
+                "line 1 column 13: '/a' does not close section 'b' (opened at line 1 column 7)");
+    check_error("x\n{{/a}}", NULL, WA_ERR_FORMAT, "line 2 column 1: '/a' closes no open section");
+    check_error("ab\ncd {{name", NULL, WA_ERR_FORMAT,
+                "line 2 column 4: tag '{{' is never closed (no '}}')");
+    check_error("{{{name}}", NULL, WA_ERR_FORMAT,
+                "line 1 column 1: tag '{{' is never closed (no '}}}')");
+    check_error("\xc3\xbcn\xc3\xaf {{", NULL, WA_ERR_FORMAT,
+                "line 1 column 5: tag '{{' is never closed (no '}}')");
+    check_error("{{=<% %>=}}\n<%#a%>", NULL, WA_ERR_FORMAT,
+                "line 2 column 1: section 'a' is never closed");
+    check_error("{{ }}", NULL, WA_ERR_FORMAT, "line 1 column 1: empty tag");
+    check_error("{{a..b}}", NULL, WA_ERR_FORMAT, "line 1 column 1: invalid name 'a..b'");
+    check_error("{{#a b}}{{/a b}}", NULL, WA_ERR_FORMAT, "line 1 column 1: invalid name 'a b'");
+    check_error("{{.a}}", NULL, WA_ERR_FORMAT, "line 1 column 1: invalid name '.a'");
+    check_error("{{> a b}}", NULL, WA_ERR_FORMAT, "line 1 column 1: invalid partial name 'a b'");
+    check_error("{{=<%=}}", NULL, WA_ERR_FORMAT,
+                "line 1 column 1: invalid delimiters '<%' (two strings of 1 to 16 bytes without "
+                "spaces or '=')");
+    check_error("{{=a = b=}}", NULL, WA_ERR_FORMAT,
+                "line 1 column 1: invalid delimiters 'a = b' (two strings of 1 to 16 bytes "
+                "without spaces or '=')");
+    check_error("{{o}}", "{\"o\": {}}", WA_ERR_FORMAT,
+                "line 1 column 1: 'o' is an object, not a value (use a section)");
+    check_error("{{#a}}\n{{{a.b.c}}}{{/a}}", "{\"a\": {\"b\": {\"c\": [1]}}}", WA_ERR_FORMAT,
+                "line 2 column 1: 'a.b.c' is an array, not a value (use a section)");
+    check_error("\n {{#l}}{{.}}{{/l}}", "{\"l\": [[1]]}", WA_ERR_FORMAT,
+                "line 2 column 8: '.' is an array, not a value (use a section)");
+    check_error("x {{> p}}", "{}", WA_ERR_USAGE,
+                "line 1 column 3: partial 'p' needs a template set");
+
+    struct strbuf deep = STRBUF_INIT;
+    for (int i = 0; i <= TMPL_MAX_NESTING; i++)
+        strbuf_adds(&deep, "{{#a}}");
+    check_error(deep.buf, NULL, WA_ERR_LIMIT,
+                "line 1 column 601: sections nested more than 100 deep");
+    strbuf_free(&deep);
+
+    /* every prefix of a template compiles or fails cleanly */
+    static const char full[] = "{{=<% %>=}}<%#a%>x<%{b}%><%/a%><%={{ }}=%>{{^c}}\n  {{> p}}\n"
+                               "{{/c}}{{! note }}{{&d.e}}";
+    for (size_t n = 0; n <= sizeof full - 1; n++) {
+        struct tmpl *t = NULL;
+        int rc = tmpl_compile(full, n, &t, NULL);
+        OK(rc == 0 || rc == WA_ERR_FORMAT, "prefix %zu", n);
+        tmpl_free(t);
+    }
+}
+
+static void render_set(struct tmpl_set *s, const char *name, const char *data, const char *want)
+{
+    struct strbuf out = STRBUF_INIT;
+    struct wa_error err = {0};
+    json_t *d = parse(data);
+    int rc = tmpl_render_name(s, name, d, &out, &err);
+    OK(rc == 0, "%s: %s", name, err.msg);
+    if (rc == 0)
+        STR_EQ(strbuf_str(&out), want, name);
+    strbuf_free(&out);
+    json_decref(d);
+}
+
+static void set_error(struct tmpl_set *s, const char *name, int code, const char *msg)
+{
+    const struct tmpl *t = NULL;
+    struct wa_error err = {0};
+    int rc = tmpl_set_get(s, name, &t, &err);
+    if (rc == 0) {
+        struct strbuf out = STRBUF_INIT;
+        json_t *d = json_object();
+        rc = tmpl_render(s, t, d, &out, &err);
+        OK(out.len == 0, "no output after an error");
+        strbuf_free(&out);
+        json_decref(d);
+    }
+    INT_EQ(rc, code, name);
+    STR_EQ(err.msg, msg, name);
+}
+
+static void test_partials(void)
+{
+    struct map_loader m = {
+        parse("{"
+              "\"page\": \"<ul>\\n  {{#rows}}\\n  {{>row}}\\n  {{/rows}}\\n</ul>\\n\","
+              "\"row\": \"<li>{{name}}</li>\\n\","
+              "\"top\": \"  {{>p1}}\\n\","
+              "\"p1\": \"x\\n  {{>p2}}\\n\","
+              "\"p2\": \"y\\n{{v}}\\n\\nz\\n\","
+              "\"inl\": \"  {{>a}}\\n\","
+              "\"a\": \"a {{>b}} c\\nd\\n\","
+              "\"b\": \"b1\\nb2\","
+              "\"missing\": \"ok\\n{{#x}}\\n   {{>nope}}\\n{{/x}}\","
+              "\"outer\": \"{{>inner}}\","
+              "\"inner\": \"a\\n{{>nope}}\","
+              "\"usesbad\": \"{{>bad}}\","
+              "\"bad\": \"\\n {{#a}}\","
+              "\"loop\": \"{{>loop}}\","
+              "\"chain0\": \"0{{>chain1}}\","
+              "\"chain1\": \"1{{>chain0}}\""
+              "}"),
+        0};
+    struct tmpl_set *s = tmpl_set_new(map_load, &m);
+
+    for (int i = 0; i < 3; i++)
+        render_set(s, "page", "{\"rows\": [{\"name\": \"a&b\"}, {\"name\": \"c\"}]}",
+                   "<ul>\n  <li>a&amp;b</li>\n  <li>c</li>\n</ul>\n");
+    INT_EQ(m.calls, 2, "each template loaded once");
+    render_set(s, "top", "{\"v\": \"1\\n2\"}", "  x\n    y\n    1\n2\n    \n    z\n");
+    render_set(s, "inl", "{}", "  a b1\nb2 c\n  d\n");
+
+    set_error(s, "missing", WA_ERR_IO, "line 3 column 4: cannot load partial 'nope'");
+    set_error(s, "outer", WA_ERR_IO,
+              "partial 'inner': line 2 column 1: cannot load partial 'nope'");
+    set_error(s, "usesbad", WA_ERR_FORMAT,
+              "partial 'bad': line 2 column 2: section 'a' is never closed");
+    set_error(s, "zzz", WA_ERR_IO, "cannot load template 'zzz'");
+    set_error(s, "loop", WA_ERR_LIMIT,
+              "partial 'loop': line 1 column 1: partials nested more than 64 deep ('loop')");
+    set_error(s, "chain0", WA_ERR_LIMIT,
+              "partial 'chain0': line 1 column 2: partials nested more than 64 deep ('chain1')");
+
+    /* a failed load leaves nothing behind: once the partial exists it works */
+    json_object_set_new(m.map, "nope", json_string("[{{x}}]"));
+    render_set(s, "outer", "{\"x\": 1}", "a\n[1]");
+    render_set(s, "missing", "{\"x\": 2}", "ok\n   [2]");
+
+    /* a template compiled outside the set finds its partials when rendered */
+    struct tmpl *t;
+    struct strbuf out = STRBUF_INIT;
+    struct wa_error err = {0};
+    json_t *d = parse("{\"name\": \"n\"}");
+    OK(tmpl_compile("({{>row}})({{>absent}})", 23, &t, NULL) == 0, "compile with partials");
+    INT_EQ(tmpl_render(s, t, d, &out, &err), WA_ERR_IO, "unknown partial while rendering");
+    STR_EQ(err.msg, "line 1 column 12: cannot load partial 'absent'", "message");
+    tmpl_free(t);
+    OK(tmpl_compile("({{>row}})", 10, &t, NULL) == 0 && tmpl_render(s, t, d, &out, &err) == 0,
+       "render through the set: %s", err.msg);
+    STR_EQ(strbuf_str(&out), "(<li>n</li>\n)", "partial of a standalone template");
+    tmpl_free(t);
+    strbuf_free(&out);
+    json_decref(d);
+
+    tmpl_set_free(s);
+    json_decref(m.map);
+    tmpl_set_free(NULL);
+    tmpl_free(NULL);
+}
+
+static void test_limits(void)
+{
+    struct map_loader m = {
+        parse("{\"wide\": \"{{#l}}{{#l}}{{#l}}{{#l}}0123456789{{/l}}{{/l}}{{/l}}{{/l}}\","
+              "\"busy\": \"{{#l}}{{#l}}{{#l}}{{#l}}{{#l}}{{/l}}{{/l}}{{/l}}{{/l}}{{/l}}\","
+              "\"indent\": \"  {{>lines}}\\n\", \"lines\": \"a\\nb\\nc\\nd\\ne\\nf\\n\"}"),
+        0};
+    struct tmpl_set *s = tmpl_set_new(map_load, &m);
+    const char *data = "{\"l\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}";
+    struct strbuf out = STRBUF_INIT;
+    struct wa_error err = {0};
+    json_t *d = parse(data);
+    INT_EQ(tmpl_render_name(s, "wide", d, &out, &err), 0, "default budget");
+    INT_EQ(out.len, 100000, "10^4 times 10 bytes");
+    strbuf_reset(&out);
+    tmpl_set_limits(s, 1000, 0);
+    INT_EQ(tmpl_render_name(s, "wide", d, &out, &err), WA_ERR_LIMIT, "output budget");
+    STR_EQ(err.msg, "line 1 column 25: output larger than 1000 bytes", "output budget message");
+    INT_EQ(tmpl_render_name(s, "indent", d, &out, &err), 0, "small output fits");
+    tmpl_set_limits(s, 0, 5000);
+    INT_EQ(tmpl_render_name(s, "busy", d, &out, &err), WA_ERR_LIMIT, "step budget");
+    OK(strstr(err.msg, "render budget of 5000 steps exceeded") != NULL, "%s", err.msg);
+    tmpl_set_limits(s, 0, 0);
+    strbuf_reset(&out);
+    INT_EQ(tmpl_render_name(s, "busy", d, &out, &err), 0, "default budget");
+    strbuf_free(&out);
+    json_decref(d);
+    tmpl_set_free(s);
+    json_decref(m.map);
+}
+
+static void test_dir_loader(void)
+{
+    char dir[] = "/tmp/test_tmpl.XXXXXX";
+    char *text = NULL;
+    size_t len = 0;
+    if (!mkdtemp(dir)) {
+        OK(0, "mkdtemp");
+        return;
+    }
+    static const char *const files[][2] = {{"page.mustache", "{{>part}}!"},
+                                           {"part.mustache", "hi {{n}}"}};
+    for (int i = 0; i < 2; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+        FILE *f = fopen(path, "w");
+        OK(f && fputs(files[i][1], f) >= 0 && fclose(f) == 0, "write %s", path);
+    }
+    struct tmpl_set *s = tmpl_set_new(tmpl_dir_loader, dir);
+    render_set(s, "page", "{\"n\": 1}", "hi 1!");
+    tmpl_set_free(s);
+    static const char *const bad[] = {"", "..", "../page", "a/b", "a\\b", "x..y"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        INT_EQ(tmpl_dir_loader(dir, bad[i], &text, &len), WA_ERR_USAGE, bad[i]);
+    INT_EQ(tmpl_dir_loader(dir, "absent", &text, &len), WA_ERR_IO, "missing file");
+    OK(text == NULL, "no text on failure");
+    for (int i = 0; i < 2; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* ---- the Mustache spec ---- */
+
+/* Cases left out on purpose, by file and name. */
+static const struct {
+    const char *file, *name, *why;
+} spec_skips[] = {
+    /* A partial that cannot be loaded is an error (with its line and
+     * column), not an empty string: a misspelt partial name must fail the
+     * build rather than silently drop part of a page. */
+    {"partials.json", "Failed Lookup", "unknown partials are errors"},
+};
+
+/* Optional spec modules for features tmpl does not have. */
+static const char *const spec_optional[] = {"~lambdas.json", "~inheritance.json",
+                                            "~dynamic-names.json"};
+
+#define SPEC_MAIN "<spec template>"
+
+struct spec_loader {
+    json_t *partials;
+    const char *main;
+};
+
+static int spec_load(void *ud, const char *name, char **text, size_t *len)
+{
+    struct spec_loader *l = ud;
+    const char *s;
+    if (strcmp(name, SPEC_MAIN) == 0) {
+        s = l->main;
+    } else {
+        json_t *p = json_object_get(l->partials, name);
+        if (!json_is_string(p))
+            return -1;
+        s = json_string_value(p);
+    }
+    *len = strlen(s);
+    *text = malloc(*len + 1);
+    memcpy(*text, s, *len + 1);
+    return 0;
+}
+
+static const char *spec_skip_reason(const char *file, const char *name)
+{
+    for (size_t i = 0; i < sizeof spec_skips / sizeof spec_skips[0]; i++)
+        if (strcmp(spec_skips[i].file, file) == 0 && strcmp(spec_skips[i].name, name) == 0)
+            return spec_skips[i].why;
+    return NULL;
+}
+
+/* Runs one case twice: compiled on its own and rendered through a set
+ * (partials found while rendering), and loaded by name from the set
+ * (partials linked when loading).  Returns whether both match. */
+static int spec_case(const char *file, json_t *c)
+{
+    const char *name = json_string_value(json_object_get(c, "name"));
+    const char *tmpl = json_string_value(json_object_get(c, "template"));
+    const char *want = json_string_value(json_object_get(c, "expected"));
+    json_t *data = json_object_get(c, "data");
+    struct spec_loader l = {json_object_get(c, "partials"), tmpl};
+    int ok = 1;
+    if (!name || !tmpl || !want) {
+        OK(0, "%s: malformed case", file);
+        return 0;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        struct tmpl_set *s = tmpl_set_new(spec_load, &l);
+        struct strbuf out = STRBUF_INIT;
+        struct wa_error err = {0};
+        struct tmpl *t = NULL;
+        int rc;
+        if (pass == 0) {
+            rc = tmpl_compile(tmpl, strlen(tmpl), &t, &err);
+            if (rc == 0)
+                rc = tmpl_render(s, t, data, &out, &err);
+        } else {
+            rc = tmpl_render_name(s, SPEC_MAIN, data, &out, &err);
+        }
+        OK(rc == 0, "%s: %s (%s): %s", file, name, pass ? "by name" : "compiled", err.msg);
+        if (rc == 0)
+            OK(strcmp(strbuf_str(&out), want) == 0, "%s: %s (%s): got \"%s\", want \"%s\"", file,
+               name, pass ? "by name" : "compiled", strbuf_str(&out), want);
+        ok = ok && rc == 0 && strcmp(strbuf_str(&out), want) == 0;
+        strbuf_free(&out);
+        tmpl_free(t);
+        tmpl_set_free(s);
+    }
+    return ok;
+}
+
+static void test_spec(const char *dir)
+{
+    static const char *const files[] = {"interpolation.json", "sections.json", "inverted.json",
+                                        "partials.json",      "comments.json", "delimiters.json"};
+    if (!dir || access(dir, R_OK) != 0) {
+        printf("mustache spec: cases skipped (no directory %s)\n", dir ? dir : "given");
+        return;
+    }
+    int total = 0, total_passed = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char path[4096];
+        json_error_t jerr;
+        snprintf(path, sizeof path, "%s/%s", dir, files[f]);
+        json_t *spec = json_load_file(path, 0, &jerr);
+        json_t *tests = json_object_get(spec, "tests");
+        OK(json_is_array(tests), "%s: %s", path, jerr.text);
+        int passed = 0, failed = 0, skipped = 0;
+        size_t i;
+        json_t *c;
+        json_array_foreach(tests, i, c)
+        {
+            const char *name = json_string_value(json_object_get(c, "name"));
+            const char *why = spec_skip_reason(files[f], name ? name : "");
+            if (why) {
+                printf("mustache spec: %s: skipped \"%s\": %s\n", files[f], name, why);
+                skipped++;
+            } else if (spec_case(files[f], c)) {
+                passed++;
+            } else {
+                failed++;
+            }
+        }
+        printf("mustache spec: %s: %d passed, %d failed, %d skipped\n", files[f], passed, failed,
+               skipped);
+        total += passed + failed + skipped;
+        total_passed += passed;
+        json_decref(spec);
+    }
+    printf("mustache spec: %d of %d cases pass\n", total_passed, total);
+    for (size_t f = 0; f < sizeof spec_optional / sizeof spec_optional[0]; f++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, spec_optional[f]);
+        if (access(path, R_OK) == 0)
+            printf("mustache spec: %s skipped: optional feature not supported\n", spec_optional[f]);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    test_escape();
+    test_values();
+    test_syntax();
+    test_errors();
+    test_partials();
+    test_limits();
+    test_dir_loader();
+    test_spec(argc > 1 ? argv[1] : NULL);
+    return harness_done();
+}
