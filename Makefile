@@ -2,9 +2,10 @@
 #   make deps    install the Debian packages (scripts/install-deps.sh)
 #   make         build into build/
 #   make run     build and run the main job
-#   make test    every test: build + ctest, the same under ASan/UBSan,
+#   make test    every test: build + ctest (with the browser tests), the same
+#                under ASan/UBSan,
 #                a libFuzzer smoke run, and the formatting check
-#   make bench   the benchmarks under bench/
+#   make bench   the benchmarks under bench/ (scan, crawl, build)
 BUILD ?= build
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 20
@@ -39,7 +40,7 @@ test-asan:
 	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DWHEELARCH_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		ctest --test-dir $(BUILD)-asan --output-on-failure -j $(JOBS)
+		ctest --test-dir $(BUILD)-asan --output-on-failure -j $(JOBS) -LE browser
 
 test-fuzz:
 	CC=clang cmake -S . -B $(BUILD)-fuzz -DWHEELARCH_FUZZ=ON -DBUILD_TESTING=ON $(CMAKE_FLAGS) >/dev/null
@@ -55,6 +56,7 @@ format-check:
 bench: build
 	bench/scan.sh $(BUILD)
 	bench/crawl.sh $(BUILD)
+	bench/build.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-fuzz

@@ -13,7 +13,13 @@ packages=(
     clang libclang-rt-14-dev clang-format python3
     # benchmarks: unzip as the reference, GNU time for peak memory
     zip unzip time bc
+    # site tests: a real browser, Java for the Nu Html Checker
+    chromium default-jre-headless
 )
+# Node.js and pip: Debian's packages only where the machine has none (a
+# newer Node.js from elsewhere is kept).
+command -v node >/dev/null 2>&1 || packages+=(nodejs npm)
+python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -23,12 +29,25 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
     echo "install-deps: all ${#packages[@]} packages present"
-    exit 0
+else
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        sudo="sudo"
+    fi
+    echo "install-deps: installing ${missing[*]}"
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-    sudo="sudo"
+
+# The npm packages of the site tests (playwright-core, axe-core, vnu-jar,
+# ajv), exactly as package-lock.json pins them; install scripts are not run
+# (vnu-jar's would download a Java runtime; the system one is used).
+browser="$(cd "$(dirname "$0")/.." && pwd)/tests/site/browser"
+if [ ! -f "$browser/node_modules/.package-lock.json" ] ||
+    ! cmp -s "$browser/package-lock.json" "$browser/node_modules/.lock-installed"; then
+    echo "install-deps: npm ci in tests/site/browser"
+    (cd "$browser" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error &&
+        cp package-lock.json node_modules/.lock-installed)
+else
+    echo "install-deps: npm packages of the site tests present"
 fi
-echo "install-deps: installing ${missing[*]}"
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"

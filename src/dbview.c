@@ -466,9 +466,21 @@ int dbview_build_with(const char *cache_dir, const struct tables *t, struct dbvi
         }
         if (attached)
             continue;
+        /* A release with crawled versions shows its declared-only variants
+         * beside them, under the newest crawled version, rather than on a
+         * page of its own. */
+        const char *newest = NULL;
+        for (size_t k = 0; k < v->nrows; k++) {
+            const struct view_row *o = &v->rows[k];
+            if (o->status != VIEW_DECLARED && strcmp(o->project, "torch") == 0 &&
+                strcmp(o->release, d->release) == 0 &&
+                (!newest || dotver_cmp_str(o->version, newest) > 0))
+                newest = o->version;
+        }
+        char *version = xstrdup(newest ? newest : d->release);
         struct view_row *r = new_row(v, &cap);
         r->project = xstrdup("torch");
-        r->version = xstrdup(d->release);
+        r->version = version;
         r->release = xstrdup(d->release);
         r->variant = xstrdup(d->variant);
         r->platform = xstrdup(d->platform);

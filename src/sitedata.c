@@ -3,6 +3,7 @@
  */
 #include "sitedata.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,34 @@ char *sitedata_segment(const char *s)
 }
 
 /* "release/<project>/<version>/" with safe segments. */
+char *sitedata_href(const char *url)
+{
+    if (!url || (strncmp(url, "https://", 8) != 0 && strncmp(url, "http://", 7) != 0))
+        return NULL;
+    static const char hex[] = "0123456789ABCDEF";
+    struct strbuf b = STRBUF_INIT;
+    for (const unsigned char *p = (const unsigned char *)url; *p; p++) {
+        int pct_ok = *p == '%' && isxdigit(p[1]) && isxdigit(p[2]);
+        if (*p <= 0x20 || *p >= 0x7f || strchr("\"<>\\^`{|}", *p) || (*p == '%' && !pct_ok)) {
+            strbuf_addc(&b, '%');
+            strbuf_addc(&b, hex[*p >> 4]);
+            strbuf_addc(&b, hex[*p & 15]);
+        } else {
+            strbuf_addc(&b, (char)*p);
+        }
+    }
+    return strbuf_detach(&b, NULL);
+}
+
+/* Sets key to the safe href of url, when url is an http(s) URL. */
+static void set_href(json_t *o, const char *key, const char *url)
+{
+    char *h = sitedata_href(url);
+    if (h)
+        json_object_set_new(o, key, json_string(h));
+    free(h);
+}
+
 static char *release_path(const char *project, const char *version)
 {
     char *p = sitedata_segment(project), *v = sitedata_segment(version);
@@ -790,9 +819,7 @@ static void build_releases(struct sitedata *d)
         json_object_set_new(x, "binaries", shallow_items(row->binaries));
         json_object_set_new(x, "wheels", shallow_items(row->wheels));
         json_object_set_new(x, "platform_name", json_string(platform_name(row->platform)));
-        if (strncmp(row->index_url, "https://", 8) == 0 ||
-            strncmp(row->index_url, "http://", 7) == 0)
-            json_object_set_new(x, "index_href", json_string(row->index_url));
+        set_href(x, "index_href", row->index_url);
         json_object_set_new(x, "has_differences",
                             json_boolean(json_array_size(row->differences) > 0));
         json_object_set_new(x, "has_wheels", json_boolean(json_array_size(row->wheels) > 0));
@@ -815,6 +842,11 @@ static void build_releases(struct sitedata *d)
                 json_array_append_new(tl, e);
             }
             json_object_set_new(b, "target_list", tl);
+            /* An id-safe form of the path (member paths may hold spaces). */
+            const char *bpath = json_string_value(json_object_get(b, "path"));
+            char *anchor = sitedata_segment(bpath ? bpath : "");
+            json_object_set_new(b, "anchor", json_string(anchor));
+            free(anchor);
         }
         json_array_foreach(json_object_get(x, "wheels"), i, b)
         {
@@ -831,10 +863,10 @@ static void build_releases(struct sitedata *d)
                 json_object_set_new(b, "page", json_string(p));
                 free(p);
             }
-            const char *url = json_string_value(json_object_get(b, "url"));
-            if (url && (strncmp(url, "https://", 8) == 0 || strncmp(url, "http://", 7) == 0))
-                json_object_set_new(b, "href", json_string(url));
+            set_href(b, "href", json_string_value(json_object_get(b, "url")));
             json_object_set_new(b, "inferred", json_boolean(st && strcmp(st, "inferred") == 0));
+            json_t *y = json_object_get(b, "yanked");
+            json_object_set_new(b, "is_yanked", json_boolean(json_is_string(y) || json_is_true(y)));
         }
         json_array_append_new(json_object_get(cur, "rows"), x);
     }
@@ -971,8 +1003,8 @@ static json_t *row_links(const struct view_row *row)
     json_t *w;
     json_array_foreach(row->wheels, i, w)
     {
-        const char *url = json_string_value(json_object_get(w, "url"));
-        if (!url || (strncmp(url, "https://", 8) != 0 && strncmp(url, "http://", 7) != 0))
+        char *url = sitedata_href(json_string_value(json_object_get(w, "url")));
+        if (!url)
             continue;
         json_t *l = json_object();
         json_object_set(l, "filename", json_object_get(w, "filename"));
@@ -981,6 +1013,7 @@ static json_t *row_links(const struct view_row *row)
         json_object_set_new(l, "href", json_string(href));
         json_object_set_new(l, "url", json_string(url));
         free(href);
+        free(url);
         json_object_set(l, "sha256", json_object_get(w, "sha256"));
         json_object_set(l, "requires_python", json_object_get(w, "requires_python"));
         json_object_set(l, "yanked", json_object_get(w, "yanked"));
@@ -1077,9 +1110,7 @@ json_t *sitedata_wheel_page(const struct tables *t, const char *key, json_t *rec
     for (const char *const *k = keys; *k; k++)
         json_object_set(o, *k, json_object_get(rec, *k) ? json_object_get(rec, *k) : json_null());
     json_object_set_new(o, "key", json_string(key));
-    const char *url = json_string_value(json_object_get(rec, "url"));
-    if (url && (strncmp(url, "https://", 8) == 0 || strncmp(url, "http://", 7) == 0))
-        json_object_set_new(o, "href", json_string(url));
+    set_href(o, "href", json_string_value(json_object_get(rec, "url")));
     json_t *w = json_object_get(rec, "wheel");
     json_object_set(o, "wheel", w);
     const char *project = json_string_value(json_object_get(w, "normalized_name"));

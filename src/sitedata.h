@@ -88,6 +88,12 @@ json_t *sitedata_wheel_page(const struct tables *t, const char *key, json_t *rec
  * get a leading '_'.  Caller frees. */
 char *sitedata_segment(const char *s);
 
+/* url as an href: NULL unless it is an http(s) URL; bytes a URL may not
+ * hold (controls, space, non-ASCII, " < > \ ^ ` { | } and a % not starting
+ * an escape) percent-encoded.  HTML escaping is still the template's job.
+ * Caller frees. */
+char *sitedata_href(const char *url);
+
 /* "sm_61" for 61. */
 void sitedata_arch_dir(uint16_t cc, char *buf, size_t n);
 

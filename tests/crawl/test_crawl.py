@@ -24,41 +24,6 @@ W = args.work
 fixtures = watest.manifest()
 
 
-class Server:
-    def __init__(self, name, root):
-        self.root = root
-        self.faults = os.path.join(W, name + ".faults.json")
-        self.log = os.path.join(W, name + ".log")
-        portfile = os.path.join(W, name + ".port")
-        self.set_faults({})
-        open(self.log, "w").close()
-        self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "..", "lib", "httpserver.py"), root,
-                                      "--faults", self.faults, "--log", self.log, "--port-file", portfile])
-        for _ in range(200):
-            if os.path.exists(portfile):
-                break
-            time.sleep(0.05)
-        with open(portfile) as f:
-            self.port = int(f.read())
-        self.url = "http://127.0.0.1:%d" % self.port
-
-    def set_faults(self, faults):
-        with open(self.faults + ".tmp", "w") as f:
-            json.dump(faults, f)
-        os.rename(self.faults + ".tmp", self.faults)
-
-    def clear_log(self):
-        open(self.log, "w").close()
-
-    def entries(self):
-        with open(self.log) as f:
-            return [json.loads(l) for l in f if l.strip()]
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait()
-
-
 # ---- the index tree ----------------------------------------------------------
 root_a = os.path.join(W, "host-a")   # download.pytorch.org: pages and some files
 root_b = os.path.join(W, "host-b")   # download-r2.pytorch.org: files linked absolutely
@@ -67,8 +32,8 @@ for d in ("whl/cu126/torch", "whl/cu126/torchvision", "whl/cu126/torchaudio", "w
           "whl/many/torch"):
     os.makedirs(os.path.join(root_a, d), exist_ok=True)
 os.makedirs(os.path.join(root_b, "whl", "cu128"), exist_ok=True)
-srv_a = Server("a", root_a)
-srv_b = Server("b", root_b)
+srv_a = watest.Server("a", root_a, W)
+srv_b = watest.Server("b", root_b, W)
 
 LINUX = "manylinux_2_28_x86_64"
 wheels = {}  # filename -> dict(path, sha, gpu fixture, url)

@@ -35,6 +35,9 @@ def build_wheel(path, project, members, pad_py=120, data_mb=1):
             add(project + "/data/blob.bin", rnd.randbytes(data_mb << 20))
         dist = os.path.basename(path).split("-")
         add("%s-%s.dist-info/WHEEL" % (dist[0], dist[1]), b"Wheel-Version: 1.0\nRoot-Is-Purelib: false\n")
+        # What pip reads to check a downloaded wheel against its file name.
+        add("%s-%s.dist-info/METADATA" % (dist[0], dist[1]),
+            ("Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (dist[0], dist[1])).encode())
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
 

@@ -89,3 +89,43 @@ def make_wheel(path, members, compression=zipfile.ZIP_DEFLATED):
         info = zipfile.ZipInfo(dist + "/WHEEL", date_time=(2026, 1, 1, 0, 0, 0))
         z.writestr(info, "Wheel-Version: 1.0\nGenerator: wheelarch-tests\nRoot-Is-Purelib: false\n")
     return path
+
+
+class Server:
+    """tests/lib/httpserver.py on 127.0.0.1, serving root, with its fault file
+    and request log in work (named name.*)."""
+
+    def __init__(self, name, root, work):
+        import time
+        self.root = root
+        self.faults = os.path.join(work, name + ".faults.json")
+        self.log = os.path.join(work, name + ".log")
+        portfile = os.path.join(work, name + ".port")
+        self.set_faults({})
+        open(self.log, "w").close()
+        self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "httpserver.py"), root,
+                                      "--faults", self.faults, "--log", self.log,
+                                      "--port-file", portfile])
+        for _ in range(200):
+            if os.path.exists(portfile):
+                break
+            time.sleep(0.05)
+        with open(portfile) as f:
+            self.port = int(f.read())
+        self.url = "http://127.0.0.1:%d" % self.port
+
+    def set_faults(self, faults):
+        with open(self.faults + ".tmp", "w") as f:
+            json.dump(faults, f)
+        os.rename(self.faults + ".tmp", self.faults)
+
+    def clear_log(self):
+        open(self.log, "w").close()
+
+    def entries(self):
+        with open(self.log) as f:
+            return [json.loads(line) for line in f if line.strip()]
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait()

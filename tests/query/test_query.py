@@ -5,7 +5,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
@@ -92,23 +91,14 @@ name = "torch-2.8.0+cu128-cp312-cp312-manylinux_2_28_x86_64.whl"
 sha = pyindex.build_wheel(os.path.join(root, "whl", "cu128", name), "torch",
                           [("torch/lib/libtorch_cuda.so", "libk_default.so"),
                            ("torch/lib/libcublasLt.so.12", "libk_fam.so")], data_mb=0)
-faults = os.path.join(W, "faults.json")
-with open(faults, "w") as f:
-    f.write("{}")
-portf = os.path.join(W, "port")
-srv = subprocess.Popen([sys.executable, os.path.join(HERE, "..", "lib", "httpserver.py"), root, "--faults", faults,
-                        "--log", os.path.join(W, "log"), "--port-file", portf])
-for _ in range(200):
-    if os.path.exists(portf):
-        break
-    time.sleep(0.05)
-url = "http://127.0.0.1:%s" % open(portf).read()
+srv = watest.Server("index", root, W)
+url = srv.url
 with open(os.path.join(root, "whl", "cu128", "torch", "index.html"), "w") as f:
     f.write(pyindex.page_html("torch", [("/whl/cu128/%s#sha256=%s" % (name.replace("+", "%2B"), sha), name, {})]))
 cache = os.path.join(W, "cache")
 p = subprocess.run([args.wheelarch, "crawl", "--quiet", "--index", url + "/whl/cu128/", "--project", "torch",
                     "--cache", cache], capture_output=True, text=True, timeout=120)
-srv.terminate()
+srv.stop()
 c.eq(p.returncode, 0, "crawl for the query test: " + p.stderr)
 o, _ = query("--gpu", "1080 ti", "--version", "2.8", "--platform", "linux-x86_64", cache=cache)
 if o:

@@ -1,0 +1,185 @@
+// The site in a real browser: Debian's chromium driven by playwright-core,
+// the site built from tests/fixtures/site-db and served on 127.0.0.1.
+//   - the home page: reach the GPU box by keyboard, type "1080 Ti", see the
+//     cu126 index recommended; without JavaScript the plain list of GPU
+//     pages is there;
+//   - the matrix at 375 px: no page-wide horizontal scrolling, sticky
+//     headers, a screenshot (work/matrix-375.png);
+//   - dark mode through prefers-color-scheme;
+//   - axe-core on every kind of page, light and dark: no serious or
+//     critical violations;
+//   - no request leaves 127.0.0.1, no script error.
+// usage: node browser.test.mjs --wheelarch PATH --work DIR
+import { createRequire } from "node:module";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { buildSite, Checker, CHROMIUM, CHROMIUM_ARGS, parseArgs, serve } from "./lib.mjs";
+
+const require = createRequire(import.meta.url);
+const AXE = require.resolve("axe-core/axe.min.js");
+const args = parseArgs();
+const c = new Checker();
+const site = buildSite(args);
+const srv = await serve(site);
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+
+// Every page gets the same watch: requests to other hosts are refused and
+// recorded, script errors recorded.
+async function open(context, rel) {
+  const page = await context.newPage();
+  page.outside = [];
+  page.errors = [];
+  await page.route("**/*", (route) => {
+    const u = route.request().url();
+    if (u.startsWith(srv.url) || u.startsWith("data:")) return route.continue();
+    page.outside.push(u);
+    return route.abort();
+  });
+  page.on("pageerror", (e) => page.errors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error") page.errors.push(m.text());
+  });
+  const resp = await page.goto(srv.url + rel);
+  c.eq(resp && resp.status(), 200, `${rel}: HTTP status`);
+  return page;
+}
+
+function settle(page, rel) {
+  c.eq(page.outside.length, 0, `${rel}: requests to other hosts ${JSON.stringify(page.outside)}`);
+  c.eq(page.errors.length, 0, `${rel}: script errors ${JSON.stringify(page.errors)}`);
+}
+
+try {
+  const ctx = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+
+  // ---- home: keyboard, search, instant verdict -------------------------------
+  {
+    const page = await open(ctx, "");
+    let reached = false;
+    for (let i = 0; i < 25 && !reached; i++) {
+      await page.keyboard.press("Tab");
+      reached = await page.evaluate(() => document.activeElement && document.activeElement.id === "q");
+    }
+    c.ok(reached, "home: the GPU box is reachable with the Tab key");
+    const ring = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+    c.ok(ring !== "none", "home: the focused box shows a focus ring (" + ring + ")");
+    await page.keyboard.type("1080 Ti");
+    const answer = page.locator("#answer");
+    await answer.getByText("cu126").waitFor({ timeout: 5000 }).catch(() => {});
+    const text = (await answer.textContent()) || "";
+    c.ok(text.includes("GeForce GTX 1080 Ti"), "home: the answer names the GPU: " + text);
+    c.ok(/use the\s*cu126\s*index/.test(text), "home: cu126 is recommended for a GTX 1080 Ti: " + text);
+    c.ok(text.includes("--index-url https://download.pytorch.org/whl/cu126"), "home: with the pip command");
+    const visible = await page.locator("ul.gpus li:not([hidden])").count();
+    c.ok(visible >= 1 && visible <= 3, "home: the list is filtered to the matches (" + visible + ")");
+    const count = (await page.locator("#count").textContent()) || "";
+    c.ok(/match/.test(count), "home: the number of matches is announced: " + count);
+    // The recommendation's link leads to the GPU page.
+    await page.locator("#answer a").first().click();
+    await page.waitForURL(/gpu\/geforce-gtx-1080-ti\//);
+    c.ok(true, "home: the answer links to the GPU page");
+    settle(page, "index.html");
+    await page.close();
+  }
+
+  // ---- home without JavaScript: a plain list of links --------------------------
+  {
+    const nojs = await browser.newContext({ javaScriptEnabled: false });
+    const page = await open(nojs, "");
+    const links = await page.locator("ul.gpus li a").count();
+    c.ok(links > 200, "no JavaScript: every GPU is a plain link (" + links + ")");
+    c.ok(!(await page.locator("#q").isVisible()), "no JavaScript: the filter box stays hidden");
+    const href = await page.locator("ul.gpus li a", { hasText: "GeForce GTX 1080 Ti" }).first().getAttribute("href");
+    c.eq(href, "./gpu/geforce-gtx-1080-ti/", "no JavaScript: link to the GPU page");
+    settle(page, "index.html (no JavaScript)");
+    await nojs.close();
+  }
+
+  // ---- the GPU page ---------------------------------------------------------------
+  {
+    const page = await open(ctx, "gpu/geforce-gtx-1080-ti/");
+    const body = (await page.locator("main").textContent()) || "";
+    c.ok(/native.*Use the cu126 index/s.test(body), "GPU page: cu126 recommended natively");
+    c.ok((await page.locator("figure.timeline svg").count()) === 1, "GPU page: the SVG timeline");
+    const title = await page.locator("figure.timeline svg title").first().textContent();
+    c.ok(title && title.length > 10, "GPU page: the timeline has a text alternative: " + title);
+    settle(page, "gpu page");
+    await page.close();
+  }
+
+  // ---- the matrix on a phone -------------------------------------------------------
+  {
+    const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const page = await open(phone, "matrix/");
+    const shot = path.join(args.work, "matrix-375.png");
+    await page.screenshot({ path: shot });
+    c.ok(true, "matrix at 375 px: screenshot in " + shot);
+    const m = await page.evaluate(() => {
+      const region = document.querySelector(".scroll");
+      const th = document.querySelector("thead th");
+      const rowTh = document.querySelector("table.matrix tbody th");
+      return {
+        page: document.documentElement.scrollWidth,
+        region: region ? [region.scrollWidth, region.clientWidth] : null,
+        stickyHead: th ? getComputedStyle(th).position : null,
+        stickyRow: rowTh ? getComputedStyle(rowTh).position : null,
+        font: parseFloat(getComputedStyle(document.body).fontSize),
+      };
+    });
+    c.ok(m.page <= 375, "matrix at 375 px: the page itself does not scroll sideways (" + m.page + " px)");
+    c.ok(m.region && m.region[0] > m.region[1], "matrix at 375 px: the table scrolls inside its region " + JSON.stringify(m.region));
+    c.eq(m.stickyHead, "sticky", "matrix: the header row is sticky");
+    c.eq(m.stickyRow, "sticky", "matrix: the row headers are sticky");
+    c.ok(m.font >= 14, "matrix at 375 px: readable text (" + m.font + " px)");
+    // Scrolled down and right inside its region, the table keeps its column
+    // headers at the region's top and its row headers at its left edge.
+    const stays = await page.evaluate(() => {
+      const region = document.querySelector(".scroll.matrix") || document.querySelector(".scroll");
+      const th = region.querySelector("thead th:nth-child(3)");
+      const row = region.querySelector("tbody tr:nth-child(12) th");
+      region.scrollTop = 400;
+      region.scrollLeft = 300;
+      const r = region.getBoundingClientRect();
+      return Math.abs(th.getBoundingClientRect().top - r.top) < 3 && Math.abs(row.getBoundingClientRect().left - r.left) < 3;
+    });
+    c.ok(stays, "matrix: column and row headers stay in view while the table scrolls");
+    settle(page, "matrix");
+    await phone.close();
+  }
+
+  // ---- dark mode -----------------------------------------------------------------------
+  {
+    const page = await open(ctx, "");
+    const light = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.emulateMedia({ colorScheme: "dark" });
+    const dark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    c.ok(light !== dark, `dark mode: the background changes (${light} -> ${dark})`);
+    await page.close();
+  }
+
+  // ---- axe-core on every kind of page, light and dark ------------------------------------
+  const pages = ["", "matrix/", "gpu/geforce-gtx-1080-ti/", "gpu/jetson-agx-orin/", "release/torch/2.9.0/",
+    "release/torchvision/0.24.0/", "wheel/dbb3ef635357a2eb037f857bf739f5307f725ec56d2808c2aee868a0b38cb2c7.html",
+    "changes/", "methodology/", "faq/", "api/"];
+  for (const scheme of ["light", "dark"]) {
+    const actx = await browser.newContext({ viewport: { width: 1100, height: 900 }, colorScheme: scheme });
+    for (const rel of pages) {
+      const page = await open(actx, rel);
+      await page.addScriptTag({ path: AXE });
+      const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+      const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      c.ok(bad.length === 0, `axe (${scheme}) ${rel || "index.html"}: ` +
+        bad.map((v) => `${v.id} (${v.impact}): ${v.help} e.g. ${v.nodes[0] && v.nodes[0].html.slice(0, 120)}`).join("; "));
+      const minor = result.violations.filter((v) => !bad.includes(v)).map((v) => v.id);
+      if (minor.length) console.log(`axe (${scheme}) ${rel || "index.html"}: minor: ${minor.join(", ")}`);
+      settle(page, rel);
+      await page.close();
+    }
+    await actx.close();
+  }
+  await ctx.close();
+} finally {
+  await browser.close();
+  await srv.close();
+}
+c.done();

@@ -1,0 +1,86 @@
+// Validity of what wheelarch build writes, checked by real validators:
+//   - every HTML page (and the stylesheet and inline SVG) with the Nu Html
+//     Checker (vnu.jar from the vnu-jar npm package, run by the system
+//     Java);
+//   - every api/v1 document against api/v1/schema.json with Ajv (JSON
+//     Schema 2020-12, strict mode), and a few broken copies that must fail,
+//     so the schema is known to constrain something;
+//   - changes.atom is well-formed XML with the Atom namespace (by chromium's
+//     XML parser would need a browser; a small structural check is enough).
+// usage: node validate.test.mjs --wheelarch PATH --work DIR
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { buildSite, Checker, parseArgs } from "./lib.mjs";
+
+const require = createRequire(import.meta.url);
+const Ajv2020 = require("ajv/dist/2020").default;
+const args = parseArgs();
+const c = new Checker();
+const site = buildSite(args);
+
+// ---- HTML, CSS and SVG ----------------------------------------------------------
+const jar = path.join(path.dirname(require.resolve("vnu-jar/package.json")), "build", "dist", "vnu.jar");
+const vnu = spawnSync("java", ["-Xss4m", "-jar", jar, "--errors-only", "--skip-non-html", "--also-check-css",
+  "--also-check-svg", "--format", "json", site], { encoding: "utf8", maxBuffer: 64 << 20 });
+if (c.ok(!vnu.error, "java runs vnu.jar (" + (vnu.error || "") + ")")) {
+  let messages = [];
+  try {
+    messages = JSON.parse(vnu.stderr || vnu.stdout || "{}").messages || [];
+  } catch (e) {
+    c.ok(false, "vnu output is JSON: " + (vnu.stderr || vnu.stdout).slice(0, 300));
+  }
+  const errors = messages.filter((m) => m.type === "error" || m.subType === "fatal");
+  for (const m of errors.slice(0, 20))
+    console.log(`  ${path.relative(site, new URL(m.url).pathname)}:${m.lastLine}: ${m.message}`);
+  c.ok(errors.length === 0, `vnu: ${errors.length} errors in the site's HTML/CSS/SVG`);
+  c.eq(vnu.status, errors.length ? 1 : 0, "vnu exit status");
+}
+
+// ---- the feed against its schema ----------------------------------------------------
+const schema = JSON.parse(readFileSync(path.join(site, "api/v1/schema.json"), "utf8"));
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+ajv.addSchema(schema, "wheelarch");
+const docs = { matrix: "matrix", gpus: "gpus", "index-table": "index-table", variants: "variants" };
+const loaded = {};
+for (const [file, def] of Object.entries(docs)) {
+  const validate = ajv.getSchema(`wheelarch#/$defs/${def}`);
+  if (!c.ok(validate, `schema.json has $defs/${def}`)) continue;
+  const doc = JSON.parse(readFileSync(path.join(site, `api/v1/${file}.json`), "utf8"));
+  loaded[file] = { doc, validate };
+  const ok = validate(doc);
+  c.ok(ok, `${file}.json validates against $defs/${def}: ` + JSON.stringify((validate.errors || []).slice(0, 3)));
+}
+
+// Broken copies must be rejected.
+function rejects(file, mutate, what) {
+  const x = loaded[file];
+  if (!x) return;
+  const copy = structuredClone(x.doc);
+  mutate(copy);
+  c.ok(!x.validate(copy), `${file}.json with ${what} is rejected`);
+}
+rejects("matrix", (d) => { d.rows[0].cells["8.6"] = "maybe"; }, "an unknown verdict");
+rejects("matrix", (d) => { delete d.meta["api-version"]; }, "no meta.api-version");
+rejects("matrix", (d) => { d.rows[0].sass.push("sm_8x"); }, "a malformed target");
+rejects("gpus", (d) => { d.gpus[0].compute_capability = 8.6; }, "a number for a compute capability");
+rejects("index-table", (d) => {
+  const ix = Object.values(d.indexes)[0];
+  const plat = Object.values(ix.platforms)[0];
+  const proj = Object.values(plat)[0];
+  Object.values(proj)[0].sass = "sm_86";
+}, "a string for a target list");
+rejects("variants", (d) => {
+  const p = Object.values(d.variants)[0];
+  const r = Object.values(p)[0];
+  const pl = Object.values(r)[0];
+  Object.values(pl)[0].properties.push("nvidia :: sm_arch :: 86");
+}, "a malformed variant property");
+
+// ---- the Atom feed -------------------------------------------------------------------
+const atom = readFileSync(path.join(site, "changes.atom"), "utf8");
+c.ok(atom.startsWith('<?xml version="1.0" encoding="utf-8"?>') && atom.includes('<feed xmlns="http://www.w3.org/2005/Atom">'),
+  "changes.atom: XML declaration and Atom namespace");
+for (const tag of ["id", "title", "updated"]) c.ok(new RegExp(`<${tag}>[^<]+</${tag}>`).test(atom), `changes.atom: feed ${tag}`);
+c.done();

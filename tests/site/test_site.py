@@ -1,0 +1,272 @@
+"""wheelarch build end to end, from the committed small database
+tests/fixtures/site-db (made by tests/site/make-site-db.py from a real
+crawl): golden pages and feed documents (tests/expected/site/, regenerate
+with UPDATE_GOLDEN=1 and review the diff), a byte-identical second build,
+a rebuild that rewrites nothing, a change that rewrites only what changed,
+a failed build and builds killed with SIGKILL that leave the previous site
+whole, escaping of hostile index values, the page budget, no external
+requests, tables with caption and scope."""
+import difflib
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from html.parser import HTMLParser
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import watest  # noqa: E402
+
+args = watest.parse_args()
+c = watest.Checker()
+W = args.work
+DB = os.path.join(watest.FIXTURES, "site-db")
+EXPECTED = os.path.join(watest.TESTS, "expected", "site")
+update = os.environ.get("UPDATE_GOLDEN") == "1"
+EVIL = "url-1f8185a4110dd1bd80aefd3c8bc418d46064b64f4a57bb464d9a5b103902d81b"
+SCANNED = "dbb3ef635357a2eb037f857bf739f5307f725ec56d2808c2aee868a0b38cb2c7"  # torch 2.9.0 cu130 linux
+
+
+def build(out, cache=DB, *extra, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([args.wheelarch, "build", "--cache", cache, "--out", out] + list(extra),
+                          capture_output=True, text=True, timeout=300, env=e)
+
+
+def tree(root):
+    """{relative path: sha256} of every file under root."""
+    out = {}
+    for d, _, files in os.walk(root):
+        for f in files:
+            p = os.path.join(d, f)
+            with open(p, "rb") as fh:
+                out[os.path.relpath(p, root)] = hashlib.sha256(fh.read()).hexdigest()
+    return out
+
+
+def stats(root):
+    out = {}
+    for d, _, files in os.walk(root):
+        for f in files:
+            st = os.stat(os.path.join(d, f))
+            out[os.path.relpath(os.path.join(d, f), root)] = (st.st_ino, st.st_mtime_ns)
+    return out
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+# ---- a build, and the golden files ------------------------------------------
+site = os.path.join(W, "site")
+p = build(site)
+c.eq(p.returncode, 0, "build exit (%s)" % p.stderr.strip())
+c.ok("302 pages from 11 records" in p.stderr or "pages from 11 records" in p.stderr,
+     "summary line names the records: " + p.stderr.strip())
+files = tree(site)
+c.ok(len(files) > 300, "a few hundred files (%d)" % len(files))
+
+GOLDEN = [
+    "index.html", "matrix/index.html", "gpu/geforce-gtx-1080-ti/index.html",
+    "gpu/geforce-rtx-3090/index.html", "gpu/jetson-agx-orin/index.html",
+    "release/torch/2.9.0/index.html", "release/torchvision/0.24.0/index.html",
+    "wheel/%s.html" % SCANNED, "wheel/%s.html" % EVIL, "changes/index.html", "changes.atom",
+    "methodology/index.html", "api/v1/matrix.json", "api/v1/gpus.json",
+    "api/v1/index-table.json", "api/v1/variants.json", "api/v1/matrix.csv",
+    "simple/sm_86/index.html", "simple/sm_86/torch/index.html", "simple/sm_86/torch/index.json",
+    "simple/sm_61/torch/index.html", "simple/sm_61/torch/index.json",
+]
+listing = "".join(sorted(f + "\n" for f in files))
+if update:
+    os.makedirs(EXPECTED, exist_ok=True)
+    with open(os.path.join(EXPECTED, "FILES"), "w") as f:
+        f.write(listing)
+    for g in GOLDEN:
+        dst = os.path.join(EXPECTED, g)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copyfile(os.path.join(site, g), dst)
+else:
+    want = read(os.path.join(EXPECTED, "FILES"))
+    if not c.ok(listing == want, "the list of files differs from tests/expected/site/FILES"):
+        a, b = set(want.splitlines()), set(listing.splitlines())
+        print("  missing: %s\n  extra: %s" % (sorted(a - b)[:10], sorted(b - a)[:10]))
+    for g in GOLDEN:
+        got = read(os.path.join(site, g)) if os.path.exists(os.path.join(site, g)) else None
+        want = read(os.path.join(EXPECTED, g))
+        if not c.ok(got == want, "%s differs from tests/expected/site/%s" % (g, g)):
+            if g.endswith(".json") and got:  # one line each: diff them indented
+                want, got = (json.dumps(json.loads(x), indent=1, sort_keys=True) + "\n" for x in (want, got))
+            sys.stdout.writelines(list(difflib.unified_diff(want.splitlines(True), (got or "").splitlines(True),
+                                                            "want", "got", n=1))[:40])
+
+# ---- deterministic -----------------------------------------------------------
+site2 = os.path.join(W, "site2")
+p = build(site2)
+c.eq(p.returncode, 0, "second build exit")
+c.ok(tree(site2) == files, "a second build into another folder is byte-identical")
+
+# ---- incremental: nothing changed rewrites nothing ----------------------------
+before = stats(site)
+p = build(site)
+c.eq(p.returncode, 0, "rebuild exit")
+c.ok("0 written" in p.stderr and "nothing changed" in p.stderr, "rebuild summary: " + p.stderr.strip())
+c.ok(stats(site) == before, "rebuild with nothing changed: every file keeps its inode and mtime")
+c.ok(not os.path.exists(site + ".tmp"), "no temporary folder left")
+
+# ---- a change rewrites what changed and nothing else --------------------------
+db2 = os.path.join(W, "db2")
+shutil.copytree(DB, db2)
+os.remove(os.path.join(db2, "records", EVIL + ".json"))
+p = build(site, db2)
+c.eq(p.returncode, 0, "build after a change")
+after = stats(site)
+c.ok("wheel/%s.html" % EVIL not in after, "the removed record's page is gone")
+c.eq(after.get("methodology/index.html"), before["methodology/index.html"],
+     "an unchanged page keeps its inode and mtime across a swap")
+c.ok(after.get("api/v1/matrix.json") != before["api/v1/matrix.json"], "matrix.json rewritten")
+c.ok("1 removed" in p.stderr, "summary counts the removed page: " + p.stderr.strip())
+changed = tree(site)
+
+# ---- a failed build leaves the previous site whole -----------------------------
+tmpl = os.path.join(W, "templates")
+shutil.copytree(os.path.join(watest.ROOT, "templates"), tmpl)
+with open(os.path.join(tmpl, "release.mustache"), "a") as f:
+    f.write("{{#rows}} never closed\n")
+p = build(site, DB, env={"WHEELARCH_TEMPLATES_DIR": tmpl})
+c.ok(p.returncode != 0, "a broken template fails the build")
+err = p.stderr.strip()
+c.ok(len(err.splitlines()) == 1 and "release" in err and "rows" in err,
+     "one line naming the template and the problem: " + err)
+c.ok(tree(site) == changed, "the failed build left the previous site as it was")
+c.ok(not os.path.exists(site + ".tmp"), "the failed build removed its temporary folder")
+
+# ---- killed at random moments: the site is the old one or the new one --------
+old = changed
+new = files  # DB (with the hostile record) renders as the first build did
+t0 = time.monotonic()
+build(site)  # how long a build that changes the site takes here
+took = time.monotonic() - t0
+build(site, db2)
+outcomes = set()
+for i in range(10):
+    proc = subprocess.Popen([args.wheelarch, "build", "-q", "--cache", DB, "--out", site],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(took * 1.3 * i / 9)  # from at once to after the end
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    now = tree(site)
+    state = "old" if now == old else "new" if now == new else "mixed"
+    outcomes.add(state)
+    c.ok(state != "mixed", "after SIGKILL %d the site is whole (old or new), not a mix" % i)
+    if state == "new":  # back to the old one for the next round
+        p = build(site, db2)
+p = build(site)
+c.eq(p.returncode, 0, "a build after the kills succeeds (%s)" % p.stderr.strip())
+c.ok(tree(site) == files and not os.path.exists(site + ".tmp"), "and cleans up after them")
+c.ok(outcomes == {"old", "new"}, "kills landed both before and after the swap (%s; a build takes %.2f s)"
+     % (sorted(outcomes), took))
+
+# ---- escaping ------------------------------------------------------------------
+html_files = [f for f in files if f.endswith(".html")]
+for f in html_files:
+    text = read(os.path.join(site, f))
+    if not c.ok("<script>alert" not in text and "<img src=x" not in text and "\"><script" not in text,
+                "%s: a hostile value reached the page as markup" % f):
+        break
+wp = read(os.path.join(site, "wheel/%s.html" % EVIL))
+c.ok("&lt;script&gt;alert(2)&lt;/script&gt;" in wp, "the hostile file name shows as text on its page")
+rp = read(os.path.join(site, "release/torch/2.9.0/index.html"))
+c.ok("&lt;img src=x onerror=alert(4)&gt;" in rp, "the hostile yanked reason shows as text")
+c.ok("?%22%3E%3Cscript%3Ealert(1)%3C/script%3E\"" in rp, "the hostile URL is percent-encoded inside the attribute")
+sj = read(os.path.join(site, "simple/sm_86/torch/index.json"))
+c.ok(any(x["filename"].endswith("<script>alert(2)</script>.whl") for x in json.loads(sj)["files"]),
+     "PEP 691 JSON keeps the file name as data")
+
+
+class Scan(HTMLParser):
+    """Collects what the checks below need from one page."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tables = 0
+        self.captions = 0
+        self.th_without_scope = 0
+        self.external = []
+        self.scripts = []
+        self.in_table_head = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table":
+            self.tables += 1
+        elif tag == "caption":
+            self.captions += 1
+        elif tag == "th" and "scope" not in a:
+            self.th_without_scope += 1
+        for attr in ("src", "href"):
+            v = a.get(attr) or ""
+            loads = tag in ("script", "img", "iframe", "source", "video", "audio", "embed") or \
+                (tag == "link" and a.get("rel") not in ("canonical", "alternate"))
+            if loads and attr in a and (v.startswith("http:") or v.startswith("https:") or v.startswith("//")):
+                self.external.append("%s %s=%s" % (tag, attr, v))
+        if tag == "script":
+            self.scripts.append(a.get("src") or a.get("type") or "inline")
+
+
+for f in html_files:
+    if f.startswith("simple/"):
+        continue
+    s = Scan()
+    s.feed(read(os.path.join(site, f)))
+    c.ok(s.tables == s.captions, "%s: %d tables, %d captions" % (f, s.tables, s.captions))
+    c.eq(s.th_without_scope, 0, "%s: header cells without scope" % f)
+    c.eq(s.external, [], "%s: requests to other hosts" % f)
+    c.ok(all(x in ("application/json", "../assets/search.js", "./assets/search.js", "assets/search.js")
+             or x.endswith("assets/search.js") for x in s.scripts), "%s: only our own scripts (%s)" % (f, s.scripts))
+css = read(os.path.join(site, "assets/style.css"))
+c.ok("@import" not in css and "url(" not in css and "@font-face" not in css,
+     "the stylesheet loads nothing (no fonts, imports or images)")
+c.ok("prefers-color-scheme: dark" in css, "dark mode through prefers-color-scheme")
+c.ok(":focus-visible" in css or ":focus" in css, "a visible focus style")
+
+# ---- the home page budget -------------------------------------------------------
+home = os.path.getsize(os.path.join(site, "index.html"))
+assets = sum(os.path.getsize(os.path.join(site, "assets", a)) for a in os.listdir(os.path.join(site, "assets")))
+total = home + assets
+print("home page: %d bytes + assets %d bytes = %d bytes" % (home, assets, total))
+c.ok(total < 100 * 1024, "home page with everything it loads under 100 KB (%d bytes)" % total)
+
+# ---- the feed ---------------------------------------------------------------------
+for doc in ("matrix", "gpus", "index-table", "variants"):
+    d = json.loads(read(os.path.join(site, "api/v1/%s.json" % doc)))
+    c.eq(d.get("meta", {}).get("api-version"), "1.0", doc + ".json meta.api-version")
+    c.eq(d["meta"].get("data-as-of"), "2026-11-01", doc + ".json data-as-of is the newest scan date")
+it = json.loads(read(os.path.join(site, "api/v1/index-table.json")))
+row = it["indexes"]["cu130"]["platforms"]["linux-x86_64"]["torch"]["2.9.0"]
+c.ok("sm_86" in row["sass"] and "compute_120" in row["ptx"], "index-table: cu130 linux 2.9.0 targets")
+c.eq(it["indexes"]["cu130"]["min_driver"], {"linux": "580", "windows": "580"}, "index-table: cu130 minimum driver")
+var = json.loads(read(os.path.join(site, "api/v1/variants.json")))
+props = json.dumps(var)
+c.ok("nvidia :: sm_arch :: 86_real" in props and "nvidia :: sm_arch :: 120_virtual" in props,
+     "variants.json: wheel-variant properties (86_real, 120_virtual)")
+csv = read(os.path.join(site, "api/v1/matrix.csv")).splitlines()
+c.ok(csv and csv[0].startswith("project,") and len(csv) > 50, "matrix.csv with a header row")
+c.ok(json.loads(read(os.path.join(site, "api/v1/schema.json")))["$schema"].endswith("2020-12/schema"),
+     "schema.json is a JSON Schema 2020-12")
+
+# ---- the simple indexes -----------------------------------------------------------
+sm86 = read(os.path.join(site, "simple/sm_86/torch/index.html"))
+c.ok("torch-2.9.0+cu130-cp312-cp312-manylinux_2_28_x86_64.whl</a>" in sm86 and
+     "#sha256=dbb3ef635357a2eb037f857bf739f5307f725ec56d2808c2aee868a0b38cb2c7" in sm86,
+     "sm_86 lists a cu130 wheel with its sha256")
+c.ok("torch-2.8.0+cu128" not in sm86, "sm_86 leaves out the wheel without code for 8.6 (libk_fam)")
+c.ok("<a " not in read(os.path.join(site, "simple/sm_61/torch/index.html")),
+     "sm_61: torch's page is there and empty (no wheel has code for 6.1)")
+
+c.done()
