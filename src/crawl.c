@@ -229,7 +229,8 @@ static void page_restart(void *ud)
 /* Fetches a page with a conditional GET.  Returns 0 and the body, 1 when
  * the page does not exist (404/410), or an error. */
 static int fetch_page(struct crawl *c, struct http_client *hc, const char *url, char **body,
-                      size_t *len, char **ctype, int *unchanged, struct wa_error *err)
+                      size_t *len, char **ctype, int *unchanged, int *no_answer,
+                      struct wa_error *err)
 {
     struct db_http_entry cached;
     int have = db_http_load(c->db, url, &cached) == 0;
@@ -247,6 +248,7 @@ static int fetch_page(struct crawl *c, struct http_client *hc, const char *url, 
     struct http_response resp;
     *unchanged = 0;
     int rc = http_get(hc, &req, &resp, err);
+    *no_answer = rc < 0 && resp.status == 0; /* no HTTP answer at all, even after retries */
     if (rc == 0) {
         if (resp.status == 304 && have) {
             *unchanged = 1;
@@ -325,20 +327,50 @@ static void add_link(struct crawl *c, const struct config_index *ix, const char 
     c->nw++;
 }
 
+/* The host of an http(s) URL, for telling which indexes share a server. */
+static char *url_host(const char *url)
+{
+    const char *p = strstr(url, "://");
+    p = p ? p + 3 : url;
+    return xstrndup(p, strcspn(p, "/?#"));
+}
+
 static void read_indexes(struct crawl *c, struct http_client *hc)
 {
     const struct config *cfg = c->o->cfg;
+    /* An index whose server does not answer (no HTTP response even after the
+     * retries) is reported once and its other pages are skipped, as are the
+     * pages of other indexes on that host: an offline run ends quickly. */
+    struct strmap *dead_hosts = strmap_new();
     for (size_t i = 0; i < cfg->nindexes; i++) {
+        const char *ixurl = cfg->indexes[i].url;
+        char *host = url_host(ixurl);
+        if (strmap_get(dead_hosts, host, NULL)) {
+            c->sum->pages += cfg->nprojects;
+            c->sum->pages_failed += cfg->nprojects;
+            warn(c, "index %s unreachable: %s did not answer (above); %zu pages not read", ixurl,
+                 host, cfg->nprojects);
+            free(host);
+            continue;
+        }
         for (size_t j = 0; j < cfg->nprojects; j++) {
-            char *url = xasprintf("%s%s/", cfg->indexes[i].url, cfg->projects[j]);
+            char *url = xasprintf("%s%s/", ixurl, cfg->projects[j]);
             char *body = NULL, *ctype = NULL;
             size_t len = 0;
-            int unchanged = 0;
+            int unchanged = 0, no_answer = 0;
             struct wa_error e;
             c->sum->pages++;
-            int rc = fetch_page(c, hc, url, &body, &len, &ctype, &unchanged, &e);
+            int rc = fetch_page(c, hc, url, &body, &len, &ctype, &unchanged, &no_answer, &e);
             if (rc == 1) {
                 c->sum->pages_missing++;
+            } else if (rc < 0 && no_answer) {
+                size_t left = cfg->nprojects - j - 1;
+                c->sum->pages_failed += 1 + left;
+                c->sum->pages += left;
+                warn(c, "index %s unreachable: %s; %zu pages not read", ixurl, e.msg, left + 1);
+                strmap_put(dead_hosts, host, 1);
+                free(url);
+                break;
             } else if (rc < 0) {
                 c->sum->pages_failed++;
                 warn(c, "%s: %s", url, e.msg);
@@ -358,7 +390,9 @@ static void read_indexes(struct crawl *c, struct http_client *hc)
             free(ctype);
             free(url);
         }
+        free(host);
     }
+    strmap_free(dead_hosts);
 }
 
 /* ---- records ------------------------------------------------------------ */

@@ -162,10 +162,12 @@ static void code_from_declared(struct view_row *r, const struct tables *t, const
         all[n++] = d->ptx[i];
     gpucode_add_set(&r->code, all, n, 1);
     r->sass = xmalloc((d->nsass ? d->nsass : 1) * sizeof *r->sass);
-    memcpy(r->sass, d->sass, d->nsass * sizeof *r->sass);
+    if (d->nsass)
+        memcpy(r->sass, d->sass, d->nsass * sizeof *r->sass);
     r->nsass = d->nsass;
     r->ptx = xmalloc((d->nptx ? d->nptx : 1) * sizeof *r->ptx);
-    memcpy(r->ptx, d->ptx, d->nptx * sizeof *r->ptx);
+    if (d->nptx)
+        memcpy(r->ptx, d->ptx, d->nptx * sizeof *r->ptx);
     r->nptx = d->nptx;
     /* Declared PTX carries the ISA of the variant's toolkit. */
     const struct ptx_isa *isa = r->cuda.n ? tables_isa_of_cuda(t, &r->cuda) : NULL;

@@ -376,8 +376,10 @@ static json_t *build_variants(struct sitedata *d)
         json_array_append_new(bound, json_string(cuda));
         json_object_set_new(nv, "cuda_version_lower_bound", bound);
         struct target *all = xmalloc((row->nsass + row->nptx + 1) * sizeof *all);
-        memcpy(all, row->sass, row->nsass * sizeof *all);
-        memcpy(all + row->nsass, row->ptx, row->nptx * sizeof *all);
+        if (row->nsass)
+            memcpy(all, row->sass, row->nsass * sizeof *all);
+        if (row->nptx)
+            memcpy(all + row->nsass, row->ptx, row->nptx * sizeof *all);
         json_t *arch = targets_of(all, row->nsass + row->nptx, 1);
         json_t *props = json_array();
         size_t i;

@@ -570,6 +570,8 @@ static inline int spend(struct render *r, const struct node *n, unsigned long st
 /* strbuf_add for the hot path: one capacity check, then memcpy. */
 static inline void put(struct strbuf *out, const char *s, size_t n)
 {
+    if (n == 0)
+        return;
     if (out->cap - out->len <= n)
         strbuf_grow(out, n);
     memcpy(out->buf + out->len, s, n);
