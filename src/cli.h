@@ -49,6 +49,8 @@ int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
 void cli_print_help(FILE *f, const struct cli_command *cmd);
 /* Prints the command reference as Markdown (the README's "Commands"). */
 void cli_print_markdown(FILE *f);
+/* Prints the manual page (roff, man(7)) from the same table. */
+void cli_print_man(FILE *f, const char *version);
 
 /* Parsed options: values[i] holds the last value of option i ("1" for a
  * flag), lists[i] all values of a repeatable option. */
@@ -68,6 +70,8 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_a
 void cli_args_free(struct cli_args *a);
 /* Index of option `name` in cmd's table (aborts if absent: a programming error). */
 const char *cli_get(const struct cli_command *cmd, const struct cli_args *a, const char *name);
+/* Like cli_get, for an option cmd may not have: NULL then. */
+const char *cli_get_opt(const struct cli_command *cmd, const struct cli_args *a, const char *name);
 size_t cli_get_list(const struct cli_command *cmd, const struct cli_args *a, const char *name,
                     const char ***values);
 
@@ -78,5 +82,12 @@ int cli_scan(int argc, char **argv);
 int cli_crawl(int argc, char **argv);
 int cli_query(int argc, char **argv);
 int cli_build(int argc, char **argv);
+int cli_update(int argc, char **argv);
+
+/* The crawl and the build, reading their options from the parsed arguments
+ * of any command that has them (crawl and update; build and update).
+ * Return an exit status (enum wa_exit). */
+int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *a);
+int cli_build_step(const struct cli_command *cmd, const struct cli_args *a);
 
 #endif

@@ -95,7 +95,7 @@ static void on_progress(void *ud, const struct crawl_progress *p)
         return;
     if (d->tty) {
         draw_bar(d);
-    } else if (p->elapsed - d->last_log >= 10) {
+    } else if (p->total && p->elapsed - d->last_log >= 10) {
         char bytes[32];
         fmt_bytes(bytes, sizeof bytes, (double)p->bytes);
         fprintf(stderr, "wheelarch: %zu/%zu wheels done, %s read\n", p->done, p->total, bytes);
@@ -155,24 +155,12 @@ static void today(char buf[16])
     strftime(buf, 16, "%Y-%m-%d", &tm);
 }
 
-int cli_crawl(int argc, char **argv)
+int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
 {
-    const struct cli_command *cmd = cli_find_command("crawl");
-    struct cli_args a;
+    const struct cli_args a = *ap;
     int rc = WA_EXIT_USAGE;
     struct config cfg;
     memset(&cfg, 0, sizeof cfg);
-    if (cli_parse(cmd, argc, argv, &a) != 0)
-        goto out;
-    if (a.help) {
-        cli_print_help(stdout, cmd);
-        rc = WA_EXIT_OK;
-        goto out;
-    }
-    if (a.nrest > 0) {
-        rc = cli_usage_error(cmd, "unexpected argument '%s'", a.rest[0]);
-        goto out;
-    }
     const char **idx, **proj;
     size_t nidx = cli_get_list(cmd, &a, "index", &idx);
     size_t nproj = cli_get_list(cmd, &a, "project", &proj);
@@ -230,7 +218,7 @@ int cli_crawl(int argc, char **argv)
         cfg.http.stall_timeout_ms = (long)(t * 1000);
         cfg.http.connect_timeout_ms = (long)(t * 1000);
     }
-    const char *shard = cli_get(cmd, &a, "shard");
+    const char *shard = cli_get_opt(cmd, &a, "shard");
     if (shard && crawl_parse_shard(shard, &o.shard_k, &o.shard_n) < 0) {
         rc = cli_usage_error(cmd, "--shard wants K/N with 1 <= K <= N");
         goto out;
@@ -240,7 +228,7 @@ int cli_crawl(int argc, char **argv)
     o.today = day;
 
     struct display d = {0};
-    d.json = cli_get(cmd, &a, "json") != NULL;
+    d.json = cli_get_opt(cmd, &a, "json") != NULL;
     d.quiet = cli_get(cmd, &a, "quiet") != NULL;
     d.tty =
         isatty(STDERR_FILENO) && !d.quiet && getenv("TERM") && strcmp(getenv("TERM"), "dumb") != 0;
@@ -272,6 +260,24 @@ int cli_crawl(int argc, char **argv)
     crawl_summary_free(&sum);
 out:
     config_free(&cfg);
+    return rc;
+}
+
+int cli_crawl(int argc, char **argv)
+{
+    const struct cli_command *cmd = cli_find_command("crawl");
+    struct cli_args a;
+    int rc = WA_EXIT_USAGE;
+    if (cli_parse(cmd, argc, argv, &a) != 0)
+        return rc;
+    if (a.help) {
+        cli_print_help(stdout, cmd);
+        rc = WA_EXIT_OK;
+    } else if (a.nrest > 0) {
+        rc = cli_usage_error(cmd, "unexpected argument '%s'", a.rest[0]);
+    } else {
+        rc = cli_crawl_step(cmd, &a);
+    }
     cli_args_free(&a);
     return rc;
 }

@@ -69,6 +69,21 @@ static const struct cli_option build_options[] = {
     {NULL, 0, NULL, NULL, 0},
 };
 
+static const struct cli_option update_options[] = {
+    {"config", 0, "FILE", "configuration file (default: wheelarch.json in the current directory)",
+     0},
+    {"index", 0, "URL", "index to read (repeatable; replaces the configured indexes)", 1},
+    {"project", 0, "NAME", "project to read (repeatable; replaces the configured projects)", 1},
+    {"cache", 0, "DIR", "database folder (default: cache)", 0},
+    {"out", 0, "DIR", "output folder, replaced atomically (default: site)", 0},
+    {"base-url", 0, "URL", "where the site will be served (canonical links, feed URLs)", 0},
+    {"jobs", 'j', "N", "wheels read at once (default: the number of cores)", 0},
+    {"all", 0, NULL, "scan every wheel instead of one per release, variant and platform", 0},
+    {"timeout", 0, "SECONDS", "give up on a connection or transfer stalled this long", 0},
+    {"quiet", 'q', NULL, "only warnings and errors", 0},
+    {NULL, 0, NULL, NULL, 0},
+};
+
 const struct cli_command cli_commands[] = {
     {"scan", "[--json] INPUT...",
      "Read the GPU architectures in wheels, ELF shared objects, PE DLLs and raw fatbins.",
@@ -113,5 +128,15 @@ const struct cli_command cli_commands[] = {
      "The same database gives byte-identical output; the folder is built beside the old one and "
      "swapped in atomically, and a rebuild with nothing changed rewrites no file.",
      "wheelarch build --base-url https://example.org/wheelarch", build_options, cli_build},
+    {"update", "[--config FILE] [--cache DIR] [--out DIR] [--base-url URL] [OPTIONS]",
+     "The main job: crawl the configured indexes, then build the site.",
+     "Runs `crawl` and then `build` with the options they share. The site is built whatever the "
+     "crawl managed: when an index is unreachable it is reported in one line and the site comes "
+     "from what the database already holds (at least PyTorch's declared arch lists). Both steps "
+     "are crash-safe: records are written one by one and atomically, and the site is swapped in "
+     "whole, so an update killed at any point and run again loses nothing. Exit status 0 when "
+     "everything went well, 3 when the crawl was incomplete but the site was built, 1 when the "
+     "build failed (the previous site stays), 2 for bad arguments or configuration.",
+     "wheelarch update --base-url https://example.org/wheelarch", update_options, cli_update},
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };

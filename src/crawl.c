@@ -348,8 +348,8 @@ static void read_indexes(struct crawl *c, struct http_client *hc)
         if (strmap_get(dead_hosts, host, NULL)) {
             c->sum->pages += cfg->nprojects;
             c->sum->pages_failed += cfg->nprojects;
-            warn(c, "index %s unreachable: %s did not answer (above); %zu pages not read", ixurl,
-                 host, cfg->nprojects);
+            warn(c, "index %s unreachable: %s did not answer (above); %zu page%s not read", ixurl,
+                 host, cfg->nprojects, cfg->nprojects == 1 ? "" : "s");
             free(host);
             continue;
         }
@@ -367,7 +367,8 @@ static void read_indexes(struct crawl *c, struct http_client *hc)
                 size_t left = cfg->nprojects - j - 1;
                 c->sum->pages_failed += 1 + left;
                 c->sum->pages += left;
-                warn(c, "index %s unreachable: %s; %zu pages not read", ixurl, e.msg, left + 1);
+                warn(c, "index %s unreachable: %s; %zu page%s not read", ixurl, e.msg, left + 1,
+                     left ? "s" : "");
                 strmap_put(dead_hosts, host, 1);
                 free(url);
                 break;

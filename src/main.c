@@ -13,11 +13,12 @@
 #include <zstd.h>
 
 #include "cli.h"
+#include "sitedata.h"
 #include "version.h"
 
 static void print_version(void)
 {
-    printf("wheelarch %s\n", WHEELARCH_VERSION);
+    printf("wheelarch %s (feed api-version %s)\n", WHEELARCH_VERSION, SITE_API_VERSION);
     printf("libraries: %s, libzip %s, jansson %s, cmark %s, zstd %s, lz4 %s, %s, isa-l\n",
            curl_version(), zip_libzip_version(), jansson_version_str(), cmark_version_string(),
            ZSTD_versionString(), LZ4_versionString(), OpenSSL_version(OPENSSL_VERSION));
@@ -39,6 +40,10 @@ int main(int argc, char **argv)
     if (strcmp(name, "help") == 0) {
         if (argc > 2 && strcmp(argv[2], "--markdown") == 0) {
             cli_print_markdown(stdout);
+            return WA_EXIT_OK;
+        }
+        if (argc > 2 && strcmp(argv[2], "--man") == 0) {
+            cli_print_man(stdout, WHEELARCH_VERSION);
             return WA_EXIT_OK;
         }
         const struct cli_command *c = argc > 2 ? cli_find_command(argv[2]) : NULL;

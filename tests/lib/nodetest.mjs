@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const TESTS = path.resolve(HERE, "..", "..");
+export const TESTS = path.resolve(HERE, "..");
 export const ROOT = path.resolve(TESTS, "..");
 
 export function parseArgs() {

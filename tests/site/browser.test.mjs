@@ -13,7 +13,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { buildSite, Checker, CHROMIUM, CHROMIUM_ARGS, parseArgs, serve } from "./lib.mjs";
+import { buildSite, Checker, CHROMIUM, CHROMIUM_ARGS, parseArgs, serve } from "../lib/nodetest.mjs";
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve("axe-core/axe.min.js");

@@ -1,0 +1,130 @@
+"""Deployment: `cmake --install` into a prefix and the installed binary
+finding its templates and data there (not in the source tree); --version
+with the feed's api-version; the manual page; the systemd units (systemd-analyze
+verify against the installed binary and man page); the scheduled workflow
+(yamllint, and the shape the README promises: daily cron, manual dispatch,
+sharded crawl, merge, build, Pages deploy, one run at a time)."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import watest  # noqa: E402
+
+args = watest.parse_args(lambda ap: ap.add_argument("--build-dir", required=True))
+c = watest.Checker()
+W = args.work
+ROOT = watest.ROOT
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300, **kw)
+
+
+# ---- cmake --install ---------------------------------------------------------------
+prefix = os.path.join(W, "prefix")
+p = run(["cmake", "--install", args.build_dir, "--prefix", prefix])
+c.eq(p.returncode, 0, "cmake --install (%s)" % p.stderr.strip())
+exe = os.path.join(prefix, "bin", "wheelarch")
+share = os.path.join(prefix, "share", "wheelarch")
+for rel in ("templates/index.mustache", "templates/assets/style.css", "templates/content/methodology.md",
+            "templates/schema.json", "data/gpus.csv", "data/pytorch_arch_lists.csv", "wheelarch.json"):
+    c.ok(os.path.isfile(os.path.join(share, rel)), "installed share/wheelarch/" + rel)
+man = os.path.join(prefix, "share", "man", "man1", "wheelarch.1")
+c.ok(os.path.isfile(man), "installed the manual page")
+
+env = {k: v for k, v in os.environ.items() if not k.startswith("WHEELARCH_")}
+p = run([exe, "--version"], env=env)
+c.ok(p.returncode == 0 and re.match(r"wheelarch \d+\.\d+\.\d+ \(feed api-version 1\.0\)\n", p.stdout),
+     "--version prints the version and the feed's api-version: " + p.stdout.splitlines()[0] if p.stdout else "")
+
+# The installed binary uses the installed templates: mark one and look for it.
+with open(os.path.join(share, "templates", "layout_foot.mustache"), "a") as f:
+    f.write("<!-- installed templates -->\n")
+cwd = os.path.join(W, "elsewhere")
+os.makedirs(cwd)
+p = run([exe, "build", "--cache", os.path.join(watest.FIXTURES, "site-db"), "--out", "site"], cwd=cwd, env=env)
+c.eq(p.returncode, 0, "the installed binary builds the site (%s)" % p.stderr.strip())
+home = os.path.join(cwd, "site", "index.html")
+c.ok(os.path.exists(home) and "<!-- installed templates -->" in open(home).read(),
+     "the installed binary renders with the installed templates")
+p = run([exe, "query", "--cc", "6.1", "--cache", os.path.join(cwd, "empty"), "--platform", "linux-x86_64"],
+        cwd=cwd, env=env)
+c.ok(p.returncode == 0 and "cu126" in p.stdout, "the installed binary reads the installed data (query): "
+     + (p.stdout + p.stderr).strip()[:200])
+# Moved away from its share/ folder (and from the build tree's knowledge of
+# the sources, with WHEELARCH_TEMPLATES_DIR pointing nowhere) it says what is missing.
+p = run([exe, "build", "--cache", "x", "--out", "y"], cwd=cwd,
+        env=dict(env, WHEELARCH_TEMPLATES_DIR=os.path.join(W, "nowhere")))
+c.ok(p.returncode != 0 and "templates" in p.stderr and len(p.stderr.strip().splitlines()) == 1,
+     "without templates: one line saying so (%s)" % p.stderr.strip())
+
+# ---- the manual page ------------------------------------------------------------------
+text = open(man).read()
+c.ok(text.startswith(".TH WHEELARCH 1"), "man page header")
+md = run([exe, "help", "--markdown"], env=env).stdout
+for cmd in re.findall(r"^### `wheelarch (\w+)`", md, re.M):
+    c.ok(".SS wheelarch %s\n" % cmd in text, "man page documents " + cmd)
+for opt in sorted(set(re.findall(r"`(?:-\w, )?--([\w-]+)", md))):
+    c.ok("\\-\\-" + opt.replace("-", "\\-") in text, "man page documents --" + opt)
+p = run(["groff", "-man", "-Tutf8", "-ww", "-z", man])
+c.ok(p.returncode == 0 and not p.stderr.strip(), "groff formats the man page without warnings: " + p.stderr.strip())
+p = run(["man", "-l", man], env=dict(os.environ, MANWIDTH="80", MANPAGER="cat", PAGER="cat"))
+c.ok(p.returncode == 0 and "wheelarch update" in p.stdout, "man -l shows it")
+
+# ---- systemd units ---------------------------------------------------------------------
+units = os.path.join(W, "units")
+os.makedirs(units)
+for name in ("wheelarch-update.service", "wheelarch-update.timer"):
+    with open(os.path.join(ROOT, "contrib", "systemd", name)) as f:
+        body = f.read()
+    if name.endswith(".service"):
+        c.ok("ExecStart=/usr/local/bin/wheelarch update" in body, "the service runs wheelarch update")
+        c.ok("SuccessExitStatus=3" in body, "exit 3 (partial crawl, site built) counts as success")
+        body = body.replace("/usr/local/bin/wheelarch", exe)
+    else:
+        c.ok("OnCalendar=daily" in body and "Persistent=true" in body, "the timer runs daily and catches up")
+    with open(os.path.join(units, name), "w") as f:
+        f.write(body)
+p = run(["systemd-analyze", "verify", os.path.join(units, "wheelarch-update.service"),
+         os.path.join(units, "wheelarch-update.timer")],
+        env=dict(os.environ, MANPATH=os.path.join(prefix, "share", "man"), SYSTEMD_LOG_LEVEL="warning"))
+c.ok(p.returncode == 0, "systemd-analyze verify: " + (p.stdout + p.stderr).strip())
+
+# ---- the scheduled workflow ----------------------------------------------------------------
+wf_path = os.path.join(ROOT, ".github", "workflows", "regenerate.yml")
+p = run(["yamllint", "-s", "-c", os.path.join(ROOT, ".yamllint"), wf_path])
+c.ok(p.returncode == 0, "yamllint: " + (p.stdout + p.stderr).strip())
+wf = open(wf_path).read()
+c.ok(re.search(r"^\s+- cron: \"[0-9*/, -]+\"", wf, re.M), "a cron schedule")
+c.ok(re.search(r"^  workflow_dispatch:", wf, re.M), "manual dispatch")
+c.ok(re.search(r"^concurrency:\n  group: regenerate\n  cancel-in-progress: false", wf, re.M), "one run at a time")
+shards = int(re.search(r"^  SHARDS: (\d+)", wf, re.M).group(1))
+matrix = re.search(r"shard: \[([0-9, ]+)\]", wf).group(1)
+c.eq([int(x) for x in matrix.split(",")], list(range(1, shards + 1)), "the matrix covers shards 1..SHARDS")
+c.ok('--shard "${{ matrix.shard }}/$SHARDS"' in wf, "each job crawls its shard")
+for step in ("actions/cache/restore@", "actions/upload-artifact@", "actions/download-artifact@",
+             "actions/cache/save@", "actions/upload-pages-artifact@", "actions/deploy-pages@"):
+    c.ok(step in wf, "workflow uses " + step.rstrip("@"))
+c.ok("cp -n" in wf and "build/wheelarch build --cache cache --out site" in wf, "merges the shards, then builds")
+c.ok("pages: write" in wf and "id-token: write" in wf, "deploy has the Pages permissions")
+# The merge step works as written: run it on two fake shards.
+merge = re.search(r"- name: Merge the shards into the database\n        run: \|\n((?:          .*\n)+)", wf).group(1)
+merge = "\n".join(line[10:] for line in merge.splitlines())
+m = os.path.join(W, "merge")
+for i, names in enumerate((["a", "b"], ["b", "c"]), 1):
+    os.makedirs(os.path.join(m, "shards", "records-%d" % i, "records"))
+    for n in names:
+        with open(os.path.join(m, "shards", "records-%d" % i, "records", n + ".json"), "w") as f:
+            f.write('{"shard": %d}\n' % i)
+os.makedirs(os.path.join(m, "cache", "records"))
+with open(os.path.join(m, "cache", "records", "a.json"), "w") as f:
+    f.write('{"old": true}\n')
+p = run(["bash", "-euo", "pipefail", "-c", merge], cwd=m)
+c.eq(p.returncode, 0, "the merge step runs (%s)" % p.stderr.strip())
+c.eq(sorted(os.listdir(os.path.join(m, "cache", "records"))), ["a.json", "b.json", "c.json"], "merged records")
+c.eq(open(os.path.join(m, "cache", "records", "a.json")).read(), '{"old": true}\n', "an existing record is kept")
+c.done()
