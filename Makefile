@@ -45,7 +45,7 @@ test-asan:
 
 test-fuzz:
 	CC=clang cmake -S . -B $(BUILD)-fuzz -DWHEELARCH_FUZZ=ON -DBUILD_TESTING=ON $(CMAKE_FLAGS) >/dev/null
-	cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzz_elf fuzz_pe fuzz_fatbin fuzz_zip fuzz_names fuzz_index fuzz_tmpl
+	cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzz_elf fuzz_pe fuzz_fatbin fuzz_offload fuzz_zip fuzz_names fuzz_index fuzz_tmpl
 	tests/fuzz/smoke.sh $(BUILD)-fuzz $(FUZZ_SECONDS)
 
 format:

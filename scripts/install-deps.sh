@@ -16,6 +16,8 @@ packages=(
 [ "$build_only" -eq 1 ] || packages+=(
     # tests: clang for libFuzzer and the sanitizers, formatting, Python
     clang libclang-rt-14-dev clang-format python3
+    # HIP test builds: clang -x hip links device code with ld.lld
+    lld
     # benchmarks: unzip as the reference, GNU time for peak memory
     zip unzip time bc
     # site tests: a real browser, Java for the Nu Html Checker

@@ -26,6 +26,8 @@
 #include "codec.h"
 #include "elf.h"
 #include "fatbin.h"
+#include "hipscan.h"
+#include "offload.h"
 #include "pe.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -113,6 +115,8 @@ struct binscan {
     struct reject rejects[MAX_REJECTS];
     size_t nrejects;
 
+    struct hipscan *hip;
+
     uint8_t gcarry[NEEDLE_LEN];
     size_t gncarry;
     int grabbing;
@@ -174,6 +178,8 @@ const char *binscan_format_name(int format)
         return "pe";
     case BINSCAN_FORMAT_FATBIN:
         return "fatbin";
+    case BINSCAN_FORMAT_OFFLOAD:
+        return "offload";
     default:
         return "unknown";
     }
@@ -205,6 +211,7 @@ struct binscan *binscan_new(uint64_t size)
     bs->caps[CAP_HEAD].active = 1;
     bs->caps[CAP_HEAD].off = 0;
     bs->caps[CAP_HEAD].len = size < HEAD_SIZE ? size : HEAD_SIZE;
+    bs->hip = hipscan_new(size == BINSCAN_SIZE_UNKNOWN ? UINT64_MAX : size);
     return bs;
 }
 
@@ -226,6 +233,7 @@ void binscan_free(struct binscan *bs)
     free(bs->sect_name_off);
     free(bs->prefix);
     codec_free(bs->codec);
+    hipscan_free(bs->hip);
     strbuf_free(&bs->grab);
     free(bs);
 }
@@ -558,6 +566,8 @@ static int detect_format(struct binscan *bs, const uint8_t *p, size_t n)
         return BINSCAN_FORMAT_FATBIN;
     if (n >= 2 && p[0] == 'M' && p[1] == 'Z')
         return BINSCAN_FORMAT_PE;
+    if (n >= 4 && (memcmp(p, "__CL", 4) == 0 || memcmp(p, OFFLOAD_CCOB_MAGIC, 4) == 0))
+        return BINSCAN_FORMAT_OFFLOAD;
     (void)bs;
     return BINSCAN_FORMAT_UNKNOWN;
 }
@@ -1106,6 +1116,11 @@ int binscan_feed(struct binscan *bs, const uint8_t *buf, size_t len, struct wa_e
     int rc = captures_feed(bs, buf, len, bs->pos);
     if (rc == 0 && !bs->failed)
         rc = walk(bs, buf, len, bs->pos);
+    if (rc == 0 && !bs->failed) {
+        struct wa_error he;
+        if (hipscan_feed(bs->hip, buf, len, bs->pos, &he) < 0)
+            rc = fail(bs, he.code, "%s", he.msg);
+    }
     bs->pos += len;
     bs->r.size = bs->pos;
     if (bs->failed) {
@@ -1148,6 +1163,14 @@ static void classify(struct binscan *bs)
         const struct section_label *s = bs->names_known ? section_of(bs, m->offset) : NULL;
         if (s)
             snprintf(m->section, sizeof m->section, "%s", s->name);
+        if (m->amd) {
+            /* Registered with the HIP runtime from .hip_fatbin; a bundle or
+             * code object file is loaded as a whole (hipModuleLoad). */
+            m->cls = !s || r->format == BINSCAN_FORMAT_OFFLOAD || section_is(s->name, ".hip_fatbin")
+                         ? BINSCAN_CLASS_EXEC
+                         : BINSCAN_CLASS_LIBRARY;
+            continue;
+        }
         if (!s || r->format == BINSCAN_FORMAT_FATBIN)
             m->cls = BINSCAN_CLASS_EXEC;
         else if (section_is(s->name, "__nv_rel"))
@@ -1171,6 +1194,100 @@ static void classify(struct binscan *bs)
                 m->cls = BINSCAN_CLASS_DLINK;
         }
     }
+}
+
+/* Appends one module for AMD GPU code; returns its index or -1. */
+static long amd_module(struct binscan *bs, uint64_t off, uint64_t size, int codec)
+{
+    struct binscan_result *r = &bs->r;
+    if (r->nmodules >= BINSCAN_MAX_MODULES) {
+        fail(bs, WA_ERR_LIMIT, "more than %u GPU code modules", BINSCAN_MAX_MODULES);
+        return -1;
+    }
+    r->modules = xgrow(r->modules, &bs->cap_modules, r->nmodules + 1, sizeof *r->modules);
+    struct binscan_module *m = &r->modules[r->nmodules];
+    memset(m, 0, sizeof *m);
+    m->offset = off;
+    m->size = size;
+    m->first_entry = r->nentries;
+    m->amd = 1;
+    m->codec = (uint8_t)codec;
+    return (long)r->nmodules++;
+}
+
+static struct binscan_entry *amd_entry(struct binscan *bs, size_t module)
+{
+    struct binscan_result *r = &bs->r;
+    if (r->nentries >= BINSCAN_MAX_ENTRIES) {
+        fail(bs, WA_ERR_LIMIT, "more than %u GPU code entries", BINSCAN_MAX_ENTRIES);
+        return NULL;
+    }
+    r->entries = xgrow(r->entries, &bs->cap_entries, r->nentries + 1, sizeof *r->entries);
+    struct binscan_entry *be = &r->entries[r->nentries++];
+    memset(be, 0, sizeof *be);
+    r->modules[module].nentries++;
+    return be;
+}
+
+/* AMD GPU code: the offload bundles hipscan found, or the binary itself when
+ * it is an AMDGPU code object. */
+static int add_amd(struct binscan *bs)
+{
+    struct wa_error he;
+    if (hipscan_finish(bs->hip, &he) < 0)
+        return fail(bs, he.code, "%s", he.msg);
+    const struct hipscan_result *hr = hipscan_result(bs->hip);
+    for (size_t i = 0; i < hr->nwarnings; i++)
+        warnf(bs, "%s", hr->warnings[i]);
+    for (size_t b = 0; b < hr->nbundles; b++) {
+        const struct hipscan_bundle *hb = &hr->bundles[b];
+        int codec = !hb->compressed              ? FATBIN_CODEC_NONE
+                    : hb->method == OFFLOAD_ZSTD ? FATBIN_CODEC_ZSTD
+                                                 : FATBIN_CODEC_ZLIB;
+        long m = amd_module(bs, hb->offset, hb->size, codec);
+        if (m < 0)
+            return -1;
+        for (size_t k = 0; k < hb->nentries; k++) {
+            const struct hipscan_entry *he2 = &hr->entries[hb->first_entry + k];
+            struct binscan_entry *be = amd_entry(bs, (size_t)m);
+            if (!be)
+                return -1;
+            be->target = he2->target;
+            be->has_target = 1;
+            be->codec = (uint8_t)codec;
+            be->inspected = he2->inspected;
+            be->elf_abi = he2->abi_version;
+            be->elf_flags = he2->elf_flags;
+            be->offset = hb->compressed ? hb->offset : hb->offset + he2->offset;
+            be->payload_size = he2->size;
+            be->uncompressed_size = he2->size;
+        }
+    }
+    /* A bare code object (.hsaco, or a .so that is one): one module. */
+    if (bs->have_elf && bs->elf.machine == 224 && hr->nbundles == 0) {
+        const struct capture *h = &bs->caps[CAP_HEAD];
+        struct offload_object o;
+        if (offload_object_header(h->buf ? h->buf : (const uint8_t *)"", (size_t)h->have, &o) ==
+                0 &&
+            o.has_target) {
+            long m = amd_module(bs, 0, bs->size, FATBIN_CODEC_NONE);
+            if (m < 0)
+                return -1;
+            struct binscan_entry *be = amd_entry(bs, (size_t)m);
+            if (!be)
+                return -1;
+            be->target = o.target;
+            be->has_target = 1;
+            be->inspected = 1;
+            be->elf_abi = o.abi_version;
+            be->elf_flags = o.flags;
+            be->payload_size = bs->size;
+            be->uncompressed_size = bs->size;
+        } else {
+            warnf(bs, "AMDGPU code object with unknown machine 0x%x", (unsigned)(o.flags & 0xff));
+        }
+    }
+    return 0;
 }
 
 int binscan_finish(struct binscan *bs, struct wa_error *err)
@@ -1230,6 +1347,8 @@ int binscan_finish(struct binscan *bs, struct wa_error *err)
         fail(bs, WA_ERR_TRUNCATED, "ELF section header table missing");
         goto out;
     }
+    if (add_amd(bs) < 0)
+        goto out;
     classify(bs);
     /* A rejected candidate is only an error where a fatbin must be. */
     for (size_t i = 0; i < bs->nrejects; i++) {
@@ -1243,8 +1362,22 @@ int binscan_finish(struct binscan *bs, struct wa_error *err)
             goto out;
         }
     }
+    const struct hipscan_result *hr = hipscan_result(bs->hip);
+    for (size_t i = 0; i < hr->nrejects; i++) {
+        const struct hipscan_reject *rj = &hr->rejects[i];
+        const struct section_label *s = bs->names_known ? section_of(bs, rj->offset) : NULL;
+        int must = (bs->r.format == BINSCAN_FORMAT_OFFLOAD && rj->offset == 0) ||
+                   (s && section_is(s->name, ".hip_fatbin"));
+        if (must) {
+            fail(bs, WA_ERR_FORMAT, "offload bundle at offset %llu%s%s: %s",
+                 (unsigned long long)rj->offset, s ? " in " : "", s ? s->name : "", rj->why);
+            goto out;
+        }
+    }
     if (bs->r.format == BINSCAN_FORMAT_FATBIN && bs->r.nmodules == 0)
         fail(bs, WA_ERR_FORMAT, "no valid fatbin container");
+    if (bs->r.format == BINSCAN_FORMAT_OFFLOAD && bs->r.nmodules == 0)
+        fail(bs, WA_ERR_FORMAT, "no valid offload bundle");
 out:
     if (bs->failed) {
         if (err)

@@ -10,6 +10,11 @@
  * usually at the end; PE: at the front) to label each container, and picks
  * up nvcc arch-flag strings such as libtorch's `-gencode;arch=...`.
  *
+ * AMD GPU code is found beside it by hipscan (clang offload bundles, plain or
+ * compressed, in `.hip_fatbin` or as whole files) and by the ELF header of a
+ * bare AMDGPU code object; its modules and entries join the same result,
+ * with gfx targets (TARGET_GFX) and `amd` set on the module.
+ *
  * Lifecycle: binscan_new, binscan_feed (any number of times), binscan_finish,
  * then read binscan_result; binscan_free releases everything including the
  * result.  After an error every later call returns the same error.
@@ -35,6 +40,7 @@ enum binscan_format {
     BINSCAN_FORMAT_ELF,
     BINSCAN_FORMAT_PE,
     BINSCAN_FORMAT_FATBIN,
+    BINSCAN_FORMAT_OFFLOAD, /* a clang offload bundle file (.co, .hsaco), plain or CCOB */
 };
 
 /* What a fatbin container is for, from the section holding it and its
@@ -60,7 +66,7 @@ struct binscan_entry {
     uint64_t payload_size;      /* bytes stored (padded) */
     uint64_t uncompressed_size; /* payload bytes once decompressed */
     /* From the decoded prefix (when inspected): */
-    uint8_t elf_abi;
+    uint8_t elf_abi; /* AMD: EI_ABIVERSION of the code object */
     uint16_t elf_type;
     uint32_t elf_flags;
     uint32_t toolkit;    /* ABI 7 e_version (toolkit x 10) */
@@ -74,6 +80,8 @@ struct binscan_module {
     size_t first_entry; /* index into entries */
     size_t nentries;
     uint8_t cls;      /* enum binscan_class, final after binscan_finish */
+    uint8_t amd;      /* an offload bundle or AMDGPU code object, not a fatbin */
+    uint8_t codec;    /* AMD: the bundle's compression (enum fatbin_codec) */
     char section[32]; /* section holding it; "" when unknown or raw */
 };
 
@@ -113,7 +121,7 @@ int binscan_format(const struct binscan *bs);
 /* The result; owned by bs, valid until binscan_free. */
 const struct binscan_result *binscan_result(const struct binscan *bs);
 
-/* "elf", "pe", "fatbin", "unknown". */
+/* "elf", "pe", "fatbin", "offload", "unknown". */
 const char *binscan_format_name(int format);
 const char *binscan_class_name(int cls);
 

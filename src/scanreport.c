@@ -33,6 +33,7 @@ struct summary {
     struct target *reloc; /* targets of relocatable modules */
     size_t nreloc, capreloc;
     size_t exec, library, relocatable, dlink;
+    size_t exec_amd; /* of exec: offload bundles and AMDGPU code objects */
     size_t codec_entries[FATBIN_CODEC_COUNT];
     struct modset *sets;
     size_t nsets, capsets;
@@ -102,6 +103,8 @@ static void summarize(const struct binscan_result *br, struct summary *s)
                 s->exec++;
             else
                 s->library++;
+            if (exec && mod->amd)
+                s->exec_amd++;
             for (size_t i = 0; i < nts; i++) {
                 struct tstat *x = tstat_get(s, &ts[i]);
                 if (exec)
@@ -208,6 +211,7 @@ json_t *scanreport_binary_json(const char *path, const struct binscan_result *br
     json_object_set_new(o, "sass", target_list(s.t, s.nt, TARGET_SASS));
     json_object_set_new(o, "ptx", target_list(s.t, s.nt, TARGET_PTX));
     json_object_set_new(o, "lto", target_list(s.t, s.nt, TARGET_LTO));
+    json_object_set_new(o, "gfx", target_list(s.t, s.nt, TARGET_GFX));
     json_object_set_new(o, "modules", json_integer((json_int_t)s.exec));
     json_object_set_new(o, "library_modules", json_integer((json_int_t)s.library));
     json_object_set_new(o, "dlink_modules", json_integer((json_int_t)s.dlink));
@@ -384,6 +388,7 @@ json_t *scanreport_json(const struct scan_result *r)
     json_object_set_new(o, "sass", union_list(bins, "sass"));
     json_object_set_new(o, "ptx", union_list(bins, "ptx"));
     json_object_set_new(o, "lto", union_list(bins, "lto"));
+    json_object_set_new(o, "gfx", union_list(bins, "gfx"));
     if (r->kind == SCAN_KIND_ZIP) {
         json_object_set_new(o, "members", json_integer((json_int_t)r->members));
         json_object_set_new(o, "binaries_read", json_integer((json_int_t)r->binaries_read));
@@ -408,8 +413,10 @@ static void text_binary(const char *path, const struct binscan_result *br, struc
         summary_free(&s);
         return;
     }
-    static const char *const heads[] = {"sass", "ptx", "lto"};
-    for (int kind = TARGET_SASS; kind <= TARGET_LTO; kind++) {
+    static const char *const heads[] = {"sass", "ptx", "lto", "gfx"};
+    for (int kind = TARGET_SASS; kind <= TARGET_GFX; kind++) {
+        /* "(n/N)": N counts the modules of the same vendor. */
+        size_t of = kind == TARGET_GFX ? s.exec_amd : s.exec - s.exec_amd;
         int first = 1;
         for (size_t i = 0; i < s.nt; i++) {
             const struct tstat *x = &s.t[i];
@@ -424,8 +431,8 @@ static void text_binary(const char *path, const struct binscan_result *br, struc
             strbuf_adds(out, name);
             if (x->modules == 0 && x->library_modules)
                 strbuf_adds(out, "(lib)");
-            else if (x->modules < s.exec)
-                strbuf_addf(out, "(%zu/%zu)", x->modules, s.exec);
+            else if (x->modules < of)
+                strbuf_addf(out, "(%zu/%zu)", x->modules, of);
             if (kind == TARGET_PTX)
                 strbuf_addf(out, " (ISA %u.%u)", x->isa_major, x->isa_minor);
         }

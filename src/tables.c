@@ -259,7 +259,7 @@ void tables_parse_arch_list(const char *list, struct target *sass, size_t *nsass
                 while (*p && (isdigit((unsigned char)*p) || *p == '.'))
                     p++;
                 char sfx = (*p == 'a' || *p == 'f') ? *p : 0;
-                struct target t = {TARGET_SASS, sfx, cc};
+                struct target t = {TARGET_SASS, sfx, cc, 0, 0};
                 if (*nsass < maxs)
                     sass[(*nsass)++] = t;
                 if (strstr(tok, "+PTX") && *nptx < maxp) {

@@ -8,12 +8,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 fixtures=$here/../fixtures
 corpus=$build/fuzz-corpus
 rm -rf "$corpus"
-mkdir -p "$corpus"/{elf,pe,fatbin,zip,names,index,tmpl}
+mkdir -p "$corpus"/{elf,pe,fatbin,offload,zip,names,index,tmpl}
 cp "$fixtures"/cuda/*.so "$fixtures"/cuda/*.o "$corpus/elf/"
 cp "$fixtures"/cuda/*.dll "$corpus/pe/"
 # fatbin seeds get the two chunking bytes the target reads first
 for f in "$fixtures"/cuda/*.fatbin "$fixtures"/cuda/libk_two.so "$fixtures"/cuda/test.dll; do
     { printf '\x07\x00'; cat "$f"; } > "$corpus/fatbin/$(basename "$f")"
+done
+for f in "$fixtures"/hip/*.co "$fixtures"/hip/*.hsaco "$fixtures"/hip/libhip_two.so "$fixtures"/hip/libhip_ccob.so; do
+    { printf '\x07\x00'; cat "$f"; } > "$corpus/offload/$(basename "$f")"
 done
 python3 - "$corpus/zip" "$fixtures/cuda" <<'PY'
 import os, sys, zipfile
@@ -35,7 +38,7 @@ printf '{"indexes": [{"root": "https://x/whl/", "ids": ["cu128"]}], "projects": 
 printf '<ul>\n  {{#items}}\n  <li>{{name}}</li>\n  {{/items}}\n</ul>\n{{^empty}}none{{/empty}}{{! c }}' > "$corpus/tmpl/t1"
 printf '{{=<%% %%>=}}<%%#obj%%><%%child.name%%><%%/obj%%>\n  <%%> part%%>\n<%%={{ }}=%%>{{>self}}{{&n}}' > "$corpus/tmpl/t2"
 status=0
-for t in elf pe fatbin zip names index tmpl; do
+for t in elf pe fatbin offload zip names index tmpl; do
     echo "== fuzz_$t: ${secs}s"
     if ! "$build/tests/fuzz/fuzz_$t" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
         -print_final_stats=1 -artifact_prefix="$build/fuzz_$t-" "$corpus/$t" > "$build/fuzz_$t.log" 2>&1; then

@@ -16,8 +16,61 @@ static void roundtrip(const char *s, int kind, int arch, char sfx)
     STR_EQ(buf, s, "format");
 }
 
+/* An AMD target id parses, keeps its processor, generic flag and features,
+ * and formats back to the same text. */
+static void gfx(const char *s, unsigned arch, char sfx, int sramecc, int xnack)
+{
+    struct target t;
+    INT_EQ(target_parse(s, &t), 0, s);
+    INT_EQ(t.kind, TARGET_GFX, s);
+    INT_EQ(t.arch, arch, s);
+    INT_EQ(t.suffix, sfx, s);
+    INT_EQ(t.sramecc, sramecc, s);
+    INT_EQ(t.xnack, xnack, s);
+    char buf[TARGET_NAME_MAX];
+    target_format(&t, buf, sizeof buf);
+    STR_EQ(buf, s, "gfx round trip");
+}
+
 int main(void)
 {
+    gfx("gfx90a", 0x90a, 0, 0, 0);
+    gfx("gfx90a:xnack-", 0x90a, 0, 0, TARGET_FEAT_OFF);
+    gfx("gfx90a:xnack+", 0x90a, 0, 0, TARGET_FEAT_ON);
+    gfx("gfx906:sramecc+:xnack-", 0x906, 0, TARGET_FEAT_ON, TARGET_FEAT_OFF);
+    gfx("gfx1030", 0x1030, 0, 0, 0);
+    gfx("gfx1201", 0x1201, 0, 0, 0);
+    gfx("gfx803", 0x803, 0, 0, 0);
+    gfx("gfx9-generic", 0x900, 'g', 0, 0);
+    gfx("gfx9-4-generic", 0x940, 'g', 0, 0);
+    gfx("gfx10-1-generic", 0x1010, 'g', 0, 0);
+    gfx("gfx10-3-generic", 0x1030, 'g', 0, 0);
+    gfx("gfx11-generic", 0x1100, 'g', 0, 0);
+    gfx("gfx12-generic", 0x1200, 'g', 0, 0);
+    gfx("gfx9-generic:xnack-", 0x900, 'g', 0, TARGET_FEAT_OFF);
+    {
+        /* Features in either order; formatted sramecc first, as LLVM does. */
+        struct target t;
+        char buf[TARGET_NAME_MAX];
+        INT_EQ(target_parse("gfx908:xnack-:sramecc+", &t), 0, "features in any order");
+        target_format(&t, buf, sizeof buf);
+        STR_EQ(buf, "gfx908:sramecc+:xnack-", "canonical feature order");
+        static const char *const bad[] = {
+            "gfx",           "gfx9",     "gfx90a:",     "gfx90a:xnack", "gfx90a:xnack-:xnack+",
+            "gfx90a:foo+",   "gfx12345", "gfx-generic", "gfxzz0",       "gfx90a-generic",
+            "gfx9--generic", "gfx1100 "};
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+            OK(target_parse(bad[i], &t) != 0, "rejects %s", bad[i]);
+        /* Order: by generation, then generic after the processor of the same digits. */
+        const char *order[] = {
+            "gfx803",          "gfx900",        "gfx9-generic",  "gfx906", "gfx906:sramecc+:xnack-",
+            "gfx90a",          "gfx90a:xnack-", "gfx90a:xnack+", "gfx942", "gfx1030",
+            "gfx10-3-generic", "gfx1100",       "gfx11-generic", "gfx1201"};
+        for (size_t i = 0; i + 1 < sizeof order / sizeof order[0]; i++)
+            OK(target_name_cmp(order[i], order[i + 1]) < 0, "%s < %s", order[i], order[i + 1]);
+        OK(target_name_cmp("sm_120", "gfx803") < 0, "CUDA targets before AMD ones");
+    }
+
     roundtrip("sm_50", TARGET_SASS, 50, 0);
     roundtrip("sm_90a", TARGET_SASS, 90, 'a');
     roundtrip("sm_100f", TARGET_SASS, 100, 'f');
@@ -27,7 +80,7 @@ int main(void)
     roundtrip("lto_80", TARGET_LTO, 80, 0);
 
     static const char *const bad[] = {"",     "sm_",       "sm_90b", "sm_90aa", "compute", "sm90",
-                                      "sm_0", "sm_999999", "gfx90a", "sm_-1",   "SM_90"};
+                                      "sm_0", "sm_999999", "gfx",    "sm_-1",   "SM_90"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct target t;
         OK(target_parse(bad[i], &t) != 0, "reject '%s'", bad[i]);
