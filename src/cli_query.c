@@ -9,8 +9,10 @@
 #include "cli.h"
 #include "dbview.h"
 #include "paths.h"
+#include "compat.h"
 #include "query.h"
 #include "tables.h"
+#include "target.h"
 #include "wheelname.h"
 
 static void print_text(json_t *o)
@@ -18,11 +20,17 @@ static void print_text(json_t *o)
     json_t *g = json_object_get(o, "gpu");
     const char *name = json_string_value(json_object_get(g, "name"));
     const char *cc = json_string_value(json_object_get(g, "compute_capability"));
+    const char *dev = json_string_value(json_object_get(g, "gfx_target"));
     const char *arch = json_string_value(json_object_get(g, "architecture"));
-    if (name)
-        printf("%s: compute capability %s (%s)", name, cc, arch ? arch : "?");
+    char what[96];
+    if (dev)
+        snprintf(what, sizeof what, "%s", dev);
     else
-        printf("compute capability %s", cc);
+        snprintf(what, sizeof what, "compute capability %s", cc ? cc : "?");
+    if (name)
+        printf("%s: %s (%s)", name, what, arch ? arch : "?");
+    else
+        printf("%s", what);
     json_t *d = json_object_get(o, "driver");
     if (json_is_object(d)) {
         const char *cuda = json_string_value(json_object_get(d, "cuda"));
@@ -37,7 +45,7 @@ static void print_text(json_t *o)
     json_t *x;
     json_array_foreach(json_object_get(o, "variants"), i, x)
     {
-        printf("  %-7s %-15s %s  [%s]\n", json_string_value(json_object_get(x, "variant")),
+        printf("  %-8s %-15s %s  [%s]\n", json_string_value(json_object_get(x, "variant")),
                json_string_value(json_object_get(x, "label")),
                json_string_value(json_object_get(x, "reason")),
                json_string_value(json_object_get(x, "status")));
@@ -67,6 +75,12 @@ static void print_text(json_t *o)
 
 static int parse_cc(const char *s, uint16_t *cc)
 {
+    struct target g;
+    if (target_parse(s, &g) == 0 && g.kind == TARGET_GFX && !g.suffix && g.arch >= TABLES_AMD_MIN &&
+        !g.xnack && !g.sramecc) {
+        *cc = g.arch; /* an AMD processor: its device code */
+        return 0;
+    }
     struct dotver v;
     if (dotver_parse(s, &v) < 0 || v.n != 2 || v.f[0] < 1 || v.f[0] > 99 || v.f[1] > 9)
         return -1;
@@ -115,21 +129,39 @@ int cli_query(int argc, char **argv)
         const struct gpu *cands[12];
         size_t nc;
         int found = tables_find_gpu(&t, gpu_name, &o.gpu, cands, 12, &nc);
+        if (found == 0 && parse_cc(gpu_name, &o.cc) == 0) {
+            found = 1; /* --gpu gfx1100 or --gpu 8.6: a device code, not a name */
+            o.gpu = NULL;
+        }
         if (found == 0) {
             rc = cli_usage_error(cmd, "no GPU in the table matches '%s' (try --cc X.Y)", gpu_name);
             goto out;
         }
         if (found < 0) {
-            cli_warn("'%s' matches several GPUs of different compute capabilities:", gpu_name);
-            for (size_t i = 0; i < nc; i++)
-                fprintf(stderr, "  %s (%u.%u)\n", cands[i]->name, cands[i]->cc / 10,
-                        cands[i]->cc % 10);
+            cli_warn("'%s' matches several GPUs of different architectures:", gpu_name);
+            for (size_t i = 0; i < nc; i++) {
+                char ccs2[16];
+                compat_cc_string(cands[i]->cc, ccs2, sizeof ccs2);
+                fprintf(stderr, "  %s (%s)\n", cands[i]->name, ccs2);
+            }
             rc = WA_EXIT_USAGE;
             goto out;
         }
-        o.cc = o.gpu->cc;
+        if (o.gpu)
+            o.cc = o.gpu->cc;
     } else if (parse_cc(ccs, &o.cc) < 0) {
-        rc = cli_usage_error(cmd, "--cc wants a compute capability such as 8.6");
+        rc = cli_usage_error(
+            cmd,
+            "--cc wants a compute capability such as 8.6, or an AMD processor such as gfx1100");
+        goto out;
+    }
+    if (o.cc >= TABLES_AMD_MIN && !tables_amd_processor(&t, o.cc, 0)) {
+        char name[16];
+        compat_cc_string(o.cc, name, sizeof name);
+        rc = cli_usage_error(cmd,
+                             "unknown AMD processor '%s' (not in data/amdgpu_targets.csv; e.g. "
+                             "gfx90a, gfx942, gfx1100)",
+                             name);
         goto out;
     }
     const char *driver = cli_get(cmd, &a, "driver");

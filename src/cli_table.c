@@ -42,8 +42,12 @@ static const struct cli_option crawl_options[] = {
 };
 
 static const struct cli_option query_options[] = {
-    {"gpu", 0, "NAME", "the GPU by name, forgivingly: \"1080 ti\", \"RTX 4090\", \"a100\"", 0},
-    {"cc", 0, "X.Y", "the GPU by compute capability instead, e.g. 6.1", 0},
+    {"gpu", 0, "NAME",
+     "the GPU by name, forgivingly: \"1080 ti\", \"RTX 4090\", \"a100\", \"RX 7900 XTX\", "
+     "\"MI300X\"",
+     0},
+    {"cc", 0, "X.Y",
+     "the GPU by compute capability instead, e.g. 6.1 (or an AMD processor: gfx1100)", 0},
     {"driver", 0, "VERSION", "the installed driver, e.g. 570.86.15 (nvidia-smi shows it)", 0},
     {"project", 0, "NAME", "project (default: torch)", 0},
     {"version", 0, "V", "release, e.g. 2.8 or 2.8.0 (default: the newest in the data)", 0},

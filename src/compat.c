@@ -60,7 +60,127 @@ const char *compat_verdict_label(int v)
 
 void compat_cc_string(uint16_t cc, char *buf, size_t n)
 {
-    snprintf(buf, n, "%u.%u", cc / 10, cc % 10);
+    if (cc >= TABLES_AMD_MIN)
+        snprintf(buf, n, "gfx%x", (unsigned)cc);
+    else
+        snprintf(buf, n, "%u.%u", cc / 10, cc % 10);
+}
+
+/* ---- AMD ------------------------------------------------------------------ */
+
+static int feature_fits(uint8_t code, uint8_t device)
+{
+    /* Code built for either mode runs in both; code built for one mode
+     * runs only on a device in that mode. */
+    return code == TARGET_FEAT_ANY || code == device;
+}
+
+int compat_gfx_runs(const struct tables *t, const struct target *code, const struct target *device)
+{
+    if (code->kind != TARGET_GFX)
+        return 0;
+    if (code->suffix == 'g') {
+        const struct amd_processor *p = tables_amd_processor(t, device->arch, 0);
+        if (!p || p->covered_by != code->arch)
+            return 0;
+    } else if (code->arch != device->arch) {
+        return 0;
+    }
+    return feature_fits(code->xnack, device->xnack) && feature_fits(code->sramecc, device->sramecc);
+}
+
+/* HSA_OVERRIDE_GFX_VERSION lets consumer RDNA parts load the code of a
+ * sibling processor: a common, unsupported workaround worth naming. */
+static uint16_t override_sibling(uint16_t arch)
+{
+    if (arch >= 0x1031 && arch <= 0x1036)
+        return 0x1030;
+    if (arch >= 0x1101 && arch <= 0x1103)
+        return 0x1100;
+    return 0;
+}
+
+static void judge_amd(const struct tables *t, const struct compat_query *q,
+                      const struct gpucode *code, struct compat_result *r)
+{
+    struct target dev;
+    tables_amd_device(t, q->cc, &dev);
+    char devs[TARGET_NAME_MAX];
+    target_format(&dev, devs, sizeof devs);
+    r->modules = code->modules;
+    if (code->modules == 0 || code->nsets == 0) {
+        r->verdict = COMPAT_UNSUPPORTED;
+        snprintf(r->reason, sizeof r->reason, "no GPU code");
+        return;
+    }
+    struct target best = {0};
+    int have = 0, sibling = 0;
+    uint16_t sib = override_sibling(dev.arch);
+    for (size_t i = 0; i < code->nsets; i++) {
+        const struct gpucode_set *s = &code->sets[i];
+        int runs = 0;
+        for (size_t k = 0; k < s->n; k++) {
+            if (compat_gfx_runs(t, &s->targets[k], &dev)) {
+                runs = 1;
+                if (!have || target_cmp(&s->targets[k], &best) > 0)
+                    best = s->targets[k];
+                have = 1;
+            }
+            if (sib && s->targets[k].kind == TARGET_GFX && s->targets[k].arch == sib &&
+                !s->targets[k].suffix)
+                sibling = 1;
+        }
+        if (runs)
+            r->native_modules += s->modules;
+        else
+            r->none_modules += s->modules;
+    }
+    struct strbuf b = STRBUF_INIT;
+    char via[TARGET_NAME_MAX] = "";
+    if (have) {
+        r->via = best;
+        r->has_via = 1;
+        target_format(&best, via, sizeof via);
+    }
+    if (r->none_modules == 0) {
+        r->verdict = COMPAT_NATIVE;
+        if (best.suffix == 'g')
+            strbuf_addf(&b,
+                        "%s covers %s (a generic target: needs a ROCm runtime that loads code "
+                        "object v6)",
+                        via, devs);
+        else
+            strbuf_addf(&b, "%s runs on %s", via, devs);
+    } else if (r->native_modules > 0) {
+        r->verdict = COMPAT_PARTIAL;
+        strbuf_addf(&b, "%zu of %zu modules have no code for %s", r->none_modules, r->modules,
+                    devs);
+    } else {
+        r->verdict = COMPAT_UNSUPPORTED;
+        strbuf_addf(&b, "no code for %s:", devs);
+        size_t shown = 0;
+        const struct gpucode_set *s = &code->sets[0];
+        for (size_t k = 0; k < s->n && shown < 24; k++)
+            if (s->targets[k].kind == TARGET_GFX) {
+                char name[TARGET_NAME_MAX];
+                target_format(&s->targets[k], name, sizeof name);
+                strbuf_addf(&b, " %s", name);
+                shown++;
+            }
+        if (!shown)
+            strbuf_adds(&b, " none");
+        if (sibling) {
+            char sibs[16];
+            snprintf(sibs, sizeof sibs, "gfx%x", (unsigned)sib);
+            strbuf_addf(&b,
+                        " (unofficially, HSA_OVERRIDE_GFX_VERSION=%u.%u.0 makes the runtime load "
+                        "its %s code)",
+                        (unsigned)((sib >> 12) * 10 + ((sib >> 8) & 0xf)),
+                        (unsigned)((sib >> 4) & 0xf), sibs);
+        }
+    }
+    wa_strlcpy(r->reason, strbuf_str(&b), sizeof r->reason);
+    strbuf_free(&b);
 }
 
 static int in_family(const struct tables *t, uint16_t target, uint16_t cc)
@@ -153,6 +273,10 @@ void compat_judge(const struct tables *t, const struct compat_query *q, const st
                   const struct dotver *cuda, struct compat_result *r)
 {
     memset(r, 0, sizeof *r);
+    if (q->cc >= TABLES_AMD_MIN) {
+        judge_amd(t, q, code, r);
+        return;
+    }
     char ccs[16];
     compat_cc_string(q->cc, ccs, sizeof ccs);
     const struct minor_compat *mc =

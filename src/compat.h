@@ -9,6 +9,13 @@
  *  R6  the driver must know the PTX ISA to JIT it; a wheel built with CUDA
  *      M.x needs at least the minor-version-compatibility driver of M.
  *
+ * AMD (device codes >= TABLES_AMD_MIN, see tables.h):
+ *  A1  a code object for gfxNNN runs only on gfxNNN;
+ *  A2  a generic target (gfx11-generic) runs on the processors it covers;
+ *  A3  a feature the code was built for (xnack+/-, sramecc+/-) must match
+ *      the mode the device runs in; code built for "any" runs in both.
+ *  There is no JIT: a wheel is native, partial or unsupported.
+ *
  * A wheel's GPU code is a set of modules (fatbin containers); a verdict is
  * made per module, then for the wheel: native when SASS covers the GPU in
  * every module, ptx-jit when every module runs but some only through PTX,
@@ -60,10 +67,13 @@ void gpucode_set_isa(struct gpucode *c, const struct target *ptx, const struct d
 void gpucode_free(struct gpucode *c);
 
 int compat_sass_runs(const struct tables *t, const struct target *code, uint16_t cc);
+/* Whether an AMD code object target runs on a device (its processor and
+ * the modes it runs in: tables_amd_device). */
+int compat_gfx_runs(const struct tables *t, const struct target *code, const struct target *device);
 int compat_ptx_jits(const struct tables *t, const struct target *code, uint16_t cc);
 
 struct compat_query {
-    uint16_t cc;
+    uint16_t cc; /* device code: compute capability, or AMD processor (tables.h) */
     int has_driver;
     struct dotver driver;
     int os; /* enum tables_os */
@@ -88,7 +98,7 @@ const char *compat_verdict_name(int verdict);
 /* Short human label: "native", "PTX JIT", "partial", "driver too old", "no". */
 const char *compat_verdict_label(int verdict);
 
-/* "12.0" from 120. */
+/* "12.0" from 120; "gfx1100" from an AMD device code. */
 void compat_cc_string(uint16_t cc, char *buf, size_t n);
 
 #endif

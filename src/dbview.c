@@ -57,6 +57,7 @@ static void row_free(struct view_row *r)
     json_decref(r->wheels);
     json_decref(r->binaries);
     json_decref(r->differences);
+    free(r->gfx);
     free(r->scanned_at);
     free(r->wheelarch_version);
     free(r->source_key);
@@ -124,6 +125,8 @@ static void code_from_record(struct view_row *r, json_t *rec)
                     add_unique(&r->sass, &r->nsass, &t[j]);
                 else if (t[j].kind == TARGET_PTX)
                     add_unique(&r->ptx, &r->nptx, &t[j]);
+                else if (t[j].kind == TARGET_GFX)
+                    add_unique(&r->gfx, &r->ngfx, &t[j]);
         }
         const char *name;
         json_t *tv;
@@ -142,6 +145,8 @@ static void code_from_record(struct view_row *r, json_t *rec)
         json_object_set(bj, "modules", json_object_get(b, "modules"));
         json_object_set(bj, "sass", json_object_get(b, "sass"));
         json_object_set(bj, "ptx", json_object_get(b, "ptx"));
+        if (json_array_size(json_object_get(b, "gfx")))
+            json_object_set(bj, "gfx", json_object_get(b, "gfx"));
         json_object_set(bj, "targets", json_object_get(b, "targets"));
         json_object_set(bj, "compression", json_object_get(b, "compression"));
         if (json_object_get(b, "declared"))
@@ -150,17 +155,24 @@ static void code_from_record(struct view_row *r, json_t *rec)
     }
     r->nsass = target_sort_unique(r->sass, r->nsass);
     r->nptx = target_sort_unique(r->ptx, r->nptx);
+    r->ngfx = target_sort_unique(r->gfx, r->ngfx);
 }
 
 static void code_from_declared(struct view_row *r, const struct tables *t, const struct declared *d)
 {
-    struct target all[40];
+    struct target all[72];
     size_t n = 0;
     for (size_t i = 0; i < d->nsass; i++)
         all[n++] = d->sass[i];
-    for (size_t i = 0; i < d->nptx && n < 40; i++)
+    for (size_t i = 0; i < d->nptx && n < 72; i++)
         all[n++] = d->ptx[i];
+    for (size_t i = 0; i < d->ngfx && n < 72; i++)
+        all[n++] = d->gfx[i];
     gpucode_add_set(&r->code, all, n, 1);
+    r->gfx = xmalloc((d->ngfx ? d->ngfx : 1) * sizeof *r->gfx);
+    if (d->ngfx)
+        memcpy(r->gfx, d->gfx, d->ngfx * sizeof *r->gfx);
+    r->ngfx = d->ngfx;
     r->sass = xmalloc((d->nsass ? d->nsass : 1) * sizeof *r->sass);
     if (d->nsass)
         memcpy(r->sass, d->sass, d->nsass * sizeof *r->sass);
@@ -216,11 +228,17 @@ static void differences(struct view_row *r)
     if (!d || r->status == VIEW_DECLARED)
         return;
     struct strbuf b = STRBUF_INIT;
-    for (int kind = TARGET_SASS; kind <= TARGET_PTX; kind++) {
-        const struct target *have = kind == TARGET_SASS ? r->sass : r->ptx;
-        size_t nhave = kind == TARGET_SASS ? r->nsass : r->nptx;
-        const struct target *want = kind == TARGET_SASS ? d->sass : d->ptx;
-        size_t nwant = kind == TARGET_SASS ? d->nsass : d->nptx;
+    for (int kind = TARGET_SASS; kind <= TARGET_GFX; kind++) {
+        if (kind == TARGET_LTO)
+            continue;
+        const struct target *have = kind == TARGET_SASS  ? r->sass
+                                    : kind == TARGET_PTX ? r->ptx
+                                                         : r->gfx;
+        size_t nhave = kind == TARGET_SASS ? r->nsass : kind == TARGET_PTX ? r->nptx : r->ngfx;
+        const struct target *want = kind == TARGET_SASS  ? d->sass
+                                    : kind == TARGET_PTX ? d->ptx
+                                                         : d->gfx;
+        size_t nwant = kind == TARGET_SASS ? d->nsass : kind == TARGET_PTX ? d->nptx : d->ngfx;
         for (size_t i = 0; i < nhave; i++)
             if (!contains(want, nwant, &have[i])) {
                 char name[TARGET_NAME_MAX];
@@ -263,6 +281,10 @@ static int row_cmp(const void *a, const void *b)
     struct dotver cx, cy;
     int hx = tables_variant_cuda(x->variant, &cx) == 0,
         hy = tables_variant_cuda(y->variant, &cy) == 0;
+    if (!hx && tables_variant_rocm(x->variant, &cx))
+        hx = 2; /* ROCm after CUDA */
+    if (!hy && tables_variant_rocm(y->variant, &cy))
+        hy = 2;
     if (hx != hy)
         return hx - hy; /* cpu and others first */
     if (hx && (c = dotver_cmp(&cx, &cy)) != 0)
@@ -409,8 +431,9 @@ int dbview_build_with(const char *cache_dir, const struct tables *t, struct dbvi
                 gpucode_free(&r->code);
                 free(r->sass);
                 free(r->ptx);
-                r->sass = r->ptx = NULL;
-                r->nsass = r->nptx = 0;
+                free(r->gfx);
+                r->sass = r->ptx = r->gfx = NULL;
+                r->nsass = r->nptx = r->ngfx = 0;
                 json_decref(r->binaries);
                 free(r->source_key);
                 r->source_key = NULL;
@@ -546,8 +569,14 @@ json_t *dbview_row_json(const struct dbview *v, const struct view_row *r)
         json_object_set_new(o, "cuda", json_null());
         json_object_set_new(o, "min_driver", json_null());
     }
+    if (tables_variant_rocm(r->variant, NULL)) {
+        json_object_set_new(o, "rocm", json_string(r->variant + 4)); /* "6.4" */
+    } else {
+        json_object_set_new(o, "rocm", json_null());
+    }
     json_object_set_new(o, "sass", targets_json(r->sass, r->nsass));
     json_object_set_new(o, "ptx", targets_json(r->ptx, r->nptx));
+    json_object_set_new(o, "gfx", targets_json(r->gfx, r->ngfx));
     json_t *isa = json_object();
     for (size_t i = 0; i < r->code.nisas; i++) {
         char name[TARGET_NAME_MAX], iv[16];
@@ -571,6 +600,7 @@ json_t *dbview_row_json(const struct dbview *v, const struct view_row *r)
         json_object_set_new(d, "arch_list", json_string(r->declared->arch_list));
         json_object_set_new(d, "sass", targets_json(r->declared->sass, r->declared->nsass));
         json_object_set_new(d, "ptx", targets_json(r->declared->ptx, r->declared->nptx));
+        json_object_set_new(d, "gfx", targets_json(r->declared->gfx, r->declared->ngfx));
         json_object_set_new(d, "source", json_string(r->declared->source));
         json_object_set_new(d, "confidence", json_string(r->declared->confidence));
         json_object_set_new(o, "declared", d);

@@ -36,6 +36,8 @@ struct view_row {
     size_t nsass;
     struct target *ptx;
     size_t nptx;
+    struct target *gfx; /* AMD code objects (ROCm variants) */
+    size_t ngfx;
     const struct declared *declared; /* the declared row for this release, or NULL */
     char *index_url;                 /* the index to install from */
     json_t *wheels;                  /* [{filename, url, sha256, status, key, upload_time}] */

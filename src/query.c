@@ -45,6 +45,14 @@ const char *query_this_platform(void)
     return "linux-x86_64";
 }
 
+/* Whether a row is for the GPU's vendor: ROCm variants for AMD GPUs, the
+ * others (CUDA, cpu) for NVIDIA ones. */
+static int row_fits(const struct view_row *r, uint16_t cc)
+{
+    int rocm = tables_variant_rocm(r->variant, NULL);
+    return cc >= TABLES_AMD_MIN ? rocm : !rocm;
+}
+
 /* Rows of one release: per variant the best row (newest version, then the
  * better status). */
 static size_t pick_rows(const struct dbview *v, const struct query_options *o, const char *release,
@@ -54,7 +62,7 @@ static size_t pick_rows(const struct dbview *v, const struct query_options *o, c
     for (size_t i = 0; i < v->nrows; i++) {
         const struct view_row *r = &v->rows[i];
         if (strcmp(r->project, o->project) != 0 || strcmp(r->platform, o->platform) != 0 ||
-            strcmp(r->release, release) != 0)
+            strcmp(r->release, release) != 0 || !row_fits(r, o->cc))
             continue;
         if (exact && r->status != VIEW_DECLARED && strcmp(r->version, exact) != 0)
             continue;
@@ -149,6 +157,10 @@ static int best_of(const struct view_row **rows, const struct compat_result *res
         }
         int tb = driver_tier(rows[best], driver_cuda), ti = driver_tier(rows[i], driver_cuda);
         int c = dotver_cmp(&rows[i]->cuda, &rows[best]->cuda);
+        struct dotver ri, rb;
+        if (c == 0 && tables_variant_rocm(rows[i]->variant, &ri) &&
+            tables_variant_rocm(rows[best]->variant, &rb))
+            c = dotver_cmp(&ri, &rb); /* the newest ROCm */
         if (v < res[best].verdict ||
             (v == res[best].verdict && (ti < tb || (ti == tb && (ti == 0 ? c > 0 : c < 0)))))
             best = (int)i;
@@ -181,7 +193,7 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
         if (strcmp(r->project, o->project) != 0)
             continue;
         project_rows++;
-        if (strcmp(r->platform, o->platform) != 0)
+        if (strcmp(r->platform, o->platform) != 0 || !row_fits(r, o->cc))
             continue;
         size_t k;
         for (k = 0; k < nrel; k++)
@@ -199,7 +211,10 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
     }
     if (nrel == 0) {
         free(releases);
-        wa_error_set(err, WA_ERR_USAGE, "no %s wheels for %s in the data", o->project, o->platform);
+        wa_error_set(err, WA_ERR_USAGE, "no %s%s wheels for %s in the data%s", o->project,
+                     o->cc >= TABLES_AMD_MIN ? " ROCm" : "", o->platform,
+                     o->cc >= TABLES_AMD_MIN ? " (PyTorch builds ROCm wheels for Linux x86_64 only)"
+                                             : "");
         return NULL;
     }
     qsort(releases, nrel, sizeof *releases, cmp_release_desc);
@@ -226,8 +241,22 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
     json_t *g = json_object();
     char ccs[16];
     compat_cc_string(o->cc, ccs, sizeof ccs);
+    int amd = o->cc >= TABLES_AMD_MIN;
     json_object_set_new(g, "name", o->gpu ? json_string(o->gpu->name) : json_null());
-    json_object_set_new(g, "compute_capability", json_string(ccs));
+    json_object_set_new(g, "vendor", json_string(amd ? "amd" : "nvidia"));
+    json_object_set_new(g, "compute_capability", amd ? json_null() : json_string(ccs));
+    if (amd) {
+        struct target dev;
+        char devs[TARGET_NAME_MAX];
+        tables_amd_device(v->t, o->cc, &dev);
+        target_format(&dev, devs, sizeof devs);
+        json_object_set_new(g, "gfx", json_string(ccs));
+        json_object_set_new(g, "gfx_target", json_string(devs)); /* with its feature modes */
+    } else {
+        json_object_set_new(g, "gfx", json_null());
+        json_object_set_new(g, "gfx_target", json_null());
+    }
+    json_object_set_new(g, "device", json_string(ccs)); /* "8.6" or "gfx1100" */
     json_object_set_new(g, "architecture",
                         o->gpu ? json_string(o->gpu->architecture) : json_null());
     json_object_set_new(g, "tegra", json_boolean(o->gpu ? o->gpu->tegra : tables_is_tegra(o->cc)));
@@ -300,6 +329,8 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
             why = "native code for this GPU; its CUDA is newer than the driver's and runs through "
                   "CUDA minor-version compatibility (update the driver to use a newer variant "
                   "fully)";
+        else if (amd)
+            why = "native code for this GPU, the newest ROCm among such variants";
         else if (dcuda)
             why = "native code for this GPU, the newest CUDA this driver supports";
         else
@@ -310,9 +341,9 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
     } else {
         json_object_set_new(out, "recommendation", json_null());
         json_t *fb = json_null();
-        /* The newest older release that works. */
+        /* The newest other release that works. */
         for (size_t k = 0; k < nrel && json_is_null(fb); k++) {
-            if (dotver_cmp_str(releases[k], release) >= 0)
+            if (dotver_cmp_str(releases[k], release) == 0)
                 continue;
             const struct view_row *r2[64];
             struct compat_result c2[64];
@@ -332,7 +363,12 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
         if (json_is_null(fb))
             json_array_append_new(notes, json_string("no release in the data runs on this GPU"));
     }
-    if ((o->gpu && o->gpu->tegra) || tables_is_tegra(o->cc))
+    if (amd)
+        json_array_append_new(
+            notes, json_string("ROCm wheels are Linux x86_64 only and need the amdgpu kernel "
+                               "driver of a matching ROCm release; AMD code objects have no "
+                               "JIT, so only exact processor (or generic target) matches run"));
+    if (!amd && ((o->gpu && o->gpu->tegra) || tables_is_tegra(o->cc)))
         json_array_append_new(
             notes, json_string("Jetson (Tegra) GPUs run only code built for exactly their compute "
                                "capability, and PyPI/download.pytorch.org aarch64 wheels are "

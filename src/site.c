@@ -169,8 +169,9 @@ static int prose(struct ctx *c, const char *md_name, const char *path, const cha
 
 static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
 {
-    /* The release tables depend only on the compute capability: rendered
-     * once per capability (dozens) rather than once per GPU (hundreds). */
+    /* The release tables depend only on the device code (compute capability
+     * or gfx processor): rendered once per code (dozens) rather than once per
+     * GPU (hundreds). */
     struct strmap *by_cc = strmap_new();
     char **html = NULL;
     size_t nhtml = 0, cap = 0;
@@ -181,7 +182,7 @@ static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
     {
         const char *slug = json_string_value(json_object_get(p, "slug"));
         const char *name = json_string_value(json_object_get(p, "name"));
-        const char *cc = json_string_value(json_object_get(p, "compute_capability"));
+        const char *cc = json_string_value(json_object_get(p, "device"));
         char *path = xasprintf("gpu/%s/index.html", slug);
         size_t k;
         if (!strmap_get(by_cc, cc ? cc : "", &k)) {

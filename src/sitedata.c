@@ -103,7 +103,25 @@ static char *release_path(const char *project, const char *version)
 
 void sitedata_arch_dir(uint16_t cc, char *buf, size_t n)
 {
-    snprintf(buf, n, "sm_%u", cc);
+    if (cc >= TABLES_AMD_MIN)
+        snprintf(buf, n, "gfx%x", (unsigned)cc);
+    else
+        snprintf(buf, n, "sm_%u", cc);
+}
+
+int sitedata_row_fits(const struct view_row *row, uint16_t cc)
+{
+    int rocm = tables_variant_rocm(row->variant, NULL);
+    return cc >= TABLES_AMD_MIN ? rocm : !rocm;
+}
+
+/* The ROCm version of a row's variant as "6.4" ("6.2.4" for rocm6.2.4), or
+ * "" when none. */
+static void rocm_of(const struct view_row *row, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (tables_variant_rocm(row->variant, NULL))
+        snprintf(buf, n, "%s", row->variant + 4);
 }
 
 static json_t *cc_json(uint16_t cc)
@@ -218,6 +236,8 @@ static json_t *build_matrix(struct sitedata *d)
         json_object_del(o, "binaries"); /* per-binary detail is on the release pages */
         json_t *cells = json_object();
         for (size_t c = 0; c < d->grid.nccs; c++) {
+            if (!sitedata_row_fits(&v->rows[r], d->grid.ccs[c]))
+                continue; /* the other vendor's GPUs */
             char cc[16];
             compat_cc_string(d->grid.ccs[c], cc, sizeof cc);
             json_object_set_new(
@@ -234,12 +254,12 @@ static void build_csv(struct sitedata *d)
 {
     const struct dbview *v = d->v;
     struct strbuf *b = &d->csv;
-    strbuf_adds(b, "project,version,release,variant,platform,status,cuda,min_driver_linux,"
-                   "min_driver_windows,sass,ptx");
+    strbuf_adds(b, "project,version,release,variant,platform,status,cuda,rocm,min_driver_linux,"
+                   "min_driver_windows,sass,ptx,gfx");
     for (size_t c = 0; c < d->grid.nccs; c++) {
         char cc[16];
         compat_cc_string(d->grid.ccs[c], cc, sizeof cc);
-        strbuf_addf(b, ",cc_%s", cc);
+        strbuf_addf(b, d->grid.ccs[c] >= TABLES_AMD_MIN ? ",%s" : ",cc_%s", cc);
     }
     strbuf_addc(b, '\n');
     for (size_t r = 0; r < v->nrows; r++) {
@@ -250,21 +270,28 @@ static void build_csv(struct sitedata *d)
                     row->platform, dbview_status_name(row->status));
         if (row->cuda.n)
             strbuf_addf(b, "%ld.%ld", row->cuda.f[0], row->cuda.f[1]);
-        strbuf_addf(b, ",%s,%s,", mc && mc->min_driver_text[0] ? mc->min_driver_text[0] : "",
+        char rocm[16];
+        rocm_of(row, rocm, sizeof rocm);
+        strbuf_addf(b, ",%s,%s,%s,", rocm,
+                    mc && mc->min_driver_text[0] ? mc->min_driver_text[0] : "",
                     mc && mc->min_driver_text[1] ? mc->min_driver_text[1] : "");
-        for (int kind = 0; kind < 2; kind++) {
-            const struct target *t = kind ? row->ptx : row->sass;
-            size_t n = kind ? row->nptx : row->nsass;
+        for (int kind = 0; kind < 3; kind++) {
+            const struct target *t = kind == 2 ? row->gfx : kind ? row->ptx : row->sass;
+            size_t n = kind == 2 ? row->ngfx : kind ? row->nptx : row->nsass;
             for (size_t i = 0; i < n; i++) {
                 char name[TARGET_NAME_MAX];
                 target_format(&t[i], name, sizeof name);
                 strbuf_addf(b, "%s%s", i ? ";" : "", name);
             }
-            if (!kind)
+            if (kind < 2)
                 strbuf_addc(b, ',');
         }
+        /* Cells of the other vendor's GPUs stay empty. */
         for (size_t c = 0; c < d->grid.nccs; c++)
-            strbuf_addf(b, ",%s", compat_verdict_name(d->grid.res[c * v->nrows + r].verdict));
+            strbuf_addf(b, ",%s",
+                        sitedata_row_fits(row, d->grid.ccs[c])
+                            ? compat_verdict_name(d->grid.res[c * v->nrows + r].verdict)
+                            : "");
         strbuf_addc(b, '\n');
     }
 }
@@ -334,6 +361,9 @@ static json_t *build_index_table(struct sitedata *d)
                 json_object_set_new(ix, "cuda", json_null());
                 json_object_set_new(ix, "min_driver", json_null());
             }
+            char rocm[16];
+            rocm_of(row, rocm, sizeof rocm);
+            json_object_set_new(ix, "rocm", rocm[0] ? json_string(rocm) : json_null());
             json_object_set_new(ix, "platforms", json_object());
         }
         const char *keys[] = {"platforms", row->platform, row->project};
@@ -341,6 +371,7 @@ static json_t *build_index_table(struct sitedata *d)
         json_t *e = json_object();
         json_object_set_new(e, "sass", targets_of(row->sass, row->nsass, 0));
         json_object_set_new(e, "ptx", targets_of(row->ptx, row->nptx, 0));
+        json_object_set_new(e, "gfx", targets_of(row->gfx, row->ngfx, 0));
         json_t *isa = json_object();
         for (size_t i = 0; i < row->code.nisas; i++) {
             char name[TARGET_NAME_MAX], iv[16];
@@ -365,6 +396,37 @@ static json_t *build_variants(struct sitedata *d)
     json_t *projects = json_object();
     for (size_t r = 0; r < v->nrows; r++) {
         const struct view_row *row = &v->rows[r];
+        char rocm[16];
+        rocm_of(row, rocm, sizeof rocm);
+        if (rocm[0]) {
+            /* AMD: the processors as `amd :: gfx_arch` properties (wheelarch's
+             * names; no provider plugin defines them yet). */
+            const char *keys[] = {row->project, row->version, row->platform};
+            json_t *pl = obj_path(projects, keys, 3);
+            json_t *amd = json_object(), *props = json_array();
+            json_t *arch = targets_of(row->gfx, row->ngfx, 0);
+            size_t i;
+            json_t *x;
+            json_array_foreach(arch, i, x)
+            {
+                char *p = xasprintf("amd :: gfx_arch :: %s", json_string_value(x));
+                json_array_append_new(props, json_string(p));
+                free(p);
+            }
+            char *p = xasprintf("amd :: rocm_version_lower_bound :: %s", rocm);
+            json_array_append_new(props, json_string(p));
+            free(p);
+            json_t *bound = json_array();
+            json_array_append_new(bound, json_string(rocm));
+            json_object_set_new(amd, "gfx_arch", arch);
+            json_object_set_new(amd, "rocm_version_lower_bound", bound);
+            json_t *entry = json_object();
+            json_object_set_new(entry, "amd", amd);
+            json_object_set_new(entry, "properties", props);
+            json_object_set_new(entry, "status", json_string(dbview_status_name(row->status)));
+            json_object_set_new(pl, row->variant, entry);
+            continue;
+        }
         if (!row->cuda.n)
             continue;
         const char *keys[] = {row->project, row->version, row->platform};
@@ -465,7 +527,21 @@ static json_t *gpu_summary(const struct gpu *g)
     json_t *o = json_object();
     json_object_set_new(o, "name", json_string(g->name));
     json_object_set_new(o, "slug", json_string(g->slug));
-    json_object_set_new(o, "compute_capability", cc_json(g->cc));
+    json_object_set_new(o, "vendor", json_string(g->amd ? "amd" : "nvidia"));
+    /* "device" is the key the rules use for it: "6.1" or "gfx1100". */
+    json_object_set_new(o, "device", cc_json(g->cc));
+    json_object_set_new(o, "compute_capability", g->amd ? json_null() : cc_json(g->cc));
+    if (g->amd) {
+        char name[TARGET_NAME_MAX];
+        target_format(&g->gfx, name, sizeof name);
+        json_object_set(o, "gfx", json_object_get(o, "device"));
+        json_object_set_new(o, "gfx_target", json_string(name)); /* with its feature modes */
+        json_object_set_new(o, "gfx_modes", json_boolean(strchr(name, ':') != NULL));
+        json_object_set_new(o, "rocm_support", json_string(g->rocm_support));
+    } else {
+        json_object_set_new(o, "gfx", json_null());
+        json_object_set_new(o, "gfx_target", json_null());
+    }
     json_object_set_new(o, "architecture", json_string(g->architecture));
     json_object_set_new(o, "segment", json_string(g->segment));
     json_object_set_new(o, "tegra", json_boolean(g->tegra));
@@ -485,7 +561,8 @@ static json_t *gpu_releases(struct sitedata *d, uint16_t cc)
     const char *cur_project = NULL, *cur_version = NULL;
     for (size_t r = 0; r < v->nrows; r++) {
         const struct view_row *row = &v->rows[r];
-        if ((long)r != newest_row(d, row->project, row->release, row->variant, row->platform))
+        if ((long)r != newest_row(d, row->project, row->release, row->variant, row->platform) ||
+            !sitedata_row_fits(row, cc))
             continue;
         if (cur && strcmp(cur_project, row->project) == 0 &&
             strcmp(json_string_value(json_object_get(cur, "release")), row->release) == 0)
@@ -606,6 +683,10 @@ static const char *segment_title(const char *s)
                                          {"workstation", "Workstation (Quadro, RTX A/Ada)"},
                                          {"datacenter", "Data center"},
                                          {"jetson", "Jetson"},
+                                         {"radeon", "AMD Radeon"},
+                                         {"radeon-pro", "AMD Radeon PRO"},
+                                         {"instinct", "AMD Instinct"},
+                                         {"apu", "AMD Ryzen APUs"},
                                          {"other", "Other"}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (strcmp(map[i][0], s) == 0)
@@ -633,7 +714,9 @@ static void build_home(struct sitedata *d)
 {
     d->home = json_object();
     /* GPUs grouped by segment, in table order within each. */
-    static const char *const order[] = {"geforce", "workstation", "datacenter", "jetson", "other"};
+    static const char *const order[] = {"geforce",  "workstation", "datacenter",
+                                        "jetson",   "radeon",      "radeon-pro",
+                                        "instinct", "apu",         "other"};
     json_t *segs = json_array();
     json_t *ccdata = json_object();
     for (size_t s = 0; s < sizeof order / sizeof order[0]; s++) {
@@ -647,9 +730,10 @@ static void build_home(struct sitedata *d)
             json_t *x = json_object();
             json_object_set(x, "name", json_object_get(g, "name"));
             json_object_set(x, "page", json_object_get(g, "page"));
-            json_object_set(x, "cc", json_object_get(g, "compute_capability"));
+            json_object_set(x, "cc", json_object_get(g, "device"));
+            json_object_set(x, "vendor", json_object_get(g, "vendor"));
             json_array_append_new(gl, x);
-            const char *cc = json_string_value(json_object_get(g, "compute_capability"));
+            const char *cc = json_string_value(json_object_get(g, "device"));
             if (!json_object_get(ccdata, cc)) {
                 json_t *r = json_object_get(json_object_get(g, "recommendations"), "linux-x86_64");
                 json_t *c = json_object();
@@ -714,10 +798,12 @@ static void build_home(struct sitedata *d)
             json_t *vv = json_object();
             json_object_set_new(vv, "variant", json_string(o->variant));
             char sass[256] = "";
-            if (o->nsass) {
+            const struct target *code = o->ngfx ? o->gfx : o->sass;
+            size_t ncode = o->ngfx ? o->ngfx : o->nsass;
+            if (ncode) {
                 char a[TARGET_NAME_MAX], b[TARGET_NAME_MAX];
-                target_format(&o->sass[0], a, sizeof a);
-                target_format(&o->sass[o->nsass - 1], b, sizeof b);
+                target_format(&code[0], a, sizeof a);
+                target_format(&code[ncode - 1], b, sizeof b);
                 snprintf(sass, sizeof sass, "%s \xe2\x80\xa6 %s", a, b);
             }
             json_object_set_new(vv, "range", json_string(sass));
@@ -733,52 +819,68 @@ static void build_home(struct sitedata *d)
         json_integer((json_int_t)json_array_size(json_object_get(d->gpus, "gpus"))));
 }
 
+/* One table per platform and vendor: CUDA (and cpu) rows against compute
+ * capabilities, ROCm rows against gfx processors. */
 static void build_matrix_page(struct sitedata *d)
 {
     const struct dbview *v = d->v;
     d->matrix_page = json_object();
     json_t *pls = json_array();
     for (int p = 0; p < NPLATFORMS; p++) {
-        json_t *pl = json_object();
-        json_object_set_new(pl, "id", json_string(platforms[p]));
-        json_object_set_new(pl, "name", json_string(platform_name(platforms[p])));
-        json_t *cols = json_array();
-        for (size_t c = 0; c < d->grid.nccs; c++) {
-            json_t *col = json_object();
-            json_object_set_new(col, "cc", cc_json(d->grid.ccs[c]));
-            json_array_append_new(cols, col);
-        }
-        json_object_set_new(pl, "columns", cols);
-        json_t *rows = json_array();
-        for (size_t r = 0; r < v->nrows; r++) {
-            const struct view_row *row = &v->rows[r];
-            if (strcmp(row->platform, platforms[p]) != 0)
-                continue;
-            json_t *x = json_object();
-            json_object_set_new(x, "project", json_string(row->project));
-            json_object_set_new(x, "version", json_string(row->version));
-            json_object_set_new(x, "variant", json_string(row->variant));
-            json_object_set_new(x, "status", json_string(dbview_status_name(row->status)));
-            char *page = release_path(row->project, row->version);
-            json_object_set_new(x, "page", json_string(page));
-            free(page);
-            json_t *cells = json_array();
+        for (int amd = 0; amd < 2; amd++) {
+            json_t *pl = json_object();
+            char *id = xasprintf("%s%s", platforms[p], amd ? "-rocm" : "");
+            char *name = xasprintf("%s%s", platform_name(platforms[p]), amd ? ", AMD ROCm" : "");
+            json_object_set_new(pl, "id", json_string(id));
+            json_object_set_new(pl, "name", json_string(name));
+            json_object_set_new(pl, "axis",
+                                json_string(amd ? "AMD gfx processor" : "compute capability"));
+            free(id);
+            free(name);
+            json_t *cols = json_array();
             for (size_t c = 0; c < d->grid.nccs; c++) {
-                const struct compat_result *res = &d->grid.res[c * v->nrows + r];
-                json_t *cell = json_object();
-                char code[2] = {sitedata_verdict_code(res->verdict), 0};
-                json_object_set_new(cell, "code", json_string(code));
-                json_object_set_new(cell, "symbol",
-                                    json_string(sitedata_verdict_symbol(res->verdict)));
-                json_object_set_new(cell, "label", json_string(compat_verdict_label(res->verdict)));
-                json_array_append_new(cells, cell);
+                if ((d->grid.ccs[c] >= TABLES_AMD_MIN) != amd)
+                    continue;
+                json_t *col = json_object();
+                json_object_set_new(col, "cc", cc_json(d->grid.ccs[c]));
+                json_array_append_new(cols, col);
             }
-            json_object_set_new(x, "cells", cells);
-            json_array_append_new(rows, x);
+            json_object_set_new(pl, "columns", cols);
+            json_t *rows = json_array();
+            for (size_t r = 0; r < v->nrows; r++) {
+                const struct view_row *row = &v->rows[r];
+                if (strcmp(row->platform, platforms[p]) != 0 ||
+                    tables_variant_rocm(row->variant, NULL) != amd)
+                    continue;
+                json_t *x = json_object();
+                json_object_set_new(x, "project", json_string(row->project));
+                json_object_set_new(x, "version", json_string(row->version));
+                json_object_set_new(x, "variant", json_string(row->variant));
+                json_object_set_new(x, "status", json_string(dbview_status_name(row->status)));
+                char *page = release_path(row->project, row->version);
+                json_object_set_new(x, "page", json_string(page));
+                free(page);
+                json_t *cells = json_array();
+                for (size_t c = 0; c < d->grid.nccs; c++) {
+                    if ((d->grid.ccs[c] >= TABLES_AMD_MIN) != amd)
+                        continue;
+                    const struct compat_result *res = &d->grid.res[c * v->nrows + r];
+                    json_t *cell = json_object();
+                    char code[2] = {sitedata_verdict_code(res->verdict), 0};
+                    json_object_set_new(cell, "code", json_string(code));
+                    json_object_set_new(cell, "symbol",
+                                        json_string(sitedata_verdict_symbol(res->verdict)));
+                    json_object_set_new(cell, "label",
+                                        json_string(compat_verdict_label(res->verdict)));
+                    json_array_append_new(cells, cell);
+                }
+                json_object_set_new(x, "cells", cells);
+                json_array_append_new(rows, x);
+            }
+            json_object_set_new(pl, "has_rows", json_boolean(json_array_size(rows) > 0));
+            json_object_set_new(pl, "rows", rows);
+            json_array_append_new(pls, pl);
         }
-        json_object_set_new(pl, "rows", rows);
-        json_object_set_new(pl, "has_rows", json_boolean(json_array_size(rows) > 0));
-        json_array_append_new(pls, pl);
     }
     json_object_set_new(d->matrix_page, "platforms", pls);
 }
@@ -793,6 +895,31 @@ static json_t *shallow_items(json_t *a)
     size_t i;
     json_t *x;
     json_array_foreach(a, i, x) json_array_append_new(out, json_copy(x));
+    return out;
+}
+
+/* The objects of tl (each with a "name") in architecture order: SASS,
+ * then PTX, then gfx.  Records keep targets in key order, where "sm_100"
+ * sorts before "sm_75".  Takes tl; returns a new array. */
+static json_t *by_target_name(json_t *tl)
+{
+    size_t n = json_array_size(tl);
+    const char **names = xcalloc(n + 1, sizeof *names);
+    for (size_t k = 0; k < n; k++)
+        names[k] = json_string_value(json_object_get(json_array_get(tl, k), "name"));
+    json_t *out = json_array();
+    for (size_t done = 0; done < n; done++) {
+        size_t best = n;
+        for (size_t k = 0; k < n; k++)
+            if (names[k] && (best == n || target_name_cmp(names[k], names[best]) < 0))
+                best = k;
+        if (best == n)
+            break; /* a target without a name: dropped */
+        json_array_append(out, json_array_get(tl, best));
+        names[best] = NULL;
+    }
+    free(names);
+    json_decref(tl);
     return out;
 }
 
@@ -843,7 +970,7 @@ static void build_releases(struct sitedata *d)
                 json_object_set(e, "modules_total", all);
                 json_array_append_new(tl, e);
             }
-            json_object_set_new(b, "target_list", tl);
+            json_object_set_new(b, "target_list", by_target_name(tl));
             /* An id-safe form of the path (member paths may hold spaces). */
             const char *bpath = json_string_value(json_object_get(b, "path"));
             char *anchor = sitedata_segment(bpath ? bpath : "");
@@ -888,6 +1015,19 @@ static json_t *diff_list(const struct target *a, size_t na, const struct target 
             json_array_append_new(out, json_string(name));
         }
     }
+    return out;
+}
+
+/* The SASS, PTX and gfx targets of row a that row b lacks, in that order. */
+static json_t *diff_rows(const struct view_row *a, const struct view_row *b)
+{
+    json_t *out = diff_list(a->sass, a->nsass, b->sass, b->nsass);
+    json_t *ptx = diff_list(a->ptx, a->nptx, b->ptx, b->nptx);
+    json_t *gfx = diff_list(a->gfx, a->ngfx, b->gfx, b->ngfx);
+    json_array_extend(out, ptx);
+    json_array_extend(out, gfx);
+    json_decref(ptx);
+    json_decref(gfx);
     return out;
 }
 
@@ -940,17 +1080,9 @@ static void build_changes(struct sitedata *d)
                 json_object_set_new(it, "dropped", json_array());
             } else {
                 const struct view_row *p = &v->rows[pr];
-                json_t *added = diff_list(x->sass, x->nsass, p->sass, p->nsass);
-                json_t *added_ptx = diff_list(x->ptx, x->nptx, p->ptx, p->nptx);
-                json_array_extend(added, added_ptx);
-                json_decref(added_ptx);
-                json_t *dropped = diff_list(p->sass, p->nsass, x->sass, x->nsass);
-                json_t *dropped_ptx = diff_list(p->ptx, p->nptx, x->ptx, x->nptx);
-                json_array_extend(dropped, dropped_ptx);
-                json_decref(dropped_ptx);
                 json_object_set_new(it, "new_variant", json_false());
-                json_object_set_new(it, "added", added);
-                json_object_set_new(it, "dropped", dropped);
+                json_object_set_new(it, "added", diff_rows(x, p));
+                json_object_set_new(it, "dropped", diff_rows(p, x));
             }
             json_object_set_new(it, "has_added",
                                 json_boolean(json_array_size(json_object_get(it, "added")) > 0));
@@ -1157,7 +1289,7 @@ json_t *sitedata_wheel_page(const struct tables *t, const char *key, json_t *rec
             json_object_set_new(e, "name", json_string(name));
             json_array_append_new(tl, e);
         }
-        json_object_set_new(x, "target_list", tl);
+        json_object_set_new(x, "target_list", by_target_name(tl));
         json_t *comp = json_array();
         const char *codec;
         json_t *cnt;

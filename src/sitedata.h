@@ -94,7 +94,11 @@ char *sitedata_segment(const char *s);
  * Caller frees. */
 char *sitedata_href(const char *url);
 
-/* "sm_61" for 61. */
+/* "sm_61" for 61, "gfx1100" for an AMD device code. */
 void sitedata_arch_dir(uint16_t cc, char *buf, size_t n);
+
+/* Whether a row is judged for a GPU: ROCm variants for AMD device codes,
+ * the others (CUDA, cpu) for NVIDIA compute capabilities. */
+int sitedata_row_fits(const struct view_row *row, uint16_t cc);
 
 #endif

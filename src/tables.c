@@ -348,6 +348,171 @@ out:
     return rc;
 }
 
+/* ---- AMD ------------------------------------------------------------------ */
+
+static uint8_t feature_default(const char *s)
+{
+    return strcmp(s, "on") == 0    ? TARGET_FEAT_ON
+           : strcmp(s, "off") == 0 ? TARGET_FEAT_OFF
+                                   : TARGET_FEAT_ANY;
+}
+
+static int load_amd_targets(const char *dir, struct tables *t, struct wa_error *err)
+{
+    struct csvfile c;
+    static const char *const cols[] = {"gfx", "family", "xnack", "sramecc", "generic", NULL};
+    int idx[5];
+    int rc = load(dir, "amdgpu_targets.csv", &c, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = need_cols(&c, "amdgpu_targets.csv", cols, idx, err)) < 0)
+        goto out;
+    t->amd = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->amd);
+    for (size_t r = 0; r < c.nrows; r++) {
+        struct target x;
+        if (target_parse(c.rows[r][idx[0]], &x) < 0 || x.kind != TARGET_GFX) {
+            rc = wa_error_set(err, WA_ERR_FORMAT, "amdgpu_targets.csv: row %zu: bad processor '%s'",
+                              r + 2, c.rows[r][idx[0]]);
+            goto out;
+        }
+        struct amd_processor *p = &t->amd[t->namd++];
+        p->arch = x.arch;
+        p->generic = x.suffix == 'g';
+        p->xnack = strcmp(c.rows[r][idx[2]], "yes") == 0;
+        p->sramecc = strcmp(c.rows[r][idx[3]], "yes") == 0;
+        p->family = xstrdup(c.rows[r][idx[1]]);
+        const char *gen = c.rows[r][idx[4]];
+        struct target g;
+        if (!p->generic && gen[0] && target_parse(gen, &g) == 0 && g.suffix == 'g')
+            p->covered_by = g.arch;
+    }
+out:
+    csvfile_free(&c);
+    return rc;
+}
+
+static int load_amd_gpus(const char *dir, struct tables *t, struct wa_error *err)
+{
+    struct csvfile c;
+    static const char *const cols[] = {
+        "name",         "gfx", "architecture", "segment", "xnack_default", "sramecc_default",
+        "rocm_support", NULL};
+    int idx[7];
+    int rc = load(dir, "amd_gpus.csv", &c, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = need_cols(&c, "amd_gpus.csv", cols, idx, err)) < 0)
+        goto out;
+    t->gpus = xrealloc(t->gpus, (t->ngpus + c.nrows + 1) * sizeof *t->gpus);
+    for (size_t r = 0; r < c.nrows; r++) {
+        struct gpu *g = &t->gpus[t->ngpus];
+        memset(g, 0, sizeof *g);
+        if (target_parse(c.rows[r][idx[1]], &g->gfx) < 0 || g->gfx.kind != TARGET_GFX ||
+            g->gfx.suffix || g->gfx.arch < TABLES_AMD_MIN) {
+            rc = wa_error_set(err, WA_ERR_FORMAT, "amd_gpus.csv: row %zu: bad processor '%s'",
+                              r + 2, c.rows[r][idx[1]]);
+            goto out;
+        }
+        g->gfx.xnack = feature_default(c.rows[r][idx[4]]);
+        g->gfx.sramecc = feature_default(c.rows[r][idx[5]]);
+        g->amd = 1;
+        g->cc = g->gfx.arch;
+        g->name = xstrdup(c.rows[r][idx[0]]);
+        g->slug = slugify(g->name);
+        g->architecture = xstrdup(c.rows[r][idx[2]]);
+        g->segment = xstrdup(c.rows[r][idx[3]]);
+        g->rocm_support = xstrdup(c.rows[r][idx[6]]);
+        t->ngpus++;
+    }
+out:
+    csvfile_free(&c);
+    return rc;
+}
+
+/* PyTorch's declared ROCm arch lists: declared rows of the ROCm variants. */
+static int load_rocm_declared(const char *dir, struct tables *t, struct wa_error *err)
+{
+    struct csvfile c;
+    static const char *const cols[] = {
+        "torch_version", "rocm_variant", "platform", "pytorch_rocm_arch",
+        "confidence",    "source",       NULL};
+    int idx[6];
+    int rc = load(dir, "pytorch_rocm_arch_lists.csv", &c, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = need_cols(&c, "pytorch_rocm_arch_lists.csv", cols, idx, err)) < 0)
+        goto out;
+    t->declared = xrealloc(t->declared, (t->ndeclared + c.nrows + 1) * sizeof *t->declared);
+    for (size_t r = 0; r < c.nrows; r++) {
+        struct declared *d = &t->declared[t->ndeclared++];
+        memset(d, 0, sizeof *d);
+        d->release = xstrdup(c.rows[r][idx[0]]);
+        d->variant = xstrdup(c.rows[r][idx[1]]);
+        d->platform = xstrdup(c.rows[r][idx[2]]);
+        d->arch_list = xstrdup(c.rows[r][idx[3]]);
+        d->confidence = xstrdup(c.rows[r][idx[4]]);
+        d->source = xstrdup(c.rows[r][idx[5]]);
+        d->evidence = xstrdup("");
+        /* "gfx900;gfx906;gfx90a:xnack-" */
+        const char *p = d->arch_list;
+        while (*p && d->ngfx < 32) {
+            size_t len = strcspn(p, ";, ");
+            char tok[TARGET_NAME_MAX];
+            if (len && len < sizeof tok) {
+                memcpy(tok, p, len);
+                tok[len] = '\0';
+                struct target x;
+                if (target_parse(tok, &x) == 0 && x.kind == TARGET_GFX)
+                    d->gfx[d->ngfx++] = x;
+            }
+            p += len;
+            while (*p == ';' || *p == ',' || *p == ' ')
+                p++;
+        }
+        d->ngfx = target_sort_unique(d->gfx, d->ngfx);
+    }
+out:
+    csvfile_free(&c);
+    return rc;
+}
+
+const struct amd_processor *tables_amd_processor(const struct tables *t, uint16_t arch, int generic)
+{
+    for (size_t i = 0; i < t->namd; i++)
+        if (t->amd[i].arch == arch && t->amd[i].generic == (generic != 0))
+            return &t->amd[i];
+    return NULL;
+}
+
+int tables_amd_device(const struct tables *t, uint16_t cc, struct target *device)
+{
+    if (cc < TABLES_AMD_MIN)
+        return -1;
+    for (size_t i = 0; i < t->ngpus; i++)
+        if (t->gpus[i].amd && t->gpus[i].cc == cc) {
+            *device = t->gpus[i].gfx;
+            return 0;
+        }
+    memset(device, 0, sizeof *device);
+    device->kind = TARGET_GFX;
+    device->arch = cc;
+    const struct amd_processor *p = tables_amd_processor(t, cc, 0);
+    if (p && p->xnack)
+        device->xnack = TARGET_FEAT_OFF;
+    if (p && p->sramecc)
+        device->sramecc = TARGET_FEAT_ON;
+    return 0;
+}
+
+int tables_variant_rocm(const char *variant, struct dotver *rocm)
+{
+    if (strncmp(variant, "rocm", 4) != 0 || variant[4] < '0' || variant[4] > '9')
+        return 0;
+    if (rocm && dotver_parse(variant + 4, rocm) < 0)
+        rocm->n = 0;
+    return 1;
+}
+
 int tables_load(const char *dir, struct tables *t, struct wa_error *err)
 {
     memset(t, 0, sizeof *t);
@@ -366,6 +531,12 @@ int tables_load(const char *dir, struct tables *t, struct wa_error *err)
         rc = load_declared(dir, t, err);
     if (rc == 0)
         rc = load_releases(dir, t, err);
+    if (rc == 0)
+        rc = load_amd_targets(dir, t, err);
+    if (rc == 0)
+        rc = load_amd_gpus(dir, t, err);
+    if (rc == 0)
+        rc = load_rocm_declared(dir, t, err);
     if (rc < 0)
         tables_free(t);
     return rc;
@@ -378,8 +549,12 @@ void tables_free(struct tables *t)
         free(t->gpus[i].slug);
         free(t->gpus[i].architecture);
         free(t->gpus[i].segment);
+        free(t->gpus[i].rocm_support);
     }
     free(t->gpus);
+    for (size_t i = 0; i < t->namd; i++)
+        free(t->amd[i].family);
+    free(t->amd);
     for (size_t i = 0; i < t->ntoolkits; i++) {
         free(t->toolkits[i].release);
         free(t->toolkits[i].min_driver_text[0]);
@@ -455,7 +630,7 @@ static size_t tokenize(const char *s, char tok[][24], size_t max)
 
 static int brand_word(const char *t)
 {
-    static const char *const words[] = {"nvidia", "geforce", NULL};
+    static const char *const words[] = {"nvidia", "geforce", "amd", "radeon", "instinct", NULL};
     for (const char *const *w = words; *w; w++)
         if (strcmp(*w, t) == 0)
             return 1;

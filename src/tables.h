@@ -18,13 +18,31 @@
 
 enum tables_os { TABLES_LINUX = 0, TABLES_WINDOWS = 1 };
 
+/* A GPU of either vendor.  `cc` is its device code, the key the rules and
+ * the site use for it: the compute capability for NVIDIA (61), the LLVM
+ * processor number for AMD (0x1100 for gfx1100: always >= TABLES_AMD_MIN,
+ * so the two never collide). */
+#define TABLES_AMD_MIN 0x600
+
 struct gpu {
-    char *name;         /* marketing name, "GeForce GTX 1080 Ti" */
+    char *name;         /* marketing name, "GeForce GTX 1080 Ti", "AMD Radeon RX 7900 XTX" */
     char *slug;         /* "geforce-gtx-1080-ti" */
-    uint16_t cc;        /* 61 */
-    char *architecture; /* "Pascal" */
-    char *segment;      /* "geforce", "datacenter", "jetson", ... */
+    uint16_t cc;        /* 61; 0x1100 */
+    char *architecture; /* "Pascal", "RDNA3" */
+    char *segment;      /* "geforce", "datacenter", "jetson"; "radeon", "instinct", ... */
     int tegra;          /* an integrated (Jetson/Tegra) part */
+    int amd;            /* an AMD GPU: gfx holds its processor and default modes */
+    struct target gfx;  /* xnack/sramecc: the mode it runs in, ANY when unsupported */
+    char *rocm_support; /* AMD: "official" or "unofficial" */
+};
+
+/* An AMDGPU processor (data/amdgpu_targets.csv). */
+struct amd_processor {
+    uint16_t arch; /* 0x90a; generic targets have generic = 1 */
+    int generic;
+    int xnack, sramecc;  /* the feature can be switched on this processor */
+    uint16_t covered_by; /* concrete: the generic target covering it (arch), 0 if none */
+    char *family;        /* "CDNA2" */
 };
 
 struct toolkit {
@@ -64,6 +82,8 @@ struct declared {
     size_t nsass;
     struct target ptx[8];
     size_t nptx;
+    struct target gfx[32]; /* ROCm variants: PYTORCH_ROCM_ARCH */
+    size_t ngfx;
 };
 
 struct release_info {
@@ -86,6 +106,8 @@ struct tables {
     size_t ndeclared;
     struct release_info *releases;
     size_t nreleases;
+    struct amd_processor *amd;
+    size_t namd;
 };
 
 /* Loads every table from dir.  Caller frees with tables_free.  Errors name
@@ -124,6 +146,19 @@ const struct ptx_isa *tables_cuda_of_isa(const struct tables *t, const struct do
 
 /* The toolkit row of a CUDA version (first release of major.minor), or NULL. */
 const struct toolkit *tables_toolkit(const struct tables *t, const struct dotver *cuda);
+
+/* The AMD processor with this arch (generic or not), or NULL. */
+const struct amd_processor *tables_amd_processor(const struct tables *t, uint16_t arch,
+                                                 int generic);
+
+/* An AMD device code's processor and the modes it runs in: those of the
+ * first GPU of the table with that processor, else off for the features it
+ * supports.  Returns 0, or -1 when cc is not an AMD device code. */
+int tables_amd_device(const struct tables *t, uint16_t cc, struct target *device);
+
+/* Whether a variant id is a ROCm one ("rocm6.4"); with *rocm set to its
+ * version when given. */
+int tables_variant_rocm(const char *variant, struct dotver *rocm);
 
 /* CUDA version of a variant id: "cu128" -> 12.8.  Returns 0 or -1. */
 int tables_variant_cuda(const char *variant, struct dotver *cuda);

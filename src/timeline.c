@@ -33,6 +33,10 @@ static int cmp_variant(const void *a, const void *b)
     struct dotver x, y;
     const char *p = *(char *const *)a, *q = *(char *const *)b;
     int hx = tables_variant_cuda(p, &x) == 0, hy = tables_variant_cuda(q, &y) == 0;
+    if (!hx && tables_variant_rocm(p, &x) && x.n)
+        hx = 2;
+    if (!hy && tables_variant_rocm(q, &y) && y.n)
+        hy = 2;
     if (hx != hy)
         return hx - hy;
     if (hx && dotver_cmp(&x, &y))
@@ -47,7 +51,9 @@ char *timeline_svg(const struct grid *g, uint16_t cc)
     size_t nrel = 0, nvar = 0;
     for (size_t r = 0; r < v->nrows; r++) {
         const struct view_row *row = &v->rows[r];
-        if (strcmp(row->project, "torch") || strcmp(row->platform, "linux-x86_64") || !row->cuda.n)
+        if (strcmp(row->project, "torch") || strcmp(row->platform, "linux-x86_64") ||
+            (!row->cuda.n && !tables_variant_rocm(row->variant, NULL)) ||
+            !sitedata_row_fits(row, cc))
             continue;
         if (find(rel, nrel, row->release) < 0) {
             rel = xrealloc(rel, (nrel + 1) * sizeof *rel);
@@ -69,7 +75,9 @@ char *timeline_svg(const struct grid *g, uint16_t cc)
         cell[i] = -1;
     for (size_t r = 0; r < v->nrows; r++) {
         const struct view_row *row = &v->rows[r];
-        if (strcmp(row->project, "torch") || strcmp(row->platform, "linux-x86_64") || !row->cuda.n)
+        if (strcmp(row->project, "torch") || strcmp(row->platform, "linux-x86_64") ||
+            (!row->cuda.n && !tables_variant_rocm(row->variant, NULL)) ||
+            !sitedata_row_fits(row, cc))
             continue;
         int x = find(rel, nrel, row->release), y = find(var, nvar, row->variant);
         size_t i = (size_t)y * nrel + (size_t)x;
@@ -80,19 +88,20 @@ char *timeline_svg(const struct grid *g, uint16_t cc)
         cell[i] = res ? res->verdict : COMPAT_UNSUPPORTED;
         vers[i] = row->version;
     }
-    char ccs[16];
+    char ccs[16], what[40];
     compat_cc_string(cc, ccs, sizeof ccs);
+    snprintf(what, sizeof what, "%s%s", cc >= TABLES_AMD_MIN ? "" : "compute capability ", ccs);
     int w = LABEL_W + (int)nrel * CELL_W + 4, h = HEAD_H + (int)nvar * CELL_H + 4;
     struct strbuf b = STRBUF_INIT;
     strbuf_addf(&b,
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" role=\"img\" "
                 "aria-labelledby=\"tl-title tl-desc\" width=\"%d\" height=\"%d\" "
                 "viewBox=\"0 0 %d %d\">\n<title id=\"tl-title\">torch releases on Linux x86_64 "
-                "for compute capability %s</title>\n<desc id=\"tl-desc\">One column per "
-                "release, one row per CUDA variant. \xe2\x9c\x93 native code, \xe2\x89\x88 PTX "
+                "for %s</title>\n<desc id=\"tl-desc\">One column per "
+                "release, one row per %s variant. \xe2\x9c\x93 native code, \xe2\x89\x88 PTX "
                 "compiled at first start, \xe2\x97\x90 some modules only, \xe2\x9c\x97 no code "
                 "for this GPU; an empty cell means the release has no such variant.</desc>\n",
-                w, h, w, h, ccs);
+                w, h, w, h, what, cc >= TABLES_AMD_MIN ? "ROCm" : "CUDA");
     for (size_t x = 0; x < nrel; x++)
         strbuf_addf(&b,
                     "<text class=\"tl-head\" x=\"%d\" y=\"16\" text-anchor=\"middle\">%s</text>\n",

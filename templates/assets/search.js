@@ -10,7 +10,7 @@
   if (!box || !q || !dataEl) return;
   var data = JSON.parse(dataEl.textContent);
   var items = Array.prototype.slice.call(document.querySelectorAll("ul.gpus li"));
-  var brand = { nvidia: 1, geforce: 1 };
+  var brand = { nvidia: 1, geforce: 1, amd: 1, radeon: 1 };
   function tokens(s) {
     var out = [];
     (s.toLowerCase().match(/[a-z]+|[0-9]+/g) || []).forEach(function (t) {
@@ -40,7 +40,7 @@
     var link = text("a", entry.name);
     link.href = entry.href;
     h.appendChild(link);
-    h.appendChild(document.createTextNode(" (compute capability " + entry.cc + ")"));
+    h.appendChild(document.createTextNode(entry.cc.indexOf("gfx") === 0 ? " (" + entry.cc + ")" : " (compute capability " + entry.cc + ")"));
     card.appendChild(h);
     if (d && d.index) {
       var p = document.createElement("p");

@@ -6,9 +6,13 @@ from the nvcc fixtures, laid out like download.pytorch.org/whl/, served on
     torch 2.9.0  cu128 linux-x86_64 (2 wheels); cu130 linux-x86_64, linux-aarch64; cpu
     torchvision 0.24.0  cu130 linux-x86_64
 
+    torch 2.9.0  rocm6.3 (generic targets), rocm6.4 (zstd bundles) linux-x86_64
+
 libk_default.so (sm_75 ... sm_120, compute_120) and libk_two.so (sm_80,
 sm_86, sm_90a in 1 of 2 modules) have code for 8.6; no fixture has code
-for 6.1 (nvcc 13 cannot build it)."""
+for 6.1 (nvcc 13 cannot build it).  libhip_generic.so has gfx9-generic,
+gfx10-3-generic, gfx11-generic, gfx12-generic; libhip_ccob.so gfx90a:xnack-,
+gfx942, gfx1100, gfx1201."""
 import json
 import os
 import subprocess
@@ -28,6 +32,9 @@ WHEELS = [
     ("cu130", "torch", "2.9.0+cu130", ["cp312"], ARM, [("torch/lib/libtorch_cuda.so", "libk_fam.so")]),
     ("cpu", "torch", "2.9.0+cpu", ["cp312"], LINUX, [("torch/lib/libtorch_cpu.so", "nogpu.so")]),
     ("cu130", "torchvision", "0.24.0+cu130", ["cp312"], LINUX, [("torchvision/_C.so", "libk_two.so")]),
+    # ROCm: HIP fat binaries built by clang (tests/fixtures/hip).
+    ("rocm6.3", "torch", "2.9.0+rocm6.3", ["cp312"], LINUX, [("torch/lib/libtorch_hip.so", "../hip/libhip_generic.so")]),
+    ("rocm6.4", "torch", "2.9.0+rocm6.4", ["cp312"], LINUX, [("torch/lib/libtorch_hip.so", "../hip/libhip_ccob.so")]),
 ]
 
 
@@ -65,7 +72,7 @@ def crawl(wheelarch, work, srv, cache, today="2026-11-01"):
     """Crawls the served index into cache; returns the CompletedProcess."""
     config = os.path.join(work, "sitedb.json")
     with open(config, "w") as f:
-        json.dump({"indexes": [{"root": srv.url + "/whl/", "ids": ["cpu", "cu126", "cu128", "cu130"]}],
+        json.dump({"indexes": [{"root": srv.url + "/whl/", "ids": ["cpu", "cu126", "cu128", "cu130", "rocm6.3", "rocm6.4"]}],
                    "projects": ["torch", "torchvision"],
                    "http": {"retries": 1, "retry_delay_ms": 50, "connect_timeout_ms": 3000,
                             "stall_timeout_ms": 5000}}, f)

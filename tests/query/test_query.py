@@ -119,4 +119,38 @@ if o:
          "exact version in the command: " + o["recommendation"]["commands"]["pip"])
 p = subprocess.run([args.wheelarch, "query", "--differences", "--cache", cache], capture_output=True, text=True)
 c.ok(p.returncode == 0 and "torch 2.8.0 cu128 linux-x86_64 [verified]" in p.stdout, "--differences lists rows: " + p.stdout)
+
+# ---- AMD GPUs: ROCm rows only, exact processors or generic targets -------------
+SITEDB = os.path.join(watest.FIXTURES, "site-db")  # scanned torch 2.9.0 rocm6.3 (generic) and rocm6.4
+o, _ = query("--gpu", "RX 7900 XTX", "--version", "2.9.0", "--platform", "linux-x86_64", cache=SITEDB)
+if o:
+    c.eq((o["gpu"]["vendor"], o["gpu"]["gfx"], o["gpu"]["device"], o["gpu"]["compute_capability"]),
+         ("amd", "gfx1100", "gfx1100", None), "RX 7900 XTX: an AMD gfx1100")
+    v = verdicts(o)
+    c.ok(all(k.startswith("rocm") for k in v), "an AMD GPU is judged against ROCm variants only: %s" % sorted(v))
+    c.eq((v.get("rocm6.3"), v.get("rocm6.4")), ("native", "native"), "gfx1100: gfx11-generic and exact code both run")
+    c.eq(o["recommendation"]["index"], "rocm6.4", "the newest ROCm that runs is recommended")
+    c.ok(o["recommendation"]["commands"]["pip"].endswith("/whl/rocm6.4"), "pip command for rocm6.4")
+o, _ = query("--gpu", "gfx1101", "--version", "2.9.0", "--platform", "linux-x86_64", cache=SITEDB)
+if o:
+    v = verdicts(o)
+    c.eq((v.get("rocm6.3"), v.get("rocm6.4")), ("native", "unsupported"),
+         "gfx1101 (by processor): only the generic build runs, gfx1100 code does not")
+    c.eq(o["recommendation"]["index"], "rocm6.3", "gfx1101: rocm6.3 recommended")
+o, _ = query("--gpu", "MI250X", "--version", "2.9.0", "--platform", "linux-x86_64", cache=SITEDB)
+if o:
+    c.eq(verdicts(o).get("rocm6.4"), "native", "MI250X (gfx90a, xnack off by default) runs gfx90a:xnack- code")
+o, _ = query("--gpu", "RX 6700 XT", "--version", "2.8", "--platform", "linux-x86_64")
+if o:
+    c.eq(o["recommendation"], None, "RX 6700 XT (gfx1031): no declared 2.8 ROCm build has its code")
+    reasons = " ".join(x["reason"] for x in o["variants"])
+    c.ok("HSA_OVERRIDE_GFX_VERSION=10.3.0" in reasons, "the override is mentioned, not counted: " + reasons)
+o, p = query("--gpu", "RX 7900 XTX", "--platform", "windows-x86_64", expect=2)
+c.ok("no torch ROCm wheels for windows-x86_64" in p.stderr and "Linux x86_64 only" in p.stderr,
+     "no ROCm wheels for Windows, said so: " + p.stderr.strip())
+o, _ = query("--gpu", "1080 Ti", "--version", "2.9.0", "--platform", "linux-x86_64", cache=SITEDB)
+if o:
+    c.ok(not any(k.startswith("rocm") for k in verdicts(o)), "an NVIDIA GPU is never judged against ROCm rows")
+p = subprocess.run([args.wheelarch, "query", "--cc", "gfx9999", "--cache", empty], capture_output=True, text=True)
+c.ok(p.returncode == 2 and "unknown AMD processor 'gfx9999'" in p.stderr, "an unknown processor is a usage error: " + p.stderr.strip())
 c.done()

@@ -1,6 +1,7 @@
 // The site in a real browser: Debian's chromium driven by playwright-core,
 // the site built from tests/fixtures/site-db and served on 127.0.0.1.
-//   - the home page: reach the GPU box by keyboard, type "1080 Ti", see the
+//   - the home page: reach the GPU box by keyboard, type "1080 Ti" (and
+//     "7900 XTX" for a ROCm answer), see the
 //     cu126 index recommended; without JavaScript the plain list of GPU
 //     pages is there;
 //   - the matrix at 375 px: no page-wide horizontal scrolling, sticky
@@ -82,6 +83,21 @@ try {
     await page.close();
   }
 
+  // ---- home: an AMD GPU answers with a ROCm index ---------------------------------
+  {
+    const page = await open(ctx, "");
+    await page.locator("#q").fill("7900 XTX");
+    const answer = page.locator("#answer");
+    await answer.getByText("rocm").first().waitFor({ timeout: 5000 }).catch(() => {});
+    const text = (await answer.textContent()) || "";
+    c.ok(text.includes("AMD Radeon RX 7900 XTX"), "home: the answer names the AMD GPU: " + text);
+    c.ok(text.includes("(gfx1100)"), "home: with its gfx processor: " + text);
+    c.ok(/use the\s*rocm[0-9.]+\s*index/.test(text), "home: a ROCm index is recommended for an RX 7900 XTX: " + text);
+    c.ok(/--index-url https:\/\/download\.pytorch\.org\/whl\/rocm/.test(text), "home: with the ROCm pip command");
+    settle(page, "index.html (AMD)");
+    await page.close();
+  }
+
   // ---- home without JavaScript: a plain list of links --------------------------
   {
     const nojs = await browser.newContext({ javaScriptEnabled: false });
@@ -158,7 +174,7 @@ try {
   }
 
   // ---- axe-core on every kind of page, light and dark ------------------------------------
-  const pages = ["", "matrix/", "gpu/geforce-gtx-1080-ti/", "gpu/jetson-agx-orin/", "release/torch/2.9.0/",
+  const pages = ["", "matrix/", "gpu/geforce-gtx-1080-ti/", "gpu/jetson-agx-orin/", "gpu/amd-radeon-rx-7900-xtx/", "release/torch/2.9.0/",
     "release/torchvision/0.24.0/", "wheel/dbb3ef635357a2eb037f857bf739f5307f725ec56d2808c2aee868a0b38cb2c7.html",
     "changes/", "methodology/", "faq/", "api/"];
   for (const scheme of ["light", "dark"]) {

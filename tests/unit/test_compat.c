@@ -282,6 +282,89 @@ static void test_tables(void)
     OK(dotver_cmp_str("570.86.15", "570.9") > 0, "field-wise driver comparison");
 }
 
+/* AMD: A1 exact processor, A2 generic targets, A3 xnack/sramecc modes. */
+static void amd_runs(const char *code, const char *device, int want)
+{
+    struct target c, d;
+    int ok = target_parse(code, &c) == 0 && target_parse(device, &d) == 0;
+    OK(ok, "parse %s %s", code, device);
+    INT_EQ(compat_gfx_runs(&T, &c, &d), want, code);
+}
+
+static void amd_verdict(const char *gpu, const char *sets0, const char *sets1, int want)
+{
+    const struct gpu *g, *cands[8];
+    size_t nc;
+    int found = tables_find_gpu(&T, gpu, &g, cands, 8, &nc) == 1 && g->amd;
+    OK(found, "find %s", gpu);
+    if (!found)
+        return;
+    struct gpucode code = {0};
+    add_set(&code, sets0, 3);
+    if (sets1)
+        add_set(&code, sets1, 1);
+    struct compat_query q = {g->cc, 0, {0}, TABLES_LINUX};
+    struct dotver none = {0};
+    struct compat_result r;
+    compat_judge(&T, &q, &code, &none, &r);
+    OK(r.verdict == want, "%s [%s | %s]: got %s (%s), want %s", gpu, sets0, sets1 ? sets1 : "",
+       compat_verdict_name(r.verdict), r.reason, compat_verdict_name(want));
+    gpucode_free(&code);
+}
+
+static void test_amd(void)
+{
+    amd_runs("gfx1100", "gfx1100", 1);
+    amd_runs("gfx1100", "gfx1101", 0); /* no sibling rule */
+    amd_runs("gfx1030", "gfx1031", 0);
+    amd_runs("gfx11-generic", "gfx1101", 1);
+    amd_runs("gfx11-generic", "gfx1151", 1);
+    amd_runs("gfx11-generic", "gfx1201", 0);
+    amd_runs("gfx9-generic", "gfx906", 1);
+    amd_runs("gfx9-generic", "gfx90a", 0); /* gfx90a is in no generic target */
+    amd_runs("gfx10-3-generic", "gfx1032", 1);
+    amd_runs("gfx90a", "gfx90a:xnack-", 1); /* any runs in both modes */
+    amd_runs("gfx90a:xnack-", "gfx90a:xnack-", 1);
+    amd_runs("gfx90a:xnack+", "gfx90a:xnack-", 0); /* built for xnack on, device has it off */
+    amd_runs("gfx90a:xnack-", "gfx90a:xnack+", 0);
+    amd_runs("gfx942:sramecc+", "gfx942:sramecc+:xnack-", 1);
+    amd_runs("gfx942:sramecc-", "gfx942:sramecc+:xnack-", 0);
+    amd_runs("sm_90", "gfx942", 0);
+
+    enum { N = COMPAT_NATIVE, P = COMPAT_PARTIAL, X = COMPAT_UNSUPPORTED };
+    amd_verdict("RX 7900 XTX", "gfx90a gfx1030 gfx1100", NULL, N);
+    amd_verdict("RX 7900 XTX", "gfx90a gfx1030 gfx1100", "gfx90a gfx1030", P);
+    amd_verdict("RX 7800 XT", "gfx90a gfx1030 gfx1100", NULL, X); /* gfx1101 */
+    amd_verdict("RX 7800 XT", "gfx11-generic", NULL, N);
+    amd_verdict("RX 6700 XT", "gfx1030 gfx1100", NULL, X); /* gfx1031 */
+    amd_verdict("MI250X", "gfx90a:xnack+", NULL, X);       /* XNACK is off by default */
+    amd_verdict("MI250X", "gfx90a:xnack-", NULL, N);
+    amd_verdict("MI300X", "gfx942", NULL, N);
+    amd_verdict("MI300X", "sm_90 compute_90", NULL, X);
+    /* The device code names the processor. */
+    char buf[16];
+    compat_cc_string(0x1100, buf, sizeof buf);
+    STR_EQ(buf, "gfx1100", "device code string");
+    compat_cc_string(86, buf, sizeof buf);
+    STR_EQ(buf, "8.6", "cc string");
+    struct target dev;
+    INT_EQ(tables_amd_device(&T, 0x942, &dev), 0, "gfx942 device");
+    char name[TARGET_NAME_MAX];
+    target_format(&dev, name, sizeof name);
+    STR_EQ(name, "gfx942:sramecc+:xnack-", "gfx942 default modes");
+    OK(tables_amd_device(&T, 86, &dev) < 0, "86 is not an AMD device code");
+    OK(tables_variant_rocm("rocm6.4", NULL) && !tables_variant_rocm("cu126", NULL) &&
+           !tables_variant_rocm("rocm", NULL),
+       "ROCm variants");
+    /* A declared ROCm row exists and names gfx targets. */
+    int found = 0;
+    for (size_t i = 0; i < T.ndeclared; i++)
+        if (strcmp(T.declared[i].variant, "rocm6.4") == 0 &&
+            strcmp(T.declared[i].release, "2.8") == 0)
+            found = T.declared[i].ngfx > 5;
+    OK(found, "declared ROCm 6.4 list for torch 2.8");
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -296,6 +379,7 @@ int main(int argc, char **argv)
     test_tables();
     test_rules();
     test_verdicts();
+    test_amd();
     tables_free(&T);
     return harness_done();
 }

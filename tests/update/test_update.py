@@ -66,7 +66,7 @@ def records(cache):
 
 
 wheels, srv = sitedb.start(W)
-ids = ["cpu", "cu126", "cu128", "cu130"]
+ids = ["cpu", "cu126", "cu128", "cu130", "rocm6.3", "rocm6.4"]
 live = [srv.url + "/whl/%s/" % i for i in ids]
 dead = "http://127.0.0.1:9/whl/cu999/"  # port 9 (discard): nothing listens
 try:
