@@ -16,8 +16,10 @@ packages=(
 [ "$build_only" -eq 1 ] || packages+=(
     # tests: clang for libFuzzer and the sanitizers, formatting, Python
     clang libclang-rt-14-dev clang-format python3
-    # HIP test builds: clang -x hip links device code with ld.lld
-    lld
+    # HIP test builds: clang -x hip links device code with ld.lld;
+    # clang-offload-bundler (clang-tools-14) as the reference reader, and a
+    # real ROCm library (Debian's rocRAND) to check the scanner against it
+    lld clang-tools-14 librocrand1
     # benchmarks: unzip as the reference, GNU time for peak memory
     zip unzip time bc
     # site tests: a real browser, Java for the Nu Html Checker

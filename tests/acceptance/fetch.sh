@@ -2,7 +2,8 @@
 # Fetches real third-party CUDA binaries for the acceptance run (not in the
 # repository, not needed by CI): PyTorch's libtorch_cuda.so as Debian builds
 # it, llama.cpp CUDA builds for Linux and Windows from npm, cuBLAS 11.8 and
-# 12.4, and a few small CUDA programs.  Uses a private apt configuration (the
+# 12.4, a few small CUDA programs, and Debian's rocSPARSE 5.3 (1.3 GB of
+# AMD code objects).  Uses a private apt configuration (the
 # system's is untouched) and `npm pack`.
 # usage: tests/acceptance/fetch.sh DEST [DEBIAN_PACKAGE...]
 #   with packages named, fetches only those (no npm).
@@ -17,7 +18,8 @@ SRC
 opts=(-o "Dir::Etc::sourcelist=$dest/apt/sources.list" -o Dir::Etc::sourceparts=-
       -o "Dir::State::Lists=$dest/apt/lists" -o "Dir::Cache=$dest/apt/cache"
       -o APT::Default-Release=bookworm)
-debs=(libtorch-cuda-2.6 libcublas11 libcublas12 python3-pycudwt python3-pyhst2-cuda bart-cuda)
+debs=(libtorch-cuda-2.6 libcublas11 libcublas12 python3-pycudwt python3-pyhst2-cuda bart-cuda
+      librocsparse0)
 npms=(@node-llama-cpp/linux-x64-cuda@3.22.1 @node-llama-cpp/win-x64-cuda@3.21.1)
 if [ $# -gt 0 ]; then
     debs=("$@")

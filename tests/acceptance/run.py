@@ -16,6 +16,9 @@ build configuration declares:
   as cuobjdump 12.4 lists them (shared/formats.md section 7).
 - Debian packages built with nvcc's default architecture (sm_52 + compute_52)
   and a PTX-only build (compute_50/60/70/80).
+- rocSPARSE 5.3 as Debian builds it (librocsparse0): ROCm 5.x's default
+  AMDGPU_TARGETS (gfx803 ... gfx90a:xnack+, gfx1030), as LLVM's
+  clang-offload-bundler lists them.
 
 usage: tests/acceptance/run.py --wheelarch build/wheelarch --dir DIR"""
 import argparse
@@ -134,6 +137,24 @@ for pattern, sass, ptx in (
         continue
     o = scan(f[0])
     check(o["sass"] == sass and o["ptx"] == ptx, "%s: %s %s" % (os.path.basename(f[0]), o["sass"], o["ptx"]))
+
+# rocSPARSE 5.3 as Debian builds it: ROCm 5.x's default AMDGPU_TARGETS, the
+# 1.3 GB library inside a wheel, read in one streaming pass.
+ROCM53 = ["gfx803", "gfx900:xnack-", "gfx906:xnack-", "gfx908:xnack-", "gfx90a:xnack-", "gfx90a:xnack+", "gfx1030"]
+so = glob.glob(os.path.join(X, "librocsparse0", "usr", "lib", "*", "librocsparse.so.0.*"))
+if not so:
+    check(False, "librocsparse0 fetched")
+else:
+    w = wheel("rocsparse_demo-5.3.0+rocm5.3-cp312-cp312-manylinux_2_28_x86_64.whl",
+              [("rocsparse_demo/lib/librocsparse.so.0", so[0])])
+    o = scan(w)
+    b = binary(o, "librocsparse.so.0")
+    check(b is not None, "rocSPARSE: the library holds GPU code")
+    if b:
+        check(b["gfx"] == ROCM53, "rocSPARSE: gfx %s" % b["gfx"])
+        check(all(b["targets"][t]["modules"] == b["modules"] for t in ROCM53),
+              "rocSPARSE: every target in every module (%d)" % b["modules"])
+        check(b["warnings"] == [], "rocSPARSE: no warnings %s" % b["warnings"])
 
 print("%d failures" % failures)
 sys.exit(1 if failures else 0)
