@@ -388,6 +388,34 @@ static json_t *build_index_table(struct sitedata *d)
     return doc;
 }
 
+/* A wheel-variant entry: {VENDOR: {ARCH_KEY: arch, BOUND_KEY: [bound]},
+ * "properties": ["VENDOR :: ARCH_KEY :: x", ..., "VENDOR :: BOUND_KEY ::
+ * bound"]}.  Takes arch. */
+static json_t *variant_entry(const char *vendor, const char *arch_key, json_t *arch,
+                             const char *bound_key, const char *bound)
+{
+    json_t *props = json_array();
+    size_t i;
+    json_t *x;
+    json_array_foreach(arch, i, x)
+    {
+        char *p = xasprintf("%s :: %s :: %s", vendor, arch_key, json_string_value(x));
+        json_array_append_new(props, json_string(p));
+        free(p);
+    }
+    char *p = xasprintf("%s :: %s :: %s", vendor, bound_key, bound);
+    json_array_append_new(props, json_string(p));
+    free(p);
+    json_t *v = json_object(), *b = json_array();
+    json_array_append_new(b, json_string(bound));
+    json_object_set_new(v, bound_key, b);
+    json_object_set_new(v, arch_key, arch);
+    json_t *entry = json_object();
+    json_object_set_new(entry, vendor, v);
+    json_object_set_new(entry, "properties", props);
+    return entry;
+}
+
 static json_t *build_variants(struct sitedata *d)
 {
     const struct dbview *v = d->v;
@@ -398,68 +426,29 @@ static json_t *build_variants(struct sitedata *d)
         const struct view_row *row = &v->rows[r];
         char rocm[16];
         rocm_of(row, rocm, sizeof rocm);
-        if (rocm[0]) {
-            /* AMD: the processors as `amd :: gfx_arch` properties (wheelarch's
-             * names; no provider plugin defines them yet). */
-            const char *keys[] = {row->project, row->version, row->platform};
-            json_t *pl = obj_path(projects, keys, 3);
-            json_t *amd = json_object(), *props = json_array();
-            json_t *arch = targets_of(row->gfx, row->ngfx, 0);
-            size_t i;
-            json_t *x;
-            json_array_foreach(arch, i, x)
-            {
-                char *p = xasprintf("amd :: gfx_arch :: %s", json_string_value(x));
-                json_array_append_new(props, json_string(p));
-                free(p);
-            }
-            char *p = xasprintf("amd :: rocm_version_lower_bound :: %s", rocm);
-            json_array_append_new(props, json_string(p));
-            free(p);
-            json_t *bound = json_array();
-            json_array_append_new(bound, json_string(rocm));
-            json_object_set_new(amd, "gfx_arch", arch);
-            json_object_set_new(amd, "rocm_version_lower_bound", bound);
-            json_t *entry = json_object();
-            json_object_set_new(entry, "amd", amd);
-            json_object_set_new(entry, "properties", props);
-            json_object_set_new(entry, "status", json_string(dbview_status_name(row->status)));
-            json_object_set_new(pl, row->variant, entry);
-            continue;
-        }
-        if (!row->cuda.n)
-            continue;
+        char cuda[16] = "";
+        if (row->cuda.n)
+            snprintf(cuda, sizeof cuda, "%ld.%ld", row->cuda.f[0], row->cuda.f[1]);
+        else if (!rocm[0])
+            continue; /* cpu: no GPU properties */
         const char *keys[] = {row->project, row->version, row->platform};
         json_t *pl = obj_path(projects, keys, 3);
-        json_t *nv = json_object();
-        json_t *bound = json_array();
-        char cuda[16];
-        snprintf(cuda, sizeof cuda, "%ld.%ld", row->cuda.f[0], row->cuda.f[1]);
-        json_array_append_new(bound, json_string(cuda));
-        json_object_set_new(nv, "cuda_version_lower_bound", bound);
-        struct target *all = xmalloc((row->nsass + row->nptx + 1) * sizeof *all);
-        if (row->nsass)
-            memcpy(all, row->sass, row->nsass * sizeof *all);
-        if (row->nptx)
-            memcpy(all + row->nsass, row->ptx, row->nptx * sizeof *all);
-        json_t *arch = targets_of(all, row->nsass + row->nptx, 1);
-        json_t *props = json_array();
-        size_t i;
-        json_t *x;
-        json_array_foreach(arch, i, x)
-        {
-            char *p = xasprintf("nvidia :: sm_arch :: %s", json_string_value(x));
-            json_array_append_new(props, json_string(p));
-            free(p);
+        json_t *entry;
+        if (rocm[0]) {
+            /* AMD: `amd :: gfx_arch` (wheelarch's names; no provider plugin
+             * defines them yet). */
+            entry = variant_entry("amd", "gfx_arch", targets_of(row->gfx, row->ngfx, 0),
+                                  "rocm_version_lower_bound", rocm);
+        } else {
+            struct target *all = xmalloc((row->nsass + row->nptx + 1) * sizeof *all);
+            if (row->nsass)
+                memcpy(all, row->sass, row->nsass * sizeof *all);
+            if (row->nptx)
+                memcpy(all + row->nsass, row->ptx, row->nptx * sizeof *all);
+            entry = variant_entry("nvidia", "sm_arch", targets_of(all, row->nsass + row->nptx, 1),
+                                  "cuda_version_lower_bound", cuda);
+            free(all);
         }
-        char *p = xasprintf("nvidia :: cuda_version_lower_bound :: %s", cuda);
-        json_array_append_new(props, json_string(p));
-        free(p);
-        free(all);
-        json_object_set_new(nv, "sm_arch", arch);
-        json_t *entry = json_object();
-        json_object_set_new(entry, "nvidia", nv);
-        json_object_set_new(entry, "properties", props);
         json_object_set_new(entry, "status", json_string(dbview_status_name(row->status)));
         json_object_set_new(pl, row->variant, entry);
     }
