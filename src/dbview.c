@@ -278,18 +278,7 @@ static int row_cmp(const void *a, const void *b)
     c = strcmp(x->version, y->version);
     if (c)
         return c;
-    struct dotver cx, cy;
-    int hx = tables_variant_cuda(x->variant, &cx) == 0,
-        hy = tables_variant_cuda(y->variant, &cy) == 0;
-    if (!hx && tables_variant_rocm(x->variant, &cx))
-        hx = 2; /* ROCm after CUDA */
-    if (!hy && tables_variant_rocm(y->variant, &cy))
-        hy = 2;
-    if (hx != hy)
-        return hx - hy; /* cpu and others first */
-    if (hx && (c = dotver_cmp(&cx, &cy)) != 0)
-        return c;
-    c = strcmp(x->variant, y->variant);
+    c = tables_variant_cmp(x->variant, y->variant);
     if (c)
         return c;
     return strcmp(x->platform, y->platform);

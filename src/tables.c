@@ -513,6 +513,26 @@ int tables_variant_rocm(const char *variant, struct dotver *rocm)
     return 1;
 }
 
+/* 0 for cpu and the like, 1 for CUDA, 2 for ROCm, with its version. */
+static int variant_rank(const char *variant, struct dotver *v)
+{
+    if (tables_variant_cuda(variant, v) == 0)
+        return 1;
+    if (tables_variant_rocm(variant, v) && v->n)
+        return 2;
+    return 0;
+}
+
+int tables_variant_cmp(const char *a, const char *b)
+{
+    struct dotver x, y;
+    int rx = variant_rank(a, &x), ry = variant_rank(b, &y);
+    if (rx != ry)
+        return rx - ry;
+    int c = rx ? dotver_cmp(&x, &y) : 0;
+    return c ? c : strcmp(a, b);
+}
+
 int tables_load(const char *dir, struct tables *t, struct wa_error *err)
 {
     memset(t, 0, sizeof *t);

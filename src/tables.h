@@ -160,6 +160,11 @@ int tables_amd_device(const struct tables *t, uint16_t cc, struct target *device
  * version when given. */
 int tables_variant_rocm(const char *variant, struct dotver *rocm);
 
+/* Orders variant ids: cpu and other non-GPU ids first, then CUDA by
+ * version (cu126 < cu128 < cu130), then ROCm by version (rocm7.2 <
+ * rocm7.14); ties by name.  strcmp-style result. */
+int tables_variant_cmp(const char *a, const char *b);
+
 /* CUDA version of a variant id: "cu128" -> 12.8.  Returns 0 or -1. */
 int tables_variant_cuda(const char *variant, struct dotver *cuda);
 

@@ -30,18 +30,7 @@ static int cmp_release(const void *a, const void *b)
 
 static int cmp_variant(const void *a, const void *b)
 {
-    struct dotver x, y;
-    const char *p = *(char *const *)a, *q = *(char *const *)b;
-    int hx = tables_variant_cuda(p, &x) == 0, hy = tables_variant_cuda(q, &y) == 0;
-    if (!hx && tables_variant_rocm(p, &x) && x.n)
-        hx = 2;
-    if (!hy && tables_variant_rocm(q, &y) && y.n)
-        hy = 2;
-    if (hx != hy)
-        return hx - hy;
-    if (hx && dotver_cmp(&x, &y))
-        return dotver_cmp(&x, &y);
-    return strcmp(p, q);
+    return tables_variant_cmp(*(char *const *)a, *(char *const *)b);
 }
 
 char *timeline_svg(const struct grid *g, uint16_t cc)

@@ -272,6 +272,12 @@ static void test_tables(void)
     OK(tables_variant_cuda("cu128", &cuda) == 0 && cuda.f[0] == 12 && cuda.f[1] == 8, "cu128");
     OK(tables_variant_cuda("cu92", &cuda) == 0 && cuda.f[0] == 9 && cuda.f[1] == 2, "cu92");
     OK(tables_variant_cuda("cpu", &cuda) < 0, "cpu has no CUDA");
+    OK(tables_variant_cmp("cpu", "cu118") < 0 && tables_variant_cmp("cu92", "cu118") < 0 &&
+           tables_variant_cmp("cu130", "rocm5.7") < 0 &&
+           tables_variant_cmp("rocm7.2", "rocm7.14") < 0 &&
+           tables_variant_cmp("rocm6.2", "rocm6.2.4") < 0 &&
+           tables_variant_cmp("cu128", "cu128") == 0,
+       "variant order: cpu, CUDA by version, ROCm by version");
     struct target s[8], x[8];
     size_t ns, nx;
     tables_parse_arch_list("9.0;5.0;12.0+PTX;9.0a", s, &ns, 8, x, &nx, 8);
