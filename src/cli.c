@@ -309,3 +309,23 @@ size_t cli_get_list(const struct cli_command *cmd, const struct cli_args *a, con
     *values = a->lists[i];
     return a->counts[i];
 }
+
+int cli_run_step(const char *name, int argc, char **argv,
+                 int (*step)(const struct cli_command *cmd, const struct cli_args *a))
+{
+    const struct cli_command *cmd = cli_find_command(name);
+    struct cli_args a;
+    int rc = WA_EXIT_USAGE;
+    if (cli_parse(cmd, argc, argv, &a) != 0)
+        return rc;
+    if (a.help) {
+        cli_print_help(stdout, cmd);
+        rc = WA_EXIT_OK;
+    } else if (a.nrest > 0) {
+        rc = cli_usage_error(cmd, "unexpected argument '%s'", a.rest[0]);
+    } else {
+        rc = step(cmd, &a);
+    }
+    cli_args_free(&a);
+    return rc;
+}

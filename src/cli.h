@@ -84,6 +84,11 @@ int cli_query(int argc, char **argv);
 int cli_build(int argc, char **argv);
 int cli_update(int argc, char **argv);
 
+/* Runs a command that takes options and no operands: parses argv, prints
+ * --help, rejects operands, else returns step's exit status. */
+int cli_run_step(const char *name, int argc, char **argv,
+                 int (*step)(const struct cli_command *cmd, const struct cli_args *a));
+
 /* The crawl and the build, reading their options from the parsed arguments
  * of any command that has them (crawl and update; build and update).
  * Return an exit status (enum wa_exit). */

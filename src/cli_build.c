@@ -38,19 +38,5 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
 
 int cli_build(int argc, char **argv)
 {
-    const struct cli_command *cmd = cli_find_command("build");
-    struct cli_args a;
-    int rc = WA_EXIT_USAGE;
-    if (cli_parse(cmd, argc, argv, &a) != 0)
-        return rc;
-    if (a.help) {
-        cli_print_help(stdout, cmd);
-        rc = WA_EXIT_OK;
-    } else if (a.nrest > 0) {
-        rc = cli_usage_error(cmd, "unexpected argument '%s'", a.rest[0]);
-    } else {
-        rc = cli_build_step(cmd, &a);
-    }
-    cli_args_free(&a);
-    return rc;
+    return cli_run_step("build", argc, argv, cli_build_step);
 }

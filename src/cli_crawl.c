@@ -265,19 +265,5 @@ out:
 
 int cli_crawl(int argc, char **argv)
 {
-    const struct cli_command *cmd = cli_find_command("crawl");
-    struct cli_args a;
-    int rc = WA_EXIT_USAGE;
-    if (cli_parse(cmd, argc, argv, &a) != 0)
-        return rc;
-    if (a.help) {
-        cli_print_help(stdout, cmd);
-        rc = WA_EXIT_OK;
-    } else if (a.nrest > 0) {
-        rc = cli_usage_error(cmd, "unexpected argument '%s'", a.rest[0]);
-    } else {
-        rc = cli_crawl_step(cmd, &a);
-    }
-    cli_args_free(&a);
-    return rc;
+    return cli_run_step("crawl", argc, argv, cli_crawl_step);
 }

@@ -13,42 +13,23 @@
 
 #include "cli.h"
 
-int cli_update(int argc, char **argv)
+static int update_step(const struct cli_command *cmd, const struct cli_args *a)
 {
-    const struct cli_command *cmd = cli_find_command("update");
-    struct cli_args a;
-    int rc = WA_EXIT_USAGE;
-    if (cli_parse(cmd, argc, argv, &a) != 0)
-        return rc;
-    if (a.help) {
-        cli_print_help(stdout, cmd);
-        rc = WA_EXIT_OK;
-        goto out;
-    }
-    if (a.nrest > 0) {
-        rc = cli_usage_error(cmd, "unexpected argument '%s'", a.rest[0]);
-        goto out;
-    }
-    const char *base = cli_get(cmd, &a, "base-url");
-    if (base && strncmp(base, "https://", 8) != 0 && strncmp(base, "http://", 7) != 0) {
-        rc = cli_usage_error(cmd, "--base-url wants an http or https URL");
-        goto out;
-    }
-    int crawled = cli_crawl_step(cmd, &a);
-    if (crawled == WA_EXIT_USAGE) {
-        rc = crawled;
-        goto out;
-    }
+    const char *base = cli_get(cmd, a, "base-url");
+    if (base && strncmp(base, "https://", 8) != 0 && strncmp(base, "http://", 7) != 0)
+        return cli_usage_error(cmd, "--base-url wants an http or https URL");
+    int crawled = cli_crawl_step(cmd, a);
+    if (crawled == WA_EXIT_USAGE)
+        return crawled;
     if (crawled != WA_EXIT_OK)
         cli_warn("the crawl was incomplete; building the site from what the database holds");
-    int built = cli_build_step(cmd, &a);
+    int built = cli_build_step(cmd, a);
     if (built == WA_EXIT_USAGE || built == WA_EXIT_FAILURE)
-        rc = built;
-    else if (crawled != WA_EXIT_OK || built != WA_EXIT_OK)
-        rc = WA_EXIT_PARTIAL;
-    else
-        rc = WA_EXIT_OK;
-out:
-    cli_args_free(&a);
-    return rc;
+        return built;
+    return crawled != WA_EXIT_OK || built != WA_EXIT_OK ? WA_EXIT_PARTIAL : WA_EXIT_OK;
+}
+
+int cli_update(int argc, char **argv)
+{
+    return cli_run_step("update", argc, argv, update_step);
 }
