@@ -33,6 +33,14 @@ static int cmp_variant(const void *a, const void *b)
     return tables_variant_cmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The rows the timeline shows: torch on Linux x86_64, the GPU variants of
+ * the GPU's vendor (CUDA for NVIDIA, ROCm for AMD). */
+static int on_timeline(const struct view_row *row, uint16_t cc)
+{
+    return strcmp(row->project, "torch") == 0 && strcmp(row->platform, "linux-x86_64") == 0 &&
+           (row->cuda.n || tables_variant_rocm(row->variant, NULL)) && sitedata_row_fits(row, cc);
+}
+
 char *timeline_svg(const struct grid *g, uint16_t cc)
 {
     const struct dbview *v = g->v;
@@ -40,9 +48,7 @@ char *timeline_svg(const struct grid *g, uint16_t cc)
     size_t nrel = 0, nvar = 0;
     for (size_t r = 0; r < v->nrows; r++) {
         const struct view_row *row = &v->rows[r];
-        if (strcmp(row->project, "torch") || strcmp(row->platform, "linux-x86_64") ||
-            (!row->cuda.n && !tables_variant_rocm(row->variant, NULL)) ||
-            !sitedata_row_fits(row, cc))
+        if (!on_timeline(row, cc))
             continue;
         if (find(rel, nrel, row->release) < 0) {
             rel = xrealloc(rel, (nrel + 1) * sizeof *rel);
@@ -64,9 +70,7 @@ char *timeline_svg(const struct grid *g, uint16_t cc)
         cell[i] = -1;
     for (size_t r = 0; r < v->nrows; r++) {
         const struct view_row *row = &v->rows[r];
-        if (strcmp(row->project, "torch") || strcmp(row->platform, "linux-x86_64") ||
-            (!row->cuda.n && !tables_variant_rocm(row->variant, NULL)) ||
-            !sitedata_row_fits(row, cc))
+        if (!on_timeline(row, cc))
             continue;
         int x = find(rel, nrel, row->release), y = find(var, nvar, row->variant);
         size_t i = (size_t)y * nrel + (size_t)x;
