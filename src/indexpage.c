@@ -13,19 +13,22 @@
 #include "wheelname.h"
 #include "xalloc.h"
 
+static void link_free(struct index_link *l)
+{
+    free(l->filename);
+    free(l->url);
+    free(l->sha256);
+    free(l->requires_python);
+    free(l->yanked);
+    free(l->upload_time);
+}
+
 void indexpage_free(struct index_page *p)
 {
     if (!p)
         return;
-    for (size_t i = 0; i < p->n; i++) {
-        struct index_link *l = &p->links[i];
-        free(l->filename);
-        free(l->url);
-        free(l->sha256);
-        free(l->requires_python);
-        free(l->yanked);
-        free(l->upload_time);
-    }
+    for (size_t i = 0; i < p->n; i++)
+        link_free(&p->links[i]);
     free(p->links);
     p->links = NULL;
     p->n = 0;
@@ -418,12 +421,7 @@ int indexpage_parse_html(const char *page_url, const char *s, size_t n, struct i
                          find_attr(attrs, na, "data-dist-info-metadata") != NULL;
         rc = add_link(out, &cap, &l, err);
         if (rc < 0) {
-            free(l.url);
-            free(l.filename);
-            free(l.sha256);
-            free(l.requires_python);
-            free(l.yanked);
-            free(l.upload_time);
+            link_free(&l);
             indexpage_free(out);
             break;
         }
@@ -491,12 +489,7 @@ int indexpage_parse_json(const char *page_url, const char *body, size_t len, str
         l.has_metadata = md && !json_is_false(md);
         rc = add_link(out, &cap, &l, err);
         if (rc < 0) {
-            free(l.url);
-            free(l.filename);
-            free(l.sha256);
-            free(l.requires_python);
-            free(l.yanked);
-            free(l.upload_time);
+            link_free(&l);
             indexpage_free(out);
             break;
         }
