@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,9 @@ int scan_wheel_finish(struct scan_wheel *sw, int expect_all, struct wa_error *er
 
 static int read_at(int fd, void *buf, size_t n, uint64_t off, struct wa_error *err)
 {
+    if (off > (uint64_t)INT64_MAX - n)
+        return wa_error_set(err, WA_ERR_FORMAT, "offset %llu lies beyond any file",
+                            (unsigned long long)off);
     size_t got = 0;
     while (got < n) {
         ssize_t k = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));

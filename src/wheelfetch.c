@@ -205,10 +205,17 @@ static int ranged(struct fetch *f, uint64_t size, uint64_t tail_start, struct wa
     struct strbuf keep = STRBUF_INIT;
     strbuf_add(&keep, tail, tail_len);
     if (eocd.need_eocd64) {
+        /* zip_find_eocd bounded the offset by the locator's position; the
+         * in-memory case still checks before it indexes the buffer. */
         if (eocd.eocd64_offset >= tail_start) {
-            rc = zip_parse_eocd64((const uint8_t *)keep.buf + (eocd.eocd64_offset - tail_start),
-                                  tail_len - (size_t)(eocd.eocd64_offset - tail_start), size, &eocd,
-                                  err);
+            uint64_t o = eocd.eocd64_offset - tail_start;
+            if (o > tail_len || tail_len - o < ZIP_EOCD64_SIZE)
+                rc =
+                    wa_error_set(err, WA_ERR_FORMAT, "ZIP64 end record offset %llu is out of range",
+                                 (unsigned long long)eocd.eocd64_offset);
+            else
+                rc = zip_parse_eocd64((const uint8_t *)keep.buf + o, tail_len - (size_t)o, size,
+                                      &eocd, err);
         } else {
             rc = fetch_range(f, eocd.eocd64_offset, ZIP_EOCD64_SIZE, err);
             if (rc == 0)
@@ -221,7 +228,14 @@ static int ranged(struct fetch *f, uint64_t size, uint64_t tail_start, struct wa
                           (unsigned long long)eocd.cd_size);
     if (rc == 0) {
         if (eocd.cd_offset >= tail_start) {
-            cd = (const uint8_t *)keep.buf + (eocd.cd_offset - tail_start);
+            uint64_t o = eocd.cd_offset - tail_start;
+            if (o > tail_len || eocd.cd_size > tail_len - o)
+                rc = wa_error_set(err, WA_ERR_FORMAT,
+                                  "central directory (offset %llu, %llu bytes) is out of range",
+                                  (unsigned long long)eocd.cd_offset,
+                                  (unsigned long long)eocd.cd_size);
+            else
+                cd = (const uint8_t *)keep.buf + o;
         } else {
             rc = fetch_range(f, eocd.cd_offset, eocd.cd_size ? eocd.cd_size : 1, err);
             cd = (const uint8_t *)f->buf.buf;

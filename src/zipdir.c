@@ -44,11 +44,20 @@ int zip_find_eocd(const uint8_t *tail, size_t len, uint64_t file_size, struct zi
                 return wa_error_set(err, WA_ERR_FORMAT, "ZIP64 end record locator missing");
             eocd->eocd64_offset = rd64(p - ZIP_EOCD64_LOC_SIZE + 8);
             eocd->need_eocd64 = 1;
-            if (eocd->eocd64_offset + ZIP_EOCD64_SIZE > eocd->eocd_offset)
-                return wa_error_set(err, WA_ERR_FORMAT, "ZIP64 end record offset is out of range");
+            /* The ZIP64 record (56 bytes at least) ends where its locator
+             * starts.  Compared by subtraction: the offset is the file's
+             * word and may be anything up to 2^64 - 1. */
+            uint64_t loc_off = eocd->eocd_offset - ZIP_EOCD64_LOC_SIZE; /* i >= 20: no wrap */
+            if (loc_off < ZIP_EOCD64_SIZE || eocd->eocd64_offset > loc_off - ZIP_EOCD64_SIZE)
+                return wa_error_set(err, WA_ERR_FORMAT,
+                                    "ZIP64 end record offset %llu is out of range (the record "
+                                    "must end before byte %llu)",
+                                    (unsigned long long)eocd->eocd64_offset,
+                                    (unsigned long long)loc_off);
             return 0;
         }
-        if (eocd->cd_offset + eocd->cd_size > eocd->eocd_offset)
+        if (eocd->cd_offset > eocd->eocd_offset ||
+            eocd->cd_size > eocd->eocd_offset - eocd->cd_offset)
             return wa_error_set(err, WA_ERR_FORMAT,
                                 "central directory (offset %llu, %llu bytes) overlaps its end "
                                 "record at %llu",
@@ -66,13 +75,21 @@ int zip_parse_eocd64(const uint8_t *p, size_t len, uint64_t file_size, struct zi
     (void)file_size;
     if (len < ZIP_EOCD64_SIZE || rd32(p) != ZIP_EOCD64_SIG)
         return wa_error_set(err, WA_ERR_FORMAT, "bad ZIP64 end of central directory record");
+    uint32_t disk = rd32(p + 16);
+    uint64_t n_here = rd64(p + 24);
     eocd->entries = rd64(p + 32);
     eocd->cd_size = rd64(p + 40);
     eocd->cd_offset = rd64(p + 48);
     eocd->need_eocd64 = 0;
+    if (disk != 0 || n_here != eocd->entries)
+        return wa_error_set(err, WA_ERR_UNSUPPORTED, "multi-disk zip archives are not supported");
     if (eocd->cd_offset > eocd->eocd64_offset ||
         eocd->cd_size > eocd->eocd64_offset - eocd->cd_offset)
-        return wa_error_set(err, WA_ERR_FORMAT, "ZIP64 central directory is out of range");
+        return wa_error_set(err, WA_ERR_FORMAT,
+                            "ZIP64 central directory (offset %llu, %llu bytes) does not end "
+                            "before its end record at %llu",
+                            (unsigned long long)eocd->cd_offset, (unsigned long long)eocd->cd_size,
+                            (unsigned long long)eocd->eocd64_offset);
     return 0;
 }
 
@@ -177,13 +194,30 @@ int zip_parse_cdir(const uint8_t *cd, size_t len, const struct zip_eocd *eocd, u
             i++;
             goto fail;
         }
+        if (e[i].lho >= eocd->cd_offset) {
+            rc = wa_error_set(err, WA_ERR_FORMAT,
+                              "%s: local header offset %llu is not before the central "
+                              "directory at %llu",
+                              e[i].name, (unsigned long long)e[i].lho,
+                              (unsigned long long)eocd->cd_offset);
+            i++;
+            goto fail;
+        }
         off += rec;
     }
     if (count > 1)
         qsort(e, count, sizeof *e, cmp_lho);
-    for (i = 0; i + 1 < count; i++) {
-        if (e[i].lho + ZIP_LOCAL_SIZE + e[i].name_len + e[i].csize > e[i + 1].lho) {
-            rc = wa_error_set(err, WA_ERR_FORMAT, "%s overlaps %s", e[i].name, e[i + 1].name);
+    for (i = 0; i < count; i++) {
+        /* Sorted, so the gap is never negative; the member's header and
+         * data must fit in it (compared without adding file-given sizes). */
+        uint64_t gap = (i + 1 < count ? e[i + 1].lho : eocd->cd_offset) - e[i].lho;
+        uint64_t header = (uint64_t)ZIP_LOCAL_SIZE + e[i].name_len;
+        if (gap < header || e[i].csize > gap - header) {
+            if (i + 1 < count)
+                rc = wa_error_set(err, WA_ERR_FORMAT, "%s overlaps %s", e[i].name, e[i + 1].name);
+            else
+                rc = wa_error_set(err, WA_ERR_FORMAT, "%s overlaps the central directory",
+                                  e[i].name);
             i = count;
             goto fail;
         }

@@ -529,13 +529,24 @@ static int check_collected_cdir(struct zipstream *zs, struct wa_error *err)
     if (rc < 0)
         return rc;
     if (eocd.need_eocd64) {
-        if (eocd.eocd64_offset < zs->cdir_off)
-            return wa_error_set(err, WA_ERR_FORMAT, "ZIP64 end record lies before the directory");
-        uint64_t o = eocd.eocd64_offset - zs->cdir_off;
-        rc = zip_parse_eocd64(b + o, len - (size_t)o, fsize, &eocd, err);
+        /* zip_find_eocd checked that the record ends before its locator,
+         * which lies in the bytes collected; checked again here because the
+         * offset indexes memory. */
+        if (eocd.eocd64_offset < zs->cdir_off || eocd.eocd64_offset - zs->cdir_off > len ||
+            len - (eocd.eocd64_offset - zs->cdir_off) < ZIP_EOCD64_SIZE)
+            return wa_error_set(err, WA_ERR_FORMAT,
+                                "ZIP64 end record offset %llu lies outside the directory "
+                                "(bytes %llu to %llu)",
+                                (unsigned long long)eocd.eocd64_offset,
+                                (unsigned long long)zs->cdir_off, (unsigned long long)fsize);
+        size_t o = (size_t)(eocd.eocd64_offset - zs->cdir_off);
+        rc = zip_parse_eocd64(b + o, len - o, fsize, &eocd, err);
         if (rc < 0)
             return rc;
     }
+    if (eocd.cd_size > len)
+        return wa_error_set(err, WA_ERR_FORMAT, "central directory of %llu bytes, only %zu read",
+                            (unsigned long long)eocd.cd_size, len);
     if (eocd.cd_offset != zs->cdir_off)
         return wa_error_set(err, WA_ERR_FORMAT,
                             "central directory offset %llu, but it starts at %llu",
