@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fsutil.h"
 #include "xalloc.h"
 
 void cli_warn(const char *fmt, ...)
@@ -17,6 +18,37 @@ void cli_warn(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+}
+
+void cli_print_retry(void *ud, const struct http_retry *r)
+{
+    (void)ud;
+    cli_warn("%s: %s; retrying in %.0f s (attempt %d of %d)", r->url, r->reason,
+             (double)r->wait_ms / 1000, r->attempt + 1, r->attempts);
+}
+
+void cli_print_waiting(void *ud, const char *lock_path, long holder_pid)
+{
+    (void)ud;
+    if (holder_pid)
+        cli_warn("waiting for process %ld, which holds %s (use --no-wait to fail instead)",
+                 holder_pid, lock_path);
+    else
+        cli_warn("waiting for another process, which holds %s (use --no-wait to fail instead)",
+                 lock_path);
+}
+
+int cli_check_out_dir(const struct cli_command *cmd, const char *cache_dir, const char *out_dir)
+{
+    char *tmp = xasprintf("%s.tmp", out_dir);
+    int bad = fsutil_paths_overlap(cache_dir, out_dir) || fsutil_paths_overlap(cache_dir, tmp);
+    free(tmp);
+    if (bad)
+        return cli_usage_error(cmd,
+                               "--out %s and --cache %s overlap: the output folder is replaced "
+                               "whole, so it must not be, hold or lie inside the database",
+                               out_dir, cache_dir);
+    return 0;
 }
 
 int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
@@ -325,6 +357,8 @@ int cli_run_step(const char *name, int argc, char **argv,
         rc = cli_usage_error(cmd, "unexpected argument '%s'", a.rest[0]);
     } else {
         rc = step(cmd, &a);
+        if (rc == CLI_STEP_BUSY)
+            rc = WA_EXIT_FAILURE;
     }
     cli_args_free(&a);
     return rc;

@@ -9,12 +9,18 @@
 
 #include <stdio.h>
 
+#include "http.h"
+
 enum wa_exit {
     WA_EXIT_OK = 0,
     WA_EXIT_FAILURE = 1, /* nothing useful done */
     WA_EXIT_USAGE = 2,   /* bad arguments or configuration */
     WA_EXIT_PARTIAL = 3, /* finished; some inputs failed and were left as they were */
 };
+
+/* What a step returns (never an exit status) when --no-wait met a lock held
+ * by another process: `update` stops there; cli_run_step exits 1. */
+#define CLI_STEP_BUSY 100
 
 struct cli_option {
     const char *name; /* long name without dashes */
@@ -39,6 +45,13 @@ extern const struct cli_command cli_commands[];
 
 /* Diagnostics on stderr, prefixed "wheelarch: ". */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* 0, or a usage error (exit 2, printed) when the output folder (or its
+ * DIR.tmp) is, holds or lies inside the database folder. */
+int cli_check_out_dir(const struct cli_command *cmd, const char *cache_dir, const char *out_dir);
+/* A lockfile wait callback: one warning saying who holds the lock. */
+void cli_print_waiting(void *ud, const char *lock_path, long holder_pid);
+/* An http_client retry callback that prints the retry as one warning. */
+void cli_print_retry(void *ud, const struct http_retry *r);
 
 /* Usage error: prints the message and a pointer to --help, returns
  * WA_EXIT_USAGE. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "lockfile.h"
 #include "paths.h"
 #include "site.h"
 
@@ -19,9 +20,22 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
     o.base_url = base;
     o.templates_dir = paths_templates_dir();
     o.data_dir = paths_data_dir();
-    struct site_stats st;
+    int usage = cli_check_out_dir(cmd, o.cache_dir, o.out_dir);
+    if (usage)
+        return usage;
+    /* One build of a folder at a time: two would share DIR.tmp and each
+     * one's cleanup would delete the other's tree. */
+    struct lockfile *lock;
     struct wa_error err;
-    if (site_build(&o, &st, &err) < 0) {
+    if (lockfile_acquire(o.out_dir, !cli_get_opt(cmd, a, "no-wait"), cli_print_waiting, NULL, &lock,
+                         &err) < 0) {
+        cli_warn("%s", err.msg);
+        return err.code == WA_ERR_BUSY ? CLI_STEP_BUSY : WA_EXIT_FAILURE;
+    }
+    struct site_stats st;
+    int built = site_build(&o, &st, &err);
+    lockfile_release(lock);
+    if (built < 0) {
         cli_warn("%s", err.msg);
         return WA_EXIT_FAILURE;
     }

@@ -142,6 +142,13 @@ static void on_warning(void *ud, const char *msg)
         draw_bar(d);
 }
 
+static void on_waiting(void *ud, const char *lock_path, long pid)
+{
+    struct display *d = ud;
+    clear_bar(d);
+    cli_print_waiting(NULL, lock_path, pid);
+}
+
 static void today(char buf[16])
 {
     const char *env = getenv("WHEELARCH_TODAY");
@@ -181,16 +188,23 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
     } else {
         http_options_default(&cfg.http);
     }
+    for (size_t i = 0; i < nidx; i++)
+        if (!config_url_valid(idx[i])) {
+            rc = cli_usage_error(cmd, "--index %s is not an http or https URL", idx[i]);
+            goto out;
+        }
+    for (size_t i = 0; i < nproj; i++)
+        if (!config_project_name_valid(proj[i])) {
+            rc = cli_usage_error(cmd,
+                                 "--project \"%s\" is not a project name (letters, digits, "
+                                 "\".\", \"_\" and \"-\")",
+                                 proj[i]);
+            goto out;
+        }
     if (nidx)
         config_set_indexes(&cfg, idx, nidx);
     if (nproj)
         config_set_projects(&cfg, proj, nproj);
-    for (size_t i = 0; i < cfg.nindexes; i++)
-        if (strncmp(cfg.indexes[i].url, "http://", 7) &&
-            strncmp(cfg.indexes[i].url, "https://", 8)) {
-            rc = cli_usage_error(cmd, "--index %s is not an http or https URL", cfg.indexes[i].url);
-            goto out;
-        }
     struct crawl_options o = {0};
     o.cfg = &cfg;
     o.cache_dir = cli_get(cmd, &a, "cache") ? cli_get(cmd, &a, "cache") : "cache";
@@ -232,12 +246,13 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
     d.quiet = cli_get(cmd, &a, "quiet") != NULL;
     d.tty =
         isatty(STDERR_FILENO) && !d.quiet && getenv("TERM") && strcmp(getenv("TERM"), "dumb") != 0;
-    struct crawl_observer obs = {on_event, on_progress, on_warning, &d};
+    o.no_wait = cli_get_opt(cmd, &a, "no-wait") != NULL;
+    struct crawl_observer obs = {on_event, on_progress, on_warning, on_waiting, &d};
     struct crawl_summary sum;
     if (crawl_run(&o, &obs, &sum, &err) < 0) {
         clear_bar(&d);
         cli_warn("%s", err.msg);
-        rc = WA_EXIT_FAILURE;
+        rc = err.code == WA_ERR_BUSY ? CLI_STEP_BUSY : WA_EXIT_FAILURE;
         goto out;
     }
     clear_bar(&d);

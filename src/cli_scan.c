@@ -30,6 +30,7 @@ static struct scan_result *scan_url(const char *url, const struct http_options *
     snprintf(name, sizeof name, "%.*s", (int)(end - start), url + start);
     scan_result_set_name(r, name);
     struct http_client *c = http_client_new(ho);
+    http_client_on_retry(c, cli_print_retry, NULL);
     struct wheelfetch_stats st;
     struct wa_error err;
     wheelfetch_scan(c, url, NULL, r, &st, NULL, NULL, &err);
@@ -60,10 +61,11 @@ int cli_scan(int argc, char **argv)
     http_options_default(&ho);
     const char *timeout = cli_get(cmd, &a, "timeout");
     if (timeout) {
-        double t = atof(timeout);
-        if (t <= 0) {
+        char *end;
+        double t = strtod(timeout, &end);
+        if (*end || !(t > 0 && t <= 3600)) {
             cli_args_free(&a);
-            return cli_usage_error(cmd, "--timeout wants a number of seconds");
+            return cli_usage_error(cmd, "--timeout wants seconds (0 < T <= 3600)");
         }
         ho.stall_timeout_ms = ho.connect_timeout_ms = (long)(t * 1000);
     }

@@ -12,7 +12,8 @@
 static const struct cli_option scan_options[] = {
     {"json", 0, NULL, "print one JSON object per input per line (the public format)", 0},
     {"quiet", 'q', NULL, "print nothing for inputs without GPU code", 0},
-    {"timeout", 0, "SECONDS", "for URLs: give up on a stalled transfer after this long", 0},
+    {"timeout", 0, "SECONDS",
+     "for URLs: give up on a connection, or a transfer slower than 1 KiB/s, after this long", 0},
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -32,11 +33,13 @@ static const struct cli_option crawl_options[] = {
     {"all", 0, NULL, "scan every wheel instead of one per release, variant and platform", 0},
     {"shard", 0, "K/N", "crawl only the K-th of N deterministic shares of the wheels", 0},
     {"timeout", 0, "SECONDS",
-     "give up on a connection or transfer stalled this long "
-     "(default 15 s to connect, 60 s stalled)",
+     "give up on a connection, or a transfer slower than 1 KiB/s, after this long "
+     "(default 15 s to connect, 60 s of a slow transfer)",
      0},
     {"json", 0, NULL, "print one JSON line per wheel: the scan object plus url, index and status",
      0},
+    {"no-wait", 0, NULL,
+     "fail at once instead of waiting when another wheelarch holds the database", 0},
     {"quiet", 'q', NULL, "no progress display and no per-wheel log lines", 0},
     {NULL, 0, NULL, NULL, 0},
 };
@@ -69,6 +72,8 @@ static const struct cli_option build_options[] = {
      "where the site will be served, for canonical links and feed URLs; "
      "internal links stay relative",
      0},
+    {"no-wait", 0, NULL,
+     "fail at once instead of waiting when another wheelarch holds the output folder", 0},
     {"quiet", 'q', NULL, "no summary line", 0},
     {NULL, 0, NULL, NULL, 0},
 };
@@ -83,7 +88,11 @@ static const struct cli_option update_options[] = {
     {"base-url", 0, "URL", "where the site will be served (canonical links, feed URLs)", 0},
     {"jobs", 'j', "N", "wheels read at once (default: the number of cores)", 0},
     {"all", 0, NULL, "scan every wheel instead of one per release, variant and platform", 0},
-    {"timeout", 0, "SECONDS", "give up on a connection or transfer stalled this long", 0},
+    {"timeout", 0, "SECONDS",
+     "give up on a connection, or a transfer slower than 1 KiB/s, after this long", 0},
+    {"no-wait", 0, NULL,
+     "fail at once instead of waiting when another wheelarch holds the database or output folder",
+     0},
     {"quiet", 'q', NULL, "only warnings and errors", 0},
     {NULL, 0, NULL, NULL, 0},
 };
@@ -109,8 +118,13 @@ const struct cli_command cli_commands[] = {
      "carry the same GPU code, so one is scanned and the others are recorded as inferred from "
      "it. Each wheel's record is written to DIR/records/ as soon as it is done, so an "
      "interrupted crawl resumes where it stopped, and wheels already recorded cost nothing. "
-     "Failures are recorded in DIR/failed/ and retried on the next run. Exit status 3 when "
-     "some wheels or index pages failed.",
+     "Failures are recorded in DIR/failed/ and retried on the next run. A wheel being read is "
+     "noted in DIR/journal/; a note left by a run that crashed, hung or was killed makes that "
+     "wheel failed for the next run, and the run after scans it alone in a child process, so "
+     "one bad wheel cannot make every run fail. One crawl or update per database at a time "
+     "(a lock on DIR.lock; a second one waits). Redirects: at most 5, and never from a public "
+     "index to a loopback, private or link-local address. Exit status 3 when some wheels or "
+     "index pages failed.",
      "wheelarch crawl --index https://download.pytorch.org/whl/cu126/ --project torch --json",
      crawl_options, cli_crawl},
     {"query", "(--gpu NAME | --cc X.Y) [--driver V] [--project P] [--version V] [OPTIONS]",
@@ -130,7 +144,9 @@ const struct cli_command cli_commands[] = {
      "api/v1/ (matrix.json, gpus.json, index-table.json, variants.json, schema.json, "
      "matrix.csv); simple/sm_XY/ package indexes listing only wheels with native code for X.Y. "
      "The same database gives byte-identical output; the folder is built beside the old one and "
-     "swapped in atomically, and a rebuild with nothing changed rewrites no file.",
+     "swapped in atomically, and a rebuild with nothing changed rewrites no file. One build per "
+     "output folder at a time (a lock on DIR.lock beside it; a second one waits); the output "
+     "folder must not be, hold or lie inside the database folder.",
      "wheelarch build --base-url https://example.org/wheelarch", build_options, cli_build},
     {"update", "[--config FILE] [--cache DIR] [--out DIR] [--base-url URL] [OPTIONS]",
      "The main job: crawl the configured indexes, then build the site.",

@@ -18,13 +18,19 @@ static int update_step(const struct cli_command *cmd, const struct cli_args *a)
     const char *base = cli_get(cmd, a, "base-url");
     if (base && strncmp(base, "https://", 8) != 0 && strncmp(base, "http://", 7) != 0)
         return cli_usage_error(cmd, "--base-url wants an http or https URL");
+    /* Checked before the crawl, so a bad --out touches nothing. */
+    int usage =
+        cli_check_out_dir(cmd, cli_get(cmd, a, "cache") ? cli_get(cmd, a, "cache") : "cache",
+                          cli_get(cmd, a, "out") ? cli_get(cmd, a, "out") : "site");
+    if (usage)
+        return usage;
     int crawled = cli_crawl_step(cmd, a);
-    if (crawled == WA_EXIT_USAGE)
+    if (crawled == WA_EXIT_USAGE || crawled == CLI_STEP_BUSY)
         return crawled;
     if (crawled != WA_EXIT_OK)
         cli_warn("the crawl was incomplete; building the site from what the database holds");
     int built = cli_build_step(cmd, a);
-    if (built == WA_EXIT_USAGE || built == WA_EXIT_FAILURE)
+    if (built == WA_EXIT_USAGE || built == WA_EXIT_FAILURE || built == CLI_STEP_BUSY)
         return built;
     return crawled != WA_EXIT_OK || built != WA_EXIT_OK ? WA_EXIT_PARTIAL : WA_EXIT_OK;
 }

@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,30 @@ static void add_index(struct config *cfg, const char *url)
     cfg->nindexes++;
 }
 
+int config_project_name_valid(const char *name)
+{
+    /* PEP 508: letters and digits at both ends, ".", "_" and "-" inside. */
+    size_t n = strlen(name);
+    if (n == 0 || n > 200 || !isalnum((unsigned char)name[0]) ||
+        !isalnum((unsigned char)name[n - 1]))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)name[i]) && !strchr("._-", name[i]))
+            return 0;
+    return 1;
+}
+
+int config_url_valid(const char *url)
+{
+    size_t skip = strncmp(url, "https://", 8) == 0 ? 8 : strncmp(url, "http://", 7) == 0 ? 7 : 0;
+    if (!skip || !url[skip] || url[skip] == '/')
+        return 0;
+    for (const unsigned char *p = (const unsigned char *)url; *p; p++)
+        if (*p <= 0x20 || *p == 0x7f)
+            return 0;
+    return 1;
+}
+
 static void add_project(struct config *cfg, const char *name)
 {
     cfg->projects = xrealloc(cfg->projects, (cfg->nprojects + 1) * sizeof *cfg->projects);
@@ -49,6 +74,9 @@ void config_free(struct config *cfg)
     for (size_t i = 0; i < cfg->nprojects; i++)
         free(cfg->projects[i]);
     free(cfg->projects);
+    for (size_t i = 0; i < cfg->http.nresolve; i++)
+        free(cfg->http.resolve[i]);
+    free(cfg->http.resolve);
     memset(cfg, 0, sizeof *cfg);
 }
 
@@ -154,7 +182,7 @@ static int get_int(json_t *obj, const char *key, long min, long max, long *out, 
 
 static int url_ok(const char *u)
 {
-    return strncmp(u, "http://", 7) == 0 || strncmp(u, "https://", 8) == 0;
+    return config_url_valid(u);
 }
 
 int config_parse(const char *text, size_t len, struct config *cfg, struct wa_error *err)
@@ -173,8 +201,17 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
     }
     int rc = 0;
     static const char *const top[] = {"indexes", "projects", "jobs", "http", "comment", NULL};
-    static const char *const http[] = {"connect_timeout_ms", "stall_timeout_ms", "retries",
-                                       "retry_delay_ms",     "retry_max_ms",     NULL};
+    static const char *const http[] = {"connect_timeout_ms",
+                                       "stall_timeout_ms",
+                                       "min_rate",
+                                       "min_average_rate",
+                                       "retries",
+                                       "retry_delay_ms",
+                                       "retry_max_ms",
+                                       "max_redirects",
+                                       "allow_private_addresses",
+                                       "resolve",
+                                       NULL};
     static const char *const idx[] = {"root", "ids", NULL};
     if (!json_is_object(root)) {
         rc = bad(err, "top level", "must be an object");
@@ -222,7 +259,9 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
         json_array_foreach(ids, j, id)
         {
             const char *s = json_string_value(id);
-            if (!s || !*s || strchr(s, '/') || strchr(s, '?') || strchr(s, '#')) {
+            if (!s || !*s ||
+                strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                          "0123456789._+-") != strlen(s)) {
                 rc = bad(err, where, "\"ids\" must hold plain index names such as \"cu128\"");
                 goto out;
             }
@@ -240,8 +279,10 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
     json_array_foreach(projects, i, v)
     {
         const char *s = json_string_value(v);
-        if (!s || !*s || strchr(s, '/')) {
-            rc = bad(err, "\"projects\"", "must hold project names such as \"torch\"");
+        if (!s || !config_project_name_valid(s)) {
+            rc = bad(err, "\"projects\"",
+                     "must hold project names such as \"torch\" (letters, digits, \".\", "
+                     "\"_\" and \"-\", starting and ending with a letter or digit)");
             goto out;
         }
         add_project(cfg, s);
@@ -265,6 +306,8 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
             long min, max;
         } fields[] = {{"connect_timeout_ms", &cfg->http.connect_timeout_ms, 1, 600000},
                       {"stall_timeout_ms", &cfg->http.stall_timeout_ms, 1, 3600000},
+                      {"min_rate", &cfg->http.min_rate, 1, 1000000000},
+                      {"min_average_rate", &cfg->http.min_average_rate, 0, 1000000000},
                       {"retry_delay_ms", &cfg->http.retry_delay_ms, 0, 600000},
                       {"retry_max_ms", &cfg->http.retry_max_ms, 0, 3600000}};
         for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
@@ -278,6 +321,37 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
         if ((rc = get_int(h, "retries", 0, 100, &x, "\"http\"", err)) < 0)
             goto out;
         cfg->http.retries = (int)x;
+        x = cfg->http.max_redirects;
+        if ((rc = get_int(h, "max_redirects", 0, 20, &x, "\"http\"", err)) < 0)
+            goto out;
+        cfg->http.max_redirects = (int)x;
+        json_t *ap = json_object_get(h, "allow_private_addresses");
+        if (ap && !json_is_boolean(ap)) {
+            rc = bad(err, "\"http\"", "\"allow_private_addresses\" must be true or false");
+            goto out;
+        }
+        cfg->http.allow_private = json_is_true(ap);
+        json_t *res = json_object_get(h, "resolve");
+        if (res && !json_is_array(res)) {
+            rc = bad(err, "\"http\"", "\"resolve\" must be an array of \"HOST:PORT:ADDRESS\"");
+            goto out;
+        }
+        size_t k;
+        json_t *r;
+        json_array_foreach(res, k, r)
+        {
+            const char *e = json_string_value(r);
+            const char *c1 = e ? strchr(e, ':') : NULL, *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+            if (!e || !c1 || c1 == e || !c2 || c2 == c1 + 1 || !c2[1] || strlen(e) > 300 ||
+                strpbrk(e, " \t\r\n")) {
+                rc = bad(err, "\"http\"",
+                         "\"resolve\" entries must look like \"pypi.example:443:192.0.2.7\"");
+                goto out;
+            }
+            cfg->http.resolve =
+                xrealloc(cfg->http.resolve, (cfg->http.nresolve + 1) * sizeof *cfg->http.resolve);
+            cfg->http.resolve[cfg->http.nresolve++] = xstrdup(e);
+        }
     }
 out:
     in_parse = 0;

@@ -9,7 +9,10 @@
  *     "projects": ["torch", "torchvision", "torchaudio"],
  *     "jobs": 0,
  *     "http": {"connect_timeout_ms": 15000, "stall_timeout_ms": 60000,
- *              "retries": 5, "retry_delay_ms": 1000, "retry_max_ms": 60000}
+ *              "min_rate": 1024, "min_average_rate": 65536,
+ *              "retries": 5, "retry_delay_ms": 1000, "retry_max_ms": 60000,
+ *              "max_redirects": 5, "allow_private_addresses": false,
+ *              "resolve": ["pypi.example:443:192.0.2.7"]}
  *   }
  *
  * Read with jansson, duplicate keys and unknown keys rejected; errors name
@@ -51,6 +54,14 @@ void config_free(struct config *cfg);
 void config_set_indexes(struct config *cfg, const char *const *urls, size_t n);
 /* Replaces the project list. */
 void config_set_projects(struct config *cfg, const char *const *names, size_t n);
+
+/* Whether name is a project name (PEP 508: letters, digits, ".", "_", "-",
+ * a letter or digit at both ends). */
+int config_project_name_valid(const char *name);
+
+/* Whether url is an http(s) URL with a host and no spaces or control
+ * characters. */
+int config_url_valid(const char *url);
 
 /* The id of an index URL: its last non-empty path segment. Caller frees. */
 char *config_index_id(const char *url);

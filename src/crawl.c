@@ -4,16 +4,22 @@
 #include "crawl.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "db.h"
 #include "http.h"
 #include "indexpage.h"
+#include "lockfile.h"
 #include "scan.h"
 #include "scanreport.h"
 #include "strbuf.h"
@@ -44,6 +50,7 @@ struct cwheel {
     int known;         /* a record exists */
     int failed;        /* failed in this run: not inferred, retried next run */
     int known_scanned; /* ... and it was scanned, not inferred */
+    char *bad;         /* why the index's data for it cannot be used, or NULL */
 };
 
 struct group {
@@ -64,6 +71,9 @@ struct crawl {
     size_t ngroups, capgroups;
     size_t *tasks; /* groups that need scanning */
     size_t ntasks, next_task;
+    size_t *itasks; /* groups scanned in the isolated pass */
+    size_t nitasks;
+    struct strmap *stale; /* keys found in the journal of a dead run */
     pthread_mutex_t lock;
     size_t total, done;
     uint64_t bytes;
@@ -188,6 +198,7 @@ void crawl_summary_free(struct crawl_summary *sum)
 static void free_wheel(struct cwheel *w)
 {
     free(w->key);
+    free(w->bad);
     free(w->url);
     free(w->filename);
     free(w->sha256);
@@ -226,17 +237,20 @@ static void page_restart(void *ud)
     strbuf_reset(&((struct page_fetch *)ud)->body);
 }
 
-/* Fetches a page with a conditional GET.  Returns 0 and the body, 1 when
- * the page does not exist (404/410), or an error. */
-static int fetch_page(struct crawl *c, struct http_client *hc, const char *url, char **body,
-                      size_t *len, char **ctype, int *unchanged, int *no_answer,
-                      struct wa_error *err)
+/* Fetches a page with a conditional GET.  Returns 0 with the body and the
+ * URL that answered (after redirects: links resolve against it), 1 when the
+ * page does not exist (404/410), or an error; *unreachable when no server
+ * answered at all (DNS, refused, no connection). */
+static int fetch_page(struct crawl *c, struct http_client *hc, const char *origin, const char *url,
+                      char **body, size_t *len, char **ctype, char **final_url, int *unchanged,
+                      int *unreachable, struct wa_error *err)
 {
     struct db_http_entry cached;
     int have = db_http_load(c->db, url, &cached) == 0;
     struct page_fetch pf = {STRBUF_INIT, 0};
     struct http_request req = {0};
     req.url = url;
+    req.origin = origin;
     req.accept = INDEXPAGE_ACCEPT;
     req.compressed = 1;
     req.range_start = -1;
@@ -247,22 +261,26 @@ static int fetch_page(struct crawl *c, struct http_client *hc, const char *url, 
     req.ud = &pf;
     struct http_response resp;
     *unchanged = 0;
+    *final_url = NULL;
     int rc = http_get(hc, &req, &resp, err);
-    *no_answer = rc < 0 && resp.status == 0; /* no HTTP answer at all, even after retries */
+    *unreachable = rc < 0 && resp.unreachable;
     if (rc == 0) {
         if (resp.status == 304 && have) {
             *unchanged = 1;
             *body = cached.body;
             *len = cached.len;
             *ctype = cached.content_type ? xstrdup(cached.content_type) : NULL;
+            *final_url = xstrdup(cached.final_url ? cached.final_url : url);
             cached.body = NULL;
         } else if (resp.status == 200) {
-            struct db_http_entry e = {resp.etag, resp.last_modified, resp.content_type, pf.body.buf,
-                                      pf.body.len};
+            const char *fin = http_client_final_url(hc);
+            struct db_http_entry e = {(char *)fin,       resp.etag,   resp.last_modified,
+                                      resp.content_type, pf.body.buf, pf.body.len};
             struct wa_error se;
             if (db_http_store(c->db, url, &e, &se) < 0)
                 warn(c, "cannot cache %s: %s", url, se.msg);
             *ctype = xstrdup(resp.content_type);
+            *final_url = xstrdup(fin);
             *body = strbuf_detach(&pf.body, len);
         } else if (resp.status == 404 || resp.status == 410) {
             rc = 1;
@@ -285,15 +303,29 @@ static void add_link(struct crawl *c, const struct config_index *ix, const char 
         return;
     struct wheel_name wn;
     struct wa_error e;
-    if (wheelname_parse(l->filename, &wn, &e) < 0) {
-        warn(c, "%s: skipped: %s", l->filename, e.msg);
+    char q[160];
+    if (strpbrk(l->filename, "/\\") || wheelname_parse(l->filename, &wn, &e) < 0) {
+        if (strpbrk(l->filename, "/\\"))
+            wa_error_set(&e, WA_ERR_FORMAT, "a file name with a path");
+        warn(c, "\"%s\" on %s: skipped: %s", wa_quote(q, sizeof q, l->filename, 120), ix->url,
+             e.msg);
         return;
     }
     if (strcmp(wn.normalized, project) != 0) {
         wheelname_free(&wn);
         return;
     }
-    char *key = db_key(l->sha256, l->url);
+    /* A hash that is not 64 hex digits is this wheel's error: its key
+     * (a file name in the database) comes from the URL instead, and the
+     * wheel is reported as failed without being read. */
+    char *bad = NULL;
+    if (strncmp(l->url, "https://", 8) != 0 && strncmp(l->url, "http://", 7) != 0)
+        bad = xasprintf("the index links it at \"%s\", not an http or https URL",
+                        wa_quote(q, sizeof q, l->url, 100));
+    else if (l->sha256 && !db_sha256_valid(l->sha256))
+        bad = xasprintf("the index gives sha256 \"%s\", which is not 64 hex digits",
+                        wa_quote(q, sizeof q, l->sha256, 100));
+    char *key = db_key(bad ? NULL : l->sha256, l->url);
     size_t at;
     if (strmap_get(c->by_key, key, &at)) {
         struct cwheel *w = &c->w[at];
@@ -305,6 +337,7 @@ static void add_link(struct crawl *c, const struct config_index *ix, const char 
             w->indexes[w->nindexes++] = xstrdup(ix->id);
         }
         free(key);
+        free(bad);
         wheelname_free(&wn);
         return;
     }
@@ -312,9 +345,10 @@ static void add_link(struct crawl *c, const struct config_index *ix, const char 
     struct cwheel *w = &c->w[c->nw];
     memset(w, 0, sizeof *w);
     w->key = key;
+    w->bad = bad;
     w->url = xstrdup(l->url);
     w->filename = xstrdup(l->filename);
-    w->sha256 = l->sha256 ? xstrdup(l->sha256) : NULL;
+    w->sha256 = l->sha256 && !bad ? db_key(l->sha256, NULL) : NULL;
     w->upload_time = l->upload_time ? xstrdup(l->upload_time) : NULL;
     w->requires_python = l->requires_python ? xstrdup(l->requires_python) : NULL;
     w->yanked = l->yanked ? xstrdup(l->yanked) : NULL;
@@ -355,12 +389,13 @@ static void read_indexes(struct crawl *c, struct http_client *hc)
         }
         for (size_t j = 0; j < cfg->nprojects; j++) {
             char *url = xasprintf("%s%s/", ixurl, cfg->projects[j]);
-            char *body = NULL, *ctype = NULL;
+            char *body = NULL, *ctype = NULL, *final_url = NULL;
             size_t len = 0;
             int unchanged = 0, no_answer = 0;
             struct wa_error e;
             c->sum->pages++;
-            int rc = fetch_page(c, hc, url, &body, &len, &ctype, &unchanged, &no_answer, &e);
+            int rc = fetch_page(c, hc, ixurl, url, &body, &len, &ctype, &final_url, &unchanged,
+                                &no_answer, &e);
             if (rc == 1) {
                 c->sum->pages_missing++;
             } else if (rc < 0 && no_answer) {
@@ -378,7 +413,7 @@ static void read_indexes(struct crawl *c, struct http_client *hc)
             } else {
                 c->sum->pages_unchanged += unchanged;
                 struct index_page page;
-                if (indexpage_parse(url, ctype, body, len, &page, &e) < 0) {
+                if (indexpage_parse(final_url, ctype, body, len, &page, &e) < 0) {
                     c->sum->pages_failed++;
                     warn(c, "%s: %s", url, e.msg);
                 } else {
@@ -389,6 +424,7 @@ static void read_indexes(struct crawl *c, struct http_client *hc)
             }
             free(body);
             free(ctype);
+            free(final_url);
             free(url);
         }
         free(host);
@@ -572,7 +608,12 @@ static void on_bytes(void *ud, uint64_t n)
     pthread_mutex_unlock(&wk->c->lock);
 }
 
-static void record_failure(struct crawl *c, const struct cwheel *w, const char *msg, long status)
+/* Writes the failure of a wheel.  kind: NULL (an ordinary failure, retried
+ * next run), "unfinished" (its scan never ended: retried alone, in a child
+ * process) or "crashed" (it crashed that child: not retried by this
+ * version). */
+static void record_failure(struct crawl *c, const struct cwheel *w, const char *msg, long status,
+                           const char *kind)
 {
     json_t *old = db_read_failure(c->db, w->key);
     json_int_t runs = old ? json_integer_value(json_object_get(old, "runs")) : 0;
@@ -585,10 +626,83 @@ static void record_failure(struct crawl *c, const struct cwheel *w, const char *
     json_object_set_new(f, "http_status", status ? json_integer(status) : json_null());
     json_object_set_new(f, "failed_at", json_string(c->o->today));
     json_object_set_new(f, "runs", json_integer(runs + 1));
+    json_object_set_new(f, "kind", kind ? json_string(kind) : json_null());
+    json_object_set_new(f, "wheelarch_version", json_string(WHEELARCH_VERSION));
     struct wa_error e;
     if (db_write_failure(c->db, w->key, f, &e) < 0)
         warn(c, "%s", e.msg);
     json_decref(f);
+}
+
+static void on_retry(void *ud, const struct http_retry *r)
+{
+    struct crawl *c = ud;
+    char q[200];
+    pthread_mutex_lock(&c->lock);
+    warn(c, "%s: %s; retrying in %.0f s (attempt %d of %d)", wa_quote(q, sizeof q, r->url, 180),
+         r->reason, (double)r->wait_ms / 1000, r->attempt + 1, r->attempts);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Scans one wheel and stores its record, with the wheel noted in the
+ * journal (the caller ends the note once the outcome is stored).  Returns
+ * 0 with *rec (a new reference) or an error in e. */
+static int scan_and_store(struct crawl *c, struct http_client *hc, struct cwheel *w,
+                          wheelfetch_progress prog, void *ud, json_t **rec,
+                          struct wheelfetch_stats *st, struct wa_error *e)
+{
+    *rec = NULL;
+    memset(st, 0, sizeof *st);
+    struct scan_result *r = scan_result_new(w->url);
+    scan_result_set_name(r, w->filename);
+    int rc = wheelfetch_scan(hc, w->url, w->sha256, r, st, prog, ud, e);
+    if (rc == 0) {
+        *rec = scanned_record(c, w, r, st);
+        if (db_write_record(c->db, w->key, *rec, e) < 0) {
+            rc = e->code;
+            json_decref(*rec);
+            *rec = NULL;
+        }
+    }
+    scan_result_free(r);
+    return rc;
+}
+
+static int journal_begin(struct crawl *c, const struct cwheel *w, int isolated, struct wa_error *e)
+{
+    json_t *note = json_object();
+    json_object_set_new(note, "key", json_string(w->key));
+    json_object_set_new(note, "url", json_string(w->url));
+    json_object_set_new(note, "filename", json_string(w->filename));
+    json_object_set_new(note, "pid", json_integer((json_int_t)getpid()));
+    json_object_set_new(note, "started", json_string(c->o->today));
+    json_object_set_new(note, "isolated", json_boolean(isolated));
+    json_object_set_new(note, "wheelarch_version", json_string(WHEELARCH_VERSION));
+    int rc = db_journal_begin(c->db, w->key, note, e);
+    json_decref(note);
+    return rc;
+}
+
+/* Stores and reports a wheel's outcome.  Caller holds the lock. */
+static void settle_scan(struct crawl *c, const struct group *g, struct cwheel *w, int rc,
+                        json_t *rec, const char *msg, long status, uint64_t bytes)
+{
+    if (rc == 0) {
+        w->known = 1;
+        db_clear_failure(c->db, w->key);
+        emit(c, w, CRAWL_SCANNED, rec, NULL, bytes);
+        if (!c->o->all)
+            infer_rest(c, g, rec);
+    } else {
+        w->failed = 1;
+        if (msg)
+            record_failure(c, w, msg, status, NULL);
+        json_t *f = db_read_failure(c->db, w->key);
+        const char *m = msg ? msg : json_string_value(json_object_get(f, "error"));
+        emit(c, w, CRAWL_FAILED, NULL, m ? m : "failed", bytes);
+        json_decref(f);
+    }
+    db_journal_end(c->db, w->key);
 }
 
 /* Scans the wheels of one group until one succeeds, then infers the rest
@@ -598,44 +712,108 @@ static void run_group(struct worker *wk, const struct group *g)
     struct crawl *c = wk->c;
     for (size_t i = 0; i < g->n; i++) {
         struct cwheel *w = &c->w[g->wheels[i]];
-        if (w->known)
+        if (w->known || w->failed)
             continue;
         pthread_mutex_lock(&c->lock);
         c->current[wk->id] = w->filename;
         pthread_mutex_unlock(&c->lock);
-
-        struct scan_result *r = scan_result_new(w->url);
-        scan_result_set_name(r, w->filename);
         struct wheelfetch_stats st;
         struct wa_error e;
         wa_error_clear(&e);
-        int rc = wheelfetch_scan(wk->hc, w->url, w->sha256, r, &st, on_bytes, wk, &e);
         json_t *rec = NULL;
-        if (rc == 0) {
-            rec = scanned_record(c, w, r, &st);
-            if (db_write_record(c->db, w->key, rec, &e) < 0) {
-                rc = e.code;
-                json_decref(rec);
-                rec = NULL;
-            }
-        }
+        int rc = journal_begin(c, w, 0, &e);
+        if (rc == 0)
+            rc = scan_and_store(c, wk->hc, w, on_bytes, wk, &rec, &st, &e);
+        else
+            memset(&st, 0, sizeof st);
         pthread_mutex_lock(&c->lock);
         c->current[wk->id] = NULL;
-        if (rc == 0) {
-            w->known = 1;
-            db_clear_failure(c->db, w->key);
-            emit(c, w, CRAWL_SCANNED, rec, NULL, st.bytes);
-            if (!c->o->all)
-                infer_rest(c, g, rec);
-        } else {
-            w->failed = 1;
-            record_failure(c, w, e.msg, st.http_status);
-            emit(c, w, CRAWL_FAILED, NULL, e.msg, st.bytes);
-        }
+        settle_scan(c, g, w, rc, rec, rc ? e.msg : NULL, st.http_status, st.bytes);
         pthread_mutex_unlock(&c->lock);
         json_decref(rec);
-        scan_result_free(r);
         if (rc == 0 && !c->o->all)
+            break;
+    }
+}
+
+/* The isolated pass: a wheel whose scan did not finish in an earlier run is
+ * scanned again alone, in a child process, after everything else, so that
+ * if it crashes or hangs it takes down nothing but itself.  A wheel whose
+ * isolated scan crashes is recorded as such and not retried until wheelarch
+ * changes (its version differs from the one that crashed). */
+static void run_group_isolated(struct crawl *c, const struct group *g)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        struct cwheel *w = &c->w[g->wheels[i]];
+        if (w->known || w->failed)
+            continue;
+        struct wa_error e;
+        if (journal_begin(c, w, 1, &e) < 0) {
+            pthread_mutex_lock(&c->lock);
+            settle_scan(c, g, w, e.code, NULL, e.msg, 0, 0);
+            pthread_mutex_unlock(&c->lock);
+            continue;
+        }
+        pthread_mutex_lock(&c->lock);
+        c->current[0] = w->filename;
+        progress(c, 1);
+        c->current[0] = NULL;
+        pthread_mutex_unlock(&c->lock);
+        fflush(stdout);
+        fflush(stderr);
+        pid_t pid = fork();
+        if (pid == 0) {
+            /* The child: no threads but this one; it stores the outcome
+             * itself and dies with its parent. */
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            struct http_client *hc = http_client_new(&c->o->cfg->http);
+            http_client_on_retry(hc, on_retry, c);
+            struct wheelfetch_stats st;
+            json_t *rec = NULL;
+            wa_error_clear(&e);
+            int rc = scan_and_store(c, hc, w, NULL, NULL, &rec, &st, &e);
+            if (rc < 0)
+                record_failure(c, w, e.msg, st.http_status, NULL);
+            _exit(rc == 0 ? 0 : 3);
+        }
+        int status = 0;
+        if (pid < 0) {
+            wa_error_set(&e, WA_ERR_IO, "cannot start a process for the isolated scan: %s",
+                         strerror(errno));
+        } else {
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+        }
+        json_t *rec = NULL;
+        pthread_mutex_lock(&c->lock);
+        if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+            db_read_record(c->db, w->key, &rec, &e) == 0) {
+            json_int_t bytes =
+                json_integer_value(json_object_get(json_object_get(rec, "fetch"), "bytes"));
+            c->bytes += (uint64_t)bytes;
+            settle_scan(c, g, w, 0, rec, NULL, 0, (uint64_t)bytes);
+        } else if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 3) {
+            settle_scan(c, g, w, WA_ERR_FORMAT, NULL, NULL, 0, 0); /* the child stored why */
+        } else if (pid > 0 && WIFSIGNALED(status)) {
+            char msg[256];
+            snprintf(msg, sizeof msg,
+                     "scanning this wheel crashed wheelarch %s (signal %d, %s); not retried until "
+                     "wheelarch changes",
+                     WHEELARCH_VERSION, WTERMSIG(status), strsignal(WTERMSIG(status)));
+            w->failed = 1;
+            record_failure(c, w, msg, 0, "crashed");
+            emit(c, w, CRAWL_FAILED, NULL, msg, 0);
+            db_journal_end(c->db, w->key);
+        } else {
+            if (pid > 0)
+                wa_error_set(&e, WA_ERR_IO, "the isolated scan ended with status %d",
+                             WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+            settle_scan(c, g, w, WA_ERR_IO, NULL, e.msg, 0, 0);
+        }
+        pthread_mutex_unlock(&c->lock);
+        int done = w->known && !c->o->all;
+        json_decref(rec);
+        if (done)
             break;
     }
 }
@@ -703,19 +881,105 @@ static void plan(struct crawl *c)
     c->sum->wheels = c->total;
 }
 
+/* An unknown wheel whose scan did not finish in an earlier run: found in
+ * the journal by this run (failed now, retried alone next time), or failed
+ * that way before (retried alone now), or crashed its isolated scan (not
+ * retried by this version).  Such a wheel's group is scanned in the
+ * isolated pass.  Caller holds the lock. */
+static void check_unfinished(struct crawl *c, struct cwheel *w, int *isolate)
+{
+    json_t *f = db_read_failure(c->db, w->key);
+    if (!f)
+        return;
+    const char *kind = json_string_value(json_object_get(f, "kind"));
+    const char *ver = json_string_value(json_object_get(f, "wheelarch_version"));
+    const char *msg = json_string_value(json_object_get(f, "error"));
+    if (strmap_get(c->stale, w->key, NULL)) {
+        w->failed = 1;
+        emit(c, w, CRAWL_FAILED, NULL, msg ? msg : "unfinished", 0);
+        *isolate = 1;
+    } else if (kind && strcmp(kind, "crashed") == 0 && ver && strcmp(ver, WHEELARCH_VERSION) == 0) {
+        w->failed = 1;
+        emit(c, w, CRAWL_FAILED, NULL, msg ? msg : "crashed", 0);
+        *isolate = 1;
+    } else if (kind && (strcmp(kind, "unfinished") == 0 || strcmp(kind, "crashed") == 0)) {
+        *isolate = 1;
+    }
+    json_decref(f);
+}
+
+/* The journal left by a run that died: every note names a wheel whose scan
+ * never ended (this run holds the lock, so no other run is alive).  Each
+ * is recorded as failed, with why. */
+static void recover_journal(struct crawl *c)
+{
+    char **keys;
+    size_t n;
+    struct wa_error e;
+    if (db_journal_list(c->db, &keys, &n, &e) < 0) {
+        warn(c, "%s", e.msg);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_t *note = db_journal_read(c->db, keys[i]);
+        if (db_has_record(c->db, keys[i])) {
+            /* killed after its record was stored: nothing was lost */
+            db_journal_end(c->db, keys[i]);
+            json_decref(note);
+            free(keys[i]);
+            continue;
+        }
+        struct cwheel w;
+        memset(&w, 0, sizeof w);
+        w.key = keys[i];
+        const char *url = json_string_value(json_object_get(note, "url"));
+        const char *fn = json_string_value(json_object_get(note, "filename"));
+        w.url = (char *)(url ? url : "");
+        w.filename = (char *)(fn ? fn : keys[i]);
+        int isolated = json_is_true(json_object_get(note, "isolated"));
+        const char *ver = json_string_value(json_object_get(note, "wheelarch_version"));
+        char msg[300];
+        if (isolated)
+            snprintf(msg, sizeof msg,
+                     "wheelarch %s died while scanning this wheel alone (it crashed, hung or was "
+                     "killed); not retried until wheelarch changes",
+                     ver ? ver : "?");
+        else
+            snprintf(msg, sizeof msg,
+                     "the scan of this wheel did not finish last time (wheelarch crashed, hung "
+                     "or was killed); it will be retried alone");
+        record_failure(c, &w, msg, 0, isolated ? "crashed" : "unfinished");
+        if (!isolated)
+            strmap_put(c->stale, keys[i], 1);
+        db_journal_end(c->db, keys[i]);
+        json_decref(note);
+        free(keys[i]);
+    }
+    free(keys);
+}
+
 /* Known wheels, inference from known records, and the task list. */
 static void settle_known(struct crawl *c)
 {
     c->tasks = xcalloc(c->ngroups ? c->ngroups : 1, sizeof *c->tasks);
+    c->itasks = xcalloc(c->ngroups ? c->ngroups : 1, sizeof *c->itasks);
     for (size_t g = 0; g < c->ngroups; g++) {
         struct group *gr = &c->groups[g];
         json_t *source = NULL, *from = NULL; /* a scanned record; an inferred one's source */
         size_t unknown = 0;
+        int isolate = 0;
         for (size_t i = 0; i < gr->n; i++) {
             struct cwheel *w = &c->w[gr->wheels[i]];
             json_t *rec = NULL;
+            if (w->bad) {
+                w->failed = 1;
+                record_failure(c, w, w->bad, 0, NULL);
+                emit(c, w, CRAWL_FAILED, NULL, w->bad, 0);
+                continue;
+            }
             if (!db_has_record(c->db, w->key) || db_read_record(c->db, w->key, &rec, NULL) < 0) {
                 unknown++;
+                check_unfinished(c, w, &isolate);
                 continue;
             }
             const char *st = json_string_value(json_object_get(rec, "status"));
@@ -751,6 +1015,8 @@ static void settle_known(struct crawl *c)
         }
         if (source && !c->o->all)
             infer_rest(c, gr, source);
+        else if (isolate)
+            c->itasks[c->nitasks++] = g;
         else
             c->tasks[c->ntasks++] = g;
         json_decref(source);
@@ -767,15 +1033,27 @@ int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
     c.obs = obs;
     c.sum = sum;
     clock_gettime(CLOCK_MONOTONIC, &c.start);
-    int rc = db_open(o->cache_dir, &c.db, err);
+    /* One crawl per database at a time: the journal's notes are stale only
+     * because nobody else can be writing them. */
+    struct lockfile *lock;
+    int rc = lockfile_acquire(o->cache_dir, !o->no_wait, obs ? obs->waiting : NULL,
+                              obs ? obs->ud : NULL, &lock, err);
     if (rc < 0)
         return rc;
+    rc = db_open(o->cache_dir, &c.db, err);
+    if (rc < 0) {
+        lockfile_release(lock);
+        return rc;
+    }
     pthread_mutex_init(&c.lock, NULL);
     c.by_key = strmap_new();
+    c.stale = strmap_new();
     c.njobs = o->jobs > 0 ? o->jobs : 1;
     c.current = xcalloc((size_t)c.njobs, sizeof *c.current);
+    recover_journal(&c);
 
     struct http_client *hc = http_client_new(&o->cfg->http);
+    http_client_on_retry(hc, on_retry, &c);
     read_indexes(&c, hc);
     http_client_free(hc);
 
@@ -791,6 +1069,7 @@ int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
         wk[i].c = &c;
         wk[i].id = i;
         wk[i].hc = http_client_new(&o->cfg->http);
+        http_client_on_retry(wk[i].hc, on_retry, &c);
         if (pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]) != 0)
             abort();
     }
@@ -799,6 +1078,9 @@ int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
         http_client_free(wk[i].hc);
     }
     free(wk);
+    /* Only this thread is left: the isolated pass may fork. */
+    for (size_t t = 0; t < c.nitasks; t++)
+        run_group_isolated(&c, &c.groups[c.itasks[t]]);
     pthread_mutex_lock(&c.lock);
     progress(&c, 1);
     pthread_mutex_unlock(&c.lock);
@@ -811,9 +1093,12 @@ int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
         free(c.groups[g].wheels);
     free(c.groups);
     free(c.tasks);
+    free(c.itasks);
     free(c.current);
     strmap_free(c.by_key);
+    strmap_free(c.stale);
     db_close(c.db);
     pthread_mutex_destroy(&c.lock);
+    lockfile_release(lock);
     return 0;
 }

@@ -13,6 +13,13 @@
  * loses nothing and redoes nothing.  With a shard K/N only the groups whose
  * key hashes to K-1 modulo N are crawled.
  *
+ * A crawl holds an exclusive lock on the database folder (lockfile.h)
+ * from start to end.  Before a wheel is scanned it is noted in the
+ * database's journal; a note left by a run that died (crashed, hung,
+ * killed) makes that wheel failed for this run, and later runs scan it
+ * again alone in a child process after all other work, so one wheel that
+ * crashes the scanner can never make every run fail.
+ *
  * The core prints nothing: results, progress and warnings go to an
  * observer, called with an internal lock held (from worker threads).
  */
@@ -36,6 +43,7 @@ struct crawl_options {
     int shard_k; /* 1..shard_n; shard_n 0 or 1 means no sharding */
     int shard_n;
     const char *today; /* "YYYY-MM-DD", stamped into records */
+    int no_wait;       /* fail with WA_ERR_BUSY when another crawl holds the database */
 };
 
 struct crawl_event {
@@ -59,6 +67,8 @@ struct crawl_observer {
     void (*event)(void *ud, const struct crawl_event *e);
     void (*progress)(void *ud, const struct crawl_progress *p);
     void (*warning)(void *ud, const char *msg);
+    /* Another process holds the database's lock; this one waits for it. */
+    void (*waiting)(void *ud, const char *lock_path, long holder_pid);
     void *ud;
 };
 

@@ -19,6 +19,7 @@ struct db {
     char *records;
     char *failed;
     char *http;
+    char *journal;
 };
 
 int db_open(const char *dir, struct db **out, struct wa_error *err)
@@ -28,11 +29,14 @@ int db_open(const char *dir, struct db **out, struct wa_error *err)
     db->records = fsutil_join(dir, "records");
     db->failed = fsutil_join(dir, "failed");
     db->http = fsutil_join(dir, "http");
+    db->journal = fsutil_join(dir, "journal");
     int rc = fsutil_mkdirs(db->records, err);
     if (rc == 0)
         rc = fsutil_mkdirs(db->failed, err);
     if (rc == 0)
         rc = fsutil_mkdirs(db->http, err);
+    if (rc == 0)
+        rc = fsutil_mkdirs(db->journal, err);
     if (rc < 0) {
         db_close(db);
         return rc;
@@ -40,6 +44,7 @@ int db_open(const char *dir, struct db **out, struct wa_error *err)
     fsutil_clean_temp(db->records);
     fsutil_clean_temp(db->failed);
     fsutil_clean_temp(db->http);
+    fsutil_clean_temp(db->journal);
     *out = db;
     return 0;
 }
@@ -52,6 +57,7 @@ void db_close(struct db *db)
     free(db->records);
     free(db->failed);
     free(db->http);
+    free(db->journal);
     free(db);
 }
 
@@ -70,14 +76,54 @@ static char *hash_hex(const char *s)
     return xstrdup(hex);
 }
 
+static int hex_run(const char *s, size_t n, int lower_only)
+{
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        int ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+                 (!lower_only && c >= 'A' && c <= 'F');
+        if (!ok)
+            return 0;
+    }
+    return s[n] == '\0';
+}
+
+int db_sha256_valid(const char *s)
+{
+    return s && strnlen(s, 65) == 64 && hex_run(s, 64, 0);
+}
+
+int db_key_valid(const char *key)
+{
+    if (!key)
+        return 0;
+    if (strncmp(key, "url-", 4) == 0)
+        key += 4;
+    return strnlen(key, 65) == 64 && hex_run(key, 64, 1);
+}
+
 char *db_key(const char *sha256, const char *url)
 {
-    if (sha256 && strlen(sha256) == 64)
-        return xstrdup(sha256);
+    if (sha256) {
+        if (!db_sha256_valid(sha256))
+            return NULL;
+        char *k = xstrdup(sha256);
+        for (char *c = k; *c; c++)
+            if (*c >= 'A' && *c <= 'F')
+                *c = (char)(*c - 'A' + 'a');
+        return k;
+    }
     char *h = hash_hex(url);
     char *k = xasprintf("url-%s", h);
     free(h);
     return k;
+}
+
+static int bad_key(const char *key, struct wa_error *err)
+{
+    char q[100];
+    return wa_error_set(err, WA_ERR_USAGE, "\"%s\" is not a record key",
+                        key ? wa_quote(q, sizeof q, key, 80) : "(null)");
 }
 
 static char *record_path(const char *dir, const char *key)
@@ -122,6 +168,8 @@ static int read_json(const char *path, json_t **out, struct wa_error *err)
 
 int db_has_record(struct db *db, const char *key)
 {
+    if (!db_key_valid(key))
+        return 0;
     char *p = record_path(db->records, key);
     int r = fsutil_exists(p);
     free(p);
@@ -130,6 +178,9 @@ int db_has_record(struct db *db, const char *key)
 
 int db_read_record(struct db *db, const char *key, json_t **rec, struct wa_error *err)
 {
+    *rec = NULL;
+    if (!db_key_valid(key))
+        return bad_key(key, err);
     char *p = record_path(db->records, key);
     int rc = read_json(p, rec, err);
     free(p);
@@ -138,6 +189,8 @@ int db_read_record(struct db *db, const char *key, json_t **rec, struct wa_error
 
 int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error *err)
 {
+    if (!db_key_valid(key))
+        return bad_key(key, err);
     char *p = record_path(db->records, key);
     int rc = write_json(p, rec, err);
     free(p);
@@ -149,13 +202,14 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int db_list_records(struct db *db, char ***keys, size_t *n, struct wa_error *err)
+/* Names NAME.json in dir (without ".json"), sorted. */
+static int list_json(const char *dir, char ***keys, size_t *n, struct wa_error *err)
 {
     *keys = NULL;
     *n = 0;
-    DIR *d = opendir(db->records);
+    DIR *d = opendir(dir);
     if (!d)
-        return wa_error_set(err, WA_ERR_IO, "cannot list %s", db->records);
+        return wa_error_set(err, WA_ERR_IO, "cannot list %s", dir);
     size_t cap = 0;
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
@@ -171,8 +225,67 @@ int db_list_records(struct db *db, char ***keys, size_t *n, struct wa_error *err
     return 0;
 }
 
+int db_list_records(struct db *db, char ***keys, size_t *n, struct wa_error *err)
+{
+    return list_json(db->records, keys, n, err);
+}
+
+int db_journal_begin(struct db *db, const char *key, json_t *info, struct wa_error *err)
+{
+    if (!db_key_valid(key))
+        return bad_key(key, err);
+    char *p = record_path(db->journal, key);
+    int rc = write_json(p, info, err);
+    free(p);
+    return rc;
+}
+
+void db_journal_end(struct db *db, const char *key)
+{
+    if (!db_key_valid(key))
+        return;
+    char *p = record_path(db->journal, key);
+    remove(p);
+    free(p);
+}
+
+int db_journal_list(struct db *db, char ***keys, size_t *n, struct wa_error *err)
+{
+    int rc = list_json(db->journal, keys, n, err);
+    if (rc < 0)
+        return rc;
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++) {
+        if (db_key_valid((*keys)[i])) {
+            (*keys)[k++] = (*keys)[i];
+            continue;
+        }
+        char *name = xasprintf("%s.json", (*keys)[i]);
+        char *p = fsutil_join(db->journal, name);
+        remove(p);
+        free(p);
+        free(name);
+        free((*keys)[i]);
+    }
+    *n = k;
+    return 0;
+}
+
+json_t *db_journal_read(struct db *db, const char *key)
+{
+    if (!db_key_valid(key))
+        return NULL;
+    char *p = record_path(db->journal, key);
+    json_t *v = NULL;
+    read_json(p, &v, NULL);
+    free(p);
+    return v;
+}
+
 int db_write_failure(struct db *db, const char *key, json_t *f, struct wa_error *err)
 {
+    if (!db_key_valid(key))
+        return bad_key(key, err);
     char *p = record_path(db->failed, key);
     int rc = write_json(p, f, err);
     free(p);
@@ -181,6 +294,8 @@ int db_write_failure(struct db *db, const char *key, json_t *f, struct wa_error 
 
 json_t *db_read_failure(struct db *db, const char *key)
 {
+    if (!db_key_valid(key))
+        return NULL;
     char *p = record_path(db->failed, key);
     json_t *v = NULL;
     if (fsutil_exists(p))
@@ -191,6 +306,8 @@ json_t *db_read_failure(struct db *db, const char *key)
 
 void db_clear_failure(struct db *db, const char *key)
 {
+    if (!db_key_valid(key))
+        return;
     char *p = record_path(db->failed, key);
     remove(p);
     free(p);
@@ -198,6 +315,7 @@ void db_clear_failure(struct db *db, const char *key)
 
 void db_http_entry_free(struct db_http_entry *e)
 {
+    free(e->final_url);
     free(e->etag);
     free(e->last_modified);
     free(e->content_type);
@@ -224,6 +342,7 @@ int db_http_load(struct db *db, const char *url, struct db_http_entry *e)
         murl = json_string_value(json_object_get(m, "url"));
     if (murl && strcmp(murl, url) == 0 &&
         fsutil_read(body, PAGE_MAX, &e->body, &e->len, NULL, NULL) == 0) {
+        e->final_url = dup_str(m, "final_url");
         e->etag = dup_str(m, "etag");
         e->last_modified = dup_str(m, "last_modified");
         e->content_type = dup_str(m, "content_type");
@@ -249,6 +368,8 @@ int db_http_store(struct db *db, const char *url, const struct db_http_entry *e,
     if (rc == 0) {
         json_t *m = json_object();
         json_object_set_new(m, "url", json_string(url));
+        if (e->final_url && *e->final_url && strcmp(e->final_url, url) != 0)
+            json_object_set_new(m, "final_url", json_string(e->final_url));
         if (e->etag && *e->etag)
             json_object_set_new(m, "etag", json_string(e->etag));
         if (e->last_modified && *e->last_modified)

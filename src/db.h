@@ -7,6 +7,12 @@
  *   failed/<key>.json    the last failure of a wheel, retried on the next run
  *   http/<hash>.json     validators (ETag, Last-Modified) of a cached index
  *   http/<hash>.body     page and its body, for conditional GETs
+ *   journal/<key>.json   a wheel being scanned right now: written before its
+ *                        scan starts and removed once its record or failure
+ *                        is stored, so an entry found by the next run (the
+ *                        crawl holds the folder's lock, so no other run is
+ *                        alive) names a wheel whose scan crashed, hung or
+ *                        was killed
  *
  * Records are independent files, so the databases of several crawl shards
  * merge by copying their records/ folders together.  Every write is atomic
@@ -29,8 +35,21 @@ int db_open(const char *dir, struct db **out, struct wa_error *err);
 void db_close(struct db *db);
 const char *db_dir(const struct db *db);
 
-/* The record key of a wheel; caller frees. */
+/* The record key of a wheel: its sha256 from the index, lowercased, or
+ * "url-" + the sha256 of its URL when the index gives none (sha256 NULL).
+ * Returns NULL when sha256 is given but is not 64 hex digits: a per-wheel
+ * error, since keys become file names.  Caller frees. */
 char *db_key(const char *sha256, const char *url);
+
+/* Whether s is 64 hex digits (either case): a sha256 as indexes give it. */
+int db_sha256_valid(const char *s);
+
+/* Whether key is a record key as db_key makes them: 64 lowercase hex
+ * digits, optionally after "url-".  Every function below that takes a key
+ * refuses any other (WA_ERR_USAGE, or "absent" for the queries), so no key
+ * read from an index or a merged database can name a path outside the
+ * database folder. */
+int db_key_valid(const char *key);
 
 int db_has_record(struct db *db, const char *key);
 /* Reads a record; returns 0 and a new reference, or an error (a missing
@@ -46,7 +65,18 @@ int db_write_failure(struct db *db, const char *key, json_t *f, struct wa_error 
 json_t *db_read_failure(struct db *db, const char *key);
 void db_clear_failure(struct db *db, const char *key);
 
+/* Notes that the wheel `key` is being scanned (info: url, filename, ...). */
+int db_journal_begin(struct db *db, const char *key, json_t *info, struct wa_error *err);
+/* Removes the note (after the record or failure was written). */
+void db_journal_end(struct db *db, const char *key);
+/* Keys noted in the journal, sorted; caller frees each and the array.
+ * Files that are not valid keys are removed. */
+int db_journal_list(struct db *db, char ***keys, size_t *n, struct wa_error *err);
+/* The note of key (a new reference), or NULL. */
+json_t *db_journal_read(struct db *db, const char *key);
+
 struct db_http_entry {
+    char *final_url; /* the URL that answered, after redirects (NULL: the same) */
     char *etag;
     char *last_modified;
     char *content_type;

@@ -62,6 +62,8 @@ const char *wa_errcode_name(int code)
         return "network";
     case WA_ERR_USAGE:
         return "usage";
+    case WA_ERR_BUSY:
+        return "busy";
     default:
         return "error";
     }
@@ -82,4 +84,38 @@ void wa_strlcat(char *dst, const char *src, size_t n)
     size_t len = strnlen(dst, n);
     if (len < n)
         wa_strlcpy(dst + len, src, n - len);
+}
+
+char *wa_quote(char *dst, size_t n, const char *src, size_t max_src)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (n == 0)
+        return dst;
+    size_t o = 0, i = 0;
+    for (; src[i] && i < max_src; i++) {
+        unsigned char ch = (unsigned char)src[i];
+        char esc[5];
+        size_t k = 0;
+        if (ch < 0x20 || ch == 0x7f) {
+            esc[k++] = '\\';
+            esc[k++] = 'x';
+            esc[k++] = hex[ch >> 4];
+            esc[k++] = hex[ch & 15];
+        } else if (ch == '"' || ch == '\\') {
+            esc[k++] = '\\';
+            esc[k++] = (char)ch;
+        } else {
+            esc[k++] = (char)ch;
+        }
+        if (o + k + 4 > n) /* room for "..." and the NUL */
+            break;
+        memcpy(dst + o, esc, k);
+        o += k;
+    }
+    if (src[i] && o + 4 <= n) {
+        memcpy(dst + o, "...", 3);
+        o += 3;
+    }
+    dst[o] = '\0';
+    return dst;
 }

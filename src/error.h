@@ -21,6 +21,7 @@ enum wa_errcode {
     WA_ERR_UNSUPPORTED = -6, /* valid input we do not handle (e.g. zip encryption) */
     WA_ERR_NETWORK = -7,     /* HTTP or transport failure */
     WA_ERR_USAGE = -8,       /* a caller passed arguments that make no sense */
+    WA_ERR_BUSY = -9,        /* another process holds the lock */
 };
 
 #define WA_ERROR_MSG_SIZE 512
@@ -45,6 +46,12 @@ void wa_error_clear(struct wa_error *err);
  * (for messages, where a cut is acceptable; never for paths). */
 void wa_strlcpy(char *dst, const char *src, size_t n);
 void wa_strlcat(char *dst, const char *src, size_t n);
+
+/* Copies untrusted text src into dst of size n for a one-line message:
+ * bytes below 0x20, 0x7f, '"' and '\\' become escapes (\x1b, \", \\), so a
+ * name from an index cannot move the cursor or split a log line; cut at
+ * max_src bytes of src with "..." added.  Returns dst. */
+char *wa_quote(char *dst, size_t n, const char *src, size_t max_src);
 
 /* A short lowercase name for a code, e.g. "truncated". */
 const char *wa_errcode_name(int code);

@@ -4,6 +4,7 @@
 #include "fsutil.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -163,4 +164,90 @@ void fsutil_clean_temp(const char *dir)
         }
     }
     closedir(d);
+}
+
+/* Lexically normalised absolute path: "//", "." and ".." removed. */
+static char *normalize(const char *path)
+{
+    char *abs;
+    if (path[0] == '/') {
+        abs = xstrdup(path);
+    } else {
+        char cwd[PATH_MAX];
+        abs = getcwd(cwd, sizeof cwd) ? fsutil_join(cwd, path) : xasprintf("/%s", path);
+    }
+    char *out = xmalloc(strlen(abs) + 2);
+    size_t o = 0;
+    for (const char *s = abs; *s;) {
+        while (*s == '/')
+            s++;
+        size_t n = strcspn(s, "/");
+        if (n == 0)
+            break;
+        if (n == 1 && s[0] == '.') {
+        } else if (n == 2 && s[0] == '.' && s[1] == '.') {
+            while (o > 0 && out[o - 1] != '/')
+                o--;
+            if (o > 0)
+                o--; /* the slash */
+        } else {
+            out[o++] = '/';
+            memcpy(out + o, s, n);
+            o += n;
+        }
+        s += n;
+    }
+    if (o == 0)
+        out[o++] = '/';
+    out[o] = '\0';
+    free(abs);
+    return out;
+}
+
+char *fsutil_abspath(const char *path)
+{
+    char *norm = normalize(path);
+    /* Resolve the deepest existing ancestor; keep the rest as written. */
+    size_t cut = strlen(norm);
+    for (;;) {
+        char saved = norm[cut];
+        norm[cut] = '\0';
+        char *real = realpath(cut ? norm : "/", NULL);
+        norm[cut] = saved;
+        if (real) {
+            char *out = strcmp(real, "/") == 0 && norm[cut] ? xstrdup(norm + cut)
+                                                            : xasprintf("%s%s", real, norm + cut);
+            if (!*out) {
+                free(out);
+                out = xstrdup("/");
+            }
+            free(real);
+            free(norm);
+            return out;
+        }
+        if (cut == 0)
+            break;
+        while (cut > 0 && norm[cut - 1] != '/')
+            cut--;
+        if (cut > 0)
+            cut--;
+    }
+    return norm;
+}
+
+static int inside_or_same(const char *in, const char *dir)
+{
+    size_t n = strlen(dir);
+    if (n == 1 && dir[0] == '/')
+        return 1;
+    return strncmp(in, dir, n) == 0 && (in[n] == '\0' || in[n] == '/');
+}
+
+int fsutil_paths_overlap(const char *a, const char *b)
+{
+    char *x = fsutil_abspath(a), *y = fsutil_abspath(b);
+    int r = inside_or_same(x, y) || inside_or_same(y, x);
+    free(x);
+    free(y);
+    return r;
 }

@@ -35,6 +35,14 @@ int fsutil_exists(const char *path);
 /* Removes ".tmp-*" files left in dir by processes that no longer run. */
 void fsutil_clean_temp(const char *dir);
 
+/* The absolute form of path, with ".", ".." and symbolic links of its
+ * existing part resolved (the rest, not yet created, taken as written).
+ * Caller frees. */
+char *fsutil_abspath(const char *path);
+
+/* Whether the folders a and b are the same, or one lies inside the other. */
+int fsutil_paths_overlap(const char *a, const char *b);
+
 /* Joins a directory and a name into a new string. */
 char *fsutil_join(const char *dir, const char *name);
 

@@ -3,22 +3,31 @@
  */
 #include "http.h"
 
+#include <arpa/inet.h>
 #include <curl/curl.h>
+#include <netinet/in.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <time.h>
 
+#include "netaddr.h"
 #include "version.h"
 #include "xalloc.h"
 
 struct http_client {
     CURL *curl;
     struct http_options opt;
+    struct curl_slist *resolve;
     char errbuf[CURL_ERROR_SIZE];
+    void (*on_retry)(void *ud, const struct http_retry *r);
+    void *retry_ud;
+    char *final_url;
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -40,11 +49,15 @@ const char *http_user_agent(void)
 
 void http_options_default(struct http_options *o)
 {
+    memset(o, 0, sizeof *o);
     o->connect_timeout_ms = 15000;
     o->stall_timeout_ms = 60000;
+    o->min_rate = 1024;
+    o->min_average_rate = 64 << 10;
     o->retries = 5;
     o->retry_delay_ms = 1000;
     o->retry_max_ms = 60000;
+    o->max_redirects = 5;
 }
 
 struct http_client *http_client_new(const struct http_options *o)
@@ -52,6 +65,10 @@ struct http_client *http_client_new(const struct http_options *o)
     pthread_once(&global_once, global_init);
     struct http_client *c = xcalloc(1, sizeof *c);
     c->opt = *o;
+    c->opt.resolve = NULL;
+    c->opt.nresolve = 0;
+    for (size_t i = 0; i < o->nresolve; i++)
+        c->resolve = curl_slist_append(c->resolve, o->resolve[i]);
     c->curl = curl_easy_init();
     if (!c->curl)
         abort();
@@ -63,17 +80,50 @@ void http_client_free(struct http_client *c)
     if (!c)
         return;
     curl_easy_cleanup(c->curl);
+    curl_slist_free_all(c->resolve);
+    free(c->final_url);
     free(c);
 }
 
-/* State of one attempt. */
+void http_client_on_retry(struct http_client *c, void (*fn)(void *ud, const struct http_retry *r),
+                          void *ud)
+{
+    c->on_retry = fn;
+    c->retry_ud = ud;
+}
+
+const char *http_client_final_url(const struct http_client *c)
+{
+    return c->final_url ? c->final_url : "";
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* State of one transfer (one hop of one attempt). */
 struct attempt {
     const struct http_request *req;
     struct http_response *resp;
-    int headers_done; /* the final header block has been parsed */
+    const struct http_options *opt;
+    CURL *curl;
     int sink_failed;
     struct wa_error sink_err;
-    CURL *curl;
+    /* address policy: only public addresses for this hop */
+    int public_only;
+    int refused;
+    char refused_addr[64];
+    int refused_cls;
+    /* time */
+    int64_t t0;
+    int64_t connected_at; /* 0 until the connection is up */
+    int64_t win_start;
+    curl_off_t win_bytes;
+    int too_slow;
+    char slow_msg[200];
 };
 
 static void trim_copy(char *dst, size_t cap, const char *src, size_t n)
@@ -99,13 +149,66 @@ static void reset_response(struct http_response *r)
     r->body_bytes = 0;
 }
 
+/* Parses a decimal int64 that must fill s exactly; -1 when it does not. */
+static int64_t parse_i64(const char *s)
+{
+    if (!*s)
+        return -1;
+    int64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > (INT64_MAX - 9) / 10)
+            return -1;
+        v = v * 10 + (*s - '0');
+    }
+    return v;
+}
+
+/* "bytes START-END/TOTAL" (TOTAL may be "*"): 0, or -1 when malformed. */
+static int parse_content_range(const char *v, struct http_response *r)
+{
+    char buf[96];
+    if (strncasecmp(v, "bytes ", 6) != 0)
+        return -1;
+    snprintf(buf, sizeof buf, "%s", v + 6);
+    char *dash = strchr(buf, '-'), *slash = strchr(buf, '/');
+    if (!dash || !slash || slash < dash)
+        return -1;
+    *dash = *slash = '\0';
+    int64_t s = parse_i64(buf), e = parse_i64(dash + 1);
+    int64_t t = strcmp(slash + 1, "*") == 0 ? -1 : parse_i64(slash + 1);
+    if (s < 0 || e < s || (strcmp(slash + 1, "*") != 0 && (t < 0 || e >= t)))
+        return -1;
+    r->range_start = s;
+    r->range_end = e;
+    r->range_total = t;
+    return 0;
+}
+
+/* Whether the connection's address is allowed for this hop (checked again
+ * when the answer starts, for connections curl reused). */
+static int check_primary_ip(struct attempt *a)
+{
+    if (!a->public_only)
+        return 1;
+    char *ip = NULL;
+    if (curl_easy_getinfo(a->curl, CURLINFO_PRIMARY_IP, &ip) != CURLE_OK || !ip || !*ip)
+        return 1; /* not known: opensocket checked the address it connected */
+    int cls = netaddr_classify_text(ip);
+    if (cls < 0 || cls == NETADDR_PUBLIC)
+        return 1;
+    a->refused = 1;
+    a->refused_cls = cls;
+    snprintf(a->refused_addr, sizeof a->refused_addr, "%s", ip);
+    return 0;
+}
+
 static size_t on_header(char *buf, size_t size, size_t nitems, void *ud)
 {
     struct attempt *a = ud;
     size_t n = size * nitems;
     struct http_response *r = a->resp;
     if (n >= 5 && strncmp(buf, "HTTP/", 5) == 0) {
-        /* A new header block (after a redirect or 100 Continue). */
+        /* A new header block (after 100 Continue). */
         uint64_t received = r->bytes_received;
         int attempts = r->attempts;
         reset_response(r);
@@ -114,7 +217,9 @@ static size_t on_header(char *buf, size_t size, size_t nitems, void *ud)
         const char *sp = memchr(buf, ' ', n);
         if (sp)
             r->status = strtol(sp + 1, NULL, 10);
-        return n;
+        if (!a->connected_at)
+            a->connected_at = a->win_start = now_ms();
+        return check_primary_ip(a) ? n : 0;
     }
     const char *colon = memchr(buf, ':', n);
     if (!colon)
@@ -131,17 +236,12 @@ static size_t on_header(char *buf, size_t size, size_t nitems, void *ud)
     else if (klen == 14 && strncasecmp(buf, "content-length", 14) == 0) {
         char tmp[32];
         trim_copy(tmp, sizeof tmp, v, vlen);
-        r->content_length = strtoll(tmp, NULL, 10);
+        r->content_length = parse_i64(tmp);
     } else if (klen == 13 && strncasecmp(buf, "content-range", 13) == 0) {
         char tmp[96];
-        long long s, e;
-        char total[32];
         trim_copy(tmp, sizeof tmp, v, vlen);
-        if (sscanf(tmp, "bytes %lld-%lld/%31s", &s, &e, total) == 3 && s >= 0 && e >= s) {
-            r->range_start = s;
-            r->range_end = e;
-            r->range_total = strcmp(total, "*") == 0 ? -1 : strtoll(total, NULL, 10);
-        }
+        if (parse_content_range(tmp, r) < 0)
+            r->range_start = r->range_end = r->range_total = -1;
     }
     return n;
 }
@@ -153,7 +253,7 @@ static size_t on_body(char *buf, size_t size, size_t nmemb, void *ud)
     struct http_response *r = a->resp;
     r->bytes_received += n;
     if (r->status < 200 || r->status >= 300)
-        return n; /* error bodies are read and dropped */
+        return n; /* error and redirect bodies are read and dropped */
     if (!a->req->body) {
         r->body_bytes += n;
         return n;
@@ -170,18 +270,135 @@ static size_t on_body(char *buf, size_t size, size_t nmemb, void *ud)
     return n;
 }
 
-static int retryable_status(long s)
+/* The minimum rate over each window and the average-rate deadline. */
+static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                       curl_off_t ulnow)
 {
-    return s == 408 || s == 429 || s == 500 || s == 502 || s == 503 || s == 504;
+    struct attempt *a = ud;
+    const struct http_options *o = a->opt;
+    (void)ultotal;
+    (void)ulnow;
+    int64_t now = now_ms();
+    long window = o->stall_timeout_ms > 0 ? o->stall_timeout_ms : 1;
+    if (!a->connected_at) {
+        curl_off_t ct = 0;
+        if (curl_easy_getinfo(a->curl, CURLINFO_CONNECT_TIME_T, &ct) == CURLE_OK && ct > 0) {
+            a->connected_at = a->win_start = now;
+            a->win_bytes = dlnow;
+        } else if (now - a->t0 > o->connect_timeout_ms + window) {
+            /* curl's connect timeout did not fire: a reused connection
+             * that never answered */
+            a->too_slow = 1;
+            snprintf(a->slow_msg, sizeof a->slow_msg, "no answer in %.0f s",
+                     (double)(now - a->t0) / 1000);
+            return 1;
+        }
+        return 0;
+    }
+    if (now - a->win_start >= window) {
+        double need = (double)o->min_rate * (double)window / 1000.0;
+        if (need < 1)
+            need = 1;
+        if ((double)(dlnow - a->win_bytes) < need) {
+            double secs = (double)(now - a->win_start) / 1000;
+            a->too_slow = 1;
+            if (!a->resp->status)
+                snprintf(a->slow_msg, sizeof a->slow_msg, "no answer within %.0f s", secs);
+            else if (dlnow == a->win_bytes)
+                snprintf(a->slow_msg, sizeof a->slow_msg, "stalled: no data for %.0f s", secs);
+            else
+                snprintf(a->slow_msg, sizeof a->slow_msg,
+                         "too slow: %lld bytes in %.0f s, at least %ld bytes/s wanted",
+                         (long long)(dlnow - a->win_bytes), secs, o->min_rate);
+            return 1;
+        }
+        a->win_start = now;
+        a->win_bytes = dlnow;
+    }
+    if (o->min_average_rate > 0) {
+        curl_off_t expected = dltotal > dlnow ? dltotal : dlnow;
+        double cap = (double)window + (double)expected * 1000.0 / (double)o->min_average_rate;
+        if ((double)(now - a->connected_at) > cap) {
+            a->too_slow = 1;
+            snprintf(a->slow_msg, sizeof a->slow_msg,
+                     "too slow: %lld of %lld bytes in %.0f s, at least %ld bytes/s on average "
+                     "wanted",
+                     (long long)dlnow, (long long)expected, (double)(now - a->connected_at) / 1000,
+                     o->min_average_rate);
+            return 1;
+        }
+    }
+    return 0;
 }
 
-static int retryable_curl(CURLcode c)
+static curl_socket_t on_open_socket(void *ud, curlsocktype purpose, struct curl_sockaddr *addr)
 {
+    struct attempt *a = ud;
+    (void)purpose;
+    if (a->public_only) {
+        int cls = netaddr_classify(&addr->addr, addr->addrlen);
+        if (cls != NETADDR_PUBLIC) {
+            a->refused = 1;
+            a->refused_cls = cls;
+            char host[INET6_ADDRSTRLEN] = "?";
+            if (addr->family == AF_INET)
+                inet_ntop(AF_INET, &((struct sockaddr_in *)&addr->addr)->sin_addr, host,
+                          sizeof host);
+            else if (addr->family == AF_INET6)
+                inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&addr->addr)->sin6_addr, host,
+                          sizeof host);
+            snprintf(a->refused_addr, sizeof a->refused_addr, "%s", host);
+            return CURL_SOCKET_BAD;
+        }
+    }
+    return socket(addr->family, addr->socktype | SOCK_CLOEXEC, addr->protocol);
+}
+
+/* The scheme and host of a URL (caller frees both); -1 when malformed. */
+static int url_parts(const char *url, char **scheme, char **host)
+{
+    *scheme = *host = NULL;
+    CURLU *u = curl_url();
+    if (!u)
+        abort();
+    char *s = NULL, *h = NULL;
+    int rc = -1;
+    if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+        curl_url_get(u, CURLUPART_SCHEME, &s, 0) == CURLUE_OK &&
+        curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK) {
+        *scheme = xstrdup(s);
+        *host = xstrdup(h);
+        rc = 0;
+    }
+    curl_free(s);
+    curl_free(h);
+    curl_url_cleanup(u);
+    return rc;
+}
+
+static int is_redirect(long s)
+{
+    return s == 301 || s == 302 || s == 303 || s == 307 || s == 308;
+}
+
+/* What a failure deserves: no retry, one short retry (the host did not
+ * answer at all), or the full policy (a transient failure). */
+enum retry_kind { RETRY_NONE, RETRY_SHORT, RETRY_FULL };
+
+static int retry_kind_of(CURLcode c, long status, int *unreachable)
+{
+    *unreachable = 0;
     switch (c) {
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY:
     case CURLE_COULDNT_CONNECT:
-    case CURLE_OPERATION_TIMEDOUT:
+        *unreachable = 1;
+        return RETRY_SHORT;
+    case CURLE_OPERATION_TIMEDOUT: /* only the connect timeout is curl's */
+        if (status)
+            return RETRY_FULL;
+        *unreachable = 1;
+        return RETRY_SHORT;
     case CURLE_PARTIAL_FILE:
     case CURLE_RECV_ERROR:
     case CURLE_SEND_ERROR:
@@ -189,10 +406,15 @@ static int retryable_curl(CURLcode c)
     case CURLE_HTTP2:
     case CURLE_HTTP2_STREAM:
     case CURLE_SSL_CONNECT_ERROR:
-        return 1;
+        return RETRY_FULL;
     default:
-        return 0;
+        return RETRY_NONE;
     }
+}
+
+static int retryable_status(long s)
+{
+    return s == 408 || s == 429 || s == 500 || s == 502 || s == 503 || s == 504;
 }
 
 static void sleep_ms(long ms)
@@ -202,114 +424,220 @@ static void sleep_ms(long ms)
         ;
 }
 
-int http_get(struct http_client *c, const struct http_request *req, struct http_response *resp,
-             struct wa_error *err)
+/* Sets up the handle for one hop. */
+static void setup(struct http_client *c, struct attempt *a, const char *url,
+                  struct curl_slist *hdrs, const char *range)
 {
     CURL *h = c->curl;
-    memset(resp, 0, sizeof *resp);
-    reset_response(resp);
-    long delay = c->opt.retry_delay_ms;
-    char range[64];
-    char reason[CURL_ERROR_SIZE + 64];
-    for (int attempt = 0;; attempt++) {
-        struct attempt a = {req, resp, 0, 0, {0, ""}, h};
-        struct curl_slist *hdrs = NULL;
-        char line[512];
-        curl_easy_reset(h);
-        curl_easy_setopt(h, CURLOPT_URL, req->url);
-        curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-        curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-        curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
-        curl_easy_setopt(h, CURLOPT_MAXREDIRS, 10L);
-        curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-        curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
-        curl_easy_setopt(h, CURLOPT_USERAGENT, http_user_agent());
-        curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, c->opt.connect_timeout_ms);
-        /* Stalls, not slow links: at least 1 byte per stall period. */
-        curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
-        curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME,
-                         (c->opt.stall_timeout_ms + 999) / 1000 > 0
-                             ? (c->opt.stall_timeout_ms + 999) / 1000
-                             : 1L);
-        curl_easy_setopt(h, CURLOPT_ERRORBUFFER, c->errbuf);
-        curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-        curl_easy_setopt(h, CURLOPT_HEADERDATA, &a);
-        curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-        curl_easy_setopt(h, CURLOPT_WRITEDATA, &a);
-        if (req->compressed)
-            curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
-        if (req->range_start >= 0) {
-            if (req->range_end >= 0)
-                snprintf(range, sizeof range, "%lld-%lld", (long long)req->range_start,
-                         (long long)req->range_end);
-            else
-                snprintf(range, sizeof range, "%lld-", (long long)req->range_start);
-            curl_easy_setopt(h, CURLOPT_RANGE, range);
-        } else if (req->range_suffix > 0) {
-            snprintf(range, sizeof range, "-%llu", (unsigned long long)req->range_suffix);
-            curl_easy_setopt(h, CURLOPT_RANGE, range);
+    const struct http_request *req = a->req;
+    curl_easy_reset(h);
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(h, CURLOPT_USERAGENT, http_user_agent());
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, c->opt.connect_timeout_ms);
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, c->errbuf);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, a);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, a);
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(h, CURLOPT_XFERINFODATA, a);
+    curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
+    curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, a);
+    if (c->resolve)
+        curl_easy_setopt(h, CURLOPT_RESOLVE, c->resolve);
+    if (req->compressed)
+        curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+    if (range[0])
+        curl_easy_setopt(h, CURLOPT_RANGE, range);
+    if (hdrs)
+        curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+}
+
+static struct curl_slist *request_headers(const struct http_request *req)
+{
+    struct curl_slist *hdrs = NULL;
+    char line[512];
+    if (req->accept) {
+        snprintf(line, sizeof line, "Accept: %s", req->accept);
+        hdrs = curl_slist_append(hdrs, line);
+    }
+    if (req->if_none_match && *req->if_none_match && strlen(req->if_none_match) < 400) {
+        snprintf(line, sizeof line, "If-None-Match: %s", req->if_none_match);
+        hdrs = curl_slist_append(hdrs, line);
+    }
+    if (req->if_modified_since && *req->if_modified_since && strlen(req->if_modified_since) < 400) {
+        snprintf(line, sizeof line, "If-Modified-Since: %s", req->if_modified_since);
+        hdrs = curl_slist_append(hdrs, line);
+    }
+    return hdrs;
+}
+
+/* One attempt: the request and its redirects.  Returns 0 with a final
+ * response in resp, or an error with *kind saying whether to retry. */
+static int run_attempt(struct http_client *c, const struct http_request *req,
+                       struct http_response *resp, const char *origin_host, int origin_local,
+                       int *kind, long *retry_after, struct wa_error *err)
+{
+    char range[64] = "";
+    if (req->range_start >= 0) {
+        if (req->range_end >= 0)
+            snprintf(range, sizeof range, "%lld-%lld", (long long)req->range_start,
+                     (long long)req->range_end);
+        else
+            snprintf(range, sizeof range, "%lld-", (long long)req->range_start);
+    } else if (req->range_suffix > 0) {
+        snprintf(range, sizeof range, "-%llu", (unsigned long long)req->range_suffix);
+    }
+    struct curl_slist *hdrs = request_headers(req);
+    char *url = xstrdup(req->url);
+    int rc = 0;
+    *kind = RETRY_NONE;
+    *retry_after = -1;
+    for (int hop = 0;; hop++) {
+        char *scheme, *host;
+        if (url_parts(url, &scheme, &host) < 0) {
+            rc = wa_error_set(err, WA_ERR_NETWORK, "%s%.200s is not a valid URL",
+                              hop ? "redirect target " : "", url);
+            break;
         }
-        if (req->accept) {
-            snprintf(line, sizeof line, "Accept: %s", req->accept);
-            hdrs = curl_slist_append(hdrs, line);
+        int scheme_ok = strcasecmp(scheme, "http") == 0 || strcasecmp(scheme, "https") == 0;
+        struct attempt a;
+        memset(&a, 0, sizeof a);
+        a.req = req;
+        a.resp = resp;
+        a.opt = &c->opt;
+        a.curl = c->curl;
+        a.public_only = !c->opt.allow_private && !origin_local && strcasecmp(host, origin_host);
+        free(scheme);
+        free(host);
+        if (!scheme_ok) {
+            rc = wa_error_set(err, WA_ERR_NETWORK, "%s%.200s refused: only http and https",
+                              hop ? "redirect to " : "", url);
+            break;
         }
-        if (req->if_none_match && *req->if_none_match) {
-            snprintf(line, sizeof line, "If-None-Match: %s", req->if_none_match);
-            hdrs = curl_slist_append(hdrs, line);
-        }
-        if (req->if_modified_since && *req->if_modified_since) {
-            snprintf(line, sizeof line, "If-Modified-Since: %s", req->if_modified_since);
-            hdrs = curl_slist_append(hdrs, line);
-        }
-        if (hdrs)
-            curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+        setup(c, &a, url, hdrs, range);
         c->errbuf[0] = '\0';
-        resp->attempts = attempt + 1;
-        CURLcode cc = curl_easy_perform(h);
-        curl_slist_free_all(hdrs);
+        a.t0 = now_ms();
+        CURLcode cc = curl_easy_perform(c->curl);
         long status = 0;
-        curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+        curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
         if (status)
             resp->status = status;
         if (a.sink_failed) {
             if (err)
                 *err = a.sink_err;
-            return a.sink_err.code;
+            rc = a.sink_err.code;
+            break;
         }
-        int retry = 0;
-        long retry_after = -1;
+        if (a.refused) {
+            rc = wa_error_set(
+                err, WA_ERR_NETWORK, "%s%.200s refused: it leads to %s (a %s) from a public index",
+                hop ? "redirect to " : "", url, a.refused_addr, netaddr_class_name(a.refused_cls));
+            break;
+        }
+        if (a.too_slow) {
+            rc = wa_error_set(err, WA_ERR_NETWORK, "%s", a.slow_msg);
+            break;
+        }
         if (cc != CURLE_OK) {
-            if (!retryable_curl(cc))
-                return wa_error_set(err, WA_ERR_NETWORK, "%s",
-                                    c->errbuf[0] ? c->errbuf : curl_easy_strerror(cc));
-            retry = 1;
-            if (cc == CURLE_OPERATION_TIMEDOUT)
-                snprintf(reason, sizeof reason, "timed out (%s)",
-                         resp->status ? "transfer stalled" : "no response");
+            *kind = retry_kind_of(cc, resp->status, &resp->unreachable);
+            if (cc == CURLE_OPERATION_TIMEDOUT && !resp->status)
+                rc = wa_error_set(err, WA_ERR_NETWORK, "no connection within %.0f s",
+                                  (double)c->opt.connect_timeout_ms / 1000);
             else
-                snprintf(reason, sizeof reason, "%s",
-                         c->errbuf[0] ? c->errbuf : curl_easy_strerror(cc));
-        } else if (retryable_status(resp->status)) {
-            retry = 1;
-            snprintf(reason, sizeof reason, "HTTP %ld", resp->status);
-            curl_off_t ra = -1;
-            if (curl_easy_getinfo(h, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK && ra >= 0)
-                retry_after = (long)ra * 1000;
-        } else {
-            return 0;
+                rc = wa_error_set(err, WA_ERR_NETWORK, "%s",
+                                  c->errbuf[0] ? c->errbuf : curl_easy_strerror(cc));
+            break;
         }
-        if (attempt >= c->opt.retries)
-            return wa_error_set(err, WA_ERR_NETWORK, "%s (after %d attempts)", reason, attempt + 1);
-        (void)retry;
-        long wait = delay;
+        char *next = NULL;
+        if (is_redirect(resp->status) &&
+            curl_easy_getinfo(c->curl, CURLINFO_REDIRECT_URL, &next) == CURLE_OK && next) {
+            if (hop >= c->opt.max_redirects) {
+                rc = wa_error_set(err, WA_ERR_NETWORK, "more than %d redirects",
+                                  c->opt.max_redirects);
+                break;
+            }
+            free(url);
+            url = xstrdup(next);
+            continue;
+        }
+        if (retryable_status(resp->status)) {
+            *kind = RETRY_FULL;
+            rc = wa_error_set(err, WA_ERR_NETWORK, "HTTP %ld", resp->status);
+            curl_off_t ra = -1;
+            if (curl_easy_getinfo(c->curl, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK && ra >= 0)
+                *retry_after = ra > 86400 ? 86400000L : (long)ra * 1000;
+        }
+        break;
+    }
+    free(c->final_url);
+    c->final_url = url;
+    curl_slist_free_all(hdrs);
+    return rc;
+}
+
+int http_get(struct http_client *c, const struct http_request *req, struct http_response *resp,
+             struct wa_error *err)
+{
+    memset(resp, 0, sizeof *resp);
+    reset_response(resp);
+    char *oscheme, *ohost;
+    if (url_parts(req->origin ? req->origin : req->url, &oscheme, &ohost) < 0) {
+        free(c->final_url);
+        c->final_url = xstrdup(req->url);
+        return wa_error_set(err, WA_ERR_NETWORK, "%.200s is not a valid URL",
+                            req->origin ? req->origin : req->url);
+    }
+    int origin_local = netaddr_host_is_local(ohost);
+    long delay = c->opt.retry_delay_ms;
+    int rc;
+    for (int attempt = 1;; attempt++) {
+        int kind;
+        long retry_after;
+        struct wa_error e;
+        wa_error_clear(&e);
+        resp->attempts = attempt;
+        rc = run_attempt(c, req, resp, ohost, origin_local, &kind, &retry_after, &e);
+        if (rc == 0 || kind == RETRY_NONE) {
+            if (rc < 0 && err)
+                *err = e;
+            break;
+        }
+        int max = kind == RETRY_SHORT ? (c->opt.retries > 0 ? 2 : 1) : c->opt.retries + 1;
+        if (attempt >= max) {
+            if (err) {
+                *err = e;
+                if (attempt > 1) {
+                    char n[40];
+                    snprintf(n, sizeof n, " (after %d attempts)", attempt);
+                    wa_strlcat(err->msg, n, sizeof err->msg);
+                }
+            }
+            break;
+        }
+        long wait = kind == RETRY_SHORT ? (delay < 1000 ? delay : 1000) : delay;
         if (retry_after >= 0)
             wait = retry_after > c->opt.retry_max_ms ? c->opt.retry_max_ms : retry_after;
+        if (c->on_retry) {
+            struct http_retry r = {req->url, e.msg, attempt, max, wait};
+            c->on_retry(c->retry_ud, &r);
+        }
         sleep_ms(wait);
-        delay = delay * 2 > c->opt.retry_max_ms ? c->opt.retry_max_ms : delay * 2;
+        if (kind == RETRY_FULL)
+            delay = delay * 2 > c->opt.retry_max_ms ? c->opt.retry_max_ms : delay * 2;
         if (resp->body_bytes > 0 && req->restart)
             req->restart(req->ud);
         uint64_t received = resp->bytes_received;
         reset_response(resp);
         resp->bytes_received = received;
+        resp->unreachable = 0;
     }
+    free(oscheme);
+    free(ohost);
+    return rc;
 }

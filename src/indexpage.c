@@ -237,6 +237,9 @@ static char *filename_of(const char *url)
     return dec;
 }
 
+/* The value of a #sha256= fragment as written (up to '&' and at most 200
+ * bytes), or NULL: the crawler checks it, so a bad one is reported for
+ * that wheel instead of being silently dropped. */
 static char *sha256_of_fragment(const char *href)
 {
     const char *h = strchr(href, '#');
@@ -246,15 +249,8 @@ static char *sha256_of_fragment(const char *href)
     if (!p)
         return NULL;
     p += 7;
-    size_t n = 0;
-    while (isxdigit((unsigned char)p[n]))
-        n++;
-    if (n != 64)
-        return NULL;
-    char *s = xstrndup(p, 64);
-    for (char *c = s; *c; c++)
-        *c = (char)tolower((unsigned char)*c);
-    return s;
+    size_t n = strcspn(p, "&");
+    return xstrndup(p, n < 200 ? n : 200);
 }
 
 static int add_link(struct index_page *out, size_t *cap, struct index_link *l, struct wa_error *err)
@@ -471,11 +467,8 @@ int indexpage_parse_json(const char *page_url, const char *body, size_t len, str
         l.filename = fn ? xstrdup(fn) : filename_of(l.url);
         const char *sha =
             json_string_value(json_object_get(json_object_get(f, "hashes"), "sha256"));
-        if (sha && strlen(sha) == 64) {
-            l.sha256 = xstrdup(sha);
-            for (char *c = l.sha256; *c; c++)
-                *c = (char)tolower((unsigned char)*c);
-        }
+        if (sha)
+            l.sha256 = xstrndup(sha, 200);
         l.requires_python = json_str_dup(json_object_get(f, "requires-python"));
         json_t *y = json_object_get(f, "yanked");
         if (json_is_string(y))

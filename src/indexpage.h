@@ -21,7 +21,7 @@
 struct index_link {
     char *filename;        /* last path segment of the URL, percent-decoded */
     char *url;             /* absolute, fragment removed */
-    char *sha256;          /* lowercase hex, or NULL */
+    char *sha256;          /* as the index gives it (200 bytes at most; unchecked), or NULL */
     char *requires_python; /* entity-decoded, or NULL */
     char *yanked;          /* NULL: not yanked; "" or a reason: yanked */
     char *upload_time;     /* as given (RFC 3339), or NULL */

@@ -74,8 +74,8 @@ static void test_html(void)
                "%2B decoded in file name");
         OK(strstr(p.links[0].url, "%2Bcu128") != NULL, "%%2B kept in URL");
         STR_EQ(p.links[0].sha256,
-               "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-               "sha256 fragment, lowercased");
+               "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+               "sha256 fragment as given (the crawler checks and lowercases it)");
         STR_EQ(p.links[0].requires_python, ">=3.10", "requires-python decoded");
         STR_EQ(p.links[0].upload_time, "2026-01-21T18:04:11Z", "upload time");
         OK(p.links[0].has_metadata, "metadata attribute");
@@ -128,7 +128,7 @@ static void test_json(void)
                "https://h/whl/cpu/torch-2.8.0%2Bcpu-cp312-cp312-manylinux_2_28_x86_64.whl",
                "json url resolved");
         STR_EQ(p.links[0].sha256,
-               "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc", "hash");
+               "CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC", "hash as given");
         STR_EQ(p.links[0].yanked, "oops", "yank reason");
         OK(p.links[0].has_metadata, "core-metadata");
         OK(p.links[1].yanked == NULL && p.links[1].sha256 == NULL, "second file");

@@ -4,9 +4,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include "db.h"
 #include "error.h"
 #include "fsutil.h"
 #include "harness.h"
+#include "netaddr.h"
 #include "strbuf.h"
 #include "strmap.h"
 #include "xalloc.h"
@@ -52,6 +57,79 @@ int main(int argc, char **argv)
     STR_EQ(small, "abcdefg", "strlcpy truncates");
     wa_strlcat(small, "xyz", sizeof small);
     STR_EQ(small, "abcdefg", "strlcat on a full buffer");
+
+    char q[32];
+    STR_EQ(wa_quote(q, sizeof q, "a\x1b[2J\"b\\", 100), "a\\x1b[2J\\\"b\\\\", "quote escapes");
+    STR_EQ(wa_quote(q, sizeof q, "abcdefghijklmnopqrstuvwxyz0123456789", 100),
+           "abcdefghijklmnopqrstuvwxyz01...", "quote cuts to the buffer");
+    STR_EQ(wa_quote(q, sizeof q, "abcdefgh", 3), "abc...", "quote cuts at max_src");
+
+    /* Record keys: the one check every path built from index data passes. */
+    static const char hex64[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+    OK(db_key_valid(hex64), "sha256 key");
+    char *uk = db_key(NULL, "https://h/x.whl");
+    OK(uk && strncmp(uk, "url-", 4) == 0 && db_key_valid(uk), "url key");
+    free(uk);
+    char upper[65];
+    for (int i = 0; i < 64; i++)
+        upper[i] = (char)(hex64[i] >= 'a' ? hex64[i] - 32 : hex64[i]);
+    upper[64] = '\0';
+    OK(!db_key_valid(upper), "uppercase is not a key");
+    char *lk = db_key(upper, "u");
+    STR_EQ(lk, hex64, "db_key lowercases an uppercase sha256");
+    free(lk);
+    static const char *const bad_keys[] = {
+        "././././././././././././././././././././././././../../../pwn/x",
+        "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde",
+        "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0",
+        "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdeg",
+        "url-../0123456789abcdef0123456789abcdef0123456789abcdef01234567",
+        "",
+        NULL};
+    for (const char *const *k = bad_keys; *k; k++) {
+        OK(!db_key_valid(*k), "not a key: %s", *k);
+        OK(db_key(*k, "u") == NULL, "db_key refuses sha256 %s", *k);
+        OK(!db_sha256_valid(*k), "not a sha256: %s", *k);
+    }
+    OK(!db_key_valid(NULL), "NULL is not a key");
+
+    /* Address classes for the redirect policy. */
+    INT_EQ(netaddr_classify_text("127.0.0.1"), NETADDR_LOOPBACK, "127.0.0.1");
+    INT_EQ(netaddr_classify_text("127.200.1.1"), NETADDR_LOOPBACK, "127/8");
+    INT_EQ(netaddr_classify_text("10.1.2.3"), NETADDR_PRIVATE, "10/8");
+    INT_EQ(netaddr_classify_text("172.31.255.255"), NETADDR_PRIVATE, "172.16/12");
+    INT_EQ(netaddr_classify_text("172.32.0.1"), NETADDR_PUBLIC, "172.32 is public");
+    INT_EQ(netaddr_classify_text("192.168.0.1"), NETADDR_PRIVATE, "192.168/16");
+    INT_EQ(netaddr_classify_text("169.254.169.254"), NETADDR_LINK_LOCAL, "metadata service");
+    INT_EQ(netaddr_classify_text("100.64.0.1"), NETADDR_PRIVATE, "CGNAT");
+    INT_EQ(netaddr_classify_text("0.0.0.0"), NETADDR_UNSPECIFIED, "0.0.0.0");
+    INT_EQ(netaddr_classify_text("224.0.0.1"), NETADDR_SPECIAL, "multicast");
+    INT_EQ(netaddr_classify_text("151.101.0.223"), NETADDR_PUBLIC, "public v4");
+    INT_EQ(netaddr_classify_text("::1"), NETADDR_LOOPBACK, "::1");
+    INT_EQ(netaddr_classify_text("[::1]"), NETADDR_LOOPBACK, "[::1]");
+    INT_EQ(netaddr_classify_text("::"), NETADDR_UNSPECIFIED, "::");
+    INT_EQ(netaddr_classify_text("::ffff:127.0.0.1"), NETADDR_LOOPBACK, "v4-mapped loopback");
+    INT_EQ(netaddr_classify_text("::ffff:8.8.8.8"), NETADDR_PUBLIC, "v4-mapped public");
+    INT_EQ(netaddr_classify_text("64:ff9b::a00:1"), NETADDR_PRIVATE, "NAT64 of 10.0.0.1");
+    INT_EQ(netaddr_classify_text("2002:7f00:1::"), NETADDR_LOOPBACK, "6to4 of 127.0.0.1");
+    INT_EQ(netaddr_classify_text("fd00::1"), NETADDR_PRIVATE, "unique local");
+    INT_EQ(netaddr_classify_text("fe80::1%eth0"), NETADDR_LINK_LOCAL, "link-local with zone");
+    INT_EQ(netaddr_classify_text("ff02::1"), NETADDR_SPECIAL, "v6 multicast");
+    INT_EQ(netaddr_classify_text("2606:4700::1111"), NETADDR_PUBLIC, "public v6");
+    INT_EQ(netaddr_classify_text("download.pytorch.org"), -1, "a name is not numeric");
+    OK(netaddr_host_is_local("localhost") && netaddr_host_is_local("LOCALHOST.") &&
+           netaddr_host_is_local("a.localhost") && netaddr_host_is_local("127.0.0.1") &&
+           netaddr_host_is_local("[::1]") && netaddr_host_is_local("10.0.0.7"),
+       "local hosts");
+    OK(!netaddr_host_is_local("download.pytorch.org") && !netaddr_host_is_local("localhost.evil") &&
+           !netaddr_host_is_local("8.8.8.8"),
+       "public hosts");
+    struct sockaddr_in6 s6;
+    memset(&s6, 0, sizeof s6);
+    s6.sin6_family = AF_INET6;
+    inet_pton(AF_INET6, "::ffff:169.254.169.254", &s6.sin6_addr);
+    INT_EQ(netaddr_classify((struct sockaddr *)&s6, sizeof s6), NETADDR_LINK_LOCAL,
+           "sockaddr v4-mapped metadata address");
 
     if (argc > 1) {
         char *dir = xasprintf("%s/test_util", argv[1]);

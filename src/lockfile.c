@@ -1,0 +1,98 @@
+/*
+ * lockfile: flock(2) on DIR.lock.
+ */
+#include "lockfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+struct lockfile {
+    int fd;
+    char *path;
+};
+
+char *lockfile_path(const char *dir)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    return xasprintf("%.*s.lock", (int)n, dir);
+}
+
+static long read_pid(int fd)
+{
+    char buf[32];
+    ssize_t k = pread(fd, buf, sizeof buf - 1, 0);
+    if (k <= 0)
+        return 0;
+    buf[k] = '\0';
+    long pid = strtol(buf, NULL, 10);
+    return pid > 0 ? pid : 0;
+}
+
+int lockfile_acquire(const char *dir, int wait, lockfile_wait_fn waiting, void *ud,
+                     struct lockfile **out, struct wa_error *err)
+{
+    *out = NULL;
+    char *path = lockfile_path(dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        int rc = wa_error_set(err, WA_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+        free(path);
+        return rc;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        long holder = read_pid(fd);
+        if (e != EWOULDBLOCK) {
+            int rc = wa_error_set(err, WA_ERR_IO, "cannot lock %s: %s", path, strerror(e));
+            close(fd);
+            free(path);
+            return rc;
+        }
+        if (!wait) {
+            int rc =
+                holder ? wa_error_set(err, WA_ERR_BUSY, "%s is locked by process %ld", path, holder)
+                       : wa_error_set(err, WA_ERR_BUSY, "%s is locked by another process", path);
+            close(fd);
+            free(path);
+            return rc;
+        }
+        if (waiting)
+            waiting(ud, path, holder);
+        while (flock(fd, LOCK_EX) != 0) {
+            if (errno != EINTR) {
+                int rc = wa_error_set(err, WA_ERR_IO, "cannot lock %s: %s", path, strerror(errno));
+                close(fd);
+                free(path);
+                return rc;
+            }
+        }
+    }
+    char pid[32];
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
+        /* The pid is only for messages: a failure here is not fatal. */
+    }
+    struct lockfile *l = xcalloc(1, sizeof *l);
+    l->fd = fd;
+    l->path = path;
+    *out = l;
+    return 0;
+}
+
+void lockfile_release(struct lockfile *l)
+{
+    if (!l)
+        return;
+    close(l->fd);
+    free(l->path);
+    free(l);
+}
