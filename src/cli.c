@@ -23,8 +23,8 @@ void cli_warn(const char *fmt, ...)
 void cli_print_retry(void *ud, const struct http_retry *r)
 {
     (void)ud;
-    cli_warn("%s: %s; retrying in %.0f s (attempt %d of %d)", r->url, r->reason,
-             (double)r->wait_ms / 1000, r->attempt + 1, r->attempts);
+    cli_warn("%s: %s; retrying in %.*f s (attempt %d of %d)", r->url, r->reason,
+             r->wait_ms < 1000 ? 1 : 0, (double)r->wait_ms / 1000, r->attempt + 1, r->attempts);
 }
 
 void cli_print_waiting(void *ud, const char *lock_path, long holder_pid)

@@ -639,8 +639,9 @@ static void on_retry(void *ud, const struct http_retry *r)
     struct crawl *c = ud;
     char q[200];
     pthread_mutex_lock(&c->lock);
-    warn(c, "%s: %s; retrying in %.0f s (attempt %d of %d)", wa_quote(q, sizeof q, r->url, 180),
-         r->reason, (double)r->wait_ms / 1000, r->attempt + 1, r->attempts);
+    warn(c, "%s: %s; retrying in %.*f s (attempt %d of %d)", wa_quote(q, sizeof q, r->url, 180),
+         r->reason, r->wait_ms < 1000 ? 1 : 0, (double)r->wait_ms / 1000, r->attempt + 1,
+         r->attempts);
     pthread_mutex_unlock(&c->lock);
 }
 
@@ -655,7 +656,7 @@ static int scan_and_store(struct crawl *c, struct http_client *hc, struct cwheel
     memset(st, 0, sizeof *st);
     struct scan_result *r = scan_result_new(w->url);
     scan_result_set_name(r, w->filename);
-    int rc = wheelfetch_scan(hc, w->url, w->sha256, r, st, prog, ud, e);
+    int rc = wheelfetch_scan_from(hc, w->url, w->index_url, w->sha256, r, st, prog, ud, e);
     if (rc == 0) {
         *rec = scanned_record(c, w, r, st);
         if (db_write_record(c->db, w->key, *rec, e) < 0) {

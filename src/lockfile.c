@@ -11,6 +11,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "xalloc.h"
 
 struct lockfile {
@@ -42,6 +43,17 @@ int lockfile_acquire(const char *dir, int wait, lockfile_wait_fn waiting, void *
 {
     *out = NULL;
     char *path = lockfile_path(dir);
+    char *slash = strrchr(path, '/');
+    if (slash && slash != path) {
+        /* The folder may not exist yet (a first crawl into a new path). */
+        *slash = '\0';
+        int rc = fsutil_mkdirs(path, err);
+        *slash = '/';
+        if (rc < 0) {
+            free(path);
+            return rc;
+        }
+    }
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0) {
         int rc = wa_error_set(err, WA_ERR_IO, "cannot open %s: %s", path, strerror(errno));

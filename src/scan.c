@@ -194,6 +194,11 @@ void scan_wheel_free(struct scan_wheel *sw)
     free(sw);
 }
 
+void scan_wheel_set_verify(struct scan_wheel *sw, int on)
+{
+    zipstream_set_verify(sw->zs, on);
+}
+
 int scan_wheel_seek(struct scan_wheel *sw, uint64_t offset, struct wa_error *err)
 {
     return zipstream_seek(sw->zs, offset, err);
@@ -433,6 +438,7 @@ struct scan_result *scan_file(const char *path)
             goto out;
         }
         struct scan_wheel *sw = scan_wheel_new(r, ents, n, 1);
+        scan_wheel_set_verify(sw, 1);
         hasher_start(&hs, fd, r->size);
         hashing = 1;
         rc = stream_file(fd, r->size, push_wheel, sw, err);

@@ -77,6 +77,9 @@ struct scan_wheel;
  * not candidates are still recognised by their first bytes. */
 struct scan_wheel *scan_wheel_new(struct scan_result *r, const struct zip_entry *entries, size_t n,
                                   int sniff_all);
+/* Inflates and CRC-checks every member, not only those that can hold GPU
+ * code (zipstream_set_verify).  scan_file does this for local wheels. */
+void scan_wheel_set_verify(struct scan_wheel *sw, int on);
 void scan_wheel_free(struct scan_wheel *sw);
 /* See zipstream_seek / zipstream_feed / zipstream_finish. */
 int scan_wheel_seek(struct scan_wheel *sw, uint64_t offset, struct wa_error *err);

@@ -1,5 +1,10 @@
 /*
  * wheelfetch: ranged or whole-body scanning of a remote wheel.
+ *
+ * Every answer is checked against the others: a 206 must carry the range
+ * asked for, the same file size as the first answer, and a body of the
+ * announced length; a server that lies is this wheel's error, never a
+ * wrong size or a scan of the wrong bytes.
  */
 #include "wheelfetch.h"
 
@@ -14,18 +19,26 @@
 struct fetch {
     struct http_client *c;
     const char *url;
+    const char *origin;
+    const char *expected; /* the index's sha256, or NULL */
     struct scan_result *r;
     struct wheelfetch_stats *st;
     wheelfetch_progress progress;
     void *ud;
+    int64_t total; /* the file's size from the first answer; -1 before */
+
+    /* the range being asked for, and whether its answer was checked */
+    int64_t want_start, want_end; /* inclusive; want_end -1: to the end */
+    int checked;
 
     /* a ranged request into memory */
     struct strbuf buf;
     size_t buf_max;
-    int64_t want_start;
 
     /* whole-body mode */
     int full;
+    const struct zip_entry *full_ents; /* central directory, when known */
+    size_t full_nents;
     struct scan_wheel *sw_full;
     struct sha256 *h;
     uint64_t full_bytes;
@@ -41,6 +54,34 @@ static void count(struct fetch *f, size_t n)
         f->progress(f->ud, n);
 }
 
+/* Checks a 206 answer against what was asked and what earlier answers
+ * said, once per response (at its first body bytes). */
+static int check_range(struct fetch *f, const struct http_response *resp, struct wa_error *err)
+{
+    if (f->checked)
+        return 0;
+    f->checked = 1;
+    if (resp->range_start < 0 || resp->range_total < 0)
+        return wa_error_set(err, WA_ERR_NETWORK,
+                            "206 answer without a valid Content-Range (bytes START-END/SIZE)");
+    if (f->total >= 0 && resp->range_total != f->total)
+        return wa_error_set(err, WA_ERR_NETWORK,
+                            "the server gives the file's size as %lld bytes, after %lld before",
+                            (long long)resp->range_total, (long long)f->total);
+    if (resp->range_start != f->want_start || (f->want_end >= 0 && resp->range_end != f->want_end))
+        return wa_error_set(err, WA_ERR_NETWORK,
+                            "asked for bytes %lld-%lld, the server sent %lld-%lld",
+                            (long long)f->want_start, (long long)f->want_end,
+                            (long long)resp->range_start, (long long)resp->range_end);
+    if (resp->content_length >= 0 &&
+        resp->content_length != resp->range_end - resp->range_start + 1)
+        return wa_error_set(err, WA_ERR_NETWORK,
+                            "Content-Length %lld does not match Content-Range bytes %lld-%lld",
+                            (long long)resp->content_length, (long long)resp->range_start,
+                            (long long)resp->range_end);
+    return 0;
+}
+
 static void full_reset(struct fetch *f)
 {
     scan_wheel_free(f->sw_full);
@@ -54,7 +95,11 @@ static void full_reset(struct fetch *f)
 static int full_feed(struct fetch *f, const uint8_t *buf, size_t n, struct wa_error *err)
 {
     if (!f->sw_full) {
-        f->sw_full = scan_wheel_new(f->r, NULL, 0, 0);
+        f->sw_full = scan_wheel_new(f->r, f->full_ents, f->full_nents, 0);
+        /* Without the index's hash nothing else vouches for the members
+         * that are not scanned: check every member's CRC-32. */
+        if (!f->expected)
+            scan_wheel_set_verify(f->sw_full, 1);
         f->h = sha256_new();
     }
     sha256_update(f->h, buf, n);
@@ -74,6 +119,18 @@ static int tail_sink(void *ud, const struct http_response *resp, const uint8_t *
     }
     if (resp->status != 206)
         return wa_error_set(err, WA_ERR_NETWORK, "unexpected HTTP %ld", resp->status);
+    if (!f->checked) {
+        /* A suffix range: the last min(asked, size) bytes. */
+        if (resp->range_total > 0) {
+            int64_t want = resp->range_total < (int64_t)WHEELFETCH_TAIL ? resp->range_total
+                                                                        : (int64_t)WHEELFETCH_TAIL;
+            f->want_start = resp->range_total - want;
+            f->want_end = resp->range_total - 1;
+        }
+        int rc = check_range(f, resp, err);
+        if (rc < 0)
+            return rc;
+    }
     if (f->buf.len + n > f->buf_max)
         return wa_error_set(err, WA_ERR_NETWORK, "server sent more than the range asked for");
     strbuf_add(&f->buf, buf, n);
@@ -87,6 +144,7 @@ static void tail_restart(void *ud)
     if (f->full)
         full_reset(f);
     f->full = 0;
+    f->checked = 0;
 }
 
 /* Sink of a ranged request into memory (end records, central directory). */
@@ -95,9 +153,12 @@ static int mem_sink(void *ud, const struct http_response *resp, const uint8_t *b
 {
     struct fetch *f = ud;
     count(f, n);
-    if (resp->status != 206 || resp->range_start != f->want_start)
-        return wa_error_set(err, WA_ERR_NETWORK, "server answered a range request with HTTP %ld%s",
-                            resp->status, resp->status == 206 ? " for another range" : "");
+    if (resp->status != 206)
+        return wa_error_set(err, WA_ERR_NETWORK, "server answered a range request with HTTP %ld",
+                            resp->status);
+    int rc = check_range(f, resp, err);
+    if (rc < 0)
+        return rc;
     if (f->buf.len + n > f->buf_max)
         return wa_error_set(err, WA_ERR_NETWORK, "server sent more than the range asked for");
     strbuf_add(&f->buf, buf, n);
@@ -106,7 +167,17 @@ static int mem_sink(void *ud, const struct http_response *resp, const uint8_t *b
 
 static void mem_restart(void *ud)
 {
-    strbuf_reset(&((struct fetch *)ud)->buf);
+    struct fetch *f = ud;
+    strbuf_reset(&f->buf);
+    f->checked = 0;
+}
+
+static void base_request(struct fetch *f, struct http_request *req)
+{
+    memset(req, 0, sizeof *req);
+    req->url = f->url;
+    req->origin = f->origin;
+    req->ud = f;
 }
 
 static int fetch_range(struct fetch *f, uint64_t start, uint64_t len, struct wa_error *err)
@@ -114,20 +185,21 @@ static int fetch_range(struct fetch *f, uint64_t start, uint64_t len, struct wa_
     strbuf_reset(&f->buf);
     f->buf_max = (size_t)len;
     f->want_start = (int64_t)start;
-    struct http_request req = {0};
-    req.url = f->url;
-    req.range_start = (int64_t)start;
-    req.range_end = (int64_t)(start + len - 1);
+    f->want_end = (int64_t)(start + len - 1);
+    f->checked = 0;
+    struct http_request req;
+    base_request(f, &req);
+    req.range_start = f->want_start;
+    req.range_end = f->want_end;
     req.body = mem_sink;
     req.restart = mem_restart;
-    req.ud = f;
     struct http_response resp;
     f->st->requests++;
     int rc = http_get(f->c, &req, &resp, err);
     f->st->bytes += resp.bytes_received;
     if (rc == 0 && resp.status != 206) {
         f->st->http_status = resp.status;
-        rc = wa_error_set(err, WA_ERR_NETWORK, "HTTP %ld for a range of %s", resp.status, f->url);
+        rc = wa_error_set(err, WA_ERR_NETWORK, "HTTP %ld for a range of the file", resp.status);
     }
     if (rc == 0 && f->buf.len != len)
         rc = wa_error_set(err, WA_ERR_NETWORK, "range request returned %zu of %llu bytes",
@@ -141,16 +213,32 @@ static int member_sink(void *ud, const struct http_response *resp, const uint8_t
 {
     struct fetch *f = ud;
     count(f, n);
-    if (resp->status != 206 || resp->range_start != (int64_t)f->member_off)
+    if (resp->status != 206)
         return wa_error_set(err, WA_ERR_NETWORK, "server answered a range request with HTTP %ld",
                             resp->status);
+    int rc = check_range(f, resp, err);
+    if (rc < 0)
+        return rc;
     return scan_wheel_feed(f->sw, buf, n, err);
 }
 
 static void member_restart(void *ud)
 {
     struct fetch *f = ud;
+    f->checked = 0;
     scan_wheel_seek(f->sw, f->member_off, NULL);
+}
+
+/* The byte range [lho, end) of each member a ranged read would fetch. */
+static uint64_t member_end(const struct zip_entry *ents, size_t n, size_t i, uint64_t cd_offset)
+{
+    return i + 1 < n ? ents[i + 1].lho : cd_offset;
+}
+
+static int wanted(const struct zip_entry *e)
+{
+    size_t len = strlen(e->name);
+    return scan_member_is_candidate(e->name) && !(len && e->name[len - 1] == '/');
 }
 
 static int scan_members(struct fetch *f, const struct zip_entry *ents, size_t n, uint64_t cd_offset,
@@ -159,23 +247,20 @@ static int scan_members(struct fetch *f, const struct zip_entry *ents, size_t n,
     f->sw = scan_wheel_new(f->r, ents, n, 0);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
-        size_t len = strlen(ents[i].name);
-        if (!scan_member_is_candidate(ents[i].name) || (len && ents[i].name[len - 1] == '/'))
-            continue;
-        uint64_t end = i + 1 < n ? ents[i + 1].lho : cd_offset;
-        if (end <= ents[i].lho)
+        uint64_t end = member_end(ents, n, i, cd_offset);
+        if (!wanted(&ents[i]) || end <= ents[i].lho)
             continue;
         f->member_off = ents[i].lho;
         rc = scan_wheel_seek(f->sw, ents[i].lho, err);
         if (rc < 0)
             break;
-        struct http_request req = {0};
-        req.url = f->url;
-        req.range_start = (int64_t)ents[i].lho;
-        req.range_end = (int64_t)end - 1;
+        struct http_request req;
+        base_request(f, &req);
+        f->want_start = req.range_start = (int64_t)ents[i].lho;
+        f->want_end = req.range_end = (int64_t)end - 1;
+        f->checked = 0;
         req.body = member_sink;
         req.restart = member_restart;
-        req.ud = f;
         struct http_response resp;
         f->st->requests++;
         rc = http_get(f->c, &req, &resp, err);
@@ -185,11 +270,83 @@ static int scan_members(struct fetch *f, const struct zip_entry *ents, size_t n,
             rc = wa_error_set(err, WA_ERR_NETWORK, "HTTP %ld for member %s", resp.status,
                               ents[i].name);
         }
+        if (rc == 0 && resp.body_bytes != end - ents[i].lho)
+            rc = wa_error_set(err, WA_ERR_NETWORK, "%s: range returned %llu of %llu bytes",
+                              ents[i].name, (unsigned long long)resp.body_bytes,
+                              (unsigned long long)(end - ents[i].lho));
     }
     if (rc == 0)
         rc = scan_wheel_finish(f->sw, 0, err);
     scan_wheel_free(f->sw);
     f->sw = NULL;
+    return rc;
+}
+
+static int finish_full(struct fetch *f, struct wa_error *err)
+{
+    int rc = scan_wheel_finish(f->sw_full, 1, err);
+    if (rc < 0)
+        return rc;
+    if (f->total >= 0 && f->full_bytes != (uint64_t)f->total)
+        return wa_error_set(err, WA_ERR_NETWORK,
+                            "the whole file is %llu bytes, the range answers said %lld",
+                            (unsigned long long)f->full_bytes, (long long)f->total);
+    sha256_final_hex(f->h, f->r->sha256);
+    f->st->size = f->full_bytes;
+    f->r->size = f->full_bytes;
+    if (f->expected) {
+        if (strcmp(f->expected, f->r->sha256) != 0)
+            return wa_error_set(err, WA_ERR_CHECKSUM,
+                                "sha256 mismatch: the index says %s, the file is %s", f->expected,
+                                f->r->sha256);
+        f->st->sha256_checked = 1;
+    }
+    return 0;
+}
+
+/* Sink of a plain GET of the whole file (after the central directory was
+ * read by range). */
+static int whole_sink(void *ud, const struct http_response *resp, const uint8_t *buf, size_t n,
+                      struct wa_error *err)
+{
+    struct fetch *f = ud;
+    count(f, n);
+    if (resp->status != 200)
+        return wa_error_set(err, WA_ERR_NETWORK,
+                            "server answered a request for the whole file with HTTP %ld",
+                            resp->status);
+    return full_feed(f, buf, n, err);
+}
+
+static void whole_restart(void *ud)
+{
+    full_reset((struct fetch *)ud);
+}
+
+/* The ranges would cover most of the file anyway: read it whole, once,
+ * through the scanner and the hash, with the central directory known. */
+static int read_whole(struct fetch *f, const struct zip_entry *ents, size_t n, struct wa_error *err)
+{
+    f->full = 1;
+    f->full_ents = ents;
+    f->full_nents = n;
+    struct http_request req;
+    base_request(f, &req);
+    req.range_start = -1;
+    req.body = whole_sink;
+    req.restart = whole_restart;
+    struct http_response resp;
+    f->st->requests++;
+    int rc = http_get(f->c, &req, &resp, err);
+    f->st->bytes += resp.bytes_received;
+    if (rc == 0 && resp.status != 200) {
+        f->st->http_status = resp.status;
+        rc = wa_error_set(err, WA_ERR_NETWORK, "HTTP %ld for the whole file", resp.status);
+    }
+    if (rc == 0 && !f->sw_full)
+        rc = wa_error_set(err, WA_ERR_NETWORK, "the whole file came back empty");
+    if (rc == 0)
+        rc = finish_full(f, err);
     return rc;
 }
 
@@ -199,12 +356,10 @@ static int ranged(struct fetch *f, uint64_t size, uint64_t tail_start, struct wa
     const uint8_t *tail = (const uint8_t *)f->buf.buf;
     size_t tail_len = f->buf.len;
     struct zip_eocd eocd;
-    int rc = zip_find_eocd(tail, tail_len, size, &eocd, err);
-    if (rc < 0)
-        return rc;
     struct strbuf keep = STRBUF_INIT;
     strbuf_add(&keep, tail, tail_len);
-    if (eocd.need_eocd64) {
+    int rc = zip_find_eocd(tail, tail_len, size, &eocd, err);
+    if (rc == 0 && eocd.need_eocd64) {
         /* zip_find_eocd bounded the offset by the locator's position; the
          * in-memory case still checks before it indexes the buffer. */
         if (eocd.eocd64_offset >= tail_start) {
@@ -247,54 +402,60 @@ static int ranged(struct fetch *f, uint64_t size, uint64_t tail_start, struct wa
         rc = zip_parse_cdir(cd, (size_t)eocd.cd_size, &eocd, size, &ents, &n, err);
     strbuf_free(&keep);
     if (rc < 0) {
-        wa_error_prefix(err, "not a readable zip archive");
+        if (err && err->code != WA_ERR_NETWORK)
+            wa_error_prefix(err, "not a readable zip archive");
         return rc;
     }
     f->r->kind = SCAN_KIND_ZIP;
-    rc = scan_members(f, ents, n, eocd.cd_offset, err);
+    uint64_t want = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t end = member_end(ents, n, i, eocd.cd_offset);
+        if (wanted(&ents[i]) && end > ents[i].lho)
+            want += end - ents[i].lho;
+    }
+    if ((double)want >= (double)size * WHEELFETCH_WHOLE_PERCENT / 100.0) {
+        rc = read_whole(f, ents, n, err);
+    } else {
+        f->st->range_mode = 1;
+        rc = scan_members(f, ents, n, eocd.cd_offset, err);
+    }
     zip_entries_free(ents, n);
     return rc;
-}
-
-static int finish_full(struct fetch *f, const char *expected, struct wa_error *err)
-{
-    int rc = scan_wheel_finish(f->sw_full, 1, err);
-    if (rc < 0)
-        return rc;
-    sha256_final_hex(f->h, f->r->sha256);
-    f->st->sha256_checked = 1;
-    f->st->size = f->full_bytes;
-    f->r->size = f->full_bytes;
-    if (expected && *expected && strcmp(expected, f->r->sha256) != 0)
-        return wa_error_set(err, WA_ERR_CHECKSUM,
-                            "sha256 mismatch: the index says %s, the file is %s", expected,
-                            f->r->sha256);
-    return 0;
 }
 
 int wheelfetch_scan(struct http_client *c, const char *url, const char *expected_sha256,
                     struct scan_result *r, struct wheelfetch_stats *st,
                     wheelfetch_progress progress, void *ud, struct wa_error *err)
 {
+    return wheelfetch_scan_from(c, url, NULL, expected_sha256, r, st, progress, ud, err);
+}
+
+int wheelfetch_scan_from(struct http_client *c, const char *url, const char *origin,
+                         const char *expected_sha256, struct scan_result *r,
+                         struct wheelfetch_stats *st, wheelfetch_progress progress, void *ud,
+                         struct wa_error *err)
+{
     struct fetch f;
     memset(&f, 0, sizeof f);
     memset(st, 0, sizeof *st);
     f.c = c;
     f.url = url;
+    f.origin = origin;
+    f.expected = expected_sha256 && *expected_sha256 ? expected_sha256 : NULL;
     f.r = r;
     f.st = st;
     f.progress = progress;
     f.ud = ud;
+    f.total = -1;
     f.buf_max = WHEELFETCH_TAIL;
     r->kind = SCAN_KIND_ZIP;
 
-    struct http_request req = {0};
-    req.url = url;
+    struct http_request req;
+    base_request(&f, &req);
     req.range_start = -1;
     req.range_suffix = WHEELFETCH_TAIL;
     req.body = tail_sink;
     req.restart = tail_restart;
-    req.ud = &f;
     struct http_response resp;
     st->requests = 1;
     int rc = http_get(c, &req, &resp, err);
@@ -303,27 +464,25 @@ int wheelfetch_scan(struct http_client *c, const char *url, const char *expected
         st->http_status = resp.status;
         rc = wa_error_set(err, WA_ERR_NETWORK, "HTTP %ld", resp.status);
     }
-    if (rc == 0 && f.full) {
-        rc = finish_full(&f, expected_sha256, err);
+    if (rc == 0 && resp.status == 200) {
+        rc = f.sw_full ? finish_full(&f, err)
+                       : wa_error_set(err, WA_ERR_NETWORK, "the server sent an empty file");
+    } else if (rc == 0 && !f.checked) {
+        rc = wa_error_set(err, WA_ERR_NETWORK, "206 answer with an empty body");
     } else if (rc == 0) {
-        if (resp.range_total < 0 || resp.range_start < 0) {
-            rc = wa_error_set(err, WA_ERR_NETWORK, "206 response without the file size");
+        f.total = resp.range_total;
+        if (f.buf.len != (uint64_t)(resp.range_end - resp.range_start + 1)) {
+            rc = wa_error_set(err, WA_ERR_NETWORK, "range returned %zu of %lld bytes", f.buf.len,
+                              (long long)(resp.range_end - resp.range_start + 1));
         } else if (resp.range_start == 0) {
             /* The whole file fitted in the tail: read it from memory. */
-            uint64_t total = (uint64_t)resp.range_total;
             struct strbuf whole = f.buf;
             memset(&f.buf, 0, sizeof f.buf);
-            if (whole.len != total) {
-                rc = wa_error_set(err, WA_ERR_NETWORK, "range returned %zu of %llu bytes",
-                                  whole.len, (unsigned long long)total);
-            } else {
-                rc = full_feed(&f, (const uint8_t *)whole.buf, whole.len, err);
-                if (rc == 0)
-                    rc = finish_full(&f, expected_sha256, err);
-            }
+            rc = full_feed(&f, (const uint8_t *)whole.buf, whole.len, err);
+            if (rc == 0)
+                rc = finish_full(&f, err);
             strbuf_free(&whole);
         } else {
-            st->range_mode = 1;
             st->size = (uint64_t)resp.range_total;
             r->size = st->size;
             rc = ranged(&f, (uint64_t)resp.range_total, (uint64_t)resp.range_start, err);

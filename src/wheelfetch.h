@@ -2,13 +2,19 @@
  * wheelfetch: scan a wheel over HTTP without storing it.
  *
  * First a ranged request for the end of the file (the zip's central
- * directory).  When the server honours Range (206), only the members whose
+ * directory).  When the server honours Range (206), the members whose
  * names can hold GPU code are fetched, each with one ranged request from
  * its local header to the next member, and streamed through the scanner;
- * every member's CRC-32 is checked.  When the server ignores Range (200),
- * that first response's body is the whole file: it is streamed once through
- * the scanner without a central directory, hashed, and checked against the
- * index's sha256.
+ * every member's CRC-32 is checked.  When those members make up most of
+ * the file anyway (WHEELFETCH_WHOLE_PERCENT, as for a torch wheel whose
+ * CUDA libraries are 99% of it), the file is read whole once instead and
+ * its sha256 checked against the index's.  When the server ignores Range
+ * (200), that first response's body is the whole file: it is streamed once
+ * through the scanner without a central directory, hashed, and checked
+ * against the index's sha256 (or, without one, every member's CRC-32).
+ *
+ * Every 206 must carry the range asked for, the size the first answer
+ * gave, and a body of the length announced; anything else fails the wheel.
  */
 #ifndef WHEELARCH_WHEELFETCH_H
 #define WHEELARCH_WHEELFETCH_H
@@ -21,10 +27,12 @@
 
 /* Bytes of the end of the file asked for first. */
 #define WHEELFETCH_TAIL (64u << 10)
+/* Read the whole file when the ranges would cover this much of it. */
+#define WHEELFETCH_WHOLE_PERCENT 90
 
 struct wheelfetch_stats {
     int range_mode;     /* members were fetched by range */
-    int sha256_checked; /* the whole file was read and hashed */
+    int sha256_checked; /* the whole file was read, hashed and matched the index's sha256 */
     int requests;
     long http_status; /* status of the failing request, if any */
     uint64_t bytes;   /* body bytes received over all attempts */
@@ -41,5 +49,12 @@ typedef void (*wheelfetch_progress)(void *ud, uint64_t delta);
 int wheelfetch_scan(struct http_client *c, const char *url, const char *expected_sha256,
                     struct scan_result *r, struct wheelfetch_stats *st,
                     wheelfetch_progress progress, void *ud, struct wa_error *err);
+
+/* The same for a wheel linked from the index at origin (for the redirect
+ * and address policy of http.h; NULL: url itself is the origin). */
+int wheelfetch_scan_from(struct http_client *c, const char *url, const char *origin,
+                         const char *expected_sha256, struct scan_result *r,
+                         struct wheelfetch_stats *st, wheelfetch_progress progress, void *ud,
+                         struct wa_error *err);
 
 #endif

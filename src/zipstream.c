@@ -54,6 +54,7 @@ struct zipstream {
     int sizes_known;
     int deliver;
     int stopped; /* the handler asked for no more bytes */
+    int verify;  /* inflate and CRC-check every member, wanted or not */
     uint64_t data_left;
     uint64_t data_in;
     uint8_t desc[24];
@@ -99,6 +100,11 @@ void zipstream_free(struct zipstream *zs)
         free(zs->seen[i].name);
     free(zs->seen);
     free(zs);
+}
+
+void zipstream_set_verify(struct zipstream *zs, int on)
+{
+    zs->verify = on;
 }
 
 size_t zipstream_members_seen(const struct zipstream *zs)
@@ -202,7 +208,8 @@ static int start_member(struct zipstream *zs)
                            "stored member with a data descriptor cannot be streamed");
     if (lh->method == ZIP_METHOD_STORE && zs->csize != zs->usize)
         return member_fail(zs, WA_ERR_FORMAT, "stored member with different sizes");
-    if (zs->sizes_known && !zs->deliver) {
+    int checkable = lh->method == ZIP_METHOD_STORE || lh->method == ZIP_METHOD_DEFLATE;
+    if (zs->sizes_known && !zs->deliver && !(zs->verify && checkable)) {
         zs->st = Z_SKIPDATA;
         zs->data_left = zs->csize;
         return 0;
@@ -248,7 +255,7 @@ static void after_member(struct zipstream *zs)
 
 static int check_member(struct zipstream *zs)
 {
-    if (!zs->stopped) {
+    if (!zs->stopped || zs->verify) {
         uint32_t got = inflater_crc(zs->inf);
         if (zs->usize != ZIPSTREAM_SIZE_UNKNOWN && inflater_total_out(zs->inf) != zs->usize)
             return member_fail(zs, WA_ERR_FORMAT, "size differs from the declared size");
@@ -311,7 +318,7 @@ static int feed_data(struct zipstream *zs, const uint8_t *buf, size_t n, size_t 
         zs->data_left -= u;
         if (u < take)
             return member_fail(zs, WA_ERR_FORMAT, "deflate stream ends before its compressed size");
-        if (zs->stopped && zs->data_left > 0) {
+        if (zs->stopped && zs->data_left > 0 && !zs->verify) {
             /* Known size: skip the rest without inflating it. */
             zs->st = Z_SKIPDATA;
             return 0;
@@ -361,7 +368,7 @@ static int parse_descriptor(struct zipstream *zs, int *done)
     zs->sizes_known = 1;
     if (cs != zs->data_in || us != inflater_total_out(zs->inf))
         return member_fail(zs, WA_ERR_FORMAT, "data descriptor sizes differ from the data");
-    if (!zs->stopped && crc != inflater_crc(zs->inf)) {
+    if ((!zs->stopped || zs->verify) && crc != inflater_crc(zs->inf)) {
         char msg[96];
         snprintf(msg, sizeof msg, "CRC-32 mismatch (stored %08x, computed %08x)", crc,
                  inflater_crc(zs->inf));

@@ -56,6 +56,12 @@ struct zipstream *zipstream_new(const struct zip_entry *entries, size_t n,
                                 const struct zipstream_handler *h, void *ud);
 void zipstream_free(struct zipstream *zs);
 
+/* With on, every stored or deflated member is inflated to its end and its
+ * CRC-32 and size checked, also members the handler skips or stops early
+ * (a local file or a whole download: nothing else vouches for their
+ * bytes).  Off by default: a ranged read checks what it reads. */
+void zipstream_set_verify(struct zipstream *zs, int on);
+
 /* The next bytes pushed start at `offset`, which must be the local header
  * offset of a central directory entry (central directory mode only). */
 int zipstream_seek(struct zipstream *zs, uint64_t offset, struct wa_error *err);

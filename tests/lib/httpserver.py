@@ -14,7 +14,13 @@ for it.  Faults are injected from a JSON file re-read on every request:
 status: answer with that status; ignore_range: send 200 with the whole body;
 cut: close the connection after that many body bytes; delay: sleep before
 answering; stall/after: sleep `stall` seconds after `after` body bytes;
-times: apply to that many requests, then stop (counted in the state file).
+drip: send the body one byte at a time, sleeping `drip` seconds between;
+redirect: answer 302 with this Location (absolute or relative);
+range_total: claim this file size in Content-Range; range_shift: claim a
+start this many bytes later than the one sent; length_extra: claim a
+Content-Length this much larger (then close);
+skip: let that many requests pass first; times: apply to that many
+requests, then stop.
 
 Every request is logged as one JSON line to LOG: method, path, status,
 range, bytes (body bytes sent), so tests measure transfers from the server
@@ -75,9 +81,10 @@ def fault_for(path):
     key, spec = best
     with lock:
         n = used.get(key, 0)
-        if "times" in spec and n >= spec["times"]:
-            return None
         used[key] = n + 1
+        n -= spec.get("skip", 0)
+        if n < 0 or ("times" in spec and n >= spec["times"]):
+            return None
     return spec
 
 
@@ -99,6 +106,18 @@ class Handler(BaseHTTPRequestHandler):
             limit = min(limit, fault["cut"])
         stall_at = fault.get("after", 0) if fault and "stall" in fault else None
         sent = 0
+        if fault and "drip" in fault:
+            try:
+                while sent < limit:
+                    self.wfile.write(data[sent:sent + 1])
+                    self.wfile.flush()
+                    sent += 1
+                    time.sleep(fault["drip"])
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            entry["bytes"] = sent
+            self.close_connection = True
+            return
         try:
             while sent < limit:
                 end = min(limit, sent + 65536)
@@ -129,6 +148,15 @@ class Handler(BaseHTTPRequestHandler):
         fault = fault_for(path)
         if fault and "delay" in fault:
             time.sleep(fault["delay"])
+        if fault and "redirect" in fault:
+            entry["status"] = 302
+            entry["location"] = fault["redirect"]
+            self.send_response(302)
+            self.send_header("Location", fault["redirect"])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            log(entry)
+            return
         if fault and "status" in fault:
             body = b"injected fault\n"
             entry["status"] = fault["status"]
@@ -204,12 +232,17 @@ class Handler(BaseHTTPRequestHandler):
         entry["status"] = status
         self.send_response(status)
         self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
+        extra = fault.get("length_extra", 0) if fault else 0
+        if extra:
+            self.close_connection = True
+        self.send_header("Content-Length", str(len(body) + extra))
         self.send_header("ETag", etag)
         self.send_header("Last-Modified", lastmod)
         self.send_header("Accept-Ranges", "bytes")
         if status == 206:
-            self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end, len(data)))
+            total = fault.get("range_total", len(data)) if fault else len(data)
+            shift = fault.get("range_shift", 0) if fault else 0
+            self.send_header("Content-Range", "bytes %d-%d/%d" % (start + shift, end + shift, total))
         self.end_headers()
         if not head:
             self.send_body(body, fault, entry)
@@ -229,6 +262,13 @@ class Handler(BaseHTTPRequestHandler):
 class Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+
+    def handle_error(self, request, client_address):
+        # Clients that give up on a slow answer reset the connection: that is
+        # what the tests provoke, not an error of the server.
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
 
 
 srv = Server(("127.0.0.1", args.port), Handler)

@@ -1,0 +1,320 @@
+"""wheelarch against a hostile package index, served by tests/lib/httpserver.py
+on 127.0.0.1: a wheel whose ZIP64 locator holds an offset near 2^64, PEP 691
+and PEP 503 hashes that are paths, a server that drips one byte every half
+second, one that stalls, redirects and links from a public name to
+127.0.0.1 and localhost, a redirected index page with relative links, and
+servers that lie in their Range answers.  For each: the exit status, one
+clear line naming the wheel, nothing written outside the cache, and the
+honest wheels beside it recorded."""
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import time
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import watest  # noqa: E402
+import pyindex  # noqa: E402
+
+args = watest.parse_args()
+c = watest.Checker()
+W = args.work
+LINUX = "manylinux_2_28_x86_64"
+ROOT = os.path.join(W, "srv")
+GPU = [("torch/lib/libtorch_cuda.so", "libk_default.so")]
+
+
+def wheel_name(version):
+    return "torch-%s+cu126-cp312-cp312-%s.whl" % (version, LINUX)
+
+
+def good_wheel(ix, version, pad_py=20, data_mb=1):
+    """An honest wheel under /whl/<ix>/; returns (filename, sha256)."""
+    fname = wheel_name(version)
+    os.makedirs(os.path.join(ROOT, "whl", ix), exist_ok=True)
+    sha = pyindex.build_wheel(os.path.join(ROOT, "whl", ix, fname), "torch", GPU, pad_py=pad_py,
+                              data_mb=data_mb)
+    return fname, sha
+
+
+def zip64_wheel(ix, version, offset=0xFFFFFFFFFFFFFFF0):
+    """A wheel larger than the crawler's 64 KiB tail whose end record says
+    ZIP64 and whose ZIP64 locator points at `offset`: the sum offset + 56
+    wraps past 2^64 and looks in range."""
+    fname = wheel_name(version)
+    path = os.path.join(ROOT, "whl", ix, fname)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    import io
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+        z.writestr("torch/data.bin", os.urandom(200000))
+        z.writestr("torch/lib/libx.so", b"\x7fELF" + b"\0" * 60)
+    data = buf.getvalue()
+    at = data.rfind(b"PK\x05\x06")
+    eocd = bytearray(data[at:])
+    struct.pack_into("<HH", eocd, 8, 0xFFFF, 0xFFFF)
+    loc = struct.pack("<IIQI", 0x07064B50, 0, offset, 1)
+    out = data[:at] + loc + bytes(eocd)
+    with open(path, "wb") as f:
+        f.write(out)
+    import hashlib
+    return fname, hashlib.sha256(out).hexdigest()
+
+
+def page(ix, links, json_files=None):
+    d = os.path.join(ROOT, "whl", ix, "torch")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "index.html"), "w") as f:
+        f.write(pyindex.page_html("torch", links))
+    if json_files is not None:
+        with open(os.path.join(d, "index.json"), "w") as f:
+            f.write(pyindex.page_json("torch", json_files))
+
+
+def rel(ix, fname, sha=None):
+    h = "../" + fname.replace("+", "%2B")
+    return (h + ("#sha256=" + sha if sha else ""), fname, {})
+
+
+# ---- the hostile index --------------------------------------------------------
+z_bad, z_bad_sha = zip64_wheel("zip64", "9.0.0")
+z_good, z_good_sha = good_wheel("zip64", "9.0.1")
+page("zip64", [rel("zip64", z_bad, z_bad_sha), rel("zip64", z_good, z_good_sha)])
+
+# Keys that are paths: 64 characters, so only a length check lets them by;
+# records/<key>.json would be W/pwn/x.json.
+TRAVERSAL = "./" * 26 + "/" + "../../pwn/x"
+assert len(TRAVERSAL) == 64
+j_bad, _ = good_wheel("t691", "9.2.0")
+j_good, j_good_sha = good_wheel("t691", "9.2.1")
+page("t691", [], json_files=[
+    {"filename": j_bad, "url": "../" + j_bad.replace("+", "%2B"), "hashes": {"sha256": TRAVERSAL}},
+    {"filename": j_good, "url": "../" + j_good.replace("+", "%2B"), "hashes": {"sha256": j_good_sha}},
+    {"filename": "../../../pwn/" + wheel_name("9.2.2"), "url": "../x.whl", "hashes": {}},
+])
+h_bad, _ = good_wheel("t503", "9.3.0")
+h_good, h_good_sha = good_wheel("t503", "9.3.1")
+page("t503", [rel("t503", h_bad, TRAVERSAL), rel("t503", h_good, h_good_sha)])
+# What the traversal would read as an "already known" record.
+os.makedirs(os.path.join(W, "pwn"))
+with open(os.path.join(W, "pwn", "x.json"), "w") as f:
+    json.dump({"status": "scanned", "key": "x", "sass": ["sm_90"]}, f)
+
+d_bad, d_bad_sha = good_wheel("drip", "9.4.0")
+d_good, d_good_sha = good_wheel("drip", "9.4.1")
+page("drip", [rel("drip", d_bad, d_bad_sha), rel("drip", d_good, d_good_sha)])
+s_bad, s_bad_sha = good_wheel("stall", "9.5.0")
+s_good, s_good_sha = good_wheel("stall", "9.5.1")
+page("stall", [rel("stall", s_bad, s_bad_sha), rel("stall", s_good, s_good_sha)])
+
+# Redirects: /whl/redir/torch/ moves to /whl/moved/torch/, whose links are
+# relative (they exist only under /whl/moved/) or point at 127.0.0.1.
+r_rel, r_rel_sha = good_wheel("moved", "9.6.0")
+r_ip, r_ip_sha = good_wheel("moved", "9.6.1")
+r_lh, r_lh_sha = good_wheel("moved", "9.6.2")
+os.makedirs(os.path.join(ROOT, "whl", "redir", "torch"), exist_ok=True)
+
+l_total, l_total_sha = good_wheel("lies", "9.7.0")
+l_shift, l_shift_sha = good_wheel("lies", "9.7.1")
+l_len, l_len_sha = good_wheel("lies", "9.7.2")
+l_good, l_good_sha = good_wheel("lies", "9.7.3")
+page("lies", [rel("lies", f, s) for f, s in ((l_total, l_total_sha), (l_shift, l_shift_sha),
+                                             (l_len, l_len_sha), (l_good, l_good_sha))])
+
+srv = watest.Server("hostile", ROOT, W)
+PORT = srv.port
+NAME = "index.wheelarch-hostile.test"  # a public-looking name, pinned to 127.0.0.1
+page("moved", [
+    rel("moved", r_rel, r_rel_sha),
+    ("http://127.0.0.1:%d/whl/moved/%s#sha256=%s" % (PORT, r_ip.replace("+", "%2B"), r_ip_sha), r_ip, {}),
+    rel("moved", r_lh, r_lh_sha),
+])
+q = lambda f: "/whl/moved/" + f.replace("+", "%2B")  # noqa: E731
+srv.set_faults({
+    "/whl/redir/torch/": {"redirect": "/whl/moved/torch/"},
+    q(r_lh): {"redirect": "http://localhost:%d%s" % (PORT, q(r_lh) + "x")},
+    "/whl/drip/" + d_bad.replace("+", "%2B"): {"drip": 0.5},
+    "/whl/stall/" + s_bad.replace("+", "%2B"): {"stall": 30, "after": 10},
+    "/whl/lies/" + l_shift.replace("+", "%2B"): {"range_shift": -7},
+    "/whl/lies/" + l_len.replace("+", "%2B"): {"length_extra": 10},
+})
+
+HTTP = {"retries": 2, "retry_delay_ms": 50, "retry_max_ms": 200, "stall_timeout_ms": 2000,
+        "connect_timeout_ms": 2000, "resolve": ["%s:%d:127.0.0.1" % (NAME, PORT)]}
+
+
+def config(name, base, ix):
+    path = os.path.join(W, name + ".json")
+    with open(path, "w") as f:
+        json.dump({"indexes": [{"root": base + "/whl/", "ids": [ix]}], "projects": ["torch"],
+                   "http": HTTP}, f)
+    return path
+
+
+def outside_snapshot():
+    """Every file under W but the caches, the sites and the server's tree."""
+    out = {}
+    for dirpath, dirnames, files in os.walk(W):
+        reldir = os.path.relpath(dirpath, W)
+        top = reldir.split(os.sep)[0]
+        if top.startswith("cache") or top.startswith("site") or top == "srv":
+            continue
+        for fn in files:
+            p = os.path.join(dirpath, fn)
+            if fn.startswith("hostile.") or (reldir == "." and fn.endswith(".lock")):
+                continue  # the server's own log and state; the lock files beside the folders
+            with open(p, "rb") as f:
+                out[os.path.relpath(p, W)] = f.read()
+    return out
+
+
+def crawl(cfg, cache, expect, extra=(), timeout=120):
+    before = outside_snapshot()
+    start = time.time()
+    p = watest.run(args, "crawl", "--json", "-j", "2", "--config", cfg, "--cache",
+                   os.path.join(W, cache), *extra, timeout=timeout)
+    took = time.time() - start
+    c.eq(p.returncode, expect, "%s: exit status (stderr: %s)" % (cache, p.stderr[-600:]))
+    c.ok(p.returncode in (0, 1, 2, 3), "%s: no crash (exit %d)" % (cache, p.returncode))
+    lines = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
+    after = outside_snapshot()
+    changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+    c.eq(changed, [], "%s: nothing written outside the cache" % cache)
+    return p, {l["filename"]: l for l in lines}, took
+
+
+def one_line(p, fname, words, what):
+    """The wheel's failure is one stderr line naming it, saying what."""
+    ev = [l for l in p.stderr.splitlines() if l.startswith("wheelarch: %s: " % fname)]
+    c.eq(len(ev), 1, "%s: one line for %s" % (what, fname))
+    c.ok(ev and all(w in ev[0] for w in words), "%s: the line says %s: %r" % (what, words, ev))
+
+
+def records(cache):
+    d = os.path.join(W, cache, "records")
+    return {json.load(open(os.path.join(d, f)))["filename"] for f in os.listdir(d) if f.endswith(".json")}
+
+
+# ---- 1. ZIP64 locator near 2^64 -------------------------------------------------
+cfg = config("zip64", srv.url, "zip64")
+p, lines, _ = crawl(cfg, "cache-zip64", 3)
+c.eq(lines.get(z_bad, {}).get("status"), "failed", "wrapped ZIP64 wheel failed")
+one_line(p, z_bad, ["ZIP64", "out of range"], "zip64")
+c.eq(lines.get(z_good, {}).get("status"), "scanned", "its honest sibling scanned")
+failed = os.path.join(W, "cache-zip64", "failed", z_bad_sha + ".json")
+c.ok(os.path.exists(failed), "the failure is recorded under the wheel's key")
+# Every later run stays whole (the wheel is retried and fails the same way).
+p, lines, _ = crawl(cfg, "cache-zip64", 3)
+c.eq(lines.get(z_good, {}).get("status"), "known", "second run: sibling known")
+p = watest.run(args, "scan", srv.url + "/whl/zip64/" + z_bad.replace("+", "%2B"))
+c.eq(p.returncode, 1, "scan URL of the wrapped ZIP64 wheel: exit 1, no crash")
+c.eq(len(p.stderr.strip().splitlines()), 1, "scan URL: one line: %r" % p.stderr)
+p = watest.run(args, "scan", os.path.join(ROOT, "whl", "zip64", z_bad))
+c.eq(p.returncode, 1, "scan of the local file: exit 1")
+c.ok("out of range" in p.stderr and "18446744073709551600" in p.stderr,
+     "the local error names the offset as the file gives it: %r" % p.stderr)
+# update builds the site all the same.
+site = os.path.join(W, "site-zip64")
+p = watest.run(args, "update", "--config", cfg, "--cache", os.path.join(W, "cache-zip64"), "--out", site)
+c.eq(p.returncode, 3, "update with the wrapped wheel: exit 3 (stderr %s)" % p.stderr[-300:])
+c.ok(os.path.exists(os.path.join(site, "index.html")), "update built the site")
+
+# ---- 2. traversal keys, PEP 691 and PEP 503 -------------------------------------
+for ix, bad, good in (("t691", j_bad, j_good), ("t503", h_bad, h_good)):
+    cfg = config(ix, srv.url, ix)
+    cache = "cache-" + ix
+    p, lines, _ = crawl(cfg, cache, 3)
+    c.eq(lines.get(bad, {}).get("status"), "failed", "%s: traversal hash is the wheel's error" % ix)
+    one_line(p, bad, ["sha256", "not 64 hex digits"], ix)
+    c.eq(lines.get(good, {}).get("status"), "scanned", "%s: the honest wheel scanned" % ix)
+    c.eq(records(cache), {good}, "%s: only the honest wheel has a record" % ix)
+    names = []
+    for dirpath, _, files in os.walk(os.path.join(W, cache)):
+        names += files
+    c.ok(all(not n.startswith("x.") and "pwn" not in n for n in names), "%s: no file named after the path" % ix)
+    c.ok(not os.path.exists(os.path.join(W, "pwn", "x.json.tmp")) and
+         sorted(os.listdir(os.path.join(W, "pwn"))) == ["x.json"], "%s: pwn/ untouched" % ix)
+    c.ok(not os.path.exists(os.path.join(W, "failed")) and not os.path.exists(os.path.join(W, "records")),
+         "%s: no folder made outside the cache" % ix)
+    # A second run does not read W/pwn/x.json as an "already known" record.
+    p, lines, _ = crawl(cfg, cache, 3)
+    c.eq(lines.get(bad, {}).get("status"), "failed", "%s: never 'known' through the traversal" % ix)
+p, lines, _ = crawl(config("t691", srv.url, "t691"), "cache-t691", 3)
+c.ok("a file name with a path" in p.stderr, "a PEP 691 file name with a path is skipped with a warning")
+
+# ---- 3. drip feed and stall ---------------------------------------------------------
+for ix, bad, good, words in (("drip", d_bad, d_good, ["too slow"]), ("stall", s_bad, s_good, ["too slow", "2 s"])):
+    cfg = config(ix, srv.url, ix)
+    p, lines, took = crawl(cfg, "cache-" + ix, 3, extra=["--timeout", "2"])
+    c.eq(lines.get(bad, {}).get("status"), "failed", "%s: the slow wheel failed" % ix)
+    one_line(p, bad, words, ix)
+    c.eq(lines.get(good, {}).get("status"), "scanned", "%s: its sibling scanned" % ix)
+    c.ok(took < 12, "%s: over within about --timeout 2 (%.1f s)" % (ix, took))
+    c.ok(os.path.exists(os.path.join(W, "cache-" + ix, "failed")) and
+         len(os.listdir(os.path.join(W, "cache-" + ix, "failed"))) == 1, "%s: recorded as failed" % ix)
+p = watest.run(args, "scan", "--timeout", "2", srv.url + "/whl/drip/" + d_bad.replace("+", "%2B"))
+c.eq(p.returncode, 1, "scan URL of a drip-fed wheel gives up")
+
+# ---- 4. redirects and links to private addresses --------------------------------------
+cfg = config("redir", "http://%s:%d" % (NAME, PORT), "redir")
+srv.clear_log()
+p, lines, _ = crawl(cfg, "cache-redir", 3)
+c.eq(lines.get(r_rel, {}).get("status"), "scanned",
+     "a relative link on a redirected page resolves against the final URL")
+c.eq(lines.get(r_ip, {}).get("status"), "failed", "a link to 127.0.0.1 from a public name is refused")
+one_line(p, r_ip, ["refused", "127.0.0.1", "loopback"], "redir")
+c.eq(lines.get(r_lh, {}).get("status"), "failed", "a redirect to localhost from a public name is refused")
+one_line(p, r_lh, ["refused", "localhost"], "redir")
+hits = [e for e in srv.entries() if e["path"] in (q(r_ip), q(r_lh) + "x")]
+c.eq(hits, [], "no request reached the refused addresses")
+# From a loopback index everything may be followed.
+p, lines, _ = crawl(config("redir-local", srv.url, "redir"), "cache-redir-local", 3)
+c.eq([lines.get(f, {}).get("status") for f in (r_rel, r_ip)], ["scanned", "scanned"],
+     "local index: links to 127.0.0.1 followed")
+c.ok("HTTP 404" in (lines.get(r_lh, {}).get("error") or ""),
+     "local index: the redirect to localhost followed (to a missing file): %s" % lines.get(r_lh))
+# A redirect loop stops after 5.
+srv.set_faults({"/whl/loop/torch/": {"redirect": "/whl/loop/torch/"}})
+os.makedirs(os.path.join(ROOT, "whl", "loop", "torch"), exist_ok=True)
+p, lines, _ = crawl(config("loop", srv.url, "loop"), "cache-loop", 1)
+c.ok("more than 5 redirects" in p.stderr, "redirect loop stops: %s" % p.stderr[-300:])
+srv.set_faults({})
+
+# ---- 5. Range lies -----------------------------------------------------------------
+# A size that changes between answers (the tail tells the truth, later
+# ranges lie), a range that starts elsewhere than asked, a Content-Length
+# that disagrees with Content-Range.
+cfg = config("lies", srv.url, "lies")
+srv.set_faults({
+    "/whl/lies/" + l_total.replace("+", "%2B"): {"range_total": 123456789, "skip": 1},
+    "/whl/lies/" + l_shift.replace("+", "%2B"): {"range_shift": -7},
+    "/whl/lies/" + l_len.replace("+", "%2B"): {"length_extra": 10},
+})
+p, lines, _ = crawl(cfg, "cache-lies", 3)
+for f, words in ((l_total, ["size"]), (l_shift, ["asked for"]), (l_len, ["Content-Length"])):
+    c.eq(lines.get(f, {}).get("status"), "failed", "range lie refused: %s" % f)
+    one_line(p, f, words, "lies")
+c.eq(lines.get(l_good, {}).get("status"), "scanned", "the honest wheel scanned")
+c.eq(records("cache-lies"), {l_good}, "no record with a wrong size")
+srv.set_faults({})
+
+# ---- 6. hosts that do not resolve, names that are not names ---------------------------
+cfg = config("dns", "http://wheelarch-nowhere.invalid", "cu126")
+start = time.time()
+p = watest.run(args, "crawl", "--config", cfg, "--cache", os.path.join(W, "cache-dns"))
+took = time.time() - start
+c.eq(p.returncode, 1, "an unresolvable index: exit 1")
+c.ok(took < 10, "an unresolvable host is given up quickly (%.1f s)" % took)
+c.ok(re.search(r"wheelarch-nowhere.invalid.*retrying in .* \(attempt 2 of 2\)", p.stderr),
+     "the retry is visible: %s" % p.stderr)
+p = watest.run(args, "crawl", "--index", srv.url + "/whl/zip64/", "--project", "torch vision",
+               "--cache", os.path.join(W, "cache-space"))
+c.eq(p.returncode, 2, "a project name with a space is a usage error")
+c.ok("not a project name" in p.stderr, "and says so: %s" % p.stderr)
+
+srv.stop()
+c.done()
