@@ -402,6 +402,77 @@ static void test_corrupt(const struct strbuf *gpu)
     strbuf_free(&hz.cd);
 }
 
+/* Offsets and sizes near 2^64 in the end records and the central
+ * directory: each class is refused with its own message, checked both on
+ * the parsers and through scan_file (no sum may wrap into range). */
+static void test_wrapping(const struct strbuf *gpu)
+{
+    struct hzip hz = {STRBUF_INIT, STRBUF_INIT, 0};
+    hz_add(&hz, "lib/libx.so", gpu->buf, gpu->len, 8, 0, 1);
+    hz_add(&hz, "lib/liby.so", gpu->buf, gpu->len, 0, 0, 1);
+    hz_finish(&hz, 1);
+    const struct strbuf *good = &hz.out;
+    size_t loc = find(good, "PK\x06\x07", 4), e64 = find(good, "PK\x06\x06", 4);
+    size_t cd = find(good, "PK\x01\x02", 4);
+    struct strbuf z = STRBUF_INIT;
+    static const uint64_t wraps[] = {0xFFFFFFFFFFFFFFF0ull, 0xFFFFFFFFFFFFFFFFull,
+                                     0xFFFFFFFFFFFFFFC8ull /* + 56 == 0 */};
+    for (size_t k = 0; k < sizeof wraps / sizeof wraps[0]; k++) {
+        strbuf_reset(&z);
+        strbuf_add(&z, good->buf, good->len);
+        set64(&z, loc + 8, wraps[k]);
+        struct zip_eocd eocd;
+        size_t tail = z.len < ZIP_TAIL_MAX ? z.len : ZIP_TAIL_MAX;
+        struct wa_error e;
+        OK(zip_find_eocd((const uint8_t *)z.buf + z.len - tail, tail, z.len, &eocd, &e) ==
+               WA_ERR_FORMAT,
+           "ZIP64 locator offset %llx refused", (unsigned long long)wraps[k]);
+        char num[32];
+        snprintf(num, sizeof num, "%llu", (unsigned long long)wraps[k]);
+        OK(strstr(e.msg, num) != NULL, "the message names the offset as given: %s", e.msg);
+        expect_fail("wrap64.whl", &z, "out of range");
+    }
+    /* The ZIP64 record just overlapping its locator. */
+    strbuf_reset(&z);
+    strbuf_add(&z, good->buf, good->len);
+    set64(&z, loc + 8, (uint64_t)e64 + 1);
+    expect_fail("e64overlap.whl", &z, "out of range");
+    /* ZIP64 central directory offset and size near 2^64. */
+    strbuf_reset(&z);
+    strbuf_add(&z, good->buf, good->len);
+    set64(&z, e64 + 48, 0xFFFFFFFFFFFFFF00ull);
+    expect_fail("cdoff64.whl", &z, "does not end before");
+    strbuf_reset(&z);
+    strbuf_add(&z, good->buf, good->len);
+    set64(&z, e64 + 40, 0xFFFFFFFFFFFFFF00ull);
+    expect_fail("cdsize64.whl", &z, "does not end before");
+    /* A ZIP64 entry count of 2^64 - 1. */
+    strbuf_reset(&z);
+    strbuf_add(&z, good->buf, good->len);
+    set64(&z, e64 + 24, 0xFFFFFFFFFFFFFFFFull);
+    set64(&z, e64 + 32, 0xFFFFFFFFFFFFFFFFull);
+    expect_fail("count64.whl", &z, "claims");
+    /* ZIP64 extra fields with a local header offset and a compressed size
+     * whose sum wraps. */
+    strbuf_reset(&z);
+    strbuf_add(&z, good->buf, good->len);
+    set64(&z, cd + 46 + 11 + 4 + 16, 0xFFFFFFFFFFFFFFF0ull); /* lho of the first entry */
+    expect_fail("lho64.whl", &z, "outside the file");
+    strbuf_reset(&z);
+    strbuf_add(&z, good->buf, good->len);
+    set64(&z, cd + 46 + 11 + 4 + 8, 0xFFFFFFFFFFFFFFF0ull); /* its csize */
+    expect_fail("csize64.whl", &z, "outside the file");
+    /* Two entries naming the same local header (a zero gap).  With ZIP64
+     * extras each central entry is 46 + 11 + 4 + 24 bytes. */
+    strbuf_reset(&z);
+    strbuf_add(&z, good->buf, good->len);
+    set64(&z, cd + 85 + 46 + 11 + 4 + 16, 0);
+    expect_fail("samelho.whl", &z, "overlaps");
+    strbuf_free(&z);
+    strbuf_free(&hz.out);
+    strbuf_free(&hz.cd);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -417,6 +488,7 @@ int main(int argc, char **argv)
     test_libzip_archive(&gpu);
     test_modes(&gpu);
     test_corrupt(&gpu);
+    test_wrapping(&gpu);
     strbuf_free(&gpu);
     return harness_done();
 }
