@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "dbview.h"
 #include "lockfile.h"
 #include "paths.h"
 #include "site.h"
@@ -36,18 +37,22 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
     int built = site_build(&o, &st, &err);
     lockfile_release(lock);
     if (built < 0) {
+        site_stats_free(&st);
         cli_warn("%s", err.msg);
         return WA_EXIT_FAILURE;
     }
-    if (st.bad_records)
-        cli_warn("%s: %zu unreadable records skipped", o.cache_dir, st.bad_records);
+    /* One line per record left out, naming its file (quoted by dbview). */
+    for (size_t i = 0; i < st.nskipped; i++)
+        cli_warn("%s: %s; record skipped", st.skipped[i].file, st.skipped[i].reason);
     if (!cli_get(cmd, a, "quiet"))
         fprintf(stderr,
                 "wheelarch: %s: %zu pages from %zu records; %zu files: %zu written, %zu "
                 "unchanged, %zu removed%s\n",
                 o.out_dir, st.pages, st.records, st.out.files, st.out.written, st.out.unchanged,
                 st.out.removed, st.out.swapped ? "" : " (nothing changed)");
-    return st.bad_records ? WA_EXIT_PARTIAL : WA_EXIT_OK;
+    int skipped = st.nskipped > 0;
+    site_stats_free(&st);
+    return skipped ? WA_EXIT_PARTIAL : WA_EXIT_OK;
 }
 
 int cli_build(int argc, char **argv)

@@ -191,16 +191,15 @@ int cli_query(int argc, char **argv)
         goto out;
     }
     const char *cache = cli_get(cmd, &a, "cache") ? cli_get(cmd, &a, "cache") : "cache";
-    size_t bad = 0;
-    if (dbview_build(cache, &t, &v, &bad, &err) < 0) {
+    if (dbview_build(cache, &t, &v, &err) < 0) {
         free(norm);
         cli_warn("%s: %s", cache, err.msg);
         rc = WA_EXIT_FAILURE;
         goto out;
     }
     have_view = 1;
-    if (bad)
-        cli_warn("%s: %zu unreadable records skipped", cache, bad);
+    for (size_t i = 0; i < v.nskipped; i++)
+        cli_warn("%s: %s; record skipped", v.skipped[i].file, v.skipped[i].reason);
     if (diffs) {
         json_t *d = query_differences(&v, norm, o.version, cli_get(cmd, &a, "platform"));
         free(norm);

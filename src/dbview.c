@@ -11,6 +11,7 @@
 
 #include "db.h"
 #include "fsutil.h"
+#include "recordcheck.h"
 #include "recordreader.h"
 #include "strbuf.h"
 #include "strmap.h"
@@ -63,13 +64,40 @@ static void row_free(struct view_row *r)
     free(r->source_key);
 }
 
+void dbview_skips_free(struct dbview_skip *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(s[i].file);
+        free(s[i].reason);
+    }
+    free(s);
+}
+
 void dbview_free(struct dbview *v)
 {
     for (size_t i = 0; i < v->nrows; i++)
         row_free(&v->rows[i]);
     free(v->rows);
     free(v->data_date);
+    dbview_skips_free(v->skipped, v->nskipped);
     memset(v, 0, sizeof *v);
+}
+
+/* Notes that records/<key>.json was left out, and why. */
+static void skip(struct dbview *v, size_t *cap, const char *recdir, const char *key,
+                 const char *reason)
+{
+    v->skipped = xgrow(v->skipped, cap, v->nskipped + 1, sizeof *v->skipped);
+    struct dbview_skip *s = &v->skipped[v->nskipped++];
+    char *name = xasprintf("%s.json", key);
+    char *path = fsutil_join(recdir, name);
+    /* The file name came from a directory listing: shown quoted, so a name
+     * with control characters cannot reach a terminal as such. */
+    char q[4200];
+    s->file = xstrdup(recordcheck_quote(q, sizeof q, path, 1000));
+    s->reason = xstrdup(reason[0] ? reason : "unreadable");
+    free(path);
+    free(name);
 }
 
 static const char *jstr(json_t *o, const char *k)
@@ -336,18 +364,17 @@ static void newer(char **dst, const char *s)
 }
 
 int dbview_build(const char *cache_dir, const struct tables *t, struct dbview *v,
-                 size_t *bad_records, struct wa_error *err)
+                 struct wa_error *err)
 {
-    return dbview_build_with(cache_dir, t, v, bad_records, NULL, NULL, err);
+    return dbview_build_with(cache_dir, t, v, NULL, NULL, err);
 }
 
 int dbview_build_with(const char *cache_dir, const struct tables *t, struct dbview *v,
-                      size_t *bad_records, dbview_record_fn on_record, void *ud,
-                      struct wa_error *err)
+                      dbview_record_fn on_record, void *ud, struct wa_error *err)
 {
     memset(v, 0, sizeof *v);
     v->t = t;
-    size_t cap = 0, bad = 0;
+    size_t cap = 0, skip_cap = 0;
     struct strmap *by_key = strmap_new();
     char *recdir = cache_dir ? fsutil_join(cache_dir, "records") : NULL;
     if (recdir && fsutil_exists(recdir)) {
@@ -365,11 +392,14 @@ int dbview_build_with(const char *cache_dir, const struct tables *t, struct dbvi
          * this thread uses the records in key order. */
         struct recordreader *rr = recordreader_start(db, keys, nkeys, 2);
         for (size_t i = 0; i < nkeys; i++) {
-            json_t *rec = recordreader_next(rr, i);
+            struct wa_error why;
+            json_t *rec = recordreader_next(rr, i, &why);
             if (!rec) {
-                bad++;
+                skip(v, &skip_cap, recdir, keys[i], why.msg);
                 continue;
             }
+            /* recordcheck_validate guarantees these; checked again so a
+             * change there cannot make this a crash. */
             json_t *w = json_object_get(rec, "wheel");
             const char *project = jstr(w, "normalized_name");
             const char *version = jstr(w, "public_version");
@@ -377,7 +407,7 @@ int dbview_build_with(const char *cache_dir, const struct tables *t, struct dbvi
             const char *variant = jstr(rec, "variant");
             const char *status = jstr(rec, "status");
             if (!project || !version || !platform || !variant || !status) {
-                bad++;
+                skip(v, &skip_cap, recdir, keys[i], "a required field is missing");
                 recordreader_release(rr, rec);
                 continue;
             }
@@ -449,15 +479,19 @@ int dbview_build_with(const char *cache_dir, const struct tables *t, struct dbvi
             free(keys[i]);
         free(keys);
         /* Inferred rows whose source wheel belongs to no row of its own (a
-         * shard, or a database pruned by hand): read the source now. */
+         * shard, or a database pruned by hand): read the source now.  The
+         * key was validated with its record; the source is validated like
+         * any record (an invalid one was already listed as skipped). */
         for (size_t k = 0; k < v->nrows; k++) {
             struct view_row *r = &v->rows[k];
             json_t *src;
-            if (!r->source_key || r->code.nsets)
+            if (!r->source_key || r->code.nsets || !db_key_valid(r->source_key))
                 continue;
             if (db_read_record(db, r->source_key, &src, NULL) == 0) {
-                json_decref(r->binaries);
-                code_from_record(r, src);
+                if (recordcheck_validate(r->source_key, src, NULL) == 0) {
+                    json_decref(r->binaries);
+                    code_from_record(r, src);
+                }
                 json_decref(src);
             }
         }
@@ -516,8 +550,6 @@ int dbview_build_with(const char *cache_dir, const struct tables *t, struct dbvi
     if (v->nrows > 1)
         qsort(v->rows, v->nrows, sizeof *v->rows, row_cmp);
     strmap_free(by_key);
-    if (bad_records)
-        *bad_records = bad;
     return 0;
 }
 

@@ -48,28 +48,41 @@ struct view_row {
     char *wheelarch_version;
 };
 
+/* A record file left out of the view, and why. */
+struct dbview_skip {
+    char *file;   /* "cache/records/<key>.json" (control characters escaped) */
+    char *reason; /* one line, e.g. "variant \"x y\" is not a variant id" */
+};
+
 struct dbview {
     const struct tables *t;
     struct view_row *rows; /* project, newest version first, variant, platform */
     size_t nrows;
-    size_t records;  /* records read */
-    char *data_date; /* newest scanned_at, or NULL */
+    size_t records;              /* records read */
+    char *data_date;             /* newest scanned_at, or NULL */
+    struct dbview_skip *skipped; /* in file name order */
+    size_t nskipped;
 };
 
 /* Called with each record as it is read (borrowed; valid during the call). */
 typedef int (*dbview_record_fn)(void *ud, const char *key, json_t *rec, struct wa_error *err);
 
 /* Builds the view from the records in cache_dir (may be NULL or missing:
- * declared rows only) and the tables.  Unreadable records are skipped with
- * a count in *bad_records (may be NULL).  on_record (may be NULL) sees every
- * record while it is in memory, so callers need not read records twice; an
- * error it returns stops the build. */
+ * declared rows only) and the tables.  Records are untrusted (shards
+ * merge by copying files): each is checked with recordcheck_validate, and
+ * one that cannot be read, parsed or validated is left out and listed in
+ * v->skipped with its file and the reason.  on_record (may be NULL) sees
+ * every valid record while it is in memory, so callers need not read
+ * records twice; an error it returns stops the build. */
 int dbview_build(const char *cache_dir, const struct tables *t, struct dbview *v,
-                 size_t *bad_records, struct wa_error *err);
+                 struct wa_error *err);
 int dbview_build_with(const char *cache_dir, const struct tables *t, struct dbview *v,
-                      size_t *bad_records, dbview_record_fn on_record, void *ud,
-                      struct wa_error *err);
+                      dbview_record_fn on_record, void *ud, struct wa_error *err);
+/* Frees the view, its skipped list included. */
 void dbview_free(struct dbview *v);
+
+/* Frees n skip entries and the array (for a list taken out of a view). */
+void dbview_skips_free(struct dbview_skip *s, size_t n);
 
 const char *dbview_status_name(int status);
 

@@ -468,7 +468,7 @@ int indexpage_parse_json(const char *page_url, const char *body, size_t len, str
         const char *sha =
             json_string_value(json_object_get(json_object_get(f, "hashes"), "sha256"));
         if (sha)
-            l.sha256 = xstrndup(sha, 200);
+            l.sha256 = xstrndup(sha, strnlen(sha, 200));
         l.requires_python = json_str_dup(json_object_get(f, "requires-python"));
         json_t *y = json_object_get(f, "yanked");
         if (json_is_string(y))

@@ -11,7 +11,10 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "fsutil.h"
+#include "recordcheck.h"
 #include "xalloc.h"
 
 #define MAX_THREADS 8
@@ -19,6 +22,7 @@
 struct slot {
     json_t *rec;
     int ready;
+    struct wa_error err; /* why rec is NULL */
 };
 
 struct recordreader {
@@ -38,10 +42,33 @@ struct recordreader {
     unsigned nthreads;
 };
 
-static json_t *read_one(struct recordreader *r, size_t i)
+/* db's messages name the file; ours leave that to the caller (error.h). */
+static void strip_path(struct recordreader *r, const char *key, struct wa_error *err)
+{
+    char *dir = fsutil_join(db_dir(r->db), "records");
+    char *name = xasprintf("%s.json", key);
+    char *path = fsutil_join(dir, name);
+    size_t n = strlen(path);
+    if (strncmp(err->msg, path, n) == 0 && strncmp(err->msg + n, ": ", 2) == 0)
+        memmove(err->msg, err->msg + n + 2, strlen(err->msg + n + 2) + 1);
+    free(path);
+    free(name);
+    free(dir);
+}
+
+static json_t *read_one(struct recordreader *r, size_t i, struct wa_error *err)
 {
     json_t *rec;
-    return db_read_record(r->db, r->keys[i], &rec, NULL) == 0 ? rec : NULL;
+    wa_error_clear(err);
+    if (db_read_record(r->db, r->keys[i], &rec, err) < 0) {
+        strip_path(r, r->keys[i], err);
+        return NULL;
+    }
+    if (recordcheck_validate(r->keys[i], rec, err) < 0) {
+        json_decref(rec);
+        return NULL;
+    }
+    return rec;
 }
 
 static void *worker(void *arg)
@@ -62,10 +89,12 @@ static void *worker(void *arg)
         for (size_t k = 0; k < ngarbage; k++)
             json_decref(garbage[k]);
         free(garbage);
-        json_t *rec = read_one(r, i);
+        struct wa_error err;
+        json_t *rec = read_one(r, i, &err);
         pthread_mutex_lock(&r->mu);
         struct slot *s = &r->slots[i % RECORDREADER_WINDOW];
         s->rec = rec;
+        s->err = err;
         s->ready = 1;
         pthread_cond_broadcast(&r->ready);
     }
@@ -93,19 +122,25 @@ struct recordreader *recordreader_start(struct db *db, char *const *keys, size_t
     return r;
 }
 
-json_t *recordreader_next(struct recordreader *r, size_t i)
+json_t *recordreader_next(struct recordreader *r, size_t i, struct wa_error *err)
 {
-    if (i >= r->n)
+    struct wa_error local;
+    if (!err)
+        err = &local;
+    if (i >= r->n) {
+        wa_error_set(err, WA_ERR_USAGE, "no record %zu", i);
         return NULL;
+    }
     if (r->nthreads == 0) {
         r->consumed = i + 1;
-        return read_one(r, i);
+        return read_one(r, i, err);
     }
     struct slot *s = &r->slots[i % RECORDREADER_WINDOW];
     pthread_mutex_lock(&r->mu);
     while (!s->ready)
         pthread_cond_wait(&r->ready, &r->mu);
     json_t *rec = s->rec;
+    *err = s->err;
     s->rec = NULL;
     s->ready = 0;
     r->consumed = i + 1;

@@ -91,7 +91,10 @@ static int render(struct ctx *c, const char *name, const char *path, json_t *dat
         char *dir = slash ? xstrndup(path, (size_t)(slash - path + 1)) : xstrdup("");
         char *canon = xasprintf("%s/%s", c->base_url,
                                 strcmp(slash ? slash + 1 : path, "index.html") == 0 ? dir : path);
-        json_object_set_new(data, "canonical", json_string(canon));
+        char *href = sitedata_href(canon); /* --base-url is percent-encoded like any URL */
+        if (href)
+            json_object_set_new(data, "canonical", json_string(href));
+        free(href);
         free(canon);
         free(dir);
     }
@@ -259,6 +262,14 @@ static int changes(struct ctx *c, struct sitedata *d, struct wa_error *err)
     const char *b = c->base_url;
     char *self = b[0] ? xasprintf("%s/changes.atom", b) : xstrdup("changes.atom");
     char *alt = b[0] ? xasprintf("%s/changes/", b) : xstrdup("changes/");
+    if (b[0]) { /* --base-url percent-encoded like any URL */
+        char *h = sitedata_href(self);
+        free(self);
+        self = h ? h : xstrdup("changes.atom");
+        h = sitedata_href(alt);
+        free(alt);
+        alt = h ? h : xstrdup("changes/");
+    }
     json_object_set_new(feed, "self", json_string(self));
     json_object_set_new(feed, "alternate", json_string(alt));
     json_object_set_new(feed, "feed_id", json_string(b[0] ? self : "urn:wheelarch:changes"));
@@ -273,7 +284,7 @@ static int changes(struct ctx *c, struct sitedata *d, struct wa_error *err)
         json_t *x = json_deep_copy(e);
         const char *id = json_string_value(json_object_get(e, "id"));
         char *eid = xasprintf("urn:wheelarch:changes:%s", id);
-        char *link = xasprintf("%s#c-%s", alt, id);
+        char *link = xasprintf("%s#%s", alt, json_string_value(json_object_get(e, "anchor")));
         const char *date = json_string_value(json_object_get(e, "date"));
         char *t = atom_time(date ? date : c->data_as_of);
         json_object_set_new(x, "entry_id", json_string(eid));
@@ -351,16 +362,23 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
         json_t *data = json_object();
         json_object_set(data, "arch", json_object_get(arch, "arch"));
         json_object_set(data, "cc", json_object_get(arch, "cc"));
-        json_t *plist = json_array();
+        /* PEP 691 lists {name}; the page links each name to its folder. */
+        json_t *plist = json_array(), *plinks = json_array();
         size_t k;
         json_t *p;
         json_array_foreach(projects, k, p)
         {
             json_t *x = json_object();
             json_object_set(x, "name", p);
-            json_array_append_new(plist, x);
+            json_array_append(plist, x);
+            json_t *l = json_copy(x);
+            char *seg = sitedata_segment(json_string_value(p));
+            json_object_set_new(l, "dir", json_string(seg));
+            free(seg);
+            json_array_append_new(plinks, l);
+            json_decref(x);
         }
-        json_object_set_new(data, "projects", plist);
+        json_object_set_new(data, "projects", plinks);
         struct strbuf out = STRBUF_INIT;
         char *path = xasprintf("simple/%s/index.html", an);
         rc = tmpl_render_name(c->tmpls, "simple_root", data, &out, err);
@@ -370,7 +388,7 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
         json_t *root = json_object(), *meta = json_object();
         json_object_set_new(meta, "api-version", json_string("1.0"));
         json_object_set_new(root, "meta", meta);
-        json_object_set(root, "projects", plist);
+        json_object_set_new(root, "projects", plist);
         path = xasprintf("simple/%s/index.json", an);
         if (rc == 0)
             rc = put_json(c, path, root, err);
@@ -532,6 +550,13 @@ static int feeds_join(struct feeds_job *j, int rc, struct wa_error *err)
     return rc;
 }
 
+void site_stats_free(struct site_stats *st)
+{
+    dbview_skips_free(st->skipped, st->nskipped);
+    st->skipped = NULL;
+    st->nskipped = 0;
+}
+
 int site_build(const struct site_options *o, struct site_stats *st, struct wa_error *err)
 {
     memset(st, 0, sizeof *st);
@@ -557,10 +582,14 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     if (rc < 0)
         goto out;
     phase(NULL);
-    rc = dbview_build_with(o->cache_dir, &t, &v, &st->bad_records, on_record, &c, err);
+    rc = dbview_build_with(o->cache_dir, &t, &v, on_record, &c, err);
     if (rc < 0)
         goto out;
     have_view = 1;
+    st->skipped = v.skipped;
+    st->nskipped = v.nskipped;
+    v.skipped = NULL;
+    v.nskipped = 0;
     phase("records");
     st->records = v.records;
     c.data_as_of = v.data_date;

@@ -33,13 +33,20 @@ struct site_options {
     const char *data_dir;
 };
 
+struct dbview_skip;
+
 struct site_stats {
     struct outdir_stats out;
-    size_t records;
-    size_t bad_records;
+    size_t records;              /* valid records rendered */
+    struct dbview_skip *skipped; /* records left out: file and reason (dbview.h) */
+    size_t nskipped;
     size_t pages;
 };
 
+/* Builds the site.  Fills *st (also on failure); the caller frees what it
+ * holds with site_stats_free.  Invalid records are left out and listed in
+ * st->skipped, which is not an error.  Returns 0 or a WA_ERR_* code. */
 int site_build(const struct site_options *o, struct site_stats *st, struct wa_error *err);
+void site_stats_free(struct site_stats *st);
 
 #endif

@@ -63,7 +63,50 @@ char *sitedata_segment(const char *s)
     return out;
 }
 
-/* "release/<project>/<version>/" with safe segments. */
+char *sitedata_id(const char *s)
+{
+    struct strbuf b = STRBUF_INIT;
+    int run = 0; /* in a run of other bytes */
+    for (const char *p = s ? s : ""; *p; p++) {
+        char c = *p;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            c == '_' || c == '-') {
+            strbuf_addc(&b, c);
+            run = 0;
+        } else if (!run) {
+            strbuf_addc(&b, '-');
+            run = 1;
+        }
+    }
+    if (b.len == 0)
+        strbuf_addc(&b, 'x');
+    return strbuf_detach(&b, NULL);
+}
+
+/* An id not yet used on a page (used: the page's ids so far): prefix +
+ * sitedata_id(raw), then "-2", "-3", ... while taken.  The same data in
+ * the same order gives the same ids.  Caller frees. */
+static char *page_id(struct strmap *used, const char *prefix, const char *raw)
+{
+    char *slug = sitedata_id(raw);
+    char *id = xasprintf("%s%s", prefix, slug);
+    for (unsigned n = 2; strmap_get(used, id, NULL); n++) {
+        free(id);
+        id = xasprintf("%s%s-%u", prefix, slug, n);
+    }
+    strmap_put(used, id, 0);
+    free(slug);
+    return id;
+}
+
+static void set_page_id(json_t *o, const char *key, struct strmap *used, const char *prefix,
+                        const char *raw)
+{
+    char *id = page_id(used, prefix, raw);
+    json_object_set_new(o, key, json_string(id));
+    free(id);
+}
+
 char *sitedata_href(const char *url)
 {
     if (!url || (strncmp(url, "https://", 8) != 0 && strncmp(url, "http://", 7) != 0))
@@ -250,6 +293,23 @@ static json_t *build_matrix(struct sitedata *d)
     return doc;
 }
 
+/* One CSV field (RFC 4180): quoted, with quotes doubled, when it holds a
+ * comma, a quote or a line break. */
+static void csv_field(struct strbuf *b, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        strbuf_adds(b, s);
+        return;
+    }
+    strbuf_addc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            strbuf_addc(b, '"');
+        strbuf_addc(b, *s);
+    }
+    strbuf_addc(b, '"');
+}
+
 static void build_csv(struct sitedata *d)
 {
     const struct dbview *v = d->v;
@@ -266,15 +326,23 @@ static void build_csv(struct sitedata *d)
         const struct view_row *row = &v->rows[r];
         const struct minor_compat *mc =
             row->cuda.n ? tables_minor_compat(d->t, (int)row->cuda.f[0]) : NULL;
-        strbuf_addf(b, "%s,%s,%s,%s,%s,%s,", row->project, row->version, row->release, row->variant,
-                    row->platform, dbview_status_name(row->status));
+        const char *fields[] = {row->project, row->version,  row->release,
+                                row->variant, row->platform, dbview_status_name(row->status)};
+        for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+            csv_field(b, fields[f]);
+            strbuf_addc(b, ',');
+        }
         if (row->cuda.n)
             strbuf_addf(b, "%ld.%ld", row->cuda.f[0], row->cuda.f[1]);
         char rocm[16];
         rocm_of(row, rocm, sizeof rocm);
-        strbuf_addf(b, ",%s,%s,%s,", rocm,
-                    mc && mc->min_driver_text[0] ? mc->min_driver_text[0] : "",
-                    mc && mc->min_driver_text[1] ? mc->min_driver_text[1] : "");
+        strbuf_addc(b, ',');
+        csv_field(b, rocm);
+        strbuf_addc(b, ',');
+        csv_field(b, mc && mc->min_driver_text[0] ? mc->min_driver_text[0] : "");
+        strbuf_addc(b, ',');
+        csv_field(b, mc && mc->min_driver_text[1] ? mc->min_driver_text[1] : "");
+        strbuf_addc(b, ',');
         for (int kind = 0; kind < 3; kind++) {
             const struct target *t = kind == 2 ? row->gfx : kind ? row->ptx : row->sass;
             size_t n = kind == 2 ? row->ngfx : kind ? row->nptx : row->nsass;
@@ -548,6 +616,7 @@ static json_t *gpu_releases(struct sitedata *d, uint16_t cc)
     json_t *out = json_array();
     json_t *cur = NULL;
     const char *cur_project = NULL, *cur_version = NULL;
+    struct strmap *ids = strmap_new();
     for (size_t r = 0; r < v->nrows; r++) {
         const struct view_row *row = &v->rows[r];
         if ((long)r != newest_row(d, row->project, row->release, row->variant, row->platform) ||
@@ -565,6 +634,9 @@ static json_t *gpu_releases(struct sitedata *d, uint16_t cc)
             char *page = release_path(row->project, row->version);
             json_object_set_new(cur, "page", json_string(page));
             free(page);
+            char *raw = xasprintf("%s-%s", row->project, row->release);
+            set_page_id(cur, "anchor", ids, "cap-", raw);
+            free(raw);
             json_object_set_new(cur, "rows", json_array());
             json_array_append_new(out, cur);
             cur_project = row->project;
@@ -586,6 +658,7 @@ static json_t *gpu_releases(struct sitedata *d, uint16_t cc)
         json_object_set_new(x, "version", json_string(row->version));
         json_array_append_new(json_object_get(cur, "rows"), x);
     }
+    strmap_free(ids);
     return out;
 }
 
@@ -917,10 +990,13 @@ static void build_releases(struct sitedata *d)
     const struct dbview *v = d->v;
     d->release_pages = json_array();
     json_t *cur = NULL;
+    struct strmap *ids = NULL; /* of the current page */
     for (size_t r = 0; r < v->nrows; r++) {
         const struct view_row *row = &v->rows[r];
         if (!cur || strcmp(json_string_value(json_object_get(cur, "project")), row->project) != 0 ||
             strcmp(json_string_value(json_object_get(cur, "version")), row->version) != 0) {
+            strmap_free(ids);
+            ids = strmap_new();
             cur = json_object();
             json_object_set_new(cur, "project", json_string(row->project));
             json_object_set_new(cur, "version", json_string(row->version));
@@ -941,6 +1017,11 @@ static void build_releases(struct sitedata *d)
         json_object_set_new(x, "has_differences",
                             json_boolean(json_array_size(row->differences) > 0));
         json_object_set_new(x, "has_wheels", json_boolean(json_array_size(row->wheels) > 0));
+        /* Ids from the variant and platform, unique in the page; binaries
+         * by their place (member paths are any bytes). */
+        char *raw = xasprintf("%s-%s", row->variant, row->platform);
+        set_page_id(x, "section_id", ids, "r-", raw);
+        set_page_id(x, "wheels_id", ids, "w-", raw);
         /* Per binary, the targets as a list for the templates. */
         size_t i;
         json_t *b;
@@ -960,12 +1041,11 @@ static void build_releases(struct sitedata *d)
                 json_array_append_new(tl, e);
             }
             json_object_set_new(b, "target_list", by_target_name(tl));
-            /* An id-safe form of the path (member paths may hold spaces). */
-            const char *bpath = json_string_value(json_object_get(b, "path"));
-            char *anchor = sitedata_segment(bpath ? bpath : "");
-            json_object_set_new(b, "anchor", json_string(anchor));
-            free(anchor);
+            char *braw = xasprintf("%s-%zu", raw, i + 1);
+            set_page_id(b, "table_id", ids, "b-", braw);
+            free(braw);
         }
+        free(raw);
         json_array_foreach(json_object_get(x, "wheels"), i, b)
         {
             /* Scanned wheels have a page; inferred ones link to the page of
@@ -988,6 +1068,7 @@ static void build_releases(struct sitedata *d)
         }
         json_array_append_new(json_object_get(cur, "rows"), x);
     }
+    strmap_free(ids);
 }
 
 static json_t *diff_list(const struct target *a, size_t na, const struct target *b, size_t nb)
@@ -1024,6 +1105,7 @@ static void build_changes(struct sitedata *d)
 {
     const struct dbview *v = d->v;
     d->changes = json_array();
+    struct strmap *ids = strmap_new();
     /* Releases per project, newest first (rows are sorted that way). */
     for (size_t r = 0; r < v->nrows; r++) {
         const struct view_row *row = &v->rows[r];
@@ -1044,8 +1126,11 @@ static void build_changes(struct sitedata *d)
         json_object_set_new(entry, "project", json_string(row->project));
         json_object_set_new(entry, "release", json_string(row->release));
         json_object_set_new(entry, "previous", prev ? json_string(prev) : json_null());
+        /* "id" names the entry in the Atom feed (kept stable); "anchor" is
+         * its HTML id on changes/. */
         char *id = xasprintf("%s-%s", row->project, row->release);
         json_object_set_new(entry, "id", json_string(id));
+        set_page_id(entry, "anchor", ids, "c-", id);
         free(id);
         json_t *items = json_array();
         const char *date = NULL;
@@ -1113,6 +1198,7 @@ static void build_changes(struct sitedata *d)
         json_object_set_new(entry, "date", date ? json_string(date) : json_null());
         json_array_append_new(d->changes, entry);
     }
+    strmap_free(ids);
 }
 
 /* ---- simple indexes ------------------------------------------------------ */
@@ -1290,6 +1376,10 @@ json_t *sitedata_wheel_page(const struct tables *t, const char *key, json_t *rec
             json_array_append_new(comp, e);
         }
         json_object_set_new(x, "compression_list", comp);
+        /* Member paths are any bytes: the id is the binary's place. */
+        char id[32];
+        snprintf(id, sizeof id, "bin-%zu", i + 1);
+        json_object_set_new(x, "table_id", json_string(id));
         json_array_append_new(bins, x);
     }
     json_object_set_new(o, "binaries", bins);

@@ -88,6 +88,12 @@ json_t *sitedata_wheel_page(const struct tables *t, const char *key, json_t *rec
  * get a leading '_'.  Caller frees. */
 char *sitedata_segment(const char *s);
 
+/* An HTML id made from s: [A-Za-z0-9_-] kept, each run of other bytes
+ * one '-', "x" for an empty result ("torch-2.9" -> "torch-2-9").  Not
+ * unique by itself: page data adds "-2", "-3" where two would clash.
+ * Caller frees. */
+char *sitedata_id(const char *s);
+
 /* url as an href: NULL unless it is an http(s) URL; bytes a URL may not
  * hold (controls, space, non-ASCII, " < > \ ^ ` { | } and a % not starting
  * an escape) percent-encoded.  HTML escaping is still the template's job.

@@ -1,5 +1,10 @@
 /*
  * timeline: the per-GPU release timeline as inline SVG.
+ *
+ * The SVG is inserted into the page raw ({{{svg}}} in gpu.mustache), so
+ * every value in it that did not come from a constant here (releases,
+ * versions and variant ids, which come from records) is escaped with
+ * tmpl_html_escape on the way in.
  */
 #include "timeline.h"
 
@@ -8,6 +13,7 @@
 
 #include "sitedata.h"
 #include "strbuf.h"
+#include "tmpl.h"
 #include "xalloc.h"
 
 #define CELL_W 34
@@ -31,6 +37,12 @@ static int cmp_release(const void *a, const void *b)
 static int cmp_variant(const void *a, const void *b)
 {
     return tables_variant_cmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* s as SVG (XML) text or attribute content. */
+static void add_text(struct strbuf *b, const char *s)
+{
+    tmpl_html_escape(b, s, strlen(s));
 }
 
 /* The rows the timeline shows: torch on Linux x86_64, the GPU variants of
@@ -90,30 +102,42 @@ char *timeline_svg(const struct grid *g, uint16_t cc)
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" role=\"img\" "
                 "aria-labelledby=\"tl-title tl-desc\" width=\"%d\" height=\"%d\" "
                 "viewBox=\"0 0 %d %d\">\n<title id=\"tl-title\">torch releases on Linux x86_64 "
-                "for %s</title>\n<desc id=\"tl-desc\">One column per "
+                "for ",
+                w, h, w, h);
+    add_text(&b, what);
+    strbuf_addf(&b,
+                "</title>\n<desc id=\"tl-desc\">One column per "
                 "release, one row per %s variant. \xe2\x9c\x93 native code, \xe2\x89\x88 PTX "
                 "compiled at first start, \xe2\x97\x90 some modules only, \xe2\x9c\x97 no code "
                 "for this GPU; an empty cell means the release has no such variant.</desc>\n",
-                w, h, w, h, what, cc >= TABLES_AMD_MIN ? "ROCm" : "CUDA");
-    for (size_t x = 0; x < nrel; x++)
-        strbuf_addf(&b,
-                    "<text class=\"tl-head\" x=\"%d\" y=\"16\" text-anchor=\"middle\">%s</text>\n",
-                    LABEL_W + (int)x * CELL_W + CELL_W / 2, rel[x]);
+                cc >= TABLES_AMD_MIN ? "ROCm" : "CUDA");
+    for (size_t x = 0; x < nrel; x++) {
+        strbuf_addf(&b, "<text class=\"tl-head\" x=\"%d\" y=\"16\" text-anchor=\"middle\">",
+                    LABEL_W + (int)x * CELL_W + CELL_W / 2);
+        add_text(&b, rel[x]);
+        strbuf_adds(&b, "</text>\n");
+    }
     for (size_t y = 0; y < nvar; y++) {
         int ty = HEAD_H + (int)y * CELL_H;
-        strbuf_addf(&b, "<text class=\"tl-label\" x=\"4\" y=\"%d\">%s</text>\n", ty + 15, var[y]);
+        strbuf_addf(&b, "<text class=\"tl-label\" x=\"4\" y=\"%d\">", ty + 15);
+        add_text(&b, var[y]);
+        strbuf_adds(&b, "</text>\n");
         for (size_t x = 0; x < nrel; x++) {
             int c = cell[y * nrel + x];
             if (c < 0)
                 continue;
             int tx = LABEL_W + (int)x * CELL_W;
+            strbuf_addf(&b, "<g class=\"tl-%c\"><title>torch ", sitedata_verdict_code(c));
+            add_text(&b, vers[y * nrel + x]);
+            strbuf_addc(&b, ' ');
+            add_text(&b, var[y]);
+            strbuf_adds(&b, ": ");
+            add_text(&b, compat_verdict_label(c));
             strbuf_addf(&b,
-                        "<g class=\"tl-%c\"><title>torch %s %s: %s</title><rect x=\"%d\" y=\"%d\" "
-                        "width=\"%d\" height=\"%d\" rx=\"3\"/><text x=\"%d\" y=\"%d\" "
-                        "text-anchor=\"middle\">%s</text></g>\n",
-                        sitedata_verdict_code(c), vers[y * nrel + x], var[y],
-                        compat_verdict_label(c), tx + 2, ty + 2, CELL_W - 4, CELL_H - 4,
-                        tx + CELL_W / 2, ty + 15, sitedata_verdict_symbol(c));
+                        "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"3\"/>"
+                        "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text></g>\n",
+                        tx + 2, ty + 2, CELL_W - 4, CELL_H - 4, tx + CELL_W / 2, ty + 15,
+                        sitedata_verdict_symbol(c));
         }
     }
     strbuf_adds(&b, "</svg>");

@@ -3,7 +3,10 @@
 tests render: a real crawl (tests/lib/sitedb.py) of wheels built from the
 nvcc fixtures, with the local server's URLs rewritten to
 download.pytorch.org's, plus one record as a hostile index could make it
-(markup in the file name, URL, requires-python and yanked reason).
+(markup in the URL, requires-python and yanked reason: free text that a
+valid record may hold, so the pages must escape it; a file name with markup
+is not a wheel file name, and such records are skipped, see
+test_hostile_records.py).
 
 usage: tests/site/make-site-db.py BUILD_DIR/wheelarch
 Then rerun the site tests with UPDATE_GOLDEN=1 and review the diff."""
@@ -64,7 +67,7 @@ def main():
                    and r["wheel"]["platform_id"] == "linux-x86_64")
         evil = json.loads(json.dumps(src))
         url = PUBLIC + '/whl/cu130/torch-2.9.0%2Bcu130-cp314-cp314-manylinux_2_28_x86_64.whl?"><script>alert(1)</script>'
-        evil.update(url=url, input=url, filename='torch-2.9.0+cu130-cp314-cp314-manylinux_2_28_x86_64<script>alert(2)</script>.whl',
+        evil.update(url=url, input=url, filename='torch-2.9.0+cu130-cp314-cp314-manylinux_2_28_x86_64.whl',
                     requires_python='>=3.10"><script>alert(3)</script>', yanked="<img src=x onerror=alert(4)>",
                     sha256=None, index_sha256=None)
         evil["wheel"] = dict(evil["wheel"], python="cp314", abi="cp314")

@@ -216,7 +216,9 @@ c.ok(tree(site) == files and not os.path.exists(site + ".tmp"), "and cleans up a
 c.ok(outcomes == {"old", "new"}, "kills landed both before and after the swap (%s; a build takes %.2f s)"
      % (sorted(outcomes), took))
 
-# ---- escaping ------------------------------------------------------------------
+# ---- escaping (hostile values a valid record may hold; invalid records are
+# tested in test_hostile_records.py) --------------------------------------------
+sm86_page = read(os.path.join(site, "simple/sm_86/torch/index.html"))
 html_files = [f for f in files if f.endswith(".html")]
 for f in html_files:
     text = read(os.path.join(site, f))
@@ -224,13 +226,16 @@ for f in html_files:
                 "%s: a hostile value reached the page as markup" % f):
         break
 wp = read(os.path.join(site, "wheel/%s.html" % EVIL))
-c.ok("&lt;script&gt;alert(2)&lt;/script&gt;" in wp, "the hostile file name shows as text on its page")
+c.ok("?&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</a>" in wp, "the hostile URL shows as text on its page")
+c.ok("?%22%3E%3Cscript%3Ealert(1)%3C/script%3E\"" in wp, "and is percent-encoded in its href")
 rp = read(os.path.join(site, "release/torch/2.9.0/index.html"))
 c.ok("&lt;img src=x onerror=alert(4)&gt;" in rp, "the hostile yanked reason shows as text")
 c.ok("?%22%3E%3Cscript%3Ealert(1)%3C/script%3E\"" in rp, "the hostile URL is percent-encoded inside the attribute")
 sj = read(os.path.join(site, "simple/sm_86/torch/index.json"))
-c.ok(any(x["filename"].endswith("<script>alert(2)</script>.whl") for x in json.loads(sj)["files"]),
-     "PEP 691 JSON keeps the file name as data")
+c.ok(any(x.get("requires-python") == '>=3.10"><script>alert(3)</script>' for x in json.loads(sj)["files"]),
+     "PEP 691 JSON keeps the hostile requires-python as data")
+c.ok("data-requires-python=\"&gt;=3.10&quot;&gt;&lt;script&gt;alert(3)&lt;/script&gt;\"" in sm86_page,
+     "the simple index escapes it inside its attribute")
 
 
 class Scan(HTMLParser):

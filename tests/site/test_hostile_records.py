@@ -1,0 +1,259 @@
+"""wheelarch build (and query) on a database with hostile records, as a
+merged shard could bring them: the committed site database plus records
+with markup in the variant, a key that is not the file's, a variant that is
+a number, a file name that is not a key (one with a terminal escape too),
+unparsable JSON, an inferred_from that is a path, a javascript: URL, a bad
+target name, a member path with an escape sequence, a date with markup;
+and one valid record whose member paths hold quotes, markup and spaces.
+
+Checks: exit status 3; exactly one warning per invalid record, naming its
+file (control characters escaped) and the reason; the valid hostile-looking
+record rendered with its paths escaped; no markup from the records
+anywhere in the site; every id of every HTML page matches [A-Za-z0-9_-]+,
+is unique in its page, and every aria-labelledby names one; the rest of the
+site built, byte-identical on a second build; `query` warns the same way."""
+import copy
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import watest  # noqa: E402
+
+args = watest.parse_args()
+c = watest.Checker()
+W = args.work
+FIXTURE = os.path.join(watest.FIXTURES, "site-db")
+SCANNED = "dbb3ef635357a2eb037f857bf739f5307f725ec56d2808c2aee868a0b38cb2c7"  # torch 2.9.0 cu130 linux
+ROCM = "e3ef5d7f5a8051663e14cac8eb71d7fd1be3a4bb3de166b5dc02c6493d34a785"  # torch 2.9.0 rocm6.4
+INFERRED = "6d57af775f6306db16090bf182bfe9af59f439304179e34645acef0b3c8cf054"  # torch 2.9.0 cu128 cp313
+
+db = os.path.join(W, "db")
+shutil.copytree(FIXTURE, db)
+RECORDS = os.path.join(db, "records")
+
+
+def load(key):
+    with open(os.path.join(RECORDS, key + ".json")) as f:
+        return json.load(f)
+
+
+def put(name, rec=None, text=None):
+    with open(os.path.join(RECORDS, name + ".json"), "w") as f:
+        f.write(text if text is not None else json.dumps(rec, indent=2, sort_keys=True) + "\n")
+
+
+def key(ch):
+    return ch * 64
+
+
+# ---- the hostile records: file name -> what its warning must say -------------
+invalid = {}
+
+
+def bad(name, rec, reason, text=None):
+    put(name, rec, text)
+    invalid[name] = reason
+
+
+r = load(ROCM)
+r.update(key=key("1"), sha256=key("1"), variant="rocm6<b>INJ</b>")
+bad(key("1"), r, 'variant "rocm6<b>INJ</b>" is not a variant id')
+
+r = load(SCANNED)
+r.update(key=key("3"))
+bad(key("2"), r, 'key "%s" is not the key in the file name' % key("3"))
+
+r = load(SCANNED)
+r.update(key=key("4"), variant=7)
+bad(key("4"), r, "variant is an integer, not a string")
+
+bad("evil", load(SCANNED), '"evil" is not a record key')
+
+r = load(INFERRED)
+r.update(key=key("5"), inferred_from="../../x")
+bad(key("5"), r, 'inferred_from "../../x" is not a record key')
+
+bad(key("6"), None, "line ", text='{"key": "%s", "variant": \n' % key("6"))
+
+r = load(SCANNED)
+r.update(key=key("7"), url="javascript:alert(1)")
+bad(key("7"), r, 'url "javascript:alert(1)" is not an http(s) URL')
+
+r = load(SCANNED)
+r.update(key=key("8"), sass=["sm_80", "sm_9x"])
+bad(key("8"), r, 'sass "sm_9x" is not a target name')
+
+r = load(SCANNED)
+r["key"] = key("9")
+r["binaries"][0]["path"] = "torch/lib/\x1b[2Jlibx.so"
+bad(key("9"), r, 'binaries[0].path "torch/lib/\\x1b[2Jlibx.so" is not a member path')
+
+r = load(SCANNED)
+r.update(key=key("a"), scanned_at="2026-11-01<script>x</script>")
+bad(key("a"), r, "scanned_at")
+
+r = load(SCANNED)
+r.update(key=key("b"), wheel=dict(r["wheel"], normalized_name="torch<b>INJ</b>"))
+bad(key("b"), r, "wheel.normalized_name")
+
+r = load(SCANNED)
+r.update(key=key("c"), filename="torch-2.9.0+cu130-cp312-cp312-manylinux_2_28_x86_64<b>INJ</b>.whl")
+bad(key("c"), r, "filename")
+
+CTRL = "bad\x1b[31mname"  # a file name with a terminal escape in it
+bad(CTRL, load(SCANNED), "is not a record key")
+
+# The valid one: torch 2.7.0 cu130 with member paths full of quotes, markup
+# and spaces (member names are any bytes a zip holds).
+HOSTILE_OK = key("d")
+PATHS = ['a"><script>x</script>/libx.so', "torch/lib/my lib's \"x\".so", "torch/lib/a b.so",
+         "torch/lib/a_b.so"]
+r = load(SCANNED)
+fname = "torch-2.7.0+cu130-cp312-cp312-manylinux_2_28_x86_64.whl"
+r.update(key=HOSTILE_OK, sha256=HOSTILE_OK, index_sha256=HOSTILE_OK, filename=fname,
+         url="https://download.pytorch.org/whl/cu130/" + fname.replace("+", "%2B"),
+         wheel=dict(r["wheel"], version="2.7.0+cu130", public_version="2.7.0", filename=fname))
+template = r["binaries"][0]
+r["binaries"] = []
+for p in PATHS:
+    b = copy.deepcopy(template)
+    b["path"] = p
+    r["binaries"].append(b)
+put(HOSTILE_OK, r)
+
+# ---- build -----------------------------------------------------------------
+site = os.path.join(W, "site")
+
+
+def build(out):
+    return subprocess.run([args.wheelarch, "build", "--cache", db, "--out", out], capture_output=True,
+                          timeout=300)
+
+
+p = build(site)
+err = p.stderr.decode("utf-8", "replace")
+c.eq(p.returncode, 3, "build exit status with skipped records (stderr: %s)" % err.strip())
+c.ok("\x1b" not in err, "no raw escape character reaches the terminal")
+lines = [line for line in err.splitlines() if line.endswith("; record skipped")]
+c.eq(len(lines), len(invalid), "one warning per invalid record:\n  " + "\n  ".join(lines))
+shown = {CTRL: "bad\\x1b[31mname"}
+for name, reason in sorted(invalid.items()):
+    prefix = "wheelarch: %s/%s.json: " % (RECORDS, shown.get(name, name))
+    mine = [line for line in lines if line.startswith(prefix)]
+    if c.eq(len(mine), 1, "exactly one warning names %s.json" % shown.get(name, name)):
+        c.ok(reason in mine[0][len(prefix):], "the warning for %s.json says %r: %s"
+             % (shown.get(name, name), reason, mine[0]))
+c.ok(not any(HOSTILE_OK in line for line in lines), "the valid hostile-looking record is not skipped")
+c.ok("pages from 14 records" in err, "13 fixture records and the valid new one rendered: " + err.strip())
+
+# ---- nothing from the records reaches a page as markup ------------------------
+files = []
+for d, _, names in os.walk(site):
+    for n in names:
+        files.append(os.path.relpath(os.path.join(d, n), site))
+raw = {}
+for f in files:
+    with open(os.path.join(site, f), "rb") as fh:
+        raw[f] = fh.read()
+for needle in (b"<b>INJ", b"<script>x", b"javascript:", b"\x1b"):
+    hits = [f for f, data in raw.items() if needle in data]
+    c.eq(hits, [], "files holding %r raw" % needle)
+
+wp = raw.get("wheel/%s.html" % HOSTILE_OK, b"").decode()
+c.ok(wp != "", "the page of the valid hostile-looking wheel is built")
+c.ok("<code>a&quot;&gt;&lt;script&gt;x&lt;/script&gt;/libx.so</code>" in wp,
+     "its member path with markup shows as text")
+c.ok("my lib&#39;s &quot;x&quot;.so" in wp, "its member path with quotes shows as text")
+rp = raw.get("release/torch/2.7.0/index.html", b"").decode()
+c.ok("a&quot;&gt;&lt;script&gt;x&lt;/script&gt;/libx.so" in rp and "torch/lib/a b.so" in rp,
+     "the release page lists the member paths, escaped")
+
+
+# ---- ids ---------------------------------------------------------------------
+class Ids(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids = []
+        self.refs = []
+
+    def handle_starttag(self, tag, attrs):
+        for k, v in attrs:
+            if k == "id":
+                self.ids.append(v or "")
+            elif k in ("aria-labelledby", "aria-describedby", "for"):
+                self.refs.extend((v or "").split())
+
+    handle_startendtag = handle_starttag
+
+
+ID = re.compile(r"[A-Za-z0-9_-]+\Z")
+pages = [f for f in files if f.endswith(".html")]
+bad_ids, dup_ids, dangling = [], [], []
+for f in pages:
+    s = Ids()
+    s.feed(raw[f].decode())
+    bad_ids += ["%s: %r" % (f, i) for i in s.ids if not ID.match(i)]
+    seen = set()
+    for i in s.ids:
+        if i in seen:
+            dup_ids.append("%s: %s" % (f, i))
+        seen.add(i)
+    dangling += ["%s: %s" % (f, r) for r in s.refs if r not in seen]
+c.ok(len(pages) > 300, "a few hundred pages (%d)" % len(pages))
+c.eq(bad_ids[:10], [], "ids outside [A-Za-z0-9_-]")
+c.eq(dup_ids[:10], [], "ids used twice in a page")
+c.eq(dangling[:10], [], "aria-labelledby / for naming no id of the page")
+w = Ids()
+w.feed(wp)
+c.eq(sorted(i for i in w.ids if i.startswith("bin-")), ["bin-1", "bin-2", "bin-3", "bin-4"],
+     "the wheel page's tables are named by place")
+
+# ---- the rest of the site ---------------------------------------------------------
+for f in ("index.html", "matrix/index.html", "changes/index.html", "changes.atom",
+          "wheel/%s.html" % SCANNED, "release/torch/2.9.0/index.html",
+          "gpu/geforce-rtx-3090/index.html", "gpu/amd-radeon-rx-7900-xtx/index.html",
+          "simple/sm_86/torch/index.html", "api/v1/matrix.csv"):
+    c.ok(f in raw, "%s is built" % f)
+for f in ("api/v1/matrix.json", "api/v1/gpus.json", "api/v1/index-table.json", "api/v1/variants.json"):
+    try:
+        json.loads(raw[f])
+        c.ok(True, f)
+    except (KeyError, ValueError) as e:
+        c.ok(False, "%s is JSON: %s" % (f, e))
+matrix = json.loads(raw.get("api/v1/matrix.json", b"{}"))
+variants = {r["variant"] for r in matrix.get("rows", [])}
+c.ok("rocm6.4" in variants and not any("<" in v for v in variants), "matrix.json: variants as expected")
+c.ok(any(r["version"] == "2.7.0" and r["status"] == "verified" for r in matrix.get("rows", [])),
+     "matrix.json: the valid new record's row")
+c.ok(not any(f.startswith("wheel/") and any(k in f for k in (key("1"), key("2"), "evil")) for f in files),
+     "no page for a skipped record")
+
+site2 = os.path.join(W, "site2")
+p2 = build(site2)
+c.eq(p2.returncode, 3, "second build exit status")
+same = True
+for f, data in raw.items():
+    try:
+        with open(os.path.join(site2, f), "rb") as fh:
+            same = same and fh.read() == data
+    except OSError:
+        same = False
+c.ok(same, "a second build is byte-identical (ids are deterministic)")
+
+# ---- query ---------------------------------------------------------------------------
+q = subprocess.run([args.wheelarch, "query", "--cc", "8.6", "--platform", "linux-x86_64", "--cache", db],
+                   capture_output=True, timeout=120)
+qerr = q.stderr.decode("utf-8", "replace")
+c.eq(q.returncode, 0, "query exit status (%s)" % qerr.strip())
+qlines = [line for line in qerr.splitlines() if line.endswith("; record skipped")]
+c.eq(len(qlines), len(invalid), "query: one warning per invalid record")
+c.ok("\x1b" not in qerr, "query: no raw escape character on the terminal")
+c.ok("<b>INJ" not in q.stdout.decode("utf-8", "replace"), "query: no hostile variant in its answer")
+
+c.done()

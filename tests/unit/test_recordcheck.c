@@ -1,0 +1,460 @@
+/*
+ * Unit tests of recordcheck (the rules a database record follows before
+ * any page uses it), of the view's list of skipped records, and of the
+ * timeline's escaping of the values it takes from records.
+ *
+ * usage: test_recordcheck SITE_DB DATA_DIR WORK_DIR
+ *   SITE_DB   tests/fixtures/site-db: every record in it is valid
+ *   DATA_DIR  data/ (the tables, for the view and the timeline)
+ *   WORK_DIR  a scratch folder for a database with invalid records
+ */
+#include <dirent.h>
+#include <stdlib.h>
+
+#include "db.h"
+#include "dbview.h"
+#include "fsutil.h"
+#include "harness.h"
+#include "recordcheck.h"
+#include "sitedata.h"
+#include "tables.h"
+#include "timeline.h"
+#include "xalloc.h"
+
+/* A scanned torch 2.9.0 cu130 linux-x86_64 record of the fixture. */
+#define SCANNED "dbb3ef635357a2eb037f857bf739f5307f725ec56d2808c2aee868a0b38cb2c7"
+#define INFERRED "6d57af775f6306db16090bf182bfe9af59f439304179e34645acef0b3c8cf054"
+#define OTHER_KEY "1111111111111111111111111111111111111111111111111111111111111111"
+
+static const char *site_db;
+
+static json_t *load(const char *key)
+{
+    char *name = xasprintf("records/%s.json", key);
+    char *path = fsutil_join(site_db, name);
+    json_error_t je;
+    json_t *rec = json_load_file(path, 0, &je);
+    OK(rec != NULL, "%s: %s", path, je.text);
+    free(path);
+    free(name);
+    return rec;
+}
+
+/* Every record of the fixture passes. */
+static void fixture_records_pass(void)
+{
+    char *dir = fsutil_join(site_db, "records");
+    DIR *d = opendir(dir);
+    OK(d != NULL, "open %s", dir);
+    size_t n = 0;
+    struct dirent *de;
+    while (d && (de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name);
+        if (len < 6 || strcmp(de->d_name + len - 5, ".json") != 0)
+            continue;
+        char *key = xstrndup(de->d_name, len - 5);
+        json_t *rec = load(key);
+        struct wa_error err = {0};
+        int rc = recordcheck_validate(key, rec, &err);
+        OK(rc == 0, "fixture record %s is valid: %s", key, err.msg);
+        json_decref(rec);
+        free(key);
+        n++;
+    }
+    if (d)
+        closedir(d);
+    OK(n >= 13, "the fixture has its records (%zu)", n);
+    free(dir);
+}
+
+/* rec (taken) must fail with a message containing want. */
+static void fails(const char *what, const char *key, json_t *rec, const char *want)
+{
+    struct wa_error err = {0};
+    int rc = recordcheck_validate(key, rec, &err);
+    OK(rc == WA_ERR_FORMAT, "%s: rejected (rc %d)", what, rc);
+    OK(strstr(err.msg, want) != NULL, "%s: message \"%s\" names \"%s\"", what, err.msg, want);
+    OK(strchr(err.msg, '\n') == NULL, "%s: one line", what);
+    json_decref(rec);
+}
+
+static void passes(const char *what, const char *key, json_t *rec)
+{
+    struct wa_error err = {0};
+    OK(recordcheck_validate(key, rec, &err) == 0, "%s: accepted (%s)", what, err.msg);
+    json_decref(rec);
+}
+
+/* The scanned record with one field set: path is "a" or "a.b" (top-level
+ * or inside an object), or "binaries[0].x" / "binaries[0].targets.sm_86.x". */
+static json_t *with(const char *path, json_t *value)
+{
+    json_t *rec = load(SCANNED);
+    json_t *o = rec;
+    char *p = xstrdup(path), *save = NULL;
+    char *tok = strtok_r(p, ".", &save);
+    while (tok) {
+        char *next = strtok_r(NULL, ".", &save);
+        if (strcmp(tok, "binaries[0]") == 0) {
+            o = json_array_get(json_object_get(o, "binaries"), 0);
+        } else if (!next) {
+            if (value)
+                json_object_set_new(o, tok, value);
+            else
+                json_object_del(o, tok);
+        } else {
+            o = json_object_get(o, tok);
+        }
+        tok = next;
+    }
+    free(p);
+    return rec;
+}
+
+static void field_rules(void)
+{
+    passes("the scanned record", SCANNED, load(SCANNED));
+    passes("the inferred record", INFERRED, load(INFERRED));
+
+    /* The report that started this: markup in a variant. */
+    {
+        struct wa_error err = {0};
+        json_t *rec = with("variant", json_string("rocm6<b>INJ</b>"));
+        OK(recordcheck_validate(SCANNED, rec, &err) == WA_ERR_FORMAT, "markup in variant");
+        STR_EQ(err.msg, "variant \"rocm6<b>INJ</b>\" is not a variant id", "variant message");
+        json_decref(rec);
+    }
+    fails("variant 7", SCANNED, with("variant", json_integer(7)),
+          "variant is an integer, not a string");
+    fails("no variant", SCANNED, with("variant", NULL), "variant is missing");
+    static const char *const bad_variants[] = {
+        "cu12x",    "cu1", "cu1280", "rocm6",      "rocm6.", "rocm6.4.1.2", "rocm6..4",
+        "rocm6.4a", "",    "cu 128", "cu128/../x", "-x",     "a\"b",        NULL};
+    for (const char *const *v = bad_variants; *v; v++)
+        fails(*v, SCANNED, with("variant", json_string(*v)), "variant");
+    static const char *const good_variants[] = {"cpu",     "xpu",      "cu92",      "cu128",
+                                                "rocm6.4", "rocm7.14", "rocm6.2.4", "simple",
+                                                "nightly", NULL};
+    for (const char *const *v = good_variants; *v; v++) {
+        OK(recordcheck_variant_valid(*v), "variant %s is valid", *v);
+        passes(*v, SCANNED, with("variant", json_string(*v)));
+    }
+
+    /* The key: the file's, in the record too. */
+    fails("key differs", SCANNED, with("key", json_string(OTHER_KEY)),
+          "key \"" OTHER_KEY "\" is not the key in the file name");
+    fails("file name not a key", "evil", load(SCANNED), "\"evil\" is not a record key");
+    fails("upper-case key", "DBB3EF635357A2EB037F857BF739F5307F725EC56D2808C2AEE868A0B38CB2C7",
+          load(SCANNED), "is not a record key");
+    fails("no key", SCANNED, with("key", NULL), "key is missing");
+    fails("not an object", SCANNED, json_array(), "the record is an array, not an object");
+    fails("status", SCANNED, with("status", json_string("done")), "status \"done\"");
+
+    /* wheel.* */
+    fails("no wheel", SCANNED, with("wheel", NULL), "wheel is missing");
+    fails("wheel a string", SCANNED, with("wheel", json_string("x")), "wheel is a string");
+    static const char *const bad_projects[] = {"Torch",  "torch_x", "-torch", "torch--x",
+                                               "torch-", "tor ch",  "<b>",    NULL};
+    for (const char *const *p = bad_projects; *p; p++)
+        fails(*p, SCANNED, with("wheel.normalized_name", json_string(*p)), "wheel.normalized_name");
+    fails("normalized name of another project", SCANNED,
+          with("wheel.normalized_name", json_string("torchvision")),
+          "is not the normalized form of wheel.project");
+    fails("project", SCANNED, with("wheel.project", json_string("tor ch")), "wheel.project");
+    fails("public version markup", SCANNED, with("wheel.public_version", json_string("2.9<b>")),
+          "wheel.public_version \"2.9<b>\" is not a version");
+    fails("public version not a number", SCANNED, with("wheel.public_version", json_string("v2")),
+          "wheel.public_version");
+    fails("public version with a label", SCANNED,
+          with("wheel.public_version", json_string("2.9.0+cu130")), "wheel.public_version");
+    fails("version of another release", SCANNED, with("wheel.version", json_string("2.9.1+cu130")),
+          "wheel.version");
+    fails("platform id", SCANNED, with("wheel.platform_id", json_string("linux x86")),
+          "wheel.platform_id");
+    fails("platform id path", SCANNED, with("wheel.platform_id", json_string("../x")),
+          "wheel.platform_id");
+    fails("platform tag", SCANNED, with("wheel.platform", json_string("manylinux<script>")),
+          "wheel.platform");
+    fails("python tag", SCANNED, with("wheel.python", json_integer(3)), "wheel.python");
+
+    /* File names and URLs. */
+    static const char *const bad_files[] = {"../torch-2.9.0-cp312-cp312-linux_x86_64.whl",
+                                            "a\\torch-2.9.0-cp312-cp312-any.whl",
+                                            "torch.whl",
+                                            "torch-2.9.0-cp312-cp312-manylinux_x86_64<b>.whl",
+                                            "torch-2.9.0-cp312-cp312-linux_x86_64.zip",
+                                            NULL};
+    for (const char *const *f = bad_files; *f; f++)
+        fails(*f, SCANNED, with("filename", json_string(*f)), "is not a wheel file name");
+    static const char *const bad_urls[] = {
+        "javascript:alert(1)", "https://h/a b.whl", "https://h/a\x01.whl",    "//h/x.whl",
+        "ftp://h/x.whl",       "https:///x.whl",    "https://h/\xc2\x9b.whl", NULL};
+    for (const char *const *u = bad_urls; *u; u++)
+        fails(*u, SCANNED, with("url", json_string(*u)), "url");
+    fails("index_url", SCANNED, with("index_url", json_string("file:///etc/passwd")),
+          "index_url \"file:///etc/passwd\" is not an http(s) URL");
+    passes("url with quotes and markup (percent-encoded on pages)", SCANNED,
+           with("url", json_string("https://h/x.whl?\"><script>")));
+
+    /* Hashes and keys. */
+    fails("sha256", SCANNED, with("sha256", json_string("abc")), "sha256 \"abc\"");
+    fails("index_sha256", SCANNED, with("index_sha256", json_string(OTHER_KEY "00")),
+          "index_sha256");
+    {
+        json_t *rec = load(INFERRED);
+        json_object_set_new(rec, "inferred_from", json_string("../../x"));
+        fails("inferred_from ../../x", INFERRED, rec,
+              "inferred_from \"../../x\" is not a record key");
+    }
+
+    /* Dates, numbers, booleans. */
+    fails("scanned_at month 13", SCANNED, with("scanned_at", json_string("2026-13-01")),
+          "scanned_at");
+    fails("scanned_at words", SCANNED, with("scanned_at", json_string("yesterday")),
+          "scanned_at \"yesterday\" is not a date (YYYY-MM-DD)");
+    fails("scanned_at a number", SCANNED, with("scanned_at", json_integer(20261101)),
+          "scanned_at is an integer, not a string");
+    passes("upload_time", SCANNED, with("upload_time", json_string("2025-08-06T18:00:00.123Z")));
+    fails("upload_time", SCANNED, with("upload_time", json_string("soon")), "upload_time");
+    fails("size -1", SCANNED, with("size", json_integer(-1)), "size is -1, not between 0");
+    fails("size real", SCANNED, with("size", json_real(1.5)), "size is a real number");
+    fails("size string", SCANNED, with("size", json_string("3")), "size is a string");
+    fails("sha256_verified", SCANNED, with("sha256_verified", json_string("yes")),
+          "sha256_verified");
+    fails("yanked a number", SCANNED, with("yanked", json_integer(5)), "yanked is an integer");
+    fails("yanked with a newline", SCANNED, with("yanked", json_string("a\nb")), "yanked");
+    passes("yanked with markup (escaped on pages)", SCANNED,
+           with("yanked", json_string("<img src=x onerror=alert(4)>")));
+    fails("requires_python escape", SCANNED, with("requires_python", json_string("\x1b[31m")),
+          "requires_python \"\\x1b[31m\"");
+    fails("index", SCANNED, with("index", json_string("a/b")), "index");
+    fails("variant_source", SCANNED, with("variant_source", json_string("guess")),
+          "variant_source");
+
+    /* Targets. */
+    fails("sass name", SCANNED, with("sass", json_pack("[s]", "sm_9x")),
+          "sass \"sm_9x\" is not a target name");
+    fails("sass kind", SCANNED, with("sass", json_pack("[s]", "compute_90")),
+          "is not a SASS target");
+    fails("sass not canonical", SCANNED, with("sass", json_pack("[s]", "sm_090")),
+          "sass \"sm_090\"");
+    fails("sass number", SCANNED, with("sass", json_pack("[i]", 90)), "sass[0] is an integer");
+    fails("gfx feature", SCANNED, with("gfx", json_pack("[s]", "gfx90a:xnack")), "gfx");
+    passes("gfx", SCANNED, with("gfx", json_pack("[ss]", "gfx90a:xnack-", "gfx11-generic")));
+
+    /* Binaries. */
+    fails("binaries a string", SCANNED, with("binaries", json_string("x")),
+          "binaries is a string, not an array");
+    fails("path number", SCANNED, with("binaries[0].path", json_integer(7)),
+          "binaries[0].path is an integer");
+    fails("path missing", SCANNED, with("binaries[0].path", NULL), "binaries[0].path is missing");
+    fails("path empty", SCANNED, with("binaries[0].path", json_string("")),
+          "binaries[0].path is empty");
+    fails("path C1", SCANNED, with("binaries[0].path", json_string("a\xc2\x85.so")),
+          "binaries[0].path");
+    fails("path NUL", SCANNED, with("binaries[0].path", json_stringn("a\0b.so", 6)),
+          "binaries[0].path");
+    passes("path with quotes and markup (escaped on pages)", SCANNED,
+           with("binaries[0].path", json_string("a\"><script>x</script>/lib x'.so")));
+    fails("modules", SCANNED, with("binaries[0].modules", json_integer(-3)),
+          "binaries[0].modules is -3");
+    fails("modules huge", SCANNED, with("binaries[0].modules", json_integer((json_int_t)1 << 40)),
+          "binaries[0].modules");
+    fails("target stats name", SCANNED, with("binaries[0].targets", json_pack("{s:{}}", "sm_90<")),
+          "binaries[0].targets \"sm_90<\" is not a target name");
+    fails("target bytes", SCANNED, with("binaries[0].targets.sm_86.bytes", json_string("x")),
+          "binaries[0].targets.sm_86.bytes is a string");
+    fails("target isa", SCANNED, with("binaries[0].targets.compute_120.isa", json_string("9.0.1")),
+          "binaries[0].targets.compute_120.isa");
+    fails("codec", SCANNED, with("binaries[0].targets.sm_86.codecs", json_pack("[s]", "zs td")),
+          "binaries[0].targets.sm_86.codecs");
+    fails("module set target", SCANNED,
+          with("binaries[0].module_sets",
+               json_pack("[{s:i,s:[s]}]", "modules", 1, "targets", "gfx90a:xnack")),
+          "binaries[0].module_sets[0].targets");
+    fails("compression", SCANNED, with("binaries[0].compression", json_pack("{s:i}", "zstd", -1)),
+          "binaries[0].compression.zstd is -1");
+    fails("declared", SCANNED,
+          with("binaries[0].declared", json_pack("{s:[s]}", "sass", "compute_50")),
+          "binaries[0].declared.sass");
+    fails("warnings", SCANNED, with("binaries[0].warnings", json_pack("[s]", "a\x07")),
+          "binaries[0].warnings[0]");
+    fails("arch flags", SCANNED, with("binaries[0].arch_flags", json_pack("[i]", 1)),
+          "binaries[0].arch_flags[0] is an integer");
+    fails("format", SCANNED, with("binaries[0].format", json_string("<elf>")),
+          "binaries[0].format");
+
+    /* A long hostile value is cut, and control characters are escaped. */
+    {
+        char big[300];
+        memset(big, 'a', sizeof big - 1);
+        big[sizeof big - 1] = '\0';
+        big[3] = '\x1b';
+        struct wa_error err = {0};
+        json_t *rec = with("variant", json_string(big));
+        recordcheck_validate(SCANNED, rec, &err);
+        OK(strlen(err.msg) < 200 && strstr(err.msg, "\\x1b") && strstr(err.msg, "...") &&
+               !strchr(err.msg, '\x1b'),
+           "long value cut and escaped: %s", err.msg);
+        json_decref(rec);
+    }
+}
+
+/* Writes rec (or text when rec is NULL) as records/<name>.json of db. */
+static void put_record(const char *db, const char *name, json_t *rec, const char *text)
+{
+    char *dir = fsutil_join(db, "records");
+    fsutil_mkdirs(dir, NULL);
+    char *file = xasprintf("%s.json", name);
+    char *path = fsutil_join(dir, file);
+    char *s = rec ? db_dump(rec) : xstrdup(text);
+    OK(fsutil_write_atomic(path, s, strlen(s), 0, NULL) == 0, "write %s", path);
+    free(s);
+    free(path);
+    free(file);
+    free(dir);
+    json_decref(rec);
+}
+
+static int find_skip(const struct dbview *v, const char *name, const char *reason)
+{
+    for (size_t i = 0; i < v->nskipped; i++) {
+        const char *f = v->skipped[i].file;
+        size_t fl = strlen(f), nl = strlen(name);
+        if (fl >= nl && strcmp(f + fl - nl, name) == 0 && strstr(v->skipped[i].reason, reason))
+            return 1;
+    }
+    return 0;
+}
+
+/* The view leaves invalid records out and says which and why. */
+static void view_skips(const char *work, const struct tables *t)
+{
+    char *db = fsutil_join(work, "db");
+    char *records = fsutil_join(db, "records");
+    char *cmd = xasprintf("rm -rf '%s'", db);
+    OK(system(cmd) == 0, "clean %s", db);
+    free(cmd);
+    put_record(db, SCANNED, load(SCANNED), NULL);
+    json_t *rec = load(SCANNED);
+    json_object_set_new(rec, "key", json_string(OTHER_KEY));
+    json_object_set_new(rec, "variant", json_string("rocm6<b>INJ</b>"));
+    put_record(db, OTHER_KEY, rec, NULL);
+    rec = load(SCANNED);
+    json_object_set_new(rec, "key", json_string(OTHER_KEY));
+    put_record(db, "4444444444444444444444444444444444444444444444444444444444444444", rec, NULL);
+    put_record(db, "evil", load(SCANNED), NULL);
+    put_record(db, "2222222222222222222222222222222222222222222222222222222222222222", NULL,
+               "{\"key\": \n");
+    rec = load(INFERRED);
+    json_object_set_new(
+        rec, "key",
+        json_string("3333333333333333333333333333333333333333333333333333333333333333"));
+    json_object_set_new(rec, "inferred_from", json_string("../../x"));
+    put_record(db, "3333333333333333333333333333333333333333333333333333333333333333", rec, NULL);
+
+    struct dbview v;
+    struct wa_error err = {0};
+    OK(dbview_build(db, t, &v, &err) == 0, "view of a database with invalid records: %s", err.msg);
+    INT_EQ(v.records, 1, "one valid record");
+    INT_EQ(v.nskipped, 5, "five records skipped");
+    OK(find_skip(&v, "/records/" OTHER_KEY ".json",
+                 "variant \"rocm6<b>INJ</b>\" is not a variant id"),
+       "skipped: markup in the variant");
+    OK(find_skip(&v,
+                 "/records/4444444444444444444444444444444444444444444444444444444444444444.json",
+                 "key \"" OTHER_KEY "\" is not the key in the file name"),
+       "skipped: the key that differs from its file name");
+    OK(find_skip(&v, "/records/evil.json", "\"evil\" is not a record key"), "skipped: evil.json");
+    OK(find_skip(&v,
+                 "/records/2222222222222222222222222222222222222222222222222222222222222222.json",
+                 "line 2"),
+       "skipped: unparsable JSON, with the parse error and without the path twice");
+    OK(find_skip(&v,
+                 "/records/3333333333333333333333333333333333333333333333333333333333333333.json",
+                 "inferred_from \"../../x\" is not a record key"),
+       "skipped: inferred_from ../../x");
+    for (size_t i = 0; i < v.nskipped; i++) {
+        OK(strncmp(v.skipped[i].file, records, strlen(records)) == 0, "file %s is in %s",
+           v.skipped[i].file, records);
+        OK(strstr(v.skipped[i].reason, records) == NULL, "reason %s does not repeat the path",
+           v.skipped[i].reason);
+    }
+    dbview_free(&v);
+    free(records);
+    free(db);
+}
+
+/* The timeline escapes what it takes from the view, even if a value got
+ * past the checks. */
+static void timeline_escapes(const struct tables *t)
+{
+    struct dbview v;
+    struct wa_error err = {0};
+    OK(dbview_build(site_db, t, &v, &err) == 0, "view of the fixture: %s", err.msg);
+    int changed = 0;
+    for (size_t r = 0; r < v.nrows; r++) {
+        struct view_row *row = &v.rows[r];
+        if (strcmp(row->variant, "rocm6.4") == 0 && strcmp(row->release, "2.9") == 0) {
+            free(row->variant);
+            row->variant = xstrdup("rocm6.4<b>INJ</b>");
+            free(row->version);
+            row->version = xstrdup("2.9.0\"><script>x</script>");
+            changed++;
+        }
+    }
+    OK(changed > 0, "the fixture has a torch 2.9 rocm6.4 row");
+    struct sitedata d;
+    sitedata_begin(&v, t, NULL, &d);
+    char *svg = timeline_svg(&d.grid, 0x1100);
+    OK(svg && !strstr(svg, "<b>") && !strstr(svg, "<script>"),
+       "no markup from the data in the SVG");
+    OK(svg && strstr(svg, ">rocm6.4&lt;b&gt;INJ&lt;/b&gt;</text>"), "the variant label is escaped");
+    OK(svg && strstr(svg, "torch 2.9.0&quot;&gt;&lt;script&gt;x&lt;/script&gt; rocm6.4&lt;b&gt;"),
+       "the cell title is escaped");
+    free(svg);
+    sitedata_free(&d);
+    dbview_free(&v);
+}
+
+static void ids(void)
+{
+    static const char *const cases[][2] = {
+        {"torch-2.9", "torch-2-9"},
+        {"cu128-linux-x86_64", "cu128-linux-x86_64"},
+        {"rocm6.4-linux-x86_64", "rocm6-4-linux-x86_64"},
+        {"a\"><script>x</script>/libx.so", "a-script-x-script-libx-so"},
+        {"my lib's \"x\".so", "my-lib-s-x-so"},
+        {"", "x"},
+        {"\xc3\xa9t\xc3\xa9", "-t-"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *id = sitedata_id(cases[i][0]);
+        STR_EQ(id, cases[i][1], cases[i][0]);
+        free(id);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 4) {
+        fprintf(stderr, "usage: test_recordcheck SITE_DB DATA_DIR WORK_DIR\n");
+        return 2;
+    }
+    site_db = argv[1];
+    json_object_seed(1);
+    fixture_records_pass();
+    field_rules();
+    ids();
+    struct tables t;
+    struct wa_error err = {0};
+    if (tables_load(argv[2], &t, &err) < 0) {
+        OK(0, "tables: %s", err.msg);
+        return harness_done();
+    }
+    fsutil_mkdirs(argv[3], NULL);
+    view_skips(argv[3], &t);
+    timeline_escapes(&t);
+    tables_free(&t);
+    return harness_done();
+}
