@@ -20,6 +20,7 @@
 #include "http.h"
 #include "indexpage.h"
 #include "lockfile.h"
+#include "recordcheck.h"
 #include "scan.h"
 #include "scanreport.h"
 #include "strbuf.h"
@@ -577,7 +578,8 @@ static void infer_rest(struct crawl *c, const struct group *g, json_t *from)
             continue;
         json_t *rec = inferred_record(c, w, from);
         struct wa_error e;
-        if (db_write_record(c->db, w->key, rec, &e) < 0) {
+        if (recordcheck_validate(w->key, rec, &e) < 0 ||
+            db_write_record(c->db, w->key, rec, &e) < 0) {
             emit(c, w, CRAWL_FAILED, NULL, e.msg, 0);
         } else {
             w->known = 1;
@@ -659,7 +661,9 @@ static int scan_and_store(struct crawl *c, struct http_client *hc, struct cwheel
     int rc = wheelfetch_scan_from(hc, w->url, w->index_url, w->sha256, r, st, prog, ud, e);
     if (rc == 0) {
         *rec = scanned_record(c, w, r, st);
-        if (db_write_record(c->db, w->key, *rec, e) < 0) {
+        /* What build would refuse is this wheel's error, never a record. */
+        if (recordcheck_validate(w->key, *rec, e) < 0 ||
+            db_write_record(c->db, w->key, *rec, e) < 0) {
             rc = e->code;
             json_decref(*rec);
             *rec = NULL;

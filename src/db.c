@@ -158,7 +158,7 @@ static int read_json(const char *path, json_t **out, struct wa_error *err)
     if (rc < 0)
         return rc;
     json_error_t je;
-    *out = json_loadb(text, n, 0, &je);
+    *out = json_loadb(text, n, JSON_REJECT_DUPLICATES, &je);
     free(text);
     if (!*out)
         return wa_error_set(err, WA_ERR_FORMAT, "%s: line %d column %d: %s", path, je.line,

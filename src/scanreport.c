@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fatbin.h"
+#include "strbuf.h"
 #include "target.h"
 #include "xalloc.h"
 
@@ -38,6 +39,53 @@ struct summary {
     struct modset *sets;
     size_t nsets, capsets;
 };
+
+/* Text from a binary or a zip (member paths, section names, arch flags,
+ * warnings) as a JSON string: valid UTF-8 is kept, and each byte of an
+ * invalid sequence or a control character becomes the four characters
+ * "\\xNN", so the value is never lost (jansson refuses invalid UTF-8) and
+ * never carries a terminal escape or a line break into a record or a log. */
+static char *clean_text(const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    struct strbuf b = STRBUF_INIT;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        size_t len = 0;
+        if (*p >= 0x20 && *p < 0x7f)
+            len = 1;
+        else if (*p >= 0xC2 && *p <= 0xDF)
+            len = 2;
+        else if (*p >= 0xE0 && *p <= 0xEF)
+            len = 3;
+        else if (*p >= 0xF0 && *p <= 0xF4)
+            len = 4;
+        int ok = len > 0;
+        for (size_t k = 1; ok && k < len; k++)
+            ok = (p[k] & 0xC0) == 0x80;
+        if (ok && len == 3)
+            ok = !(p[0] == 0xE0 && p[1] < 0xA0) && !(p[0] == 0xED && p[1] >= 0xA0);
+        if (ok && len == 4)
+            ok = !(p[0] == 0xF0 && p[1] < 0x90) && !(p[0] == 0xF4 && p[1] >= 0x90);
+        if (ok) {
+            strbuf_add(&b, p, len);
+            p += len;
+        } else {
+            char esc[4] = {'\\', 'x', hex[*p >> 4], hex[*p & 15]};
+            strbuf_add(&b, esc, 4);
+            p++;
+        }
+    }
+    return strbuf_detach(&b, NULL);
+}
+
+static json_t *text_json(const char *s)
+{
+    char *c = clean_text(s);
+    json_t *v = json_string(c);
+    free(c);
+    return v;
+}
 
 static struct tstat *tstat_get(struct summary *s, const struct target *t)
 {
@@ -205,7 +253,7 @@ json_t *scanreport_binary_json(const char *path, const struct binscan_result *br
     struct summary s;
     summarize(br, &s);
     json_t *o = json_object();
-    json_object_set_new(o, "path", json_string(path));
+    json_object_set_new(o, "path", text_json(path));
     json_object_set_new(o, "format", json_string(binscan_format_name(br->format)));
     json_object_set_new(o, "size", json_integer((json_int_t)br->size));
     json_object_set_new(o, "sass", target_list(s.t, s.nt, TARGET_SASS));
@@ -270,7 +318,7 @@ json_t *scanreport_binary_json(const char *path, const struct binscan_result *br
 
     json_t *flags = json_array();
     for (size_t i = 0; i < br->narch_flags; i++)
-        json_array_append_new(flags, json_string(br->arch_flags[i]));
+        json_array_append_new(flags, text_json(br->arch_flags[i]));
     json_object_set_new(o, "arch_flags", flags);
     if (br->narch_flags) {
         struct target d[128];
@@ -286,8 +334,10 @@ json_t *scanreport_binary_json(const char *path, const struct binscan_result *br
         const char *name = br->modules[m].section[0] ? br->modules[m].section : "(unknown)";
         if (br->format == BINSCAN_FORMAT_FATBIN)
             name = "(file)";
-        json_t *c = json_object_get(sections, name);
-        json_object_set_new(sections, name, json_integer(c ? json_integer_value(c) + 1 : 1));
+        char *key = clean_text(name);
+        json_t *c = json_object_get(sections, key);
+        json_object_set_new(sections, key, json_integer(c ? json_integer_value(c) + 1 : 1));
+        free(key);
     }
     json_object_set_new(o, "sections", sections);
 
@@ -302,7 +352,7 @@ json_t *scanreport_binary_json(const char *path, const struct binscan_result *br
 
     json_t *warn = json_array();
     for (size_t i = 0; i < br->nwarnings; i++)
-        json_array_append_new(warn, json_string(br->warnings[i]));
+        json_array_append_new(warn, text_json(br->warnings[i]));
     if (br->warnings_dropped) {
         char msg[64];
         snprintf(msg, sizeof msg, "%zu more warnings not shown", br->warnings_dropped);
@@ -369,7 +419,7 @@ json_t *scanreport_wheel_json(const struct wheel_name *w)
 json_t *scanreport_json(const struct scan_result *r)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "input", json_string(r->input));
+    json_object_set_new(o, "input", text_json(r->input));
     const char *kind = r->kind == SCAN_KIND_ZIP      ? "zip"
                        : r->kind == SCAN_KIND_BINARY ? "binary"
                                                      : "unknown";
@@ -394,7 +444,7 @@ json_t *scanreport_json(const struct scan_result *r)
         json_object_set_new(o, "binaries_read", json_integer((json_int_t)r->binaries_read));
     }
     json_object_set_new(o, "binaries", bins);
-    json_object_set_new(o, "error", r->failed ? json_string(r->error.msg) : json_null());
+    json_object_set_new(o, "error", r->failed ? text_json(r->error.msg) : json_null());
     return o;
 }
 
