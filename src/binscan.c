@@ -893,8 +893,11 @@ static int validate_candidate(struct binscan *bs)
         return 0;
     }
     if (fe.header_size > fh.fat_size || fe.padded_size > fh.fat_size - fe.header_size) {
-        snprintf(why, sizeof why, "first entry (%llu bytes) exceeds the container (%llu bytes)",
-                 (unsigned long long)(fe.header_size + fe.padded_size),
+        /* Header and payload apart: their sum can wrap. */
+        snprintf(why, sizeof why,
+                 "first entry (%u header bytes, %llu payload bytes) exceeds the container (%llu "
+                 "bytes)",
+                 fe.header_size, (unsigned long long)fe.padded_size,
                  (unsigned long long)fh.fat_size);
         add_reject(bs, bs->cand_off, why);
         return 0;
@@ -969,6 +972,27 @@ static int entry_done(struct binscan *bs)
     return begin_entry_header(bs);
 }
 
+/* The entry header has its first hdrneed bytes: parses them, waits for the
+ * rest of a longer header, or starts the payload. */
+static int entry_header_ready(struct binscan *bs)
+{
+    if (!bs->fe_parsed) {
+        struct wa_error e;
+        if (fatbin_parse_entry(bs->hdr, bs->hdrlen, &bs->fe, &e) < 0)
+            return container_error(bs, e.msg);
+        bs->fe_parsed = 1;
+        if (bs->fe.header_size > bs->cont_end - bs->entry_off)
+            return container_error(bs, "entry header runs past the end of its container");
+        bs->hdrneed = bs->fe.header_size;
+        if (bs->hdrlen < bs->hdrneed)
+            return 0;
+    }
+    int rc = entry_header_done(bs);
+    if (rc < 0)
+        return rc;
+    return bs->payload_left == 0 ? entry_done(bs) : 0;
+}
+
 static int reject_and_replay(struct binscan *bs)
 {
     uint8_t replay[CANDIDATE_BYTES];
@@ -1027,6 +1051,11 @@ static int walk(struct binscan *bs, const uint8_t *buf, size_t n, uint64_t base)
             bs->hdrlen = FATBIN_ENTRY_MIN_HEADER;
             bs->entry_off = bs->cand_off + FATBIN_HEADER_SIZE;
             begin_entry_header(bs);
+            /* Now, not with the next byte: an entry without payload may end
+             * the binary. */
+            rc = entry_header_ready(bs);
+            if (rc < 0)
+                return rc;
             break;
         }
         case S_ENTRY_HDR: {
@@ -1038,25 +1067,9 @@ static int walk(struct binscan *bs, const uint8_t *buf, size_t n, uint64_t base)
             i += take;
             if (bs->hdrlen < bs->hdrneed)
                 break;
-            if (!bs->fe_parsed) {
-                struct wa_error e;
-                if (fatbin_parse_entry(bs->hdr, bs->hdrlen, &bs->fe, &e) < 0)
-                    return container_error(bs, e.msg);
-                bs->fe_parsed = 1;
-                if (bs->entry_off + bs->fe.header_size > bs->cont_end)
-                    return container_error(bs, "entry header runs past the end of its container");
-                bs->hdrneed = bs->fe.header_size;
-                if (bs->hdrlen < bs->hdrneed)
-                    break;
-            }
-            int rc = entry_header_done(bs);
+            int rc = entry_header_ready(bs);
             if (rc < 0)
                 return rc;
-            if (bs->payload_left == 0) {
-                rc = entry_done(bs);
-                if (rc < 0)
-                    return rc;
-            }
             break;
         }
         case S_PAYLOAD: {

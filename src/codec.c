@@ -118,6 +118,8 @@ static int zlib_stream(struct codec *c, const uint8_t *src, size_t srclen, uint8
     s->crc_flag = ISAL_DEFLATE;
     s->next_in = (uint8_t *)(src + 2);
     s->avail_in = (uint32_t)(srclen - 2 > UINT32_MAX ? UINT32_MAX : srclen - 2);
+    if (want > UINT32_MAX)
+        want = UINT32_MAX; /* avail_out is 32 bits wide */
     s->next_out = dst;
     s->avail_out = (uint32_t)want;
     int r = isal_inflate(s);

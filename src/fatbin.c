@@ -67,6 +67,9 @@ int fatbin_parse_entry(const uint8_t *p, size_t len, struct fatbin_entry *e, str
         return wa_error_set(err, WA_ERR_FORMAT,
                             "entry compressed size %u disagrees with its flags 0x%llx",
                             e->compressed_size, (unsigned long long)e->flags);
+    if (codec_bits && e->uncompressed_size > FATBIN_MAX_UNCOMPRESSED)
+        return wa_error_set(err, WA_ERR_FORMAT, "entry uncompressed size %llu is implausible",
+                            (unsigned long long)e->uncompressed_size);
     return 0;
 }
 

@@ -21,6 +21,9 @@
 #define FATBIN_ENTRY_MIN_HEADER 0x40
 #define FATBIN_ENTRY_MAX_HEADER 0x400
 #define FATBIN_ENTRY_VERSION 0x0101
+/* The most a compressed entry may claim to inflate to: far above any real
+ * payload, and low enough that sizes of many entries can be summed. */
+#define FATBIN_MAX_UNCOMPRESSED (1ull << 40)
 
 enum fatbin_kind {
     FATBIN_KIND_PTX = 1,
@@ -83,7 +86,8 @@ int fatbin_parse_header(const uint8_t *p, size_t len, struct fatbin_header *h,
 /* Parses the fixed 0x40 bytes of an entry header and checks them: entry
  * version 0x0101, header size in [0x40, 0x400] and a multiple of 8, padded
  * size a multiple of 8, compressed size within the padded size, at most one
- * codec bit, a codec bit exactly when compressed.  Returns 0,
+ * codec bit, a codec bit exactly when compressed, an uncompressed size of at
+ * most FATBIN_MAX_UNCOMPRESSED.  Returns 0,
  * WA_ERR_TRUNCATED (len < 0x40) or WA_ERR_FORMAT. */
 int fatbin_parse_entry(const uint8_t *p, size_t len, struct fatbin_entry *e, struct wa_error *err);
 

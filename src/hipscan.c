@@ -50,6 +50,7 @@ struct hipscan {
     uint8_t *head;
     size_t headlen, headcap, headneed;
     int depth;
+    struct offload_table_scan tscan; /* of the table in head, or in table (CCOB) */
 
     uint64_t body_end; /* absolute end of the current bundle, UINT64_MAX if unknown */
     struct probe *probes;
@@ -295,6 +296,7 @@ static int start_decoder(struct hipscan *h)
     h->out_pos = 0;
     h->tablelen = 0;
     h->table_done = 0;
+    memset(&h->tscan, 0, sizeof h->tscan);
     return 0;
 }
 
@@ -314,8 +316,8 @@ static int on_inflated(struct hipscan *h, const uint8_t *out, size_t n)
         struct offload_entry *e;
         size_t ne, tsize, need;
         struct wa_error err;
-        int rc = offload_bundle_table(h->table, h->tablelen, h->ccob.uncompressed_size, &e, &ne,
-                                      &tsize, &need, &err);
+        int rc = offload_bundle_table_resume(h->table, h->tablelen, h->ccob.uncompressed_size,
+                                             &h->tscan, &e, &ne, &tsize, &need, &err);
         if (rc == 1 && need <= OFFLOAD_MAX_TABLE && h->tablelen < h->ccob.uncompressed_size)
             return 0;
         if (rc != 0) {
@@ -335,6 +337,8 @@ static int on_inflated(struct hipscan *h, const uint8_t *out, size_t n)
         b->version = h->ccob.version;
         b->uncompressed_size = h->ccob.uncompressed_size;
         fill_probes(h, h->table, h->tablelen, 0);
+        if (take < n) /* the table stopped growing inside this chunk */
+            fill_probes(h, out + take, n - take, h->out_pos + take);
     } else {
         fill_probes(h, out, n, h->out_pos);
     }
@@ -381,11 +385,22 @@ static int inflate_feed(struct hipscan *h, const uint8_t *in, size_t n, size_t *
             produced = ob.pos;
             end = r == 0;
         }
-        if (produced) {
-            int rc = on_inflated(h, h->out, produced);
+        /* Only the declared bytes count; a stream that goes on is cut there. */
+        uint64_t room = h->ccob.uncompressed_size - h->out_pos;
+        size_t give = produced < room ? produced : (size_t)room;
+        if (give) {
+            int rc = on_inflated(h, h->out, give);
             if (rc < 0)
                 return rc;
-            h->out_pos += produced;
+            h->out_pos += give;
+        }
+        if (produced > give) {
+            if (h->inflating)
+                warnf(h, "compressed bundle at offset %llu inflates past its declared %llu bytes",
+                      (unsigned long long)h->cand_off,
+                      (unsigned long long)h->ccob.uncompressed_size);
+            decoder_free(h);
+            return 0;
         }
         in += used;
         n -= used;
@@ -452,9 +467,11 @@ static int reject_and_replay(struct hipscan *h, const char *why)
     return rc;
 }
 
+/* The most a structure at `off` can span; when the size is unknown, still
+ * no more than keeps off + span from wrapping. */
 static uint64_t room_after(const struct hipscan *h, uint64_t off)
 {
-    return h->size == UINT64_MAX ? UINT64_MAX : h->size - off;
+    return h->size == UINT64_MAX ? UINT64_MAX - off : h->size - off;
 }
 
 /* The head holds headlen bytes at cand_off.  Returns 0 when more bytes are
@@ -466,8 +483,8 @@ static int head_ready(struct hipscan *h)
     if (h->head[0] == '_') {
         struct offload_entry *e;
         size_t ne, tsize;
-        int rc = offload_bundle_table(h->head, h->headlen, room_after(h, h->cand_off), &e, &ne,
-                                      &tsize, &need, &err);
+        int rc = offload_bundle_table_resume(h->head, h->headlen, room_after(h, h->cand_off),
+                                             &h->tscan, &e, &ne, &tsize, &need, &err);
         if (rc == 1) {
             if (need > OFFLOAD_MAX_TABLE)
                 return reject_and_replay(h, "offload bundle table too large");
@@ -519,6 +536,7 @@ static int walk(struct hipscan *h, const uint8_t *buf, size_t n, uint64_t base)
                 h->st = H_HEAD;
                 h->cand_off = base + j;
                 h->headlen = 0;
+                memset(&h->tscan, 0, sizeof h->tscan);
                 h->headneed = buf[j] == '_' ? OFFLOAD_MAGIC_LEN + 8 : 8;
             }
             i = j;

@@ -41,9 +41,10 @@ const char *offload_mach_name(unsigned mach)
     return mach < sizeof mach_names / sizeof mach_names[0] ? mach_names[mach] : NULL;
 }
 
-int offload_bundle_table(const uint8_t *buf, size_t n, uint64_t limit,
-                         struct offload_entry **entries, size_t *nentries, size_t *table_size,
-                         size_t *need, struct wa_error *err)
+int offload_bundle_table_resume(const uint8_t *buf, size_t n, uint64_t limit,
+                                struct offload_table_scan *sc, struct offload_entry **entries,
+                                size_t *nentries, size_t *table_size, size_t *need,
+                                struct wa_error *err)
 {
     *entries = NULL;
     *nentries = 0;
@@ -56,60 +57,70 @@ int offload_bundle_table(const uint8_t *buf, size_t n, uint64_t limit,
     if (count == 0 || count > OFFLOAD_MAX_ENTRIES)
         return wa_error_set(err, WA_ERR_FORMAT, "offload bundle with %llu entries",
                             (unsigned long long)count);
-    struct offload_entry *e = xcalloc((size_t)count, sizeof *e);
-    size_t pos = OFFLOAD_MAGIC_LEN + 8;
-    int rc = 0;
-    for (uint64_t i = 0; i < count; i++) {
+    /* Check the whole table before allocating, and each entry once: a
+     * streaming caller asks again each time a few more bytes arrive. */
+    if (sc->pos < OFFLOAD_MAGIC_LEN + 8 || sc->pos > n || sc->index > count) {
+        sc->pos = OFFLOAD_MAGIC_LEN + 8;
+        sc->index = 0;
+    }
+    for (; sc->index < count; sc->index++) {
+        size_t pos = sc->pos;
+        uint64_t i = sc->index;
         if (n - pos < 24) {
             *need = pos + 24;
-            rc = 1;
-            break;
+            return 1;
         }
         uint64_t off = rd64(buf + pos), size = rd64(buf + pos + 8), idlen = rd64(buf + pos + 16);
-        if (idlen == 0 || idlen > OFFLOAD_MAX_ID) {
-            rc = wa_error_set(err, WA_ERR_FORMAT, "offload bundle entry %llu: id of %llu bytes",
-                              (unsigned long long)i, (unsigned long long)idlen);
-            break;
-        }
-        if ((size && (off < OFFLOAD_MAGIC_LEN + 8 || off > limit || size > limit - off))) {
-            rc = wa_error_set(err, WA_ERR_FORMAT,
-                              "offload bundle entry %llu: %llu bytes at %llu overrun the bundle",
-                              (unsigned long long)i, (unsigned long long)size,
-                              (unsigned long long)off);
-            break;
-        }
+        if (idlen == 0 || idlen > OFFLOAD_MAX_ID)
+            return wa_error_set(err, WA_ERR_FORMAT, "offload bundle entry %llu: id of %llu bytes",
+                                (unsigned long long)i, (unsigned long long)idlen);
+        if (size && (off < OFFLOAD_MAGIC_LEN + 8 || off > limit || size > limit - off))
+            return wa_error_set(err, WA_ERR_FORMAT,
+                                "offload bundle entry %llu: %llu bytes at %llu overrun the bundle",
+                                (unsigned long long)i, (unsigned long long)size,
+                                (unsigned long long)off);
         if (n - pos - 24 < idlen) {
             *need = pos + 24 + (size_t)idlen;
-            rc = 1;
-            break;
+            return 1;
         }
-        e[i].offset = off;
-        e[i].size = size;
-        memcpy(e[i].id, buf + pos + 24, (size_t)idlen);
-        e[i].id[idlen] = '\0';
-        if (memchr(e[i].id, '\0', (size_t)idlen)) {
-            rc = wa_error_set(err, WA_ERR_FORMAT, "offload bundle entry %llu: NUL in its id",
-                              (unsigned long long)i);
-            break;
-        }
-        pos += 24 + (size_t)idlen;
-    }
-    if (rc != 0) {
-        free(e);
-        return rc;
+        if (memchr(buf + pos + 24, '\0', (size_t)idlen))
+            return wa_error_set(err, WA_ERR_FORMAT, "offload bundle entry %llu: NUL in its id",
+                                (unsigned long long)i);
+        sc->pos = pos + 24 + (size_t)idlen;
     }
     /* Code objects lie after the table. */
-    for (uint64_t i = 0; i < count; i++)
-        if (e[i].size && e[i].offset < pos) {
-            free(e);
+    size_t end = sc->pos, pos = OFFLOAD_MAGIC_LEN + 8;
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t off = rd64(buf + pos), size = rd64(buf + pos + 8);
+        if (size && off < end)
             return wa_error_set(err, WA_ERR_FORMAT, "offload bundle entry %llu overlaps the table",
                                 (unsigned long long)i);
-        }
+        pos += 24 + (size_t)rd64(buf + pos + 16);
+    }
+    struct offload_entry *e = xcalloc((size_t)count, sizeof *e);
+    pos = OFFLOAD_MAGIC_LEN + 8;
+    for (size_t i = 0; i < (size_t)count; i++) {
+        size_t idlen = (size_t)rd64(buf + pos + 16);
+        e[i].offset = rd64(buf + pos);
+        e[i].size = rd64(buf + pos + 8);
+        memcpy(e[i].id, buf + pos + 24, idlen);
+        e[i].id[idlen] = '\0';
+        pos += 24 + idlen;
+    }
     *entries = e;
     *nentries = (size_t)count;
-    *table_size = pos;
-    *need = pos;
+    *table_size = end;
+    *need = end;
     return 0;
+}
+
+int offload_bundle_table(const uint8_t *buf, size_t n, uint64_t limit,
+                         struct offload_entry **entries, size_t *nentries, size_t *table_size,
+                         size_t *need, struct wa_error *err)
+{
+    struct offload_table_scan sc = {0, 0};
+    return offload_bundle_table_resume(buf, n, limit, &sc, entries, nentries, table_size, need,
+                                       err);
 }
 
 int offload_ccob_header(const uint8_t *buf, size_t n, uint64_t limit, struct offload_ccob *h,
@@ -148,7 +159,8 @@ int offload_ccob_header(const uint8_t *buf, size_t n, uint64_t limit, struct off
         h->hash = rd64(buf + 24);
         break;
     }
-    if (h->uncompressed_size < OFFLOAD_MAGIC_LEN + 8 + 24)
+    if (h->uncompressed_size < OFFLOAD_MAGIC_LEN + 8 + 24 ||
+        h->uncompressed_size > OFFLOAD_MAX_INFLATED)
         return wa_error_set(err, WA_ERR_FORMAT, "compressed bundle of %llu bytes inflated",
                             (unsigned long long)h->uncompressed_size);
     if (h->version > 1 && (h->total_size <= h->header_size || h->total_size > limit))

@@ -30,6 +30,9 @@
 #define OFFLOAD_MAX_ENTRIES 1024
 #define OFFLOAD_MAX_ID 512
 #define OFFLOAD_MAX_TABLE (OFFLOAD_MAGIC_LEN + 8 + OFFLOAD_MAX_ENTRIES * (24 + 128))
+/* The most a compressed bundle may claim to inflate to: far above any real
+ * one, and low enough that entry sizes bounded by it can be summed. */
+#define OFFLOAD_MAX_INFLATED (1ull << 40)
 
 struct offload_entry {
     uint64_t offset; /* from the start of the bundle */
@@ -45,6 +48,22 @@ int offload_bundle_table(const uint8_t *buf, size_t n, uint64_t limit,
                          struct offload_entry **entries, size_t *nentries, size_t *table_size,
                          size_t *need, struct wa_error *err);
 
+/* Where offload_bundle_table_resume stopped checking entries; zero it for
+ * each new table. */
+struct offload_table_scan {
+    size_t pos;     /* bytes of the table checked */
+    uint64_t index; /* entries checked */
+};
+
+/* offload_bundle_table for a caller that asks again each time a few more
+ * bytes of the same table (and the same limit) arrive: the entries already
+ * checked are not checked again, so a table costs time linear in its size
+ * however it is cut. */
+int offload_bundle_table_resume(const uint8_t *buf, size_t n, uint64_t limit,
+                                struct offload_table_scan *sc, struct offload_entry **entries,
+                                size_t *nentries, size_t *table_size, size_t *need,
+                                struct wa_error *err);
+
 enum offload_method { OFFLOAD_ZLIB = 0, OFFLOAD_ZSTD = 1 };
 
 struct offload_ccob {
@@ -56,7 +75,9 @@ struct offload_ccob {
     size_t header_size;         /* 20, 24 or 32 */
 };
 
-/* The header of a compressed bundle at buf[0..n). */
+/* The header of a compressed bundle at buf[0..n).  Refuses an inflated size
+ * below a minimal bundle or above OFFLOAD_MAX_INFLATED, and (v2, v3) a total
+ * size beyond `limit`. */
 int offload_ccob_header(const uint8_t *buf, size_t n, uint64_t limit, struct offload_ccob *h,
                         size_t *need, struct wa_error *err);
 

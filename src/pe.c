@@ -91,11 +91,12 @@ int pe_long_name(const char *short_name, const uint8_t *st, size_t len, char *ou
 {
     if (short_name[0] != '/' || short_name[1] < '0' || short_name[1] > '9' || n == 0)
         return -1;
-    unsigned long off = 0;
+    uint64_t off = 0;
     for (const char *c = short_name + 1; *c; c++) {
-        if (*c < '0' || *c > '9')
+        /* Stop before the number can wrap back into the table. */
+        if (*c < '0' || *c > '9' || off >= len)
             return -1;
-        off = off * 10 + (unsigned long)(*c - '0');
+        off = off * 10 + (uint64_t)(*c - '0');
     }
     if (off < 4 || off >= len)
         return -1;
