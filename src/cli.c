@@ -12,11 +12,20 @@
 
 void cli_warn(const char *fmt, ...)
 {
+    /* A diagnostic is one line: names from indexes, wheels and records may
+     * hold control characters, which are printed as \xNN, never raw. */
+    char buf[4096];
     va_list ap;
-    fputs("wheelarch: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    fputs("wheelarch: ", stderr);
+    for (const unsigned char *p = (const unsigned char *)buf; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            fprintf(stderr, "\\x%02x", *p);
+        else
+            fputc(*p, stderr);
+    }
     fputc('\n', stderr);
 }
 

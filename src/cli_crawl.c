@@ -120,13 +120,13 @@ static void on_event(void *ud, const struct crawl_event *e)
     clear_bar(d);
     switch (e->status) {
     case CRAWL_SCANNED:
-        fprintf(stderr, "wheelarch: scanned %s (%s read)\n", e->filename, bytes);
+        cli_warn("scanned %s (%s read)", e->filename, bytes);
         break;
     case CRAWL_INFERRED:
-        fprintf(stderr, "wheelarch: inferred %s\n", e->filename);
+        cli_warn("inferred %s", e->filename);
         break;
     case CRAWL_FAILED:
-        fprintf(stderr, "wheelarch: %s: %s\n", e->filename, e->error);
+        cli_warn("%s: %s", e->filename, e->error);
         break;
     }
     if (d->tty)
@@ -264,8 +264,7 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
             sum.wheels, sum.scanned, sum.inferred, sum.known, sum.failed, bytes, sum.pages,
             sum.pages_unchanged, sum.pages_missing, sum.pages_failed);
     for (size_t i = 0; i < sum.nfailures; i++)
-        fprintf(stderr, "wheelarch:   failed %s: %s\n", sum.failures[i].filename,
-                sum.failures[i].error);
+        cli_warn("  failed %s: %s", sum.failures[i].filename, sum.failures[i].error);
     if (sum.pages > 0 && sum.pages_failed == sum.pages)
         rc = WA_EXIT_FAILURE;
     else if (sum.failed || sum.pages_failed)

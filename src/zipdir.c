@@ -152,6 +152,7 @@ int zip_parse_cdir(const uint8_t *cd, size_t len, const struct zip_eocd *eocd, u
         return wa_error_set(err, WA_ERR_FORMAT, "central directory too small for %llu entries",
                             (unsigned long long)eocd->entries);
     size_t count = (size_t)eocd->entries;
+    char q1[160], q2[160]; /* member names in messages, escaped */
     struct zip_entry *e = xcalloc(count ? count : 1, sizeof *e);
     size_t off = 0, i;
     int rc = 0;
@@ -189,7 +190,7 @@ int zip_parse_cdir(const uint8_t *cd, size_t len, const struct zip_eocd *eocd, u
             rc = wa_error_set(err, WA_ERR_FORMAT,
                               "%s: data (offset %llu, %llu bytes) lies outside "
                               "the file",
-                              e[i].name, (unsigned long long)e[i].lho,
+                              wa_quote(q1, sizeof q1, e[i].name, 120), (unsigned long long)e[i].lho,
                               (unsigned long long)e[i].csize);
             i++;
             goto fail;
@@ -198,7 +199,7 @@ int zip_parse_cdir(const uint8_t *cd, size_t len, const struct zip_eocd *eocd, u
             rc = wa_error_set(err, WA_ERR_FORMAT,
                               "%s: local header offset %llu is not before the central "
                               "directory at %llu",
-                              e[i].name, (unsigned long long)e[i].lho,
+                              wa_quote(q1, sizeof q1, e[i].name, 120), (unsigned long long)e[i].lho,
                               (unsigned long long)eocd->cd_offset);
             i++;
             goto fail;
@@ -214,10 +215,12 @@ int zip_parse_cdir(const uint8_t *cd, size_t len, const struct zip_eocd *eocd, u
         uint64_t header = (uint64_t)ZIP_LOCAL_SIZE + e[i].name_len;
         if (gap < header || e[i].csize > gap - header) {
             if (i + 1 < count)
-                rc = wa_error_set(err, WA_ERR_FORMAT, "%s overlaps %s", e[i].name, e[i + 1].name);
+                rc = wa_error_set(err, WA_ERR_FORMAT, "%s overlaps %s",
+                                  wa_quote(q1, sizeof q1, e[i].name, 120),
+                                  wa_quote(q2, sizeof q2, e[i + 1].name, 120));
             else
                 rc = wa_error_set(err, WA_ERR_FORMAT, "%s overlaps the central directory",
-                                  e[i].name);
+                                  wa_quote(q1, sizeof q1, e[i].name, 120));
             i = count;
             goto fail;
         }

@@ -47,6 +47,7 @@ struct zipstream {
     size_t hdrlen, hdrneed;
     struct zip_local lh;
     char *name;
+    char qname[160]; /* name for messages: control characters escaped */
     const struct zip_entry *cur;
     uint64_t start; /* local header offset of the current member */
     uint64_t csize, usize;
@@ -126,7 +127,7 @@ static int fail(struct zipstream *zs, struct wa_error *err)
 
 static int member_fail(struct zipstream *zs, int code, const char *what)
 {
-    wa_error_set(&zs->err, code, "%s: %s", zs->name ? zs->name : "?", what);
+    wa_error_set(&zs->err, code, "%s: %s", zs->name ? zs->qname : "?", what);
     zs->failed = 1;
     return code;
 }
@@ -162,6 +163,7 @@ static int start_member(struct zipstream *zs)
     const uint8_t *nm = zs->hdr + ZIP_LOCAL_SIZE;
     free(zs->name);
     zs->name = xstrndup((const char *)nm, lh->name_len);
+    wa_quote(zs->qname, sizeof zs->qname, zs->name, 120);
     zs->members_seen++;
     if (lh->name_len == 0 || memchr(nm, 0, lh->name_len))
         return member_fail(zs, WA_ERR_FORMAT, "local header has a bad name");
@@ -277,7 +279,7 @@ static int end_member(struct zipstream *zs)
         if (rc < 0) {
             if (!e.msg[0])
                 wa_error_set(&e, rc, "scan failed");
-            wa_error_prefix(&e, zs->name);
+            wa_error_prefix(&e, zs->qname);
             return fail(zs, &e);
         }
     }
@@ -309,7 +311,7 @@ static int feed_data(struct zipstream *zs, const uint8_t *buf, size_t n, size_t 
     if (rc < 0) {
         if (e.msg[0] == '\0')
             wa_error_set(&e, rc, "member data rejected");
-        wa_error_prefix(&e, zs->name);
+        wa_error_prefix(&e, zs->qname);
         return fail(zs, &e);
     }
     *used = u;
@@ -399,6 +401,7 @@ int zipstream_feed(struct zipstream *zs, const uint8_t *buf, size_t n, struct wa
             if (zs->pos > target) {
                 free(zs->name);
                 zs->name = xstrdup(zs->ents[zs->next].name);
+                wa_quote(zs->qname, sizeof zs->qname, zs->name, 120);
                 rc = member_fail(zs, WA_ERR_FORMAT, "local header lies inside the previous member");
                 break;
             }
@@ -574,10 +577,11 @@ static int check_collected_cdir(struct zipstream *zs, struct wa_error *err)
         const struct zip_entry *e = &ents[i];
         if (e->lho != s->off || strcmp(e->name, s->name) != 0 || e->crc != s->crc ||
             e->csize != s->csize || e->usize != s->usize) {
+            char q[160];
             wa_error_set(err, WA_ERR_FORMAT,
                          "%s: central directory entry disagrees with the "
                          "local header",
-                         e->name);
+                         wa_quote(q, sizeof q, e->name, 120));
             zip_entries_free(ents, n);
             return WA_ERR_FORMAT;
         }
@@ -596,6 +600,7 @@ int zipstream_finish(struct zipstream *zs, int expect_all, struct wa_error *out)
         return zs->err.code;
     }
     int rc = 0;
+    char q[160];
     switch (zs->st) {
     case Z_LOCAL:
         if (zs->ents && zs->hdrlen == 0 && !expect_all)
@@ -613,19 +618,20 @@ int zipstream_finish(struct zipstream *zs, int expect_all, struct wa_error *out)
     case Z_DATA:
     case Z_SKIPDATA:
     case Z_DESC:
-        rc = wa_error_set(err, WA_ERR_TRUNCATED, "%s: member data is cut off", zs->name);
+        rc = wa_error_set(err, WA_ERR_TRUNCATED, "%s: member data is cut off", zs->qname);
         break;
     case Z_SKIP:
         if (expect_all)
             rc = wa_error_set(err, WA_ERR_TRUNCATED, "%s: member missing (archive cut off?)",
-                              zs->ents[zs->next].name);
+                              wa_quote(q, sizeof q, zs->ents[zs->next].name, 120));
         break;
     case Z_CDIR:
         rc = check_collected_cdir(zs, err);
         break;
     case Z_IDLE:
         if (expect_all && zs->ents && zs->next < zs->nents)
-            rc = wa_error_set(err, WA_ERR_TRUNCATED, "%s: member missing", zs->ents[zs->next].name);
+            rc = wa_error_set(err, WA_ERR_TRUNCATED, "%s: member missing",
+                              wa_quote(q, sizeof q, zs->ents[zs->next].name, 120));
         break;
     }
     if (rc < 0) {

@@ -394,6 +394,28 @@ static void test_corrupt(const struct strbuf *gpu)
     expect_fail("offset.whl", &z, "outside the file");
     strbuf_reset(&z);
 
+    /* A member name with a line break and a terminal escape, in a failing
+     * member: the message stays one line and escapes them. */
+    {
+        struct hzip ev = {STRBUF_INIT, STRBUF_INIT, 0};
+        static const char evil[] = "pkg/x\n\x1b[31mFAKE.so";
+        hz_add(&ev, evil, gpu->buf, gpu->len, 0, 0, 0);
+        hz_finish(&ev, 0);
+        strbuf_reset(&z);
+        strbuf_add(&z, ev.out.buf, ev.out.len);
+        z.buf[find(&z, "FAKE.so", 7) + 7 + 4000] ^= 0x10;
+        expect_fail("evilname.whl", &z, "pkg/x\\x0a\\x1b[31mFAKE.so: CRC-32 mismatch");
+        char *pth = pathf("evilname.whl");
+        struct scan_result *r = scan_file(pth);
+        OK(!strchr(r->error.msg, '\n') && !strchr(r->error.msg, 0x1b), "no raw control byte: %s",
+           r->error.msg);
+        scan_result_free(r);
+        free(pth);
+        strbuf_free(&ev.out);
+        strbuf_free(&ev.cd);
+    }
+    strbuf_reset(&z);
+
     /* No end of central directory record at all. */
     strbuf_add(&z, hz.out.buf, cd);
     expect_fail("noeocd.whl", &z, "end of central directory");
