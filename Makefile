@@ -5,16 +5,22 @@
 #   make test    every test: build + ctest (with the browser tests), the same
 #                under ASan/UBSan,
 #                a libFuzzer smoke run, and the formatting check
+#   make fuzz-long  every libFuzzer target for FUZZ_SECONDS (default 600) each,
+#                with a corpus kept in FUZZ_CORPUS between runs
 #   make bench   the benchmarks under bench/ (scan, crawl, build)
 BUILD ?= build
 JOBS ?= $(shell nproc)
-FUZZ_SECONDS ?= 20
+# Seconds per fuzz target: empty means 20 for test-fuzz, 600 for fuzz-long.
+FUZZ_SECONDS ?=
+# fuzz-long's corpus, kept between runs (make clean removes the default one).
+FUZZ_CORPUS ?= $(BUILD)-fuzz/corpus
 CMAKE_FLAGS ?=
 ifeq ($(CI),true)
 CMAKE_FLAGS += -DWHEELARCH_WERROR=ON
 endif
 
-.PHONY: all build deps run test test-build test-asan test-fuzz format format-check bench clean
+.PHONY: all build deps run test test-build test-asan test-fuzz fuzz-build fuzz-long format \
+	format-check bench clean
 
 all: build
 
@@ -43,10 +49,20 @@ test-asan:
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --test-dir $(BUILD)-asan --output-on-failure -j $(JOBS) -LE browser
 
-test-fuzz:
+# The libFuzzer targets (tests/fuzz/fuzz_*.c, all of them: the CMake
+# target `fuzzers`).  tests/fuzz/run.sh runs them; FUZZ_TARGETS="zip index"
+# picks some, FUZZ_JOBS=N runs N at once.
+fuzz-build:
 	CC=clang cmake -S . -B $(BUILD)-fuzz -DWHEELARCH_FUZZ=ON -DBUILD_TESTING=ON $(CMAKE_FLAGS) >/dev/null
-	cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzz_elf fuzz_pe fuzz_fatbin fuzz_offload fuzz_zip fuzz_names fuzz_index fuzz_tmpl
-	tests/fuzz/smoke.sh $(BUILD)-fuzz $(FUZZ_SECONDS)
+	cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzzers
+
+# Short run, fresh corpus (part of make test).
+test-fuzz: fuzz-build
+	tests/fuzz/run.sh $(BUILD)-fuzz $(or $(FUZZ_SECONDS),20)
+
+# Long run; crash inputs in $(BUILD)-fuzz/fuzz-artifacts/<target>/.
+fuzz-long: fuzz-build
+	tests/fuzz/run.sh $(BUILD)-fuzz $(or $(FUZZ_SECONDS),600) $(FUZZ_CORPUS)
 
 format:
 	clang-format -i src/*.c src/*.h tests/unit/*.c tests/unit/*.h tests/fuzz/*.c

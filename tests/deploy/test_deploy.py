@@ -95,9 +95,11 @@ p = run(["systemd-analyze", "verify", os.path.join(units, "wheelarch-update.serv
 c.ok(p.returncode == 0, "systemd-analyze verify: " + (p.stdout + p.stderr).strip())
 
 # ---- the scheduled workflow ----------------------------------------------------------------
-wf_path = os.path.join(ROOT, ".github", "workflows", "regenerate.yml")
-p = run(["yamllint", "-s", "-c", os.path.join(ROOT, ".yamllint"), wf_path])
-c.ok(p.returncode == 0, "yamllint: " + (p.stdout + p.stderr).strip())
+wf_dir = os.path.join(ROOT, ".github", "workflows")
+for name in sorted(os.listdir(wf_dir)):
+    p = run(["yamllint", "-s", "-c", os.path.join(ROOT, ".yamllint"), os.path.join(wf_dir, name)])
+    c.ok(p.returncode == 0, "yamllint %s: %s" % (name, (p.stdout + p.stderr).strip()))
+wf_path = os.path.join(wf_dir, "regenerate.yml")
 wf = open(wf_path).read()
 c.ok(re.search(r"^\s+- cron: \"[0-9*/, -]+\"", wf, re.M), "a cron schedule")
 c.ok(re.search(r"^  workflow_dispatch:", wf, re.M), "manual dispatch")
