@@ -112,6 +112,8 @@ for step in ("actions/cache/restore@", "actions/upload-artifact@", "actions/down
              "actions/cache/save@", "actions/upload-pages-artifact@", "actions/deploy-pages@"):
     c.ok(step in wf, "workflow uses " + step.rstrip("@"))
 c.ok("cp -n" in wf and "build/wheelarch build --cache cache --out site" in wf, "merges the shards, then builds")
+c.ok(re.search(r"Keep the shard's records\n(?:.*\n)*?        if: \$\{\{ !cancelled\(\) \}\}", wf) and "cache/journal/" in wf,
+     "a shard's records, failures and journal are kept even when its crawl died")
 c.ok("pages: write" in wf and "id-token: write" in wf, "deploy has the Pages permissions")
 # The merge step works as written: run it on two fake shards.
 merge = re.search(r"- name: Merge the shards into the database\n        run: \|\n((?:          .*\n)+)", wf).group(1)
@@ -125,8 +127,20 @@ for i, names in enumerate((["a", "b"], ["b", "c"]), 1):
 os.makedirs(os.path.join(m, "cache", "records"))
 with open(os.path.join(m, "cache", "records", "a.json"), "w") as f:
     f.write('{"old": true}\n')
+# Shard 2 died while reading d (a journal note) and failed on e; shard 1
+# had failed on b, which shard 2 then recorded.
+for sub, name in (("journal", "d"), ("failed", "e")):
+    os.makedirs(os.path.join(m, "shards", "records-2", sub), exist_ok=True)
+    with open(os.path.join(m, "shards", "records-2", sub, name + ".json"), "w") as f:
+        f.write("{}\n")
+os.makedirs(os.path.join(m, "shards", "records-1", "failed"))
+with open(os.path.join(m, "shards", "records-1", "failed", "b.json"), "w") as f:
+    f.write("{}\n")
 p = run(["bash", "-euo", "pipefail", "-c", merge], cwd=m)
 c.eq(p.returncode, 0, "the merge step runs (%s)" % p.stderr.strip())
 c.eq(sorted(os.listdir(os.path.join(m, "cache", "records"))), ["a.json", "b.json", "c.json"], "merged records")
 c.eq(open(os.path.join(m, "cache", "records", "a.json")).read(), '{"old": true}\n', "an existing record is kept")
+c.eq(sorted(os.listdir(os.path.join(m, "cache", "journal"))), ["d.json"], "a dead shard's journal note is merged")
+c.eq(sorted(os.listdir(os.path.join(m, "cache", "failed"))), ["e.json"],
+     "failures merged, except for wheels another shard recorded")
 c.done()
