@@ -221,8 +221,10 @@ void cli_print_man(FILE *f, const char *version)
     fputs(".SH EXIT STATUS\n0 success; 1 failure; 2 usage or configuration error; 3 partial: some "
           "inputs failed and were left as they were, the rest was done.\n"
           ".SH FILES\n.TP\n.I wheelarch.json\nthe configuration (indexes and projects to crawl)\n"
-          ".TP\n.I cache/\nthe database: records/, failed/, http/\n.TP\n.I site/\nthe generated "
-          "website, feed and indexes\n.TP\n.I share/wheelarch/templates, share/wheelarch/data\n"
+          ".TP\n.I cache/\nthe database: records/, failed/, http/, journal/\n.TP\n.I site/\nthe "
+          "generated website, feed and indexes\n.TP\n.I cache.lock, site.lock\nthe locks that keep "
+          "one crawl per database and one build per output folder\n.TP\n.I "
+          "share/wheelarch/templates, share/wheelarch/data\n"
           "templates and shipped tables, found beside the installed binary\n"
           ".SH ENVIRONMENT\n.TP\n.B WHEELARCH_DATA_DIR, WHEELARCH_TEMPLATES_DIR\nuse these folders "
           "instead of the installed ones\n",
