@@ -3,6 +3,7 @@
  */
 #include "scanreport.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,14 @@ static char *clean_text(const char *s)
     return strbuf_detach(&b, NULL);
 }
 
+/* Sums of sizes a file declares, kept below 2^63 so they fit the JSON
+ * integer (the readers cap each size; this caps the sum of many). */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    uint64_t max = (uint64_t)INT64_MAX;
+    return a > max || b > max - a ? max : a + b;
+}
+
 static json_t *text_json(const char *s)
 {
     char *c = clean_text(s);
@@ -131,8 +140,8 @@ static void summarize(const struct binscan_result *br, struct summary *s)
             if (mod->cls == BINSCAN_CLASS_EXEC || mod->cls == BINSCAN_CLASS_LIBRARY) {
                 struct tstat *x = tstat_get(s, &e->target);
                 x->entries++;
-                x->bytes += e->payload_size;
-                x->ubytes += e->uncompressed_size;
+                x->bytes = sat_add(x->bytes, e->payload_size);
+                x->ubytes = sat_add(x->ubytes, e->uncompressed_size);
                 x->codecs |= 1u << e->codec;
                 if (e->target.kind == TARGET_PTX &&
                     (e->code_major > x->isa_major ||
