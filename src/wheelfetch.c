@@ -8,6 +8,7 @@
  */
 #include "wheelfetch.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,6 +181,21 @@ static void base_request(struct fetch *f, struct http_request *req)
     req->ud = f;
 }
 
+/* Runs req and counts it; an answer other than want_status is an error
+ * naming `what` ("a range of the file"). */
+static int run_request(struct fetch *f, const struct http_request *req, long want_status,
+                       const char *what, struct http_response *resp, struct wa_error *err)
+{
+    f->st->requests++;
+    int rc = http_get(f->c, req, resp, err);
+    f->st->bytes += resp->bytes_received;
+    if (rc == 0 && resp->status != want_status) {
+        f->st->http_status = resp->status;
+        rc = wa_error_set(err, WA_ERR_NETWORK, "HTTP %ld for %s", resp->status, what);
+    }
+    return rc;
+}
+
 static int fetch_range(struct fetch *f, uint64_t start, uint64_t len, struct wa_error *err)
 {
     strbuf_reset(&f->buf);
@@ -194,13 +210,7 @@ static int fetch_range(struct fetch *f, uint64_t start, uint64_t len, struct wa_
     req.body = mem_sink;
     req.restart = mem_restart;
     struct http_response resp;
-    f->st->requests++;
-    int rc = http_get(f->c, &req, &resp, err);
-    f->st->bytes += resp.bytes_received;
-    if (rc == 0 && resp.status != 206) {
-        f->st->http_status = resp.status;
-        rc = wa_error_set(err, WA_ERR_NETWORK, "HTTP %ld for a range of the file", resp.status);
-    }
+    int rc = run_request(f, &req, 206, "a range of the file", &resp, err);
     if (rc == 0 && f->buf.len != len)
         rc = wa_error_set(err, WA_ERR_NETWORK, "range request returned %zu of %llu bytes",
                           f->buf.len, (unsigned long long)len);
@@ -262,17 +272,13 @@ static int scan_members(struct fetch *f, const struct zip_entry *ents, size_t n,
         req.body = member_sink;
         req.restart = member_restart;
         struct http_response resp;
-        f->st->requests++;
-        rc = http_get(f->c, &req, &resp, err);
-        f->st->bytes += resp.bytes_received;
-        if (rc == 0 && resp.status != 206) {
-            f->st->http_status = resp.status;
-            rc = wa_error_set(err, WA_ERR_NETWORK, "HTTP %ld for member %s", resp.status,
-                              ents[i].name);
-        }
+        char q[160], what[200];
+        wa_quote(q, sizeof q, ents[i].name, 120);
+        snprintf(what, sizeof what, "member %s", q);
+        rc = run_request(f, &req, 206, what, &resp, err);
         if (rc == 0 && resp.body_bytes != end - ents[i].lho)
-            rc = wa_error_set(err, WA_ERR_NETWORK, "%s: range returned %llu of %llu bytes",
-                              ents[i].name, (unsigned long long)resp.body_bytes,
+            rc = wa_error_set(err, WA_ERR_NETWORK, "%s: range returned %llu of %llu bytes", q,
+                              (unsigned long long)resp.body_bytes,
                               (unsigned long long)(end - ents[i].lho));
     }
     if (rc == 0)
@@ -336,13 +342,7 @@ static int read_whole(struct fetch *f, const struct zip_entry *ents, size_t n, s
     req.body = whole_sink;
     req.restart = whole_restart;
     struct http_response resp;
-    f->st->requests++;
-    int rc = http_get(f->c, &req, &resp, err);
-    f->st->bytes += resp.bytes_received;
-    if (rc == 0 && resp.status != 200) {
-        f->st->http_status = resp.status;
-        rc = wa_error_set(err, WA_ERR_NETWORK, "HTTP %ld for the whole file", resp.status);
-    }
+    int rc = run_request(f, &req, 200, "the whole file", &resp, err);
     if (rc == 0 && !f->sw_full)
         rc = wa_error_set(err, WA_ERR_NETWORK, "the whole file came back empty");
     if (rc == 0)

@@ -194,7 +194,7 @@ def one_line(p, fname, words, what):
     c.ok(ev and all(w in ev[0] for w in words), "%s: the line says %s: %r" % (what, words, ev))
 
 
-def records(cache):
+def recorded(cache):
     d = os.path.join(W, cache, "records")
     return {json.load(open(os.path.join(d, f)))["filename"] for f in os.listdir(d) if f.endswith(".json")}
 
@@ -231,7 +231,7 @@ for ix, bad, good in (("t691", j_bad, j_good), ("t503", h_bad, h_good)):
     c.eq(lines.get(bad, {}).get("status"), "failed", "%s: traversal hash is the wheel's error" % ix)
     one_line(p, bad, ["sha256", "not 64 hex digits"], ix)
     c.eq(lines.get(good, {}).get("status"), "scanned", "%s: the honest wheel scanned" % ix)
-    c.eq(records(cache), {good}, "%s: only the honest wheel has a record" % ix)
+    c.eq(recorded(cache), {good}, "%s: only the honest wheel has a record" % ix)
     names = []
     for dirpath, _, files in os.walk(os.path.join(W, cache)):
         names += files
@@ -299,7 +299,7 @@ for f, words in ((l_total, ["size"]), (l_shift, ["asked for"]), (l_len, ["Conten
     c.eq(lines.get(f, {}).get("status"), "failed", "range lie refused: %s" % f)
     one_line(p, f, words, "lies")
 c.eq(lines.get(l_good, {}).get("status"), "scanned", "the honest wheel scanned")
-c.eq(records("cache-lies"), {l_good}, "no record with a wrong size")
+c.eq(recorded("cache-lies"), {l_good}, "no record with a wrong size")
 srv.set_faults({})
 
 # ---- 6. hosts that do not resolve, names that are not names ---------------------------

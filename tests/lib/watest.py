@@ -60,6 +60,34 @@ def run(args, *argv, **kw):
                           timeout=kw.pop("timeout", 600), **kw)
 
 
+def tree(root):
+    """{relative path: sha256} of every file under root, or None when root is
+    not a folder."""
+    import hashlib
+    if not os.path.isdir(root):
+        return None
+    out = {}
+    for d, _, files in os.walk(root):
+        for f in files:
+            p = os.path.join(d, f)
+            with open(p, "rb") as fh:
+                out[os.path.relpath(p, root)] = hashlib.sha256(fh.read()).hexdigest()
+    return out
+
+
+def records(cache):
+    """{file name: bytes} of the records in a database folder."""
+    d = os.path.join(cache, "records")
+    if not os.path.isdir(d):
+        return {}
+    out = {}
+    for f in os.listdir(d):
+        if f.endswith(".json"):
+            with open(os.path.join(d, f), "rb") as fh:
+                out[f] = fh.read()
+    return out
+
+
 def scan_json(args, *paths):
     """scan --json; returns (list of objects, CompletedProcess)."""
     p = run(args, "scan", "--json", *paths)

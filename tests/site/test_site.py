@@ -20,6 +20,7 @@ from html.parser import HTMLParser
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import watest  # noqa: E402
+from watest import tree  # noqa: E402
 
 args = watest.parse_args()
 c = watest.Checker()
@@ -38,15 +39,6 @@ def build(out, cache=DB, *extra, env=None):
                           capture_output=True, text=True, timeout=300, env=e)
 
 
-def tree(root):
-    """{relative path: sha256} of every file under root."""
-    out = {}
-    for d, _, files in os.walk(root):
-        for f in files:
-            p = os.path.join(d, f)
-            with open(p, "rb") as fh:
-                out[os.path.relpath(p, root)] = hashlib.sha256(fh.read()).hexdigest()
-    return out
 
 
 def stats(root):

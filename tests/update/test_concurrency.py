@@ -31,6 +31,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import sitedb  # noqa: E402
 import watest  # noqa: E402
+from watest import records  # noqa: E402
+from watest import tree  # noqa: E402
 
 args = watest.parse_args()
 c = watest.Checker()
@@ -39,22 +41,8 @@ ENV = dict(os.environ, WHEELARCH_TODAY="2026-11-01")
 ROUNDS = 8
 
 
-def tree(root):
-    if not os.path.isdir(root):
-        return None
-    out = {}
-    for d, _, files in os.walk(root):
-        for f in files:
-            p = os.path.join(d, f)
-            with open(p, "rb") as fh:
-                out[os.path.relpath(p, root)] = hashlib.sha256(fh.read()).hexdigest()
-    return out
 
 
-def records(cache):
-    d = os.path.join(cache, "records")
-    return {f: open(os.path.join(d, f), "rb").read() for f in os.listdir(d) if f.endswith(".json")} \
-        if os.path.isdir(d) else {}
 
 
 def start(*argv):
