@@ -49,7 +49,9 @@ void cli_print_waiting(void *ud, const char *lock_path, long holder_pid)
 
 int cli_check_out_dir(const struct cli_command *cmd, const char *cache_dir, const char *out_dir)
 {
-    char *tmp = xasprintf("%s.tmp", out_dir);
+    char *abs = fsutil_abspath(out_dir);
+    char *tmp = xasprintf("%s.tmp", abs); /* as outdir names it */
+    free(abs);
     int bad = fsutil_paths_overlap(cache_dir, out_dir) || fsutil_paths_overlap(cache_dir, tmp);
     free(tmp);
     if (bad)

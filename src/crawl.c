@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -20,6 +21,7 @@
 #include "http.h"
 #include "indexpage.h"
 #include "lockfile.h"
+#include "netaddr.h"
 #include "recordcheck.h"
 #include "scan.h"
 #include "scanreport.h"
@@ -30,7 +32,9 @@
 #include "wheelname.h"
 #include "xalloc.h"
 
-#define PAGE_MAX_BYTES (256u << 20)
+/* download.pytorch.org's largest pages are a few MB: 64 MiB decoded bounds a
+ * compressed page that expands on arrival (and its copy in the cache). */
+#define PAGE_MAX_BYTES (64u << 20)
 #define RECORD_VERSION 1
 
 struct cwheel {
@@ -52,6 +56,8 @@ struct cwheel {
     int failed;        /* failed in this run: not inferred, retried next run */
     int known_scanned; /* ... and it was scanned, not inferred */
     char *bad;         /* why the index's data for it cannot be used, or NULL */
+    int must_verify;   /* its key's record came from another host unverified: read whole */
+    int strict_origin; /* its index's pages came from a public address (http.h) */
 };
 
 struct group {
@@ -74,7 +80,8 @@ struct crawl {
     size_t ntasks, next_task;
     size_t *itasks; /* groups scanned in the isolated pass */
     size_t nitasks;
-    struct strmap *stale; /* keys found in the journal of a dead run */
+    struct strmap *stale;  /* keys found in the journal of a dead run */
+    long isolated_timeout; /* seconds */
     pthread_mutex_t lock;
     size_t total, done;
     uint64_t bytes;
@@ -244,7 +251,7 @@ static void page_restart(void *ud)
  * answered at all (DNS, refused, no connection). */
 static int fetch_page(struct crawl *c, struct http_client *hc, const char *origin, const char *url,
                       char **body, size_t *len, char **ctype, char **final_url, int *unchanged,
-                      int *unreachable, struct wa_error *err)
+                      int *unreachable, int *public_addr, struct wa_error *err)
 {
     struct db_http_entry cached;
     int have = db_http_load(c->db, url, &cached) == 0;
@@ -265,6 +272,7 @@ static int fetch_page(struct crawl *c, struct http_client *hc, const char *origi
     *final_url = NULL;
     int rc = http_get(hc, &req, &resp, err);
     *unreachable = rc < 0 && resp.unreachable;
+    *public_addr = resp.addr_class == NETADDR_PUBLIC;
     if (rc == 0) {
         if (resp.status == 304 && have) {
             *unchanged = 1;
@@ -296,8 +304,25 @@ static int fetch_page(struct crawl *c, struct http_client *hc, const char *origi
     return rc;
 }
 
+/* The host of an http(s) URL, for telling which indexes share a server. */
+static char *url_host(const char *url)
+{
+    const char *p = strstr(url, "://");
+    p = p ? p + 3 : url;
+    return xstrndup(p, strcspn(p, "/?#"));
+}
+
+static int same_host(const char *a, const char *b)
+{
+    char *x = url_host(a), *y = url_host(b);
+    int same = strcasecmp(x, y) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
 static void add_link(struct crawl *c, const struct config_index *ix, const char *project,
-                     const struct index_link *l)
+                     const struct index_link *l, int strict_origin)
 {
     size_t fl = strlen(l->filename);
     if (fl < 5 || strcmp(l->filename + fl - 4, ".whl") != 0)
@@ -337,6 +362,10 @@ static void add_link(struct crawl *c, const struct config_index *ix, const char 
             w->indexes = xrealloc(w->indexes, (w->nindexes + 1) * sizeof *w->indexes);
             w->indexes[w->nindexes++] = xstrdup(ix->id);
         }
+        /* One hash claimed for files on two hosts: the one read (the first
+         * listed) must prove it, or a second index could speak for it. */
+        if (w->sha256 && !same_host(w->url, l->url))
+            w->must_verify = 1;
         free(key);
         free(bad);
         wheelname_free(&wn);
@@ -347,6 +376,7 @@ static void add_link(struct crawl *c, const struct config_index *ix, const char 
     memset(w, 0, sizeof *w);
     w->key = key;
     w->bad = bad;
+    w->strict_origin = strict_origin;
     w->url = xstrdup(l->url);
     w->filename = xstrdup(l->filename);
     w->sha256 = l->sha256 && !bad ? db_key(l->sha256, NULL) : NULL;
@@ -360,14 +390,6 @@ static void add_link(struct crawl *c, const struct config_index *ix, const char 
     w->wn = wn;
     strmap_put(c->by_key, key, c->nw);
     c->nw++;
-}
-
-/* The host of an http(s) URL, for telling which indexes share a server. */
-static char *url_host(const char *url)
-{
-    const char *p = strstr(url, "://");
-    p = p ? p + 3 : url;
-    return xstrndup(p, strcspn(p, "/?#"));
 }
 
 static void read_indexes(struct crawl *c, struct http_client *hc)
@@ -392,11 +414,11 @@ static void read_indexes(struct crawl *c, struct http_client *hc)
             char *url = xasprintf("%s%s/", ixurl, cfg->projects[j]);
             char *body = NULL, *ctype = NULL, *final_url = NULL;
             size_t len = 0;
-            int unchanged = 0, no_answer = 0;
+            int unchanged = 0, no_answer = 0, public_addr = 0;
             struct wa_error e;
             c->sum->pages++;
             int rc = fetch_page(c, hc, ixurl, url, &body, &len, &ctype, &final_url, &unchanged,
-                                &no_answer, &e);
+                                &no_answer, &public_addr, &e);
             if (rc == 1) {
                 c->sum->pages_missing++;
             } else if (rc < 0 && no_answer) {
@@ -419,7 +441,8 @@ static void read_indexes(struct crawl *c, struct http_client *hc)
                     warn(c, "%s: %s", url, e.msg);
                 } else {
                     for (size_t k = 0; k < page.n; k++)
-                        add_link(c, &cfg->indexes[i], cfg->projects[j], &page.links[k]);
+                        add_link(c, &cfg->indexes[i], cfg->projects[j], &page.links[k],
+                                 public_addr);
                     indexpage_free(&page);
                 }
             }
@@ -614,11 +637,18 @@ static void on_bytes(void *ud, uint64_t n)
  * next run), "unfinished" (its scan never ended: retried alone, in a child
  * process) or "crashed" (it crashed that child: not retried by this
  * version). */
+/* Writes the failure of a wheel.  kind: NULL (an ordinary failure, retried
+ * next run), "unfinished" (its scan never ended: retried alone, in a child
+ * process) or "crashed" (it crashed or hung that child: not retried by this
+ * version).  stopped: the isolated scan was stopped (a signal, the run
+ * killed), counted in "isolated_stops"; after ISOLATED_STOPS_MAX of those
+ * the wheel counts as crashed. */
 static void record_failure(struct crawl *c, const struct cwheel *w, const char *msg, long status,
-                           const char *kind)
+                           const char *kind, int stopped)
 {
     json_t *old = db_read_failure(c->db, w->key);
     json_int_t runs = old ? json_integer_value(json_object_get(old, "runs")) : 0;
+    json_int_t stops = old ? json_integer_value(json_object_get(old, "isolated_stops")) : 0;
     json_decref(old);
     json_t *f = json_object();
     json_object_set_new(f, "key", json_string(w->key));
@@ -629,11 +659,21 @@ static void record_failure(struct crawl *c, const struct cwheel *w, const char *
     json_object_set_new(f, "failed_at", json_string(c->o->today));
     json_object_set_new(f, "runs", json_integer(runs + 1));
     json_object_set_new(f, "kind", kind ? json_string(kind) : json_null());
+    json_object_set_new(f, "isolated_stops", json_integer(stops + (stopped ? 1 : 0)));
     json_object_set_new(f, "wheelarch_version", json_string(WHEELARCH_VERSION));
     struct wa_error e;
     if (db_write_failure(c->db, w->key, f, &e) < 0)
         warn(c, "%s", e.msg);
     json_decref(f);
+}
+
+/* The isolated stops of key so far (0 when none). */
+static json_int_t isolated_stops(struct crawl *c, const char *key)
+{
+    json_t *f = db_read_failure(c->db, key);
+    json_int_t n = f ? json_integer_value(json_object_get(f, "isolated_stops")) : 0;
+    json_decref(f);
+    return n;
 }
 
 static void on_retry(void *ud, const struct http_retry *r)
@@ -658,7 +698,11 @@ static int scan_and_store(struct crawl *c, struct http_client *hc, struct cwheel
     memset(st, 0, sizeof *st);
     struct scan_result *r = scan_result_new(w->url);
     scan_result_set_name(r, w->filename);
-    int rc = wheelfetch_scan_from(hc, w->url, w->index_url, w->sha256, r, st, prog, ud, e);
+    struct wheelfetch_request rq = {w->url, w->index_url, w->sha256, w->must_verify,
+                                    w->strict_origin};
+    int rc = wheelfetch_scan_from(hc, &rq, r, st, prog, ud, e);
+    if (rc == 0 && w->must_verify && !st->sha256_checked)
+        rc = wa_error_set(e, WA_ERR_CHECKSUM, "the file could not be checked against its sha256");
     if (rc == 0) {
         *rec = scanned_record(c, w, r, st);
         /* What build would refuse is this wheel's error, never a record. */
@@ -701,7 +745,8 @@ static void settle_scan(struct crawl *c, const struct group *g, struct cwheel *w
     } else {
         w->failed = 1;
         if (msg)
-            record_failure(c, w, msg, status, NULL);
+            record_failure(c, w, msg, status,
+                           w->must_verify && rc == WA_ERR_CHECKSUM ? "sha256" : NULL, 0);
         json_t *f = db_read_failure(c->db, w->key);
         const char *m = msg ? msg : json_string_value(json_object_get(f, "error"));
         emit(c, w, CRAWL_FAILED, NULL, m ? m : "failed", bytes);
@@ -741,6 +786,17 @@ static void run_group(struct worker *wk, const struct group *g)
     }
 }
 
+/* After this many isolated scans of one wheel were stopped from outside
+ * (the job killed, a timeout), the wheel is taken for one that hangs. */
+#define ISOLATED_STOPS_MAX 3
+
+/* Signals that mean the scanner itself failed, not that it was stopped. */
+static int crash_signal(int sig)
+{
+    return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGABRT ||
+           sig == SIGSYS || sig == SIGTRAP;
+}
+
 /* The isolated pass: a wheel whose scan did not finish in an earlier run is
  * scanned again alone, in a child process, after everything else, so that
  * if it crashes or hangs it takes down nothing but itself.  A wheel whose
@@ -778,19 +834,34 @@ static void run_group_isolated(struct crawl *c, const struct group *g)
             wa_error_clear(&e);
             int rc = scan_and_store(c, hc, w, NULL, NULL, &rec, &st, &e);
             if (rc < 0)
-                record_failure(c, w, e.msg, st.http_status, NULL);
+                record_failure(c, w, e.msg, st.http_status, NULL, 0);
             _exit(rc == 0 ? 0 : 3);
         }
-        int status = 0;
+        int status = 0, hung = 0;
         if (pid < 0) {
             wa_error_set(&e, WA_ERR_IO, "cannot start a process for the isolated scan: %s",
                          strerror(errno));
         } else {
-            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-                ;
+            /* The network is bounded by http.h's rates; the scan by the
+             * readers' limits.  A child that still runs this long hangs. */
+            struct timespec t0, now;
+            clock_gettime(CLOCK_MONOTONIC, &t0);
+            for (;;) {
+                pid_t r = waitpid(pid, &status, WNOHANG);
+                if (r == pid || (r < 0 && errno != EINTR))
+                    break;
+                clock_gettime(CLOCK_MONOTONIC, &now);
+                if (now.tv_sec - t0.tv_sec >= c->isolated_timeout && !hung) {
+                    hung = 1;
+                    kill(pid, SIGKILL);
+                }
+                struct timespec tick = {0, 50 * 1000000L};
+                nanosleep(&tick, NULL);
+            }
         }
         json_t *rec = NULL;
         pthread_mutex_lock(&c->lock);
+        int sig = pid > 0 && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
         if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
             db_read_record(c->db, w->key, &rec, &e) == 0) {
             json_int_t bytes =
@@ -799,14 +870,38 @@ static void run_group_isolated(struct crawl *c, const struct group *g)
             settle_scan(c, g, w, 0, rec, NULL, 0, (uint64_t)bytes);
         } else if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 3) {
             settle_scan(c, g, w, WA_ERR_FORMAT, NULL, NULL, 0, 0); /* the child stored why */
-        } else if (pid > 0 && WIFSIGNALED(status)) {
-            char msg[256];
-            snprintf(msg, sizeof msg,
-                     "scanning this wheel crashed wheelarch %s (signal %d, %s); not retried until "
-                     "wheelarch changes",
-                     WHEELARCH_VERSION, WTERMSIG(status), strsignal(WTERMSIG(status)));
+        } else if (hung || crash_signal(sig) ||
+                   (sig && isolated_stops(c, w->key) + 1 >= ISOLATED_STOPS_MAX)) {
+            char msg[300];
+            if (hung)
+                snprintf(msg, sizeof msg,
+                         "scanning this wheel hung wheelarch %s (killed after %ld s alone); not "
+                         "retried until wheelarch changes",
+                         WHEELARCH_VERSION, c->isolated_timeout);
+            else if (crash_signal(sig))
+                snprintf(msg, sizeof msg,
+                         "scanning this wheel crashed wheelarch %s (signal %d, %s); not retried "
+                         "until wheelarch changes",
+                         WHEELARCH_VERSION, sig, strsignal(sig));
+            else
+                snprintf(msg, sizeof msg,
+                         "the scan of this wheel alone was stopped %d times (last by signal %d); "
+                         "not retried until wheelarch changes",
+                         ISOLATED_STOPS_MAX, sig);
             w->failed = 1;
-            record_failure(c, w, msg, 0, "crashed");
+            record_failure(c, w, msg, 0, "crashed", !hung && !crash_signal(sig));
+            emit(c, w, CRAWL_FAILED, NULL, msg, 0);
+            db_journal_end(c->db, w->key);
+        } else if (sig) {
+            /* Stopped from outside (a stop of the whole job, the OOM killer):
+             * not the wheel's fault as far as we know; retried alone next run. */
+            char msg[200];
+            snprintf(msg, sizeof msg,
+                     "the scan of this wheel alone was stopped (signal %d, %s); it will be "
+                     "retried alone",
+                     sig, strsignal(sig));
+            w->failed = 1;
+            record_failure(c, w, msg, 0, "unfinished", 1);
             emit(c, w, CRAWL_FAILED, NULL, msg, 0);
             db_journal_end(c->db, w->key);
         } else {
@@ -860,8 +955,12 @@ static void plan(struct crawl *c)
     for (size_t i = 0; i < c->nw; i++) {
         struct cwheel *w = &c->w[i];
         w->variant = crawl_variant(w->wn.local, w->url, w->indexes[0], &w->variant_source);
-        w->group = xasprintf("%s|%s|%s|%s", w->wn.normalized, w->wn.version, w->variant,
-                             wheelname_platform_id(w->wn.platform));
+        /* Siblings are inferred only from a wheel listed by the same host:
+         * one index can never speak for another's files. */
+        char *host = url_host(w->index_url);
+        w->group = xasprintf("%s|%s|%s|%s|%s", w->wn.normalized, w->wn.version, w->variant,
+                             wheelname_platform_id(w->wn.platform), host);
+        free(host);
         if (o->shard_n > 1 &&
             strmap_hash(w->group) % (uint64_t)o->shard_n != (uint64_t)(o->shard_k - 1))
             continue;
@@ -886,6 +985,17 @@ static void plan(struct crawl *c)
     c->sum->wheels = c->total;
 }
 
+/* Whether rec, stored under w's key, may stand for w: its sha256 was
+ * checked, or it came from the host that lists w (the key is the hash an
+ * index claims; a range read cannot check it, so another host's claim is
+ * not taken on trust). */
+static int trusted_for(json_t *rec, const struct cwheel *w)
+{
+    const char *u = json_string_value(json_object_get(rec, "url"));
+    return !w->sha256 || json_is_true(json_object_get(rec, "sha256_verified")) || !u ||
+           same_host(u, w->url);
+}
+
 /* An unknown wheel whose scan did not finish in an earlier run: found in
  * the journal by this run (failed now, retried alone next time), or failed
  * that way before (retried alone now), or crashed its isolated scan (not
@@ -899,11 +1009,13 @@ static void check_unfinished(struct crawl *c, struct cwheel *w, int *isolate)
     const char *kind = json_string_value(json_object_get(f, "kind"));
     const char *ver = json_string_value(json_object_get(f, "wheelarch_version"));
     const char *msg = json_string_value(json_object_get(f, "error"));
+    const char *furl = json_string_value(json_object_get(f, "url")); /* crashes are per URL */
     if (strmap_get(c->stale, w->key, NULL)) {
         w->failed = 1;
         emit(c, w, CRAWL_FAILED, NULL, msg ? msg : "unfinished", 0);
         *isolate = 1;
-    } else if (kind && strcmp(kind, "crashed") == 0 && ver && strcmp(ver, WHEELARCH_VERSION) == 0) {
+    } else if (kind && strcmp(kind, "crashed") == 0 && ver && strcmp(ver, WHEELARCH_VERSION) == 0 &&
+               furl && strcmp(furl, w->url) == 0) {
         w->failed = 1;
         emit(c, w, CRAWL_FAILED, NULL, msg ? msg : "crashed", 0);
         *isolate = 1;
@@ -943,18 +1055,23 @@ static void recover_journal(struct crawl *c)
         w.filename = (char *)(fn ? fn : keys[i]);
         int isolated = json_is_true(json_object_get(note, "isolated"));
         const char *ver = json_string_value(json_object_get(note, "wheelarch_version"));
+        /* A run that died during an isolated scan was killed from outside
+         * (a crash of the scan would have been the child's alone): after
+         * ISOLATED_STOPS_MAX such deaths the wheel is taken for one that
+         * hangs. */
+        int condemned = isolated && isolated_stops(c, keys[i]) + 1 >= ISOLATED_STOPS_MAX;
         char msg[300];
-        if (isolated)
+        if (condemned)
             snprintf(msg, sizeof msg,
-                     "wheelarch %s died while scanning this wheel alone (it crashed, hung or was "
+                     "wheelarch %s died %d times while scanning this wheel alone (it hung or was "
                      "killed); not retried until wheelarch changes",
-                     ver ? ver : "?");
+                     ver ? ver : "?", ISOLATED_STOPS_MAX);
         else
             snprintf(msg, sizeof msg,
                      "the scan of this wheel did not finish last time (wheelarch crashed, hung "
                      "or was killed); it will be retried alone");
-        record_failure(c, &w, msg, 0, isolated ? "crashed" : "unfinished");
-        if (!isolated)
+        record_failure(c, &w, msg, 0, condemned ? "crashed" : "unfinished", isolated);
+        if (!condemned)
             strmap_put(c->stale, keys[i], 1);
         db_journal_end(c->db, keys[i]);
         json_decref(note);
@@ -978,13 +1095,32 @@ static void settle_known(struct crawl *c)
             json_t *rec = NULL;
             if (w->bad) {
                 w->failed = 1;
-                record_failure(c, w, w->bad, 0, NULL);
+                record_failure(c, w, w->bad, 0, NULL, 0);
                 emit(c, w, CRAWL_FAILED, NULL, w->bad, 0);
                 continue;
             }
             if (!db_has_record(c->db, w->key) || db_read_record(c->db, w->key, &rec, NULL) < 0) {
                 unknown++;
                 check_unfinished(c, w, &isolate);
+                continue;
+            }
+            if (!trusted_for(rec, w)) {
+                /* Another host's unverified record under the hash this
+                 * listing claims: believe neither; this one must prove the
+                 * hash by reading the whole file. */
+                json_decref(rec);
+                w->must_verify = 1;
+                json_t *f = db_read_failure(c->db, w->key);
+                const char *fu = json_string_value(json_object_get(f, "url"));
+                const char *fk = json_string_value(json_object_get(f, "kind"));
+                if (fu && fk && strcmp(fu, w->url) == 0 && strcmp(fk, "sha256") == 0) {
+                    w->failed = 1; /* it did not match last time: not downloaded again */
+                    emit(c, w, CRAWL_FAILED, NULL, json_string_value(json_object_get(f, "error")),
+                         0);
+                } else {
+                    unknown++;
+                }
+                json_decref(f);
                 continue;
             }
             const char *st = json_string_value(json_object_get(rec, "status"));
@@ -1053,6 +1189,7 @@ int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
     pthread_mutex_init(&c.lock, NULL);
     c.by_key = strmap_new();
     c.stale = strmap_new();
+    c.isolated_timeout = o->isolated_timeout_s > 0 ? o->isolated_timeout_s : 3600;
     c.njobs = o->jobs > 0 ? o->jobs : 1;
     c.current = xcalloc((size_t)c.njobs, sizeof *c.current);
     recover_journal(&c);

@@ -42,8 +42,9 @@ struct crawl_options {
     int all;     /* scan every wheel, infer none */
     int shard_k; /* 1..shard_n; shard_n 0 or 1 means no sharding */
     int shard_n;
-    const char *today; /* "YYYY-MM-DD", stamped into records */
-    int no_wait;       /* fail with WA_ERR_BUSY when another crawl holds the database */
+    const char *today;       /* "YYYY-MM-DD", stamped into records */
+    int no_wait;             /* fail with WA_ERR_BUSY when another crawl holds the database */
+    long isolated_timeout_s; /* an isolated scan running longer hangs (0: 3600) */
 };
 
 struct crawl_event {

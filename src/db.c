@@ -12,7 +12,7 @@
 #include "xalloc.h"
 
 #define RECORD_MAX (64u << 20)
-#define PAGE_MAX (256u << 20)
+#define PAGE_MAX (64u << 20)
 
 struct db {
     char *dir;
@@ -37,6 +37,11 @@ int db_open(const char *dir, struct db **out, struct wa_error *err)
         rc = fsutil_mkdirs(db->http, err);
     if (rc == 0)
         rc = fsutil_mkdirs(db->journal, err);
+    /* Its folders must be real ones: a symbolic link (from a careless or
+     * hostile merge) would make cleaning and writing act elsewhere. */
+    const char *const sub[] = {db->records, db->failed, db->http, db->journal};
+    for (size_t i = 0; i < 4 && rc == 0; i++)
+        rc = fsutil_check_real_dir(sub[i], err);
     if (rc < 0) {
         db_close(db);
         return rc;
@@ -154,7 +159,7 @@ static int read_json(const char *path, json_t **out, struct wa_error *err)
 {
     char *text;
     size_t n;
-    int rc = fsutil_read(path, RECORD_MAX, &text, &n, NULL, err);
+    int rc = fsutil_read_nofollow(path, RECORD_MAX, &text, &n, NULL, err);
     if (rc < 0)
         return rc;
     json_error_t je;
@@ -341,7 +346,7 @@ int db_http_load(struct db *db, const char *url, struct db_http_entry *e)
     if (read_json(meta, &m, NULL) == 0)
         murl = json_string_value(json_object_get(m, "url"));
     if (murl && strcmp(murl, url) == 0 &&
-        fsutil_read(body, PAGE_MAX, &e->body, &e->len, NULL, NULL) == 0) {
+        fsutil_read_nofollow(body, PAGE_MAX, &e->body, &e->len, NULL, NULL) == 0) {
         e->final_url = dup_str(m, "final_url");
         e->etag = dup_str(m, "etag");
         e->last_modified = dup_str(m, "last_modified");

@@ -93,18 +93,27 @@ int fsutil_write_atomic(const char *path, const void *data, size_t n, int sync,
     return rc;
 }
 
-int fsutil_read(const char *path, size_t max, char **data, size_t *n, int *missing,
-                struct wa_error *err)
+static int read_file(const char *path, int flags, size_t max, char **data, size_t *n, int *missing,
+                     struct wa_error *err)
 {
     *data = NULL;
     *n = 0;
     if (missing)
         *missing = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO planted where a file should be must not hang us
+     * in open(); it is refused below like any file that is not regular. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags);
     if (fd < 0) {
         if (missing && errno == ENOENT)
             *missing = 1;
+        if (errno == ELOOP && (flags & O_NOFOLLOW))
+            return wa_error_set(err, WA_ERR_IO, "%s is a symbolic link", path);
         return wa_error_set(err, WA_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return wa_error_set(err, WA_ERR_IO, "%s is not a regular file", path);
     }
     /* One byte more than max tells a file of exactly max bytes from a larger one. */
     size_t cap = max < 4096 ? max + 1 : 4096, len = 0;
@@ -138,6 +147,30 @@ int fsutil_read(const char *path, size_t max, char **data, size_t *n, int *missi
     buf[len] = '\0';
     *data = buf;
     *n = len;
+    return 0;
+}
+
+int fsutil_read(const char *path, size_t max, char **data, size_t *n, int *missing,
+                struct wa_error *err)
+{
+    return read_file(path, 0, max, data, n, missing, err);
+}
+
+int fsutil_read_nofollow(const char *path, size_t max, char **data, size_t *n, int *missing,
+                         struct wa_error *err)
+{
+    return read_file(path, O_NOFOLLOW, max, data, n, missing, err);
+}
+
+int fsutil_check_real_dir(const char *dir, struct wa_error *err)
+{
+    struct stat st;
+    if (lstat(dir, &st) != 0)
+        return wa_error_set(err, WA_ERR_IO, "cannot read %s: %s", dir, strerror(errno));
+    if (S_ISLNK(st.st_mode))
+        return wa_error_set(err, WA_ERR_IO, "%s is a symbolic link, not a folder", dir);
+    if (!S_ISDIR(st.st_mode))
+        return wa_error_set(err, WA_ERR_IO, "%s is not a folder", dir);
     return 0;
 }
 

@@ -25,9 +25,18 @@ int fsutil_write_atomic(const char *path, const void *data, size_t n, int sync,
 /* Reads a whole file (at most max bytes) into a new NUL-terminated buffer
  * the caller frees.  Returns 0, WA_ERR_IO (with errno-style message; a
  * missing file has code WA_ERR_IO and *missing set when missing != NULL), or
- * WA_ERR_LIMIT. */
+ * WA_ERR_LIMIT.  Anything but a regular file (a FIFO, a device, a folder)
+ * is refused without blocking. */
 int fsutil_read(const char *path, size_t max, char **data, size_t *n, int *missing,
                 struct wa_error *err);
+
+/* The same, refusing a symbolic link as the last component: for files of
+ * the database, which merges may fill with anything. */
+int fsutil_read_nofollow(const char *path, size_t max, char **data, size_t *n, int *missing,
+                         struct wa_error *err);
+
+/* 0 when dir is a folder and not a symbolic link, else WA_ERR_IO. */
+int fsutil_check_real_dir(const char *dir, struct wa_error *err);
 
 /* Whether path exists (any type). */
 int fsutil_exists(const char *path);

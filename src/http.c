@@ -28,6 +28,7 @@ struct http_client {
     void (*on_retry)(void *ud, const struct http_retry *r);
     void *retry_ud;
     char *final_url;
+    int proxied; /* a proxy from the environment carries every request */
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -69,6 +70,11 @@ struct http_client *http_client_new(const struct http_options *o)
     c->opt.nresolve = 0;
     for (size_t i = 0; i < o->nresolve; i++)
         c->resolve = curl_slist_append(c->resolve, o->resolve[i]);
+    static const char *const proxy_env[] = {"http_proxy", "https_proxy", "HTTPS_PROXY",
+                                            "all_proxy",  "ALL_PROXY",   NULL};
+    for (const char *const *e = proxy_env; *e; e++)
+        if (getenv(*e) && *getenv(*e))
+            c->proxied = 1;
     c->curl = curl_easy_init();
     if (!c->curl)
         abort();
@@ -112,6 +118,8 @@ struct attempt {
     CURL *curl;
     int sink_failed;
     struct wa_error sink_err;
+    int dropped_body;    /* a non-2xx body was cut off on purpose */
+    char location[2048]; /* the Location header, for redirects */
     /* address policy: only public addresses for this hop */
     int public_only;
     int refused;
@@ -143,6 +151,7 @@ static void trim_copy(char *dst, size_t cap, const char *src, size_t n)
 static void reset_response(struct http_response *r)
 {
     r->status = 0;
+    r->addr_class = -1;
     r->etag[0] = r->last_modified[0] = r->content_type[0] = '\0';
     r->range_start = r->range_end = r->range_total = -1;
     r->content_length = -1;
@@ -188,12 +197,13 @@ static int parse_content_range(const char *v, struct http_response *r)
  * when the answer starts, for connections curl reused). */
 static int check_primary_ip(struct attempt *a)
 {
-    if (!a->public_only)
-        return 1;
     char *ip = NULL;
     if (curl_easy_getinfo(a->curl, CURLINFO_PRIMARY_IP, &ip) != CURLE_OK || !ip || !*ip)
         return 1; /* not known: opensocket checked the address it connected */
     int cls = netaddr_classify_text(ip);
+    a->resp->addr_class = cls;
+    if (!a->public_only)
+        return 1;
     if (cls < 0 || cls == NETADDR_PUBLIC)
         return 1;
     a->refused = 1;
@@ -227,7 +237,9 @@ static size_t on_header(char *buf, size_t size, size_t nitems, void *ud)
     size_t klen = (size_t)(colon - buf);
     const char *v = colon + 1;
     size_t vlen = n - klen - 1;
-    if (klen == 4 && strncasecmp(buf, "etag", 4) == 0)
+    if (klen == 8 && strncasecmp(buf, "location", 8) == 0)
+        trim_copy(a->location, sizeof a->location, v, vlen);
+    else if (klen == 4 && strncasecmp(buf, "etag", 4) == 0)
         trim_copy(r->etag, sizeof r->etag, v, vlen);
     else if (klen == 13 && strncasecmp(buf, "last-modified", 13) == 0)
         trim_copy(r->last_modified, sizeof r->last_modified, v, vlen);
@@ -252,8 +264,12 @@ static size_t on_body(char *buf, size_t size, size_t nmemb, void *ud)
     size_t n = size * nmemb;
     struct http_response *r = a->resp;
     r->bytes_received += n;
-    if (r->status < 200 || r->status >= 300)
-        return n; /* error and redirect bodies are read and dropped */
+    if (r->status < 200 || r->status >= 300) {
+        /* Error and redirect bodies are not wanted: stop at their first
+         * bytes, so an endless one costs nothing (the status is final). */
+        a->dropped_body = 1;
+        return 0;
+    }
     if (!a->req->body) {
         r->body_bytes += n;
         return n;
@@ -305,7 +321,7 @@ static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_
             if (!a->resp->status)
                 snprintf(a->slow_msg, sizeof a->slow_msg, "no answer within %.0f s", secs);
             else if (dlnow == a->win_bytes)
-                snprintf(a->slow_msg, sizeof a->slow_msg, "stalled: no data for %.0f s", secs);
+                snprintf(a->slow_msg, sizeof a->slow_msg, "stalled: no body data for %.0f s", secs);
             else
                 snprintf(a->slow_msg, sizeof a->slow_msg,
                          "too slow: %lld bytes in %.0f s, at least %ld bytes/s wanted",
@@ -316,14 +332,19 @@ static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_
         a->win_bytes = dlnow;
     }
     if (o->min_average_rate > 0) {
-        curl_off_t expected = dltotal > dlnow ? dltotal : dlnow;
-        double cap = (double)window + (double)expected * 1000.0 / (double)o->min_average_rate;
+        /* After one window of grace the average so far must hold, counted on
+         * bytes received: an announced size (which a server may inflate)
+         * never buys time.  This also bounds a whole transfer: at most one
+         * window plus its size at that rate. */
+        double cap = (double)window + (double)dlnow * 1000.0 / (double)o->min_average_rate;
         if ((double)(now - a->connected_at) > cap) {
+            char of[48] = "";
+            if (dltotal > 0)
+                snprintf(of, sizeof of, " of %lld", (long long)dltotal);
             a->too_slow = 1;
             snprintf(a->slow_msg, sizeof a->slow_msg,
-                     "too slow: %lld of %lld bytes in %.0f s, at least %ld bytes/s on average "
-                     "wanted",
-                     (long long)dlnow, (long long)expected, (double)(now - a->connected_at) / 1000,
+                     "too slow: %lld%s bytes in %.0f s, at least %ld bytes/s on average wanted",
+                     (long long)dlnow, of, (double)(now - a->connected_at) / 1000,
                      o->min_average_rate);
             return 1;
         }
@@ -374,6 +395,24 @@ static int url_parts(const char *url, char **scheme, char **host)
     curl_free(h);
     curl_url_cleanup(u);
     return rc;
+}
+
+/* A Location value resolved against the URL that sent it (read from the
+ * headers: the body, and with it curl's own redirect URL, may be cut off).
+ * NULL when it does not make a URL; caller frees. */
+static char *resolve(const char *base, const char *location)
+{
+    CURLU *u = curl_url();
+    if (!u)
+        abort();
+    char *out = NULL, *s = NULL;
+    if (curl_url_set(u, CURLUPART_URL, base, 0) == CURLUE_OK &&
+        curl_url_set(u, CURLUPART_URL, location, 0) == CURLUE_OK &&
+        curl_url_get(u, CURLUPART_URL, &s, 0) == CURLUE_OK)
+        out = xstrdup(s);
+    curl_free(s);
+    curl_url_cleanup(u);
+    return out;
 }
 
 static int is_redirect(long s)
@@ -512,7 +551,8 @@ static int run_attempt(struct http_client *c, const struct http_request *req,
         a.resp = resp;
         a.opt = &c->opt;
         a.curl = c->curl;
-        a.public_only = !c->opt.allow_private && !origin_local && strcasecmp(host, origin_host);
+        a.public_only = !c->opt.allow_private && !c->proxied && !origin_local &&
+                        (req->strict_origin || strcasecmp(host, origin_host));
         free(scheme);
         free(host);
         if (!scheme_ok) {
@@ -544,6 +584,8 @@ static int run_attempt(struct http_client *c, const struct http_request *req,
             rc = wa_error_set(err, WA_ERR_NETWORK, "%s", a.slow_msg);
             break;
         }
+        if (cc == CURLE_WRITE_ERROR && a.dropped_body)
+            cc = CURLE_OK;
         if (cc != CURLE_OK) {
             *kind = retry_kind_of(cc, resp->status, &resp->unreachable);
             if (cc == CURLE_OPERATION_TIMEDOUT && !resp->status)
@@ -554,23 +596,24 @@ static int run_attempt(struct http_client *c, const struct http_request *req,
                                   c->errbuf[0] ? c->errbuf : curl_easy_strerror(cc));
             break;
         }
-        char *next = NULL;
-        if (is_redirect(resp->status) &&
-            curl_easy_getinfo(c->curl, CURLINFO_REDIRECT_URL, &next) == CURLE_OK && next) {
+        char *next = is_redirect(resp->status) && a.location[0] ? resolve(url, a.location) : NULL;
+        if (next) {
             if (hop >= c->opt.max_redirects) {
+                free(next);
                 rc = wa_error_set(err, WA_ERR_NETWORK, "more than %d redirects",
                                   c->opt.max_redirects);
                 break;
             }
             free(url);
-            url = xstrdup(next);
+            url = next;
             continue;
         }
         if (retryable_status(resp->status)) {
             *kind = RETRY_FULL;
             rc = wa_error_set(err, WA_ERR_NETWORK, "HTTP %ld", resp->status);
-            curl_off_t ra = -1;
-            if (curl_easy_getinfo(c->curl, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK && ra >= 0)
+            /* 0 means "no Retry-After header" to curl: keep our own delay. */
+            curl_off_t ra = 0;
+            if (curl_easy_getinfo(c->curl, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK && ra > 0)
                 *retry_after = ra > 86400 ? 86400000L : (long)ra * 1000;
         }
         break;

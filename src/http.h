@@ -26,7 +26,9 @@
  * only, and a request that derives from a public index (its `origin`) never
  * connects to a loopback, private or link-local address other than the
  * origin's own host (netaddr.h); the check is made on the connected
- * address, also for reused connections.  http_client_final_url gives the
+ * address, also for reused connections.  Through a proxy from the
+ * environment (http_proxy, https_proxy, all_proxy) every connection goes to
+ * the proxy, which the operator chose: the policy is not applied.  http_client_final_url gives the
  * URL that answered, against which relative links must be resolved.
  */
 #ifndef WHEELARCH_HTTP_H
@@ -79,6 +81,7 @@ struct http_response {
     uint64_t bytes_received; /* body bytes of all attempts */
     int attempts;
     int unreachable; /* failed without reaching a server: DNS, refused, connect timeout */
+    int addr_class;  /* netaddr class of the address that answered; -1 when not known */
 };
 
 struct http_request {
@@ -86,6 +89,9 @@ struct http_request {
     /* The index this request derives from (a link or a redirect found on
      * it), for the address policy; NULL: url itself. */
     const char *origin;
+    /* The origin's own host gets no exemption either (its pages were
+     * served from a public address: a later private one is DNS rebinding). */
+    int strict_origin;
     const char *accept;        /* Accept header, or NULL */
     const char *if_none_match; /* conditional GET validators, or NULL */
     const char *if_modified_since;

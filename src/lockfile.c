@@ -21,10 +21,12 @@ struct lockfile {
 
 char *lockfile_path(const char *dir)
 {
-    size_t n = strlen(dir);
-    while (n > 1 && dir[n - 1] == '/')
-        n--;
-    return xasprintf("%.*s.lock", (int)n, dir);
+    /* The folder's real path, however it was spelled ("cache/.", "cache/",
+     * a symbolic link to it): one folder, one lock. */
+    char *abs = fsutil_abspath(dir);
+    char *p = xasprintf("%s.lock", abs);
+    free(abs);
+    return p;
 }
 
 static long read_pid(int fd)

@@ -19,10 +19,10 @@ struct lockfile;
  * before blocking; holder_pid is 0 when not known. */
 typedef void (*lockfile_wait_fn)(void *ud, const char *lock_path, long holder_pid);
 
-/* Locks the folder dir (the lock file is dir + ".lock", trailing slashes
- * ignored).  With wait, blocks until the holder is done (calling waiting
- * first); without, fails at once with WA_ERR_BUSY ("locked by process
- * 1234").  Caller releases with lockfile_release. */
+/* Locks the folder dir (the lock file is its absolute real path +
+ * ".lock", so every spelling of one folder shares one lock).  With wait, blocks until the holder is
+ * done (calling waiting first); without, fails at once with WA_ERR_BUSY ("locked by process 1234").
+ * Caller releases with lockfile_release. */
 int lockfile_acquire(const char *dir, int wait, lockfile_wait_fn waiting, void *ud,
                      struct lockfile **out, struct wa_error *err);
 

@@ -55,10 +55,9 @@ int outdir_remove_tree(const char *dir)
 int outdir_begin(const char *dir, struct outdir **out, struct wa_error *err)
 {
     struct outdir *o = xcalloc(1, sizeof *o);
-    size_t n = strlen(dir);
-    while (n > 1 && dir[n - 1] == '/')
-        n--;
-    o->dir = xstrndup(dir, n);
+    /* The real path: "site/." or "site/" must not put the temporary tree
+     * inside the folder it replaces ("site/..tmp"). */
+    o->dir = fsutil_abspath(dir);
     o->tmp = xasprintf("%s.tmp", o->dir);
     o->paths = strmap_new();
     o->dirs = strmap_new();

@@ -107,6 +107,8 @@ struct scan_wheel {
     struct binscan *cur; /* binscan of the member being read */
     char *cur_name;
     int cur_binary; /* the member is an ELF/PE/fatbin file */
+    /* what r held at the last seek, for scan_wheel_restart */
+    size_t mark_members, mark_binaries_read, mark_nbins;
 };
 
 static int member_begin(void *ud, const struct zipstream_member *m)
@@ -201,6 +203,27 @@ void scan_wheel_set_verify(struct scan_wheel *sw, int on)
 
 int scan_wheel_seek(struct scan_wheel *sw, uint64_t offset, struct wa_error *err)
 {
+    sw->mark_members = sw->r->members;
+    sw->mark_binaries_read = sw->r->binaries_read;
+    sw->mark_nbins = sw->r->nbins;
+    return zipstream_seek(sw->zs, offset, err);
+}
+
+int scan_wheel_restart(struct scan_wheel *sw, uint64_t offset, struct wa_error *err)
+{
+    struct scan_result *r = sw->r;
+    for (size_t i = sw->mark_nbins; i < r->nbins; i++) {
+        free(r->bins[i].path);
+        binscan_free(r->bins[i].bs);
+    }
+    r->nbins = sw->mark_nbins;
+    r->members = sw->mark_members;
+    r->binaries_read = sw->mark_binaries_read;
+    binscan_free(sw->cur);
+    sw->cur = NULL;
+    free(sw->cur_name);
+    sw->cur_name = NULL;
+    sw->cur_binary = 0;
     return zipstream_seek(sw->zs, offset, err);
 }
 

@@ -21,6 +21,7 @@ struct fetch {
     struct http_client *c;
     const char *url;
     const char *origin;
+    int strict_origin;
     const char *expected; /* the index's sha256, or NULL */
     struct scan_result *r;
     struct wheelfetch_stats *st;
@@ -95,6 +96,12 @@ static void full_reset(struct fetch *f)
 
 static int full_feed(struct fetch *f, const uint8_t *buf, size_t n, struct wa_error *err)
 {
+    /* A whole body may not outgrow the size the range answers gave, nor any
+     * wheel: an endless body is an error, not a day of downloading. */
+    uint64_t max = f->total >= 0 ? (uint64_t)f->total : WHEELFETCH_MAX_SIZE;
+    if (n > max - f->full_bytes)
+        return wa_error_set(err, WA_ERR_NETWORK, "the body is larger than %s%llu bytes",
+                            f->total >= 0 ? "the file's size, " : "", (unsigned long long)max);
     if (!f->sw_full) {
         f->sw_full = scan_wheel_new(f->r, f->full_ents, f->full_nents, 0);
         /* Without the index's hash nothing else vouches for the members
@@ -178,6 +185,7 @@ static void base_request(struct fetch *f, struct http_request *req)
     memset(req, 0, sizeof *req);
     req->url = f->url;
     req->origin = f->origin;
+    req->strict_origin = f->strict_origin;
     req->ud = f;
 }
 
@@ -236,7 +244,7 @@ static void member_restart(void *ud)
 {
     struct fetch *f = ud;
     f->checked = 0;
-    scan_wheel_seek(f->sw, f->member_off, NULL);
+    scan_wheel_restart(f->sw, f->member_off, NULL);
 }
 
 /* The byte range [lho, end) of each member a ranged read would fetch. */
@@ -427,20 +435,22 @@ int wheelfetch_scan(struct http_client *c, const char *url, const char *expected
                     struct scan_result *r, struct wheelfetch_stats *st,
                     wheelfetch_progress progress, void *ud, struct wa_error *err)
 {
-    return wheelfetch_scan_from(c, url, NULL, expected_sha256, r, st, progress, ud, err);
+    struct wheelfetch_request rq = {url, NULL, expected_sha256, 0, 0};
+    return wheelfetch_scan_from(c, &rq, r, st, progress, ud, err);
 }
 
-int wheelfetch_scan_from(struct http_client *c, const char *url, const char *origin,
-                         const char *expected_sha256, struct scan_result *r,
-                         struct wheelfetch_stats *st, wheelfetch_progress progress, void *ud,
-                         struct wa_error *err)
+int wheelfetch_scan_from(struct http_client *c, const struct wheelfetch_request *rq,
+                         struct scan_result *r, struct wheelfetch_stats *st,
+                         wheelfetch_progress progress, void *ud, struct wa_error *err)
 {
+    const char *url = rq->url, *expected_sha256 = rq->expected_sha256;
     struct fetch f;
     memset(&f, 0, sizeof f);
     memset(st, 0, sizeof *st);
     f.c = c;
     f.url = url;
-    f.origin = origin;
+    f.origin = rq->origin;
+    f.strict_origin = rq->strict_origin;
     f.expected = expected_sha256 && *expected_sha256 ? expected_sha256 : NULL;
     f.r = r;
     f.st = st;
@@ -453,7 +463,7 @@ int wheelfetch_scan_from(struct http_client *c, const char *url, const char *ori
     struct http_request req;
     base_request(&f, &req);
     req.range_start = -1;
-    req.range_suffix = WHEELFETCH_TAIL;
+    req.range_suffix = rq->whole ? 0 : WHEELFETCH_TAIL; /* no Range: the whole file */
     req.body = tail_sink;
     req.restart = tail_restart;
     struct http_response resp;

@@ -27,6 +27,8 @@
 
 /* Bytes of the end of the file asked for first. */
 #define WHEELFETCH_TAIL (64u << 10)
+/* No wheel is larger (the biggest ROCm wheels are a few GB). */
+#define WHEELFETCH_MAX_SIZE (64ull << 30)
 /* Read the whole file when the ranges would cover this much of it. */
 #define WHEELFETCH_WHOLE_PERCENT 90
 
@@ -50,11 +52,18 @@ int wheelfetch_scan(struct http_client *c, const char *url, const char *expected
                     struct scan_result *r, struct wheelfetch_stats *st,
                     wheelfetch_progress progress, void *ud, struct wa_error *err);
 
-/* The same for a wheel linked from the index at origin (for the redirect
- * and address policy of http.h; NULL: url itself is the origin). */
-int wheelfetch_scan_from(struct http_client *c, const char *url, const char *origin,
-                         const char *expected_sha256, struct scan_result *r,
-                         struct wheelfetch_stats *st, wheelfetch_progress progress, void *ud,
-                         struct wa_error *err);
+/* What to fetch, for wheelfetch_scan_from. */
+struct wheelfetch_request {
+    const char *url;
+    const char *origin;          /* the index that links it (http.h's policy); NULL: url */
+    const char *expected_sha256; /* or NULL */
+    int whole;                   /* read the whole file and check its hash, never ranges */
+    int strict_origin;           /* http_request.strict_origin */
+};
+
+/* The same with the index it comes from and the choice of a whole read. */
+int wheelfetch_scan_from(struct http_client *c, const struct wheelfetch_request *rq,
+                         struct scan_result *r, struct wheelfetch_stats *st,
+                         wheelfetch_progress progress, void *ud, struct wa_error *err);
 
 #endif

@@ -9,6 +9,7 @@ honest wheels beside it recorded."""
 import json
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -143,8 +144,10 @@ srv.set_faults({
     "/whl/lies/" + l_len.replace("+", "%2B"): {"length_extra": 10},
 })
 
+HOST_A, HOST_B = "a.wheelarch-hostile.test", "b.wheelarch-hostile.test"
 HTTP = {"retries": 2, "retry_delay_ms": 50, "retry_max_ms": 200, "stall_timeout_ms": 2000,
-        "connect_timeout_ms": 2000, "resolve": ["%s:%d:127.0.0.1" % (NAME, PORT)]}
+        "connect_timeout_ms": 2000,
+        "resolve": ["%s:%d:127.0.0.1" % (h, PORT) for h in (NAME, HOST_A, HOST_B)]}
 
 
 def config(name, base, ix):
@@ -315,6 +318,103 @@ p = watest.run(args, "crawl", "--index", srv.url + "/whl/zip64/", "--project", "
                "--cache", os.path.join(W, "cache-space"))
 c.eq(p.returncode, 2, "a project name with a space is a usage error")
 c.ok("not a project name" in p.stderr, "and says so: %s" % p.stderr)
+
+# ---- 7. endless error and redirect bodies ----------------------------------------------
+srv.set_faults({"/whl/endless/torch/": {"status": 404, "endless": True},
+                "/whl/endless2/torch/": {"redirect": "/whl/endless/torch/", "endless": True}})
+for ix in ("endless", "endless2"):
+    start = time.time()
+    p = watest.run(args, "crawl", "--config", config(ix, srv.url, ix), "--cache",
+                   os.path.join(W, "cache-" + ix), timeout=60)
+    c.ok(time.time() - start < 10, "%s: an endless error body costs nothing (%.1f s)" % (ix, time.time() - start))
+    c.ok("1 missing" in p.stderr, "%s: the page is reported missing: %s" % (ix, p.stderr.strip()))
+srv.set_faults({})
+
+# ---- 8. retries wait ------------------------------------------------------------------------
+w8, w8_sha = good_wheel("retry", "9.8.0")
+page("retry", [rel("retry", w8, w8_sha)])
+slow = dict(HTTP, retry_delay_ms=400, retry_max_ms=2000)
+cfg8 = os.path.join(W, "retry.json")
+with open(cfg8, "w") as f:
+    json.dump({"indexes": [srv.url + "/whl/retry/"], "projects": ["torch"], "http": slow}, f)
+srv.set_faults({"/whl/retry/" + w8.replace("+", "%2B"): {"status": 503, "times": 2}})
+srv.clear_log()
+p = watest.run(args, "crawl", "--json", "--config", cfg8, "--cache", os.path.join(W, "cache-retry"))
+c.eq(p.returncode, 0, "503 twice, then the wheel: exit 0 (%s)" % p.stderr[-300:])
+c.ok("retrying in 0.4 s (attempt 2 of 3)" in p.stderr and "retrying in 0.8 s (attempt 3 of 3)" in p.stderr,
+     "each retry printed with its doubling delay: %s" % p.stderr)
+times = [e["time"] for e in srv.entries() if e["path"].endswith(w8.replace("+", "%2B"))]
+gaps = [b - a for a, b in zip(times, times[1:])]
+c.ok(len(gaps) >= 2 and gaps[0] >= 0.35 and gaps[1] >= 0.7, "the retries really wait: %s" % gaps)
+srv.set_faults({})
+
+# ---- 9. a member range cut once: the record is as if it had not been ------------------------
+w9, w9_sha = good_wheel("cut", "9.9.0", data_mb=2)
+page("cut", [rel("cut", w9, w9_sha)])
+clean = os.path.join(W, "cache-cut-clean")
+p = watest.run(args, "crawl", "--config", config("cut", srv.url, "cut"), "--cache", clean)
+c.eq(p.returncode, 0, "the wheel crawled without faults")
+# The first request is the tail; the second, the GPU member, is cut once.
+srv.set_faults({"/whl/cut/" + w9.replace("+", "%2B"): {"cut": 20000, "skip": 1, "times": 1}})
+cut = os.path.join(W, "cache-cut")
+p = watest.run(args, "crawl", "--config", config("cut", srv.url, "cut"), "--cache", cut)
+c.eq(p.returncode, 0, "a member range cut once is retried (%s)" % p.stderr[-300:])
+ra = json.load(open(os.path.join(clean, "records", w9_sha + ".json")))
+rb = json.load(open(os.path.join(cut, "records", w9_sha + ".json")))
+c.eq((rb["members"], len(rb["binaries"]), rb["sass"]), (ra["members"], len(ra["binaries"]), ra["sass"]),
+     "members, binaries and targets as without the cut")
+c.eq(rb["fetch"]["mode"], "range", "read by range")
+srv.set_faults({})
+
+# ---- 10. one hash, two hosts -----------------------------------------------------------------
+# pa (host A) lists a genuine wheel; pb (host B) claims the same hash for
+# other bytes.  A record from B is not taken on A's word, nor the reverse.
+g10, g10_sha = good_wheel("pa", "9.10.0")
+os.makedirs(os.path.join(ROOT, "whl", "pb"), exist_ok=True)
+pyindex.build_wheel(os.path.join(ROOT, "whl", "pb", g10), "torch", [("torch/lib/libtorch_cuda.so", "libk_two.so")],
+                    pad_py=20, data_mb=1)
+page("pa", [rel("pa", g10, g10_sha)])
+page("pb", [rel("pb", g10, g10_sha)])
+cache10 = os.path.join(W, "cache-hosts")
+url_a, url_b = "http://%s:%d" % (HOST_A, PORT), "http://%s:%d" % (HOST_B, PORT)
+p, lines, _ = crawl(config("pb", url_b, "pb"), "cache-hosts", 0)
+rec = json.load(open(os.path.join(cache10, "records", g10_sha + ".json")))
+c.ok(rec["url"].startswith(url_b) and not rec["sha256_verified"], "B's bytes recorded unverified under the hash")
+p, lines, _ = crawl(config("pa", url_a, "pa"), "cache-hosts", 0)
+c.eq(lines.get(g10, {}).get("status"), "scanned", "A does not take B's unverified record as known")
+rec = json.load(open(os.path.join(cache10, "records", g10_sha + ".json")))
+c.ok(rec["url"].startswith(url_a) and rec["sha256_verified"] and rec["fetch"]["mode"] == "full",
+     "A read its file whole and proved the hash: %s %s" % (rec["url"], rec["fetch"]))
+both = os.path.join(W, "both.json")
+with open(both, "w") as f:
+    json.dump({"indexes": [url_b + "/whl/pb/", url_a + "/whl/pa/"], "projects": ["torch"], "http": HTTP}, f)
+p, lines, _ = crawl(both, "cache-both", 3)
+c.eq(lines.get(g10, {}).get("status"), "failed", "listed by two hosts: the first must prove the hash")
+c.ok("sha256 mismatch" in (lines.get(g10, {}).get("error") or ""), "and B's bytes do not")
+c.ok(not os.path.exists(os.path.join(W, "cache-both", "records", g10_sha + ".json")), "no record from B")
+
+# ---- 11. a tampered database --------------------------------------------------------------------
+t = os.path.join(W, "cache-tamper")
+p = watest.run(args, "crawl", "--config", config("zip64", srv.url, "zip64"), "--cache", t)
+outside = os.path.join(W, "outside")
+os.makedirs(outside)
+with open(os.path.join(outside, "keep.json"), "w") as f:
+    f.write("{}")
+shutil.rmtree(os.path.join(t, "journal"))
+os.symlink(outside, os.path.join(t, "journal"))
+p = watest.run(args, "crawl", "--config", config("zip64", srv.url, "zip64"), "--cache", t)
+c.eq(p.returncode, 1, "a symbolic link for journal/: the crawl refuses to start")
+c.ok("is a symbolic link" in p.stderr, "and says why: %s" % p.stderr.strip())
+c.eq(os.listdir(outside), ["keep.json"], "nothing deleted through the link")
+os.unlink(os.path.join(t, "journal"))
+recs = os.path.join(t, "records")
+os.mkfifo(os.path.join(recs, "f" * 64 + ".json"))
+os.symlink(os.path.join(outside, "keep.json"), os.path.join(recs, "e" * 64 + ".json"))
+start = time.time()
+p = watest.run(args, "build", "--cache", t, "--out", os.path.join(W, "site-tamper"), timeout=120)
+c.eq(p.returncode, 3, "a FIFO and a symbolic link among the records: build exits 3")
+c.ok(time.time() - start < 60, "and does not hang on the FIFO")
+c.ok("not a regular file" in p.stderr and "symbolic link" in p.stderr, "each skipped with why: %s" % p.stderr)
 
 srv.stop()
 c.done()

@@ -16,6 +16,7 @@ cut: close the connection after that many body bytes; delay: sleep before
 answering; stall/after: sleep `stall` seconds after `after` body bytes;
 drip: send the body one byte at a time, sleeping `drip` seconds between;
 redirect: answer 302 with this Location (absolute or relative);
+endless: with status or redirect, a body without length that never ends;
 range_total: claim this file size in Content-Range; range_shift: claim a
 start this many bytes later than the one sent; length_extra: claim a
 Content-Length this much larger (then close);
@@ -153,6 +154,9 @@ class Handler(BaseHTTPRequestHandler):
             entry["location"] = fault["redirect"]
             self.send_response(302)
             self.send_header("Location", fault["redirect"])
+            if fault.get("endless"):
+                log(entry)
+                return self.endless()
             self.send_header("Content-Length", "0")
             self.end_headers()
             log(entry)
@@ -163,6 +167,9 @@ class Handler(BaseHTTPRequestHandler):
             self.send_response(fault["status"])
             if "retry_after" in fault:
                 self.send_header("Retry-After", str(fault["retry_after"]))
+            if fault.get("endless"):
+                log(entry)
+                return self.endless()
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             if not head:
@@ -247,6 +254,18 @@ class Handler(BaseHTTPRequestHandler):
         if not head:
             self.send_body(body, fault, entry)
         log(entry)
+
+    def endless(self):
+        """A body without a length that never ends (until the client leaves)."""
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        chunk = b"x" * 65536
+        try:
+            for _ in range(1 << 20):
+                self.wfile.write(chunk)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
     def not_found(self, entry, head):
         body = b"not found\n"

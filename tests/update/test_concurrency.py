@@ -124,6 +124,9 @@ try:
     p = run("build", "--no-wait", "--cache", db, "--out", held)
     c.eq(p.returncode, 1, "--no-wait on a held lock: exit 1")
     c.ok("locked by process %d" % os.getpid() in p.stderr, "and names the holder: %s" % p.stderr)
+    for spelling in (held + "/", held + "/.", os.path.join(W, ".", "held")):
+        p = run("build", "--no-wait", "--cache", db, "--out", spelling)
+        c.eq(p.returncode, 1, "%s is the same folder, with the same lock" % spelling)
     c.ok(not os.path.exists(held) and not os.path.exists(held + ".tmp"), "nothing built")
     p = run("update", "--no-wait", "--config", cfg, "--cache", held, "--out", os.path.join(W, "held-site"))
     c.eq(p.returncode, 1, "update --no-wait on a held cache lock: exit 1")
@@ -141,6 +144,10 @@ try:
     x = os.path.join(W, "x")
     shutil.copytree(db, x)
     before = tree(x)
+    os.makedirs(os.path.join(W, "y.tmp", "records"))
+    p = run("build", "--cache", os.path.join(W, "y.tmp"), "--out", os.path.join(W, "y") + "/")
+    c.eq(p.returncode, 2, "--out y/ with --cache y.tmp (the build's temporary tree): a usage error")
+    c.ok(os.path.isdir(os.path.join(W, "y.tmp", "records")), "and y.tmp is left alone")
     for argv in (["build", "--cache", x, "--out", x],
                  ["build", "--cache", x, "--out", os.path.join(x, "site")],
                  ["build", "--cache", os.path.join(x, "records"), "--out", x],
@@ -182,22 +189,36 @@ try:
     c.ok(all(l["status"] != "failed" for f, l in lines.items() if f != hang), "the others are recorded")
     c.eq([e for e in srv.entries() if e["path"] == wheels[hang]["rel"]], [],
          "the noted wheel is not requested again in that run")
+    def child_of(parent):
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            for pid in os.listdir("/proc"):
+                if pid.isdigit():
+                    try:
+                        with open("/proc/%s/stat" % pid) as f:
+                            if int(f.read().rsplit(")", 1)[1].split()[1]) == parent:
+                                return int(pid)
+                    except (OSError, ValueError, IndexError):
+                        pass
+            time.sleep(0.05)
+        return None
+
     # The run after: the wheel is scanned alone in a child, which hangs on
-    # the server; the test crashes that child.
-    proc = start("update", "--config", jcfg, "--cache", cache, "--out", out)
-    child = None
-    deadline = time.time() + 60
-    while time.time() < deadline and child is None:
-        for pid in os.listdir("/proc"):
-            if pid.isdigit():
-                try:
-                    with open("/proc/%s/stat" % pid) as f:
-                        if int(f.read().rsplit(")", 1)[1].split()[1]) == proc.pid:
-                            child = int(pid)
-                except (OSError, ValueError, IndexError):
-                    pass
-        time.sleep(0.05)
+    # the server.  Stopped from outside (SIGTERM), it is not the wheel's
+    # fault: retried alone next time.
+    proc = start("crawl", "--config", jcfg, "--cache", cache)
+    child = child_of(proc.pid)
     c.ok(child is not None, "the isolated scan runs in a child process")
+    if child:
+        time.sleep(0.3)
+        os.kill(child, signal.SIGTERM)
+    o, e = proc.communicate(timeout=120)
+    c.eq(proc.returncode, 3, "a stopped isolated scan: exit 3")
+    c.ok("stopped (signal 15" in e and "retried alone" in e, "reported as stopped, to retry: %s" % e[-300:])
+    # Next: it is retried alone again, and this time the child crashes.
+    proc = start("update", "--config", jcfg, "--cache", cache, "--out", out)
+    child = child_of(proc.pid)
+    c.ok(child is not None, "the stopped wheel is retried in a child process")
     if child:
         time.sleep(0.3)
         os.kill(child, signal.SIGSEGV)
