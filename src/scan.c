@@ -203,10 +203,14 @@ void scan_wheel_set_verify(struct scan_wheel *sw, int on)
 
 int scan_wheel_seek(struct scan_wheel *sw, uint64_t offset, struct wa_error *err)
 {
+    return zipstream_seek(sw->zs, offset, err);
+}
+
+void scan_wheel_mark(struct scan_wheel *sw)
+{
     sw->mark_members = sw->r->members;
     sw->mark_binaries_read = sw->r->binaries_read;
     sw->mark_nbins = sw->r->nbins;
-    return zipstream_seek(sw->zs, offset, err);
 }
 
 int scan_wheel_restart(struct scan_wheel *sw, uint64_t offset, struct wa_error *err)

@@ -83,9 +83,11 @@ void scan_wheel_set_verify(struct scan_wheel *sw, int on);
 void scan_wheel_free(struct scan_wheel *sw);
 /* See zipstream_seek / zipstream_feed / zipstream_finish. */
 int scan_wheel_seek(struct scan_wheel *sw, uint64_t offset, struct wa_error *err);
-/* Reads the ranged member at offset again from its start (a transfer that
- * was retried): forgets what was counted and found since the last
- * scan_wheel_seek, then seeks there. */
+/* Remembers what the result holds now, for scan_wheel_restart. */
+void scan_wheel_mark(struct scan_wheel *sw);
+/* Reads ranged members again from offset (a transfer that was retried):
+ * forgets what was counted and found since the last scan_wheel_mark, then
+ * seeks there. */
 int scan_wheel_restart(struct scan_wheel *sw, uint64_t offset, struct wa_error *err);
 int scan_wheel_feed(struct scan_wheel *sw, const uint8_t *buf, size_t n, struct wa_error *err);
 int scan_wheel_finish(struct scan_wheel *sw, int expect_all, struct wa_error *err);

@@ -45,9 +45,15 @@ struct fetch {
     struct sha256 *h;
     uint64_t full_bytes;
 
-    /* member mode */
+    /* member mode: one request per span of wanted members */
     struct scan_wheel *sw;
-    uint64_t member_off;
+    const struct zip_entry *ents;
+    size_t nents;
+    uint64_t cd_offset;
+    const size_t *wanted;      /* indexes of the wanted members */
+    size_t k, k_first, k_last; /* the member being read, the span's first and last */
+    uint64_t pos;              /* file offset of the next byte */
+    int seeked;                /* scan_wheel_seek was called for member k */
 };
 
 static void count(struct fetch *f, size_t n)
@@ -225,26 +231,19 @@ static int fetch_range(struct fetch *f, uint64_t start, uint64_t len, struct wa_
     return rc;
 }
 
-/* Sink of one member's range: straight into the scanner. */
+/* Sink of a span's range: each wanted member's bytes go to the scanner,
+ * the bytes of other members between them are dropped. */
 static int member_sink(void *ud, const struct http_response *resp, const uint8_t *buf, size_t n,
-                       struct wa_error *err)
-{
-    struct fetch *f = ud;
-    count(f, n);
-    if (resp->status != 206)
-        return wa_error_set(err, WA_ERR_NETWORK, "server answered a range request with HTTP %ld",
-                            resp->status);
-    int rc = check_range(f, resp, err);
-    if (rc < 0)
-        return rc;
-    return scan_wheel_feed(f->sw, buf, n, err);
-}
+                       struct wa_error *err);
 
 static void member_restart(void *ud)
 {
     struct fetch *f = ud;
     f->checked = 0;
-    scan_wheel_restart(f->sw, f->member_off, NULL);
+    f->k = f->k_first;
+    f->pos = f->ents[f->wanted[f->k_first]].lho;
+    f->seeked = 0;
+    scan_wheel_restart(f->sw, f->pos, NULL);
 }
 
 /* The byte range [lho, end) of each member a ranged read would fetch. */
@@ -259,35 +258,85 @@ static int wanted(const struct zip_entry *e)
     return scan_member_is_candidate(e->name) && !(len && e->name[len - 1] == '/');
 }
 
+static int member_sink(void *ud, const struct http_response *resp, const uint8_t *buf, size_t n,
+                       struct wa_error *err)
+{
+    struct fetch *f = ud;
+    count(f, n);
+    if (resp->status != 206)
+        return wa_error_set(err, WA_ERR_NETWORK, "server answered a range request with HTTP %ld",
+                            resp->status);
+    int rc = check_range(f, resp, err);
+    while (rc == 0 && n > 0 && f->k <= f->k_last) {
+        size_t i = f->wanted[f->k];
+        uint64_t lho = f->ents[i].lho, end = member_end(f->ents, f->nents, i, f->cd_offset);
+        if (f->pos < lho) { /* another member's bytes */
+            size_t skip = lho - f->pos < n ? (size_t)(lho - f->pos) : n;
+            buf += skip;
+            n -= skip;
+            f->pos += skip;
+            continue;
+        }
+        if (!f->seeked) {
+            rc = scan_wheel_seek(f->sw, lho, err);
+            f->seeked = 1;
+            if (rc < 0)
+                break;
+        }
+        size_t take = end - f->pos < n ? (size_t)(end - f->pos) : n;
+        rc = scan_wheel_feed(f->sw, buf, take, err);
+        buf += take;
+        n -= take;
+        f->pos += take;
+        if (f->pos == end) {
+            f->k++;
+            f->seeked = 0;
+        }
+    }
+    return rc;
+}
+
+/* Wanted members whose gap (other members' bytes) is at most this are read
+ * with one request: many small libraries cost one request, not thousands. */
+#define SPAN_GAP (64u << 10)
+
 static int scan_members(struct fetch *f, const struct zip_entry *ents, size_t n, uint64_t cd_offset,
-                        struct wa_error *err)
+                        const size_t *want, size_t nwant, struct wa_error *err)
 {
     f->sw = scan_wheel_new(f->r, ents, n, 0);
+    f->ents = ents;
+    f->nents = n;
+    f->cd_offset = cd_offset;
+    f->wanted = want;
     int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        uint64_t end = member_end(ents, n, i, cd_offset);
-        if (!wanted(&ents[i]) || end <= ents[i].lho)
-            continue;
-        f->member_off = ents[i].lho;
-        rc = scan_wheel_seek(f->sw, ents[i].lho, err);
-        if (rc < 0)
-            break;
+    for (size_t a = 0; a < nwant && rc == 0;) {
+        size_t b = a;
+        while (b + 1 < nwant &&
+               ents[want[b + 1]].lho - member_end(ents, n, want[b], cd_offset) <= SPAN_GAP)
+            b++;
+        uint64_t start = ents[want[a]].lho, end = member_end(ents, n, want[b], cd_offset);
+        f->k = f->k_first = a;
+        f->k_last = b;
+        f->pos = start;
+        f->seeked = 0;
+        scan_wheel_mark(f->sw);
         struct http_request req;
         base_request(f, &req);
-        f->want_start = req.range_start = (int64_t)ents[i].lho;
+        f->want_start = req.range_start = (int64_t)start;
         f->want_end = req.range_end = (int64_t)end - 1;
         f->checked = 0;
         req.body = member_sink;
         req.restart = member_restart;
         struct http_response resp;
         char q[160], what[200];
-        wa_quote(q, sizeof q, ents[i].name, 120);
-        snprintf(what, sizeof what, "member %s", q);
+        wa_quote(q, sizeof q, ents[want[a]].name, 120);
+        snprintf(what, sizeof what, "member %s%s", q, b > a ? " and the next" : "");
         rc = run_request(f, &req, 206, what, &resp, err);
-        if (rc == 0 && resp.body_bytes != end - ents[i].lho)
+        if (rc == 0 && resp.body_bytes != end - start)
             rc = wa_error_set(err, WA_ERR_NETWORK, "%s: range returned %llu of %llu bytes", q,
                               (unsigned long long)resp.body_bytes,
-                              (unsigned long long)(end - ents[i].lho));
+                              (unsigned long long)(end - start));
+        a = b + 1;
     }
     if (rc == 0)
         rc = scan_wheel_finish(f->sw, 0, err);
@@ -416,17 +465,21 @@ static int ranged(struct fetch *f, uint64_t size, uint64_t tail_start, struct wa
     }
     f->r->kind = SCAN_KIND_ZIP;
     uint64_t want = 0;
+    size_t *idx = xcalloc(n ? n : 1, sizeof *idx), nidx = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t end = member_end(ents, n, i, eocd.cd_offset);
-        if (wanted(&ents[i]) && end > ents[i].lho)
+        if (wanted(&ents[i]) && end > ents[i].lho) {
             want += end - ents[i].lho;
+            idx[nidx++] = i;
+        }
     }
     if ((double)want >= (double)size * WHEELFETCH_WHOLE_PERCENT / 100.0) {
         rc = read_whole(f, ents, n, err);
     } else {
         f->st->range_mode = 1;
-        rc = scan_members(f, ents, n, eocd.cd_offset, err);
+        rc = scan_members(f, ents, n, eocd.cd_offset, idx, nidx, err);
     }
+    free(idx);
     zip_entries_free(ents, n);
     return rc;
 }

@@ -416,5 +416,20 @@ c.eq(p.returncode, 3, "a FIFO and a symbolic link among the records: build exits
 c.ok(time.time() - start < 60, "and does not hang on the FIFO")
 c.ok("not a regular file" in p.stderr and "symbolic link" in p.stderr, "each skipped with why: %s" % p.stderr)
 
+# ---- 12. many GPU libraries: a request per run of members, not per member ----------------
+fname12 = wheel_name("9.12.0")
+os.makedirs(os.path.join(ROOT, "whl", "many"), exist_ok=True)
+sha12 = pyindex.build_wheel(os.path.join(ROOT, "whl", "many", fname12), "torch",
+                            [("torch/lib/libk%04d.so" % i, "libk_two.so" if i == 7 else "nogpu.so")
+                             for i in range(2000)], pad_py=20, data_mb=4)
+page("many", [rel("many", fname12, sha12)])
+srv.clear_log()
+p, lines, _ = crawl(config("many", srv.url, "many"), "cache-many", 0)
+c.eq(lines.get(fname12, {}).get("status"), "scanned", "a wheel with 2,000 libraries scanned")
+reqs = [e for e in srv.entries() if e["path"].endswith(fname12.replace("+", "%2B"))]
+c.ok(len(reqs) <= 3, "in at most 3 requests (the tail, the libraries): %d" % len(reqs))
+c.eq(lines.get(fname12, {}).get("fetch", {}).get("mode"), "range", "by range")
+c.ok("sm_90a" in json.dumps(lines.get(fname12, {}).get("sass")), "the one GPU library among them found")
+
 srv.stop()
 c.done()
