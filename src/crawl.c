@@ -304,6 +304,24 @@ static int fetch_page(struct crawl *c, struct http_client *hc, const char *origi
     return rc;
 }
 
+/* Free text from an index (requires-python, a yank reason, an upload
+ * time) for a record: at most INDEX_TEXT_MAX bytes, cut at a UTF-8
+ * character boundary and marked with "...", so a page cannot make one
+ * record megabytes long.  NULL stays NULL; caller frees. */
+#define INDEX_TEXT_MAX 1000
+static char *index_text(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s);
+    if (n <= INDEX_TEXT_MAX)
+        return xstrdup(s);
+    n = INDEX_TEXT_MAX;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--;
+    return xasprintf("%.*s...", (int)n, s);
+}
+
 /* The host of an http(s) URL, for telling which indexes share a server. */
 static char *url_host(const char *url)
 {
@@ -380,9 +398,9 @@ static void add_link(struct crawl *c, const struct config_index *ix, const char 
     w->url = xstrdup(l->url);
     w->filename = xstrdup(l->filename);
     w->sha256 = l->sha256 && !bad ? db_key(l->sha256, NULL) : NULL;
-    w->upload_time = l->upload_time ? xstrdup(l->upload_time) : NULL;
-    w->requires_python = l->requires_python ? xstrdup(l->requires_python) : NULL;
-    w->yanked = l->yanked ? xstrdup(l->yanked) : NULL;
+    w->upload_time = index_text(l->upload_time);
+    w->requires_python = index_text(l->requires_python);
+    w->yanked = index_text(l->yanked);
     w->indexes = xmalloc(sizeof *w->indexes);
     w->indexes[0] = xstrdup(ix->id);
     w->nindexes = 1;
@@ -443,6 +461,9 @@ static void read_indexes(struct crawl *c, struct http_client *hc)
                     for (size_t k = 0; k < page.n; k++)
                         add_link(c, &cfg->indexes[i], cfg->projects[j], &page.links[k],
                                  public_addr);
+                    if (page.skipped)
+                        warn(c, "%s: %zu link%s longer than %u bytes skipped", url, page.skipped,
+                             page.skipped == 1 ? "" : "s", INDEXPAGE_MAX_URL);
                     indexpage_free(&page);
                 }
             }

@@ -1,10 +1,10 @@
 /* libFuzzer target: index page link extraction (HTML and PEP 691 JSON),
  * URL resolution, entity decoding, and the configuration parser.  Besides
  * memory errors, it aborts when a result breaks what its callers rely on:
- * every link has a URL and a file name, an index hash is at most 200
- * bytes, the record key the crawler derives from a link is a plain file
- * name (db_key_valid), and every configured index URL ends with '/' and
- * has an id without '/'. */
+ * every link has a URL and a file name of at most INDEXPAGE_MAX_URL
+ * bytes, an index hash is at most 200 bytes, the record key the crawler
+ * derives from a link is a plain file name (db_key_valid), and every
+ * configured index URL ends with '/' and has an id without '/'. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,7 +18,8 @@ static void check_links(const struct index_page *p)
 {
     for (size_t i = 0; i < p->n; i++) {
         const struct index_link *l = &p->links[i];
-        if (!l->url || !l->filename)
+        if (!l->url || !l->filename || strlen(l->url) > INDEXPAGE_MAX_URL ||
+            strlen(l->filename) > INDEXPAGE_MAX_URL)
             abort();
         if (l->sha256 && strnlen(l->sha256, 201) > 200)
             abort();

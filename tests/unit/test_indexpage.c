@@ -6,12 +6,42 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include "config.h"
 #include "crawl.h"
 #include "fsutil.h"
 #include "harness.h"
 #include "indexpage.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Peak resident set so far, in MiB. */
+static long peak_mib(void)
+{
+    struct rusage r;
+    getrusage(RUSAGE_SELF, &r);
+    return r.ru_maxrss / 1024;
+}
+
+/* s + n copies of unit + t, and its length. */
+static char *repeat(const char *s, const char *unit, size_t n, const char *t, size_t *len)
+{
+    size_t sl = strlen(s), ul = strlen(unit), tl = strlen(t);
+    char *p = malloc(sl + n * ul + tl + 1);
+    memcpy(p, s, sl);
+    for (size_t i = 0; i < n; i++)
+        memcpy(p + sl + i * ul, unit, ul);
+    memcpy(p + sl + n * ul, t, tl + 1);
+    *len = sl + n * ul + tl;
+    return p;
+}
 
 static void resolve(const char *base, const char *href, const char *want)
 {
@@ -140,6 +170,229 @@ static void test_json(void)
     OK(indexpage_parse_json("https://h/", "{", 1, &p, NULL) == WA_ERR_FORMAT, "bad json");
 }
 
+/* An href of 10 MB with a million '/' once took a pointer and a string per
+ * segment (about 44 bytes a '/', so a 250 MB href aborted for want of
+ * memory): now a link longer than INDEXPAGE_MAX_URL is counted and
+ * skipped before anything is copied. */
+static void test_long_href(void)
+{
+    static const char *units[] = {"abcdefghi/", "/"};
+    size_t counts[] = {1000000, 10000000};
+    for (size_t u = 0; u < 2; u++) {
+        size_t n;
+        char *page = repeat("<a href=\"x", units[u], counts[u],
+                            "torch-1.0-py3-none-any.whl\">t</a>\n"
+                            "<a href=\"torch-1.1-py3-none-any.whl\">u</a>",
+                            &n);
+        struct index_page p;
+        long rss = peak_mib();
+        double t0 = now();
+        OK(indexpage_parse_html("https://h/simple/torch/", page, n, &p, NULL) == 0,
+           "page with a %zu-byte href parses", n);
+        double dt = now() - t0;
+        OK(dt < 2.0, "%zu-byte href took %.2f s", n, dt);
+        OK(peak_mib() - rss < 32, "%zu-byte href took %ld MiB", n, peak_mib() - rss);
+        INT_EQ(p.n, 1, "links beside a long href");
+        INT_EQ(p.skipped, 1, "long href counted");
+        if (p.n == 1)
+            STR_EQ(p.links[0].url, "https://h/simple/torch/torch-1.1-py3-none-any.whl",
+                   "the short link");
+        indexpage_free(&p);
+        free(page);
+    }
+
+    /* The limit itself: an href of INDEXPAGE_MAX_URL bytes is read, one
+     * byte more is not; so is a relative one that grows past it. */
+    char href[INDEXPAGE_MAX_URL + 2];
+    for (size_t extra = 0; extra < 2; extra++) {
+        size_t hl = INDEXPAGE_MAX_URL + extra;
+        memset(href, 'a', hl);
+        memcpy(href, "https://h/", 10);
+        memcpy(href + hl - 4, ".whl", 5);
+        char *page = malloc(hl + 32);
+        int n = snprintf(page, hl + 32, "<a href='%s'>x</a>", href);
+        struct index_page p;
+        OK(indexpage_parse_html("https://h/", page, (size_t)n, &p, NULL) == 0, "href at the limit");
+        INT_EQ(p.n, 1 - extra, "href of INDEXPAGE_MAX_URL + extra bytes");
+        INT_EQ(p.skipped, extra, "skipped at INDEXPAGE_MAX_URL + extra");
+        indexpage_free(&p);
+        memset(href, 'a', INDEXPAGE_MAX_URL - 4);
+        memcpy(href + INDEXPAGE_MAX_URL - 4, ".whl", 5);
+        snprintf(page, hl + 32, "<a href='%s'>x</a>", href);
+        OK(indexpage_parse_html("https://h/simple/", page, strlen(page), &p, NULL) == 0 &&
+               p.n == 0 && p.skipped == 1,
+           "relative href resolved past the limit is skipped");
+        indexpage_free(&p);
+        free(page);
+    }
+
+    /* indexpage_resolve has no limit, but is linear: a million segments,
+     * then a million "..". */
+    size_t n;
+    char *up = repeat("", "../", 1000000, "x.whl", &n);
+    char *down = repeat("", "a/", 1000000, up, &n);
+    double t0 = now();
+    char *got = indexpage_resolve("https://h/s/", down);
+    OK(now() - t0 < 2.0, "resolving a million segments took %.2f s", now() - t0);
+    STR_EQ(got, "https://h/s/x.whl", "a million segments and a million ..");
+    free(got);
+    free(down);
+    free(up);
+    resolve("https://h/p/", "/a/b/../c?x=/../y#f", "https://h/a/c?x=/../y");
+    resolve("https://h/p/", "a//b/../../c", "https://h/p/a/c");
+    resolve("https://h/p/", "../../..", "https://h/");
+    resolve("https://h/p/", ".", "https://h/p/");
+}
+
+/* Each <base href> was resolved against the one before: 20,000 tags took
+ * 10 s.  Now only the first counts, for every link of the document. */
+static void test_base(void)
+{
+    size_t n;
+    char *page = repeat("<a href=\"torch-1.0-py3-none-any.whl\">t</a>", "<base href=\"a/\">",
+                        100000, "<a href=\"../torch-1.1-py3-none-any.whl\">u</a>", &n);
+    struct index_page p;
+    double t0 = now();
+    OK(indexpage_parse_html("https://h/simple/torch/", page, n, &p, NULL) == 0,
+       "100,000 <base> tags");
+    OK(now() - t0 < 1.0, "100,000 <base> tags took %.2f s", now() - t0);
+    INT_EQ(p.n, 2, "links around 100,000 <base> tags");
+    if (p.n == 2) {
+        STR_EQ(p.links[0].url, "https://h/simple/torch/a/torch-1.0-py3-none-any.whl",
+               "the first <base> counts for a link before it");
+        STR_EQ(p.links[1].url, "https://h/simple/torch/torch-1.1-py3-none-any.whl",
+               "and for a link after the others");
+    }
+    indexpage_free(&p);
+    free(page);
+
+    static const struct {
+        const char *html;
+        const char *url;
+    } cases[] = {
+        {"<base target=_top><base href='https://m/p/'><base href='https://n/'><a href=x.whl>",
+         "https://m/p/x.whl"},
+        {"<base href><base href='https://m/'><a href=x.whl>", "https://h/s/x.whl"},
+        {"<base href=''><base href='https://m/'><a href=x.whl>", "https://h/s/x.whl"},
+        {"<!-- <base href='https://c/'> --><base href='../q/'><a href=x.whl>", "https://h/q/x.whl"},
+        /* A '=' starting an attribute is part of its name: it no longer
+         * swallows the '>' and the next tag as attributes. */
+        {"<a =x><base href='https://m/'><a href=x.whl>", "https://m/x.whl"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        OK(indexpage_parse_html("https://h/s/", cases[i].html, strlen(cases[i].html), &p, NULL) ==
+                   0 &&
+               p.n == 1 && strcmp(p.links[0].url, cases[i].url) == 0,
+           "base case %zu: %s", i, p.n ? p.links[0].url : "no link");
+        indexpage_free(&p);
+    }
+
+    /* A <base> longer than INDEXPAGE_MAX_URL is ignored. */
+    char *longbase =
+        repeat("<base href='https://m/", "b", INDEXPAGE_MAX_URL, "/'><a href=x.whl>", &n);
+    OK(indexpage_parse_html("https://h/s/", longbase, n, &p, NULL) == 0 && p.n == 1 &&
+           strcmp(p.links[0].url, "https://h/s/x.whl") == 0,
+       "overlong <base> ignored");
+    indexpage_free(&p);
+    free(longbase);
+
+    /* Many tiny links under an 8 KB <base> would keep 8 KB each (200,000
+     * of them: 1.6 GB from a 3 MB page): the links' strings may take twice
+     * the page and INDEXPAGE_TEXT_SLACK. */
+    char *amp = repeat("<base href=\"/", "b", 8000, "/\">", &n);
+    char *amp2 = repeat(amp, "<a href=x.whl>", 200000, "", &n);
+    struct wa_error err;
+    long rss = peak_mib();
+    t0 = now();
+    OK(indexpage_parse_html("https://h/s/", amp2, n, &p, &err) == WA_ERR_LIMIT,
+       "links under a long <base> refused");
+    OK(now() - t0 < 1.0, "refused in %.2f s", now() - t0);
+    OK(peak_mib() - rss < 64, "links under a long <base> took %ld MiB", peak_mib() - rss);
+    OK(strstr(err.msg, "take more than") != NULL, "message: %s", err.msg);
+    free(amp2);
+    free(amp);
+}
+
+static int json_version(const char *ver, struct wa_error *err)
+{
+    char page[256];
+    snprintf(page, sizeof page,
+             "{\"meta\": {\"api-version\": \"%s\"}, \"files\": [{\"url\": \"x.whl\"}]}", ver);
+    struct index_page p;
+    int rc = indexpage_parse_json("https://h/s/", page, strlen(page), &p, err);
+    if (rc == 0) {
+        if (p.n != 1)
+            rc = 1;
+        indexpage_free(&p);
+    }
+    return rc;
+}
+
+/* meta.api-version was read with strtol, so "1e9" passed as 1.x. */
+static void test_api_version(void)
+{
+    static const char *good[] = {"1.0", "1.1", "1.99999999999999999999", "01.0", "1.01"};
+    static const char *bad[] = {"1e9",  "1",    "1.",   ".1",    "1.0.0",     " 1.0", "1.0 ",
+                                "+1.0", "-1.0", "1.x",  "1,0",   "0x1.0",     "",     "1.0\\n",
+                                "1.-0", "1e0",  "v1.0", "1.0.a", "\\u00b91.0"};
+    static const char *unsupported[] = {"2.0", "0.9", "0.0", "10.0", "99999999999999999999.0"};
+    struct wa_error err;
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        wa_error_clear(&err);
+        OK(json_version(good[i], &err) == 0, "api-version %s: %s", good[i], err.msg);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        OK(json_version(bad[i], &err) == WA_ERR_FORMAT, "api-version \"%s\" refused", bad[i]);
+        OK(strstr(err.msg, "is not MAJOR.MINOR") != NULL, "message: %s", err.msg);
+    }
+    OK(json_version("1e9", &err) < 0 && strstr(err.msg, "\"1e9\"") != NULL,
+       "message names the value: %s", err.msg);
+    OK(json_version("1.0\\u001b[2J", &err) < 0 && strstr(err.msg, "\\x1b[2J") != NULL,
+       "control characters escaped: %s", err.msg);
+    for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++) {
+        OK(json_version(unsupported[i], &err) == WA_ERR_UNSUPPORTED, "api-version %s unsupported",
+           unsupported[i]);
+        OK(strstr(err.msg, unsupported[i]) != NULL, "message: %s", err.msg);
+    }
+}
+
+static void test_json_limits(void)
+{
+    /* Long URLs and file names are skipped and counted, as in HTML. */
+    size_t n;
+    char *longurl = repeat("{\"meta\": {\"api-version\": \"1.0\"}, \"files\": [{\"url\": \"", "a",
+                           INDEXPAGE_MAX_URL, ".whl\"}, {\"url\": \"b.whl\", \"filename\": \"", &n);
+    char *page = repeat(longurl, "f", INDEXPAGE_MAX_URL + 1, "\"}, {\"url\": \"c.whl\"}]}", &n);
+    struct index_page p;
+    OK(indexpage_parse_json("https://h/s/", page, n, &p, NULL) == 0, "long JSON url and filename");
+    INT_EQ(p.n, 1, "JSON links left");
+    INT_EQ(p.skipped, 2, "JSON links skipped");
+    if (p.n == 1)
+        STR_EQ(p.links[0].url, "https://h/s/c.whl", "JSON short link");
+    indexpage_free(&p);
+    free(page);
+    free(longurl);
+
+    /* jansson takes about 232 bytes for each "{}," (3 bytes): 60 MB of
+     * them took 4.5 GB.  The tree is sized up first. */
+    char *objs =
+        repeat("{\"meta\": {\"api-version\": \"1.0\"}, \"files\": [{}", ",{}", 5000000, "]}", &n);
+    struct wa_error err;
+    long rss = peak_mib();
+    double t0 = now();
+    OK(indexpage_parse_json("https://h/s/", objs, n, &p, &err) == WA_ERR_LIMIT,
+       "5,000,000 empty objects refused");
+    OK(now() - t0 < 1.0, "refused in %.2f s", now() - t0);
+    OK(peak_mib() - rss < 32, "5,000,000 empty objects took %ld MiB", peak_mib() - rss);
+    OK(strstr(err.msg, "to parse") != NULL, "message: %s", err.msg);
+    free(objs);
+
+    /* A bad page's message quotes what jansson saw, escaped. */
+    OK(indexpage_parse_json("https://h/s/", "{\"\x1b[2J\": x}", 11, &p, &err) == WA_ERR_FORMAT &&
+           strchr(err.msg, '\x1b') == NULL,
+       "jansson's message escaped: %s", err.msg);
+}
+
 static void test_samples(const char *dir)
 {
     static const struct {
@@ -265,6 +518,10 @@ static void test_variant_shard(void)
 
 int main(int argc, char **argv)
 {
+    test_long_href();
+    test_base();
+    test_json_limits();
+    test_api_version();
     test_resolve();
     test_entities();
     test_html();
