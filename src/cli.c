@@ -13,7 +13,9 @@
 void cli_warn(const char *fmt, ...)
 {
     /* A diagnostic is one line: names from indexes, wheels and records may
-     * hold control characters, which are printed as \xNN, never raw. */
+     * hold control characters, which are printed as \xNN, never raw: C0,
+     * DEL and C1 (U+0080..U+009F, C2 80..C2 9F, each byte; some terminals
+     * act on U+009B as on ESC [). */
     char buf[4096];
     va_list ap;
     va_start(ap, fmt);
@@ -21,7 +23,9 @@ void cli_warn(const char *fmt, ...)
     va_end(ap);
     fputs("wheelarch: ", stderr);
     for (const unsigned char *p = (const unsigned char *)buf; *p; p++) {
-        if (*p < 0x20 || *p == 0x7f)
+        int c1 = (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) ||
+                 (p > (const unsigned char *)buf && p[-1] == 0xc2 && *p >= 0x80 && *p <= 0x9f);
+        if (*p < 0x20 || *p == 0x7f || c1)
             fprintf(stderr, "\\x%02x", *p);
         else
             fputc(*p, stderr);

@@ -43,7 +43,11 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
     }
     /* One line per record left out, naming its file (quoted by dbview). */
     for (size_t i = 0; i < st.nskipped; i++)
-        cli_warn("%s: %s; record skipped", st.skipped[i].file, st.skipped[i].reason);
+        cli_warn("%s: %s%s", st.skipped[i].file, st.skipped[i].reason,
+                 /* a page left out (two records wanting one path) vs a record */
+                 strncmp(st.skipped[i].file, o.out_dir, strlen(o.out_dir)) == 0
+                     ? ""
+                     : "; record skipped");
     if (!cli_get(cmd, a, "quiet"))
         fprintf(stderr,
                 "wheelarch: %s: %zu pages from %zu records; %zu files: %zu written, %zu "

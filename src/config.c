@@ -53,8 +53,8 @@ int config_url_valid(const char *url)
     if (!skip || !url[skip] || url[skip] == '/')
         return 0;
     for (const unsigned char *p = (const unsigned char *)url; *p; p++)
-        if (*p <= 0x20 || *p == 0x7f)
-            return 0;
+        if (*p <= 0x20 || *p == 0x7f || *p == '#')
+            return 0; /* a fragment is no part of an index's address */
     return 1;
 }
 

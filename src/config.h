@@ -59,8 +59,8 @@ void config_set_projects(struct config *cfg, const char *const *names, size_t n)
  * a letter or digit at both ends). */
 int config_project_name_valid(const char *name);
 
-/* Whether url is an http(s) URL with a host and no spaces or control
- * characters. */
+/* Whether url is an http(s) URL with a host and no spaces, control
+ * characters or fragment. */
 int config_url_valid(const char *url);
 
 /* The id of an index URL: its last non-empty path segment. Caller frees. */

@@ -117,19 +117,85 @@ static size_t parse_targets(json_t *arr, struct target *out, size_t max)
     return n;
 }
 
-static void add_unique(struct target **arr, size_t *n, const struct target *t)
+/* Appends t to the array arr of *n targets (room for *cap).  Duplicates
+ * are dropped each time the array fills (sorted, then deduplicated) and by
+ * the caller's final target_sort_unique: O(n log n) over all the names a
+ * record lists, where a search per name was quadratic in the distinct
+ * targets, and the array stays within about twice their number. */
+static void add_target(struct target **arr, size_t *n, size_t *cap, const struct target *t)
 {
-    for (size_t i = 0; i < *n; i++)
-        if (target_cmp(&(*arr)[i], t) == 0)
-            return;
-    *arr = xrealloc(*arr, (*n + 1) * sizeof **arr);
+    if (*n == *cap) {
+        *n = target_sort_unique(*arr, *n);
+        if (*n >= *cap / 2)
+            *arr = xgrow(*arr, cap, 2 * *n + 16, sizeof **arr);
+    }
     (*arr)[(*n)++] = *t;
+}
+
+/* A PTX target's ISA as a binary of the record gives it, and where. */
+struct isa_at {
+    struct target ptx;
+    struct dotver isa;
+    size_t at;
+};
+
+/* By target, then the highest ISA first, then the first place. */
+static int isa_at_cmp(const void *a, const void *b)
+{
+    const struct isa_at *x = a, *y = b;
+    int c = target_cmp(&x->ptx, &y->ptx);
+    if (!c)
+        c = dotver_cmp(&y->isa, &x->isa);
+    if (!c)
+        c = x->at < y->at ? -1 : x->at > y->at;
+    return c;
+}
+
+static int isa_place_cmp(const void *a, const void *b)
+{
+    const struct isa_at *x = a, *y = b;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Gives c each PTX target's highest ISA, in the order the targets first
+ * appear, as one gpucode_set_isa per name would; but sorted and
+ * deduplicated first, since gpucode_set_isa searches the targets so far
+ * (quadratic over many names).  Reorders v. */
+static void set_isas(struct gpucode *c, struct isa_at *v, size_t n)
+{
+    if (n > 1)
+        qsort(v, n, sizeof *v, isa_at_cmp);
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (w && target_cmp(&v[w - 1].ptx, &v[i].ptx) == 0) {
+            if (v[i].at < v[w - 1].at)
+                v[w - 1].at = v[i].at; /* its first place, with the highest ISA */
+            continue;
+        }
+        v[w++] = v[i];
+    }
+    if (w > 1)
+        qsort(v, w, sizeof *v, isa_place_cmp);
+    if (c->nisas) { /* merge with what c holds */
+        for (size_t i = 0; i < w; i++)
+            gpucode_set_isa(c, &v[i].ptx, &v[i].isa);
+        return;
+    }
+    c->isas = xrealloc(c->isas, (w ? w : 1) * sizeof *c->isas);
+    for (size_t i = 0; i < w; i++) {
+        c->isas[i].ptx = v[i].ptx;
+        c->isas[i].isa = v[i].isa;
+    }
+    c->nisas = w;
 }
 
 /* Fills a row's code from a record's own binaries. */
 static void code_from_record(struct view_row *r, json_t *rec)
 {
     r->binaries = json_array();
+    size_t capsass = r->nsass, capptx = r->nptx, capgfx = r->ngfx;
+    struct isa_at *isas = NULL;
+    size_t nisas = 0, capisas = 0;
     size_t i;
     json_t *b;
     json_array_foreach(json_object_get(rec, "binaries"), i, b)
@@ -144,17 +210,17 @@ static void code_from_record(struct view_row *r, json_t *rec)
         json_t *s;
         json_array_foreach(sets, k, s)
         {
-            struct target t[256];
-            size_t n = parse_targets(json_object_get(s, "targets"), t, 256);
+            struct target t[RECORDCHECK_TARGETS_MAX];
+            size_t n = parse_targets(json_object_get(s, "targets"), t, RECORDCHECK_TARGETS_MAX);
             json_int_t mods = json_integer_value(json_object_get(s, "modules"));
             gpucode_add_set(&r->code, t, n, mods > 0 ? (size_t)mods : 1);
             for (size_t j = 0; j < n; j++)
                 if (t[j].kind == TARGET_SASS)
-                    add_unique(&r->sass, &r->nsass, &t[j]);
+                    add_target(&r->sass, &r->nsass, &capsass, &t[j]);
                 else if (t[j].kind == TARGET_PTX)
-                    add_unique(&r->ptx, &r->nptx, &t[j]);
+                    add_target(&r->ptx, &r->nptx, &capptx, &t[j]);
                 else if (t[j].kind == TARGET_GFX)
-                    add_unique(&r->gfx, &r->ngfx, &t[j]);
+                    add_target(&r->gfx, &r->ngfx, &capgfx, &t[j]);
         }
         const char *name;
         json_t *tv;
@@ -164,8 +230,13 @@ static void code_from_record(struct view_row *r, json_t *rec)
             struct dotver isa;
             const char *is = jstr(tv, "isa");
             if (target_parse(name, &t) == 0 && t.kind == TARGET_PTX && is &&
-                dotver_parse(is, &isa) == 0)
-                gpucode_set_isa(&r->code, &t, &isa);
+                dotver_parse(is, &isa) == 0) {
+                isas = xgrow(isas, &capisas, nisas + 1, sizeof *isas);
+                isas[nisas].ptx = t;
+                isas[nisas].isa = isa;
+                isas[nisas].at = nisas;
+                nisas++;
+            }
         }
         json_t *bj = json_object();
         json_object_set_new(bj, "path", json_string(path));
@@ -184,6 +255,8 @@ static void code_from_record(struct view_row *r, json_t *rec)
     r->nsass = target_sort_unique(r->sass, r->nsass);
     r->nptx = target_sort_unique(r->ptx, r->nptx);
     r->ngfx = target_sort_unique(r->gfx, r->ngfx);
+    set_isas(&r->code, isas, nisas);
+    free(isas);
 }
 
 static void code_from_declared(struct view_row *r, const struct tables *t, const struct declared *d)
@@ -239,13 +312,28 @@ static int contains(const struct target *t, size_t n, const struct target *x)
     return 0;
 }
 
-/* Modules of the row's code that hold target x. */
-static size_t modules_with(const struct gpucode *c, const struct target *x)
+/* For each target of have (sorted and unique), the modules of the row's
+ * code that hold it: one pass over the module sets, each sorted and
+ * deduplicated, with a binary search per name (a search of every set per
+ * target was quadratic).  Caller frees. */
+static size_t *modules_with(const struct gpucode *c, const struct target *have, size_t nhave)
 {
-    size_t m = 0;
-    for (size_t i = 0; i < c->nsets; i++)
-        if (contains(c->sets[i].targets, c->sets[i].n, x))
-            m += c->sets[i].modules;
+    size_t *m = xcalloc(nhave + 1, sizeof *m);
+    struct target *t = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; i < c->nsets && nhave; i++) {
+        size_t n = c->sets[i].n;
+        t = xgrow(t, &cap, n + 1, sizeof *t);
+        if (n)
+            memcpy(t, c->sets[i].targets, n * sizeof *t);
+        n = target_sort_unique(t, n);
+        for (size_t k = 0; k < n; k++) {
+            const struct target *x = bsearch(&t[k], have, nhave, sizeof *have, target_cmp_void);
+            if (x)
+                m[x - have] += c->sets[i].modules;
+        }
+    }
+    free(t);
     return m;
 }
 
@@ -267,15 +355,17 @@ static void differences(struct view_row *r)
                                     : kind == TARGET_PTX ? d->ptx
                                                          : d->gfx;
         size_t nwant = kind == TARGET_SASS ? d->nsass : kind == TARGET_PTX ? d->nptx : d->ngfx;
+        size_t *mods = modules_with(&r->code, have, nhave);
         for (size_t i = 0; i < nhave; i++)
             if (!contains(want, nwant, &have[i])) {
                 char name[TARGET_NAME_MAX];
                 target_format(&have[i], name, sizeof name);
                 strbuf_reset(&b);
                 strbuf_addf(&b, "%s (in %zu of %zu modules) is not in the declared list", name,
-                            modules_with(&r->code, &have[i]), r->code.modules);
+                            mods[i], r->code.modules);
                 json_array_append_new(r->differences, json_string(strbuf_str(&b)));
             }
+        free(mods);
         for (size_t i = 0; i < nwant; i++)
             if (!contains(have, nhave, &want[i])) {
                 char name[TARGET_NAME_MAX];

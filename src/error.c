@@ -93,10 +93,15 @@ char *wa_quote(char *dst, size_t n, const char *src, size_t max_src)
         return dst;
     size_t o = 0, i = 0;
     for (; src[i] && i < max_src; i++) {
-        unsigned char ch = (unsigned char)src[i];
+        unsigned char ch = (unsigned char)src[i], next = (unsigned char)src[i + 1];
+        /* C1 controls, U+0080..U+009F (C2 80..C2 9F): some terminals act on
+         * U+009B as on ESC [.  0xC2 is never a continuation byte, so the
+         * byte before a continuation tells which character it ends. */
+        int c1 = (ch == 0xc2 && next >= 0x80 && next <= 0x9f) ||
+                 (i > 0 && (unsigned char)src[i - 1] == 0xc2 && ch >= 0x80 && ch <= 0x9f);
         char esc[5];
         size_t k = 0;
-        if (ch < 0x20 || ch == 0x7f) {
+        if (ch < 0x20 || ch == 0x7f || c1) {
             esc[k++] = '\\';
             esc[k++] = 'x';
             esc[k++] = hex[ch >> 4];

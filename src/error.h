@@ -48,7 +48,8 @@ void wa_strlcpy(char *dst, const char *src, size_t n);
 void wa_strlcat(char *dst, const char *src, size_t n);
 
 /* Copies untrusted text src into dst of size n for a one-line message:
- * bytes below 0x20, 0x7f, '"' and '\\' become escapes (\x1b, \", \\), so a
+ * bytes below 0x20, 0x7f, C1 controls (U+0080-U+009F, each of their two
+ * bytes), '"' and '\\' become escapes (\x1b, \xc2\x9b, \", \\), so a
  * name from an index cannot move the cursor or split a log line; cut at
  * max_src bytes of src with "..." added.  Returns dst. */
 char *wa_quote(char *dst, size_t n, const char *src, size_t max_src);

@@ -159,11 +159,14 @@ static int same_bytes(const char *path, const void *data, size_t len)
     return same;
 }
 
-int outdir_put(struct outdir *o, const char *relpath, const void *data, size_t len,
+/* outdir_put, or outdir_put_first when first_wins. */
+static int put(struct outdir *o, const char *relpath, const void *data, size_t len, int first_wins,
                struct wa_error *err)
 {
     if (!valid_relpath(relpath))
         return wa_error_set(err, WA_ERR_USAGE, "bad output path '%s'", relpath);
+    /* The path is claimed under the lock, so of two threads putting one
+     * path exactly one writes it. */
     pthread_mutex_lock(&o->mu);
     int dup = strmap_get(o->paths, relpath, NULL);
     if (!dup) {
@@ -171,6 +174,8 @@ int outdir_put(struct outdir *o, const char *relpath, const void *data, size_t l
         o->st.files++;
     }
     pthread_mutex_unlock(&o->mu);
+    if (dup && first_wins)
+        return 1;
     if (dup)
         return wa_error_set(err, WA_ERR_USAGE, "output path '%s' written twice", relpath);
     char *old = fsutil_join(o->dir, relpath);
@@ -203,6 +208,18 @@ int outdir_put(struct outdir *o, const char *relpath, const void *data, size_t l
     }
     free(dst);
     return rc;
+}
+
+int outdir_put(struct outdir *o, const char *relpath, const void *data, size_t len,
+               struct wa_error *err)
+{
+    return put(o, relpath, data, len, 0, err);
+}
+
+int outdir_put_first(struct outdir *o, const char *relpath, const void *data, size_t len,
+                     struct wa_error *err)
+{
+    return put(o, relpath, data, len, 1, err);
 }
 
 /* Counts files of the old tree (below abs, relative name rel) that the new

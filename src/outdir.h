@@ -40,6 +40,13 @@ int outdir_begin(const char *dir, struct outdir **out, struct wa_error *err);
 int outdir_put(struct outdir *o, const char *relpath, const void *data, size_t len,
                struct wa_error *err);
 
+/* outdir_put for a path made from data, which two inputs might share:
+ * a path already added is not an error.  Returns 0 when the file was
+ * added, 1 when relpath was taken (nothing written, the first file stays),
+ * or a WA_ERR_* code. */
+int outdir_put_first(struct outdir *o, const char *relpath, const void *data, size_t len,
+                     struct wa_error *err);
+
 int outdir_commit(struct outdir *o, struct outdir_stats *st, struct wa_error *err);
 void outdir_abort(struct outdir *o);
 

@@ -215,8 +215,10 @@ int recordcheck_url_valid(const char *s)
     size_t skip = strncmp(s, "https://", 8) == 0 ? 8 : strncmp(s, "http://", 7) == 0 ? 7 : 0;
     if (!skip || !s[skip] || s[skip] == '/' || strlen(s) > URL_MAX)
         return 0;
+    /* No fragment: the crawler strips them, and the simple indexes append
+     * their own "#sha256=". */
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if (*p <= 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+        if (*p <= 0x20 || *p == 0x7f || *p == '#' || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
             return 0;
     return 1;
 }
@@ -331,15 +333,57 @@ static int isa_ok(const char *s)
     return b > 0 && b <= 3 && s[a + 1 + b] == '\0';
 }
 
-/* A canonical target name of the given kind (-1: any). */
-static int target_ok(const char *s, int kind)
+/* A canonical target name of the given kind (-1: any); parsed into *out
+ * (may be NULL). */
+static int target_ok(const char *s, int kind, struct target *out)
 {
     struct target t;
     char canon[TARGET_NAME_MAX];
     if (strlen(s) >= TARGET_NAME_MAX || target_parse(s, &t) < 0)
         return 0;
     target_format(&t, canon, sizeof canon);
+    if (out)
+        *out = t;
     return strcmp(canon, s) == 0 && (kind < 0 || t.kind == kind);
+}
+
+/* Distinct targets seen so far, in one list or in a whole record: a
+ * buffer of twice the cap, compacted (sorted, duplicates dropped) whenever
+ * it fills, so time and memory stay bounded however often a record repeats
+ * a name.  Canonical names and parsed targets correspond one to one, so
+ * distinct targets are distinct names. */
+struct seen {
+    struct target t[2 * RECORDCHECK_TARGETS_MAX];
+    size_t n;
+};
+
+/* Adds t; returns 0, or -1 once more than RECORDCHECK_TARGETS_MAX distinct
+ * targets were seen. */
+static int seen_add(struct seen *s, const struct target *t)
+{
+    if (s->n == sizeof s->t / sizeof s->t[0]) {
+        s->n = target_sort_unique(s->t, s->n);
+        if (s->n > RECORDCHECK_TARGETS_MAX)
+            return -1;
+    }
+    s->t[s->n++] = *t;
+    return 0;
+}
+
+static int seen_over(struct seen *s)
+{
+    s->n = target_sort_unique(s->t, s->n);
+    return s->n > RECORDCHECK_TARGETS_MAX;
+}
+
+/* "binaries[0].ptx: more than 512 distinct targets" (in the list), with
+ * " in the record" when the record's total went over there (field NULL:
+ * found at the end). */
+static int too_many(struct wa_error *err, const char *field, int whole_record)
+{
+    return wa_error_set(err, WA_ERR_FORMAT, "%s%smore than %d distinct targets%s",
+                        field ? field : "", field ? ": " : "", RECORDCHECK_TARGETS_MAX,
+                        whole_record ? " in the record" : "");
 }
 
 /* ---- field checks --------------------------------------------------------- */
@@ -396,9 +440,11 @@ static int check_bool(json_t *v, const char *field, struct wa_error *err)
     return bad_type(err, field, v, "a boolean");
 }
 
-/* An array of target names of one kind (-1: any). */
+/* An array of target names of one kind (-1: any), at most
+ * RECORDCHECK_TARGETS_MAX distinct ones; each is added to rec, the targets
+ * of the whole record. */
 static int check_targets(json_t *arr, const char *field, enum presence p, int kind,
-                         struct wa_error *err)
+                         struct seen *rec, struct wa_error *err)
 {
     if ((!arr || json_is_null(arr)) && p == OPTIONAL)
         return 0;
@@ -406,21 +452,33 @@ static int check_targets(json_t *arr, const char *field, enum presence p, int ki
         return bad_type(err, field, arr, "an array of target names");
     static const char *const kinds[] = {"a SASS target", "a PTX target", "an LTO target",
                                         "an AMD target"};
+    struct seen list;
+    list.n = 0;
+    int rc = 0;
     size_t i;
     json_t *x;
     json_array_foreach(arr, i, x)
     {
+        struct target t;
         if (!json_is_string(x)) {
             char f[FIELD_MAX];
             subfield(f, field, "[%zu]", i);
-            return bad_type(err, f, x, "a string");
+            rc = bad_type(err, f, x, "a string");
+        } else if (!target_ok(str(x), -1, &t)) {
+            rc = bad_value(err, field, str(x), "a target name");
+        } else if (kind >= 0 && t.kind != kind) {
+            rc = bad_value(err, field, str(x), kinds[kind]);
+        } else if (seen_add(&list, &t) < 0) {
+            rc = too_many(err, field, 0);
+        } else if (seen_add(rec, &t) < 0) {
+            rc = too_many(err, field, 1);
         }
-        if (!target_ok(str(x), -1))
-            return bad_value(err, field, str(x), "a target name");
-        if (!target_ok(str(x), kind))
-            return bad_value(err, field, str(x), kinds[kind]);
+        if (rc < 0)
+            break;
     }
-    return 0;
+    if (rc == 0 && seen_over(&list))
+        rc = too_many(err, field, 0);
+    return rc;
 }
 
 /* An array of free text lines. */
@@ -493,19 +551,25 @@ static int check_wheel(json_t *w, struct wa_error *err)
     return 0;
 }
 
-/* binaries[i].targets: {name: {modules, entries, bytes, ..., codecs, isa}}. */
-static int check_target_stats(json_t *o, const char *field, struct wa_error *err)
+/* binaries[i].targets: {name: {modules, entries, bytes, ..., codecs, isa}},
+ * names added to rec. */
+static int check_target_stats(json_t *o, const char *field, struct seen *rec, struct wa_error *err)
 {
     if (!o || json_is_null(o))
         return 0;
     if (!json_is_object(o))
         return bad_type(err, field, o, "an object");
+    if (json_object_size(o) > RECORDCHECK_TARGETS_MAX) /* keys are distinct */
+        return too_many(err, field, 0);
     const char *name;
     json_t *tv;
     json_object_foreach(o, name, tv)
     {
-        if (!target_ok(name, -1))
+        struct target t;
+        if (!target_ok(name, -1, &t))
             return bad_value(err, field, name, "a target name");
+        if (seen_add(rec, &t) < 0)
+            return too_many(err, field, 1);
         char f[FIELD_MAX];
         subfield(f, field, ".%s", name);
         if (!json_is_object(tv))
@@ -548,7 +612,7 @@ static int check_target_stats(json_t *o, const char *field, struct wa_error *err
     return 0;
 }
 
-static int check_binary(json_t *b, size_t i, struct wa_error *err)
+static int check_binary(json_t *b, size_t i, struct seen *rec, struct wa_error *err)
 {
     char f[FIELD_MAX], g[FIELD_MAX];
     subfield(f, "binaries", "[%zu]", i);
@@ -577,7 +641,7 @@ static int check_binary(json_t *b, size_t i, struct wa_error *err)
     static const char *const lists[] = {"sass", "ptx", "lto", "gfx"};
     for (int k = 0; k < 4; k++) {
         subfield(g, f, ".%s", lists[k]);
-        if ((rc = check_targets(json_object_get(b, lists[k]), g, OPTIONAL, k, err)) < 0)
+        if ((rc = check_targets(json_object_get(b, lists[k]), g, OPTIONAL, k, rec, err)) < 0)
             return rc;
     }
     json_t *sets = json_object_get(b, "module_sets");
@@ -598,12 +662,12 @@ static int check_binary(json_t *b, size_t i, struct wa_error *err)
             if ((rc = check_int(json_object_get(s, "modules"), m, OPTIONAL, COUNT_MAX, err)) < 0)
                 return rc;
             subfield(m, h, ".targets");
-            if ((rc = check_targets(json_object_get(s, "targets"), m, REQUIRED, -1, err)) < 0)
+            if ((rc = check_targets(json_object_get(s, "targets"), m, REQUIRED, -1, rec, err)) < 0)
                 return rc;
         }
     }
     subfield(g, f, ".targets");
-    if ((rc = check_target_stats(json_object_get(b, "targets"), g, err)) < 0)
+    if ((rc = check_target_stats(json_object_get(b, "targets"), g, rec, err)) < 0)
         return rc;
     json_t *comp = json_object_get(b, "compression");
     subfield(g, f, ".compression");
@@ -629,10 +693,12 @@ static int check_binary(json_t *b, size_t i, struct wa_error *err)
             return bad_type(err, g, decl, "an object");
         char h[FIELD_MAX];
         subfield(h, g, ".sass");
-        if ((rc = check_targets(json_object_get(decl, "sass"), h, OPTIONAL, TARGET_SASS, err)) < 0)
+        if ((rc = check_targets(json_object_get(decl, "sass"), h, OPTIONAL, TARGET_SASS, rec,
+                                err)) < 0)
             return rc;
         subfield(h, g, ".ptx");
-        if ((rc = check_targets(json_object_get(decl, "ptx"), h, OPTIONAL, TARGET_PTX, err)) < 0)
+        if ((rc = check_targets(json_object_get(decl, "ptx"), h, OPTIONAL, TARGET_PTX, rec, err)) <
+            0)
             return rc;
     }
     subfield(g, f, ".arch_flags");
@@ -671,6 +737,30 @@ static int index_id_ok(const char *s)
 static int version_text_ok(const char *s)
 {
     return *s && all_of(s, ".+-_");
+}
+
+/* recordcheck_validate's checks of the targets and binaries of rec. */
+static int check_targets_and_binaries(json_t *rec, struct seen *all, struct wa_error *err)
+{
+    int rc;
+    static const char *const lists[] = {"sass", "ptx", "lto", "gfx"};
+    for (int k = 0; k < 4; k++)
+        if ((rc = check_targets(json_object_get(rec, lists[k]), lists[k], OPTIONAL, k, all, err)) <
+            0)
+            return rc;
+    json_t *bins = json_object_get(rec, "binaries");
+    if (bins && !json_is_null(bins)) {
+        if (!json_is_array(bins))
+            return bad_type(err, "binaries", bins, "an array");
+        size_t i;
+        json_t *b;
+        json_array_foreach(bins, i, b)
+        {
+            if ((rc = check_binary(b, i, all, err)) < 0)
+                return rc;
+        }
+    }
+    return 0;
 }
 
 int recordcheck_validate(const char *key, json_t *rec, struct wa_error *err)
@@ -745,21 +835,11 @@ int recordcheck_validate(const char *key, json_t *rec, struct wa_error *err)
                 return bad_value(err, f, str(x), "an index id");
         }
     }
-    static const char *const lists[] = {"sass", "ptx", "lto", "gfx"};
-    for (int k = 0; k < 4; k++)
-        if ((rc = check_targets(json_object_get(rec, lists[k]), lists[k], OPTIONAL, k, err)) < 0)
-            return rc;
-    json_t *bins = json_object_get(rec, "binaries");
-    if (bins && !json_is_null(bins)) {
-        if (!json_is_array(bins))
-            return bad_type(err, "binaries", bins, "an array");
-        size_t i;
-        json_t *b;
-        json_array_foreach(bins, i, b)
-        {
-            if ((rc = check_binary(b, i, err)) < 0)
-                return rc;
-        }
-    }
-    return 0;
+    /* The distinct targets of the whole record, over all its lists. */
+    struct seen all;
+    all.n = 0;
+    rc = check_targets_and_binaries(rec, &all, err);
+    if (rc == 0 && seen_over(&all))
+        rc = too_many(err, NULL, 1);
+    return rc;
 }

@@ -19,13 +19,16 @@
  *                  wheelname accepts it, starting with a digit), tags
  *                  ([A-Za-z0-9._]), platform_id ([a-z][a-z0-9_-]*)
  *   filename       a wheel file name (wheelname_parse), no '/' or '\'
- *   url, index_url http(s), a host, no whitespace or control characters
+ *   url, index_url http(s), a host, no whitespace or control characters,
+ *                  no '#' (the crawler stores URLs without fragments, and
+ *                  the simple indexes add "#sha256=")
  *   sha256 ...     64 hex digits (db_sha256_valid) or null
  *   inferred_from  a record key or null
  *   scanned_at     YYYY-MM-DD; upload_time an ISO 8601 date[-time]
  *   targets        canonical names (target_format(target_parse(s)) == s)
  *                  of the right kind: sm_XY[a|f], compute_XY, lto_XY,
- *                  gfxNNN[:sramecc±][:xnack±], gfxN[-M]-generic
+ *                  gfxNNN[:sramecc±][:xnack±], gfxN[-M]-generic; at most
+ *                  RECORDCHECK_TARGETS_MAX distinct per list and per record
  *   integers       non-negative, counts below 2^31, sizes below 2^53
  *   free text      (member paths, yanked reasons, requires-python, arch
  *                  flags, warnings) bounded, without control characters
@@ -39,6 +42,15 @@
 #include <stddef.h>
 
 #include "error.h"
+
+/* The most distinct GPU targets a record may name, in one list and in
+ * all its lists together.  A real binary has fewer than 100 (libtorch_cuda
+ * about 20; every CUDA and AMD architecture made so far is about 150), so
+ * 512 leaves room for years of new ones, while it bounds the work per
+ * target that the view and the pages do: a 297 KB wheel of 65,000
+ * PTX-only fatbin containers gave a 24 MB record naming 65,000 targets,
+ * which took `build` minutes. */
+#define RECORDCHECK_TARGETS_MAX 512
 
 /* Checks rec, read from the file of `key` (its name without ".json").
  * Borrows both.  Returns 0, or WA_ERR_FORMAT with a one-line message that

@@ -42,8 +42,10 @@ struct summary {
 };
 
 /* Text from a binary or a zip (member paths, section names, arch flags,
- * warnings) as a JSON string: valid UTF-8 is kept, and each byte of an
- * invalid sequence or a control character becomes the four characters
+ * warnings) for JSON and for the text output alike: valid UTF-8 is kept,
+ * and each byte of an invalid sequence, of a C0 control character or DEL,
+ * or of a C1 control character (U+0080..U+009F, C2 80..C2 9F: some
+ * terminals act on U+009B as on ESC [) becomes the four characters
  * "\\xNN", so the value is never lost (jansson refuses invalid UTF-8) and
  * never carries a terminal escape or a line break into a record or a log. */
 static char *clean_text(const char *s)
@@ -68,6 +70,8 @@ static char *clean_text(const char *s)
             ok = !(p[0] == 0xE0 && p[1] < 0xA0) && !(p[0] == 0xED && p[1] >= 0xA0);
         if (ok && len == 4)
             ok = !(p[0] == 0xF0 && p[1] < 0x90) && !(p[0] == 0xF4 && p[1] >= 0x90);
+        if (ok && len == 2)
+            ok = !(p[0] == 0xC2 && p[1] <= 0x9F); /* C1: both bytes escaped */
         if (ok) {
             strbuf_add(&b, p, len);
             p += len;
@@ -459,15 +463,25 @@ json_t *scanreport_json(const struct scan_result *r)
 
 /* ---- text --------------------------------------------------------------- */
 
+/* Text from a file, cleaned as for JSON (clean_text). */
+static void add_clean(struct strbuf *out, const char *s)
+{
+    char *c = clean_text(s);
+    strbuf_adds(out, c);
+    free(c);
+}
+
 static void text_binary(const char *path, const struct binscan_result *br, struct strbuf *out)
 {
     struct summary s;
     summarize(br, &s);
-    strbuf_adds(out, path);
+    add_clean(out, path);
     if (s.nt == 0 && s.nreloc == 0) {
         strbuf_adds(out, "  no GPU code");
-        if (br->narch_flags)
-            strbuf_addf(out, "  arch flags %s", br->arch_flags[0]);
+        if (br->narch_flags) {
+            strbuf_adds(out, "  arch flags ");
+            add_clean(out, br->arch_flags[0]);
+        }
         strbuf_addc(out, '\n');
         summary_free(&s);
         return;
@@ -532,7 +546,7 @@ void scanreport_text(const struct scan_result *r, struct strbuf *out)
             text_binary(r->bins[i].path, binscan_result(r->bins[i].bs), out);
         return;
     }
-    strbuf_adds(out, r->input);
+    add_clean(out, r->input);
     if (r->has_wheel_name) {
         const struct wheel_name *w = &r->wheel;
         strbuf_addf(out, ": %s %s", w->project, w->public_version);

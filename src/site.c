@@ -44,6 +44,10 @@ struct ctx {
     char *base_url; /* without a trailing slash, "" when none */
     const char *data_as_of;
     size_t pages;
+    /* Pages left out because an earlier page had their path (listed with
+     * the skipped records); each thread has its own list. */
+    struct dbview_skip *dups;
+    size_t ndups, capdups;
 };
 
 /* "../../" for "gpu/x/index.html", "./" for "index.html". */
@@ -63,6 +67,27 @@ static int put(struct ctx *c, const char *path, const char *data, size_t len, st
     return outdir_put(c->out, path, data, len, err);
 }
 
+/* Writes a page whose path was made from data (a release, a GPU, a wheel,
+ * a project's simple index), named `what` in messages.  Segments are
+ * injective (sitedata_segment), so two pages should never share a path; if
+ * two still do, the first one stays and the later one is left out with a
+ * warning: the build goes on, deterministically, since each thread writes
+ * its pages in data order.  Returns 0, 1 when the page was left out, or a
+ * WA_ERR_* code. */
+static int put_page(struct ctx *c, const char *path, const char *data, size_t len, const char *what,
+                    struct wa_error *err)
+{
+    int rc = outdir_put_first(c->out, path, data, len, err);
+    if (rc != 1)
+        return rc;
+    c->dups = xgrow(c->dups, &c->capdups, c->ndups + 1, sizeof *c->dups);
+    struct dbview_skip *s = &c->dups[c->ndups++];
+    s->file = fsutil_join(c->o->out_dir, path);
+    s->reason =
+        xasprintf("already written for an earlier page, so the page of %s is left out", what);
+    return 1;
+}
+
 static int put_json(struct ctx *c, const char *path, json_t *v, struct wa_error *err)
 {
     char *s = json_dumps(v, JSON_SORT_KEYS | JSON_COMPACT);
@@ -77,9 +102,12 @@ static int put_json(struct ctx *c, const char *path, json_t *v, struct wa_error 
     return rc;
 }
 
-/* Renders template `name` with data (the common fields are set on it). */
+/* Renders template `name` with data (the common fields are set on it).
+ * what: NULL for a page at a fixed path, where a second write is a bug;
+ * else the page's path was made from data and put_page writes it. */
 static int render(struct ctx *c, const char *name, const char *path, json_t *data,
-                  const char *title, const char *description, struct wa_error *err)
+                  const char *title, const char *description, const char *what,
+                  struct wa_error *err)
 {
     char *root = root_of(path);
     json_object_set_new(data, "root", json_string(root));
@@ -105,10 +133,15 @@ static int render(struct ctx *c, const char *name, const char *path, json_t *dat
     json_object_set_new(data, "api_version", json_string(SITE_API_VERSION));
     struct strbuf out = STRBUF_INIT;
     int rc = tmpl_render_name(c->tmpls, name, data, &out, err);
-    if (rc == 0)
+    if (rc == 0 && what) {
+        rc = put_page(c, path, out.buf ? out.buf : "", out.len, what, err);
+        if (rc > 0)
+            rc = 0; /* left out and listed */
+    } else if (rc == 0) {
         rc = put(c, path, out.buf ? out.buf : "", out.len, err);
-    else
+    } else {
         wa_error_prefix(err, name);
+    }
     strbuf_free(&out);
     c->pages++;
     return rc;
@@ -132,7 +165,9 @@ static int on_record(void *ud, const char *key, json_t *rec, struct wa_error *er
     char *path = xasprintf("wheel/%s.html", seg);
     const char *fn = json_string_value(json_object_get(rec, "filename"));
     char *title = xasprintf("%s", fn ? fn : key);
-    int rc = render(c, "wheel", path, page, title, "GPU code read from one wheel", err);
+    char *what = xasprintf("wheel %s", title);
+    int rc = render(c, "wheel", path, page, title, "GPU code read from one wheel", what, err);
+    free(what);
     free(title);
     free(path);
     free(seg);
@@ -161,7 +196,7 @@ static int prose(struct ctx *c, const char *md_name, const char *path, const cha
     }
     json_t *data = json_object();
     json_object_set_new(data, "html", json_string(html));
-    rc = render(c, "prose", path, data, title, description, err);
+    rc = render(c, "prose", path, data, title, description, NULL, err);
     json_decref(data);
     free(html);
     free(text);
@@ -183,10 +218,10 @@ static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
     json_t *p;
     json_array_foreach(d->gpu_pages, i, p)
     {
-        const char *slug = json_string_value(json_object_get(p, "slug"));
+        const char *page = json_string_value(json_object_get(p, "page"));
         const char *name = json_string_value(json_object_get(p, "name"));
         const char *cc = json_string_value(json_object_get(p, "device"));
-        char *path = xasprintf("gpu/%s/index.html", slug);
+        char *path = xasprintf("%sindex.html", page);
         size_t k;
         if (!strmap_get(by_cc, cc ? cc : "", &k)) {
             json_t *data = json_object();
@@ -208,7 +243,7 @@ static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
             rc = render(c, "gpu", path, p, title,
                         "Verdict per PyTorch release, CUDA variant and platform, and the index to "
                         "install from",
-                        err);
+                        name, err);
         }
         free(title);
         free(path);
@@ -231,8 +266,9 @@ static int release_pages(struct ctx *c, struct sitedata *d, struct wa_error *err
         char *path = xasprintf("%sindex.html", json_string_value(json_object_get(p, "path")));
         char *title = xasprintf("%s %s", json_string_value(json_object_get(p, "project")),
                                 json_string_value(json_object_get(p, "version")));
-        int rc = render(c, "release", path, p, title,
-                        "GPU targets per variant and platform, module coverage, provenance", err);
+        int rc =
+            render(c, "release", path, p, title,
+                   "GPU targets per variant and platform, module coverage, provenance", title, err);
         free(title);
         free(path);
         if (rc < 0)
@@ -253,7 +289,7 @@ static int changes(struct ctx *c, struct sitedata *d, struct wa_error *err)
     json_t *data = json_object();
     json_object_set(data, "changes", d->changes);
     int rc = render(c, "changes", "changes/index.html", data, "Changes between releases",
-                    "GPU targets each release added or dropped", err);
+                    "GPU targets each release added or dropped", NULL, err);
     json_decref(data);
     if (rc < 0)
         return rc;
@@ -423,9 +459,15 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
             json_object_set_new(pd, "links_html", json_string(strbuf_str(&links)));
             strbuf_reset(&out);
             path = xasprintf("simple/%s/%s/index.html", an, seg);
+            char *what = xasprintf("the %s index of %s", an, name);
             rc = tmpl_render_name(c->tmpls, "simple_project", pd, &out, err);
-            if (rc == 0)
-                rc = put(c, path, out.buf ? out.buf : "", out.len, err);
+            int left_out = 0;
+            if (rc == 0) {
+                rc = put_page(c, path, out.buf ? out.buf : "", out.len, what, err);
+                left_out = rc == 1; /* then its index.json too, with one warning */
+                if (rc > 0)
+                    rc = 0;
+            }
             free(path);
             json_decref(pd);
             /* PEP 691, keys in sorted order like every JSON file here. */
@@ -437,8 +479,9 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
             strbuf_adds(&doc, qname);
             strbuf_adds(&doc, "}\n");
             path = xasprintf("simple/%s/%s/index.json", an, seg);
-            if (rc == 0)
-                rc = put(c, path, doc.buf, doc.len, err);
+            if (rc == 0 && !left_out && (rc = put_page(c, path, doc.buf, doc.len, what, err)) > 0)
+                rc = 0;
+            free(what);
             free(path);
             strbuf_free(&doc);
             free(qname);
@@ -527,6 +570,8 @@ static void feeds_start(struct feeds_job *j, const struct ctx *c, struct sitedat
 {
     j->c = *c;
     j->c.pages = 0;
+    j->c.dups = NULL; /* its own list, joined to the main one after */
+    j->c.ndups = j->c.capdups = 0;
     j->c.tmpls = tmpl_set_new(tmpl_dir_loader, (void *)c->o->templates_dir);
     j->d = d;
     j->started = pthread_create(&j->thread, NULL, feeds_run, j) == 0;
@@ -548,6 +593,17 @@ static int feeds_join(struct feeds_job *j, int rc, struct wa_error *err)
         return j->rc;
     }
     return rc;
+}
+
+/* Appends the n pages of list (taken) to the skipped records of st. */
+static void add_skips(struct site_stats *st, struct dbview_skip *list, size_t n)
+{
+    if (n) {
+        st->skipped = xrealloc(st->skipped, (st->nskipped + n) * sizeof *st->skipped);
+        memcpy(st->skipped + st->nskipped, list, n * sizeof *list);
+        st->nskipped += n;
+    }
+    free(list);
 }
 
 void site_stats_free(struct site_stats *st)
@@ -607,10 +663,10 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
         rc = render(&c, "index", "index.html", d.home, "Which PyTorch runs on my GPU?",
                     "Which PyTorch wheel runs on which NVIDIA GPU, read from the GPU code in the "
                     "wheels",
-                    err);
+                    NULL, err);
     if (rc == 0)
         rc = render(&c, "matrix", "matrix/index.html", d.matrix_page, "The matrix",
-                    "PyTorch releases and CUDA variants against GPU architectures", err);
+                    "PyTorch releases and CUDA variants against GPU architectures", NULL, err);
     phase("home");
     if (rc == 0)
         rc = gpu_pages(&c, &d, err);
@@ -631,6 +687,11 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     rc = feeds_join(&fj, rc, err);
     phase("feeds");
     c.pages += fj.c.pages;
+    /* Pages left out, in a fixed order: this thread's, then the feeds'. */
+    add_skips(st, c.dups, c.ndups);
+    add_skips(st, fj.c.dups, fj.c.ndups);
+    c.dups = fj.c.dups = NULL;
+    c.ndups = fj.c.ndups = 0;
     if (rc == 0)
         rc = copy_asset(&c, "style.css", err);
     if (rc == 0)
@@ -638,6 +699,7 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     if (rc == 0)
         rc = put(&c, ".nojekyll", "", 0, err);
 out:
+    add_skips(st, c.dups, c.ndups); /* a build stopped before the feeds: its wheel pages */
     st->pages = c.pages;
     if (c.out) {
         if (rc == 0)

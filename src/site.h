@@ -5,7 +5,7 @@
  *   gpu/<slug>/                   verdicts per release x variant x platform, timeline
  *   matrix/                       releases x variants x compute capabilities
  *   release/<project>/<version>/  per binary and target, provenance, differences
- *   wheel/<key>/                  one wheel read (or inferred)
+ *   wheel/<key>.html              one wheel read (or inferred)
  *   changes/, changes.atom        what each release added or dropped
  *   methodology/, api/, faq/      prose (Markdown in templates/content, via cmark)
  *   api/v1/                       matrix.json, gpus.json, index-table.json,
@@ -38,14 +38,18 @@ struct dbview_skip;
 struct site_stats {
     struct outdir_stats out;
     size_t records;              /* valid records rendered */
-    struct dbview_skip *skipped; /* records left out: file and reason (dbview.h) */
+    struct dbview_skip *skipped; /* records left out: file and reason (dbview.h);
+                                    then pages left out because an earlier page
+                                    had their path (file: the page in out_dir) */
     size_t nskipped;
     size_t pages;
 };
 
 /* Builds the site.  Fills *st (also on failure); the caller frees what it
  * holds with site_stats_free.  Invalid records are left out and listed in
- * st->skipped, which is not an error.  Returns 0 or a WA_ERR_* code. */
+ * st->skipped, which is not an error; so is a page whose path (made from
+ * data) an earlier page already had, which the injective path segments
+ * should make impossible.  Returns 0 or a WA_ERR_* code. */
 int site_build(const struct site_options *o, struct site_stats *st, struct wa_error *err);
 void site_stats_free(struct site_stats *st);
 

@@ -43,24 +43,28 @@ const char *sitedata_verdict_symbol(int v)
 
 char *sitedata_segment(const char *s)
 {
-    size_t n = strlen(s);
-    char *out = xmalloc(n + 2);
-    size_t j = 0;
-    int dots = 1;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 c == '.' || c == '_' || c == '+' || c == '-';
-        out[j++] = ok ? c : '_';
-        if (c != '.')
-            dots = 0;
+    /* Injective, so two values never share a page: [A-Za-z0-9.-] stands for
+     * itself and every other byte is '_' and two lowercase hex digits, so
+     * '_' only ever starts an escape.  A leading '.' is escaped too (no
+     * ".", "..", or hidden file), and "" becomes a lone '_', which no other
+     * value gives. */
+    static const char hex[] = "0123456789abcdef";
+    struct strbuf b = STRBUF_INIT;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        int keep = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                   (*p >= '0' && *p <= '9') || *p == '-' ||
+                   (*p == '.' && p != (const unsigned char *)s);
+        if (keep) {
+            strbuf_addc(&b, (char)*p);
+        } else {
+            strbuf_addc(&b, '_');
+            strbuf_addc(&b, hex[*p >> 4]);
+            strbuf_addc(&b, hex[*p & 15]);
+        }
     }
-    out[j] = '\0';
-    if (dots) { /* "", ".", "..", ... */
-        memmove(out + 1, out, j + 1);
-        out[0] = '_';
-    }
-    return out;
+    if (b.len == 0)
+        strbuf_addc(&b, '_');
+    return strbuf_detach(&b, NULL);
 }
 
 char *sitedata_id(const char *s)
@@ -602,9 +606,11 @@ static json_t *gpu_summary(const struct gpu *g)
     json_object_set_new(o, "architecture", json_string(g->architecture));
     json_object_set_new(o, "segment", json_string(g->segment));
     json_object_set_new(o, "tegra", json_boolean(g->tegra));
-    char *page = xasprintf("gpu/%s/", g->slug);
+    char *seg = sitedata_segment(g->slug); /* the slug as is: [a-z0-9-] */
+    char *page = xasprintf("gpu/%s/", seg);
     json_object_set_new(o, "page", json_string(page));
     free(page);
+    free(seg);
     return o;
 }
 
@@ -960,27 +966,52 @@ static json_t *shallow_items(json_t *a)
     return out;
 }
 
+/* A target-list item with its name parsed once, for by_target_name. */
+struct named {
+    struct target t;
+    int ok; /* the name parsed */
+    const char *name;
+    size_t at; /* its place in the list */
+};
+
+/* target_name_cmp on parsed names (unparsable ones last, by string), then
+ * the place in the list, so the order is total and deterministic. */
+static int named_cmp(const void *a, const void *b)
+{
+    const struct named *x = a, *y = b;
+    int c = x->ok && y->ok   ? target_cmp(&x->t, &y->t)
+            : x->ok != y->ok ? (x->ok ? -1 : 1)
+                             : strcmp(x->name, y->name);
+    if (c)
+        return c;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
 /* The objects of tl (each with a "name") in architecture order: SASS,
  * then PTX, then gfx.  Records keep targets in key order, where "sm_100"
- * sorts before "sm_75".  Takes tl; returns a new array. */
+ * sorts before "sm_75".  Each name is parsed once and the list sorted
+ * with qsort: O(n log n) (records cap the targets at
+ * RECORDCHECK_TARGETS_MAX, but a sort per page must not be quadratic
+ * anyway).  Takes tl; returns a new array. */
 static json_t *by_target_name(json_t *tl)
 {
-    size_t n = json_array_size(tl);
-    const char **names = xcalloc(n + 1, sizeof *names);
-    for (size_t k = 0; k < n; k++)
-        names[k] = json_string_value(json_object_get(json_array_get(tl, k), "name"));
-    json_t *out = json_array();
-    for (size_t done = 0; done < n; done++) {
-        size_t best = n;
-        for (size_t k = 0; k < n; k++)
-            if (names[k] && (best == n || target_name_cmp(names[k], names[best]) < 0))
-                best = k;
-        if (best == n)
-            break; /* a target without a name: dropped */
-        json_array_append(out, json_array_get(tl, best));
-        names[best] = NULL;
+    size_t n = json_array_size(tl), m = 0;
+    struct named *k = xmalloc((n ? n : 1) * sizeof *k);
+    for (size_t i = 0; i < n; i++) {
+        const char *name = json_string_value(json_object_get(json_array_get(tl, i), "name"));
+        if (!name)
+            continue; /* a target without a name: dropped */
+        k[m].ok = target_parse(name, &k[m].t) == 0;
+        k[m].name = name;
+        k[m].at = i;
+        m++;
     }
-    free(names);
+    if (m > 1)
+        qsort(k, m, sizeof *k, named_cmp);
+    json_t *out = json_array();
+    for (size_t i = 0; i < m; i++)
+        json_array_append(out, json_array_get(tl, k[i].at));
+    free(k);
     json_decref(tl);
     return out;
 }
@@ -1215,6 +1246,9 @@ static json_t *row_links(const struct view_row *row)
         char *url = sitedata_href(json_string_value(json_object_get(w, "url")));
         if (!url)
             continue;
+        /* recordcheck refuses a URL with a fragment; were one to get
+         * through, it is cut, so a link never has two '#'. */
+        url[strcspn(url, "#")] = '\0';
         json_t *l = json_object();
         json_object_set(l, "filename", json_object_get(w, "filename"));
         const char *sha = json_string_value(json_object_get(w, "sha256"));

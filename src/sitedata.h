@@ -83,9 +83,12 @@ const char *sitedata_verdict_symbol(int verdict);
 /* A wheel record's page data (the record is borrowed). */
 json_t *sitedata_wheel_page(const struct tables *t, const char *key, json_t *rec);
 
-/* A safe path segment for a name that came from an index or a record:
- * characters other than [A-Za-z0-9._+-] become '_', and "." / ".." / ""
- * get a leading '_'.  Caller frees. */
+/* A safe path segment for a name that came from an index or a record,
+ * and a different one for every name (injective), so two releases never
+ * share a page: [A-Za-z0-9.-] is kept, every other byte (the '_' of the
+ * escape included) becomes "_xx" in lowercase hex, as does a leading '.';
+ * "" becomes "_".  "2.9.0" -> "2.9.0", "1!2.0" -> "1_212.0", "1_2.0" ->
+ * "1_5f2.0", ".." -> "_2e.", "a/b" -> "a_2fb".  Caller frees. */
 char *sitedata_segment(const char *s);
 
 /* An HTML id made from s: [A-Za-z0-9_-] kept, each run of other bytes

@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import struct
+import subprocess
 import sys
 import zipfile
 
@@ -129,6 +130,37 @@ c.ok("sm_90a" in good_obj["sass"], "good wheel still scanned among bad ones")
 proc = watest.run(args, "scan", good, bad["crc"][0])
 c.eq(proc.returncode, 3, "text mixed exit")
 c.ok(good in proc.stdout and bad["crc"][0] not in proc.stdout, "text stdout holds only results")
+
+# Member names are the wheel author's bytes: a terminal escape (ESC) and a
+# C1 control (U+009B, C2 9B: CSI to some terminals) never reach stdout raw,
+# in text or JSON; both print them as \xNN, byte by byte.
+HOSTILE_MEMBER = "pkg/\x1b[32mx\u009b.so"
+CLEAN_MEMBER = "pkg/\\x1b[32mx\\xc2\\x9b.so"
+escw = watest.make_wheel(path("esc-1.0-cp312-cp312-manylinux_2_28_x86_64.whl"),
+                         [(HOSTILE_MEMBER, os.path.join(CUDA, "libk_two.so"))])
+with zipfile.ZipFile(escw) as z:
+    c.ok(HOSTILE_MEMBER.encode("utf-8") in [i.filename.encode("utf-8") for i in z.infolist()],
+         "the wheel holds the raw member name (ESC and C2 9B)")
+for mode in ([], ["--json"]):
+    p = subprocess.run([args.wheelarch, "scan"] + mode + [escw], capture_output=True, timeout=120)
+    what = "scan " + " ".join(mode + ["(member with ESC and U+009B)"])
+    c.eq(p.returncode, 0, what + ": exit status (%r)" % p.stderr)
+    c.ok(b"\x1b" not in p.stdout and b"\xc2\x9b" not in p.stdout and b"\x9b" not in p.stdout,
+         what + ": no raw ESC or C1 byte on stdout: %r" % p.stdout)
+    c.ok(b"\x1b" not in p.stderr and b"\x9b" not in p.stderr, what + ": none on stderr")
+    text = p.stdout.decode("utf-8")
+    if mode:
+        obj = json.loads(text)
+        c.eq([b["path"] for b in obj["binaries"]], [CLEAN_MEMBER], what + ": the path, escaped")
+        c.ok("sm_90a" in obj["sass"], what + ": the member is scanned")
+    else:
+        c.ok(("  " + CLEAN_MEMBER + "  sass ") in text, what + ": the path, escaped: %r" % text)
+# Diagnostics too: an input name with ESC and U+009B, escaped on stderr.
+p = subprocess.run([args.wheelarch, "scan", path("missing\x1b[2J\u009b.so")], capture_output=True,
+                   timeout=60)
+c.eq(p.returncode, 1, "missing input with ESC and U+009B in its name")
+c.ok(b"\x1b" not in p.stderr and b"\x9b" not in p.stderr and b"missing\\x1b[2J\\xc2\\x9b.so" in p.stderr,
+     "its diagnostic escapes ESC and both bytes of U+009B: %r" % p.stderr)
 
 # Usage errors exit 2; --help exits 0 on stdout.
 c.eq(watest.run(args, "scan").returncode, 2, "no input")

@@ -3,13 +3,17 @@ merged shard could bring them: the committed site database plus records
 with markup in the variant, a key that is not the file's, a variant that is
 a number, a file name that is not a key (one with a terminal escape too),
 unparsable JSON, an inferred_from that is a path, a javascript: URL, a bad
-target name, a member path with an escape sequence, a date with markup;
-and one valid record whose member paths hold quotes, markup and spaces.
+target name, a member path with an escape sequence, a date with markup, a
+URL with a fragment; one valid record whose member paths hold quotes,
+markup and spaces; and two valid releases, 1!2.0 and 1_2.0, that once
+shared one page path (and failed every build).
 
 Checks: exit status 3; exactly one warning per invalid record, naming its
 file (control characters escaped) and the reason; the valid hostile-looking
 record rendered with its paths escaped; no markup from the records
-anywhere in the site; every id of every HTML page matches [A-Za-z0-9_-]+,
+anywhere in the site; 1!2.0 and 1_2.0 on pages of their own, and every
+relative link of every page leading to a file of the site; no simple-index
+link with two '#'; every id of every HTML page matches [A-Za-z0-9_-]+,
 is unique in its page, and every aria-labelledby names one; the rest of the
 site built, byte-identical on a second build; `query` warns the same way."""
 import copy
@@ -19,6 +23,7 @@ import re
 import shutil
 import subprocess
 import sys
+import urllib.parse
 from html.parser import HTMLParser
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -109,6 +114,13 @@ bad(key("c"), r, "filename")
 CTRL = "bad\x1b[31mname"  # a file name with a terminal escape in it
 bad(CTRL, load(SCANNED), "is not a record key")
 
+# A URL with a fragment: the crawler strips fragments, and the simple index
+# appends its own "#sha256=", which gave "...#frag#sha256=".
+r = load(SCANNED)
+r.update(key=key("e"), sha256=key("e"), index_sha256=key("e"),
+         url=r["url"] + "#frag")
+bad(key("e"), r, '" is not an http(s) URL')  # the URL is quoted cut short
+
 # The valid one: torch 2.7.0 cu130 with member paths full of quotes, markup
 # and spaces (member names are any bytes a zip holds).
 HOSTILE_OK = key("d")
@@ -127,6 +139,27 @@ for p in PATHS:
     r["binaries"].append(b)
 put(HOSTILE_OK, r)
 
+
+# Two valid releases whose versions differ only in '!' and '_' (both PEP
+# 440-ish characters that wheelname_parse and recordcheck accept): they
+# once mapped to one page, release/torch/1_2.0/, and every build failed
+# with "output path ... written twice".
+def release(k, version):
+    rec = load(SCANNED)
+    fn = "torch-%s+cu126-cp312-cp312-manylinux_2_28_x86_64.whl" % version
+    rec.update(key=k, sha256=k, index_sha256=k, filename=fn, variant="cu126",
+               url="https://download.pytorch.org/whl/cu126/" + fn.replace("+", "%2B"),
+               index_url="https://download.pytorch.org/whl/cu126/",
+               wheel=dict(rec["wheel"], version=version + "+cu126", public_version=version,
+                          local="cu126", filename=fn))
+    put(k, rec)
+
+
+BANG, UNDER = key("f"), "0" * 64
+release(BANG, "1!2.0")
+release(UNDER, "1_2.0")
+RELEASE_PAGES = {"release/torch/1_212.0/index.html": "1!2.0", "release/torch/1_5f2.0/index.html": "1_2.0"}
+
 # ---- build -----------------------------------------------------------------
 site = os.path.join(W, "site")
 
@@ -139,6 +172,7 @@ def build(out):
 p = build(site)
 err = p.stderr.decode("utf-8", "replace")
 c.eq(p.returncode, 3, "build exit status with skipped records (stderr: %s)" % err.strip())
+c.ok("written twice" not in err, "no output path written twice")
 c.ok("\x1b" not in err, "no raw escape character reaches the terminal")
 lines = [line for line in err.splitlines() if line.endswith("; record skipped")]
 c.eq(len(lines), len(invalid), "one warning per invalid record:\n  " + "\n  ".join(lines))
@@ -150,7 +184,8 @@ for name, reason in sorted(invalid.items()):
         c.ok(reason in mine[0][len(prefix):], "the warning for %s.json says %r: %s"
              % (shown.get(name, name), reason, mine[0]))
 c.ok(not any(HOSTILE_OK in line for line in lines), "the valid hostile-looking record is not skipped")
-c.ok("pages from 14 records" in err, "13 fixture records and the valid new one rendered: " + err.strip())
+c.ok(not any(k in line for line in lines for k in (BANG, UNDER)), "the 1!2.0 and 1_2.0 records are not skipped")
+c.ok("pages from 16 records" in err, "13 fixture records and the 3 valid new ones rendered: " + err.strip())
 
 # ---- nothing from the records reaches a page as markup ------------------------
 files = []
@@ -174,6 +209,60 @@ rp = raw.get("release/torch/2.7.0/index.html", b"").decode()
 c.ok("a&quot;&gt;&lt;script&gt;x&lt;/script&gt;/libx.so" in rp and "torch/lib/a b.so" in rp,
      "the release page lists the member paths, escaped")
 
+
+# ---- 1!2.0 and 1_2.0: a page each, and every link inside the site works -------
+for f, version in sorted(RELEASE_PAGES.items()):
+    page = raw.get(f, b"").decode()
+    c.ok("<title>torch %s" % version in page, "%s is the page of torch %s" % (f, version))
+for k, f in ((BANG, "release/torch/1_212.0/index.html"), (UNDER, "release/torch/1_5f2.0/index.html")):
+    wpage = raw.get("wheel/%s.html" % k, b"").decode()
+    c.ok('href="../%s"' % f[:-len("index.html")] in wpage, "the page of wheel %s... links to %s" % (k[:8], f))
+
+
+class Links(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.hrefs = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "a":
+            self.hrefs.extend(v for k, v in attrs if k == "href" and v)
+
+
+def target_of(page, href):
+    """The site file a relative link from page leads to, or None for a link
+    that leaves the site."""
+    if re.match(r"[a-z][a-z0-9+.-]*:", href) or href.startswith("//") or href.startswith("#"):
+        return None
+    path = urllib.parse.unquote(href.split("#")[0].split("?")[0])
+    t = os.path.normpath(os.path.join(os.path.dirname(page), path))
+    if href.split("#")[0].endswith("/") or t == ".":
+        t = os.path.join(t, "index.html") if t != "." else "index.html"
+    return t
+
+
+broken, to_releases = [], set()
+for f in files:
+    if not f.endswith(".html"):
+        continue
+    links = Links()
+    links.feed(raw[f].decode())
+    for h in links.hrefs:
+        t = target_of(f, h)
+        if t is None:
+            continue
+        if t not in raw:
+            broken.append("%s -> %s" % (f, h))
+        if t in RELEASE_PAGES:
+            to_releases.add(t)
+c.eq(broken[:10], [], "links to files the site does not have")
+c.eq(sorted(to_releases), sorted(RELEASE_PAGES), "pages link to both release pages")
+
+# ---- no link with two fragments (the '#frag' record is refused; the
+# simple index adds "#sha256=" to URLs that have none) ---------------------------
+two = [f for f, data in raw.items() if f.startswith("simple/") and re.search(rb'href="[^"#]*#[^"#]*#', data)]
+c.eq(two, [], "simple-index links with two '#'")
+c.ok(not any(b"#frag" in data for data in raw.values()), "the URL with a fragment reaches no page")
 
 # ---- ids ---------------------------------------------------------------------
 class Ids(HTMLParser):

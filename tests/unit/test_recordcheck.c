@@ -111,6 +111,87 @@ static json_t *with(const char *path, json_t *value)
     return rec;
 }
 
+/* n target names: "compute_<first>" ... (n of them), as a JSON array. */
+static json_t *ptx_names(size_t first, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "compute_%zu", first + i);
+        json_array_append_new(a, json_string(name));
+    }
+    return a;
+}
+
+/* The cap on distinct targets (RECORDCHECK_TARGETS_MAX): a wheel of
+ * 65,000 PTX-only containers gave a record naming 65,000 targets that
+ * passed, and `build` then took minutes on it. */
+static void target_caps(void)
+{
+    const size_t max = RECORDCHECK_TARGETS_MAX;
+    INT_EQ(max, 512, "the cap");
+    passes("500 distinct targets in a list", SCANNED, with("binaries[0].ptx", ptx_names(1, 500)));
+    fails("513 distinct targets in a list", SCANNED, with("binaries[0].ptx", ptx_names(1, max + 1)),
+          "binaries[0].ptx: more than 512 distinct targets");
+    fails("65,000 distinct targets in a list", SCANNED, with("ptx", ptx_names(1, 65000)),
+          "ptx: more than 512 distinct targets");
+    {
+        json_t *a = json_array();
+        for (size_t i = 0; i < 5000; i++)
+            json_array_append_new(a, json_string("compute_90"));
+        passes("one target 5,000 times (one distinct target)", SCANNED, with("ptx", a));
+    }
+    {
+        json_t *o = json_object();
+        for (size_t i = 0; i <= max; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "sm_%zu", i + 1);
+            json_object_set_new(o, name, json_object());
+        }
+        fails("513 targets in binaries[0].targets", SCANNED, with("binaries[0].targets", o),
+              "binaries[0].targets: more than 512 distinct targets");
+    }
+    /* 300 + 300 distinct targets in two lists: each list passes, the
+     * record does not. */
+    {
+        json_t *rec = load(SCANNED);
+        json_t *b0 = json_array_get(json_object_get(rec, "binaries"), 0);
+        json_t *b1 = json_deep_copy(b0);
+        json_object_set_new(b0, "ptx", ptx_names(1, 300));
+        json_object_set_new(b1, "ptx", ptx_names(301, 300));
+        json_array_append_new(json_object_get(rec, "binaries"), b1);
+        fails("600 distinct targets in two binaries", SCANNED, rec,
+              "more than 512 distinct targets in the record");
+    }
+    /* One target per module set, 65,000 sets: what the hostile wheel's
+     * record held besides its lists. */
+    {
+        json_t *sets = json_array();
+        for (size_t i = 0; i < 65000; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "compute_%zu", i + 1);
+            json_array_append_new(sets, json_pack("{s:i,s:[s]}", "modules", 1, "targets", name));
+        }
+        fails("65,000 module sets of one distinct target each", SCANNED,
+              with("binaries[0].module_sets", sets),
+              "more than 512 distinct targets in the record");
+    }
+    /* The same 512 targets in every list of the record: 512 in each list
+     * and 512 in all, which passes. */
+    {
+        json_t *rec = load(SCANNED);
+        json_t *b0 = json_array_get(json_object_get(rec, "binaries"), 0);
+        json_object_set_new(rec, "ptx", ptx_names(1, max));
+        json_object_set_new(rec, "sass", json_array());
+        json_object_set_new(b0, "ptx", ptx_names(1, max));
+        json_object_set_new(b0, "sass", json_array());
+        json_object_set_new(b0, "module_sets",
+                            json_pack("[{s:i,s:o}]", "modules", 1, "targets", ptx_names(1, max)));
+        json_object_set_new(b0, "targets", json_object());
+        passes("the same 512 targets in every list", SCANNED, rec);
+    }
+}
+
 static void field_rules(void)
 {
     passes("the scanned record", SCANNED, load(SCANNED));
@@ -284,6 +365,22 @@ static void field_rules(void)
     fails("format", SCANNED, with("binaries[0].format", json_string("<elf>")),
           "binaries[0].format");
 
+    /* URLs never hold a fragment: the crawler strips them, and the simple
+     * indexes append "#sha256=" (a second '#' broke the link). */
+    fails("url with a fragment", SCANNED, with("url", json_string("https://h/x.whl#frag")),
+          "url \"https://h/x.whl#frag\" is not an http(s) URL");
+    fails("url with an empty fragment", SCANNED, with("url", json_string("https://h/x.whl#")),
+          "url");
+    fails("url with a sha256 fragment", SCANNED,
+          with("url", json_string("https://h/x.whl#sha256=" OTHER_KEY)), "url");
+    fails("index_url with a fragment", SCANNED,
+          with("index_url", json_string("https://h/cu126/#x")), "index_url");
+    OK(!recordcheck_url_valid("https://h/#"), "recordcheck_url_valid refuses '#'");
+    passes("url with %23 (an escaped '#', part of the path)", SCANNED,
+           with("url", json_string("https://h/x%23y.whl")));
+
+    target_caps();
+
     /* A long hostile value is cut, and control characters are escaped. */
     {
         char big[300];
@@ -435,6 +532,41 @@ static void ids(void)
     }
 }
 
+/* Path segments are injective: two values never share a page. */
+static void segments(void)
+{
+    static const char *const cases[][2] = {
+        {"torch", "torch"},
+        {"2.9.0", "2.9.0"},
+        {"nvidia-cudnn-cu12", "nvidia-cudnn-cu12"},
+        {"1!2.0", "1_212.0"},
+        {"1_2.0", "1_5f2.0"},
+        {"1_212.0", "1_5f212.0"},
+        {"2.9.0+cu130", "2.9.0_2bcu130"},
+        {"a/b", "a_2fb"},
+        {".", "_2e"},
+        {"..", "_2e."},
+        {".x", "_2ex"},
+        {"", "_"},
+        {"_", "_5f"},
+        {"\xc2\x9b", "_c2_9b"},
+    };
+    size_t n = sizeof cases / sizeof cases[0];
+    char *got[sizeof cases / sizeof cases[0]];
+    for (size_t i = 0; i < n; i++) {
+        got[i] = sitedata_segment(cases[i][0]);
+        STR_EQ(got[i], cases[i][1], cases[i][0]);
+        OK(strcspn(got[i], "/\\") == strlen(got[i]) && strcmp(got[i], ".") && strcmp(got[i], ".."),
+           "%s: a safe segment", got[i]);
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = i + 1; k < n; k++)
+            OK(strcmp(got[i], got[k]) != 0, "\"%s\" and \"%s\" have different segments",
+               cases[i][0], cases[k][0]);
+    for (size_t i = 0; i < n; i++)
+        free(got[i]);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -446,6 +578,7 @@ int main(int argc, char **argv)
     fixture_records_pass();
     field_rules();
     ids();
+    segments();
     struct tables t;
     struct wa_error err = {0};
     if (tables_load(argv[2], &t, &err) < 0) {

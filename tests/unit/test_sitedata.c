@@ -112,13 +112,13 @@ static void outdir_cases(const char *work)
 int main(int argc, char **argv)
 {
     segment("torch", "torch");
-    segment("2.9.0+cu130", "2.9.0+cu130");
-    segment("a/b", "a_b");
-    segment("..", "_..");
-    segment(".", "_.");
+    segment("2.9.0+cu130", "2.9.0_2bcu130");
+    segment("a/b", "a_2fb");
+    segment("..", "_2e.");
+    segment(".", "_2e");
     segment("", "_");
-    segment("<script>", "_script_");
-    segment("x y\n", "x_y_");
+    segment("<script>", "_3cscript_3e");
+    segment("x y\n", "x_20y_0a");
 
     href("https://download.pytorch.org/whl/cu128/torch-2.8.0%2Bcu128-cp312.whl",
          "https://download.pytorch.org/whl/cu128/torch-2.8.0%2Bcu128-cp312.whl");

@@ -12,6 +12,7 @@
 #include "fsutil.h"
 #include "harness.h"
 #include "netaddr.h"
+#include "outdir.h"
 #include "strbuf.h"
 #include "strmap.h"
 #include "xalloc.h"
@@ -63,6 +64,13 @@ int main(int argc, char **argv)
     STR_EQ(wa_quote(q, sizeof q, "abcdefghijklmnopqrstuvwxyz0123456789", 100),
            "abcdefghijklmnopqrstuvwxyz01...", "quote cuts to the buffer");
     STR_EQ(wa_quote(q, sizeof q, "abcdefgh", 3), "abc...", "quote cuts at max_src");
+    /* C1 controls (U+0080..U+009F, C2 80..C2 9F): U+009B is CSI to some
+     * terminals, so both bytes are escaped; other characters are kept. */
+    STR_EQ(wa_quote(q, sizeof q, "a\xc2\x9b!b", 100), "a\\xc2\\x9b!b", "quote escapes U+009B");
+    STR_EQ(wa_quote(q, sizeof q, "\xc2\x80\xc2\x9f", 100), "\\xc2\\x80\\xc2\\x9f",
+           "quote escapes U+0080 and U+009F");
+    STR_EQ(wa_quote(q, sizeof q, "\xc2\xa0\xc3\xa9\xe2\x80\x9b", 100),
+           "\xc2\xa0\xc3\xa9\xe2\x80\x9b", "quote keeps U+00A0, U+00E9 and U+201B");
 
     /* Record keys: the one check every path built from index data passes. */
     static const char hex64[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
@@ -159,6 +167,36 @@ int main(int argc, char **argv)
         free(nf);
         free(f);
         free(sub);
+
+        /* outdir_put_first: a page path made from data that an earlier page
+         * already took is left out (1), the first file stays; outdir_put
+         * still calls a second write an error. */
+        char *out = fsutil_join(dir, "site");
+        struct outdir *o;
+        OK(outdir_begin(out, &o, &e) == 0, "outdir begin");
+        INT_EQ(outdir_put_first(o, "release/torch/1.0/index.html", "first", 5, &e), 0,
+               "first page at a path");
+        INT_EQ(outdir_put_first(o, "release/torch/1.0/index.html", "second", 6, &e), 1,
+               "second page at the path left out");
+        INT_EQ(outdir_put_first(o, "release/torch/2.0/index.html", "other", 5, &e), 0,
+               "a page at another path");
+        OK(outdir_put(o, "release/torch/1.0/index.html", "third", 5, &e) < 0 &&
+               strstr(e.msg, "written twice"),
+           "outdir_put of a taken path is an error: %s", e.msg);
+        OK(outdir_put_first(o, "../x", "x", 1, &e) < 0, "outdir_put_first checks the path");
+        struct outdir_stats ost;
+        OK(outdir_commit(o, &ost, &e) == 0, "outdir commit: %s", e.msg);
+        INT_EQ(ost.files, 2, "two files in the tree");
+        char *page = fsutil_join(out, "release/torch/1.0/index.html");
+        char *pd = NULL;
+        size_t pl = 0;
+        OK(fsutil_read(page, 100, &pd, &pl, NULL, &e) == 0 && pl == 5 &&
+               memcmp(pd, "first", 5) == 0,
+           "the first page stays");
+        free(pd);
+        outdir_remove_tree(out);
+        free(page);
+        free(out);
         free(dir);
     }
     return harness_done();
