@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fsutil.h"
+#include "outdir.h"
 #include "xalloc.h"
 
 void cli_warn(const char *fmt, ...)
@@ -36,8 +37,9 @@ void cli_warn(const char *fmt, ...)
 void cli_print_retry(void *ud, const struct http_retry *r)
 {
     (void)ud;
-    cli_warn("%s: %s; retrying in %.*f s (attempt %d of %d)", r->url, r->reason,
-             r->wait_ms < 1000 ? 1 : 0, (double)r->wait_ms / 1000, r->attempt + 1, r->attempts);
+    char line[WA_ERROR_MSG_SIZE + 300];
+    http_retry_text(r, line, sizeof line);
+    cli_warn("%s", line);
 }
 
 void cli_print_waiting(void *ud, const char *lock_path, long holder_pid)
@@ -53,9 +55,7 @@ void cli_print_waiting(void *ud, const char *lock_path, long holder_pid)
 
 int cli_check_out_dir(const struct cli_command *cmd, const char *cache_dir, const char *out_dir)
 {
-    char *abs = fsutil_abspath(out_dir);
-    char *tmp = xasprintf("%s.tmp", abs); /* as outdir names it */
-    free(abs);
+    char *tmp = outdir_tmp_path(out_dir);
     int bad = fsutil_paths_overlap(cache_dir, out_dir) || fsutil_paths_overlap(cache_dir, tmp);
     free(tmp);
     if (bad)

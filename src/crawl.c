@@ -700,11 +700,10 @@ static json_int_t isolated_stops(struct crawl *c, const char *key)
 static void on_retry(void *ud, const struct http_retry *r)
 {
     struct crawl *c = ud;
-    char q[200];
+    char line[WA_ERROR_MSG_SIZE + 300];
+    http_retry_text(r, line, sizeof line);
     pthread_mutex_lock(&c->lock);
-    warn(c, "%s: %s; retrying in %.*f s (attempt %d of %d)", wa_quote(q, sizeof q, r->url, 180),
-         r->reason, r->wait_ms < 1000 ? 1 : 0, (double)r->wait_ms / 1000, r->attempt + 1,
-         r->attempts);
+    warn(c, "%s", line);
     pthread_mutex_unlock(&c->lock);
 }
 
@@ -891,38 +890,37 @@ static void run_group_isolated(struct crawl *c, const struct group *g)
             settle_scan(c, g, w, 0, rec, NULL, 0, (uint64_t)bytes);
         } else if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 3) {
             settle_scan(c, g, w, WA_ERR_FORMAT, NULL, NULL, 0, 0); /* the child stored why */
-        } else if (hung || crash_signal(sig) ||
-                   (sig && isolated_stops(c, w->key) + 1 >= ISOLATED_STOPS_MAX)) {
+        } else if (hung || sig) {
+            /* A crash, a hang, or the third stop from outside condemns the
+             * wheel; a stop from outside (a stop of the whole job, the OOM
+             * killer) is not its fault as far as we know: retried alone. */
+            int stopped = !hung && !crash_signal(sig);
+            const char *kind = "crashed";
             char msg[300];
             if (hung)
                 snprintf(msg, sizeof msg,
                          "scanning this wheel hung wheelarch %s (killed after %ld s alone); not "
                          "retried until wheelarch changes",
                          WHEELARCH_VERSION, c->isolated_timeout);
-            else if (crash_signal(sig))
+            else if (!stopped)
                 snprintf(msg, sizeof msg,
                          "scanning this wheel crashed wheelarch %s (signal %d, %s); not retried "
                          "until wheelarch changes",
                          WHEELARCH_VERSION, sig, strsignal(sig));
-            else
+            else if (isolated_stops(c, w->key) + 1 >= ISOLATED_STOPS_MAX)
                 snprintf(msg, sizeof msg,
                          "the scan of this wheel alone was stopped %d times (last by signal %d); "
                          "not retried until wheelarch changes",
                          ISOLATED_STOPS_MAX, sig);
+            else {
+                kind = "unfinished";
+                snprintf(msg, sizeof msg,
+                         "the scan of this wheel alone was stopped (signal %d, %s); it will be "
+                         "retried alone",
+                         sig, strsignal(sig));
+            }
             w->failed = 1;
-            record_failure(c, w, msg, 0, "crashed", !hung && !crash_signal(sig));
-            emit(c, w, CRAWL_FAILED, NULL, msg, 0);
-            db_journal_end(c->db, w->key);
-        } else if (sig) {
-            /* Stopped from outside (a stop of the whole job, the OOM killer):
-             * not the wheel's fault as far as we know; retried alone next run. */
-            char msg[200];
-            snprintf(msg, sizeof msg,
-                     "the scan of this wheel alone was stopped (signal %d, %s); it will be "
-                     "retried alone",
-                     sig, strsignal(sig));
-            w->failed = 1;
-            record_failure(c, w, msg, 0, "unfinished", 1);
+            record_failure(c, w, msg, 0, kind, stopped);
             emit(c, w, CRAWL_FAILED, NULL, msg, 0);
             db_journal_end(c->db, w->key);
         } else {

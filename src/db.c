@@ -171,6 +171,38 @@ static int read_json(const char *path, json_t **out, struct wa_error *err)
     return 0;
 }
 
+/* A file NAME.json of a keyed folder (records/, failed/, journal/): the
+ * key is checked before any path is built from it. */
+static int keyed_read(const char *dir, const char *key, json_t **out, struct wa_error *err)
+{
+    *out = NULL;
+    if (!db_key_valid(key))
+        return bad_key(key, err);
+    char *p = record_path(dir, key);
+    int rc = read_json(p, out, err);
+    free(p);
+    return rc;
+}
+
+static int keyed_write(const char *dir, const char *key, json_t *v, struct wa_error *err)
+{
+    if (!db_key_valid(key))
+        return bad_key(key, err);
+    char *p = record_path(dir, key);
+    int rc = write_json(p, v, err);
+    free(p);
+    return rc;
+}
+
+static void keyed_remove(const char *dir, const char *key)
+{
+    if (!db_key_valid(key))
+        return;
+    char *p = record_path(dir, key);
+    remove(p);
+    free(p);
+}
+
 int db_has_record(struct db *db, const char *key)
 {
     if (!db_key_valid(key))
@@ -183,23 +215,12 @@ int db_has_record(struct db *db, const char *key)
 
 int db_read_record(struct db *db, const char *key, json_t **rec, struct wa_error *err)
 {
-    *rec = NULL;
-    if (!db_key_valid(key))
-        return bad_key(key, err);
-    char *p = record_path(db->records, key);
-    int rc = read_json(p, rec, err);
-    free(p);
-    return rc;
+    return keyed_read(db->records, key, rec, err);
 }
 
 int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error *err)
 {
-    if (!db_key_valid(key))
-        return bad_key(key, err);
-    char *p = record_path(db->records, key);
-    int rc = write_json(p, rec, err);
-    free(p);
-    return rc;
+    return keyed_write(db->records, key, rec, err);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -237,21 +258,12 @@ int db_list_records(struct db *db, char ***keys, size_t *n, struct wa_error *err
 
 int db_journal_begin(struct db *db, const char *key, json_t *info, struct wa_error *err)
 {
-    if (!db_key_valid(key))
-        return bad_key(key, err);
-    char *p = record_path(db->journal, key);
-    int rc = write_json(p, info, err);
-    free(p);
-    return rc;
+    return keyed_write(db->journal, key, info, err);
 }
 
 void db_journal_end(struct db *db, const char *key)
 {
-    if (!db_key_valid(key))
-        return;
-    char *p = record_path(db->journal, key);
-    remove(p);
-    free(p);
+    keyed_remove(db->journal, key);
 }
 
 int db_journal_list(struct db *db, char ***keys, size_t *n, struct wa_error *err)
@@ -278,44 +290,26 @@ int db_journal_list(struct db *db, char ***keys, size_t *n, struct wa_error *err
 
 json_t *db_journal_read(struct db *db, const char *key)
 {
-    if (!db_key_valid(key))
-        return NULL;
-    char *p = record_path(db->journal, key);
-    json_t *v = NULL;
-    read_json(p, &v, NULL);
-    free(p);
+    json_t *v;
+    keyed_read(db->journal, key, &v, NULL);
     return v;
 }
 
 int db_write_failure(struct db *db, const char *key, json_t *f, struct wa_error *err)
 {
-    if (!db_key_valid(key))
-        return bad_key(key, err);
-    char *p = record_path(db->failed, key);
-    int rc = write_json(p, f, err);
-    free(p);
-    return rc;
+    return keyed_write(db->failed, key, f, err);
 }
 
 json_t *db_read_failure(struct db *db, const char *key)
 {
-    if (!db_key_valid(key))
-        return NULL;
-    char *p = record_path(db->failed, key);
-    json_t *v = NULL;
-    if (fsutil_exists(p))
-        read_json(p, &v, NULL);
-    free(p);
+    json_t *v;
+    keyed_read(db->failed, key, &v, NULL);
     return v;
 }
 
 void db_clear_failure(struct db *db, const char *key)
 {
-    if (!db_key_valid(key))
-        return;
-    char *p = record_path(db->failed, key);
-    remove(p);
-    free(p);
+    keyed_remove(db->failed, key);
 }
 
 void db_http_entry_free(struct db_http_entry *e)

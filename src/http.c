@@ -103,6 +103,14 @@ const char *http_client_final_url(const struct http_client *c)
     return c->final_url ? c->final_url : "";
 }
 
+void http_retry_text(const struct http_retry *r, char *buf, size_t n)
+{
+    char q[200];
+    snprintf(buf, n, "%s: %s; retrying in %.*f s (attempt %d of %d)",
+             wa_quote(q, sizeof q, r->url, 180), r->reason, r->wait_ms < 1000 ? 1 : 0,
+             (double)r->wait_ms / 1000, r->attempt + 1, r->attempts);
+}
+
 static int64_t now_ms(void)
 {
     struct timespec ts;

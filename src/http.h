@@ -68,6 +68,10 @@ struct http_retry {
     long wait_ms;
 };
 
+/* The one-line description of a retry for a diagnostic ("URL: HTTP 503;
+ * retrying in 2 s (attempt 3 of 6)"), the URL quoted. */
+void http_retry_text(const struct http_retry *r, char *buf, size_t n);
+
 struct http_response {
     long status; /* final HTTP status, 0 if none */
     char etag[256];

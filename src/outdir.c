@@ -52,13 +52,21 @@ int outdir_remove_tree(const char *dir)
     return nftw(dir, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
 }
 
+char *outdir_tmp_path(const char *dir)
+{
+    char *abs = fsutil_abspath(dir);
+    char *tmp = xasprintf("%s.tmp", abs);
+    free(abs);
+    return tmp;
+}
+
 int outdir_begin(const char *dir, struct outdir **out, struct wa_error *err)
 {
     struct outdir *o = xcalloc(1, sizeof *o);
     /* The real path: "site/." or "site/" must not put the temporary tree
      * inside the folder it replaces ("site/..tmp"). */
     o->dir = fsutil_abspath(dir);
-    o->tmp = xasprintf("%s.tmp", o->dir);
+    o->tmp = outdir_tmp_path(dir);
     o->paths = strmap_new();
     o->dirs = strmap_new();
     pthread_mutex_init(&o->mu, NULL);

@@ -50,6 +50,10 @@ int outdir_put_first(struct outdir *o, const char *relpath, const void *data, si
 int outdir_commit(struct outdir *o, struct outdir_stats *st, struct wa_error *err);
 void outdir_abort(struct outdir *o);
 
+/* The temporary tree a build of dir writes into: its real path + ".tmp".
+ * Caller frees. */
+char *outdir_tmp_path(const char *dir);
+
 /* Removes a directory tree (no error if absent). */
 int outdir_remove_tree(const char *dir);
 
