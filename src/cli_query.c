@@ -15,6 +15,22 @@
 #include "target.h"
 #include "wheelname.h"
 
+/* "declared (PyTorch's build configuration, medium confidence)" */
+static const char *provenance_text(json_t *x)
+{
+    static char buf[160];
+    const char *st = json_string_value(json_object_get(x, "status"));
+    const char *conf = json_string_value(json_object_get(x, "confidence"));
+    if (st && strcmp(st, "declared") == 0)
+        snprintf(buf, sizeof buf, "declared: from PyTorch's build configuration, %s confidence",
+                 conf ? conf : "unknown");
+    else if (st && strcmp(st, "inferred") == 0)
+        snprintf(buf, sizeof buf, "inferred: read from a sibling wheel of the same build");
+    else
+        snprintf(buf, sizeof buf, "verified: read from the wheel");
+    return buf;
+}
+
 static void print_text(json_t *o)
 {
     json_t *g = json_object_get(o, "gpu");
@@ -45,17 +61,27 @@ static void print_text(json_t *o)
     json_t *x;
     json_array_foreach(json_object_get(o, "variants"), i, x)
     {
-        printf("  %-8s %-15s %s  [%s]\n", json_string_value(json_object_get(x, "variant")),
+        const char *conf = json_string_value(json_object_get(x, "confidence"));
+        printf("  %-8s %-15s %s  [%s%s%s]\n", json_string_value(json_object_get(x, "variant")),
                json_string_value(json_object_get(x, "label")),
                json_string_value(json_object_get(x, "reason")),
-               json_string_value(json_object_get(x, "status")));
+               json_string_value(json_object_get(x, "status")), conf ? ", " : "",
+               conf ? conf : "");
         size_t k;
         json_t *diff;
         json_array_foreach(json_object_get(x, "differences"), k, diff)
             printf("          differs from the declared list: %s\n", json_string_value(diff));
     }
+    json_t *guid = json_object_get(o, "guidance");
+    if (json_is_object(guid)) {
+        printf("%s\n", json_string_value(json_object_get(guid, "text")));
+        if (json_is_string(json_object_get(guid, "url")))
+            printf("  %s\n", json_string_value(json_object_get(guid, "url")));
+    }
     json_t *rec = json_object_get(o, "recommendation");
-    if (json_is_null(rec)) {
+    if (!json_is_true(json_object_get(o, "applies"))) {
+        rec = NULL;
+    } else if (json_is_null(rec)) {
         printf("no variant of this release runs on this GPU\n");
         rec = json_object_get(o, "fallback");
         if (json_is_object(rec))
@@ -68,6 +94,41 @@ static void print_text(json_t *o)
         json_t *c = json_object_get(rec, "commands");
         printf("  %s\n  %s\n", json_string_value(json_object_get(c, "pip")),
                json_string_value(json_object_get(c, "uv")));
+        printf("  %s", provenance_text(rec));
+        if (json_is_string(json_object_get(rec, "min_driver")))
+            printf("; needs NVIDIA driver %s or newer",
+                   json_string_value(json_object_get(rec, "min_driver")));
+        printf("\n");
+    }
+    json_t *bd = json_object_get(o, "by_driver");
+    if (json_array_size(bd) > 1) {
+        printf("by driver:\n");
+        json_array_foreach(bd, i, x)
+            printf("  driver >= %-10s %s\n", json_string_value(json_object_get(x, "min_driver")),
+                   json_string_value(json_object_get(json_object_get(x, "commands"), "pip")));
+    }
+    json_t *py = json_object_get(o, "pypi");
+    if (json_is_object(py))
+        printf("plain `pip install %s` (PyPI, %s %s build): %s\n",
+               json_string_value(json_object_get(o, "project")),
+               json_string_value(json_object_get(py, "release")),
+               json_string_value(json_object_get(py, "build")),
+               json_is_true(json_object_get(py, "runs"))
+                   ? "runs on this GPU"
+                   : json_string_value(json_object_get(py, "reason")));
+    json_t *ln = json_object_get(o, "last_native");
+    if (json_array_size(ln)) {
+        printf("newest release with native code, per variant:");
+        json_array_foreach(ln, i, x)
+            printf(" %s %s", json_string_value(json_object_get(x, "variant")),
+                   json_string_value(json_object_get(x, "pin")));
+        printf("\n");
+    }
+    json_t *wf = json_object_get(o, "way_forward");
+    if (json_is_object(wf)) {
+        printf("what to do:\n");
+        json_array_foreach(json_object_get(wf, "steps"), i, x)
+            printf("  - %s\n", json_string_value(x));
     }
     json_array_foreach(json_object_get(o, "notes"), i, x)
         printf("note: %s\n", json_string_value(x));

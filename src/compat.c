@@ -279,10 +279,26 @@ void compat_judge(const struct tables *t, const struct compat_query *q, const st
     }
     char ccs[16];
     compat_cc_string(q->cc, ccs, sizeof ccs);
+    /* The driver floor: CUDA 11 on, the major's minor-version
+     * compatibility floor; before 11 there was none, and the toolkit's own
+     * driver (Table 3) is the floor. */
     const struct minor_compat *mc =
         cuda && cuda->n ? tables_minor_compat(t, (int)cuda->f[0]) : NULL;
-    if (mc && mc->min_driver_text[q->os])
+    const struct toolkit *own = cuda && cuda->n && !mc ? tables_toolkit(t, cuda) : NULL;
+    const struct dotver *floor = NULL;
+    if (mc && mc->min_driver_text[q->os]) {
         snprintf(r->min_driver, sizeof r->min_driver, "%s", mc->min_driver_text[q->os]);
+        floor = &mc->min_driver[q->os];
+    } else if (own && own->min_driver_text[q->os] && own->min_driver[q->os].n) {
+        snprintf(r->min_driver, sizeof r->min_driver, "%s", own->min_driver_text[q->os]);
+        floor = &own->min_driver[q->os];
+    }
+    /* ... and the GPU's own: the driver of the first toolkit that knew it. */
+    const struct toolkit *gpu_first = tables_first_toolkit(t, q->cc);
+    if (cuda && cuda->n && gpu_first && gpu_first->min_driver[q->os].n &&
+        gpu_first->min_driver_text[q->os] &&
+        (!floor || dotver_cmp(&gpu_first->min_driver[q->os], floor) > 0))
+        snprintf(r->min_driver, sizeof r->min_driver, "%s", gpu_first->min_driver_text[q->os]);
     r->modules = code->modules;
     if (code->modules == 0 || code->nsets == 0) {
         r->verdict = COMPAT_UNSUPPORTED;
@@ -346,9 +362,19 @@ void compat_judge(const struct tables *t, const struct compat_query *q, const st
     if (r->has_via)
         fmt_target(&r->via, via, sizeof via);
 
+    /* A driver older than the first toolkit for the GPU does not know it. */
+    if (q->has_driver && gpu_first && gpu_first->min_driver[q->os].n &&
+        dotver_cmp(&q->driver, &gpu_first->min_driver[q->os]) < 0) {
+        r->verdict = COMPAT_DRIVER_TOO_OLD;
+        snprintf(r->reason, sizeof r->reason,
+                 "this driver predates compute capability %s (first supported by CUDA %ld.%ld, "
+                 "driver %s or newer)",
+                 ccs, gpu_first->cuda.f[0], gpu_first->cuda.f[1],
+                 gpu_first->min_driver_text[q->os]);
+        return;
+    }
     /* The driver floor of the wheel's CUDA version comes first. */
-    if (q->has_driver && mc && mc->min_driver[q->os].n &&
-        dotver_cmp(&q->driver, &mc->min_driver[q->os]) < 0) {
+    if (q->has_driver && floor && floor->n && dotver_cmp(&q->driver, floor) < 0) {
         r->verdict = COMPAT_DRIVER_TOO_OLD;
         snprintf(r->reason, sizeof r->reason,
                  "built with CUDA %ld.%ld, which needs driver %s or newer", cuda->f[0], cuda->f[1],

@@ -289,19 +289,21 @@ static void code_from_declared(struct view_row *r, const struct tables *t, const
     r->binaries = json_array();
 }
 
+/* The declared row of a release's variant: of several (a patch release
+ * that changed the list), the newest. */
 static const struct declared *find_declared(const struct tables *t, const char *project,
                                             const char *release, const char *variant,
                                             const char *platform)
 {
-    if (strcmp(project, "torch") != 0)
-        return NULL;
+    const struct declared *best = NULL;
     for (size_t i = 0; i < t->ndeclared; i++) {
         const struct declared *d = &t->declared[i];
-        if (strcmp(d->release, release) == 0 && strcmp(d->variant, variant) == 0 &&
-            strcmp(d->platform, platform) == 0)
-            return d;
+        if (strcmp(d->project, project) == 0 && strcmp(d->release, release) == 0 &&
+            strcmp(d->variant, variant) == 0 && strcmp(d->platform, platform) == 0 &&
+            (!best || dotver_cmp_str(d->version, best->version) > 0))
+            best = d;
     }
-    return NULL;
+    return best;
 }
 
 static int contains(const struct target *t, size_t n, const struct target *x)
@@ -595,7 +597,7 @@ int dbview_build_with(const char *cache_dir, const struct tables *t, struct dbvi
         int attached = 0;
         for (size_t k = 0; k < v->nrows; k++) {
             struct view_row *r = &v->rows[k];
-            if (r->status == VIEW_DECLARED || strcmp(r->project, "torch") != 0 ||
+            if (r->status == VIEW_DECLARED || strcmp(r->project, d->project) != 0 ||
                 strcmp(r->release, d->release) != 0 || strcmp(r->variant, d->variant) != 0 ||
                 strcmp(r->platform, d->platform) != 0)
                 continue;
@@ -610,14 +612,16 @@ int dbview_build_with(const char *cache_dir, const struct tables *t, struct dbvi
         const char *newest = NULL;
         for (size_t k = 0; k < v->nrows; k++) {
             const struct view_row *o = &v->rows[k];
-            if (o->status != VIEW_DECLARED && strcmp(o->project, "torch") == 0 &&
+            if (o->status != VIEW_DECLARED && strcmp(o->project, d->project) == 0 &&
                 strcmp(o->release, d->release) == 0 &&
                 (!newest || dotver_cmp_str(o->version, newest) > 0))
                 newest = o->version;
         }
-        char *version = xstrdup(newest ? newest : d->release);
+        if (newest && find_declared(t, d->project, d->release, d->variant, d->platform) != d)
+            continue; /* an older patch's list: the newest one stands for the release */
+        char *version = xstrdup(newest ? newest : d->version);
         struct view_row *r = new_row(v, &cap);
-        r->project = xstrdup("torch");
+        r->project = xstrdup(d->project);
         r->version = version;
         r->release = xstrdup(d->release);
         r->variant = xstrdup(d->variant);

@@ -53,78 +53,114 @@ static int row_fits(const struct view_row *r, uint16_t cc)
     return cc >= TABLES_AMD_MIN ? rocm : !rocm;
 }
 
-/* Rows of one release: per variant the best row (newest version, then the
- * better status). */
-static size_t pick_rows(const struct dbview *v, const struct query_options *o, const char *release,
-                        const char *exact, const struct view_row **out, size_t max)
+const char *query_jetson_url = "https://docs.nvidia.com/deeplearning/frameworks/"
+                               "install-pytorch-jetson-platform/index.html";
+
+int query_tegra_sbsa(uint16_t cc)
 {
-    size_t n = 0;
+    return cc == 101 || cc == 110; /* Thor: JetPack 7 is an SBSA system */
+}
+
+/* Everything one query works on: the rows of the project on the platform
+ * for the GPU's vendor, ordered release (newest first), variant, version
+ * (newest first), status (verified first); each release a run of rows. */
+struct qctx {
+    const struct dbview *v;
+    const struct query_options *o;
+    const struct view_row **rows;
+    size_t n;
+    struct compat_result *plain; /* each row judged without a driver */
+    const char **releases;       /* distinct, newest first */
+    size_t *rel_start;           /* first row of each release; rel_start[nrel] = n */
+    size_t nrel;
+    int os;
+    int amd;
+};
+
+static int row_order(const void *a, const void *b)
+{
+    const struct view_row *x = *(const struct view_row *const *)a;
+    const struct view_row *y = *(const struct view_row *const *)b;
+    int c = dotver_cmp_str(y->release, x->release);
+    if (!c)
+        c = tables_variant_cmp(x->variant, y->variant);
+    if (!c)
+        c = dotver_cmp_str(y->version, x->version);
+    if (!c)
+        c = x->status - y->status;
+    return c;
+}
+
+static void judge_one(const struct qctx *c, const struct view_row *r, int has_driver,
+                      const struct dotver *driver, struct compat_result *res)
+{
+    struct compat_query q;
+    memset(&q, 0, sizeof q);
+    q.cc = c->o->cc;
+    q.has_driver = has_driver;
+    q.os = c->os;
+    if (has_driver)
+        q.driver = *driver;
+    compat_judge(c->v->t, &q, &r->code, &r->cuda, res);
+}
+
+static void qctx_init(struct qctx *c, const struct dbview *v, const struct query_options *o)
+{
+    memset(c, 0, sizeof *c);
+    c->v = v;
+    c->o = o;
+    c->os = strncmp(o->platform, "windows", 7) == 0 ? TABLES_WINDOWS : TABLES_LINUX;
+    c->amd = o->cc >= TABLES_AMD_MIN;
     for (size_t i = 0; i < v->nrows; i++) {
         const struct view_row *r = &v->rows[i];
         if (strcmp(r->project, o->project) != 0 || strcmp(r->platform, o->platform) != 0 ||
-            strcmp(r->release, release) != 0 || !row_fits(r, o->cc))
+            !row_fits(r, o->cc))
             continue;
-        if (exact && r->status != VIEW_DECLARED && strcmp(r->version, exact) != 0)
-            continue;
-        size_t k;
-        for (k = 0; k < n; k++)
-            if (strcmp(out[k]->variant, r->variant) == 0)
-                break;
-        if (k < n) {
-            int c = dotver_cmp_str(r->version, out[k]->version);
-            if (c > 0 || (c == 0 && r->status < out[k]->status))
-                out[k] = r;
-            continue;
+        if (c->n % 64 == 0)
+            c->rows = xrealloc(c->rows, (c->n + 64) * sizeof *c->rows);
+        c->rows[c->n++] = r;
+    }
+    if (c->n > 1)
+        qsort(c->rows, c->n, sizeof *c->rows, row_order);
+    c->plain = xcalloc(c->n ? c->n : 1, sizeof *c->plain);
+    c->releases = xcalloc(c->n + 1, sizeof *c->releases);
+    c->rel_start = xcalloc(c->n + 1, sizeof *c->rel_start);
+    for (size_t i = 0; i < c->n; i++) {
+        judge_one(c, c->rows[i], 0, NULL, &c->plain[i]);
+        if (i == 0 || strcmp(c->rows[i]->release, c->rows[i - 1]->release) != 0) {
+            c->releases[c->nrel] = c->rows[i]->release;
+            c->rel_start[c->nrel++] = i;
         }
+    }
+    c->rel_start[c->nrel] = c->n;
+}
+
+static void qctx_free(struct qctx *c)
+{
+    free(c->rows);
+    free(c->plain);
+    free(c->releases);
+    free(c->rel_start);
+}
+
+/* The rows of release k, one per variant: the first (best) row of each
+ * variant whose version fits `exact` (NULL: any; a crawled row must be that
+ * version, a declared row must not be a later patch).  Writes indexes into
+ * c->rows. */
+static size_t pick(const struct qctx *c, size_t k, const char *exact, size_t *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = c->rel_start[k]; i < c->rel_start[k + 1]; i++) {
+        const struct view_row *r = c->rows[i];
+        if (exact && (r->status == VIEW_DECLARED ? dotver_cmp_str(r->version, exact) > 0
+                                                 : strcmp(r->version, exact) != 0))
+            continue;
+        if (n && strcmp(c->rows[out[n - 1]]->variant, r->variant) == 0)
+            continue; /* a worse row of a variant already picked */
         if (n < max)
-            out[n++] = r;
+            out[n++] = i;
     }
     return n;
-}
-
-/* The requirement to install: the exact version asked for, else the
- * row's full version, else its release with a wildcard. */
-static char *spec(const struct query_options *o, const struct view_row *r)
-{
-    struct dotver d;
-    if (o->version && dotver_parse(o->version, &d) == 0 && d.n >= 3 &&
-        strcmp(r->release, o->version) != 0)
-        return xasprintf("%s==%s", o->project, o->version);
-    dotver_parse(r->version, &d);
-    if (d.n >= 3)
-        return xasprintf("%s==%s", o->project, r->version);
-    return xasprintf("%s==%s.*", o->project, r->version);
-}
-
-static char *index_url_no_slash(const char *u)
-{
-    size_t n = strlen(u);
-    while (n > 0 && u[n - 1] == '/')
-        n--;
-    return xstrndup(u, n);
-}
-
-static json_t *recommend(const struct query_options *o, const struct view_row *r, int verdict,
-                         const char *reason)
-{
-    json_t *rec = json_object();
-    char *s = spec(o, r), *u = index_url_no_slash(r->index_url);
-    json_object_set_new(rec, "index", json_string(r->variant));
-    json_object_set_new(rec, "index_url", json_string(u));
-    json_object_set_new(rec, "version", json_string(r->version));
-    json_object_set_new(rec, "verdict", json_string(compat_verdict_name(verdict)));
-    json_object_set_new(rec, "reason", json_string(reason));
-    json_t *cmds = json_object();
-    char *pip = xasprintf("pip install %s --index-url %s", s, u);
-    char *uv = xasprintf("uv pip install %s --index-url %s", s, u);
-    json_object_set_new(cmds, "pip", json_string(pip));
-    json_object_set_new(cmds, "uv", json_string(uv));
-    json_object_set_new(rec, "commands", cmds);
-    free(pip);
-    free(uv);
-    free(s);
-    free(u);
-    return rec;
 }
 
 /* How well a variant fits a driver: 0 when its CUDA is within what the
@@ -139,12 +175,12 @@ static int driver_tier(const struct view_row *r, const struct toolkit *driver_cu
     return dotver_cmp(&r->cuda, &mm) > 0;
 }
 
-/* The best variant among judged rows: native first, then PTX JIT; then
- * variants the driver supports natively, the newest CUDA among them; then
+/* The best of judged rows: native first, then PTX JIT; then variants the
+ * driver supports natively, the newest CUDA (or ROCm) among them; then
  * those that need minor-version compatibility, the oldest CUDA (the least
- * ahead of the driver).  Returns the index or -1. */
-static int best_of(const struct view_row **rows, const struct compat_result *res, size_t n,
-                   const struct toolkit *driver_cuda)
+ * ahead of the driver).  Returns the position in idx or -1. */
+static int best_of(const struct qctx *c, const size_t *idx, const struct compat_result *res,
+                   size_t n, const struct toolkit *driver_cuda)
 {
     int best = -1;
     for (size_t i = 0; i < n; i++) {
@@ -155,93 +191,497 @@ static int best_of(const struct view_row **rows, const struct compat_result *res
             best = (int)i;
             continue;
         }
-        int tb = driver_tier(rows[best], driver_cuda), ti = driver_tier(rows[i], driver_cuda);
-        int c = dotver_cmp(&rows[i]->cuda, &rows[best]->cuda);
-        struct dotver ri, rb;
-        if (c == 0 && tables_variant_rocm(rows[i]->variant, &ri) &&
-            tables_variant_rocm(rows[best]->variant, &rb))
-            c = dotver_cmp(&ri, &rb); /* the newest ROCm */
+        const struct view_row *ri = c->rows[idx[i]], *rb = c->rows[idx[best]];
+        int tb = driver_tier(rb, driver_cuda), ti = driver_tier(ri, driver_cuda);
+        int cmp = dotver_cmp(&ri->cuda, &rb->cuda);
+        struct dotver vi, vb;
+        if (cmp == 0 && tables_variant_rocm(ri->variant, &vi) &&
+            tables_variant_rocm(rb->variant, &vb))
+            cmp = dotver_cmp(&vi, &vb); /* the newest ROCm */
         if (v < res[best].verdict ||
-            (v == res[best].verdict && (ti < tb || (ti == tb && (ti == 0 ? c > 0 : c < 0)))))
+            (v == res[best].verdict && (ti < tb || (ti == tb && (ti == 0 ? cmp > 0 : cmp < 0)))))
             best = (int)i;
     }
     return best;
 }
 
-static void judge_rows(const struct dbview *v, const struct query_options *o,
-                       const struct view_row **rows, size_t n, struct compat_result *res)
+/* One decision: the row to install and its verdict. */
+struct answer {
+    long row; /* index into c->rows, -1: nothing runs */
+    struct compat_result res;
+    int fallback; /* from another release than the one asked about */
+    char pin[64]; /* the version to pin: "2.8.*", "1.3.0", "2.8.1" */
+    int tier;     /* 1: runs through minor-version compatibility */
+};
+
+/* Decides within release k (versions fitting exact); returns 1 when a row
+ * runs. */
+static int decide_release(const struct qctx *c, size_t k, const char *exact, int has_driver,
+                          const struct dotver *driver, const struct toolkit *dcuda,
+                          struct answer *a)
 {
-    struct compat_query q = {o->cc, o->has_driver, o->driver,
-                             strncmp(o->platform, "windows", 7) == 0 ? TABLES_WINDOWS
-                                                                     : TABLES_LINUX};
-    for (size_t i = 0; i < n; i++)
-        compat_judge(v->t, &q, &rows[i]->code, &rows[i]->cuda, &res[i]);
+    size_t idx[64];
+    struct compat_result res[64];
+    size_t n = pick(c, k, exact, idx, 64);
+    for (size_t i = 0; i < n; i++) {
+        if (has_driver)
+            judge_one(c, c->rows[idx[i]], 1, driver, &res[i]);
+        else
+            res[i] = c->plain[idx[i]];
+    }
+    int b = best_of(c, idx, res, n, dcuda);
+    if (b < 0)
+        return 0;
+    a->row = (long)idx[b];
+    a->res = res[b];
+    a->tier = driver_tier(c->rows[idx[b]], dcuda);
+    return 1;
 }
 
-static int cmp_release_desc(const void *a, const void *b)
+/* The version requirement: an exact version as given or crawled; a
+ * declared list that a later patch changed pins the patch it covers
+ * ("1.3" before "1.3.1" -> 1.3.0); else the whole release. */
+static void set_pin(const struct qctx *c, const char *exact, struct answer *a)
 {
-    return dotver_cmp_str(*(char *const *)b, *(char *const *)a);
+    const struct view_row *r = c->rows[a->row];
+    struct dotver d;
+    if (exact && dotver_parse(exact, &d) == 0 && d.n >= 3) {
+        snprintf(a->pin, sizeof a->pin, "%s", exact);
+        return;
+    }
+    if (dotver_parse(r->version, &d) == 0 && d.n >= 3) {
+        snprintf(a->pin, sizeof a->pin, "%s", r->version);
+        return;
+    }
+    int later = 0;
+    size_t k = 0;
+    while (k < c->nrel && strcmp(c->releases[k], r->release) != 0)
+        k++;
+    for (size_t i = k < c->nrel ? c->rel_start[k] : 0; k < c->nrel && i < c->rel_start[k + 1];
+         i++)
+        if (strcmp(c->rows[i]->variant, r->variant) == 0 &&
+            dotver_cmp_str(c->rows[i]->version, r->version) > 0)
+            later = 1;
+    snprintf(a->pin, sizeof a->pin, later ? "%s.0" : "%s.*", r->version);
+}
+
+/* Versions of release k that a declared or crawled row names, newest
+ * first (at most max). */
+static size_t release_versions(const struct qctx *c, size_t k, const char **out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = c->rel_start[k]; i < c->rel_start[k + 1]; i++) {
+        const char *ver = c->rows[i]->version;
+        size_t j;
+        for (j = 0; j < n; j++)
+            if (strcmp(out[j], ver) == 0)
+                break;
+        if (j == n && n < max)
+            out[n++] = ver;
+    }
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && dotver_cmp_str(out[j], out[j - 1]) > 0; j--) {
+            const char *t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    return n;
+}
+
+/* The answer for release `rk` (and version `exact`), else the newest
+ * other release (and within it the newest patch) that runs. */
+static void answer_for(const struct qctx *c, size_t rk, const char *exact, int has_driver,
+                       const struct dotver *driver, struct answer *a)
+{
+    memset(a, 0, sizeof *a);
+    a->row = -1;
+    const struct toolkit *dcuda =
+        has_driver ? tables_driver_cuda(c->v->t, driver, c->os) : NULL;
+    if (decide_release(c, rk, exact, has_driver, driver, dcuda, a)) {
+        set_pin(c, exact, a);
+        return;
+    }
+    for (size_t k = 0; k < c->nrel; k++) {
+        if (k == rk)
+            continue;
+        const char *vers[32];
+        size_t nv = release_versions(c, k, vers, 32);
+        for (size_t j = 0; j < nv; j++)
+            if (decide_release(c, k, vers[j], has_driver, driver, dcuda, a)) {
+                a->fallback = 1;
+                set_pin(c, j ? vers[j] : NULL, a);
+                return;
+            }
+    }
+}
+
+static char *index_url_no_slash(const char *u)
+{
+    size_t n = strlen(u);
+    while (n > 0 && u[n - 1] == '/')
+        n--;
+    return xstrndup(u, n);
+}
+
+static json_t *jstr_or_null(const char *s)
+{
+    return s && *s ? json_string(s) : json_null();
+}
+
+/* Provenance of a row: status, and for a declared row its confidence,
+ * source and the date it was checked. */
+static void set_provenance(json_t *x, const struct view_row *r)
+{
+    json_object_set_new(x, "status", json_string(dbview_status_name(r->status)));
+    const struct declared *d = r->status == VIEW_DECLARED ? r->declared : NULL;
+    json_object_set_new(x, "confidence", jstr_or_null(d ? d->confidence : NULL));
+    json_object_set_new(x, "source", jstr_or_null(d ? d->source : NULL));
+    json_object_set_new(x, "checked_on", jstr_or_null(d ? d->checked_on : NULL));
+    json_object_set_new(x, "scanned_at", jstr_or_null(r->scanned_at));
+}
+
+static json_t *answer_json(const struct qctx *c, const struct answer *a, const char *reason)
+{
+    const struct view_row *r = c->rows[a->row];
+    const char *project = c->o->project;
+    json_t *rec = json_object();
+    char *u = index_url_no_slash(r->index_url);
+    json_object_set_new(rec, "index", json_string(r->variant));
+    json_object_set_new(rec, "index_url", json_string(u));
+    json_object_set_new(rec, "version", json_string(r->version));
+    json_object_set_new(rec, "release", json_string(r->release));
+    json_object_set_new(rec, "pin", json_string(a->pin));
+    json_object_set_new(rec, "verdict", json_string(compat_verdict_name(a->res.verdict)));
+    json_object_set_new(rec, "label", json_string(compat_verdict_label(a->res.verdict)));
+    json_object_set_new(rec, "reason", json_string(reason));
+    json_object_set_new(rec, "min_driver", jstr_or_null(a->res.min_driver));
+    set_provenance(rec, r);
+    json_t *cmds = json_object();
+    char *pip = xasprintf("pip install %s==%s --index-url %s", project, a->pin, u);
+    char *uv = xasprintf("uv pip install %s==%s --index-url %s", project, a->pin, u);
+    json_object_set_new(cmds, "pip", json_string(pip));
+    json_object_set_new(cmds, "uv", json_string(uv));
+    json_object_set_new(rec, "commands", cmds);
+    free(pip);
+    free(uv);
+    free(u);
+    return rec;
+}
+
+static const char *why_chosen(const struct qctx *c, const struct answer *a, int has_driver)
+{
+    if (a->res.verdict != COMPAT_NATIVE)
+        return "no variant has native code; this one's PTX is compiled at first start";
+    if (a->tier)
+        return "native code for this GPU; its CUDA is newer than the driver's and runs through "
+               "CUDA minor-version compatibility (update the driver to use a newer variant "
+               "fully)";
+    if (c->amd)
+        return "native code for this GPU, the newest ROCm among such variants";
+    if (has_driver)
+        return "native code for this GPU, the newest CUDA this driver supports";
+    return "native code for this GPU, the newest CUDA among such variants";
+}
+
+struct floor {
+    struct dotver d;
+    const char *text; /* as the table writes it: "525.60.13" */
+};
+
+static int cmp_floor_desc(const void *a, const void *b)
+{
+    return dotver_cmp(&((const struct floor *)b)->d, &((const struct floor *)a)->d);
+}
+
+static void add_floor(struct floor *t, size_t *n, size_t max, const struct dotver *d,
+                      const char *text)
+{
+    if (!d || !d->n || !text || *n >= max)
+        return;
+    for (size_t i = 0; i < *n; i++)
+        if (dotver_cmp(&t[i].d, d) == 0)
+            return;
+    t[*n].d = *d;
+    t[*n].text = text;
+    (*n)++;
+}
+
+/* "driver >= X -> this answer": the answer at every driver floor the rows
+ * involve (minor-version floors, each variant's own toolkit driver, the
+ * driver of each PTX ISA), newest floor first, equal neighbours merged.
+ * The same decision as `query --driver X`, tabulated. */
+static json_t *by_driver(const struct qctx *c, size_t rk, const char *exact)
+{
+    struct floor floors[128];
+    size_t nf = 0;
+    const struct tables *t = c->v->t;
+    for (size_t i = 0; i < c->n; i++) {
+        const struct view_row *r = c->rows[i];
+        if (!r->cuda.n)
+            continue;
+        const struct minor_compat *mc = tables_minor_compat(t, (int)r->cuda.f[0]);
+        if (mc)
+            add_floor(floors, &nf, 128, &mc->min_driver[c->os], mc->min_driver_text[c->os]);
+        const struct toolkit *k = tables_toolkit(t, &r->cuda);
+        if (k)
+            add_floor(floors, &nf, 128, &k->min_driver[c->os], k->min_driver_text[c->os]);
+        for (size_t p = 0; p < r->code.nisas; p++) {
+            const struct ptx_isa *pi = tables_cuda_of_isa(t, &r->code.isas[p].isa);
+            const struct toolkit *pk = pi ? tables_toolkit(t, &pi->cuda) : NULL;
+            if (pk)
+                add_floor(floors, &nf, 128, &pk->min_driver[c->os], pk->min_driver_text[c->os]);
+        }
+    }
+    const struct toolkit *gf = tables_first_toolkit(t, c->o->cc);
+    if (gf)
+        add_floor(floors, &nf, 128, &gf->min_driver[c->os], gf->min_driver_text[c->os]);
+    qsort(floors, nf, sizeof *floors, cmp_floor_desc);
+    json_t *out = json_array();
+    long last_row = -2;
+    const char *last_pin = "";
+    json_t *prev = NULL;
+    for (size_t i = 0; i < nf; i++) {
+        struct answer a;
+        answer_for(c, rk, exact, 1, &floors[i].d, &a);
+        const char *fl = floors[i].text;
+        if (a.row == last_row && strcmp(a.pin, last_pin) == 0 && prev) {
+            /* the same answer for an older driver: lower the floor */
+            json_object_set_new(prev, "min_driver", json_string(fl));
+            continue;
+        }
+        if (a.row < 0)
+            break; /* below this floor nothing runs */
+        json_t *x = answer_json(c, &a, why_chosen(c, &a, 1));
+        json_object_set_new(x, "min_driver", json_string(fl));
+        json_object_set_new(x, "fallback", json_boolean(a.fallback));
+        json_array_append_new(out, x);
+        prev = x;
+        last_row = a.row;
+        last_pin = json_string_value(json_object_get(x, "pin"));
+    }
+    return out;
+}
+
+/* What plain `pip install <project>` from PyPI gets on this platform for
+ * release k, and whether it runs. */
+static json_t *pypi_json(const struct qctx *c, size_t k, const char *exact, int applies)
+{
+    const struct release_info *ri =
+        tables_release(c->v->t, c->o->project, c->releases[k], c->o->platform);
+    if (!ri || !ri->pypi_default[0])
+        return json_null();
+    json_t *x = json_object();
+    json_object_set_new(x, "release", json_string(c->releases[k]));
+    json_object_set_new(x, "build", json_string(ri->pypi_default));
+    json_object_set_new(x, "confidence", jstr_or_null(ri->pypi_confidence));
+    char *cmd = xasprintf("pip install %s==%s.*", c->o->project, c->releases[k]);
+    json_object_set_new(x, "command", json_string(cmd));
+    free(cmd);
+    const char *why = NULL;
+    int verdict = COMPAT_UNSUPPORTED;
+    const struct view_row *row = NULL;
+    if (!applies)
+        why = "PyPI's wheels are not built for this GPU's system";
+    else if (strcmp(ri->pypi_default, "cpu") == 0)
+        why = "PyPI's wheel for this platform is a CPU-only build";
+    else if (strcmp(ri->pypi_default, "none") == 0)
+        why = "PyPI has no wheel of this release for this platform";
+    else if (c->amd)
+        why = "PyPI's wheel is a CUDA build; ROCm builds come only from download.pytorch.org";
+    else {
+        size_t idx[64];
+        size_t n = pick(c, k, exact, idx, 64);
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(c->rows[idx[i]]->variant, ri->pypi_default) == 0) {
+                row = c->rows[idx[i]];
+                verdict = c->plain[idx[i]].verdict;
+                why = c->plain[idx[i]].reason;
+            }
+        if (!row)
+            why = "the arch list of that build is not in the data";
+    }
+    json_object_set_new(x, "verdict",
+                        row || !applies || !why || strcmp(why, "the arch list of that build is "
+                                                                "not in the data")
+                            ? json_string(compat_verdict_name(verdict))
+                            : json_null());
+    json_object_set_new(x, "label",
+                        json_string(row ? compat_verdict_label(verdict) : "no GPU code"));
+    json_object_set_new(x, "runs", json_boolean(row && (verdict == COMPAT_NATIVE ||
+                                                       verdict == COMPAT_PTX_JIT)));
+    json_object_set_new(x, "reason", json_string(why ? why : ""));
+    if (row)
+        set_provenance(x, row);
+    return x;
+}
+
+/* Per variant, the newest version whose code runs natively on the GPU:
+ * what to pin when a release drops it. */
+static json_t *last_native(const struct qctx *c)
+{
+    json_t *out = json_array();
+    const char *seen[256];
+    size_t nseen = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const struct view_row *r = c->rows[i];
+        if (c->plain[i].verdict != COMPAT_NATIVE)
+            continue;
+        size_t k;
+        for (k = 0; k < nseen; k++)
+            if (strcmp(seen[k], r->variant) == 0)
+                break;
+        if (k < nseen || nseen == 256)
+            continue; /* rows are newest release first: the first one found wins */
+        seen[nseen++] = r->variant;
+        json_t *x = json_object();
+        json_object_set_new(x, "variant", json_string(r->variant));
+        json_object_set_new(x, "version", json_string(r->version));
+        json_object_set_new(x, "release", json_string(r->release));
+        struct answer a;
+        memset(&a, 0, sizeof a);
+        a.row = (long)i;
+        set_pin(c, NULL, &a);
+        json_object_set_new(x, "pin", json_string(a.pin));
+        set_provenance(x, r);
+        json_array_append_new(out, x);
+    }
+    /* by variant order (cu118 < cu126 < rocm6.4) */
+    for (size_t i = 1; i < json_array_size(out); i++)
+        for (size_t j = i; j > 0; j--) {
+            json_t *a = json_array_get(out, j - 1), *b = json_array_get(out, j);
+            if (tables_variant_cmp(json_string_value(json_object_get(a, "variant")),
+                                   json_string_value(json_object_get(b, "variant"))) <= 0)
+                break;
+            json_incref(a);
+            json_array_set(out, j - 1, b);
+            json_array_set_new(out, j, a);
+        }
+    return out;
+}
+
+/* Where to go when no official build of the asked release runs. */
+static json_t *way_forward(const struct qctx *c, const json_t *fallback)
+{
+    json_t *x = json_object();
+    char ccs[16];
+    compat_cc_string(c->o->cc, ccs, sizeof ccs);
+    json_t *steps = json_array();
+    if (json_is_object(fallback)) {
+        char *s = xasprintf("The last official %s with code for %s is %s from the %s index: %s",
+                            c->o->project, ccs,
+                            json_string_value(json_object_get(fallback, "pin")),
+                            json_string_value(json_object_get(fallback, "index")),
+                            json_string_value(json_object_get(
+                                json_object_get(fallback, "commands"), "pip")));
+        json_array_append_new(steps, json_string(s));
+        free(s);
+    }
+    if (c->amd) {
+        char *s = xasprintf("Build %s from source with ROCm and PYTORCH_ROCM_ARCH=%s, if your ROCm "
+                            "release still supports this processor",
+                            c->o->project, ccs);
+        json_array_append_new(steps, json_string(s));
+        free(s);
+        json_object_set_new(x, "last_toolkit", json_null());
+        json_object_set_new(x, "arch_list", json_string(ccs));
+    } else {
+        const char *lt = tables_last_toolkit(c->v->t, c->o->cc);
+        char *s = lt ? xasprintf("Build %s from source with CUDA %s or older (the newest toolkit "
+                                 "that still compiles for compute capability %s) and "
+                                 "TORCH_CUDA_ARCH_LIST=\"%s\"",
+                                 c->o->project, lt, ccs, ccs)
+                     : xasprintf("Build %s from source with TORCH_CUDA_ARCH_LIST=\"%s\"",
+                                 c->o->project, ccs);
+        json_array_append_new(steps, json_string(s));
+        free(s);
+        json_object_set_new(x, "last_toolkit", jstr_or_null(lt));
+        json_object_set_new(x, "arch_list", json_string(ccs));
+    }
+    json_array_append_new(steps,
+                          json_string("Before installing a self-built or community wheel, check "
+                                      "that it has code for this GPU: wheelarch scan <wheel file "
+                                      "or URL>"));
+    json_object_set_new(x, "steps", steps);
+    return x;
+}
+
+static json_t *guidance_json(const struct qctx *c, int tegra)
+{
+    if (!tegra)
+        return json_null();
+    json_t *g = json_object();
+    json_object_set_new(g, "kind", json_string("jetson"));
+    const char *text;
+    if (query_tegra_sbsa(c->o->cc))
+        text = strcmp(c->o->platform, "linux-aarch64") == 0
+                   ? "Jetson Thor runs JetPack 7, an SBSA system: download.pytorch.org's "
+                     "linux-aarch64 wheels apply, judged below"
+                   : "Jetson Thor is an integrated GPU in an Arm system: only linux-aarch64 "
+                     "wheels apply to it";
+    else
+        text = "This is a Jetson (Tegra) GPU. The aarch64 wheels on PyPI and download.pytorch.org "
+               "are SBSA builds for Arm servers and do not run on Jetson's L4T/JetPack; "
+               "x86_64 and Windows wheels do not apply. Install NVIDIA's PyTorch for Jetson, built "
+               "for your JetPack release, and check it with wheelarch scan before installing";
+    json_object_set_new(g, "text", json_string(text));
+    json_object_set_new(g, "url", query_tegra_sbsa(c->o->cc) ? json_null()
+                                                             : json_string(query_jetson_url));
+    return g;
+}
+
+int query_applies(uint16_t cc, int tegra, const char *platform)
+{
+    if (!tegra)
+        return 1;
+    return query_tegra_sbsa(cc) && strcmp(platform, "linux-aarch64") == 0;
 }
 
 json_t *query_run(const struct dbview *v, const struct query_options *o, struct wa_error *err)
 {
-    /* Releases of the project on the platform, newest first. */
-    char **releases = NULL;
-    size_t nrel = 0, project_rows = 0;
-    for (size_t i = 0; i < v->nrows; i++) {
-        const struct view_row *r = &v->rows[i];
-        if (strcmp(r->project, o->project) != 0)
-            continue;
-        project_rows++;
-        if (strcmp(r->platform, o->platform) != 0 || !row_fits(r, o->cc))
-            continue;
-        size_t k;
-        for (k = 0; k < nrel; k++)
-            if (strcmp(releases[k], r->release) == 0)
-                break;
-        if (k == nrel) {
-            releases = xrealloc(releases, (nrel + 1) * sizeof *releases);
-            releases[nrel++] = r->release;
-        }
-    }
+    size_t project_rows = 0;
+    for (size_t i = 0; i < v->nrows && !project_rows; i++)
+        if (strcmp(v->rows[i].project, o->project) == 0)
+            project_rows++;
     if (project_rows == 0) {
-        free(releases);
         wa_error_set(err, WA_ERR_USAGE, "no data about project %s (crawl it first)", o->project);
         return NULL;
     }
-    if (nrel == 0) {
-        free(releases);
+    struct qctx c;
+    qctx_init(&c, v, o);
+    if (c.nrel == 0) {
+        qctx_free(&c);
         wa_error_set(err, WA_ERR_USAGE, "no %s%s wheels for %s in the data%s", o->project,
                      o->cc >= TABLES_AMD_MIN ? " ROCm" : "", o->platform,
                      o->cc >= TABLES_AMD_MIN ? " (PyTorch builds ROCm wheels for Linux x86_64 only)"
                                              : "");
         return NULL;
     }
-    qsort(releases, nrel, sizeof *releases, cmp_release_desc);
-    char *release = o->version ? dotver_major_minor(o->version) : xstrdup(releases[0]);
+    char *release = o->version ? dotver_major_minor(o->version) : xstrdup(c.releases[0]);
     const char *exact = NULL;
     struct dotver ov;
     if (o->version && dotver_parse(o->version, &ov) == 0 && ov.n >= 3)
         exact = o->version;
-
-    const struct view_row *rows[64];
-    size_t n = pick_rows(v, o, release, exact, rows, 64);
+    size_t rk = 0;
+    while (rk < c.nrel && strcmp(c.releases[rk], release) != 0)
+        rk++;
+    size_t idx[64];
+    size_t n = rk < c.nrel ? pick(&c, rk, exact, idx, 64) : 0;
     if (n == 0) {
         wa_error_set(err, WA_ERR_USAGE, "no %s %s for %s in the data (releases: %s ... %s)",
-                     o->project, o->version ? o->version : release, o->platform, releases[nrel - 1],
-                     releases[0]);
+                     o->project, o->version ? o->version : release, o->platform,
+                     c.releases[c.nrel - 1], c.releases[0]);
         free(release);
-        free(releases);
+        qctx_free(&c);
         return NULL;
     }
-    struct compat_result res[64];
-    judge_rows(v, o, rows, n, res);
+    int amd = c.amd;
+    int tegra = !amd && ((o->gpu && o->gpu->tegra) || tables_is_tegra(o->cc));
+    int applies = query_applies(o->cc, tegra, o->platform);
 
     json_t *out = json_object();
     json_t *g = json_object();
     char ccs[16];
     compat_cc_string(o->cc, ccs, sizeof ccs);
-    int amd = o->cc >= TABLES_AMD_MIN;
     json_object_set_new(g, "name", o->gpu ? json_string(o->gpu->name) : json_null());
     json_object_set_new(g, "vendor", json_string(amd ? "amd" : "nvidia"));
     json_object_set_new(g, "compute_capability", amd ? json_null() : json_string(ccs));
@@ -259,12 +699,11 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
     json_object_set_new(g, "device", json_string(ccs)); /* "8.6" or "gfx1100" */
     json_object_set_new(g, "architecture",
                         o->gpu ? json_string(o->gpu->architecture) : json_null());
-    json_object_set_new(g, "tegra", json_boolean(o->gpu ? o->gpu->tegra : tables_is_tegra(o->cc)));
+    json_object_set_new(g, "tegra", json_boolean(tegra));
     json_object_set_new(out, "gpu", g);
     if (o->has_driver) {
         json_t *d = json_object();
-        int os = strncmp(o->platform, "windows", 7) == 0 ? TABLES_WINDOWS : TABLES_LINUX;
-        const struct toolkit *k = tables_driver_cuda(v->t, &o->driver, os);
+        const struct toolkit *k = tables_driver_cuda(v->t, &o->driver, c.os);
         json_object_set_new(d, "version", json_string(o->driver_text));
         if (k) {
             char cuda[16];
@@ -280,109 +719,93 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
     json_object_set_new(out, "project", json_string(o->project));
     json_object_set_new(out, "version", json_string(exact ? exact : release));
     json_object_set_new(out, "platform", json_string(o->platform));
+    json_object_set_new(out, "applies", json_boolean(applies));
     json_t *variants = json_array();
     for (size_t i = 0; i < n; i++) {
+        const struct view_row *r = c.rows[idx[i]];
+        struct compat_result res;
+        if (o->has_driver)
+            judge_one(&c, r, 1, &o->driver, &res);
+        else
+            res = c.plain[idx[i]];
         json_t *x = json_object();
-        json_object_set_new(x, "variant", json_string(rows[i]->variant));
-        json_object_set_new(x, "version", json_string(rows[i]->version));
-        char *u = index_url_no_slash(rows[i]->index_url);
+        json_object_set_new(x, "variant", json_string(r->variant));
+        json_object_set_new(x, "version", json_string(r->version));
+        char *u = index_url_no_slash(r->index_url);
         json_object_set_new(x, "index_url", json_string(u));
         free(u);
-        json_object_set_new(x, "status", json_string(dbview_status_name(rows[i]->status)));
-        if (rows[i]->cuda.n) {
+        set_provenance(x, r);
+        if (r->cuda.n) {
             char cuda[16];
-            snprintf(cuda, sizeof cuda, "%ld.%ld", rows[i]->cuda.f[0], rows[i]->cuda.f[1]);
+            snprintf(cuda, sizeof cuda, "%ld.%ld", r->cuda.f[0], r->cuda.f[1]);
             json_object_set_new(x, "cuda", json_string(cuda));
         } else {
             json_object_set_new(x, "cuda", json_null());
         }
-        json_object_set_new(x, "min_driver",
-                            res[i].min_driver[0] ? json_string(res[i].min_driver) : json_null());
-        json_object_set_new(x, "verdict", json_string(compat_verdict_name(res[i].verdict)));
-        json_object_set_new(x, "label", json_string(compat_verdict_label(res[i].verdict)));
-        json_object_set_new(x, "reason", json_string(res[i].reason));
-        if (res[i].has_via) {
+        json_object_set_new(x, "min_driver", jstr_or_null(res.min_driver));
+        json_object_set_new(x, "verdict", json_string(compat_verdict_name(res.verdict)));
+        json_object_set_new(x, "label", json_string(compat_verdict_label(res.verdict)));
+        json_object_set_new(x, "reason", json_string(res.reason));
+        if (res.has_via) {
             char name[TARGET_NAME_MAX];
-            target_format(&res[i].via, name, sizeof name);
+            target_format(&res.via, name, sizeof name);
             json_object_set_new(x, "via", json_string(name));
         } else {
             json_object_set_new(x, "via", json_null());
         }
-        json_object_set_new(x, "modules", json_integer((json_int_t)res[i].modules));
-        json_object_set(x, "differences", rows[i]->differences);
+        json_object_set_new(x, "modules", json_integer((json_int_t)res.modules));
+        json_object_set(x, "differences", r->differences);
         json_array_append_new(variants, x);
     }
     json_object_set_new(out, "variants", variants);
 
-    const struct toolkit *dcuda =
-        o->has_driver ? tables_driver_cuda(v->t, &o->driver,
-                                           strncmp(o->platform, "windows", 7) == 0 ? TABLES_WINDOWS
-                                                                                   : TABLES_LINUX)
-                      : NULL;
-    int best = best_of(rows, res, n, dcuda);
     json_t *notes = json_array();
-    if (best >= 0) {
-        const char *why;
-        if (res[best].verdict != COMPAT_NATIVE)
-            why = "no variant has native code; this one's PTX is compiled at first start";
-        else if (dcuda && driver_tier(rows[best], dcuda))
-            why = "native code for this GPU; its CUDA is newer than the driver's and runs through "
-                  "CUDA minor-version compatibility (update the driver to use a newer variant "
-                  "fully)";
-        else if (amd)
-            why = "native code for this GPU, the newest ROCm among such variants";
-        else if (dcuda)
-            why = "native code for this GPU, the newest CUDA this driver supports";
-        else
-            why = "native code for this GPU, the newest CUDA among such variants";
-        json_object_set_new(out, "recommendation",
-                            recommend(o, rows[best], res[best].verdict, why));
-        json_object_set_new(out, "fallback", json_null());
-    } else {
-        json_object_set_new(out, "recommendation", json_null());
-        json_t *fb = json_null();
-        /* The newest other release that works. */
-        for (size_t k = 0; k < nrel && json_is_null(fb); k++) {
-            if (dotver_cmp_str(releases[k], release) == 0)
-                continue;
-            const struct view_row *r2[64];
-            struct compat_result c2[64];
-            size_t m = pick_rows(v, o, releases[k], NULL, r2, 64);
-            judge_rows(v, o, r2, m, c2);
-            int b = best_of(r2, c2, m, dcuda);
-            if (b >= 0) {
-                char *why =
-                    xasprintf("%s %s has no variant for this GPU; %s %s is the newest "
-                              "release that has one",
-                              o->project, exact ? exact : release, o->project, r2[b]->version);
-                fb = recommend(o, r2[b], c2[b].verdict, why);
-                free(why);
-            }
+    json_t *rec = json_null(), *fb = json_null();
+    if (applies) {
+        struct answer a;
+        answer_for(&c, rk, exact, o->has_driver, &o->driver, &a);
+        if (a.row >= 0 && !a.fallback) {
+            rec = answer_json(&c, &a, why_chosen(&c, &a, o->has_driver));
+        } else if (a.row >= 0) {
+            char *why = xasprintf("%s %s has no variant for this GPU; %s %s is the newest "
+                                  "release that has one",
+                                  o->project, exact ? exact : release, o->project,
+                                  c.rows[a.row]->version);
+            fb = answer_json(&c, &a, why);
+            free(why);
+        } else {
+            json_array_append_new(notes,
+                                  json_string("no release in the data runs on this GPU"));
         }
-        json_object_set_new(out, "fallback", fb);
-        if (json_is_null(fb))
-            json_array_append_new(notes, json_string("no release in the data runs on this GPU"));
     }
+    json_object_set_new(out, "recommendation", rec);
+    json_object_set_new(out, "fallback", fb);
+    json_object_set_new(out, "by_driver",
+                        applies && !amd ? by_driver(&c, rk, exact) : json_array());
+    json_object_set_new(out, "pypi", pypi_json(&c, rk, exact, applies));
+    json_object_set_new(out, "last_native", applies ? last_native(&c) : json_array());
+    json_object_set_new(out, "way_forward",
+                        applies && json_is_null(rec) ? way_forward(&c, fb) : json_null());
+    json_object_set_new(out, "guidance", guidance_json(&c, tegra));
     if (amd)
         json_array_append_new(
             notes, json_string("ROCm wheels are Linux x86_64 only and need the amdgpu kernel "
                                "driver of a matching ROCm release; AMD code objects have no "
                                "JIT, so only exact processor (or generic target) matches run"));
-    if (!amd && ((o->gpu && o->gpu->tegra) || tables_is_tegra(o->cc)))
-        json_array_append_new(
-            notes, json_string("Jetson (Tegra) GPUs run only code built for exactly their compute "
-                               "capability, and PyPI/download.pytorch.org aarch64 wheels are "
-                               "SBSA builds that do not apply to Jetson (L4T); NVIDIA publishes "
-                               "its own Jetson wheels"));
+    int declared = 0;
     for (size_t i = 0; i < n; i++)
-        if (rows[i]->status == VIEW_DECLARED) {
-            json_array_append_new(notes, json_string("rows marked declared come from PyTorch's "
-                                                     "published build configuration, not from "
-                                                     "reading the wheels"));
-            break;
-        }
+        declared += c.rows[idx[i]]->status == VIEW_DECLARED;
+    if (declared)
+        json_array_append_new(notes, json_string(
+                                         declared == (int)n
+                                             ? "every row here is declared: taken from PyTorch's "
+                                               "published build configuration, not read from the "
+                                               "wheels"
+                                             : "rows marked declared come from PyTorch's published "
+                                               "build configuration, not from reading the "
+                                               "wheels"));
     json_object_set_new(out, "notes", notes);
     free(release);
-    free(releases);
+    qctx_free(&c);
     return out;
 }

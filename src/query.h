@@ -47,6 +47,15 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
 json_t *query_differences(const struct dbview *v, const char *project, const char *version,
                           const char *platform);
 
+/* Whether download.pytorch.org's wheels for a platform can run on a GPU
+ * at all: not for Jetson (Tegra) parts, whose L4T system needs NVIDIA's
+ * Jetson builds, except Thor (an SBSA system) on linux-aarch64. */
+int query_applies(uint16_t cc, int tegra, const char *platform);
+/* Whether a Tegra part runs an SBSA system (Thor). */
+int query_tegra_sbsa(uint16_t cc);
+/* NVIDIA's page on PyTorch for Jetson. */
+extern const char *query_jetson_url;
+
 /* The platform id of this machine ("linux-x86_64", ...). */
 const char *query_this_platform(void);
 

@@ -1,5 +1,5 @@
 /*
- * tables: the CSV files in data/ and data/pytorch_arch_lists_detailed.json.
+ * tables: the CSV files in data/.
  */
 #include "tables.h"
 
@@ -276,76 +276,216 @@ void tables_parse_arch_list(const char *list, struct target *sass, size_t *nsass
     *nptx = target_sort_unique(ptx, *nptx);
 }
 
+/* Whether s is a date written YYYY-MM-DD. */
+static int is_date(const char *s)
+{
+    static const char shape[] = "dddd-dd-dd";
+    for (size_t i = 0; i < sizeof shape - 1; i++)
+        if (shape[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != '-')
+            return 0;
+    return s[sizeof shape - 1] == '\0';
+}
+
+/* Keeps the newest checked-on date of the declared data. */
+static int note_checked(struct tables *t, const char *file, size_t line, const char *date,
+                        struct wa_error *err)
+{
+    if (!is_date(date))
+        return wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: checked_on \"%s\" is not a date "
+                            "(YYYY-MM-DD)", file, line, date);
+    if (!t->checked_on[0] || strcmp(date, t->checked_on) > 0)
+        snprintf(t->checked_on, sizeof t->checked_on, "%s", date);
+    return 0;
+}
+
+static void parse_gfx_list(struct declared *d)
+{
+    /* "gfx900;gfx906;gfx90a:xnack-" */
+    const char *p = d->arch_list;
+    while (*p && d->ngfx < 32) {
+        size_t len = strcspn(p, ";, ");
+        char tok[TARGET_NAME_MAX];
+        if (len && len < sizeof tok) {
+            memcpy(tok, p, len);
+            tok[len] = '\0';
+            struct target x;
+            if (target_parse(tok, &x) == 0 && x.kind == TARGET_GFX)
+                d->gfx[d->ngfx++] = x;
+        }
+        p += len;
+        while (*p == ';' || *p == ',' || *p == ' ')
+            p++;
+    }
+}
+
+/* PyTorch's declared arch lists, CUDA (TORCH_CUDA_ARCH_LIST) and ROCm
+ * (PYTORCH_ROCM_ARCH), of torch and the libraries built with it. */
 static int load_declared(const char *dir, struct tables *t, struct wa_error *err)
 {
+    static const char file[] = "pytorch_arch_lists.csv";
     struct csvfile c;
-    static const char *const cols[] = {"torch_version",        "cuda_variant", "platform",
-                                       "torch_cuda_arch_list", "source",       NULL};
-    int idx[5];
-    int rc = load(dir, "pytorch_arch_lists.csv", &c, err);
+    static const char *const cols[] = {"project", "release",    "variant",  "platform",   "arch_list",
+                                       "confidence", "source",   "evidence", "checked_on", NULL};
+    int idx[9];
+    int rc = load(dir, file, &c, err);
     if (rc < 0)
         return rc;
-    if ((rc = need_cols(&c, "pytorch_arch_lists.csv", cols, idx, err)) < 0)
+    if ((rc = need_cols(&c, file, cols, idx, err)) < 0)
         goto out;
-    /* Confidence and evidence per row, from the detailed JSON (same order). */
-    char *jp = fsutil_join(dir, "pytorch_arch_lists_detailed.json");
-    json_t *detail = json_load_file(jp, 0, NULL);
-    free(jp);
     t->declared = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->declared);
-    for (size_t r = 0; r < c.nrows; r++) {
-        struct declared *d = &t->declared[t->ndeclared++];
-        d->release = xstrdup(c.rows[r][idx[0]]);
-        d->variant = xstrdup(c.rows[r][idx[1]]);
-        d->platform = xstrdup(c.rows[r][idx[2]]);
-        d->arch_list = xstrdup(c.rows[r][idx[3]]);
-        d->source = xstrdup(c.rows[r][idx[4]]);
-        tables_parse_arch_list(d->arch_list, d->sass, &d->nsass, 32, d->ptx, &d->nptx, 8);
-        const char *conf = "", *ev = "";
-        size_t i;
-        json_t *row;
-        json_array_foreach(detail, i, row)
-        {
-            const char *v = json_string_value(json_object_get(row, "torch_version"));
-            const char *cv = json_string_value(json_object_get(row, "cuda_variant"));
-            const char *pl = json_string_value(json_object_get(row, "platform"));
-            if (v && cv && pl && strcmp(v, d->release) == 0 && strcmp(cv, d->variant) == 0 &&
-                strcmp(pl, d->platform) == 0) {
-                const char *x = json_string_value(json_object_get(row, "confidence"));
-                const char *e = json_string_value(json_object_get(row, "evidence"));
-                conf = x ? x : "";
-                ev = e ? e : "";
-                break;
-            }
+    for (size_t r = 0; r < c.nrows && rc == 0; r++) {
+        char *const *row = c.rows[r];
+        struct dotver rel;
+        if (dotver_parse(row[idx[1]], &rel) < 0 || rel.n < 2 || rel.n > 3) {
+            rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: release \"%s\" is not X.Y or X.Y.Z",
+                              file, r + 2, row[idx[1]]);
+            break;
         }
-        d->confidence = xstrdup(conf);
-        d->evidence = xstrdup(ev);
+        if ((rc = note_checked(t, file, r + 2, row[idx[8]], err)) < 0)
+            break;
+        struct declared *d = &t->declared[t->ndeclared++];
+        d->project = xstrdup(row[idx[0]]);
+        d->version = xstrdup(row[idx[1]]);
+        d->release = dotver_major_minor(d->version);
+        d->variant = xstrdup(row[idx[2]]);
+        d->platform = xstrdup(row[idx[3]]);
+        d->arch_list = xstrdup(row[idx[4]]);
+        d->confidence = xstrdup(row[idx[5]]);
+        d->source = xstrdup(row[idx[6]]);
+        d->evidence = xstrdup(row[idx[7]]);
+        d->checked_on = xstrdup(row[idx[8]]);
+        if (tables_variant_rocm(d->variant, NULL))
+            parse_gfx_list(d);
+        else
+            tables_parse_arch_list(d->arch_list, d->sass, &d->nsass, 32, d->ptx, &d->nptx, 8);
     }
-    json_decref(detail);
 out:
     csvfile_free(&c);
     return rc;
 }
 
+/* Which GPU variants each release publishes per platform, PyPI's default
+ * build and the release date. */
 static int load_releases(const char *dir, struct tables *t, struct wa_error *err)
 {
+    static const char file[] = "pytorch_releases.csv";
     struct csvfile c;
-    static const char *const cols[] = {"torch_version", "pypi_default_linux_x86_64", NULL};
-    int idx[2];
-    int rc = load(dir, "pytorch_release_variants.csv", &c, err);
+    static const char *const cols[] = {"project",     "release",         "torch_release",
+                                       "platform",    "variants",        "pypi_default",
+                                       "pypi_confidence", "release_date", "source",
+                                       "checked_on",  NULL};
+    int idx[10];
+    int rc = load(dir, file, &c, err);
     if (rc < 0)
         return rc;
-    if ((rc = need_cols(&c, "pytorch_release_variants.csv", cols, idx, err)) < 0)
+    if ((rc = need_cols(&c, file, cols, idx, err)) < 0)
         goto out;
     t->releases = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->releases);
-    for (size_t r = 0; r < c.nrows; r++) {
-        t->releases[t->nreleases].release = xstrdup(c.rows[r][idx[0]]);
-        const char *d = c.rows[r][idx[1]];
-        t->releases[t->nreleases].pypi_default = xstrndup(d, strcspn(d, " ("));
-        t->nreleases++;
+    for (size_t r = 0; r < c.nrows && rc == 0; r++) {
+        char *const *row = c.rows[r];
+        if ((rc = note_checked(t, file, r + 2, row[idx[9]], err)) < 0)
+            break;
+        if (row[idx[7]][0] && !is_date(row[idx[7]])) {
+            rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: release_date \"%s\" is not a date",
+                              file, r + 2, row[idx[7]]);
+            break;
+        }
+        struct release_info *ri = &t->releases[t->nreleases++];
+        ri->project = xstrdup(row[idx[0]]);
+        ri->version = xstrdup(row[idx[1]]);
+        ri->release = dotver_major_minor(ri->version);
+        ri->torch_release = xstrdup(row[idx[2]]);
+        ri->platform = xstrdup(row[idx[3]]);
+        ri->pypi_default = xstrdup(row[idx[5]]);
+        ri->pypi_confidence = xstrdup(row[idx[6]]);
+        ri->release_date = xstrdup(row[idx[7]]);
+        ri->source = xstrdup(row[idx[8]]);
+        ri->checked_on = xstrdup(row[idx[9]]);
+        /* "?" (or a "?" anywhere): which variants exist is not known */
+        const char *v = row[idx[4]];
+        ri->covered = strchr(v, '?') == NULL;
+        while (ri->covered && *v) {
+            size_t len = strcspn(v, ";");
+            if (len) {
+                ri->variants = xrealloc(ri->variants, (ri->nvariants + 1) * sizeof *ri->variants);
+                ri->variants[ri->nvariants++] = xstrndup(v, len);
+            }
+            v += len;
+            while (*v == ';')
+                v++;
+        }
     }
 out:
     csvfile_free(&c);
     return rc;
+}
+
+const struct release_info *tables_release(const struct tables *t, const char *project,
+                                          const char *release, const char *platform)
+{
+    const struct release_info *best = NULL;
+    for (size_t i = 0; i < t->nreleases; i++) {
+        const struct release_info *r = &t->releases[i];
+        if (strcmp(r->project, project) == 0 && strcmp(r->release, release) == 0 &&
+            strcmp(r->platform, platform) == 0 &&
+            (!best || dotver_cmp_str(r->version, best->version) > 0))
+            best = r;
+    }
+    return best;
+}
+
+int tables_release_has(const struct release_info *r, const char *variant)
+{
+    for (size_t i = 0; i < r->nvariants; i++)
+        if (strcmp(r->variants[i], variant) == 0)
+            return 1;
+    return 0;
+}
+
+/* The newest toolkit that compiles SASS for each compute capability
+ * (data/cuda_arch_support.csv); absent: every current toolkit does. */
+static int load_arch_support(const char *dir, struct tables *t, struct wa_error *err)
+{
+    static const char file[] = "cuda_arch_support.csv";
+    struct csvfile c;
+    static const char *const cols[] = {"compute_capability", "first_toolkit", "last_toolkit", NULL};
+    int idx[3];
+    int rc = load(dir, file, &c, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = need_cols(&c, file, cols, idx, err)) < 0)
+        goto out;
+    t->arch_support = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->arch_support);
+    for (size_t r = 0; r < c.nrows; r++) {
+        struct arch_support *a = &t->arch_support[t->narch_support];
+        if (parse_cc(c.rows[r][idx[0]], &a->cc) < 0) {
+            rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: \"%s\" is not a compute capability",
+                              file, r + 2, c.rows[r][idx[0]]);
+            break;
+        }
+        dotver_parse(c.rows[r][idx[1]], &a->first_toolkit); /* "" leaves n == 0 */
+        a->last_toolkit = c.rows[r][idx[2]][0] ? xstrdup(c.rows[r][idx[2]]) : NULL;
+        t->narch_support++;
+    }
+out:
+    csvfile_free(&c);
+    return rc;
+}
+
+const struct toolkit *tables_first_toolkit(const struct tables *t, uint16_t cc)
+{
+    for (size_t i = 0; i < t->narch_support; i++)
+        if (t->arch_support[i].cc == cc && t->arch_support[i].first_toolkit.n)
+            return tables_toolkit(t, &t->arch_support[i].first_toolkit);
+    return NULL;
+}
+
+const char *tables_last_toolkit(const struct tables *t, uint16_t cc)
+{
+    for (size_t i = 0; i < t->narch_support; i++)
+        if (t->arch_support[i].cc == cc)
+            return t->arch_support[i].last_toolkit;
+    return NULL;
 }
 
 /* ---- AMD ------------------------------------------------------------------ */
@@ -429,52 +569,6 @@ out:
     return rc;
 }
 
-/* PyTorch's declared ROCm arch lists: declared rows of the ROCm variants. */
-static int load_rocm_declared(const char *dir, struct tables *t, struct wa_error *err)
-{
-    struct csvfile c;
-    static const char *const cols[] = {
-        "torch_version", "rocm_variant", "platform", "pytorch_rocm_arch",
-        "confidence",    "source",       NULL};
-    int idx[6];
-    int rc = load(dir, "pytorch_rocm_arch_lists.csv", &c, err);
-    if (rc < 0)
-        return rc;
-    if ((rc = need_cols(&c, "pytorch_rocm_arch_lists.csv", cols, idx, err)) < 0)
-        goto out;
-    t->declared = xrealloc(t->declared, (t->ndeclared + c.nrows + 1) * sizeof *t->declared);
-    for (size_t r = 0; r < c.nrows; r++) {
-        struct declared *d = &t->declared[t->ndeclared++];
-        memset(d, 0, sizeof *d);
-        d->release = xstrdup(c.rows[r][idx[0]]);
-        d->variant = xstrdup(c.rows[r][idx[1]]);
-        d->platform = xstrdup(c.rows[r][idx[2]]);
-        d->arch_list = xstrdup(c.rows[r][idx[3]]);
-        d->confidence = xstrdup(c.rows[r][idx[4]]);
-        d->source = xstrdup(c.rows[r][idx[5]]);
-        d->evidence = xstrdup("");
-        /* "gfx900;gfx906;gfx90a:xnack-" */
-        const char *p = d->arch_list;
-        while (*p && d->ngfx < 32) {
-            size_t len = strcspn(p, ";, ");
-            char tok[TARGET_NAME_MAX];
-            if (len && len < sizeof tok) {
-                memcpy(tok, p, len);
-                tok[len] = '\0';
-                struct target x;
-                if (target_parse(tok, &x) == 0 && x.kind == TARGET_GFX)
-                    d->gfx[d->ngfx++] = x;
-            }
-            p += len;
-            while (*p == ';' || *p == ',' || *p == ' ')
-                p++;
-        }
-        d->ngfx = target_sort_unique(d->gfx, d->ngfx);
-    }
-out:
-    csvfile_free(&c);
-    return rc;
-}
 
 const struct amd_processor *tables_amd_processor(const struct tables *t, uint16_t arch, int generic)
 {
@@ -556,7 +650,7 @@ int tables_load(const char *dir, struct tables *t, struct wa_error *err)
     if (rc == 0)
         rc = load_amd_gpus(dir, t, err);
     if (rc == 0)
-        rc = load_rocm_declared(dir, t, err);
+        rc = load_arch_support(dir, t, err);
     if (rc < 0)
         tables_free(t);
     return rc;
@@ -590,7 +684,10 @@ void tables_free(struct tables *t)
     free(t->families);
     for (size_t i = 0; i < t->ndeclared; i++) {
         struct declared *d = &t->declared[i];
+        free(d->project);
+        free(d->version);
         free(d->release);
+        free(d->checked_on);
         free(d->variant);
         free(d->platform);
         free(d->arch_list);
@@ -600,9 +697,24 @@ void tables_free(struct tables *t)
     }
     free(t->declared);
     for (size_t i = 0; i < t->nreleases; i++) {
-        free(t->releases[i].release);
-        free(t->releases[i].pypi_default);
+        struct release_info *r = &t->releases[i];
+        free(r->project);
+        free(r->version);
+        free(r->release);
+        free(r->torch_release);
+        free(r->platform);
+        for (size_t k = 0; k < r->nvariants; k++)
+            free(r->variants[k]);
+        free(r->variants);
+        free(r->pypi_default);
+        free(r->pypi_confidence);
+        free(r->release_date);
+        free(r->source);
+        free(r->checked_on);
     }
+    for (size_t i = 0; i < t->narch_support; i++)
+        free(t->arch_support[i].last_toolkit);
+    free(t->arch_support);
     free(t->releases);
     memset(t, 0, sizeof *t);
 }

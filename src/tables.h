@@ -71,13 +71,16 @@ struct family {
 };
 
 struct declared {
-    char *release;   /* "2.8" */
+    char *project;   /* "torch", "torchvision" */
+    char *version;   /* as written: "2.8" (all of 2.8.x) or "1.3.1" (from that patch on) */
+    char *release;   /* "2.8" (the project's own X.Y: torchvision "0.23") */
     char *variant;   /* "cu128" */
     char *platform;  /* "linux-x86_64" */
     char *arch_list; /* "7.0;7.5;...;12.0+PTX" */
     char *source;
     char *confidence; /* "high", "medium", ... or "" */
     char *evidence;
+    char *checked_on; /* "2026-11-24": when the row was last checked against its source */
     struct target sass[32];
     size_t nsass;
     struct target ptx[8];
@@ -86,9 +89,29 @@ struct declared {
     size_t ngfx;
 };
 
+/* One release of a project on one platform (data/pytorch_releases.csv):
+ * which GPU variants download.pytorch.org publishes for it, the fact that
+ * says "dropped" or "not covered". */
 struct release_info {
-    char *release;      /* "2.8" */
-    char *pypi_default; /* the CUDA build plain `pip install torch` gets on Linux x86_64 */
+    char *project;       /* "torch" */
+    char *version;       /* as written: "2.8" or "0.3.1" */
+    char *release;       /* "2.8" */
+    char *torch_release; /* the torch release it is built for ("2.8") */
+    char *platform;      /* "linux-x86_64" */
+    int covered;         /* 0: which variants exist is not known */
+    char **variants;     /* GPU variant ids ("cu126", "rocm6.4") */
+    size_t nvariants;
+    char *pypi_default;    /* what plain `pip install <project>` gets: a variant, "cpu" or "none" */
+    char *pypi_confidence; /* "high", "medium", "low" */
+    char *release_date;    /* "2025-08-06" or "" */
+    char *source;
+    char *checked_on;
+};
+
+struct arch_support {
+    uint16_t cc;
+    struct dotver first_toolkit; /* the first CUDA that knows cc (its driver knows the GPU) */
+    char *last_toolkit; /* "11.8": the newest CUDA whose nvcc builds SASS for cc, or NULL */
 };
 
 struct tables {
@@ -108,6 +131,9 @@ struct tables {
     size_t nreleases;
     struct amd_processor *amd;
     size_t namd;
+    struct arch_support *arch_support;
+    size_t narch_support;
+    char checked_on[11]; /* the newest checked_on of the declared data, "" if none */
 };
 
 /* Loads every table from dir.  Caller frees with tables_free.  Errors name
@@ -167,6 +193,18 @@ int tables_variant_cmp(const char *a, const char *b);
 
 /* CUDA version of a variant id: "cu128" -> 12.8.  Returns 0 or -1. */
 int tables_variant_cuda(const char *variant, struct dotver *cuda);
+
+/* The release row of a project on a platform (its newest patch row), or NULL. */
+const struct release_info *tables_release(const struct tables *t, const char *project,
+                                          const char *release, const char *platform);
+/* Whether a release row lists a variant. */
+int tables_release_has(const struct release_info *r, const char *variant);
+/* The first toolkit that supports cc (Table 3 row): a driver older than
+ * its driver does not know the GPU.  NULL when not known. */
+const struct toolkit *tables_first_toolkit(const struct tables *t, uint16_t cc);
+/* The newest CUDA toolkit that still compiles SASS for cc ("11.8"), or
+ * NULL when current toolkits do. */
+const char *tables_last_toolkit(const struct tables *t, uint16_t cc);
 
 /* Parses a TORCH_CUDA_ARCH_LIST ("5.0;6.0;9.0+PTX;9.0a") into targets. */
 void tables_parse_arch_list(const char *list, struct target *sass, size_t *nsass, size_t maxs,
