@@ -43,6 +43,7 @@ struct ctx {
     struct tmpl_set *tmpls;
     char *base_url; /* without a trailing slash, "" when none */
     const char *data_as_of;
+    const char *checked_on; /* the declared data's newest checked-on date */
     size_t pages;
     /* Pages left out because an earlier page had their path (listed with
      * the skipped records); each thread has its own list. */
@@ -129,6 +130,8 @@ static int render(struct ctx *c, const char *name, const char *path, json_t *dat
     if (!json_object_get(data, "data_as_of"))
         json_object_set_new(data, "data_as_of",
                             c->data_as_of ? json_string(c->data_as_of) : json_null());
+    json_object_set_new(data, "wheels_read", json_boolean(c->data_as_of != NULL));
+    json_object_set_new(data, "checked_on", json_string(c->checked_on ? c->checked_on : ""));
     json_object_set_new(data, "generator", json_string("wheelarch " WHEELARCH_VERSION));
     json_object_set_new(data, "api_version", json_string(SITE_API_VERSION));
     struct strbuf out = STRBUF_INIT;
@@ -279,8 +282,8 @@ static int release_pages(struct ctx *c, struct sitedata *d, struct wa_error *err
 
 static char *atom_time(const char *date)
 {
-    if (date && strlen(date) == 10)
-        return xasprintf("%sT00:00:00Z", date);
+    if (date && strlen(date) >= 10)
+        return xasprintf("%.10sT00:00:00Z", date);
     return xstrdup("1970-01-01T00:00:00Z");
 }
 
@@ -309,7 +312,17 @@ static int changes(struct ctx *c, struct sitedata *d, struct wa_error *err)
     json_object_set_new(feed, "self", json_string(self));
     json_object_set_new(feed, "alternate", json_string(alt));
     json_object_set_new(feed, "feed_id", json_string(b[0] ? self : "urn:wheelarch:changes"));
-    char *upd = atom_time(c->data_as_of);
+    /* The feed changed when its newest entry did. */
+    const char *newest = NULL;
+    size_t ni;
+    json_t *ne;
+    json_array_foreach(d->changes, ni, ne)
+    {
+        const char *dt = json_string_value(json_object_get(ne, "date"));
+        if (dt && (!newest || strcmp(dt, newest) > 0))
+            newest = dt;
+    }
+    char *upd = atom_time(newest ? newest : c->data_as_of ? c->data_as_of : c->checked_on);
     json_object_set_new(feed, "updated", json_string(upd));
     free(upd);
     json_t *entries = json_array();
@@ -649,6 +662,7 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     phase("records");
     st->records = v.records;
     c.data_as_of = v.data_date;
+    c.checked_on = t.checked_on;
     sitedata_begin(&v, &t, c.base_url, &d);
     have_data = 1;
     phase("grid");
@@ -696,6 +710,8 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
         rc = copy_asset(&c, "style.css", err);
     if (rc == 0)
         rc = copy_asset(&c, "search.js", err);
+    if (rc == 0)
+        rc = copy_asset(&c, "driver.js", err);
     if (rc == 0)
         rc = put(&c, ".nojekyll", "", 0, err);
 out:

@@ -41,6 +41,27 @@ const char *sitedata_verdict_symbol(int v)
     return v >= 0 && v < COMPAT_VERDICTS ? s[v] : "?";
 }
 
+const char *sitedata_provenance(json_t *x)
+{
+    static const char *const words[][2] = {
+        {"high", "declared (PyTorch's build configuration, high confidence)"},
+        {"medium-high", "declared (PyTorch's build configuration, medium-high confidence)"},
+        {"medium", "declared (PyTorch's build configuration, medium confidence)"},
+        {"low", "declared (PyTorch's build configuration, low confidence)"}};
+    const char *st = json_string_value(json_object_get(x, "status"));
+    const char *conf = json_string_value(json_object_get(x, "confidence"));
+    if (!st)
+        return "";
+    if (strcmp(st, "verified") == 0)
+        return "verified (read from the wheel)";
+    if (strcmp(st, "inferred") == 0)
+        return "inferred (read from a sibling wheel of the same build)";
+    for (size_t i = 0; conf && i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(words[i][0], conf) == 0)
+            return words[i][1];
+    return "declared (PyTorch's build configuration)";
+}
+
 char *sitedata_segment(const char *s)
 {
     /* Injective, so two values never share a page: [A-Za-z0-9.-] stands for
@@ -535,6 +556,28 @@ struct recs {
     json_t *by_platform; /* {"linux-x86_64": result or null} */
 };
 
+/* An answer (recommendation, fallback, driver-table row) as the feed and
+ * the pages carry it: the source text stays in the full answer only. */
+static json_t *slim_answer(json_t *a, int keep_source)
+{
+    if (!json_is_object(a))
+        return json_null();
+    json_t *x = json_deep_copy(a);
+    if (!keep_source)
+        json_object_del(x, "source");
+    json_object_del(x, "scanned_at");
+    int vi = 0;
+    const char *vn = json_string_value(json_object_get(x, "verdict"));
+    while (vn && vi < COMPAT_VERDICTS && strcmp(compat_verdict_name(vi), vn))
+        vi++;
+    if (vn && vi < COMPAT_VERDICTS)
+        json_object_set_new(x, "symbol", json_string(sitedata_verdict_symbol(vi)));
+    json_object_set_new(x, "provenance", json_string(sitedata_provenance(x)));
+    return x;
+}
+
+/* The answer of `wheelarch query` for a device on a platform: the one
+ * decision the CLI, the pages and the feed share. */
 static json_t *recommendation_for(struct sitedata *d, uint16_t cc, const char *platform)
 {
     struct query_options o = {0};
@@ -547,13 +590,33 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, const char *p
         return json_null();
     json_t *out = json_object();
     json_object_set(out, "release", json_object_get(r, "version"));
-    json_t *rec = json_object_get(r, "recommendation");
-    json_t *fb = json_object_get(r, "fallback");
-    json_object_set(out, "recommendation", rec ? rec : json_null());
-    json_object_set(out, "fallback", fb ? fb : json_null());
-    json_t *vs = json_object();
+    json_object_set(out, "applies", json_object_get(r, "applies"));
+    json_object_set_new(out, "recommendation", slim_answer(json_object_get(r, "recommendation"), 1));
+    json_object_set_new(out, "fallback", slim_answer(json_object_get(r, "fallback"), 1));
+    json_t *bd = json_array();
     size_t i;
     json_t *x;
+    json_array_foreach(json_object_get(r, "by_driver"), i, x)
+    {
+        json_t *e = slim_answer(x, 0);
+        json_object_del(e, "reason");
+        json_object_del(e, "checked_on");
+        json_array_append_new(bd, e);
+    }
+    json_object_set_new(out, "by_driver", bd);
+    json_t *py = json_object_get(r, "pypi");
+    json_object_set_new(out, "pypi", json_is_object(py) ? slim_answer(py, 0) : json_null());
+    json_t *ln = json_array();
+    json_array_foreach(json_object_get(r, "last_native"), i, x)
+    {
+        json_t *e = slim_answer(x, 0);
+        json_object_del(e, "checked_on");
+        json_array_append_new(ln, e);
+    }
+    json_object_set_new(out, "last_native", ln);
+    json_object_set(out, "way_forward", json_object_get(r, "way_forward"));
+    json_object_set(out, "guidance", json_object_get(r, "guidance"));
+    json_t *vs = json_object();
     json_array_foreach(json_object_get(r, "variants"), i, x) json_object_set(
         vs, json_string_value(json_object_get(x, "variant")), json_object_get(x, "verdict"));
     json_object_set_new(out, "variants", vs);
@@ -576,6 +639,24 @@ static json_t *recs_for(struct sitedata *d, struct recs *cache, size_t *ncache, 
 }
 
 /* ---- GPUs ---------------------------------------------------------------- */
+
+/* JSON for a <script type="application/json"> element: "<" escaped so the
+ * text can never close the element. */
+static char *script_json(json_t *v)
+{
+    char *s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+    struct strbuf b = STRBUF_INIT;
+    for (const char *p = s; *p; p++) {
+        if (*p == '<')
+            strbuf_adds(&b, "\\u003c");
+        else
+            strbuf_addc(&b, *p);
+    }
+    free(s);
+    return strbuf_detach(&b, NULL);
+}
+
+
 
 static int gpu_cmp(const void *a, const void *b)
 {
@@ -616,7 +697,7 @@ static json_t *gpu_summary(const struct gpu *g)
 
 /* Per-release verdict rows of every project for one compute capability: the
  * newest version of each release (patch releases are on the release pages). */
-static json_t *gpu_releases(struct sitedata *d, uint16_t cc)
+static json_t *gpu_releases(struct sitedata *d, uint16_t cc, int tegra)
 {
     const struct dbview *v = d->v;
     json_t *out = json_array();
@@ -626,7 +707,7 @@ static json_t *gpu_releases(struct sitedata *d, uint16_t cc)
     for (size_t r = 0; r < v->nrows; r++) {
         const struct view_row *row = &v->rows[r];
         if ((long)r != newest_row(d, row->project, row->release, row->variant, row->platform) ||
-            !sitedata_row_fits(row, cc))
+            !sitedata_row_fits(row, cc) || !query_applies(cc, tegra, row->platform))
             continue;
         if (cur && strcmp(cur_project, row->project) == 0 &&
             strcmp(json_string_value(json_object_get(cur, "release")), row->release) == 0)
@@ -659,6 +740,12 @@ static json_t *gpu_releases(struct sitedata *d, uint16_t cc)
         json_object_set_new(x, "symbol", json_string(sitedata_verdict_symbol(res->verdict)));
         json_object_set_new(x, "reason", json_string(res->reason));
         json_object_set_new(x, "status", json_string(dbview_status_name(row->status)));
+        json_object_set_new(x, "confidence",
+                            row->status == VIEW_DECLARED && row->declared &&
+                                    row->declared->confidence[0]
+                                ? json_string(row->declared->confidence)
+                                : json_null());
+        json_object_set_new(x, "provenance", json_string(sitedata_provenance(x)));
         json_object_set_new(x, "min_driver",
                             res->min_driver[0] ? json_string(res->min_driver) : json_null());
         json_object_set_new(x, "version", json_string(row->version));
@@ -700,7 +787,7 @@ static void build_gpus(struct sitedata *d)
         while (ci < d->grid.nccs && d->grid.ccs[ci] != g->cc)
             ci++;
         if (!releases_by_cc[ci]) {
-            releases_by_cc[ci] = gpu_releases(d, g->cc);
+            releases_by_cc[ci] = gpu_releases(d, g->cc, g->tegra);
             svg_by_cc[ci] = timeline_svg(&d->grid, g->cc);
         }
         json_t *page = json_deep_copy(s);
@@ -708,25 +795,58 @@ static void build_gpus(struct sitedata *d)
         json_object_set(page, "releases", releases_by_cc[ci]);
         json_object_set_new(page, "svg", json_string(svg_by_cc[ci]));
         json_t *recl = json_array();
+        json_t *drivers = json_object();
+        int all_declared = 1, any_row = 0;
         for (int p = 0; p < NPLATFORMS; p++) {
             json_t *r = json_object_get(recs, platforms[p]);
             if (!json_is_object(r))
                 continue;
             json_t *x = json_deep_copy(r);
-            json_t *rec = json_object_get(x, "recommendation");
-            if (json_is_object(rec)) {
-                int vi = 0;
-                while (vi < COMPAT_VERDICTS &&
-                       strcmp(compat_verdict_name(vi),
-                              json_string_value(json_object_get(rec, "verdict"))))
-                    vi++;
-                json_object_set_new(rec, "symbol", json_string(sitedata_verdict_symbol(vi)));
-                json_object_set_new(rec, "label", json_string(compat_verdict_label(vi)));
-            }
             json_object_set_new(x, "platform", json_string(platforms[p]));
             json_object_set_new(x, "platform_name", json_string(platform_name(platforms[p])));
+            json_object_set_new(x, "has_last_native",
+                                json_boolean(json_array_size(json_object_get(x, "last_native")) > 0));
+            json_object_set_new(x, "has_drivers",
+                                json_boolean(json_array_size(json_object_get(x, "by_driver")) > 1));
+            json_t *py = json_object_get(x, "pypi");
+            if (json_is_object(py))
+                json_object_set_new(py, "has_answer",
+                                    json_boolean(json_is_object(json_object_get(x, "recommendation")) ||
+                                                 json_is_object(json_object_get(x, "fallback"))));
+            json_t *gd = json_object_get(x, "guidance");
+            if (json_is_object(gd) &&
+                (!json_object_get(page, "guidance") || json_is_true(json_object_get(x, "applies"))))
+                json_object_set(page, "guidance", gd);
+            if (json_is_object(py))
+                json_object_set_new(py, "is_cpu",
+                                    json_boolean(strcmp(json_string_value(json_object_get(py, "build")),
+                                                        "cpu") == 0));
+            if (json_is_true(json_object_get(x, "applies")))
+                json_object_set(drivers, platforms[p], json_object_get(x, "by_driver"));
             json_array_append_new(recl, x);
         }
+        {
+            size_t ri;
+            json_t *rel;
+            json_array_foreach(releases_by_cc[ci], ri, rel)
+            {
+                size_t k;
+                json_t *row;
+                json_array_foreach(json_object_get(rel, "rows"), k, row)
+                {
+                    any_row = 1;
+                    if (strcmp(json_string_value(json_object_get(row, "status")), "declared"))
+                        all_declared = 0;
+                }
+            }
+        }
+        json_object_set_new(page, "all_declared", json_boolean(any_row && all_declared));
+        char *dj = script_json(drivers);
+        json_object_set_new(page, "drivers_json", json_string(dj));
+        free(dj);
+        json_object_set_new(page, "driver_box",
+                            json_boolean(!g->amd && json_object_size(drivers) > 0));
+        json_decref(drivers);
         json_object_set_new(page, "recommendation_list", recl);
         json_array_append_new(d->gpu_pages, page);
     }
@@ -762,22 +882,6 @@ static const char *segment_title(const char *s)
     return s;
 }
 
-/* JSON for a <script type="application/json"> element: "<" escaped so the
- * text can never close the element. */
-static char *script_json(json_t *v)
-{
-    char *s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
-    struct strbuf b = STRBUF_INIT;
-    for (const char *p = s; *p; p++) {
-        if (*p == '<')
-            strbuf_adds(&b, "\\u003c");
-        else
-            strbuf_addc(&b, *p);
-    }
-    free(s);
-    return strbuf_detach(&b, NULL);
-}
-
 static void build_home(struct sitedata *d)
 {
     d->home = json_object();
@@ -803,21 +907,46 @@ static void build_home(struct sitedata *d)
             json_array_append_new(gl, x);
             const char *cc = json_string_value(json_object_get(g, "device"));
             if (!json_object_get(ccdata, cc)) {
+                /* the instant answer: Linux x86_64, the platform most people ask for */
                 json_t *r = json_object_get(json_object_get(g, "recommendations"), "linux-x86_64");
                 json_t *c = json_object();
+                json_object_set_new(c, "platform", json_string("Linux x86_64"));
                 if (json_is_object(r)) {
                     json_t *rec = json_object_get(r, "recommendation");
                     json_t *fb = json_object_get(r, "fallback");
                     json_t *use = json_is_object(rec) ? rec : fb;
                     json_object_set(c, "release", json_object_get(r, "release"));
                     if (json_is_object(use)) {
-                        json_object_set(c, "index", json_object_get(use, "index"));
-                        json_object_set(c, "version", json_object_get(use, "version"));
-                        json_object_set(c, "verdict", json_object_get(use, "verdict"));
+                        static const char *const keys[] = {"index", "version", "pin", "verdict",
+                                                           "label", "symbol", "provenance",
+                                                           "min_driver", "status"};
+                        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+                            json_object_set(c, keys[k], json_object_get(use, keys[k]));
                         json_object_set(c, "pip",
                                         json_object_get(json_object_get(use, "commands"), "pip"));
                         json_object_set_new(c, "fallback", json_boolean(!json_is_object(rec)));
                     }
+                    json_t *bd = json_array();
+                    size_t k;
+                    json_t *e;
+                    json_array_foreach(json_object_get(r, "by_driver"), k, e)
+                    {
+                        json_t *y = json_object();
+                        json_object_set(y, "min_driver", json_object_get(e, "min_driver"));
+                        json_object_set(y, "index", json_object_get(e, "index"));
+                        json_object_set(y, "pin", json_object_get(e, "pin"));
+                        json_object_set(y, "pip", json_object_get(json_object_get(e, "commands"), "pip"));
+                        json_array_append_new(bd, y);
+                    }
+                    json_object_set_new(c, "by_driver", bd);
+                    json_t *py = json_object_get(r, "pypi");
+                    if (json_is_object(py)) {
+                        json_object_set(c, "pypi_runs", json_object_get(py, "runs"));
+                        json_object_set(c, "pypi_build", json_object_get(py, "build"));
+                    }
+                    json_t *gd = json_object_get(r, "guidance");
+                    if (json_is_object(gd) && !json_is_true(json_object_get(r, "applies")))
+                        json_object_set(c, "guidance", json_object_get(gd, "text"));
                     json_object_set(c, "variants", json_object_get(r, "variants"));
                 }
                 json_object_set_new(ccdata, cc, c);
@@ -1165,14 +1294,24 @@ static void build_changes(struct sitedata *d)
         free(id);
         json_t *items = json_array();
         const char *date = NULL;
+        char datebuf[11];
         for (size_t k = r; k < v->nrows; k++) {
             const struct view_row *x = &v->rows[k];
             if (strcmp(x->project, row->project) || strcmp(x->release, row->release))
                 break;
             if ((long)k != newest_row(d, x->project, x->release, x->variant, x->platform))
                 continue;
-            if (x->scanned_at && (!date || strcmp(x->scanned_at, date) > 0))
-                date = x->scanned_at;
+            /* the release's date: its first upload where crawled */
+            size_t wi;
+            json_t *w;
+            json_array_foreach(x->wheels, wi, w)
+            {
+                const char *up = json_string_value(json_object_get(w, "upload_time"));
+                if (up && strlen(up) >= 10 && (!date || strncmp(up, date, 10) < 0)) {
+                    snprintf(datebuf, sizeof datebuf, "%.10s", up);
+                    date = datebuf;
+                }
+            }
             json_t *it = json_object();
             json_object_set_new(it, "variant", json_string(x->variant));
             json_object_set_new(it, "platform", json_string(x->platform));
@@ -1180,12 +1319,19 @@ static void build_changes(struct sitedata *d)
             json_object_set_new(it, "status", json_string(dbview_status_name(x->status)));
             long pr = prev ? newest_row(d, x->project, prev, x->variant, x->platform) : -1;
             if (pr < 0) {
-                json_object_set_new(it, "new_variant", json_boolean(prev != NULL));
+                /* "new" only when the data says which variants the
+                 * previous release had */
+                const struct release_info *pi =
+                    prev ? tables_release(d->t, x->project, prev, x->platform) : NULL;
+                int is_new = pi && pi->covered && !tables_release_has(pi, x->variant);
+                json_object_set_new(it, "new_variant", json_boolean(is_new));
+                json_object_set_new(it, "first_in_data", json_boolean(!is_new));
                 json_object_set_new(it, "added", json_array());
                 json_object_set_new(it, "dropped", json_array());
             } else {
                 const struct view_row *p = &v->rows[pr];
                 json_object_set_new(it, "new_variant", json_false());
+                json_object_set_new(it, "first_in_data", json_false());
                 json_object_set_new(it, "added", diff_rows(x, p));
                 json_object_set_new(it, "dropped", diff_rows(p, x));
             }
@@ -1194,6 +1340,7 @@ static void build_changes(struct sitedata *d)
             json_object_set_new(it, "has_dropped",
                                 json_boolean(json_array_size(json_object_get(it, "dropped")) > 0));
             int changed = json_is_true(json_object_get(it, "new_variant")) ||
+                          (prev && json_is_true(json_object_get(it, "first_in_data"))) ||
                           json_array_size(json_object_get(it, "added")) ||
                           json_array_size(json_object_get(it, "dropped"));
             json_object_set_new(it, "changed", json_boolean(changed));
@@ -1212,11 +1359,26 @@ static void build_changes(struct sitedata *d)
                     continue;
                 if (newest_row(d, p->project, row->release, p->variant, p->platform) >= 0)
                     continue;
+                /* Dropped is a fact only when the data lists the variants
+                 * of both releases; otherwise the gap is ours. */
+                const struct release_info *ci =
+                    tables_release(d->t, row->project, row->release, p->platform);
+                const struct release_info *pi =
+                    tables_release(d->t, row->project, prev, p->platform);
+                const char *state;
+                if (!ci || !ci->covered || !pi || !pi->covered)
+                    state = "not_covered"; /* which variants exist is not in the data */
+                else if (tables_release_has(ci, p->variant))
+                    state = "no_arch_data"; /* published; its arch list is not in the data */
+                else if (tables_release_has(pi, p->variant))
+                    state = "removed_variant";
+                else
+                    continue; /* neither release lists it: nothing to say */
                 json_t *it = json_object();
+                json_object_set_new(it, state, json_true());
                 json_object_set_new(it, "variant", json_string(p->variant));
                 json_object_set_new(it, "platform", json_string(p->platform));
                 json_object_set_new(it, "platform_name", json_string(platform_name(p->platform)));
-                json_object_set_new(it, "removed_variant", json_true());
                 json_object_set_new(it, "changed", json_true());
                 json_object_set_new(it, "added", json_array());
                 json_object_set_new(it, "dropped", json_array());
@@ -1226,6 +1388,14 @@ static void build_changes(struct sitedata *d)
             }
         }
         json_object_set_new(entry, "items", items);
+        if (!date) { /* not crawled: the release date of the data file */
+            for (int p = 0; p < NPLATFORMS && !date; p++) {
+                const struct release_info *ri =
+                    tables_release(d->t, row->project, row->release, platforms[p]);
+                if (ri && ri->release_date[0])
+                    date = ri->release_date;
+            }
+        }
         json_object_set_new(entry, "date", date ? json_string(date) : json_null());
         json_array_append_new(d->changes, entry);
     }
@@ -1462,8 +1632,12 @@ void sitedata_begin(const struct dbview *v, const struct tables *t, const char *
         d->base_url[--bl] = '\0';
     d->meta = json_object();
     json_object_set_new(d->meta, "api-version", json_string(SITE_API_VERSION));
-    json_object_set_new(d->meta, "data-as-of",
-                        v->data_date ? json_string(v->data_date) : json_null());
+    /* The newest scan, else the day the declared data was last checked. */
+    const char *asof = v->data_date ? v->data_date : (t->checked_on[0] ? t->checked_on : NULL);
+    json_object_set_new(d->meta, "data-as-of", asof ? json_string(asof) : json_null());
+    json_object_set_new(d->meta, "declared-checked-on",
+                        t->checked_on[0] ? json_string(t->checked_on) : json_null());
+    json_object_set_new(d->meta, "wheels-read", json_boolean(v->data_date != NULL));
     json_object_set_new(d->meta, "generator", json_string("wheelarch " WHEELARCH_VERSION));
     grid_build(&d->grid, v, t);
     struct grid_half a = {&d->grid, t, 0, d->grid.nccs / 2};

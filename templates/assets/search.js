@@ -42,15 +42,36 @@
     h.appendChild(link);
     h.appendChild(document.createTextNode(entry.cc.indexOf("gfx") === 0 ? " (" + entry.cc + ")" : " (compute capability " + entry.cc + ")"));
     card.appendChild(h);
-    if (d && d.index) {
+    if (d && d.guidance) {
+      card.appendChild(text("p", d.guidance));
+    } else if (d && d.index) {
       var p = document.createElement("p");
-      p.appendChild(document.createTextNode(d.fallback ? "No variant of torch " + d.release + " runs on it; the newest that does is torch " + d.version + " from " : "torch " + d.release + ": use the "));
+      p.appendChild(document.createTextNode(d.platform + ", " + (d.fallback ? "no variant of torch " + d.release + " runs on it; the newest that does is torch " + d.pin + " from the " : "torch " + d.release + ": use the ")));
       p.appendChild(text("strong", d.index, "rec"));
-      p.appendChild(document.createTextNode(d.fallback ? "." : " index (" + d.verdict + ")."));
+      p.appendChild(document.createTextNode(" index (" + d.symbol + " " + d.label + ")."));
       card.appendChild(p);
       card.appendChild(text("pre", d.pip));
+      card.appendChild(text("p", "Source: " + d.provenance + "." + (d.min_driver ? " Needs NVIDIA driver " + d.min_driver + " or newer." : ""), "prov"));
+      if (d.pypi_build && d.pypi_runs === false)
+        card.appendChild(text("p", "Plain pip install torch (PyPI, " + (d.pypi_build === "cpu" ? "CPU-only" : "a " + d.pypi_build + " build") + ") has no code for this GPU: use the command above."));
+      if (d.by_driver && d.by_driver.length > 1 && window.wheelarchDriver) {
+        var lab = text("label", "Your NVIDIA driver: ");
+        var inp = document.createElement("input");
+        inp.setAttribute("inputmode", "decimal");
+        inp.placeholder = "e.g. 570.86.15";
+        lab.appendChild(inp);
+        var res = text("p", "");
+        res.setAttribute("aria-live", "polite");
+        inp.addEventListener("input", function () {
+          var row = window.wheelarchDriver.pick(d.by_driver, inp.value);
+          res.textContent = row === undefined ? "" : row === null ? "No build in the data loads with this driver: update the driver." : "With this driver: " + row.pip;
+        });
+        card.appendChild(lab);
+        card.appendChild(res);
+      }
+      card.appendChild(text("p", "Other platforms (Windows, Linux aarch64): see the GPU's page.", "small"));
     } else {
-      card.appendChild(text("p", "No release in the data runs on this GPU."));
+      card.appendChild(text("p", "No release in the data runs on this GPU; its page says what to do."));
     }
     answer.appendChild(card);
   }

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Hand-written answers, worked out from the rules (docs, compat.h) and the
+data files by hand -- never from wheelarch's output -- checked on every
+surface that gives them: `wheelarch query --json`, the GPU page and
+api/v1/gpus.json (the same-answer test), plus the data's own invariants:
+the newest CUDA release is not older than the newest ROCm one, and the
+changes feed never calls a variant dropped without coverage.
+
+Usage: test_truth.py --wheelarch EXE --work DIR
+"""
+import argparse, csv, json, os, re, shutil, subprocess, sys, html
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--wheelarch", required=True)
+ap.add_argument("--work", required=True)
+args = ap.parse_args()
+exe, work = args.wheelarch, args.work
+data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data")
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+
+fails = []
+def ok(cond, msg):
+    if not cond:
+        fails.append(msg)
+        print("FAIL: " + msg)
+
+def run(*args):
+    env = dict(os.environ, WHEELARCH_DATA_DIR=data)
+    return subprocess.run([exe] + list(args), capture_output=True, text=True, env=env)
+
+# Worked out by hand (see each comment for the reasoning):
+CASES = [
+    # GTX 1080 Ti, 6.1. torch 2.14 linux-x86_64: cu126 = 5.0;6.0;7.0;...;9.0 -> sm_60 runs on
+    # 6.1 (R1) -> native; cu130/cu132 start at 7.5, no PTX -> no. PyPI 2.14 = cu130 -> no.
+    dict(gpu="GTX 1080 Ti", slug="geforce-gtx-1080-ti", platform="linux-x86_64",
+         index="cu126", pin="2.14.*", verdict="native", min_driver="525.60.13",
+         pypi_runs=False, fallback=False),
+    # RTX 5090, 12.0: cu132 has 12.0 -> native, the newest CUDA wins; CUDA 13 floor 580.
+    # PyPI 2.14 = cu130 (7.5..12.0) -> runs.
+    dict(gpu="RTX 5090", slug="geforce-rtx-5090", platform="linux-x86_64",
+         index="cu132", pin="2.14.*", verdict="native", min_driver="580",
+         pypi_runs=True, fallback=False),
+    # A100, 8.0: every 2.14 variant has 8.0; newest CUDA is cu132.
+    dict(gpu="A100", slug="nvidia-a100", platform="linux-x86_64",
+         index="cu132", pin="2.14.*", verdict="native", min_driver="580",
+         pypi_runs=True, fallback=False),
+    # Tesla K40c, 3.5: nothing since Linux moved to 3.7 in 1.3.1 (pytorch/builder
+    # 2aac90bd); torch 1.3.0 cu101 (3.5;5.0;...) is the last: pin 1.3.0, CUDA 10.1 needs 418.39.
+    dict(gpu="Tesla K40c", slug="tesla-k40c", platform="linux-x86_64",
+         index="cu101", pin="1.3.0", verdict="native", min_driver="418.39",
+         pypi_runs=False, fallback=True, last_toolkit="11.8"),
+    # RX 7900 XTX, gfx1100: torch 2.14's ROCm variants; the newest ROCm with gfx1100.
+    dict(gpu="RX 7900 XTX", slug="amd-radeon-rx-7900-xtx", platform="linux-x86_64",
+         index="rocm7.14", pin="2.14.*", verdict="native", min_driver=None,
+         pypi_runs=False, fallback=False),
+]
+
+site = os.path.join(work, "site")
+p = run("build", "--cache", os.path.join(work, "nocache"), "--out", site)
+ok(p.returncode == 0, "build: " + p.stderr[-300:])
+gpus = {g["slug"]: g for g in json.load(open(os.path.join(site, "api/v1/gpus.json")))["gpus"]}
+
+for case in CASES:
+    p = run("query", "--gpu", case["gpu"], "--platform", case["platform"], "--json")
+    ok(p.returncode == 0, "%s: query exit %d %s" % (case["gpu"], p.returncode, p.stderr))
+    q = json.loads(p.stdout)
+    ans = q["fallback"] if case["fallback"] else q["recommendation"]
+    ok(ans is not None, "%s: an answer" % case["gpu"])
+    if not ans:
+        continue
+    for k in ("index", "pin", "verdict", "min_driver"):
+        ok(ans.get(k) == case[k], "%s: query %s = %r, want %r" % (case["gpu"], k, ans.get(k), case[k]))
+    ok(ans["status"] == "declared" and ans["confidence"], "%s: provenance %r/%r" % (case["gpu"], ans["status"], ans["confidence"]))
+    ok(q["pypi"]["runs"] == case["pypi_runs"], "%s: pypi runs %r" % (case["gpu"], q["pypi"]["runs"]))
+    if "last_toolkit" in case:
+        ok(q["way_forward"] and q["way_forward"]["last_toolkit"] == case["last_toolkit"],
+           "%s: way forward %r" % (case["gpu"], q["way_forward"]))
+    # the feed: the same decision
+    g = gpus[case["slug"]]["recommendations"][case["platform"]]
+    fa = g["fallback"] if case["fallback"] else g["recommendation"]
+    for k in ("index", "pin", "verdict", "min_driver", "status", "confidence"):
+        ok(fa.get(k) == ans.get(k), "%s: feed %s %r != query %r" % (case["gpu"], k, fa.get(k), ans.get(k)))
+    ok(g["by_driver"] == [] or g["by_driver"][0]["index"] == q["by_driver"][0]["index"],
+       "%s: feed driver table" % case["gpu"])
+    # the page: the command, the provenance in words, the driver
+    page = re.sub(r"<[^>]+>", "", html.unescape(open(os.path.join(site, "gpu", case["slug"], "index.html")).read()))
+    ok(ans["commands"]["pip"] in page, "%s: page shows %s" % (case["gpu"], ans["commands"]["pip"]))
+    ok("Source: declared (PyTorch's build configuration, %s confidence)" % ans["confidence"] in page,
+       "%s: page names the provenance" % case["gpu"])
+    if case["min_driver"]:
+        ok("Needs NVIDIA driver %s or newer" % case["min_driver"] in page, "%s: page min driver" % case["gpu"])
+
+# Jetson Orin NX: the guidance everywhere, no download.pytorch.org command anywhere.
+p = run("query", "--gpu", "Jetson Orin NX", "--platform", "windows-x86_64", "--json")
+q = json.loads(p.stdout)
+ok(q["recommendation"] is None and q["fallback"] is None and q["guidance"]["kind"] == "jetson",
+   "Jetson: no recommendation, Jetson guidance (%r)" % q["guidance"])
+page = open(os.path.join(site, "gpu/jetson-orin-nx/index.html")).read()
+ok("download.pytorch.org/whl" not in page.split('id="tl-head"')[0], "Jetson page recommends no download.pytorch.org wheel")
+ok("PyTorch for Jetson" in page, "Jetson page links NVIDIA's Jetson wheels")
+for plat, r in gpus["jetson-orin-nx"]["recommendations"].items():
+    ok(r["recommendation"] is None and r["fallback"] is None, "Jetson feed %s has no recommendation" % plat)
+
+# Dates: data-as-of set, no 1970 in the Atom feed.
+meta = json.load(open(os.path.join(site, "api/v1/matrix.json")))["meta"]
+ok(re.match(r"^\d{4}-\d{2}-\d{2}", meta["data-as-of"] or ""), "data-as-of %r" % meta["data-as-of"])
+atom = open(os.path.join(site, "changes.atom")).read()
+ok("1970-01-01" not in atom, "Atom dates")
+
+# The data: newest CUDA release >= newest ROCm release (torch).
+def ver(s): return tuple(int(x) for x in s.split("."))
+rows = list(csv.DictReader(open(os.path.join(data, "pytorch_arch_lists.csv"))))
+cuda = max(ver(r["release"]) for r in rows if r["project"] == "torch" and r["variant"].startswith("cu"))
+rocm = max(ver(r["release"]) for r in rows if r["project"] == "torch" and r["variant"].startswith("rocm"))
+ok(cuda >= rocm, "newest CUDA release %r older than newest ROCm release %r" % (cuda, rocm))
+rel = {(r["project"], r["release"], r["platform"]): r for r in csv.DictReader(open(os.path.join(data, "pytorch_releases.csv")))}
+for r in rows:
+    ok(any(k[0] == r["project"] and ver(k[1])[:2] == ver(r["release"])[:2] and k[2] == r["platform"] for k in rel),
+       "arch row %s %s %s has no release row" % (r["project"], r["release"], r["platform"]))
+
+# Changes: "dropped" only where the data lists the variants of both releases.
+ch = html.unescape(open(os.path.join(site, "changes/index.html")).read())
+for sec in re.findall(r'<section aria-labelledby="[^"]*">(.*?)</section>', ch, re.S):
+    m = re.search(r"<h2[^>]*>(\S+) (\S+) <span class=\"status\">against (\S+)</span>", sec)
+    if not m:
+        continue
+    proj, new, old = m.groups()
+    names = {"Linux x86_64": "linux-x86_64", "Linux aarch64": "linux-aarch64", "Windows x86_64": "windows-x86_64"}
+    for var, pname in re.findall(r"<li><b>([^<]+)</b> \(([^)]+)\): dropped: this release", sec):
+        pl = names[pname]
+        newr = [v for k, v in rel.items() if k[0] == proj and k[2] == pl and ver(k[1])[:2] == ver(new)]
+        oldr = [v for k, v in rel.items() if k[0] == proj and k[2] == pl and ver(k[1])[:2] == ver(old)]
+        ok(newr and oldr and "?" not in newr[-1]["variants"] and var not in newr[-1]["variants"].split(";")
+           and var in ";".join(o["variants"] for o in oldr).split(";"),
+           "changes: %s %s %s dropped without coverage" % (proj, new, var))
+
+print("%d failures" % len(fails))
+sys.exit(1 if fails else 0)
