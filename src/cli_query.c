@@ -65,8 +65,7 @@ static void print_text(json_t *o)
         printf("  %-8s %-15s %s  [%s%s%s]\n", json_string_value(json_object_get(x, "variant")),
                json_string_value(json_object_get(x, "label")),
                json_string_value(json_object_get(x, "reason")),
-               json_string_value(json_object_get(x, "status")), conf ? ", " : "",
-               conf ? conf : "");
+               json_string_value(json_object_get(x, "status")), conf ? ", " : "", conf ? conf : "");
         size_t k;
         json_t *diff;
         json_array_foreach(json_object_get(x, "differences"), k, diff)

@@ -257,8 +257,7 @@ static void set_pin(const struct qctx *c, const char *exact, struct answer *a)
     size_t k = 0;
     while (k < c->nrel && strcmp(c->releases[k], r->release) != 0)
         k++;
-    for (size_t i = k < c->nrel ? c->rel_start[k] : 0; k < c->nrel && i < c->rel_start[k + 1];
-         i++)
+    for (size_t i = k < c->nrel ? c->rel_start[k] : 0; k < c->nrel && i < c->rel_start[k + 1]; i++)
         if (strcmp(c->rows[i]->variant, r->variant) == 0 &&
             dotver_cmp_str(c->rows[i]->version, r->version) > 0)
             later = 1;
@@ -295,8 +294,7 @@ static void answer_for(const struct qctx *c, size_t rk, const char *exact, int h
 {
     memset(a, 0, sizeof *a);
     a->row = -1;
-    const struct toolkit *dcuda =
-        has_driver ? tables_driver_cuda(c->v->t, driver, c->os) : NULL;
+    const struct toolkit *dcuda = has_driver ? tables_driver_cuda(c->v->t, driver, c->os) : NULL;
     if (decide_release(c, rk, exact, has_driver, driver, dcuda, a)) {
         set_pin(c, exact, a);
         return;
@@ -501,14 +499,15 @@ static json_t *pypi_json(const struct qctx *c, size_t k, const char *exact, int 
             why = "the arch list of that build is not in the data";
     }
     json_object_set_new(x, "verdict",
-                        row || !applies || !why || strcmp(why, "the arch list of that build is "
-                                                                "not in the data")
+                        row || !applies || !why ||
+                                strcmp(why, "the arch list of that build is "
+                                            "not in the data")
                             ? json_string(compat_verdict_name(verdict))
                             : json_null());
     json_object_set_new(x, "label",
                         json_string(row ? compat_verdict_label(verdict) : "no GPU code"));
-    json_object_set_new(x, "runs", json_boolean(row && (verdict == COMPAT_NATIVE ||
-                                                       verdict == COMPAT_PTX_JIT)));
+    json_object_set_new(
+        x, "runs", json_boolean(row && (verdict == COMPAT_NATIVE || verdict == COMPAT_PTX_JIT)));
     json_object_set_new(x, "reason", json_string(why ? why : ""));
     if (row)
         set_provenance(x, row);
@@ -567,12 +566,11 @@ static json_t *way_forward(const struct qctx *c, const json_t *fallback)
     compat_cc_string(c->o->cc, ccs, sizeof ccs);
     json_t *steps = json_array();
     if (json_is_object(fallback)) {
-        char *s = xasprintf("The last official %s with code for %s is %s from the %s index: %s",
-                            c->o->project, ccs,
-                            json_string_value(json_object_get(fallback, "pin")),
-                            json_string_value(json_object_get(fallback, "index")),
-                            json_string_value(json_object_get(
-                                json_object_get(fallback, "commands"), "pip")));
+        char *s = xasprintf(
+            "The last official %s with code for %s is %s from the %s index: %s", c->o->project, ccs,
+            json_string_value(json_object_get(fallback, "pin")),
+            json_string_value(json_object_get(fallback, "index")),
+            json_string_value(json_object_get(json_object_get(fallback, "commands"), "pip")));
         json_array_append_new(steps, json_string(s));
         free(s);
     }
@@ -624,8 +622,8 @@ static json_t *guidance_json(const struct qctx *c, int tegra)
                "x86_64 and Windows wheels do not apply. Install NVIDIA's PyTorch for Jetson, built "
                "for your JetPack release, and check it with wheelarch scan before installing";
     json_object_set_new(g, "text", json_string(text));
-    json_object_set_new(g, "url", query_tegra_sbsa(c->o->cc) ? json_null()
-                                                             : json_string(query_jetson_url));
+    json_object_set_new(g, "url",
+                        query_tegra_sbsa(c->o->cc) ? json_null() : json_string(query_jetson_url));
     return g;
 }
 
@@ -767,15 +765,14 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
         if (a.row >= 0 && !a.fallback) {
             rec = answer_json(&c, &a, why_chosen(&c, &a, o->has_driver));
         } else if (a.row >= 0) {
-            char *why = xasprintf("%s %s has no variant for this GPU; %s %s is the newest "
-                                  "release that has one",
-                                  o->project, exact ? exact : release, o->project,
-                                  c.rows[a.row]->version);
+            char *why =
+                xasprintf("%s %s has no variant for this GPU; %s %s is the newest "
+                          "release that has one",
+                          o->project, exact ? exact : release, o->project, c.rows[a.row]->version);
             fb = answer_json(&c, &a, why);
             free(why);
         } else {
-            json_array_append_new(notes,
-                                  json_string("no release in the data runs on this GPU"));
+            json_array_append_new(notes, json_string("no release in the data runs on this GPU"));
         }
     }
     json_object_set_new(out, "recommendation", rec);
@@ -796,14 +793,14 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
     for (size_t i = 0; i < n; i++)
         declared += c.rows[idx[i]]->status == VIEW_DECLARED;
     if (declared)
-        json_array_append_new(notes, json_string(
-                                         declared == (int)n
-                                             ? "every row here is declared: taken from PyTorch's "
-                                               "published build configuration, not read from the "
-                                               "wheels"
-                                             : "rows marked declared come from PyTorch's published "
-                                               "build configuration, not from reading the "
-                                               "wheels"));
+        json_array_append_new(
+            notes,
+            json_string(declared == (int)n ? "every row here is declared: taken from PyTorch's "
+                                             "published build configuration, not read from the "
+                                             "wheels"
+                                           : "rows marked declared come from PyTorch's published "
+                                             "build configuration, not from reading the "
+                                             "wheels"));
     json_object_set_new(out, "notes", notes);
     free(release);
     qctx_free(&c);

@@ -591,7 +591,8 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, const char *p
     json_t *out = json_object();
     json_object_set(out, "release", json_object_get(r, "version"));
     json_object_set(out, "applies", json_object_get(r, "applies"));
-    json_object_set_new(out, "recommendation", slim_answer(json_object_get(r, "recommendation"), 1));
+    json_object_set_new(out, "recommendation",
+                        slim_answer(json_object_get(r, "recommendation"), 1));
     json_object_set_new(out, "fallback", slim_answer(json_object_get(r, "fallback"), 1));
     json_t *bd = json_array();
     size_t i;
@@ -655,8 +656,6 @@ static char *script_json(json_t *v)
     free(s);
     return strbuf_detach(&b, NULL);
 }
-
-
 
 static int gpu_cmp(const void *a, const void *b)
 {
@@ -804,24 +803,28 @@ static void build_gpus(struct sitedata *d)
             json_t *x = json_deep_copy(r);
             json_object_set_new(x, "platform", json_string(platforms[p]));
             json_object_set_new(x, "platform_name", json_string(platform_name(platforms[p])));
-            json_object_set_new(x, "has_last_native",
-                                json_boolean(json_array_size(json_object_get(x, "last_native")) > 0));
+            json_object_set_new(
+                x, "has_last_native",
+                json_boolean(json_array_size(json_object_get(x, "last_native")) > 0));
             json_object_set_new(x, "has_drivers",
                                 json_boolean(json_array_size(json_object_get(x, "by_driver")) > 1));
             json_t *py = json_object_get(x, "pypi");
             if (json_is_object(py))
-                json_object_set_new(py, "has_answer",
-                                    json_boolean(json_is_object(json_object_get(x, "recommendation")) ||
-                                                 json_is_object(json_object_get(x, "fallback"))));
+                json_object_set_new(
+                    py, "has_answer",
+                    json_boolean(json_is_object(json_object_get(x, "recommendation")) ||
+                                 json_is_object(json_object_get(x, "fallback"))));
             json_t *gd = json_object_get(x, "guidance");
             if (json_is_object(gd) &&
                 (!json_object_get(page, "guidance") || json_is_true(json_object_get(x, "applies"))))
                 json_object_set(page, "guidance", gd);
             if (json_is_object(py))
-                json_object_set_new(py, "is_cpu",
-                                    json_boolean(strcmp(json_string_value(json_object_get(py, "build")),
-                                                        "cpu") == 0));
-            if (json_is_true(json_object_get(x, "applies")))
+                json_object_set_new(
+                    py, "is_cpu",
+                    json_boolean(strcmp(json_string_value(json_object_get(py, "build")), "cpu") ==
+                                 0));
+            if (json_is_true(json_object_get(x, "applies")) &&
+                json_array_size(json_object_get(x, "by_driver")) > 0)
                 json_object_set(drivers, platforms[p], json_object_get(x, "by_driver"));
             json_array_append_new(recl, x);
         }
@@ -917,9 +920,9 @@ static void build_home(struct sitedata *d)
                     json_t *use = json_is_object(rec) ? rec : fb;
                     json_object_set(c, "release", json_object_get(r, "release"));
                     if (json_is_object(use)) {
-                        static const char *const keys[] = {"index", "version", "pin", "verdict",
-                                                           "label", "symbol", "provenance",
-                                                           "min_driver", "status"};
+                        static const char *const keys[] = {"index",      "version",    "pin",
+                                                           "verdict",    "label",      "symbol",
+                                                           "provenance", "min_driver", "status"};
                         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
                             json_object_set(c, keys[k], json_object_get(use, keys[k]));
                         json_object_set(c, "pip",
@@ -935,7 +938,8 @@ static void build_home(struct sitedata *d)
                         json_object_set(y, "min_driver", json_object_get(e, "min_driver"));
                         json_object_set(y, "index", json_object_get(e, "index"));
                         json_object_set(y, "pin", json_object_get(e, "pin"));
-                        json_object_set(y, "pip", json_object_get(json_object_get(e, "commands"), "pip"));
+                        json_object_set(y, "pip",
+                                        json_object_get(json_object_get(e, "commands"), "pip"));
                         json_array_append_new(bd, y);
                     }
                     json_object_set_new(c, "by_driver", bd);

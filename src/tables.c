@@ -291,8 +291,10 @@ static int note_checked(struct tables *t, const char *file, size_t line, const c
                         struct wa_error *err)
 {
     if (!is_date(date))
-        return wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: checked_on \"%s\" is not a date "
-                            "(YYYY-MM-DD)", file, line, date);
+        return wa_error_set(err, WA_ERR_FORMAT,
+                            "%s line %zu: checked_on \"%s\" is not a date "
+                            "(YYYY-MM-DD)",
+                            file, line, date);
     if (!t->checked_on[0] || strcmp(date, t->checked_on) > 0)
         snprintf(t->checked_on, sizeof t->checked_on, "%s", date);
     return 0;
@@ -324,8 +326,9 @@ static int load_declared(const char *dir, struct tables *t, struct wa_error *err
 {
     static const char file[] = "pytorch_arch_lists.csv";
     struct csvfile c;
-    static const char *const cols[] = {"project", "release",    "variant",  "platform",   "arch_list",
-                                       "confidence", "source",   "evidence", "checked_on", NULL};
+    static const char *const cols[] = {"project",    "release",    "variant", "platform",
+                                       "arch_list",  "confidence", "source",  "evidence",
+                                       "checked_on", NULL};
     int idx[9];
     int rc = load(dir, file, &c, err);
     if (rc < 0)
@@ -370,10 +373,17 @@ static int load_releases(const char *dir, struct tables *t, struct wa_error *err
 {
     static const char file[] = "pytorch_releases.csv";
     struct csvfile c;
-    static const char *const cols[] = {"project",     "release",         "torch_release",
-                                       "platform",    "variants",        "pypi_default",
-                                       "pypi_confidence", "release_date", "source",
-                                       "checked_on",  NULL};
+    static const char *const cols[] = {"project",
+                                       "release",
+                                       "torch_release",
+                                       "platform",
+                                       "variants",
+                                       "pypi_default",
+                                       "pypi_confidence",
+                                       "release_date",
+                                       "source",
+                                       "checked_on",
+                                       NULL};
     int idx[10];
     int rc = load(dir, file, &c, err);
     if (rc < 0)
@@ -568,7 +578,6 @@ out:
     csvfile_free(&c);
     return rc;
 }
-
 
 const struct amd_processor *tables_amd_processor(const struct tables *t, uint16_t arch, int generic)
 {
