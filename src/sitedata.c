@@ -1058,6 +1058,11 @@ static void build_matrix_page(struct sitedata *d)
                 json_object_set_new(x, "version", json_string(row->version));
                 json_object_set_new(x, "variant", json_string(row->variant));
                 json_object_set_new(x, "status", json_string(dbview_status_name(row->status)));
+                json_object_set_new(x, "confidence",
+                                    row->status == VIEW_DECLARED && row->declared &&
+                                            row->declared->confidence[0]
+                                        ? json_string(row->declared->confidence)
+                                        : json_null());
                 char *page = release_path(row->project, row->version);
                 json_object_set_new(x, "page", json_string(page));
                 free(page);
