@@ -15,22 +15,6 @@
 #include "target.h"
 #include "wheelname.h"
 
-/* "declared (PyTorch's build configuration, medium confidence)" */
-static const char *provenance_text(json_t *x)
-{
-    static char buf[160];
-    const char *st = json_string_value(json_object_get(x, "status"));
-    const char *conf = json_string_value(json_object_get(x, "confidence"));
-    if (st && strcmp(st, "declared") == 0)
-        snprintf(buf, sizeof buf, "declared: from PyTorch's build configuration, %s confidence",
-                 conf ? conf : "unknown");
-    else if (st && strcmp(st, "inferred") == 0)
-        snprintf(buf, sizeof buf, "inferred: read from a sibling wheel of the same build");
-    else
-        snprintf(buf, sizeof buf, "verified: read from the wheel");
-    return buf;
-}
-
 static void print_text(json_t *o)
 {
     json_t *g = json_object_get(o, "gpu");
@@ -93,7 +77,7 @@ static void print_text(json_t *o)
         json_t *c = json_object_get(rec, "commands");
         printf("  %s\n  %s\n", json_string_value(json_object_get(c, "pip")),
                json_string_value(json_object_get(c, "uv")));
-        printf("  %s", provenance_text(rec));
+        printf("  source: %s", json_string_value(json_object_get(rec, "provenance")));
         if (json_is_string(json_object_get(rec, "min_driver")))
             printf("; needs NVIDIA driver %s or newer",
                    json_string_value(json_object_get(rec, "min_driver")));

@@ -25,6 +25,30 @@ const char *dbview_status_name(int s)
     return s >= 0 && s <= VIEW_DECLARED ? n[s] : "unknown";
 }
 
+const char *dbview_row_confidence(const struct view_row *r)
+{
+    return r->status == VIEW_DECLARED && r->declared && r->declared->confidence[0]
+               ? r->declared->confidence
+               : NULL;
+}
+
+const char *dbview_provenance(int status, const char *confidence)
+{
+    static const char *const words[][2] = {
+        {"high", "declared (PyTorch's build configuration, high confidence)"},
+        {"medium-high", "declared (PyTorch's build configuration, medium-high confidence)"},
+        {"medium", "declared (PyTorch's build configuration, medium confidence)"},
+        {"low", "declared (PyTorch's build configuration, low confidence)"}};
+    if (status == VIEW_VERIFIED)
+        return "verified (read from the wheel)";
+    if (status == VIEW_INFERRED)
+        return "inferred (read from a sibling wheel of the same build)";
+    for (size_t i = 0; confidence && i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(words[i][0], confidence) == 0)
+            return words[i][1];
+    return "declared (PyTorch's build configuration)";
+}
+
 int dbview_is_bundled(const char *path)
 {
     /* NVIDIA's libraries as torch wheels bundle them (Windows DLLs, older

@@ -86,6 +86,12 @@ void dbview_skips_free(struct dbview_skip *s, size_t n);
 
 const char *dbview_status_name(int status);
 
+/* The confidence of a declared row ("high", "medium", ...), or NULL for
+ * rows read from wheels and declared rows without one. */
+const char *dbview_row_confidence(const struct view_row *r);
+/* Where a verdict comes from, in words: "verified (read from the wheel)",
+ * "declared (PyTorch's build configuration, medium confidence)".  Static. */
+const char *dbview_provenance(int status, const char *confidence);
 /* Whether a binary path names a bundled third-party CUDA library. */
 int dbview_is_bundled(const char *path);
 

@@ -126,7 +126,10 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
     c->releases = xcalloc(c->n + 1, sizeof *c->releases);
     c->rel_start = xcalloc(c->n + 1, sizeof *c->rel_start);
     for (size_t i = 0; i < c->n; i++) {
-        judge_one(c, c->rows[i], 0, NULL, &c->plain[i]);
+        if (o->judged)
+            c->plain[i] = o->judged[c->rows[i] - v->rows];
+        else
+            judge_one(c, c->rows[i], 0, NULL, &c->plain[i]);
         if (i == 0 || strcmp(c->rows[i]->release, c->rows[i - 1]->release) != 0) {
             c->releases[c->nrel] = c->rows[i]->release;
             c->rel_start[c->nrel++] = i;
@@ -238,6 +241,15 @@ static int decide_release(const struct qctx *c, size_t k, const char *exact, int
     return 1;
 }
 
+/* The position of a release in c->releases, c->nrel when absent. */
+static size_t release_index(const struct qctx *c, const char *release)
+{
+    size_t k = 0;
+    while (k < c->nrel && strcmp(c->releases[k], release) != 0)
+        k++;
+    return k;
+}
+
 /* The version requirement: an exact version as given or crawled; a
  * declared list that a later patch changed pins the patch it covers
  * ("1.3" before "1.3.1" -> 1.3.0); else the whole release. */
@@ -254,10 +266,8 @@ static void set_pin(const struct qctx *c, const char *exact, struct answer *a)
         return;
     }
     int later = 0;
-    size_t k = 0;
-    while (k < c->nrel && strcmp(c->releases[k], r->release) != 0)
-        k++;
-    for (size_t i = k < c->nrel ? c->rel_start[k] : 0; k < c->nrel && i < c->rel_start[k + 1]; i++)
+    size_t k = release_index(c, r->release);
+    for (size_t i = c->rel_start[k]; k < c->nrel && i < c->rel_start[k + 1]; i++)
         if (strcmp(c->rows[i]->variant, r->variant) == 0 &&
             dotver_cmp_str(c->rows[i]->version, r->version) > 0)
             later = 1;
@@ -326,13 +336,15 @@ static json_t *jstr_or_null(const char *s)
     return s && *s ? json_string(s) : json_null();
 }
 
-/* Provenance of a row: status, and for a declared row its confidence,
- * source and the date it was checked. */
+/* Provenance of a row: status, the same in words, and for a declared row
+ * its confidence, source and the date it was checked. */
 static void set_provenance(json_t *x, const struct view_row *r)
 {
     json_object_set_new(x, "status", json_string(dbview_status_name(r->status)));
     const struct declared *d = r->status == VIEW_DECLARED ? r->declared : NULL;
-    json_object_set_new(x, "confidence", jstr_or_null(d ? d->confidence : NULL));
+    json_object_set_new(x, "confidence", jstr_or_null(dbview_row_confidence(r)));
+    json_object_set_new(x, "provenance",
+                        json_string(dbview_provenance(r->status, dbview_row_confidence(r))));
     json_object_set_new(x, "source", jstr_or_null(d ? d->source : NULL));
     json_object_set_new(x, "checked_on", jstr_or_null(d ? d->checked_on : NULL));
     json_object_set_new(x, "scanned_at", jstr_or_null(r->scanned_at));
@@ -475,8 +487,9 @@ static json_t *pypi_json(const struct qctx *c, size_t k, const char *exact, int 
     char *cmd = xasprintf("pip install %s==%s.*", c->o->project, c->releases[k]);
     json_object_set_new(x, "command", json_string(cmd));
     free(cmd);
-    const char *why = NULL;
+    const char *why;
     int verdict = COMPAT_UNSUPPORTED;
+    int unknown = 0; /* the build exists, its arch list is not in the data */
     const struct view_row *row = NULL;
     if (!applies)
         why = "PyPI's wheels are not built for this GPU's system";
@@ -495,66 +508,68 @@ static json_t *pypi_json(const struct qctx *c, size_t k, const char *exact, int 
                 verdict = c->plain[idx[i]].verdict;
                 why = c->plain[idx[i]].reason;
             }
-        if (!row)
+        if (!row) {
             why = "the arch list of that build is not in the data";
+            unknown = 1;
+        }
     }
     json_object_set_new(x, "verdict",
-                        row || !applies || !why ||
-                                strcmp(why, "the arch list of that build is "
-                                            "not in the data")
-                            ? json_string(compat_verdict_name(verdict))
-                            : json_null());
+                        unknown ? json_null() : json_string(compat_verdict_name(verdict)));
     json_object_set_new(x, "label",
                         json_string(row ? compat_verdict_label(verdict) : "no GPU code"));
     json_object_set_new(
         x, "runs", json_boolean(row && (verdict == COMPAT_NATIVE || verdict == COMPAT_PTX_JIT)));
-    json_object_set_new(x, "reason", json_string(why ? why : ""));
+    json_object_set_new(x, "reason", json_string(why));
     if (row)
         set_provenance(x, row);
+    else
+        json_object_set_new(x, "provenance", json_string("")); /* no build speaks for it */
     return x;
 }
 
 /* Per variant, the newest version whose code runs natively on the GPU:
  * what to pin when a release drops it. */
+struct native_row {
+    size_t i;            /* index into c->rows */
+    const char *variant; /* its variant, the sort key */
+};
+
+static int native_row_cmp(const void *a, const void *b)
+{
+    return tables_variant_cmp(((const struct native_row *)a)->variant,
+                              ((const struct native_row *)b)->variant);
+}
+
 static json_t *last_native(const struct qctx *c)
 {
-    json_t *out = json_array();
-    const char *seen[256];
+    struct native_row seen[256];
     size_t nseen = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        const struct view_row *r = c->rows[i];
+    for (size_t i = 0; i < c->n && nseen < 256; i++) {
         if (c->plain[i].verdict != COMPAT_NATIVE)
             continue;
         size_t k;
         for (k = 0; k < nseen; k++)
-            if (strcmp(seen[k], r->variant) == 0)
+            if (strcmp(seen[k].variant, c->rows[i]->variant) == 0)
                 break;
-        if (k < nseen || nseen == 256)
-            continue; /* rows are newest release first: the first one found wins */
-        seen[nseen++] = r->variant;
+        if (k == nseen) /* rows are newest release first: the first one found wins */
+            seen[nseen++] = (struct native_row){i, c->rows[i]->variant};
+    }
+    qsort(seen, nseen, sizeof *seen, native_row_cmp); /* cu118 < cu126 < rocm6.4 */
+    json_t *out = json_array();
+    for (size_t k = 0; k < nseen; k++) {
+        const struct view_row *r = c->rows[seen[k].i];
         json_t *x = json_object();
         json_object_set_new(x, "variant", json_string(r->variant));
         json_object_set_new(x, "version", json_string(r->version));
         json_object_set_new(x, "release", json_string(r->release));
         struct answer a;
         memset(&a, 0, sizeof a);
-        a.row = (long)i;
+        a.row = (long)seen[k].i;
         set_pin(c, NULL, &a);
         json_object_set_new(x, "pin", json_string(a.pin));
         set_provenance(x, r);
         json_array_append_new(out, x);
     }
-    /* by variant order (cu118 < cu126 < rocm6.4) */
-    for (size_t i = 1; i < json_array_size(out); i++)
-        for (size_t j = i; j > 0; j--) {
-            json_t *a = json_array_get(out, j - 1), *b = json_array_get(out, j);
-            if (tables_variant_cmp(json_string_value(json_object_get(a, "variant")),
-                                   json_string_value(json_object_get(b, "variant"))) <= 0)
-                break;
-            json_incref(a);
-            json_array_set(out, j - 1, b);
-            json_array_set_new(out, j, a);
-        }
     return out;
 }
 
@@ -659,9 +674,7 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
     struct dotver ov;
     if (o->version && dotver_parse(o->version, &ov) == 0 && ov.n >= 3)
         exact = o->version;
-    size_t rk = 0;
-    while (rk < c.nrel && strcmp(c.releases[rk], release) != 0)
-        rk++;
+    size_t rk = release_index(&c, release);
     size_t idx[64];
     size_t n = rk < c.nrel ? pick(&c, rk, exact, idx, 64) : 0;
     if (n == 0) {

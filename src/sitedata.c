@@ -41,27 +41,6 @@ const char *sitedata_verdict_symbol(int v)
     return v >= 0 && v < COMPAT_VERDICTS ? s[v] : "?";
 }
 
-const char *sitedata_provenance(json_t *x)
-{
-    static const char *const words[][2] = {
-        {"high", "declared (PyTorch's build configuration, high confidence)"},
-        {"medium-high", "declared (PyTorch's build configuration, medium-high confidence)"},
-        {"medium", "declared (PyTorch's build configuration, medium confidence)"},
-        {"low", "declared (PyTorch's build configuration, low confidence)"}};
-    const char *st = json_string_value(json_object_get(x, "status"));
-    const char *conf = json_string_value(json_object_get(x, "confidence"));
-    if (!st)
-        return "";
-    if (strcmp(st, "verified") == 0)
-        return "verified (read from the wheel)";
-    if (strcmp(st, "inferred") == 0)
-        return "inferred (read from a sibling wheel of the same build)";
-    for (size_t i = 0; conf && i < sizeof words / sizeof words[0]; i++)
-        if (strcmp(words[i][0], conf) == 0)
-            return words[i][1];
-    return "declared (PyTorch's build configuration)";
-}
-
 char *sitedata_segment(const char *s)
 {
     /* Injective, so two values never share a page: [A-Za-z0-9.-] stands for
@@ -572,7 +551,6 @@ static json_t *slim_answer(json_t *a, int keep_source)
         vi++;
     if (vn && vi < COMPAT_VERDICTS)
         json_object_set_new(x, "symbol", json_string(sitedata_verdict_symbol(vi)));
-    json_object_set_new(x, "provenance", json_string(sitedata_provenance(x)));
     return x;
 }
 
@@ -584,6 +562,7 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, const char *p
     o.cc = cc;
     o.project = "torch";
     o.platform = platform;
+    o.judged = grid_get(&d->grid, cc, 0); /* the grid's verdicts of this device */
     struct wa_error err;
     json_t *r = query_run(d->v, &o, &err);
     if (!r)
@@ -739,12 +718,9 @@ static json_t *gpu_releases(struct sitedata *d, uint16_t cc, int tegra)
         json_object_set_new(x, "symbol", json_string(sitedata_verdict_symbol(res->verdict)));
         json_object_set_new(x, "reason", json_string(res->reason));
         json_object_set_new(x, "status", json_string(dbview_status_name(row->status)));
-        json_object_set_new(x, "confidence",
-                            row->status == VIEW_DECLARED && row->declared &&
-                                    row->declared->confidence[0]
-                                ? json_string(row->declared->confidence)
-                                : json_null());
-        json_object_set_new(x, "provenance", json_string(sitedata_provenance(x)));
+        const char *conf = dbview_row_confidence(row);
+        json_object_set_new(x, "confidence", conf ? json_string(conf) : json_null());
+        json_object_set_new(x, "provenance", json_string(dbview_provenance(row->status, conf)));
         json_object_set_new(x, "min_driver",
                             res->min_driver[0] ? json_string(res->min_driver) : json_null());
         json_object_set_new(x, "version", json_string(row->version));
@@ -1058,11 +1034,8 @@ static void build_matrix_page(struct sitedata *d)
                 json_object_set_new(x, "version", json_string(row->version));
                 json_object_set_new(x, "variant", json_string(row->variant));
                 json_object_set_new(x, "status", json_string(dbview_status_name(row->status)));
-                json_object_set_new(x, "confidence",
-                                    row->status == VIEW_DECLARED && row->declared &&
-                                            row->declared->confidence[0]
-                                        ? json_string(row->declared->confidence)
-                                        : json_null());
+                const char *conf = dbview_row_confidence(row);
+                json_object_set_new(x, "confidence", conf ? json_string(conf) : json_null());
                 char *page = release_path(row->project, row->version);
                 json_object_set_new(x, "page", json_string(page));
                 free(page);

@@ -74,11 +74,6 @@ void sitedata_free(struct sitedata *d);
  * covered. */
 const struct compat_result *grid_get(const struct grid *g, uint16_t cc, size_t row);
 
-/* A row's provenance in words, from its "status" and "confidence":
- * "declared (PyTorch's build configuration, medium confidence)".  Static
- * string. */
-const char *sitedata_provenance(json_t *x);
-
 /* One character per verdict for compact data: n native, j PTX JIT, p partial,
  * d driver too old, x unsupported. */
 char sitedata_verdict_code(int verdict);
