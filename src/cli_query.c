@@ -81,6 +81,9 @@ static void print_text(json_t *o)
         if (json_is_string(json_object_get(rec, "min_driver")))
             printf("; needs NVIDIA driver %s or newer",
                    json_string_value(json_object_get(rec, "min_driver")));
+        if (json_is_string(json_object_get(rec, "full_driver")))
+            printf(" (%s or newer recommended: below it, CUDA minor-version compatibility)",
+                   json_string_value(json_object_get(rec, "full_driver")));
         printf("\n");
     }
     json_t *bd = json_object_get(o, "by_driver");

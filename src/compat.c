@@ -299,6 +299,13 @@ void compat_judge(const struct tables *t, const struct compat_query *q, const st
         gpu_first->min_driver_text[q->os] &&
         (!floor || dotver_cmp(&gpu_first->min_driver[q->os], floor) > 0))
         snprintf(r->min_driver, sizeof r->min_driver, "%s", gpu_first->min_driver_text[q->os]);
+    if (mc) {
+        const struct toolkit *k = tables_toolkit(t, cuda);
+        struct dotver md;
+        if (k && k->min_driver_text[q->os] && k->min_driver[q->os].n && r->min_driver[0] &&
+            dotver_parse(r->min_driver, &md) == 0 && dotver_cmp(&k->min_driver[q->os], &md) > 0)
+            snprintf(r->full_driver, sizeof r->full_driver, "%s", k->min_driver_text[q->os]);
+    }
     r->modules = code->modules;
     if (code->modules == 0 || code->nsets == 0) {
         r->verdict = COMPAT_UNSUPPORTED;

@@ -82,7 +82,10 @@ struct compat_query {
 struct compat_result {
     int verdict; /* enum compat_verdict */
     char reason[512];
-    char min_driver[32]; /* the wheel's driver floor on this OS, "" if unknown */
+    char min_driver[32];  /* the wheel's driver floor on this OS, "" if unknown */
+    char full_driver[32]; /* its toolkit's own driver (Table 3) when newer than
+                           * min_driver: below it the wheel runs through
+                           * minor-version compatibility; "" otherwise */
     size_t modules, native_modules, ptx_modules, none_modules;
     struct target via; /* the target that runs (highest SASS, else PTX) */
     int has_via;

@@ -365,6 +365,8 @@ static json_t *answer_json(const struct qctx *c, const struct answer *a, const c
     json_object_set_new(rec, "label", json_string(compat_verdict_label(a->res.verdict)));
     json_object_set_new(rec, "reason", json_string(reason));
     json_object_set_new(rec, "min_driver", jstr_or_null(a->res.min_driver));
+    if (a->res.full_driver[0])
+        json_object_set_new(rec, "full_driver", json_string(a->res.full_driver));
     set_provenance(rec, r);
     json_t *cmds = json_object();
     char *pip = xasprintf("pip install %s==%s --index-url %s", project, a->pin, u);
@@ -463,6 +465,7 @@ static json_t *by_driver(const struct qctx *c, size_t rk, const char *exact)
             break; /* below this floor nothing runs */
         json_t *x = answer_json(c, &a, why_chosen(c, &a, 1));
         json_object_set_new(x, "min_driver", json_string(fl));
+        json_object_del(x, "full_driver"); /* the floors here are the decision */
         json_object_set_new(x, "fallback", json_boolean(a.fallback));
         json_array_append_new(out, x);
         prev = x;

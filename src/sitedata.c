@@ -763,12 +763,16 @@ static void build_gpus(struct sitedata *d)
             ci++;
         if (!releases_by_cc[ci]) {
             releases_by_cc[ci] = gpu_releases(d, g->cc, g->tegra);
-            svg_by_cc[ci] = timeline_svg(&d->grid, g->cc);
+            /* the timeline is Linux x86_64's: none where that does not apply */
+            svg_by_cc[ci] = query_applies(g->cc, g->tegra, "linux-x86_64")
+                                ? timeline_svg(&d->grid, g->cc)
+                                : xstrdup("");
         }
         json_t *page = json_deep_copy(s);
         json_decref(s);
         json_object_set(page, "releases", releases_by_cc[ci]);
         json_object_set_new(page, "svg", json_string(svg_by_cc[ci]));
+        json_object_set_new(page, "has_timeline", json_boolean(svg_by_cc[ci][0] != 0));
         json_t *recl = json_array();
         json_t *drivers = json_object();
         int all_declared = 1, any_row = 0;
@@ -896,9 +900,9 @@ static void build_home(struct sitedata *d)
                     json_t *use = json_is_object(rec) ? rec : fb;
                     json_object_set(c, "release", json_object_get(r, "release"));
                     if (json_is_object(use)) {
-                        static const char *const keys[] = {"index",      "version",    "pin",
-                                                           "verdict",    "label",      "symbol",
-                                                           "provenance", "min_driver", "status"};
+                        static const char *const keys[] = {
+                            "index",  "version",    "pin",        "verdict",     "label",
+                            "symbol", "provenance", "min_driver", "full_driver", "status"};
                         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
                             json_object_set(c, keys[k], json_object_get(use, keys[k]));
                         json_object_set(c, "pip",

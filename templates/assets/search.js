@@ -51,7 +51,7 @@
       p.appendChild(document.createTextNode(" index (" + d.symbol + " " + d.label + ")."));
       card.appendChild(p);
       card.appendChild(text("pre", d.pip));
-      card.appendChild(text("p", "Source: " + d.provenance + "." + (d.min_driver ? " Needs NVIDIA driver " + d.min_driver + " or newer." : ""), "prov"));
+      card.appendChild(text("p", "Source: " + d.provenance + "." + (d.min_driver ? " Needs NVIDIA driver " + d.min_driver + " or newer" + (d.full_driver ? " (" + d.full_driver + " or newer recommended: below it, CUDA minor-version compatibility)" : "") + "." : ""), "prov"));
       if (d.pypi_build && d.pypi_runs === false)
         card.appendChild(text("p", "Plain pip install torch (PyPI, " + (d.pypi_build === "cpu" ? "CPU-only" : "a " + d.pypi_build + " build") + ") has no code for this GPU: use the command above."));
       if (d.by_driver && d.by_driver.length > 1 && window.wheelarchDriver) {

@@ -35,24 +35,28 @@ CASES = [
     # 6.1 (R1) -> native; cu130/cu132 start at 7.5, no PTX -> no. PyPI 2.14 = cu130 -> no.
     dict(gpu="GTX 1080 Ti", slug="geforce-gtx-1080-ti", platform="linux-x86_64",
          index="cu126", pin="2.14.*", verdict="native", min_driver="525.60.13",
+         full_driver="560.28.03",  # CUDA 12.6 GA's own driver (Table 3)
          pypi_runs=False, fallback=False),
     # RTX 5090, 12.0: cu132 has 12.0 -> native, the newest CUDA wins; CUDA 13 floor 580.
     # PyPI 2.14 = cu130 (7.5..12.0) -> runs.
     dict(gpu="RTX 5090", slug="geforce-rtx-5090", platform="linux-x86_64",
          index="cu132", pin="2.14.*", verdict="native", min_driver="580",
+         full_driver="595.45.04",  # CUDA 13.2's own driver (Table 3)
          pypi_runs=True, fallback=False),
     # A100, 8.0: every 2.14 variant has 8.0; newest CUDA is cu132.
     dict(gpu="A100", slug="nvidia-a100", platform="linux-x86_64",
          index="cu132", pin="2.14.*", verdict="native", min_driver="580",
+         full_driver="595.45.04",
          pypi_runs=True, fallback=False),
     # Tesla K40c, 3.5: nothing since Linux moved to 3.7 in 1.3.1 (pytorch/builder
     # 2aac90bd); torch 1.3.0 cu101 (3.5;5.0;...) is the last: pin 1.3.0, CUDA 10.1 needs 418.39.
     dict(gpu="Tesla K40c", slug="tesla-k40c", platform="linux-x86_64",
          index="cu101", pin="1.3.0", verdict="native", min_driver="418.39",
+         full_driver=None,  # before CUDA 11 the toolkit's own driver is the floor
          pypi_runs=False, fallback=True, last_toolkit="11.8"),
     # RX 7900 XTX, gfx1100: torch 2.14's ROCm variants; the newest ROCm with gfx1100.
     dict(gpu="RX 7900 XTX", slug="amd-radeon-rx-7900-xtx", platform="linux-x86_64",
-         index="rocm7.14", pin="2.14.*", verdict="native", min_driver=None,
+         index="rocm7.14", pin="2.14.*", verdict="native", min_driver=None, full_driver=None,
          pypi_runs=False, fallback=False),
 ]
 
@@ -69,7 +73,7 @@ for case in CASES:
     ok(ans is not None, "%s: an answer" % case["gpu"])
     if not ans:
         continue
-    for k in ("index", "pin", "verdict", "min_driver"):
+    for k in ("index", "pin", "verdict", "min_driver", "full_driver"):
         ok(ans.get(k) == case[k], "%s: query %s = %r, want %r" % (case["gpu"], k, ans.get(k), case[k]))
     ok(ans["status"] == "declared" and ans["confidence"], "%s: provenance %r/%r" % (case["gpu"], ans["status"], ans["confidence"]))
     ok(q["pypi"]["runs"] == case["pypi_runs"], "%s: pypi runs %r" % (case["gpu"], q["pypi"]["runs"]))
@@ -79,7 +83,7 @@ for case in CASES:
     # the feed: the same decision
     g = gpus[case["slug"]]["recommendations"][case["platform"]]
     fa = g["fallback"] if case["fallback"] else g["recommendation"]
-    for k in ("index", "pin", "verdict", "min_driver", "status", "confidence"):
+    for k in ("index", "pin", "verdict", "min_driver", "full_driver", "status", "confidence"):
         ok(fa.get(k) == ans.get(k), "%s: feed %s %r != query %r" % (case["gpu"], k, fa.get(k), ans.get(k)))
     ok(g["by_driver"] == [] or g["by_driver"][0]["index"] == q["by_driver"][0]["index"],
        "%s: feed driver table" % case["gpu"])
@@ -90,6 +94,8 @@ for case in CASES:
        "%s: page names the provenance" % case["gpu"])
     if case["min_driver"]:
         ok("Needs NVIDIA driver %s or newer" % case["min_driver"] in page, "%s: page min driver" % case["gpu"])
+    if case["full_driver"]:
+        ok("%s or newer recommended" % case["full_driver"] in page, "%s: page full driver" % case["gpu"])
 
 # Jetson Orin NX: the guidance everywhere, no download.pytorch.org command anywhere.
 p = run("query", "--gpu", "Jetson Orin NX", "--platform", "windows-x86_64", "--json")
@@ -97,7 +103,10 @@ q = json.loads(p.stdout)
 ok(q["recommendation"] is None and q["fallback"] is None and q["guidance"]["kind"] == "jetson",
    "Jetson: no recommendation, Jetson guidance (%r)" % q["guidance"])
 page = open(os.path.join(site, "gpu/jetson-orin-nx/index.html")).read()
-ok("download.pytorch.org/whl" not in page.split('id="tl-head"')[0], "Jetson page recommends no download.pytorch.org wheel")
+ok("download.pytorch.org/whl" not in page, "Jetson page recommends no download.pytorch.org wheel")
+# the timeline is Linux x86_64's verdicts, which do not apply on Jetson
+ok('id="tl-head"' not in page and 'class="v v-' not in page.split("<footer")[0],
+   "Jetson page shows no verdicts of platforms that do not apply")
 ok("PyTorch for Jetson" in page, "Jetson page links NVIDIA's Jetson wheels")
 for plat, r in gpus["jetson-orin-nx"]["recommendations"].items():
     ok(r["recommendation"] is None and r["fallback"] is None, "Jetson feed %s has no recommendation" % plat)
