@@ -3,8 +3,8 @@
 #   make         build into build/
 #   make run     build and run the main job
 #   make test    every test: build + ctest (with the browser tests), the same
-#                under ASan/UBSan,
-#                a libFuzzer smoke run, and the formatting check
+#                under ASan/UBSan, a libFuzzer smoke run, and the formatting
+#                check; ends with one summary line per stage
 #   make fuzz-long  every libFuzzer target for FUZZ_SECONDS (default 600) each,
 #                with a corpus kept in FUZZ_CORPUS between runs
 #   make bench   the benchmarks under bench/ (scan, crawl, build)
@@ -38,7 +38,9 @@ run: build
 	$(BUILD)/wheelarch update || [ $$? -eq 3 ]
 	@echo "the site is in site/: python3 -m http.server -d site 8000, then open http://localhost:8000/"
 
-test: test-build test-asan test-fuzz format-check
+# Every stage runs, then one summary says each stage's result and counts.
+test:
+	MAKE="$(MAKE)" BUILD=$(BUILD) scripts/test-all.sh
 
 test-build: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)

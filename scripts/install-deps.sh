@@ -10,7 +10,8 @@ build_only=0
 packages=(
     # build
     build-essential cmake pkg-config git
-    libcurl4-openssl-dev libzip-dev libjansson-dev libcmark-dev
+    libcurl4-openssl-dev libzip-dev libjansson-dev
+    libcmark-gfm-dev libcmark-gfm-extensions-dev
     libisal-dev libzstd-dev liblz4-dev libssl-dev zlib1g-dev
 )
 [ "$build_only" -eq 1 ] || packages+=(

@@ -1,5 +1,5 @@
 /*
- * compat: the rules of ../shared/compat.md sections 2 and 3.
+ * compat: the rules of docs/compat.md (NVIDIA and AMD).
  */
 #include "compat.h"
 

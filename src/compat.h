@@ -1,5 +1,5 @@
 /*
- * compat: when GPU code runs on a GPU (../shared/compat.md).
+ * compat: when GPU code runs on a GPU (docs/compat.md).
  *
  *  R1  SASS for X.y runs on X.z when z >= y: same major, never a lower minor.
  *  R2  not among Tegra parts, nor between Tegra and desktop: exact match only.

@@ -1,7 +1,7 @@
 /*
  * fatbin: NVIDIA fat binary containers and their entries, from header bytes.
  *
- * Layouts are in ../shared/formats.md sections 0.3-0.6 and 2.  A container is
+ * Layouts are in docs/formats.md (fatbin containers and entries).  A container is
  * a 16-byte header followed by entries; each entry is a header (0x40 bytes or
  * more) and a payload padded to 8 bytes.  Everything this module reports
  * (kind, architecture, a/f suffix, PTX ISA, codec, sizes) comes from headers:

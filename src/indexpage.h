@@ -1,7 +1,7 @@
 /*
  * indexpage: the links of a package index page, PEP 503 HTML or PEP 691 JSON.
  *
- * Parsed as download.pytorch.org serves them (../shared/samples): absolute,
+ * Parsed as download.pytorch.org serves them (tests/fixtures/index-pages): absolute,
  * root-relative and relative hrefs resolved against the page URL (or a
  * <base href>), %2B kept in the URL and decoded in the file name, optional
  * #sha256= fragments, data-requires-python with HTML entities,

@@ -2,7 +2,7 @@
  * main: the wheelarch command line.  Dispatches to one command; see
  * cli_table.c for the commands and their options.
  */
-#include <cmark.h>
+#include <cmark-gfm.h>
 #include <curl/curl.h>
 #include <jansson.h>
 #include <lz4.h>
@@ -19,7 +19,7 @@
 static void print_version(void)
 {
     printf("wheelarch %s (feed api-version %s)\n", WHEELARCH_VERSION, SITE_API_VERSION);
-    printf("libraries: %s, libzip %s, jansson %s, cmark %s, zstd %s, lz4 %s, %s, isa-l\n",
+    printf("libraries: %s, libzip %s, jansson %s, cmark-gfm %s, zstd %s, lz4 %s, %s, isa-l\n",
            curl_version(), zip_libzip_version(), jansson_version_str(), cmark_version_string(),
            ZSTD_versionString(), LZ4_versionString(), OpenSSL_version(OPENSSL_VERSION));
 }

@@ -3,7 +3,6 @@
  */
 #include "site.h"
 
-#include <cmark.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
@@ -12,6 +11,7 @@
 
 #include "dbview.h"
 #include "fsutil.h"
+#include "markdown.h"
 #include "sitedata.h"
 #include "strbuf.h"
 #include "strmap.h"
@@ -190,7 +190,12 @@ static int prose(struct ctx *c, const char *md_name, const char *path, const cha
     free(file);
     if (rc < 0)
         return rc;
-    char *html = cmark_markdown_to_html(text, n, CMARK_OPT_DEFAULT | CMARK_OPT_SMART);
+    char *html;
+    rc = markdown_to_html(text, n, &html, err);
+    if (rc < 0) {
+        free(text);
+        return rc;
+    }
     /* The title is the first "# " heading. */
     char title[128] = "wheelarch";
     if (strncmp(text, "# ", 2) == 0) {

@@ -7,7 +7,7 @@
  *   release/<project>/<version>/  per binary and target, provenance, differences
  *   wheel/<key>.html              one wheel read (or inferred)
  *   changes/, changes.atom        what each release added or dropped
- *   methodology/, api/, faq/      prose (Markdown in templates/content, via cmark)
+ *   methodology/, api/, faq/      prose (Markdown in templates/content, via cmark-gfm)
  *   api/v1/                       matrix.json, gpus.json, index-table.json,
  *                                 variants.json, schema.json, matrix.csv
  *   simple/sm_XY/                 PEP 503 (+ PEP 691 index.json) indexes of the

@@ -7,13 +7,13 @@ build configuration declares:
 - PyTorch 2.6 as Debian builds it (libtorch-cuda-2.6, CUDA 12.4): the arch
   list libtorch embeds (CUDA_ARCH_FLAGS, sm_50..sm_90 + compute_90), plus the
   few sm_90a kernels PyTorch builds for Hopper-only code paths; PTX ISA 8.4 is
-  CUDA 12.4's (shared/data/ptx_isa_versions.csv).
+  CUDA 12.4's (data/ptx_isa_versions.csv).
 - llama.cpp CUDA builds from npm (@node-llama-cpp 3.22.1 Linux, 3.21.1
   Windows, CUDA 13): llama.cpp's default CMAKE_CUDA_ARCHITECTURES for CUDA >= 13,
   `75-virtual 80-virtual 86-real 89-real 90-virtual 120a-real 121a-real`
   (ggml/src/ggml-cuda/CMakeLists.txt), node-llama-cpp setting none itself.
 - cuBLAS 12.4 (libcublas.so.12.4.5.8): 1412 entries, 1220 cubins and 192 PTX,
-  as cuobjdump 12.4 lists them (shared/formats.md section 7).
+  as cuobjdump 12.4 lists them (docs/formats.md).
 - Debian packages built with nvcc's default architecture (sm_52 + compute_52)
   and a PTX-only build (compute_50/60/70/80).
 - rocSPARSE 5.3 as Debian builds it (librocsparse0): ROCm 5.x's default

@@ -12,7 +12,7 @@ OUTDIR/<target>/ gets the seeds of every target (one directory per
 tests/fuzz/fuzz_<target>.c, empty when this script has none for it).
 OUTDIR must be new, empty or written by this script before: the files of
 the target directories are replaced.  --fixtures adds the files of
-tests/fixtures, --samples the index pages of ../shared/samples, and
+tests/fixtures, --samples the index pages of tests/fixtures/index-pages, and
 --max-size leaves out seeds larger than N bytes (libFuzzer mutates inputs
 up to the largest seed's size).
 

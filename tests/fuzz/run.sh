@@ -88,7 +88,7 @@ artifacts=$(cd "$artifacts" && pwd)
 # the largest seed's size, and bigger inputs mostly slow it down (the
 # replay tests run the larger ones).
 python3 "$here/make-seeds.py" "$seeds" --fixtures "$here/../fixtures" \
-    --samples "$here/../../../shared/samples" --max-size 262144
+    --samples "$here/../fixtures/index-pages" --max-size 262144
 
 # One target: fuzz, minimise the corpus, write a summary line to
 # $logs/<name>.summary ("name secs execs execs_per_sec cov corpus crashes status").

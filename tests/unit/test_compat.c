@@ -1,6 +1,6 @@
 /*
  * Unit tests: the shipped tables and the compatibility rules, table-driven.
- * Expected answers are written from ../shared/compat.md by hand, never
+ * Expected answers are written from docs/compat.md by hand, never
  * computed by the code under test.
  *
  * usage: test_compat DATA_DIR

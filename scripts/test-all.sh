@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Runs every test stage of `make test` and ends with one summary: each stage,
+# its result and its counts.  Every stage runs even when an earlier one
+# failed (so the summary is complete); the exit status is non-zero when any
+# stage failed.  Each stage's full output is shown as it runs and kept in
+# $BUILD/test-logs/<stage>.log.
+#
+# usage: scripts/test-all.sh   (make test; MAKE, BUILD, JOBS from the Makefile)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+make=${MAKE:-make}
+build=${BUILD:-build}
+logs=$build/test-logs
+mkdir -p "$logs"
+
+names=() results=() details=()
+failed=0
+
+# ctest's "100% tests passed, 0 tests failed out of 42"
+ctest_counts() {
+    local line
+    line=$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$1" | tail -1)
+    if [ -n "$line" ]; then
+        local nfail total
+        nfail=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$line")
+        total=$(sed -E 's/.* failed out of ([0-9]+).*/\1/' <<<"$line")
+        echo "$((total - nfail))/$total tests passed"
+    else
+        echo "no test results (build failed?)"
+    fi
+}
+
+# tests/fuzz/run.sh's table: one line per target ending in ok / FAILED
+fuzz_counts() {
+    local ok bad execs
+    ok=$(awk '$NF == "ok" && NF == 8' "$1" | wc -l)
+    bad=$(awk 'NF == 8 && $1 != "target" && $NF != "ok"' "$1" | wc -l)
+    execs=$(awk 'NF == 8 && $NF == "ok" { s += $3 } END { print s + 0 }' "$1")
+    echo "$ok/$((ok + bad)) targets clean, $execs executions"
+}
+
+format_counts() {
+    local n bad
+    n=$(ls src/*.c src/*.h tests/unit/*.c tests/unit/*.h tests/fuzz/*.c | wc -l)
+    bad=$(grep -cE 'error: code should be clang-formatted' "$1")
+    if [ "$bad" -eq 0 ]; then
+        echo "$n files formatted"
+    else
+        echo "$bad places in $(grep -E 'error: code should be clang-formatted' "$1" | cut -d: -f1 | sort -u | wc -l) of $n files need clang-format (make format)"
+    fi
+}
+
+stage() { # name target counter
+    local name=$1 target=$2 counter=$3 log=$logs/$1.log
+    echo
+    echo "==== $name: $make $target"
+    $make --no-print-directory "$target" 2>&1 | tee "$log"
+    local rc=${PIPESTATUS[0]}
+    names+=("$name")
+    details+=("$($counter "$log")")
+    if [ "$rc" -eq 0 ]; then
+        results+=(passed)
+    else
+        results+=(FAILED)
+        failed=1
+    fi
+}
+
+stage "tests" test-build ctest_counts
+stage "sanitizer tests" test-asan ctest_counts
+stage "fuzz smoke" test-fuzz fuzz_counts
+stage "formatting" format-check format_counts
+
+echo
+echo "==== summary (logs in $logs/)"
+for i in "${!names[@]}"; do
+    printf '%-16s %-7s %s\n' "${names[$i]}" "${results[$i]}" "${details[$i]}"
+done
+if [ "$failed" -ne 0 ]; then
+    echo "make test: FAILED"
+    exit 1
+fi
+echo "make test: all passed"
