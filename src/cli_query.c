@@ -10,7 +10,9 @@
 #include "dbview.h"
 #include "paths.h"
 #include "compat.h"
+#include "gpuname.h"
 #include "query.h"
+#include "strbuf.h"
 #include "tables.h"
 #include "target.h"
 #include "wheelname.h"
@@ -120,19 +122,80 @@ static void print_text(json_t *o)
         printf("note: %s\n", json_string_value(x));
 }
 
-static int parse_cc(const char *s, uint16_t *cc)
+/* --gpu: the resolver's answer into o, or one clear error (what matched,
+ * or "did you mean") and -1. */
+static int resolve_gpu(const struct cli_command *cmd, const struct tables *t, const char *name,
+                       struct query_options *o)
 {
-    struct target g;
-    if (target_parse(s, &g) == 0 && g.kind == TARGET_GFX && !g.suffix && g.arch >= TABLES_AMD_MIN &&
-        !g.xnack && !g.sramecc) {
-        *cc = g.arch; /* an AMD processor: its device code */
+    struct gpuname_result r;
+    gpuname_resolve(t, name, &r);
+    char cc[16];
+    if (r.decided) {
+        o->gpu = r.gpu; /* NULL for a device code: --gpu 8.6 is --cc 8.6 */
+        o->cc = r.cc;
+        if (r.form_differs)
+            cli_warn("note: '%s' is answered as %s: the table has no row of that name for "
+                     "this form (laptop or desktop), and both share a compute capability",
+                     name, r.gpu->name);
+        /* other GPUs the words also fit, of another device code ("titan x") */
+        struct strbuf also = STRBUF_INIT;
+        size_t shown = 0;
+        for (size_t i = r.nbest; i < r.n && shown < 3; i++) {
+            if (r.m[i].gpu->cc == r.cc)
+                continue;
+            compat_cc_string(r.m[i].gpu->cc, cc, sizeof cc);
+            strbuf_addf(&also, "%s%s (%s)", shown ? ", " : "", r.m[i].gpu->name, cc);
+            shown++;
+        }
+        if (shown)
+            cli_warn("note: answering for %s; '%s' also fits %s: give the full name for another",
+                     r.gpu ? r.gpu->name : name, name, also.buf);
+        strbuf_free(&also);
         return 0;
     }
-    struct dotver v;
-    if (dotver_parse(s, &v) < 0 || v.n != 2 || v.f[0] < 1 || v.f[0] > 99 || v.f[1] > 9)
+    if (r.several_chips) {
+        const struct gpu *g = r.m[0].gpu;
+        struct strbuf b = STRBUF_INIT;
+        compat_cc_string(g->cc, cc, sizeof cc);
+        strbuf_adds(&b, cc);
+        for (size_t i = 0; i < g->nother; i++) {
+            compat_cc_string(g->other_cc[i], cc, sizeof cc);
+            strbuf_addf(&b, "%s%s", i + 1 == g->nother ? " or " : ", ", cc);
+        }
+        cli_usage_error(cmd,
+                        "%s was sold with chips of compute capability %s: run nvidia-smi "
+                        "--query-gpu=compute_cap and pass --cc X.Y",
+                        g->name, b.buf);
+        strbuf_free(&b);
         return -1;
-    *cc = (uint16_t)(v.f[0] * 10 + v.f[1]);
-    return 0;
+    }
+    if (r.kind == GPUNAME_NAME) {
+        cli_warn("'%s' fits several GPUs of different architectures; give one of them:", name);
+        for (size_t i = 0; i < r.n && i < 12; i++) {
+            compat_cc_string(r.m[i].gpu->cc, cc, sizeof cc);
+            fprintf(stderr, "  %s (%s)\n", r.m[i].gpu->name, cc);
+        }
+        if (r.total > 12)
+            fprintf(stderr, "  ... %zu more\n", r.total - 12);
+        return -1;
+    }
+    if (r.kind == GPUNAME_VAGUE) {
+        cli_usage_error(cmd,
+                        "'%s' does not name one GPU%s: give its model (nvidia-smi "
+                        "--query-gpu=name), or its device code (--cc 8.6, --cc gfx1100; "
+                        "rocminfo | grep gfx)",
+                        name, r.total > 1 ? " (it fits several)" : "");
+        return -1;
+    }
+    struct strbuf b = STRBUF_INIT;
+    for (size_t i = 0; i < r.nsuggest; i++) {
+        compat_cc_string(r.suggest[i]->cc, cc, sizeof cc);
+        strbuf_addf(&b, "%s%s (%s)", i ? ", " : "; did you mean ", r.suggest[i]->name, cc);
+    }
+    cli_usage_error(cmd, "no GPU in the table matches '%s'%s%s (or give --cc X.Y)", name,
+                    b.len ? b.buf : "", b.len ? "?" : "");
+    strbuf_free(&b);
+    return -1;
 }
 
 int cli_query(int argc, char **argv)
@@ -173,30 +236,11 @@ int cli_query(int argc, char **argv)
     if (diffs) {
         /* handled below, once the view is built */
     } else if (gpu_name) {
-        const struct gpu *cands[12];
-        size_t nc;
-        int found = tables_find_gpu(&t, gpu_name, &o.gpu, cands, 12, &nc);
-        if (found == 0 && parse_cc(gpu_name, &o.cc) == 0) {
-            found = 1; /* --gpu gfx1100 or --gpu 8.6: a device code, not a name */
-            o.gpu = NULL;
-        }
-        if (found == 0) {
-            rc = cli_usage_error(cmd, "no GPU in the table matches '%s' (try --cc X.Y)", gpu_name);
-            goto out;
-        }
-        if (found < 0) {
-            cli_warn("'%s' matches several GPUs of different architectures:", gpu_name);
-            for (size_t i = 0; i < nc; i++) {
-                char ccs2[16];
-                compat_cc_string(cands[i]->cc, ccs2, sizeof ccs2);
-                fprintf(stderr, "  %s (%s)\n", cands[i]->name, ccs2);
-            }
+        if (resolve_gpu(cmd, &t, gpu_name, &o) < 0) {
             rc = WA_EXIT_USAGE;
             goto out;
         }
-        if (o.gpu)
-            o.cc = o.gpu->cc;
-    } else if (parse_cc(ccs, &o.cc) < 0) {
+    } else if (gpuname_parse_code(ccs, 1, &o.cc) < 0) {
         rc = cli_usage_error(
             cmd,
             "--cc wants a compute capability such as 8.6, or an AMD processor such as gfx1100");

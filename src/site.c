@@ -114,7 +114,9 @@ static int render(struct ctx *c, const char *name, const char *path, json_t *dat
     json_object_set_new(data, "root", json_string(root));
     free(root);
     json_object_set_new(data, "title", json_string(title));
-    json_object_set_new(data, "description", json_string(description));
+    /* a page may carry its own one-line answer (GPU pages do) */
+    if (!json_is_string(json_object_get(data, "description")))
+        json_object_set_new(data, "description", json_string(description));
     if (c->base_url[0]) {
         const char *slash = strrchr(path, '/');
         char *dir = slash ? xstrndup(path, (size_t)(slash - path + 1)) : xstrdup("");
@@ -717,6 +719,12 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
         rc = copy_asset(&c, "style.css", err);
     if (rc == 0)
         rc = copy_asset(&c, "search.js", err);
+    if (rc == 0)
+        rc = copy_asset(&c, "gpuname.js", err);
+    if (rc == 0)
+        rc = copy_asset(&c, "favicon.svg", err);
+    if (rc == 0)
+        rc = put(&c, "assets/answers.js", d.answers_js, strlen(d.answers_js), err);
     if (rc == 0)
         rc = copy_asset(&c, "driver.js", err);
     if (rc == 0)

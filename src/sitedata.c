@@ -662,6 +662,10 @@ static json_t *gpu_summary(const struct gpu *g)
         json_object_set_new(o, "gfx", json_null());
         json_object_set_new(o, "gfx_target", json_null());
     }
+    json_t *others = json_array();
+    for (size_t i = 0; i < g->nother; i++)
+        json_array_append_new(others, cc_json(g->other_cc[i]));
+    json_object_set_new(o, "other_devices", others);
     json_object_set_new(o, "architecture", json_string(g->architecture));
     json_object_set_new(o, "segment", json_string(g->segment));
     json_object_set_new(o, "tegra", json_boolean(g->tegra));
@@ -730,6 +734,8 @@ static json_t *gpu_releases(struct sitedata *d, uint16_t cc, int tegra)
     return out;
 }
 
+static char *page_description(const struct gpu *g, json_t *recs);
+
 static void build_gpus(struct sitedata *d)
 {
     const struct tables *t = d->t;
@@ -770,6 +776,9 @@ static void build_gpus(struct sitedata *d)
         }
         json_t *page = json_deep_copy(s);
         json_decref(s);
+        char *desc = page_description(g, recs);
+        json_object_set_new(page, "description", json_string(desc));
+        free(desc);
         json_object_set(page, "releases", releases_by_cc[ci]);
         json_object_set_new(page, "svg", json_string(svg_by_cc[ci]));
         json_object_set_new(page, "has_timeline", json_boolean(svg_by_cc[ci][0] != 0));
@@ -846,6 +855,58 @@ static void build_gpus(struct sitedata *d)
     free(sorted);
 }
 
+/* A GPU page's one-line answer, for search results and link previews:
+ * the answer on the first platform that applies (Linux x86_64, or Linux
+ * aarch64 for Jetson Thor). */
+static char *page_description(const struct gpu *g, json_t *recs)
+{
+    char cc[16];
+    compat_cc_string(g->cc, cc, sizeof cc);
+    struct strbuf b = STRBUF_INIT;
+    strbuf_addf(&b, "%s (%s%s)", g->name, g->amd ? "" : "compute capability ", cc);
+    static const char *const plats[][2] = {{"linux-x86_64", "Linux x86_64"},
+                                           {"linux-aarch64", "Linux aarch64"},
+                                           {"windows-x86_64", "Windows"}};
+    json_t *r = NULL;
+    const char *pname = NULL;
+    for (size_t p = 0; p < 3 && !r; p++) {
+        json_t *x = json_object_get(recs, plats[p][0]);
+        if (json_is_object(x) && json_is_true(json_object_get(x, "applies"))) {
+            r = x;
+            pname = plats[p][1];
+        }
+    }
+    json_t *rec = r ? json_object_get(r, "recommendation") : NULL;
+    json_t *fb = r ? json_object_get(r, "fallback") : NULL;
+    json_t *py = r ? json_object_get(r, "pypi") : NULL;
+    if (!r) {
+        strbuf_adds(&b, ": the download.pytorch.org and PyPI wheels do not run on it; use NVIDIA's "
+                        "PyTorch for Jetson.");
+    } else if (json_is_object(rec)) {
+        strbuf_addf(&b, ": torch %s runs %s from the %s index on %s",
+                    json_string_value(json_object_get(r, "release")),
+                    strcmp(json_string_value(json_object_get(rec, "verdict")), "native") == 0
+                        ? "natively"
+                        : "through PTX JIT",
+                    json_string_value(json_object_get(rec, "index")), pname);
+        if (json_is_object(py) && json_is_false(json_object_get(py, "runs")))
+            strbuf_adds(&b, "; plain pip install torch does not");
+        strbuf_adds(&b, ".");
+    } else if (json_is_object(fb)) {
+        strbuf_addf(&b,
+                    ": torch %s has no build for it on %s; the newest that runs is torch %s "
+                    "from the %s index.",
+                    json_string_value(json_object_get(r, "release")), pname,
+                    json_string_value(json_object_get(fb, "pin")),
+                    json_string_value(json_object_get(fb, "index")));
+    } else {
+        strbuf_addf(&b,
+                    ": no PyTorch release in the data runs on it on %s; the page says what to do.",
+                    pname);
+    }
+    return strbuf_detach(&b, NULL);
+}
+
 /* ---- home and matrix pages ---------------------------------------------- */
 
 static const char *segment_title(const char *s)
@@ -865,15 +926,90 @@ static const char *segment_title(const char *s)
     return s;
 }
 
+/* The instant answer of the home page's filter for one GPU on one
+ * platform: the recommendation (or fallback) in short, its driver table
+ * and the PyPI line, from the same answer the GPU page shows. */
+static json_t *slim_home_answer(json_t *r)
+{
+    json_t *c = json_object();
+    if (!json_is_object(r))
+        return c;
+    json_t *rec = json_object_get(r, "recommendation");
+    json_t *fb = json_object_get(r, "fallback");
+    json_t *use = json_is_object(rec) ? rec : fb;
+    json_object_set(c, "release", json_object_get(r, "release"));
+    if (json_is_object(use)) {
+        static const char *const keys[] = {"index",      "version",    "pin",
+                                           "verdict",    "label",      "symbol",
+                                           "provenance", "min_driver", "full_driver"};
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+            if (json_object_get(use, keys[k]) && !json_is_null(json_object_get(use, keys[k])))
+                json_object_set(c, keys[k], json_object_get(use, keys[k]));
+        json_object_set(c, "pip", json_object_get(json_object_get(use, "commands"), "pip"));
+        if (!json_is_object(rec))
+            json_object_set_new(c, "fallback", json_true());
+    }
+    json_t *bd = json_array();
+    size_t k;
+    json_t *e;
+    json_array_foreach(json_object_get(r, "by_driver"), k, e)
+    {
+        json_t *y = json_object();
+        json_object_set(y, "min_driver", json_object_get(e, "min_driver"));
+        json_object_set(y, "pip", json_object_get(json_object_get(e, "commands"), "pip"));
+        json_array_append_new(bd, y);
+    }
+    if (json_array_size(bd) > 1)
+        json_object_set_new(c, "by_driver", bd);
+    else
+        json_decref(bd);
+    json_t *py = json_object_get(r, "pypi");
+    if (json_is_object(py) && json_is_false(json_object_get(py, "runs")))
+        json_object_set(c, "pypi_no", json_object_get(py, "build"));
+    json_t *gd = json_object_get(r, "guidance");
+    if (json_is_object(gd) && !json_is_true(json_object_get(r, "applies")))
+        json_object_set(c, "guidance", json_object_get(gd, "text"));
+    return c;
+}
+
+/* The home list's status of a GPU at a glance, from its Linux x86_64
+ * answer: the newest release with native code, in text and symbol. */
+static void glance(json_t *r, json_t *x)
+{
+    const char *cls = "x", *text = "\xe2\x9c\x97 none";
+    char buf[64];
+    json_t *rec = json_object_get(r, "recommendation");
+    json_t *fb = json_object_get(r, "fallback");
+    json_t *gd = json_object_get(r, "guidance");
+    if (json_is_object(gd) && !json_is_true(json_object_get(r, "applies"))) {
+        cls = "t";
+        text = "Jetson wheels";
+    } else if (json_is_object(rec)) {
+        int native = strcmp(json_string_value(json_object_get(rec, "verdict")), "native") == 0;
+        snprintf(buf, sizeof buf, "%s %s", native ? "\xe2\x9c\x93" : "\xe2\x89\x88",
+                 json_string_value(json_object_get(r, "release")));
+        cls = native ? "n" : "j";
+        text = buf;
+    } else if (json_is_object(fb)) {
+        snprintf(buf, sizeof buf, "\xe2\x9c\x93 %s",
+                 json_string_value(json_object_get(fb, "release")));
+        cls = "o";
+        text = buf;
+    }
+    json_object_set_new(x, "glance", json_string(text));
+    json_object_set_new(x, "glance_class", json_string(cls));
+}
+
 static void build_home(struct sitedata *d)
 {
     d->home = json_object();
+    static const char *const plats[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64"};
     /* GPUs grouped by segment, in table order within each. */
     static const char *const order[] = {"geforce",  "workstation", "datacenter",
                                         "jetson",   "radeon",      "radeon-pro",
                                         "instinct", "apu",         "other"};
     json_t *segs = json_array();
-    json_t *ccdata = json_object();
+    json_t *answers = json_object();
     for (size_t s = 0; s < sizeof order / sizeof order[0]; s++) {
         json_t *gl = json_array();
         size_t i;
@@ -882,58 +1018,31 @@ static void build_home(struct sitedata *d)
         {
             if (strcmp(json_string_value(json_object_get(g, "segment")), order[s]) != 0)
                 continue;
+            json_t *recs = json_object_get(g, "recommendations");
             json_t *x = json_object();
             json_object_set(x, "name", json_object_get(g, "name"));
             json_object_set(x, "page", json_object_get(g, "page"));
             json_object_set(x, "cc", json_object_get(g, "device"));
-            json_object_set(x, "vendor", json_object_get(g, "vendor"));
+            /* other chips sold under this name, for the filter */
+            struct strbuf o = STRBUF_INIT;
+            size_t k;
+            json_t *od;
+            json_array_foreach(json_object_get(g, "other_devices"), k, od)
+                strbuf_addf(&o, "%s%s", k ? " " : "", json_string_value(od));
+            if (o.len)
+                json_object_set_new(x, "other", json_string(o.buf));
+            strbuf_free(&o);
+            glance(json_object_get(recs, "linux-x86_64"), x);
             json_array_append_new(gl, x);
             const char *cc = json_string_value(json_object_get(g, "device"));
-            if (!json_object_get(ccdata, cc)) {
-                /* the instant answer: Linux x86_64, the platform most people ask for */
-                json_t *r = json_object_get(json_object_get(g, "recommendations"), "linux-x86_64");
-                json_t *c = json_object();
-                json_object_set_new(c, "platform", json_string("Linux x86_64"));
-                if (json_is_object(r)) {
-                    json_t *rec = json_object_get(r, "recommendation");
-                    json_t *fb = json_object_get(r, "fallback");
-                    json_t *use = json_is_object(rec) ? rec : fb;
-                    json_object_set(c, "release", json_object_get(r, "release"));
-                    if (json_is_object(use)) {
-                        static const char *const keys[] = {
-                            "index",  "version",    "pin",        "verdict",     "label",
-                            "symbol", "provenance", "min_driver", "full_driver", "status"};
-                        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-                            json_object_set(c, keys[k], json_object_get(use, keys[k]));
-                        json_object_set(c, "pip",
-                                        json_object_get(json_object_get(use, "commands"), "pip"));
-                        json_object_set_new(c, "fallback", json_boolean(!json_is_object(rec)));
-                    }
-                    json_t *bd = json_array();
-                    size_t k;
-                    json_t *e;
-                    json_array_foreach(json_object_get(r, "by_driver"), k, e)
-                    {
-                        json_t *y = json_object();
-                        json_object_set(y, "min_driver", json_object_get(e, "min_driver"));
-                        json_object_set(y, "index", json_object_get(e, "index"));
-                        json_object_set(y, "pin", json_object_get(e, "pin"));
-                        json_object_set(y, "pip",
-                                        json_object_get(json_object_get(e, "commands"), "pip"));
-                        json_array_append_new(bd, y);
-                    }
-                    json_object_set_new(c, "by_driver", bd);
-                    json_t *py = json_object_get(r, "pypi");
-                    if (json_is_object(py)) {
-                        json_object_set(c, "pypi_runs", json_object_get(py, "runs"));
-                        json_object_set(c, "pypi_build", json_object_get(py, "build"));
-                    }
-                    json_t *gd = json_object_get(r, "guidance");
-                    if (json_is_object(gd) && !json_is_true(json_object_get(r, "applies")))
-                        json_object_set(c, "guidance", json_object_get(gd, "text"));
-                    json_object_set(c, "variants", json_object_get(r, "variants"));
+            if (!json_object_get(answers, cc)) {
+                json_t *per = json_object();
+                for (size_t p = 0; p < 3; p++) {
+                    json_t *r = json_object_get(recs, plats[p]);
+                    if (json_is_object(r))
+                        json_object_set_new(per, plats[p], slim_home_answer(r));
                 }
-                json_object_set_new(ccdata, cc, c);
+                json_object_set_new(answers, cc, per);
             }
         }
         if (json_array_size(gl) == 0) {
@@ -947,10 +1056,14 @@ static void build_home(struct sitedata *d)
         json_array_append_new(segs, seg);
     }
     json_object_set_new(d->home, "segments", segs);
-    char *cj = script_json(ccdata);
-    json_object_set_new(d->home, "ccdata", json_string(cj));
-    free(cj);
-    json_decref(ccdata);
+    /* assets/answers.js, loaded by the filter when it is first used */
+    char *aj = script_json(answers);
+    d->answers_js = xasprintf("/* generated by wheelarch build: the filter's answers per device "
+                              "code and platform (api/v1/gpus.json in short) */\n"
+                              "window.wheelarchAnswers = %s;\n",
+                              aj);
+    free(aj);
+    json_decref(answers);
     /* The newest three torch releases with their variants. */
     json_t *rels = json_array();
     const char *last = NULL;
@@ -995,6 +1108,8 @@ static void build_home(struct sitedata *d)
         json_array_append_new(rels, x);
     }
     json_object_set_new(d->home, "releases", rels);
+    if (json_array_size(rels))
+        json_object_set(d->home, "newest", json_object_get(json_array_get(rels, 0), "release"));
     json_object_set_new(
         d->home, "gpu_count",
         json_integer((json_int_t)json_array_size(json_object_get(d->gpus, "gpus"))));
@@ -1679,6 +1794,7 @@ void sitedata_free(struct sitedata *d)
     json_decref(d->variants);
     strbuf_free(&d->csv);
     json_decref(d->home);
+    free(d->answers_js);
     json_decref(d->matrix_page);
     json_decref(d->gpu_pages);
     json_decref(d->release_pages);

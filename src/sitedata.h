@@ -45,6 +45,7 @@ struct sitedata {
     json_t *variants;      /* api/v1/variants.json */
     struct strbuf csv;     /* api/v1/matrix.csv */
     json_t *home;          /* index.html */
+    char *answers_js;      /* assets/answers.js: the home filter's answers */
     json_t *matrix_page;   /* matrix/ */
     json_t *gpu_pages;     /* [{slug, ...}] gpu/<slug>/ */
     json_t *release_pages; /* [{path, ...}] release/<project>/<version>/ */

@@ -79,6 +79,7 @@ static int load_gpus(const char *dir, struct tables *t, struct wa_error *err)
         return rc;
     if ((rc = need_cols(&c, "gpus.csv", cols, idx, err)) < 0)
         goto out;
+    int other_col = csvfile_col(&c, "other_cc");
     t->gpus = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->gpus);
     for (size_t r = 0; r < c.nrows; r++) {
         struct gpu *g = &t->gpus[t->ngpus];
@@ -92,6 +93,21 @@ static int load_gpus(const char *dir, struct tables *t, struct wa_error *err)
         g->architecture = xstrdup(c.rows[r][idx[2]]);
         g->segment = xstrdup(c.rows[r][idx[3]]);
         g->tegra = strcmp(g->segment, "jetson") == 0 || tables_is_tegra(g->cc);
+        /* optional: the capabilities of other chips sold under this name */
+        const char *other = other_col >= 0 ? c.rows[r][other_col] : "";
+        while (*other && g->nother < TABLES_OTHER_CC_MAX) {
+            char one[16];
+            size_t n = strcspn(other, ";");
+            snprintf(one, sizeof one, "%.*s", (int)(n < 15 ? n : 15), other);
+            if (parse_cc(one, &g->other_cc[g->nother]) < 0) {
+                rc = wa_error_set(err, WA_ERR_FORMAT,
+                                  "gpus.csv: row %zu: bad other_cc '%s' (want X.Y;X.Y)", r + 2,
+                                  c.rows[r][other_col]);
+                goto out;
+            }
+            g->nother++;
+            other += n + (other[n] == ';');
+        }
         t->ngpus++;
     }
 out:
@@ -740,109 +756,6 @@ size_t tables_family(const struct tables *t, uint16_t target, uint16_t *out, siz
         return 0;
     out[0] = target;
     return 1;
-}
-
-/* ---- GPU names ---------------------------------------------------------- */
-
-#define MAX_TOKENS 16
-
-/* Lowercase alphanumeric tokens, split at letter/digit boundaries:
- * "GeForce RTX4090 Ti" -> geforce rtx 4090 ti. */
-static size_t tokenize(const char *s, char tok[][24], size_t max)
-{
-    size_t n = 0;
-    while (*s && n < max) {
-        while (*s && !isalnum((unsigned char)*s))
-            s++;
-        if (!*s)
-            break;
-        int digit = isdigit((unsigned char)*s) != 0;
-        size_t k = 0;
-        while (*s && isalnum((unsigned char)*s) && (isdigit((unsigned char)*s) != 0) == digit) {
-            if (k + 1 < 24)
-                tok[n][k++] = (char)tolower((unsigned char)*s);
-            s++;
-        }
-        tok[n][k] = '\0';
-        n++;
-    }
-    return n;
-}
-
-static int brand_word(const char *t)
-{
-    static const char *const words[] = {"nvidia", "geforce", "amd", "radeon", "instinct", NULL};
-    for (const char *const *w = words; *w; w++)
-        if (strcmp(*w, t) == 0)
-            return 1;
-    return 0;
-}
-
-/* Tokens without brand words. */
-static size_t significant(const char *s, char tok[][24], size_t max)
-{
-    char all[MAX_TOKENS][24];
-    size_t n = tokenize(s, all, MAX_TOKENS), m = 0;
-    for (size_t i = 0; i < n && m < max; i++)
-        if (!brand_word(all[i]))
-            memcpy(tok[m++], all[i], 24);
-    return m;
-}
-
-static int has_token(char tok[][24], size_t n, const char *t)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(tok[i], t) == 0)
-            return 1;
-    return 0;
-}
-
-int tables_find_gpu(const struct tables *t, const char *query, const struct gpu **gpu,
-                    const struct gpu **candidates, size_t max, size_t *ncandidates)
-{
-    char q[MAX_TOKENS][24];
-    size_t nq = significant(query, q, MAX_TOKENS);
-    *gpu = NULL;
-    *ncandidates = 0;
-    if (nq == 0)
-        return 0;
-    const struct gpu *exact = NULL, *first = NULL;
-    size_t matches = 0;
-    int same_cc = 1;
-    for (size_t i = 0; i < t->ngpus; i++) {
-        char g[MAX_TOKENS][24];
-        size_t ng = significant(t->gpus[i].name, g, MAX_TOKENS);
-        size_t hit = 0;
-        for (size_t k = 0; k < nq; k++)
-            hit += has_token(g, ng, q[k]);
-        if (hit != nq)
-            continue;
-        if (ng == nq && !exact)
-            exact = &t->gpus[i];
-        if (!first)
-            first = &t->gpus[i];
-        else if (first->cc != t->gpus[i].cc)
-            same_cc = 0;
-        if (*ncandidates < max)
-            candidates[(*ncandidates)++] = &t->gpus[i];
-        matches++;
-    }
-    if (exact) {
-        *gpu = exact;
-        return 1;
-    }
-    if (matches == 0)
-        return 0;
-    if (matches == 1 || same_cc) {
-        /* One answer either way: the shortest name. */
-        const struct gpu *best = first;
-        for (size_t i = 0; i < *ncandidates; i++)
-            if (strlen(candidates[i]->name) < strlen(best->name))
-                best = candidates[i];
-        *gpu = best;
-        return 1;
-    }
-    return -1;
 }
 
 /* ---- drivers and toolkits ---------------------------------------------- */

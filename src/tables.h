@@ -23,6 +23,7 @@ enum tables_os { TABLES_LINUX = 0, TABLES_WINDOWS = 1 };
  * processor number for AMD (0x1100 for gfx1100: always >= TABLES_AMD_MIN,
  * so the two never collide). */
 #define TABLES_AMD_MIN 0x600
+#define TABLES_OTHER_CC_MAX 4
 
 struct gpu {
     char *name;         /* marketing name, "GeForce GTX 1080 Ti", "AMD Radeon RX 7900 XTX" */
@@ -34,6 +35,10 @@ struct gpu {
     int amd;            /* an AMD GPU: gfx holds its processor and default modes */
     struct target gfx;  /* xnack/sramecc: the mode it runs in, ANY when unsupported */
     char *rocm_support; /* AMD: "official" or "unofficial" */
+    /* NVIDIA names sold with more than one chip (GeForce GT 730: GK208 3.5,
+     * GK107 3.0, GF108 2.1): the other chips' capabilities */
+    uint16_t other_cc[TABLES_OTHER_CC_MAX];
+    size_t nother;
 };
 
 /* An AMDGPU processor (data/amdgpu_targets.csv). */
@@ -148,13 +153,6 @@ int tables_is_tegra(uint16_t cc);
 /* Compute capabilities a family-specific target runs on; a target missing
  * from the table runs on itself only.  Returns the count written. */
 size_t tables_family(const struct tables *t, uint16_t target, uint16_t *out, size_t max);
-
-/* Finds a GPU by a forgiving name ("1080 ti", "GeForce RTX4090", "nvidia
- * a100").  Returns 1 and *gpu for one match (or several of one compute
- * capability), 0 for none, and -1 when ambiguous, filling up to max
- * candidates. */
-int tables_find_gpu(const struct tables *t, const char *query, const struct gpu **gpu,
-                    const struct gpu **candidates, size_t max, size_t *ncandidates);
 
 /* The minimum driver for a program built with CUDA major.x to load
  * (minor-version compatibility), or NULL. */

@@ -1,102 +1,201 @@
-// wheelarch home page: a filter box over the GPU list and an instant verdict.
-// Everything works without this script (each GPU has its own page).
+// wheelarch home page: a filter over the GPU list with an instant answer.
+// Everything works without this script (each GPU has its own page). Names
+// are resolved by gpuname.js (the rules of `wheelarch query --gpu`); the
+// answers come from answers.js (api/v1/gpus.json in short); both, and
+// driver.js, load the first time the filter is used.
 (function () {
   "use strict";
   var box = document.getElementById("search");
+  var form = document.getElementById("find");
   var q = document.getElementById("q");
   var count = document.getElementById("count");
   var answer = document.getElementById("answer");
-  var dataEl = document.getElementById("ccdata");
-  if (!box || !q || !dataEl) return;
-  var data = JSON.parse(dataEl.textContent);
+  if (!box || !form || !q) return;
+  var root = box.getAttribute("data-root") || "./";
+  var names = { "linux-x86_64": "Linux x86_64", "linux-aarch64": "Linux aarch64", "windows-x86_64": "Windows x86_64" };
   var items = Array.prototype.slice.call(document.querySelectorAll("ul.gpus li"));
-  var brand = { nvidia: 1, geforce: 1, amd: 1, radeon: 1 };
-  function tokens(s) {
-    var out = [];
-    (s.toLowerCase().match(/[a-z]+|[0-9]+/g) || []).forEach(function (t) {
-      if (!brand[t]) out.push(t);
-    });
-    return out;
-  }
-  var index = items.map(function (li) {
-    var a = li.querySelector("a");
-    return { li: li, name: a.textContent, href: a.getAttribute("href"), cc: li.getAttribute("data-cc"), tok: tokens(a.textContent) };
+  var gpus = items.map(function (li) {
+    var a = li.querySelector("a"), cc = li.querySelector("small").textContent;
+    var other = li.getAttribute("data-o");
+    return { li: li, name: a.textContent, href: a.getAttribute("href"), cc: cc,
+             amd: cc.indexOf("gfx") === 0, other: other ? other.split(" ") : [] };
   });
-  function matches(entry, qt) {
-    return qt.every(function (t) { return entry.tok.indexOf(t) >= 0 || entry.tok.some(function (x) { return x.indexOf(t) === 0; }); });
+  var lists = Array.prototype.slice.call(document.querySelectorAll("ul.gpus"));
+  var G = null, answers = null, loading = false, last = null;
+
+  // The resolver, the answers and the driver rules load the first time the
+  // filter is used, so the page itself stays small.
+  function script(name, done) {
+    var s = document.createElement("script");
+    s.src = root + "assets/" + name;
+    s.onload = done;
+    document.body.appendChild(s);
   }
-  function text(tag, s, cls) {
-    var el = document.createElement(tag);
-    el.textContent = s;
-    if (cls) el.className = cls;
-    return el;
+  function load() {
+    if (loading) return;
+    loading = true;
+    var left = 3;
+    function one() {
+      if (--left) return;
+      G = window.wheelarchGpuname;
+      answers = window.wheelarchAnswers || {};
+      update();
+    }
+    script("gpuname.js", one);
+    script("answers.js", one);
+    script("driver.js", one);
   }
-  function show(entry) {
-    answer.textContent = "";
-    var d = data[entry.cc];
-    var card = document.createElement("div");
-    card.className = "card";
-    var h = document.createElement("p");
-    var link = text("a", entry.name);
-    link.href = entry.href;
-    h.appendChild(link);
-    h.appendChild(document.createTextNode(entry.cc.indexOf("gfx") === 0 ? " (" + entry.cc + ")" : " (compute capability " + entry.cc + ")"));
-    card.appendChild(h);
-    if (d && d.guidance) {
-      card.appendChild(text("p", d.guidance));
-    } else if (d && d.index) {
-      var p = document.createElement("p");
-      p.appendChild(document.createTextNode(d.platform + ", " + (d.fallback ? "no variant of torch " + d.release + " runs on it; the newest that does is torch " + d.pin + " from the " : "torch " + d.release + ": use the ")));
-      p.appendChild(text("strong", d.index, "rec"));
+  function platform() {
+    var r = form.querySelector("input[name=platform]:checked");
+    return r ? r.value : "linux-x86_64";
+  }
+  function el(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  }
+  function link(g) {
+    var a = el("a", g.name);
+    a.href = g.href;
+    return a;
+  }
+  function device(cc) {
+    return cc.indexOf("gfx") === 0 ? cc : "compute capability " + cc;
+  }
+  // A sentence with links: "Did you mean A (6.1), B (7.5)?"
+  function listLine(p, intro, list, outro) {
+    p.appendChild(document.createTextNode(intro));
+    list.forEach(function (g, i) {
+      if (i) p.appendChild(document.createTextNode(", "));
+      p.appendChild(link(g));
+      p.appendChild(document.createTextNode(" (" + g.cc + ")"));
+    });
+    p.appendChild(document.createTextNode(outro));
+  }
+  function examples(p) {
+    p.appendChild(document.createTextNode(" Try a name as nvidia-smi prints it (NVIDIA GeForce RTX 3060 Laptop GPU), a model (1080 Ti, A100, RX 7900 XTX), a compute capability (6.1, sm_61) or an AMD processor (gfx1100)."));
+  }
+
+  function card(r) {
+    var plat = platform();
+    var c = el("div", null, "card");
+    var h = el("p");
+    if (r.gpu) {
+      h.appendChild(link(r.gpu));
+      h.appendChild(document.createTextNode(" (" + device(r.cc) + ")"));
+    } else {
+      h.appendChild(el("strong", device(r.cc)));
+      h.appendChild(document.createTextNode(r.total ? " (" + r.total + " GPU" + (r.total === 1 ? "" : "s") + " in the list below)" : ""));
+    }
+    c.appendChild(h);
+    if (r.formDiffers)
+      c.appendChild(el("p", "Answered for " + r.gpu.name + ": the list has no row for the laptop (or desktop) form of that name, and both share a compute capability.", "small"));
+    var also = r.matches.slice(r.nbest).filter(function (m) { return m.gpu.cc !== r.cc; }).slice(0, 3);
+    if (also.length) {
+      var ap = el("p", null, "small");
+      listLine(ap, "Also fits ", also.map(function (m) { return m.gpu; }), ": pick it if that is yours.");
+      c.appendChild(ap);
+    }
+    var d = (answers[r.cc] || {})[plat];
+    if (!d) {
+      c.appendChild(el("p", "No " + names[plat] + " build in the data has code for this GPU."));
+    } else if (d.guidance) {
+      c.appendChild(el("p", d.guidance + "."));
+    } else if (d.index) {
+      var p = el("p");
+      p.appendChild(document.createTextNode(names[plat] + ", " + (d.fallback ? "no variant of torch " + d.release + " runs on it; the newest that does is torch " + d.pin + " from the " : "torch " + d.release + ": use the ")));
+      p.appendChild(el("strong", d.index, "rec"));
       p.appendChild(document.createTextNode(" index (" + d.symbol + " " + d.label + ")."));
-      card.appendChild(p);
-      card.appendChild(text("pre", d.pip));
-      card.appendChild(text("p", "Source: " + d.provenance + "." + (d.min_driver ? " Needs NVIDIA driver " + d.min_driver + " or newer" + (d.full_driver ? " (" + d.full_driver + " or newer recommended: below it, CUDA minor-version compatibility)" : "") + "." : ""), "prov"));
-      if (d.pypi_build && d.pypi_runs === false)
-        card.appendChild(text("p", "Plain pip install torch (PyPI, " + (d.pypi_build === "cpu" ? "CPU-only" : "a " + d.pypi_build + " build") + ") has no code for this GPU: use the command above."));
-      if (d.by_driver && d.by_driver.length > 1 && window.wheelarchDriver) {
-        var lab = text("label", "Your NVIDIA driver: ");
-        var inp = document.createElement("input");
+      c.appendChild(p);
+      c.appendChild(el("pre", d.pip));
+      c.appendChild(el("p", "Source: " + d.provenance + "." + (d.min_driver ? " Needs NVIDIA driver " + d.min_driver + " or newer" + (d.full_driver ? " (" + d.full_driver + " or newer recommended: below it, CUDA minor-version compatibility)" : "") + "." : ""), "prov"));
+      if (d.pypi_no)
+        c.appendChild(el("p", "Plain pip install torch (PyPI, " + (d.pypi_no === "cpu" ? "CPU-only" : "a " + d.pypi_no + " build") + ") has no code for this GPU: use the command above."));
+      if (d.by_driver && window.wheelarchDriver) {
+        var lab = el("label", "Your NVIDIA driver: ");
+        var inp = el("input");
         inp.setAttribute("inputmode", "decimal");
         inp.placeholder = "e.g. 570.86.15";
         lab.appendChild(inp);
-        var res = text("p", "");
+        var res = el("p");
         res.setAttribute("aria-live", "polite");
         inp.addEventListener("input", function () {
           var row = window.wheelarchDriver.pick(d.by_driver, inp.value);
           res.textContent = row === undefined ? "" : row === null ? "No build in the data loads with this driver: update the driver." : "With this driver: " + row.pip;
         });
-        card.appendChild(lab);
-        card.appendChild(res);
+        c.appendChild(lab);
+        c.appendChild(res);
       }
-      card.appendChild(text("p", "Other platforms (Windows, Linux aarch64): see the GPU's page.", "small"));
     } else {
-      card.appendChild(text("p", "No release in the data runs on this GPU; its page says what to do."));
+      c.appendChild(el("p", "No release in the data runs on this GPU on " + names[plat] + "; its page says what to do."));
     }
-    answer.appendChild(card);
+    if (r.gpu)
+      c.appendChild(el("p", "Enter opens the GPU's page: every release, variant and platform.", "small"));
+    return c;
   }
-  function update() {
-    var qt = tokens(q.value);
-    var shown = 0, exact = null, first = null;
-    index.forEach(function (e) {
-      var ok = qt.length === 0 || matches(e, qt);
-      e.li.hidden = !ok;
-      if (ok) {
-        shown++;
-        if (!first) first = e;
-        if (qt.length && e.tok.length === qt.length && qt.every(function (t) { return e.tok.indexOf(t) >= 0; })) exact = exact || e;
-      }
+
+  function show(visible) {
+    items.forEach(function (li) { li.hidden = visible !== null && !visible.has(li); });
+    lists.forEach(function (ul) {
+      var any = !ul.querySelector("li:not([hidden])");
+      ul.hidden = any;
+      var h = document.getElementById(ul.getAttribute("aria-labelledby"));
+      if (h) h.hidden = any;
     });
-    count.textContent = qt.length ? shown + " GPU" + (shown === 1 ? "" : "s") + " match" + (shown === 1 ? "es" : "") : "";
-    var pick = exact || (shown === 1 ? first : null);
-    if (!pick && qt.length && shown > 0) {
-      var ccs = {};
-      index.forEach(function (e) { if (!e.li.hidden) ccs[e.cc] = 1; });
-      if (Object.keys(ccs).length === 1) pick = first;
-    }
-    if (pick) show(pick); else answer.textContent = "";
   }
+
+  function update() {
+    var text = q.value.trim();
+    answer.textContent = "";
+    if (!text) {
+      last = null;
+      count.textContent = "";
+      show(null);
+      return;
+    }
+    load();
+    if (!G) {
+      count.textContent = "Loading…";
+      return;
+    }
+    var r = G.resolve(gpus, text);
+    last = r;
+    var visible = new Set(r.matches.map(function (m) { return m.gpu.li; }));
+    show(visible);
+    if (r.decided) {
+      count.textContent = r.total + " GPU" + (r.total === 1 ? "" : "s") + " listed below.";
+      answer.appendChild(card(r));
+      return;
+    }
+    var p = el("p");
+    if (r.severalChips) {
+      var g = r.matches[0].gpu;
+      p.textContent = g.name + " was sold with chips of compute capability " + [g.cc].concat(g.other).join(", ") + ". Run nvidia-smi --query-gpu=compute_cap and type the number it prints.";
+    } else if (r.kind === "name" || r.kind === "vague") {
+      p.textContent = (r.kind === "vague" ? "“" + text + "” does not name one GPU" : "“" + text + "” fits GPUs of different architectures") + ": " + r.total + " below. Pick yours, or type more of its name.";
+    } else if (r.suggest.length) {
+      listLine(p, "No GPU matches “" + text + "”. Did you mean ", r.suggest, "?");
+      examples(p);
+    } else {
+      p.textContent = "No GPU matches “" + text + "”.";
+      examples(p);
+    }
+    count.textContent = "";
+    var c = el("div", null, "card");
+    c.appendChild(p);
+    answer.appendChild(c);
+  }
+
   box.hidden = false;
+  box.setAttribute("data-ready", "");
   q.addEventListener("input", update);
+  q.addEventListener("focus", load);
+  form.addEventListener("change", function (e) { if (e.target.name === "platform") update(); });
+  form.addEventListener("submit", function (e) {
+    e.preventDefault();
+    update();
+    if (last && last.decided && last.gpu) window.location.href = last.gpu.href;
+  });
   if (q.value) update();
 }());

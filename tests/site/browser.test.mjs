@@ -74,12 +74,60 @@ try {
     const visible = await page.locator("ul.gpus li:not([hidden])").count();
     c.ok(visible >= 1 && visible <= 3, "home: the list is filtered to the matches (" + visible + ")");
     const count = (await page.locator("#count").textContent()) || "";
-    c.ok(/match/.test(count), "home: the number of matches is announced: " + count);
+    c.ok(/listed below/.test(count), "home: the number of matches is announced: " + count);
     // The recommendation's link leads to the GPU page.
     await page.locator("#answer a").first().click();
     await page.waitForURL(/gpu\/geforce-gtx-1080-ti\//);
     c.ok(true, "home: the answer links to the GPU page");
     settle(page, "index.html");
+    await page.close();
+  }
+
+  // ---- home: the filter knows a GPU any way people know it -----------------------
+  {
+    const page = await open(ctx, "");
+    const cases = [
+      ["6.1", /compute capability 6\.1/, /use the\s*cu126\s*index/],
+      ["sm_61", /compute capability 6\.1/, /use the\s*cu126\s*index/],
+      ["gfx1100", /gfx1100/, /use the\s*rocm[0-9.]+\s*index/],
+      ["NVIDIA GeForce RTX 3060 Laptop GPU", /GeForce RTX 3060 Laptop GPU \(compute capability 8\.6\)/, /use the\s*cu\d+\s*index/],
+      ["1080 ti", /GeForce GTX 1080 Ti \(compute capability 6\.1\)/, /use the\s*cu126\s*index/],
+      ["K40c", /Tesla K40c \(compute capability 3\.5\)/, /the newest that does is torch 1\.3\.0/],
+    ];
+    for (const [query, who, what] of cases) {
+      await page.locator("#q").fill(query);
+      await page.locator("#answer .card").first().waitFor({ timeout: 5000 }).catch(() => {});
+      await page.waitForFunction(() => !/Loading/.test(document.getElementById("count").textContent), null, { timeout: 5000 }).catch(() => {});
+      const text = (await page.locator("#answer").textContent()) || "";
+      c.ok(who.test(text), `home: '${query}' names the GPU: ${text.slice(0, 200)}`);
+      c.ok(what.test(text), `home: '${query}' gets the right index: ${text.slice(0, 300)}`);
+    }
+    // "1080" answers for the GTX 1080 and still lists the Ti
+    await page.locator("#q").fill("1080");
+    await page.locator("#answer .card").first().waitFor({ timeout: 5000 });
+    c.ok(/GeForce GTX 1080 \(/.test((await page.locator("#answer").textContent()) || ""), "home: '1080' answers for the GTX 1080");
+    c.ok(await page.locator("ul.gpus li:not([hidden]) a", { hasText: "GeForce GTX 1080 Ti" }).count() === 1, "home: '1080' still lists the Ti");
+    // a miss: a hint with suggestions and examples, no empty headings
+    await page.locator("#q").fill("gtx 1030");
+    const miss = (await page.locator("#answer").textContent()) || "";
+    c.ok(/No GPU matches “gtx 1030”\. Did you mean GeForce GT 1030/.test(miss), "home: a miss says did you mean: " + miss);
+    c.ok(/compute capability \(6\.1, sm_61\)/.test(miss), "home: a miss gives examples");
+    c.eq(await page.locator("ul.gpus li:not([hidden])").count(), 0, "home: a miss lists no GPU");
+    c.eq(await page.locator("h3[id^=seg-]:not([hidden])").count(), 0, "home: a miss leaves no empty headings");
+    // several chips under one name
+    await page.locator("#q").fill("GeForce GT 730");
+    c.ok(/sold with chips of compute capability 3\.5, 3\.0, 2\.1/.test((await page.locator("#answer").textContent()) || ""), "home: GT 730 asks for the compute capability");
+    // the platform switch
+    await page.locator("#q").fill("1080 ti");
+    await page.locator("input[name=platform][value=windows-x86_64]").check();
+    c.ok(/Windows x86_64, torch/.test((await page.locator("#answer").textContent()) || ""), "home: the platform switch answers for Windows");
+    await page.locator("input[name=platform][value=linux-x86_64]").check();
+    // Enter opens the GPU's page
+    await page.locator("#q").focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/gpu\/geforce-gtx-1080-ti\//, { timeout: 5000 }).catch(() => {});
+    c.ok(/gpu\/geforce-gtx-1080-ti\//.test(page.url()), "home: Enter opens the GPU page (" + page.url() + ")");
+    settle(page, "index.html (filter)");
     await page.close();
   }
 
@@ -106,7 +154,7 @@ try {
     c.ok(links > 200, "no JavaScript: every GPU is a plain link (" + links + ")");
     c.ok(!(await page.locator("#q").isVisible()), "no JavaScript: the filter box stays hidden");
     const href = await page.locator("ul.gpus li a", { hasText: "GeForce GTX 1080 Ti" }).first().getAttribute("href");
-    c.eq(href, "./gpu/geforce-gtx-1080-ti/", "no JavaScript: link to the GPU page");
+    c.eq(href, "gpu/geforce-gtx-1080-ti/", "no JavaScript: link to the GPU page");
     settle(page, "index.html (no JavaScript)");
     await nojs.close();
   }

@@ -269,7 +269,7 @@ for f in html_files:
     c.eq(s.th_without_scope, 0, "%s: header cells without scope" % f)
     c.eq(s.external, [], "%s: requests to other hosts" % f)
     c.ok(all(x == "application/json" or x.endswith("assets/search.js") or x.endswith("assets/driver.js")
-             for x in s.scripts), "%s: only our own scripts (%s)" % (f, s.scripts))
+             or x.endswith("assets/gpuname.js") for x in s.scripts), "%s: only our own scripts (%s)" % (f, s.scripts))
 css = read(os.path.join(site, "assets/style.css"))
 c.ok("@import" not in css and "url(" not in css and "@font-face" not in css,
      "the stylesheet loads nothing (no fonts, imports or images)")
@@ -277,11 +277,19 @@ c.ok("prefers-color-scheme: dark" in css, "dark mode through prefers-color-schem
 c.ok(":focus-visible" in css or ":focus" in css, "a visible focus style")
 
 # ---- the home page budget -------------------------------------------------------
-home = os.path.getsize(os.path.join(site, "index.html"))
-assets = sum(os.path.getsize(os.path.join(site, "assets", a)) for a in os.listdir(os.path.join(site, "assets")))
+# What the page loads (its HTML, the stylesheet and the scripts it names)
+# stays under 100 KB; what the filter loads the first time it is used
+# (gpuname.js, answers.js, driver.js) comes on top, within 175 KB in all.
+home_html = read(os.path.join(site, "index.html"))
+loaded = re.findall(r'(?:src|href)="\./(assets/[^"]+)"', home_html)
+home = len(home_html.encode())
+assets = sum(os.path.getsize(os.path.join(site, a)) for a in set(loaded))
 total = home + assets
-print("home page: %d bytes + assets %d bytes = %d bytes" % (home, assets, total))
+lazy = sum(os.path.getsize(os.path.join(site, "assets", a)) for a in ("gpuname.js", "answers.js", "driver.js"))
+print("home page: %d bytes + assets %d bytes = %d bytes; the filter's answers %d bytes more" % (home, assets, total, lazy))
 c.ok(total < 100 * 1024, "home page with everything it loads under 100 KB (%d bytes)" % total)
+c.ok(total + lazy < 175 * 1024, "and with what the filter loads under 175 KB (%d bytes)" % (total + lazy))
+c.ok("assets/answers.js" not in loaded, "the answers load only when the filter is used")
 
 # ---- the feed ---------------------------------------------------------------------
 for doc in ("matrix", "gpus", "index-table", "variants"):

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "compat.h"
+#include "gpuname.h"
 #include "harness.h"
 #include "tables.h"
 
@@ -239,20 +240,12 @@ static void test_tables(void)
 {
     OK(T.ngpus >= 250, "gpus (%zu)", T.ngpus);
     OK(T.ndeclared >= 90, "declared rows (%zu)", T.ndeclared);
-    const struct gpu *g, *c[8];
-    size_t nc;
-    OK(tables_find_gpu(&T, "1080 ti", &g, c, 8, &nc) == 1 &&
-           strcmp(g->name, "GeForce GTX 1080 Ti") == 0,
-       "1080 ti");
-    OK(tables_find_gpu(&T, "NVIDIA GeForce GTX 1080Ti", &g, c, 8, &nc) == 1 && g->cc == 61,
-       "NVIDIA GeForce GTX 1080Ti");
-    OK(tables_find_gpu(&T, "rtx4090", &g, c, 8, &nc) == 1 && g->cc == 89, "rtx4090");
-    OK(tables_find_gpu(&T, "a100", &g, c, 8, &nc) == 1 && g->cc == 80, "a100");
-    OK(tables_find_gpu(&T, "jetson orin nano", &g, c, 8, &nc) == 1 && g->cc == 87 && g->tegra,
-       "jetson orin nano");
-    OK(tables_find_gpu(&T, "titan", &g, c, 8, &nc) == -1 && nc > 1, "titan is ambiguous");
-    OK(tables_find_gpu(&T, "geforce", &g, c, 8, &nc) == 0, "brand alone matches nothing");
-    OK(tables_find_gpu(&T, "voodoo 5", &g, c, 8, &nc) == 0, "no match");
+    /* names: tests/unit/test_gpuname.c */
+    const struct gpu *g;
+    struct gpuname_result res;
+    gpuname_resolve(&T, "jetson orin nano", &res);
+    g = res.gpu;
+    OK(res.decided && g && g->cc == 87 && g->tegra, "jetson orin nano is a Tegra 8.7");
 
     struct dotver d, cuda;
     dotver_parse("570.86.15", &d);
@@ -302,9 +295,10 @@ static void amd_runs(const char *code, const char *device, int want)
 
 static void amd_verdict(const char *gpu, const char *sets0, const char *sets1, int want)
 {
-    const struct gpu *g, *cands[8];
-    size_t nc;
-    int found = tables_find_gpu(&T, gpu, &g, cands, 8, &nc) == 1 && g->amd;
+    struct gpuname_result res;
+    gpuname_resolve(&T, gpu, &res);
+    const struct gpu *g = res.gpu;
+    int found = res.decided && g && g->amd;
     OK(found, "find %s", gpu);
     if (!found)
         return;

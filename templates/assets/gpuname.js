@@ -1,0 +1,246 @@
+// wheelarch GPU resolver for the browser: the rules of src/gpuname.c (read
+// its header comment), so the filter and `wheelarch query --gpu` agree.
+// tests/site/test_gpuname_js.mjs runs tests/fixtures/gpu-names.tsv through
+// both; a change to one without the other fails there.
+//
+// wheelarchGpuname.resolve(gpus, query) with gpus = [{name, cc, amd, other}]
+// (cc: "6.1" or "gfx1100"; other: other chips' capabilities, [] if none)
+// returns {kind: "none"|"code"|"name"|"vague", decided, cc, gpu, formDiffers,
+//          severalChips, matches: [{gpu, tier}], nbest, suggest: [gpu]}.
+(function (root) {
+  "use strict";
+  var EXACT = 0, FORM = 1, PREFIX = 2, FUZZY = 3;
+  var BRAND = ["nvidia", "geforce", "amd", "instinct", "ati"];
+  var SERIES = ["gtx", "gt", "rtx", "tesla", "quadro", "jetson", "rx", "radeon", "ryzen"];
+  var NOISE = ["pcie", "nvl", "oam", "nvgpu", "graphics", "gpu", "tm", "with", "design", "gb",
+               "gib", "hgx", "device"];
+  var FORMS = ["laptop", "mobile", "notebook", "maxq"];
+  var LABELS = ["marketing name", "product name", "card series", "card model", "card sku", "name",
+                "gpu", "device"];
+  var MAX = 48;
+
+  function isDigits(t) { return /^[0-9]+$/.test(t); }
+
+  // What tools wrap around a name (see unwrap in gpuname.c).
+  function unwrap(s) {
+    s = s.replace(/^\s+/, "");
+    var colon = s.indexOf(":");
+    if (colon >= 0) {
+      var low = s.toLowerCase();
+      for (var i = 0; i < LABELS.length; i++) {
+        if (low.indexOf(LABELS[i]) !== 0) continue;
+        var p = LABELS[i].length;
+        while (p < s.length && /[ 0-9#]/.test(s[p])) p++;
+        if (p === colon) { s = s.slice(colon + 1); break; }
+      }
+    }
+    return s.replace(/\(uuid[^)]*(\)|$)/ig, "").replace(/\(tm\)/ig, "").replace(/\(r\)/ig, "");
+  }
+
+  function tokenize(name) {
+    var raw = (unwrap(name).toLowerCase().match(/[a-z]+|[0-9]+/g) || []).map(function (t) {
+      return t.slice(0, 23);
+    });
+    var k = { s: [], r: [], f: [], ignored: 0, vendor: 0, last: 0 };
+    function addUnique(list, t) { if (list.indexOf(t) < 0) list.push(t); }
+    for (var i = 0; i < raw.length; i++) {
+      var t = raw[i], next = i + 1 < raw.length ? raw[i + 1] : "";
+      if (BRAND.indexOf(t) >= 0) {
+        k.ignored++;
+        k.vendor = t === "nvidia" || t === "geforce" ? 1 : 2;
+      } else if (NOISE.indexOf(t) >= 0) {
+        k.ignored++;
+      } else if (isDigits(t) && (next === "gb" || next === "gib")) {
+        k.ignored += 2;
+        i++;
+      } else if (t === "sxm" || t === "hbm") {
+        k.ignored++;
+        if (isDigits(next)) {
+          i++;
+          if (i + 1 < raw.length && raw[i + 1] === "e") i++;
+        }
+      } else if (t === "max" && next === "q") {
+        addUnique(k.f, "maxq");
+        i++;
+      } else if (FORMS.indexOf(t) >= 0) {
+        addUnique(k.f, t);
+      } else if (SERIES.indexOf(t) >= 0) {
+        addUnique(k.r, t);
+        if (t === "radeon" || t === "ryzen") k.vendor = 2;
+      } else if (k.s.length < 24) {
+        k.s.push(t);
+        k.last = k.s.length - 1;
+      }
+    }
+    return k;
+  }
+
+  function oneEdit(a, b) {
+    var la = a.length, lb = b.length;
+    if (la > lb + 1 || lb > la + 1) return false;
+    var i = 0;
+    while (i < la && i < lb && a[i] === b[i]) i++;
+    if (la === lb) {
+      if (i === la) return true;
+      if (a.slice(i + 1) === b.slice(i + 1)) return true;
+      return i + 1 < la && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+    }
+    return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  }
+
+  var M_NONE = -1, M_FUZZY = 0, M_PREFIX = 1, M_EQUAL = 2;
+  function tokenMatch(q, n) {
+    if (q === n) return M_EQUAL;
+    if (isDigits(q) !== isDigits(n)) return M_NONE;
+    if (n.indexOf(q) === 0) return M_PREFIX;
+    if (q.length >= 3 && n.length >= 3 && oneEdit(q, n)) return M_FUZZY;
+    return M_NONE;
+  }
+
+  function count(list, t) {
+    var k = 0;
+    for (var i = 0; i < list.length; i++) if (list[i] === t) k++;
+    return k;
+  }
+  function sameSet(a, b) {
+    if (a.length !== b.length) return false;
+    for (var i = 0; i < a.length; i++) if (count(a, a[i]) !== count(b, a[i])) return false;
+    return true;
+  }
+  function countEqual(q, n) {
+    var k = 0;
+    for (var i = 0; i < q.s.length; i++) if (n.s.indexOf(q.s[i]) >= 0) k++;
+    return k;
+  }
+
+  function tierOf(q, n, out) {
+    var worst = M_EQUAL;
+    out.matched = 0;
+    for (var i = 0; i < q.s.length; i++) {
+      var best = M_NONE;
+      for (var j = 0; j < n.s.length && best < M_EQUAL; j++) {
+        var m = tokenMatch(q.s[i], n.s[j]);
+        if (m === M_PREFIX && i + 1 < q.s.length && q.last !== i) m = M_NONE;
+        if (m > best) best = m;
+      }
+      if (best === M_NONE) worst = M_NONE; else out.matched++;
+      if (best < worst) worst = best;
+    }
+    if (worst === M_NONE) return -1;
+    for (i = 0; i < q.r.length; i++) if (n.r.indexOf(q.r[i]) < 0) worst = M_FUZZY;
+    if (worst === M_FUZZY) return FUZZY;
+    if (worst === M_PREFIX || !sameSet(q.s, n.s)) return PREFIX;
+    return sameSet(q.f, n.f) ? EXACT : FORM;
+  }
+
+  function parseCode(s, bare) {
+    var b = unwrap(s).trim().toLowerCase();
+    if (!b || b.length >= 63) return null;
+    var m = /^gfx([0-9a-f]{3,4})(:.*)?$/.exec(b);
+    if (m) return "gfx" + m[1];
+    m = /^(sm|compute)_?([0-9]{2,3})[af]?$/.exec(b) || (bare ? /^()([0-9]{2,3})$/.exec(b) : null);
+    if (m) {
+      var v = parseInt(m[2], 10);
+      if (v < 10) return null;
+      return Math.floor(v / 10) + "." + (v % 10);
+    }
+    m = /^([0-9]{1,2})\.([0-9])$/.exec(b);
+    if (m && +m[1] >= 1) return +m[1] + "." + m[2];
+    return null;
+  }
+
+  function cmp(x, y) {
+    if (x.tier !== y.tier) return x.tier - y.tier;
+    if (x.equal !== y.equal) return y.equal - x.equal;
+    if (x.extra !== y.extra) return x.extra - y.extra;
+    if (x.gpu.name.length !== y.gpu.name.length) return x.gpu.name.length - y.gpu.name.length;
+    return x.index - y.index;
+  }
+
+  function resolveOne(gpus, query) {
+    var r = { kind: "none", decided: false, cc: null, gpu: null, formDiffers: false,
+              severalChips: false, matches: [], nbest: 0, total: 0, suggest: [] };
+    var code = parseCode(query, false);
+    if (code === null) {
+      code = parseCode(query, true);
+      if (code !== null && !gpus.some(function (g) { return g.cc === code; })) code = null;
+    }
+    if (code !== null) {
+      r.kind = "code"; r.decided = true; r.cc = code;
+      gpus.forEach(function (g) {
+        if (g.cc !== code) return;
+        if (r.matches.length < MAX) r.matches.push({ gpu: g, tier: EXACT });
+        r.total++;
+      });
+      r.nbest = r.matches.length;
+      return r;
+    }
+    var q = tokenize(query);
+    if (!q.s.length && !q.r.length) {
+      r.kind = q.ignored || q.f.length ? "vague" : "none";
+      return r;
+    }
+    var c = [], near = [];
+    gpus.forEach(function (g, index) {
+      if (q.vendor && (q.vendor === 2) !== !!g.amd) return;
+      var n = g.tokens || (g.tokens = tokenize(g.name));
+      var out = {};
+      var tier = tierOf(q, n, out);
+      var extra = n.s.length > out.matched ? n.s.length - out.matched : 0;
+      if (tier >= 0 && tier !== FUZZY) {
+        c.push({ gpu: g, tier: tier, extra: extra, index: index,
+                 extends: tier === PREFIX && countEqual(q, n) === q.s.length, equal: countEqual(q, n) });
+      } else if (out.matched) {
+        near.push({ gpu: g, tier: tier < 0 ? 1 : 0, extra: extra, index: index, equal: countEqual(q, n),
+                    matched: out.matched });
+      }
+    });
+    if (!c.length) {
+      near.sort(function (x, y) { return y.matched - x.matched || cmp(x, y); });
+      r.suggest = near.slice(0, 3).map(function (x) { return x.gpu; });
+      return r;
+    }
+    c.sort(cmp);
+    r.kind = "name";
+    r.total = c.length;
+    r.matches = c.slice(0, MAX).map(function (x) { return { gpu: x.gpu, tier: x.tier }; });
+    var best = c[0].tier;
+    r.decided = best !== FUZZY;
+    for (var i = 0; i < c.length && c[i].tier === best; i++) {
+      r.nbest++;
+      if (c[i].gpu.cc !== c[0].gpu.cc) r.decided = false;
+    }
+    if (r.decided && best === PREFIX)
+      for (i = 0; i < r.nbest; i++) if (!c[i].extends) r.decided = false;
+    if (!q.s.length) { r.kind = "vague"; r.decided = false; }
+    if (r.decided && c[0].gpu.other && c[0].gpu.other.length) {
+      r.decided = false;
+      r.severalChips = true;
+    }
+    if (r.decided) {
+      r.cc = c[0].gpu.cc;
+      r.gpu = c[0].gpu;
+      r.formDiffers = best === FORM;
+    }
+    return r;
+  }
+
+  function resolve(gpus, query) {
+    var r = resolveOne(gpus, query);
+    if (!r.decided && query.indexOf("/") >= 0) {
+      var parts = query.split("/").filter(function (p) { return p.length; }), alt = null;
+      for (var i = 0; i < parts.length; i++) {
+        var p = resolveOne(gpus, parts[i]);
+        if (!p.decided || (alt && p.cc !== alt.cc)) { alt = null; break; }
+        if (!alt) alt = p;
+      }
+      if (alt) r = alt;
+    }
+    return r;
+  }
+
+  var api = { resolve: resolve, parseCode: parseCode, tokenize: tokenize,
+              EXACT: EXACT, FORM: FORM, PREFIX: PREFIX, FUZZY: FUZZY };
+  if (typeof module !== "undefined" && module.exports) module.exports = api;
+  else root.wheelarchGpuname = api;
+}(this));

@@ -1,0 +1,51 @@
+// The browser's GPU resolver (templates/assets/gpuname.js) against the C one
+// (src/gpuname.c, the one `wheelarch query --gpu` uses): the same answer,
+// matches and suggestions for every string of tests/fixtures/gpu-names.tsv
+// (~800 names as nvidia-smi, torch, rocminfo print them and as people type
+// them) and for the strings below.  test_gpuname --print gives the C side.
+// usage: node gpuname-js.test.mjs --print-bin PATH --work DIR
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { Checker, ROOT } from "../lib/nodetest.mjs";
+
+const require = createRequire(import.meta.url);
+const a = process.argv.slice(2);
+const arg = (k) => path.resolve(a[a.indexOf(k) + 1]);
+const bin = arg("--print-bin"), work = arg("--work");
+mkdirSync(work, { recursive: true });
+const c = new Checker();
+const G = require(path.join(ROOT, "templates/assets/gpuname.js"));
+
+// extra strings beyond the corpus: edge cases of the rules
+const extra = ["", "   ", "titan", "quadro", "rtx 40", "rtx 409", "1080", "K40", "vega 6",
+  "gtx 1030", "rtx 3070 laptpo", "GPU 1: NVIDIA A100-SXM4-40GB (UUID: GPU-1234)", "sm_90a",
+  "compute_120", "750", "61", "gfx11-generic", "gfx90a:xnack-", "AMD Instinct MI250X / MI250",
+  "Marketing Name: AMD Radeon Pro W7900", "Device 0: \"Orin\"", "NVIDIA GeForce(R) GTX 1080(TM)",
+  "a".repeat(300), "rtx 3060 with max-q design", "GeForce RTX 2080 Super Mobile", "p100", "mi300"];
+const corpusFile = path.join(work, "names.tsv");
+const corpus = require("node:fs").readFileSync(path.join(ROOT, "tests/fixtures/gpu-names.tsv"), "utf8");
+writeFileSync(corpusFile, corpus + extra.map((s) => s + "\tEXTRA\n").join(""));
+
+const p = spawnSync(bin, [path.join(ROOT, "data"), corpusFile, "--print"], { encoding: "utf8", maxBuffer: 64 << 20 });
+c.eq(p.status, 0, "test_gpuname --print exit status " + p.stderr);
+const lines = p.stdout.trim().split("\n").map((l) => JSON.parse(l));
+const gpus = lines.filter((l) => "gpu" in l).map((l) => ({ name: l.gpu, cc: l.cc, amd: l.amd, other: l.other }));
+const results = lines.filter((l) => "query" in l);
+c.ok(gpus.length > 500, `the table (${gpus.length} GPUs)`);
+c.ok(results.length > 800, `the strings (${results.length})`);
+
+let same = 0;
+for (const want of results) {
+  const r = G.resolve(gpus, want.query);
+  const got = {
+    query: want.query, kind: r.kind, decided: r.decided,
+    ...(r.decided ? { cc: r.cc } : {}),
+    matches: r.matches.map((m) => m.gpu.name),
+    suggest: r.suggest.map((g) => g.name),
+  };
+  if (c.eq(JSON.stringify(got), JSON.stringify(want), `'${want.query}': JS and C agree`)) same++;
+}
+console.log(`${same} of ${results.length} strings resolved alike by gpuname.js and gpuname.c`);
+c.done();
