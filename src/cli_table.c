@@ -46,11 +46,13 @@ static const struct cli_option crawl_options[] = {
 
 static const struct cli_option query_options[] = {
     {"gpu", 0, "NAME",
-     "the GPU by name, forgivingly: \"1080 ti\", \"RTX 4090\", \"a100\", \"RX 7900 XTX\", "
-     "\"MI300X\"",
+     "the GPU as you know it: a name (\"1080 ti\", \"RTX 4090\", \"a100\", \"RX 7900 XTX\"), "
+     "what nvidia-smi, torch or rocminfo print (\"NVIDIA GeForce RTX 3060 Laptop GPU\"), or a "
+     "device code (6.1, sm_61, gfx1100); a miss says which names are near",
      0},
     {"cc", 0, "X.Y",
-     "the GPU by compute capability instead, e.g. 6.1 (or an AMD processor: gfx1100)", 0},
+     "the GPU by compute capability instead, e.g. 6.1 or sm_61 (or an AMD processor: gfx1100)",
+     0},
     {"driver", 0, "VERSION", "the installed driver, e.g. 570.86.15 (nvidia-smi shows it)", 0},
     {"project", 0, "NAME", "project (default: torch)", 0},
     {"version", 0, "V", "release, e.g. 2.8 or 2.8.0 (default: the newest in the data)", 0},
