@@ -741,6 +741,7 @@ json_t *dbview_row_json(const struct dbview *v, const struct view_row *r)
         json_object_set_new(d, "ptx", targets_json(r->declared->ptx, r->declared->nptx));
         json_object_set_new(d, "gfx", targets_json(r->declared->gfx, r->declared->ngfx));
         json_object_set_new(d, "source", json_string(r->declared->source));
+        json_object_set_new(d, "citation", dbview_citation(r->declared->source));
         json_object_set_new(d, "confidence", json_string(r->declared->confidence));
         json_object_set_new(o, "declared", d);
     } else {
@@ -753,4 +754,98 @@ json_t *dbview_row_json(const struct dbview *v, const struct view_row *r)
     json_object_set_new(o, "wheelarch_version",
                         r->wheelarch_version ? json_string(r->wheelarch_version) : json_null());
     return o;
+}
+
+/* A git ref worth linking: a commit, a tag, a release branch or main. */
+static int linkable_ref(const char *ref, size_t n)
+{
+    size_t hex = 0;
+    while (hex < n && isxdigit((unsigned char)ref[hex]))
+        hex++;
+    if (hex == n && n >= 7 && n <= 40)
+        return 1;
+    if (n >= 2 && ref[0] == 'v' && isdigit((unsigned char)ref[1]))
+        return 1;
+    if ((n > 8 && strncmp(ref, "release/", 8) == 0) || (n == 4 && strncmp(ref, "main", 4) == 0) ||
+        (n == 6 && strncmp(ref, "master", 6) == 0))
+        return 1;
+    return 0;
+}
+
+static int path_char(int c)
+{
+    return isalnum(c) || c == '.' || c == '_' || c == '-' || c == '/';
+}
+
+json_t *dbview_citation(const char *source)
+{
+    /* "owner/repo:ref:path [notes]", "owner/repo:path@ref (notes)",
+     * "owner/repo:path"; the first such reference in the text */
+    const char *s = source ? source : "";
+    for (const char *p = s; *p; p++) {
+        if (p != s && path_char((unsigned char)p[-1]))
+            continue;
+        const char *slash = p;
+        while (*slash &&
+               (isalnum((unsigned char)*slash) || *slash == '-' || *slash == '_' || *slash == '.'))
+            slash++;
+        if (*slash != '/' || slash == p)
+            continue;
+        const char *colon = slash + 1;
+        while (*colon &&
+               (isalnum((unsigned char)*colon) || *colon == '-' || *colon == '_' || *colon == '.'))
+            colon++;
+        if (*colon != ':' || colon == slash + 1)
+            continue;
+        /* two fields after the repository: ref then path, or path[@ref] */
+        const char *a = colon + 1, *ae = a;
+        while (*ae && (path_char((unsigned char)*ae) || *ae == '@'))
+            ae++;
+        const char *b = NULL, *be = NULL;
+        if (*ae == ':') {
+            b = ae + 1;
+            be = b;
+            while (*be && path_char((unsigned char)*be))
+                be++;
+        }
+        const char *ref = NULL, *path = a, *pe = ae;
+        size_t nref = 0;
+        if (b && be > b && linkable_ref(a, (size_t)(ae - a))) {
+            ref = a;
+            nref = (size_t)(ae - a);
+            path = b;
+            pe = be;
+        } else {
+            const char *at = memchr(a, '@', (size_t)(ae - a));
+            if (at) {
+                pe = at;
+                const char *re = at + 1;
+                while (re < ae && path_char((unsigned char)*re))
+                    re++;
+                if (linkable_ref(at + 1, (size_t)(re - at - 1))) {
+                    ref = at + 1;
+                    nref = (size_t)(re - at - 1);
+                }
+            }
+        }
+        if (pe == path || !memchr(path, '.', (size_t)(pe - path)))
+            continue; /* not a file */
+        struct strbuf t = STRBUF_INIT;
+        strbuf_addf(&t, "%.*s %.*s", (int)(colon - p), p, (int)(pe - path), path);
+        if (ref) /* a commit by its first 12 digits, as git shows it */
+            strbuf_addf(&t, " at %.*s", (int)(nref == 40 ? 12 : nref), ref);
+        json_t *o = json_object();
+        json_object_set_new(o, "text", json_string(t.buf));
+        strbuf_free(&t);
+        if (ref) {
+            char *url = xasprintf("https://github.com/%.*s/blob/%.*s/%.*s", (int)(colon - p), p,
+                                  (int)nref, ref, (int)(pe - path), path);
+            json_object_set_new(o, "url", json_string(url));
+            free(url);
+        } else {
+            json_object_set_new(o, "url", json_null());
+        }
+        return o;
+    }
+    return json_null();
 }

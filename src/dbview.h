@@ -98,4 +98,10 @@ int dbview_is_bundled(const char *path);
 /* The row as JSON (caller owns the reference): the feed's row format. */
 json_t *dbview_row_json(const struct dbview *v, const struct view_row *r);
 
+/* The file a declared row's source names, for people: {"text": "pytorch/pytorch
+ * .ci/manywheel/build_cuda.sh at v2.8.0", "url": "https://github.com/..."}
+ * (url null when no commit, tag or branch is named), or JSON null when the
+ * source names no file.  New reference. */
+json_t *dbview_citation(const char *source);
+
 #endif

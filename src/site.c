@@ -250,8 +250,9 @@ static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
         char *title = xasprintf("%s: which PyTorch wheels run on it", name);
         if (rc == 0) {
             json_object_set_new(p, "releases_html", json_string(html[k] ? html[k] : ""));
-            json_object_set_new(p, "has_releases",
-                                json_boolean(json_array_size(json_object_get(p, "releases")) > 0));
+            size_t nrel = json_array_size(json_object_get(p, "releases"));
+            json_object_set_new(p, "has_releases", json_boolean(nrel > 0));
+            json_object_set_new(p, "release_count", json_integer((json_int_t)nrel));
             rc = render(c, "gpu", path, p, title,
                         "Verdict per PyTorch release, CUDA variant and platform, and the index to "
                         "install from",

@@ -1133,8 +1133,10 @@ static void build_matrix_page(struct sitedata *d)
                                 json_string(amd ? "AMD gfx processor" : "compute capability"));
             free(id);
             free(name);
+            /* newest architectures first: on a phone they are the columns
+             * in view, and at 1280 px Blackwell is not behind a scroll */
             json_t *cols = json_array();
-            for (size_t c = 0; c < d->grid.nccs; c++) {
+            for (size_t c = d->grid.nccs; c-- > 0;) {
                 if ((d->grid.ccs[c] >= TABLES_AMD_MIN) != amd)
                     continue;
                 json_t *col = json_object();
@@ -1159,7 +1161,7 @@ static void build_matrix_page(struct sitedata *d)
                 json_object_set_new(x, "page", json_string(page));
                 free(page);
                 json_t *cells = json_array();
-                for (size_t c = 0; c < d->grid.nccs; c++) {
+                for (size_t c = d->grid.nccs; c-- > 0;) {
                     if ((d->grid.ccs[c] >= TABLES_AMD_MIN) != amd)
                         continue;
                     const struct compat_result *res = &d->grid.res[c * v->nrows + r];

@@ -29,9 +29,11 @@ static int find(char **list, size_t n, const char *s)
     return -1;
 }
 
+/* Newest release first, as in the matrix: on a phone the releases in view
+ * are the ones people install. */
 static int cmp_release(const void *a, const void *b)
 {
-    return dotver_cmp_str(*(char *const *)a, *(char *const *)b);
+    return dotver_cmp_str(*(char *const *)b, *(char *const *)a);
 }
 
 static int cmp_variant(const void *a, const void *b)
@@ -105,12 +107,13 @@ char *timeline_svg(const struct grid *g, uint16_t cc)
                 "for ",
                 w, h, w, h);
     add_text(&b, what);
-    strbuf_addf(&b,
-                "</title>\n<desc id=\"tl-desc\">One column per "
-                "release, one row per %s variant. \xe2\x9c\x93 native code, \xe2\x89\x88 PTX "
-                "compiled at first start, \xe2\x97\x90 some modules only, \xe2\x9c\x97 no code "
-                "for this GPU; an empty cell means the release has no such variant.</desc>\n",
-                cc >= TABLES_AMD_MIN ? "ROCm" : "CUDA");
+    strbuf_addf(
+        &b,
+        "</title>\n<desc id=\"tl-desc\">One column per "
+        "release, newest first, one row per %s variant. \xe2\x9c\x93 native code, \xe2\x89\x88 PTX "
+        "compiled at first start, \xe2\x97\x90 some modules only, \xe2\x9c\x97 no code "
+        "for this GPU; an empty cell means the release has no such variant.</desc>\n",
+        cc >= TABLES_AMD_MIN ? "ROCm" : "CUDA");
     for (size_t x = 0; x < nrel; x++) {
         strbuf_addf(&b, "<text class=\"tl-head\" x=\"%d\" y=\"16\" text-anchor=\"middle\">",
                     LABEL_W + (int)x * CELL_W + CELL_W / 2);

@@ -164,6 +164,7 @@ try {
     const page = await open(ctx, "gpu/geforce-gtx-1080-ti/");
     const body = (await page.locator("main").textContent()) || "";
     c.ok(/native.*Use the cu126 index/s.test(body), "GPU page: cu126 recommended natively");
+    await page.locator("details.layer summary").first().click();
     c.ok((await page.locator("figure.timeline svg").count()) === 1, "GPU page: the SVG timeline");
     const title = await page.locator("figure.timeline svg title").first().textContent();
     c.ok(title && title.length > 10, "GPU page: the timeline has a text alternative: " + title);
@@ -209,6 +210,40 @@ try {
     c.ok(stays, "matrix: column and row headers stay in view while the table scrolls");
     settle(page, "matrix");
     await phone.close();
+  }
+
+  // ---- phones first: no page wider than the screen ------------------------------------
+  {
+    const kinds = ["", "gpu/geforce-gtx-1080-ti/", "gpu/tesla-k40c/", "gpu/jetson-orin-nx/", "matrix/",
+      "release/torch/2.8.0/", "methodology/", "changes/", "api/", "faq/"];
+    for (const width of [320, 390, 1280]) {
+      const vp = await browser.newContext({ viewport: { width, height: 800 } });
+      for (const rel of kinds) {
+        const page = await open(vp, rel);
+        const m = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, iw: window.innerWidth }));
+        c.ok(m.sw <= m.iw, `${rel || "home"} at ${width} px: no wider than the screen (${m.sw} > ${m.iw})`);
+        settle(page, `${rel || "home"} at ${width} px`);
+        await page.close();
+      }
+      await vp.close();
+    }
+    // Markdown tables are tables, with header scopes and a caption
+    const page = await open(ctx, "methodology/");
+    const t = await page.evaluate(() => {
+      const tb = document.querySelector("main table");
+      return tb ? { cap: tb.querySelector("caption") && tb.querySelector("caption").textContent,
+                    scopes: [...tb.querySelectorAll("thead th")].every((th) => th.getAttribute("scope") === "col"),
+                    pipes: /\|---/.test(document.querySelector("main").textContent) } : null;
+    });
+    c.ok(t && t.cap && t.scopes && !t.pipes, "methodology: the Markdown table is a <table> with a caption and scopes " + JSON.stringify(t));
+    // GPU pages in layers: the answer open, the history folded
+    const gp = await open(ctx, "gpu/geforce-gtx-1080-ti/");
+    const layers = await gp.evaluate(() => [...document.querySelectorAll("details.layer")].map((d) => [d.querySelector("summary").textContent.trim(), d.open]));
+    c.eq(JSON.stringify(layers), JSON.stringify([["Release by release", false], ["Every wheel variant", false]]), "GPU page: history and tables folded in <details>");
+    c.ok(await gp.locator("a[href$='faq/']").count() >= 1, "GPU page: links the FAQ");
+    settle(gp, "gpu page layers");
+    await page.close();
+    await gp.close();
   }
 
   // ---- dark mode -----------------------------------------------------------------------

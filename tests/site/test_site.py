@@ -10,6 +10,7 @@ import difflib
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
