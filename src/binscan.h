@@ -4,7 +4,7 @@
  * The binary (an ELF shared object or executable, a PE DLL, or a raw fatbin)
  * is pushed in chunks of any size, in order, exactly once; nothing is held
  * whole and memory stays bounded whatever the input.  binscan recognises
- * fatbin containers at 8-aligned offsets by their header (formats.md 1.5),
+ * fatbin containers at 8-aligned offsets by their header (docs/formats.md 2.6),
  * walks their entries from the headers, decodes a few bytes of each payload
  * for cross-checks, reads the section table when it passes (ELF: at e_shoff,
  * usually at the end; PE: at the front) to label each container, and picks

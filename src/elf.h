@@ -1,6 +1,6 @@
 /*
  * elf: ELF headers and section tables of host binaries, and the header of
- * CUDA cubins (formats.md sections 0.7, 1.1 and 3).
+ * CUDA cubins (docs/formats.md sections 3 and 4).
  *
  * Host binaries may be ELF32 or ELF64, little-endian; big-endian files are
  * reported as unsupported.  All functions are pure and bounds-checked.

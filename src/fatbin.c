@@ -1,5 +1,5 @@
 /*
- * fatbin: container and entry headers (formats.md sections 0.3-0.6).
+ * fatbin: container and entry headers (docs/formats.md section 2).
  */
 #include "fatbin.h"
 

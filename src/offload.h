@@ -1,5 +1,5 @@
 /*
- * offload: AMD GPU code in clang offload bundles (formats.md section 6).
+ * offload: AMD GPU code in clang offload bundles (docs/formats.md section 6).
  *
  * HIP binaries keep their device code in `.hip_fatbin`: one bundle per
  * translation unit, either plain (`__CLANG_OFFLOAD_BUNDLE__`, an entry table

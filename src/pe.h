@@ -1,5 +1,5 @@
 /*
- * pe: Windows PE/COFF headers and section tables (formats.md section 1.4).
+ * pe: Windows PE/COFF headers and section tables (docs/formats.md section 5).
  *
  * Fatbins in DLLs live in `.nv_fatb` (the 8-byte cut of `.nv_fatbin`); long
  * section names (`/<n>`) point into the COFF string table, which sits after

@@ -161,7 +161,7 @@ static void object(uint8_t abi, uint32_t flags, const char *want)
 
 static void objects(void)
 {
-    /* Values seen in Debian's rocSPARSE 5.3 (formats.md 6.3), code object v4. */
+    /* Values seen in Debian's rocSPARSE 5.3 (docs/formats.md 6.3), code object v4. */
     object(2, 0x36, "gfx1030");
     object(2, 0x22C, "gfx900:xnack-");
     object(2, 0x62F, "gfx906:xnack-"); /* sramecc any */
