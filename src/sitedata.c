@@ -1000,6 +1000,59 @@ static void glance(json_t *r, json_t *x)
     json_object_set_new(x, "glance_class", json_string(cls));
 }
 
+/* strcmp, but runs of digits compare as numbers ("RTX 980" < "RTX 1080"). */
+static int natural_cmp(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+            while (*a == '0')
+                a++;
+            while (*b == '0')
+                b++;
+            size_t na = strspn(a, "0123456789"), nb = strspn(b, "0123456789");
+            if (na != nb)
+                return na < nb ? -1 : 1;
+            int c = strncmp(a, b, na);
+            if (c)
+                return c;
+            a += na;
+            b += nb;
+        } else {
+            if (*a != *b)
+                return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+            a++;
+            b++;
+        }
+    }
+    return *a ? 1 : *b ? -1 : 0;
+}
+
+/* A device code for ordering: compute capability 12.0 -> 120; AMD
+ * processors after all NVIDIA ones, by their hex digits. */
+static long device_order(json_t *g)
+{
+    const char *s = json_string_value(json_object_get(g, "device"));
+    if (!s)
+        return 0;
+    if (strncmp(s, "gfx", 3) == 0)
+        return 100000 + strtol(s + 3, NULL, 16);
+    char *end;
+    long major = strtol(s, &end, 10);
+    return major * 10 + (*end == '.' ? strtol(end + 1, NULL, 10) : 0);
+}
+
+/* Newest architecture first, then names in descending natural order (RTX
+ * 5090 before 5080), so the GPUs people most often look for come first. */
+static int home_order(const void *a, const void *b)
+{
+    json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    long dx = device_order(x), dy = device_order(y);
+    if (dx != dy)
+        return dx > dy ? -1 : 1;
+    return -natural_cmp(json_string_value(json_object_get(x, "name")),
+                        json_string_value(json_object_get(y, "name")));
+}
+
 static void build_home(struct sitedata *d)
 {
     d->home = json_object();
@@ -1012,12 +1065,18 @@ static void build_home(struct sitedata *d)
     json_t *answers = json_object();
     for (size_t s = 0; s < sizeof order / sizeof order[0]; s++) {
         json_t *gl = json_array();
-        size_t i;
+        json_t *all = json_object_get(d->gpus, "gpus");
+        json_t **seg_gpus = xcalloc(json_array_size(all) + 1, sizeof *seg_gpus);
+        size_t n = 0, i;
         json_t *g;
-        json_array_foreach(json_object_get(d->gpus, "gpus"), i, g)
+        json_array_foreach(all, i, g)
         {
-            if (strcmp(json_string_value(json_object_get(g, "segment")), order[s]) != 0)
-                continue;
+            if (strcmp(json_string_value(json_object_get(g, "segment")), order[s]) == 0)
+                seg_gpus[n++] = g;
+        }
+        qsort(seg_gpus, n, sizeof *seg_gpus, home_order);
+        for (i = 0; i < n; i++) {
+            g = seg_gpus[i];
             json_t *recs = json_object_get(g, "recommendations");
             json_t *x = json_object();
             json_object_set(x, "name", json_object_get(g, "name"));
@@ -1045,6 +1104,7 @@ static void build_home(struct sitedata *d)
                 json_object_set_new(answers, cc, per);
             }
         }
+        free(seg_gpus);
         if (json_array_size(gl) == 0) {
             json_decref(gl);
             continue;
