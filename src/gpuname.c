@@ -119,7 +119,7 @@ static void add_unique(char list[][TOK_LEN], size_t *n, const char *t)
         if (strcmp(list[i], t) == 0)
             return;
     if (*n < MAX_TOKS)
-        memcpy(list[(*n)++], t, TOK_LEN);
+        snprintf(list[(*n)++], TOK_LEN, "%s", t); /* t may be a short literal ("maxq") */
 }
 
 /* Splits a name into classified tokens. */

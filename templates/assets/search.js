@@ -91,11 +91,17 @@
     c.appendChild(h);
     if (r.formDiffers)
       c.appendChild(el("p", "Answered for " + r.gpu.name + ": the list has no row for the laptop (or desktop) form of that name, and both share a compute capability.", "small"));
-    var also = r.matches.slice(r.nbest).filter(function (m) { return m.gpu.cc !== r.cc; }).slice(0, 3);
-    if (also.length) {
-      var ap = el("p", null, "small");
-      listLine(ap, "Also fits ", also.map(function (m) { return m.gpu; }), ": pick it if that is yours.");
-      c.appendChild(ap);
+    // Other GPUs the words fit ("1080" also fits the 1080 Ti): say whether
+    // the answer differs for them.
+    if (r.gpu) {
+      var also = r.matches.slice(r.nbest, r.nbest + 3).map(function (m) { return m.gpu; });
+      if (also.length) {
+        var differ = also.some(function (g) { return g.cc !== r.cc; });
+        var ap = el("p", null, "small");
+        listLine(ap, "Answering for " + r.gpu.name + "; “" + q.value.trim() + "” also fits ", also,
+                 differ ? ": pick yours in the list, the answer differs." : ", with the same compute capability and so the same answer.");
+        c.appendChild(ap);
+      }
     }
     var d = (answers[r.cc] || {})[plat];
     if (!d) {

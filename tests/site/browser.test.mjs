@@ -107,6 +107,7 @@ try {
     await page.locator("#answer .card").first().waitFor({ timeout: 5000 });
     c.ok(/GeForce GTX 1080 \(/.test((await page.locator("#answer").textContent()) || ""), "home: '1080' answers for the GTX 1080");
     c.ok(await page.locator("ul.gpus li:not([hidden]) a", { hasText: "GeForce GTX 1080 Ti" }).count() === 1, "home: '1080' still lists the Ti");
+    c.ok(/also fits .*GeForce GTX 1080 Ti \(6\.1\).*same answer/.test((await page.locator("#answer").textContent()) || ""), "home: '1080' says the Ti gets the same answer");
     // a miss: a hint with suggestions and examples, no empty headings
     await page.locator("#q").fill("gtx 1030");
     const miss = (await page.locator("#answer").textContent()) || "";
