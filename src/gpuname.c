@@ -539,24 +539,3 @@ static void resolve_one(const struct tables *t, const char *query, struct gpunam
     }
     free(c);
 }
-
-static void json_list(struct strbuf *b, const char *key, char list[][TOK_LEN], size_t n)
-{
-    strbuf_addf(b, "\"%s\":[", key);
-    for (size_t i = 0; i < n; i++)
-        strbuf_addf(b, "%s\"%s\"", i ? "," : "", list[i]); /* tokens are [a-z0-9] */
-    strbuf_addc(b, ']');
-}
-
-void gpuname_tokens_json(const char *name, struct strbuf *b)
-{
-    struct toks k;
-    tokenize(name, &k);
-    strbuf_addc(b, '{');
-    json_list(b, "s", k.s, k.ns);
-    strbuf_addc(b, ',');
-    json_list(b, "r", k.r, k.nr);
-    strbuf_addc(b, ',');
-    json_list(b, "f", k.f, k.nf);
-    strbuf_addc(b, '}');
-}

@@ -1,9 +1,9 @@
 /*
  * gpuname: from whatever a person knows about their GPU to the GPU table.
  *
- * One resolver for `query --gpu`, the site's filter (templates/assets/
- * gpuname.js follows the same rules, on the name tokens this module
- * publishes) and the feed.  It accepts:
+ * One resolver for `query --gpu` and the site's filter (templates/assets/
+ * gpuname.js follows the same rules; tests/site/gpuname-js.test.mjs holds
+ * the two to the same answers); docs/gpu-names.md explains it.  It accepts:
  *
  *   - device codes: compute capabilities "6.1", "sm_61", "sm61",
  *     "compute_61", "61" (two or three digits, when a GPU of the table has
@@ -50,7 +50,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "strbuf.h"
 #include "tables.h"
 
 enum gpuname_kind {
@@ -95,9 +94,5 @@ void gpuname_resolve(const struct tables *t, const char *query, struct gpuname_r
  * "gfx90a:xnack-", "Name: gfx1100"; a bare "61" or "120" only when
  * `bare` is set).  Returns 0 and *cc, or -1. */
 int gpuname_parse_code(const char *s, int bare, uint16_t *cc);
-
-/* A name's tokens by class, as the JavaScript filter needs them: appends
- * to b a JSON object {"s": [significant], "r": [series], "f": [form]}. */
-void gpuname_tokens_json(const char *name, struct strbuf *b);
 
 #endif
