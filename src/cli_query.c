@@ -163,8 +163,10 @@ static int resolve_gpu(const struct cli_command *cmd, const struct tables *t, co
             strbuf_addf(&b, "%s%s", i + 1 == g->nother ? " or " : ", ", cc);
         }
         cli_usage_error(cmd,
-                        "%s was sold with chips of compute capability %s: run nvidia-smi "
-                        "--query-gpu=compute_cap and pass --cc X.Y",
+                        "%s was sold with chips of compute capability %s: pass yours with --cc "
+                        "X.Y (python -c \"import torch; print(torch.cuda.get_device_capability())"
+                        "\" prints it, or nvidia-smi --query-gpu=compute_cap with driver 510 or "
+                        "newer)",
                         g->name, b.buf);
         strbuf_free(&b);
         return -1;
@@ -177,6 +179,14 @@ static int resolve_gpu(const struct cli_command *cmd, const struct tables *t, co
         }
         if (r.total > 12)
             fprintf(stderr, "  ... %zu more\n", r.total - 12);
+        return -1;
+    }
+    if (r.kind == GPUNAME_FOREIGN) {
+        cli_usage_error(cmd,
+                        "'%s' is not an NVIDIA or AMD GPU: no CUDA or ROCm wheel runs on it "
+                        "(PyTorch's Intel GPU builds are the xpu index; Apple GPUs use MPS in "
+                        "the plain PyPI wheel)",
+                        name);
         return -1;
     }
     if (r.kind == GPUNAME_VAGUE) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "target.h"
 
@@ -25,6 +26,7 @@ struct toks {
     size_t ignored; /* brand and noise tokens seen */
     int vendor;     /* 0 unknown, 1 NVIDIA ("nvidia", "geforce"), 2 AMD */
     size_t last;    /* index in s of the last significant token typed */
+    int foreign;    /* an Intel, Apple, Qualcomm or Arm GPU */
 };
 
 static int in_list(const char *const *list, const char *t)
@@ -39,9 +41,11 @@ static const char *const brand_words[] = {"nvidia", "geforce", "amd", "instinct"
 /* "radeon" and "ryzen" are series words: "AMD Radeon Pro 465" is no Ryzen */
 static const char *const series_words[] = {"gtx",    "gt", "rtx",    "tesla", "quadro",
                                            "jetson", "rx", "radeon", "ryzen", NULL};
-static const char *const noise_words[] = {"pcie", "nvl", "oam",    "nvgpu",  "graphics",
-                                          "gpu",  "tm",  "with",   "design", "gb",
-                                          "gib",  "hgx", "device", NULL};
+static const char *const noise_words[] = {"pcie", "nvl",  "oam",    "nvgpu", "graphics", "gpu",
+                                          "tm",   "with", "design", "hgx",   "device",   NULL};
+/* GPUs of vendors whose PyTorch builds are not CUDA or ROCm wheels */
+static const char *const foreign_words[] = {"intel",    "arc",    "iris", "apple",
+                                            "qualcomm", "adreno", "mali", NULL};
 static const char *const form_words[] = {"laptop", "mobile", "notebook", "maxq", NULL};
 
 static int all_digits(const char *t)
@@ -154,6 +158,9 @@ static void tokenize(const char *name, struct toks *k)
         if (in_list(brand_words, t)) {
             k->ignored++;
             k->vendor = strcmp(t, "nvidia") == 0 || strcmp(t, "geforce") == 0 ? 1 : 2;
+        } else if (in_list(foreign_words, t)) {
+            k->ignored++;
+            k->foreign = 1;
         } else if (in_list(noise_words, t)) {
             k->ignored++;
         } else if (all_digits(t) && (strcmp(next, "gb") == 0 || strcmp(next, "gib") == 0)) {
@@ -173,7 +180,7 @@ static void tokenize(const char *name, struct toks *k)
             add_unique(k->f, &k->nf, t);
         } else if (in_list(series_words, t)) {
             add_unique(k->r, &k->nr, t);
-            if (strcmp(t, "radeon") == 0 || strcmp(t, "ryzen") == 0)
+            if (strcmp(t, "radeon") == 0 || strcmp(t, "ryzen") == 0 || strcmp(t, "rx") == 0)
                 k->vendor = 2;
         } else if (k->ns < MAX_TOKS) {
             /* kept with repeats: the Quadro M2000M is not the M2000 */
@@ -316,6 +323,13 @@ int gpuname_parse_code(const char *s, int bare, uint16_t *cc)
         buf[--n] = '\0';
     if (n == 0 || n >= sizeof buf - 1)
         return -1;
+    int tmaj, tmin, used = 0;
+    if (buf[0] == '(' && !strpbrk(buf, "+-") &&
+        sscanf(buf, "(%d , %d )%n", &tmaj, &tmin, &used) == 2 && (size_t)used == n && tmaj >= 1 &&
+        tmaj <= 99 && tmin >= 0 && tmin <= 9) {
+        *cc = (uint16_t)(tmaj * 10 + tmin); /* torch.cuda.get_device_capability(): "(6, 1)" */
+        return 0;
+    }
     if (strncmp(buf, "gfx", 3) == 0) {
         struct target t;
         char *colon = strchr(buf, ':'); /* rocminfo's "gfx90a:sramecc+:xnack-" */
@@ -417,8 +431,82 @@ static void resolve_alternatives(const struct tables *t, const char *query,
     }
 }
 
+static int header_field(const char *f)
+{
+    static const char *const words[] = {"name", "compute_cap", "driver_version", "pci.bus_id",
+                                        "uuid", "index",       "memory.total",   NULL};
+    while (isspace((unsigned char)*f))
+        f++;
+    for (const char *const *w = words; *w; w++) {
+        size_t n = strlen(*w);
+        if (strncasecmp(f, *w, n) == 0) {
+            const char *e = f + n;
+            while (isspace((unsigned char)*e))
+                e++;
+            if (!*e)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* nvidia-smi --query-gpu=name,compute_cap --format=csv pasted whole: the
+ * first line that is not the header, its fields apart; a compute
+ * capability field decides, the name picks the GPU when it agrees. */
+static int resolve_csv(const struct tables *t, const char *query, struct gpuname_result *r)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", query);
+    char *line = NULL;
+    for (char *save = NULL, *l = strtok_r(buf, "\r\n", &save); l;
+         l = strtok_r(NULL, "\r\n", &save)) {
+        char copy[512];
+        snprintf(copy, sizeof copy, "%s", l);
+        int header = 1, fields = 0;
+        for (char *s2 = NULL, *f = strtok_r(copy, ",", &s2); f; f = strtok_r(NULL, ",", &s2)) {
+            fields++;
+            header &= header_field(f);
+        }
+        if (fields && !header) {
+            line = l;
+            break;
+        }
+    }
+    if (!line)
+        return -1;
+    char name[512] = "", code[512] = "";
+    uint16_t cc = 0;
+    int have_cc = 0;
+    for (char *save = NULL, *f = strtok_r(line, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+        uint16_t v;
+        if (!have_cc && gpuname_parse_code(f, 0, &v) == 0) {
+            cc = v;
+            have_cc = 1;
+            snprintf(code, sizeof code, "%s", f);
+        } else if (!name[0]) {
+            snprintf(name, sizeof name, "%s", f);
+        }
+    }
+    struct gpuname_result byname;
+    resolve_one(t, name, &byname);
+    if (!have_cc) {
+        *r = byname;
+        return 0;
+    }
+    if (byname.decided && byname.cc == cc) {
+        *r = byname;
+        return 0;
+    }
+    resolve_one(t, code, r);
+    return 0;
+}
+
 void gpuname_resolve(const struct tables *t, const char *query, struct gpuname_result *r)
 {
+    uint16_t cc;
+    if (strpbrk(query, ",\n") && gpuname_parse_code(query, 0, &cc) < 0 &&
+        resolve_csv(t, query, r) == 0)
+        return;
     resolve_one(t, query, r);
     if (!r->decided && strchr(query, '/')) {
         struct gpuname_result alt;
@@ -451,6 +539,10 @@ static void resolve_one(const struct tables *t, const char *query, struct gpunam
     }
     struct toks q;
     tokenize(query, &q);
+    if (q.foreign) {
+        r->kind = GPUNAME_FOREIGN;
+        return;
+    }
     if (q.ns == 0 && q.nr == 0) {
         r->kind = q.ignored || q.nf ? GPUNAME_VAGUE : GPUNAME_NONE;
         return;
@@ -504,6 +596,15 @@ static void resolve_one(const struct tables *t, const char *query, struct gpunam
         return;
     }
     qsort(c, nc, sizeof *c, cmp_cand);
+    if (c[0].tier <= GPUNAME_FORM) {
+        /* with a whole name matched, an unfinished word is not what was
+         * meant: "Tesla T4" is not the K40t */
+        size_t k = 0;
+        for (size_t i = 0; i < nc; i++)
+            if (c[i].tier != GPUNAME_PREFIX || c[i].extends)
+                c[k++] = c[i];
+        nc = k;
+    }
     r->kind = GPUNAME_NAME;
     r->total = nc;
     for (size_t i = 0; i < nc && r->n < GPUNAME_MAX; i++)

@@ -6,15 +6,21 @@
  * the two to the same answers); docs/gpu-names.md explains it.  It accepts:
  *
  *   - device codes: compute capabilities "6.1", "sm_61", "sm61",
- *     "compute_61", "61" (two or three digits, when a GPU of the table has
- *     that capability), and AMD processors "gfx1100", "gfx90a:sramecc+:xnack-",
- *     "Name: gfx1100" (rocminfo);
+ *     "compute_61", "(6, 1)" (torch.cuda.get_device_capability()), "61"
+ *     (two or three digits, when a GPU of the table has that capability),
+ *     and AMD processors "gfx1100", "gfx90a:sramecc+:xnack-", "Name:
+ *     gfx1100" (rocminfo);
  *   - names as people type them and as tools print them: marketing names
  *     with or without vendor and series words ("1080 ti", "rtx3060",
  *     "NVIDIA GeForce RTX 3060 Laptop GPU"), nvidia-smi's ("Tesla
  *     V100-SXM2-16GB", "NVIDIA A100 80GB PCIe", "GPU 0: ... (UUID: ...)"),
  *     deviceQuery's ("Device 0: \"...\""), rocminfo's ("Marketing Name:
- *     AMD Radeon RX 7900 XTX").
+ *     AMD Radeon RX 7900 XTX"), and `nvidia-smi --query-gpu=name,compute_cap
+ *     --format=csv` pasted whole (the header is skipped; the compute
+ *     capability field decides, the name picks the GPU when it agrees).
+ *
+ * Intel, Apple, Qualcomm and Arm GPUs are recognised and answered as such
+ * (kind GPUNAME_FOREIGN): no CUDA or ROCm wheel runs on them.
  *
  * A name is split into lowercase tokens at letter/digit boundaries.  Brand
  * words (nvidia, geforce, amd, instinct, ati) are ignored; memory
@@ -58,6 +64,7 @@ enum gpuname_kind {
     GPUNAME_NAME,     /* a name: see matches */
     GPUNAME_VAGUE,    /* only words that name no one GPU ("AMD Radeon Graphics",
                        * "quadro"); m may list the GPUs they fit */
+    GPUNAME_FOREIGN,  /* an Intel, Apple or Arm GPU: no CUDA or ROCm wheel runs */
 };
 
 enum gpuname_tier { GPUNAME_EXACT = 0, GPUNAME_FORM, GPUNAME_PREFIX, GPUNAME_FUZZY };

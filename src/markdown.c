@@ -14,6 +14,35 @@
 
 static const char *const extensions[] = {"table", "strikethrough", "autolink"};
 
+/* An id from a heading's text: lowercase letters and digits, the rest one
+ * dash ("Is PTX JIT good enough?" -> "is-ptx-jit-good-enough"); tags and
+ * entities skipped. */
+static void heading_id(struct strbuf *b, const char *s, const char *end)
+{
+    int dash = 0, any = 0;
+    while (s < end) {
+        if (*s == '<' || *s == '&') {
+            const char *close =
+                *s == '<' ? memchr(s, '>', (size_t)(end - s)) : memchr(s, ';', (size_t)(end - s));
+            s = close ? close + 1 : end;
+            dash = any;
+            continue;
+        }
+        unsigned char ch = (unsigned char)*s++;
+        if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || (ch >= 'A' && ch <= 'Z')) {
+            if (dash && any)
+                strbuf_addc(b, '-');
+            strbuf_addc(b, (char)(ch | 0x20));
+            dash = 0;
+            any = 1;
+        } else {
+            dash = any;
+        }
+    }
+    if (!any)
+        strbuf_adds(b, "section");
+}
+
 /* The renderer's tags, rewritten: "<th" + (">" or " ") gets a scope, and a
  * table is wrapped in a region, named by its caption: a paragraph "Table:
  * what it shows" right above it (plain text only).  Safe mode removed raw
@@ -38,6 +67,13 @@ static char *rewrite(const char *in)
                         "aria-label=\"%.*s\">\n<table>\n<caption>%.*s</caption>",
                         len, cap, len, cap);
             p = end + 4 + 1 + 7;
+        } else if ((strncmp(p, "<h2>", 4) == 0 || strncmp(p, "<h3>", 4) == 0) &&
+                   (end = strstr(p, p[2] == '2' ? "</h2>" : "</h3>"))) {
+            /* headings get an id from their text, so pages can link to them */
+            strbuf_addf(&b, "<h%c id=\"", p[2]);
+            heading_id(&b, p + 4, end);
+            strbuf_adds(&b, "\">");
+            p += 4;
         } else if (strncmp(p, "<table>", 7) == 0) {
             n++;
             strbuf_addf(&b,

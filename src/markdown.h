@@ -6,7 +6,8 @@
  * Safe mode: raw HTML in the Markdown is dropped, so every tag in the
  * output comes from the renderer.  Tables are made like the generated ones:
  * header cells get scope="col", a paragraph "Table: what it shows" right
- * above a table becomes its <caption>, and each table sits in a focusable
+ * above a table becomes its <caption>, headings (## and ###) get an id made
+ * from their text, and each table sits in a focusable
  * region that scrolls sideways on narrow screens instead of widening the
  * page.
  *

@@ -776,6 +776,16 @@ static void build_gpus(struct sitedata *d)
         }
         json_t *page = json_deep_copy(s);
         json_decref(s);
+        if (g->nother) {
+            struct strbuf o = STRBUF_INIT;
+            for (size_t k = 0; k < g->nother; k++) {
+                char occ[16];
+                compat_cc_string(g->other_cc[k], occ, sizeof occ);
+                strbuf_addf(&o, "%s%s", k == 0 ? "" : k + 1 == g->nother ? " and " : ", ", occ);
+            }
+            json_object_set_new(page, "other_text", json_string(o.buf));
+            strbuf_free(&o);
+        }
         char *desc = page_description(g, recs);
         json_object_set_new(page, "description", json_string(desc));
         free(desc);
@@ -966,6 +976,8 @@ static json_t *slim_home_answer(json_t *r)
     json_t *py = json_object_get(r, "pypi");
     if (json_is_object(py) && json_is_false(json_object_get(py, "runs")))
         json_object_set(c, "pypi_no", json_object_get(py, "build"));
+    else if (json_is_object(py) && json_is_true(json_object_get(py, "runs")))
+        json_object_set(c, "pypi_yes", json_object_get(py, "build"));
     json_t *gd = json_object_get(r, "guidance");
     if (json_is_object(gd) && !json_is_true(json_object_get(r, "applies")))
         json_object_set(c, "guidance", json_object_get(gd, "text"));

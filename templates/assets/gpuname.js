@@ -12,8 +12,9 @@
   var EXACT = 0, FORM = 1, PREFIX = 2, FUZZY = 3;
   var BRAND = ["nvidia", "geforce", "amd", "instinct", "ati"];
   var SERIES = ["gtx", "gt", "rtx", "tesla", "quadro", "jetson", "rx", "radeon", "ryzen"];
-  var NOISE = ["pcie", "nvl", "oam", "nvgpu", "graphics", "gpu", "tm", "with", "design", "gb",
-               "gib", "hgx", "device"];
+  var NOISE = ["pcie", "nvl", "oam", "nvgpu", "graphics", "gpu", "tm", "with", "design", "hgx",
+               "device"];
+  var FOREIGN = ["intel", "arc", "iris", "apple", "qualcomm", "adreno", "mali"];
   var FORMS = ["laptop", "mobile", "notebook", "maxq"];
   var LABELS = ["marketing name", "product name", "card series", "card model", "card sku", "name",
                 "gpu", "device"];
@@ -41,13 +42,16 @@
     var raw = (unwrap(name).toLowerCase().match(/[a-z]+|[0-9]+/g) || []).map(function (t) {
       return t.slice(0, 23);
     });
-    var k = { s: [], r: [], f: [], ignored: 0, vendor: 0, last: 0 };
+    var k = { s: [], r: [], f: [], ignored: 0, vendor: 0, last: 0, foreign: false };
     function addUnique(list, t) { if (list.indexOf(t) < 0) list.push(t); }
     for (var i = 0; i < raw.length; i++) {
       var t = raw[i], next = i + 1 < raw.length ? raw[i + 1] : "";
       if (BRAND.indexOf(t) >= 0) {
         k.ignored++;
         k.vendor = t === "nvidia" || t === "geforce" ? 1 : 2;
+      } else if (FOREIGN.indexOf(t) >= 0) {
+        k.ignored++;
+        k.foreign = true;
       } else if (NOISE.indexOf(t) >= 0) {
         k.ignored++;
       } else if (isDigits(t) && (next === "gb" || next === "gib")) {
@@ -66,7 +70,7 @@
         addUnique(k.f, t);
       } else if (SERIES.indexOf(t) >= 0) {
         addUnique(k.r, t);
-        if (t === "radeon" || t === "ryzen") k.vendor = 2;
+        if (t === "radeon" || t === "ryzen" || t === "rx") k.vendor = 2;
       } else if (k.s.length < 24) {
         k.s.push(t);
         k.last = k.s.length - 1;
@@ -136,7 +140,12 @@
   function parseCode(s, bare) {
     var b = unwrap(s).trim().toLowerCase();
     if (!b || b.length >= 63) return null;
-    var m = /^gfx([0-9a-f]{3,4})(:.*)?$/.exec(b);
+    var m = /^\( *([0-9]+) *, *([0-9]+) *\)$/.exec(b);
+    if (m) {
+      var ma = parseInt(m[1], 10), mi = parseInt(m[2], 10);
+      return ma >= 1 && ma <= 99 && mi <= 9 ? ma + "." + mi : null;
+    }
+    m = /^gfx([0-9a-f]{3,4})(:.*)?$/.exec(b);
     if (m) return "gfx" + m[1];
     m = /^(sm|compute)_?([0-9]{2,3})[af]?$/.exec(b) || (bare ? /^()([0-9]{2,3})$/.exec(b) : null);
     if (m) {
@@ -159,7 +168,7 @@
 
   function resolveOne(gpus, query) {
     var r = { kind: "none", decided: false, cc: null, gpu: null, formDiffers: false,
-              severalChips: false, matches: [], nbest: 0, total: 0, suggest: [] };
+              severalChips: false, matches: [], all: [], nbest: 0, total: 0, suggest: [] };
     var code = parseCode(query, false);
     if (code === null) {
       code = parseCode(query, true);
@@ -167,15 +176,21 @@
     }
     if (code !== null) {
       r.kind = "code"; r.decided = true; r.cc = code;
+      r.all = [];
       gpus.forEach(function (g) {
         if (g.cc !== code) return;
         if (r.matches.length < MAX) r.matches.push({ gpu: g, tier: EXACT });
+        r.all.push(g);
         r.total++;
       });
       r.nbest = r.matches.length;
       return r;
     }
     var q = tokenize(query);
+    if (q.foreign) {
+      r.kind = "foreign";
+      return r;
+    }
     if (!q.s.length && !q.r.length) {
       r.kind = q.ignored || q.f.length ? "vague" : "none";
       return r;
@@ -201,9 +216,12 @@
       return r;
     }
     c.sort(cmp);
+    if (c[0].tier <= FORM)
+      c = c.filter(function (x) { return x.tier !== PREFIX || x.extends; });
     r.kind = "name";
     r.total = c.length;
     r.matches = c.slice(0, MAX).map(function (x) { return { gpu: x.gpu, tier: x.tier }; });
+    r.all = c.map(function (x) { return x.gpu; });
     var best = c[0].tier;
     r.decided = best !== FUZZY;
     for (var i = 0; i < c.length && c[i].tier === best; i++) {
@@ -225,7 +243,36 @@
     return r;
   }
 
+  var HEADER = ["name", "compute_cap", "driver_version", "pci.bus_id", "uuid", "index",
+                "memory.total"];
+  function headerField(f) { return HEADER.indexOf(f.trim().toLowerCase()) >= 0; }
+
+  // nvidia-smi --query-gpu=name,compute_cap --format=csv pasted whole (see
+  // resolve_csv in gpuname.c).
+  function resolveCsv(gpus, query) {
+    var lines = query.split(/[\r\n]+/).filter(function (l) { return l.length; });
+    var line = null;
+    for (var i = 0; i < lines.length && line === null; i++) {
+      var fields = lines[i].split(",").filter(function (f) { return f.length; });
+      if (fields.length && !fields.every(headerField)) line = lines[i];
+    }
+    if (line === null) return null;
+    var name = "", cc = null, code = "";
+    line.split(",").filter(function (f) { return f.length; }).forEach(function (f) {
+      var v = cc === null ? parseCode(f, false) : null;
+      if (v !== null) { cc = v; code = f; }
+      else if (!name) name = f;
+    });
+    var byName = resolveOne(gpus, name);
+    if (cc === null || (byName.decided && byName.cc === cc)) return byName;
+    return resolveOne(gpus, code);
+  }
+
   function resolve(gpus, query) {
+    if (/[,\n]/.test(query) && parseCode(query, false) === null) {
+      var csv = resolveCsv(gpus, query);
+      if (csv) return csv;
+    }
     var r = resolveOne(gpus, query);
     if (!r.decided && query.indexOf("/") >= 0) {
       var parts = query.split("/").filter(function (p) { return p.length; }), alt = null;

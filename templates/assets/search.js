@@ -115,9 +115,12 @@
       p.appendChild(document.createTextNode(" index (" + d.symbol + " " + d.label + ")."));
       c.appendChild(p);
       c.appendChild(el("pre", d.pip));
+      c.appendChild(el("p", "Replacing an installed torch? Run pip uninstall -y torch torchvision torchaudio first: pip keeps an installed torch that already satisfies torch==" + d.pin + ".", "small"));
       c.appendChild(el("p", "Source: " + d.provenance + "." + (d.min_driver ? " Needs NVIDIA driver " + d.min_driver + " or newer" + (d.full_driver ? " (" + d.full_driver + " or newer recommended: below it, CUDA minor-version compatibility)" : "") + "." : ""), "prov"));
       if (d.pypi_no)
         c.appendChild(el("p", "Plain pip install torch (PyPI, " + (d.pypi_no === "cpu" ? "CPU-only" : "a " + d.pypi_no + " build") + ") has no code for this GPU: use the command above."));
+      else if (d.pypi_yes)
+        c.appendChild(el("p", "Plain pip install torch (PyPI, a " + d.pypi_yes + " build) runs on it too."));
       if (d.by_driver && window.wheelarchDriver) {
         var lab = el("label", "Your NVIDIA driver: ");
         var inp = el("input");
@@ -167,7 +170,7 @@
     }
     var r = G.resolve(gpus, text);
     last = r;
-    var visible = new Set(r.matches.map(function (m) { return m.gpu.li; }));
+    var visible = new Set((r.all || []).map(function (g) { return g.li; }));
     show(visible);
     if (r.decided) {
       count.textContent = r.total + " GPU" + (r.total === 1 ? "" : "s") + " listed below.";
@@ -175,9 +178,11 @@
       return;
     }
     var p = el("p");
-    if (r.severalChips) {
+    if (r.kind === "foreign") {
+      p.textContent = "“" + text + "” is not an NVIDIA or AMD GPU: no CUDA or ROCm wheel runs on it. PyTorch's Intel GPU builds come from the xpu index; Apple GPUs use MPS in the plain pip install torch.";
+    } else if (r.severalChips) {
       var g = r.matches[0].gpu;
-      p.textContent = g.name + " was sold with chips of compute capability " + [g.cc].concat(g.other).join(", ") + ". Run nvidia-smi --query-gpu=compute_cap and type the number it prints.";
+      p.textContent = g.name + " was sold with chips of compute capability " + [g.cc].concat(g.other).join(", ") + ". Type the one yours has: python -c \"import torch; print(torch.cuda.get_device_capability())\" prints it (or nvidia-smi --query-gpu=compute_cap, with driver 510 or newer).";
     } else if (r.kind === "name" || r.kind === "vague") {
       p.textContent = (r.kind === "vague" ? "“" + text + "” does not name one GPU" : "“" + text + "” fits GPUs of different architectures") + ": " + r.total + " below. Pick yours, or type more of its name.";
     } else if (r.suggest.length) {

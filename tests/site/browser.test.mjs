@@ -242,6 +242,11 @@ try {
     const layers = await gp.evaluate(() => [...document.querySelectorAll("details.layer")].map((d) => [d.querySelector("summary").textContent.trim(), d.open]));
     c.eq(JSON.stringify(layers), JSON.stringify([["Release by release", false], ["Every wheel variant", false]]), "GPU page: history and tables folded in <details>");
     c.ok(await gp.locator("a[href$='faq/']").count() >= 1, "GPU page: links the FAQ");
+    const faqLink = await gp.locator("main a[href*='faq/#']").first().getAttribute("href");
+    const anchor = faqLink && faqLink.split("#")[1];
+    const faq = await open(ctx, "faq/");
+    c.ok(anchor && (await faq.locator("#" + anchor).count()) === 1, "GPU page: the FAQ link lands on its question (" + anchor + ")");
+    await faq.close();
     settle(gp, "gpu page layers");
     await page.close();
     await gp.close();

@@ -48,4 +48,11 @@ for (const want of results) {
   if (c.eq(JSON.stringify(got), JSON.stringify(want), `'${want.query}': JS and C agree`)) same++;
 }
 console.log(`${same} of ${results.length} strings resolved alike by gpuname.js and gpuname.c`);
+// what cannot travel through a line of the file: a pasted nvidia-smi CSV
+// with its header (test_gpuname checks the same strings in C)
+const csv = G.resolve(gpus, "name, compute_cap\nNVIDIA GeForce GTX 1080 Ti, 6.1\n");
+c.ok(csv.decided && csv.gpu.name === "GeForce GTX 1080 Ti", "a pasted nvidia-smi CSV resolves to its GPU");
+const csv2 = G.resolve(gpus, "name, compute_cap\r\nGeForce GT 730, 3.5");
+c.ok(csv2.decided && csv2.cc === "3.5", "the compute capability field decides");
+c.ok(!G.resolve(gpus, "name, compute_cap").decided, "a header alone decides nothing");
 c.done();

@@ -97,6 +97,20 @@ static void hand_cases(const struct tables *t)
     want_code(t, "Quadro M2000M", "5.0"); /* not the M2000 (5.2): repeats count */
     want_code(t, "Quadro M2000", "5.2");
 
+    /* nvidia-smi --query-gpu=name,compute_cap --format=csv pasted whole */
+    want_gpu(t, "name, compute_cap\nNVIDIA GeForce GTX 1080 Ti, 6.1\n", "GeForce GTX 1080 Ti",
+             GPUNAME_EXACT);
+    want_code(t, "name, compute_cap\r\nGeForce GT 730, 3.5", "3.5");
+    want_code(t, "NVIDIA GeForce RTX 3090, 8.6", "8.6");
+    want_code(t, "name, compute_cap", "-");
+    /* an exact name does not also fit names its last word only starts */
+    gpuname_resolve(t, "Tesla T4", &r);
+    OK(r.decided && !listed(&r, "Tesla K40t"), "Tesla T4 is not the K40t");
+    gpuname_resolve(t, "Intel Arc A770", &r);
+    INT_EQ(r.kind, GPUNAME_FOREIGN, "Intel Arc A770 is out of scope");
+    gpuname_resolve(t, "rx 580", &r);
+    OK(r.nsuggest == 0 || r.suggest[0]->amd, "rx 580 suggests AMD GPUs only");
+
     /* vendor words: the Radeon 840M is not the GeForce 840M */
     want_code(t, "AMD Radeon 840M Graphics", "gfx1152");
     want_code(t, "GeForce 840M", "5.0");
@@ -146,6 +160,10 @@ static void corpus(const struct tables *t, const char *path)
         char got[16] = "";
         if (r.decided)
             compat_cc_string(r.cc, got, sizeof got);
+        if (strcmp(want, "FOREIGN") == 0) {
+            INT_EQ(r.kind, GPUNAME_FOREIGN, s);
+            continue;
+        }
         if (strcmp(want, "AMBIGUOUS") == 0) {
             OK(!r.decided, "'%s' is ambiguous, but was decided as %s", s, got);
             continue;
@@ -214,7 +232,7 @@ static int print_all(const struct tables *t, const char *path)
             *tab = '\0';
         struct gpuname_result r;
         gpuname_resolve(t, line, &r);
-        static const char *const kinds[] = {"none", "code", "name", "vague"};
+        static const char *const kinds[] = {"none", "code", "name", "vague", "foreign"};
         printf("{\"query\":");
         json_str(line);
         printf(",\"kind\":\"%s\",\"decided\":%s", kinds[r.kind], r.decided ? "true" : "false");

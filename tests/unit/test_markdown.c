@@ -77,6 +77,11 @@ int main(void)
     has(h, "\xe2\x80\x9cquotes\xe2\x80\x9d", "smart quotes");
     free(h);
 
+    h = md("## Is `PTX` JIT good enough?\n\n### What's \"declared\"?\n");
+    has(h, "<h2 id=\"is-ptx-jit-good-enough\">", "h2 gets an id from its text");
+    has(h, "<h3 id=\"what-s-declared\">", "h3 too, entities and quotes skipped");
+    free(h);
+
     h = md("");
     STR_EQ(h, "", "empty input");
     free(h);
