@@ -786,6 +786,17 @@ static void build_gpus(struct sitedata *d)
             json_object_set_new(page, "other_text", json_string(o.buf));
             strbuf_free(&o);
         }
+        /* an answer pinned to a patch (torch==1.3.0) that the timeline's
+         * newest-patch columns do not show */
+        for (int p = 0; p < NPLATFORMS && !json_object_get(page, "patch_pin"); p++) {
+            json_t *r = json_object_get(recs, platforms[p]);
+            json_t *a = json_object_get(r, "recommendation");
+            if (!json_is_object(a))
+                a = json_object_get(r, "fallback");
+            const char *pin = json_string_value(json_object_get(a, "pin"));
+            if (pin && strchr(pin, '.') && strchr(strchr(pin, '.') + 1, '.') && !strchr(pin, '*'))
+                json_object_set_new(page, "patch_pin", json_string(pin));
+        }
         char *desc = page_description(g, recs);
         json_object_set_new(page, "description", json_string(desc));
         free(desc);
