@@ -41,8 +41,11 @@ static const char *const brand_words[] = {"nvidia", "geforce", "amd", "instinct"
 /* "radeon" and "ryzen" are series words: "AMD Radeon Pro 465" is no Ryzen */
 static const char *const series_words[] = {"gtx",    "gt", "rtx",    "tesla", "quadro",
                                            "jetson", "rx", "radeon", "ryzen", NULL};
-static const char *const noise_words[] = {"pcie", "nvl",  "oam",    "nvgpu", "graphics", "gpu",
-                                          "tm",   "with", "design", "hgx",   "device",   NULL};
+/* ... and the words of nvidia-smi's CSV header ("compute_cap"), which a
+ * one-line input glues to the name when the output is pasted whole */
+static const char *const noise_words[] = {"pcie",   "nvl",     "oam",  "nvgpu",  "graphics",
+                                          "gpu",    "tm",      "with", "design", "hgx",
+                                          "device", "compute", "cap",  NULL};
 /* GPUs of vendors whose PyTorch builds are not CUDA or ROCm wheels */
 static const char *const foreign_words[] = {"intel",    "arc",    "iris", "apple",
                                             "qualcomm", "adreno", "mali", NULL};
@@ -483,7 +486,7 @@ static int resolve_csv(const struct tables *t, const char *query, struct gpuname
             cc = v;
             have_cc = 1;
             snprintf(code, sizeof code, "%s", f);
-        } else if (!name[0]) {
+        } else if (!name[0] && !header_field(f)) {
             snprintf(name, sizeof name, "%s", f);
         }
     }

@@ -621,12 +621,23 @@ static json_t *way_forward(const struct qctx *c, const json_t *fallback)
     return x;
 }
 
-static json_t *guidance_json(const struct qctx *c, int tegra)
+static json_t *guidance_json(const struct qctx *c, int tegra, int arm_only)
 {
+    if (arm_only && !tegra) {
+        json_t *g = json_object();
+        json_object_set_new(g, "kind", json_string("arm-host"));
+        json_object_set_new(g, "label", json_string("Arm system"));
+        json_object_set_new(g, "text",
+                            json_string("This GPU comes only in Arm systems (NVIDIA Grace): only "
+                                        "the Linux aarch64 wheels apply to it"));
+        json_object_set_new(g, "url", json_null());
+        return g;
+    }
     if (!tegra)
         return json_null();
     json_t *g = json_object();
     json_object_set_new(g, "kind", json_string("jetson"));
+    json_object_set_new(g, "label", json_string("Jetson"));
     const char *text;
     if (query_tegra_sbsa(c->o->cc))
         text = strcmp(c->o->platform, "linux-aarch64") == 0
@@ -645,8 +656,10 @@ static json_t *guidance_json(const struct qctx *c, int tegra)
     return g;
 }
 
-int query_applies(uint16_t cc, int tegra, const char *platform)
+int query_applies(uint16_t cc, int tegra, int arm_host, const char *platform)
 {
+    if (arm_host && strcmp(platform, "linux-aarch64") != 0)
+        return 0;
     if (!tegra)
         return 1;
     return query_tegra_sbsa(cc) && strcmp(platform, "linux-aarch64") == 0;
@@ -690,7 +703,8 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
     }
     int amd = c.amd;
     int tegra = !amd && ((o->gpu && o->gpu->tegra) || tables_is_tegra(o->cc));
-    int applies = query_applies(o->cc, tegra, o->platform);
+    int arm_host = o->arm_host || (o->gpu && o->gpu->arm_host);
+    int applies = query_applies(o->cc, tegra, arm_host, o->platform);
 
     json_t *out = json_object();
     json_t *g = json_object();
@@ -799,7 +813,7 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
     json_object_set_new(out, "last_native", applies ? last_native(&c) : json_array());
     json_object_set_new(out, "way_forward",
                         applies && json_is_null(rec) ? way_forward(&c, fb) : json_null());
-    json_object_set_new(out, "guidance", guidance_json(&c, tegra));
+    json_object_set_new(out, "guidance", guidance_json(&c, tegra, arm_host && !applies));
     if (amd)
         json_array_append_new(
             notes, json_string("ROCm wheels are Linux x86_64 only and need the amdgpu kernel "

@@ -39,6 +39,8 @@ struct query_options {
      * driver (indexed like v->rows), so a caller that has them (the site's
      * grid) does not pay for judging again; NULL: query judges. */
     const struct compat_result *judged;
+    /* The GPU comes only in Arm (Grace) systems; also taken from gpu. */
+    int arm_host;
 };
 
 /* Runs the query.  Returns a new JSON object, or NULL with err set
@@ -53,8 +55,10 @@ json_t *query_differences(const struct dbview *v, const char *project, const cha
 
 /* Whether download.pytorch.org's wheels for a platform can run on a GPU
  * at all: not for Jetson (Tegra) parts, whose L4T system needs NVIDIA's
- * Jetson builds, except Thor (an SBSA system) on linux-aarch64. */
-int query_applies(uint16_t cc, int tegra, const char *platform);
+ * Jetson builds, except Thor (an SBSA system) on linux-aarch64; only
+ * linux-aarch64 for GPUs that come only in Arm systems (arm_host: Grace
+ * Hopper, Grace Blackwell, DGX Spark). */
+int query_applies(uint16_t cc, int tegra, int arm_host, const char *platform);
 /* Whether a Tegra part runs an SBSA system (Thor). */
 int query_tegra_sbsa(uint16_t cc);
 /* NVIDIA's page on PyTorch for Jetson. */

@@ -230,10 +230,13 @@ static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
     {
         const char *page = json_string_value(json_object_get(p, "page"));
         const char *name = json_string_value(json_object_get(p, "name"));
-        const char *cc = json_string_value(json_object_get(p, "device"));
+        const char *dev = json_string_value(json_object_get(p, "device"));
+        /* an Arm-only GPU (GH200) has other rows than its device code's */
+        char *cc = xasprintf("%s%s", dev ? dev : "",
+                             json_is_true(json_object_get(p, "arm_host")) ? "/arm" : "");
         char *path = xasprintf("%sindex.html", page);
         size_t k;
-        if (!strmap_get(by_cc, cc ? cc : "", &k)) {
+        if (!strmap_get(by_cc, cc, &k)) {
             json_t *data = json_object();
             json_object_set(data, "releases", json_object_get(p, "releases"));
             char *root = root_of(path);
@@ -245,7 +248,7 @@ static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
             html = xgrow(html, &cap, nhtml + 1, sizeof *html);
             html[nhtml] = strbuf_detach(&out, NULL);
             k = nhtml++;
-            strmap_put(by_cc, cc ? cc : "", k);
+            strmap_put(by_cc, cc, k);
         }
         char *title = xasprintf("%s: which PyTorch wheels run on it", name);
         if (rc == 0) {
@@ -260,6 +263,7 @@ static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
         }
         free(title);
         free(path);
+        free(cc);
         if (rc < 0)
             break;
     }

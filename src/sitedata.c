@@ -532,6 +532,7 @@ static json_t *build_variants(struct sitedata *d)
 
 struct recs {
     uint16_t cc;
+    int arm_host;
     json_t *by_platform; /* {"linux-x86_64": result or null} */
 };
 
@@ -556,10 +557,12 @@ static json_t *slim_answer(json_t *a, int keep_source)
 
 /* The answer of `wheelarch query` for a device on a platform: the one
  * decision the CLI, the pages and the feed share. */
-static json_t *recommendation_for(struct sitedata *d, uint16_t cc, const char *platform)
+static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
+                                  const char *platform)
 {
     struct query_options o = {0};
     o.cc = cc;
+    o.arm_host = arm_host;
     o.project = "torch";
     o.platform = platform;
     o.judged = grid_get(&d->grid, cc, 0); /* the grid's verdicts of this device */
@@ -604,15 +607,17 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, const char *p
     return out;
 }
 
-static json_t *recs_for(struct sitedata *d, struct recs *cache, size_t *ncache, uint16_t cc)
+static json_t *recs_for(struct sitedata *d, struct recs *cache, size_t *ncache, uint16_t cc,
+                        int arm_host)
 {
     for (size_t i = 0; i < *ncache; i++)
-        if (cache[i].cc == cc)
+        if (cache[i].cc == cc && cache[i].arm_host == arm_host)
             return cache[i].by_platform;
     json_t *o = json_object();
     for (int p = 0; p < NPLATFORMS; p++)
-        json_object_set_new(o, platforms[p], recommendation_for(d, cc, platforms[p]));
+        json_object_set_new(o, platforms[p], recommendation_for(d, cc, arm_host, platforms[p]));
     cache[*ncache].cc = cc;
+    cache[*ncache].arm_host = arm_host;
     cache[*ncache].by_platform = o;
     (*ncache)++;
     return o;
@@ -666,6 +671,7 @@ static json_t *gpu_summary(const struct gpu *g)
     for (size_t i = 0; i < g->nother; i++)
         json_array_append_new(others, cc_json(g->other_cc[i]));
     json_object_set_new(o, "other_devices", others);
+    json_object_set_new(o, "arm_host", json_boolean(g->arm_host));
     json_object_set_new(o, "architecture", json_string(g->architecture));
     json_object_set_new(o, "segment", json_string(g->segment));
     json_object_set_new(o, "tegra", json_boolean(g->tegra));
@@ -679,7 +685,7 @@ static json_t *gpu_summary(const struct gpu *g)
 
 /* Per-release verdict rows of every project for one compute capability: the
  * newest version of each release (patch releases are on the release pages). */
-static json_t *gpu_releases(struct sitedata *d, uint16_t cc, int tegra)
+static json_t *gpu_releases(struct sitedata *d, uint16_t cc, int tegra, int arm_host)
 {
     const struct dbview *v = d->v;
     json_t *out = json_array();
@@ -689,7 +695,7 @@ static json_t *gpu_releases(struct sitedata *d, uint16_t cc, int tegra)
     for (size_t r = 0; r < v->nrows; r++) {
         const struct view_row *row = &v->rows[r];
         if ((long)r != newest_row(d, row->project, row->release, row->variant, row->platform) ||
-            !sitedata_row_fits(row, cc) || !query_applies(cc, tegra, row->platform))
+            !sitedata_row_fits(row, cc) || !query_applies(cc, tegra, arm_host, row->platform))
             continue;
         if (cur && strcmp(cur_project, row->project) == 0 &&
             strcmp(json_string_value(json_object_get(cur, "release")), row->release) == 0)
@@ -746,8 +752,8 @@ static void build_gpus(struct sitedata *d)
         qsort(sorted, t->ngpus, sizeof *sorted, gpu_cmp);
     struct recs *cache = xcalloc(d->grid.nccs + t->ngpus + 1, sizeof *cache);
     size_t ncache = 0;
-    json_t **releases_by_cc = xcalloc(d->grid.nccs + 1, sizeof *releases_by_cc);
-    char **svg_by_cc = xcalloc(d->grid.nccs + 1, sizeof *svg_by_cc);
+    json_t **releases_by_cc = xcalloc(2 * d->grid.nccs + 2, sizeof *releases_by_cc);
+    char **svg_by_cc = xcalloc(2 * d->grid.nccs + 2, sizeof *svg_by_cc);
 
     d->gpus = json_object();
     json_object_set_new(d->gpus, "meta", meta_copy(d));
@@ -759,7 +765,7 @@ static void build_gpus(struct sitedata *d)
         if (strcmp(g->slug, last_slug) == 0)
             continue; /* two table rows with one name: keep the first */
         last_slug = g->slug;
-        json_t *recs = recs_for(d, cache, &ncache, g->cc);
+        json_t *recs = recs_for(d, cache, &ncache, g->cc, g->arm_host);
         json_t *s = gpu_summary(g);
         json_object_set(s, "recommendations", recs);
         json_array_append(list, s);
@@ -767,10 +773,11 @@ static void build_gpus(struct sitedata *d)
         size_t ci = 0;
         while (ci < d->grid.nccs && d->grid.ccs[ci] != g->cc)
             ci++;
+        ci = ci * 2 + (g->arm_host != 0); /* Arm-only GPUs have rows of their own */
         if (!releases_by_cc[ci]) {
-            releases_by_cc[ci] = gpu_releases(d, g->cc, g->tegra);
+            releases_by_cc[ci] = gpu_releases(d, g->cc, g->tegra, g->arm_host);
             /* the timeline is Linux x86_64's: none where that does not apply */
-            svg_by_cc[ci] = query_applies(g->cc, g->tegra, "linux-x86_64")
+            svg_by_cc[ci] = query_applies(g->cc, g->tegra, g->arm_host, "linux-x86_64")
                                 ? timeline_svg(&d->grid, g->cc)
                                 : xstrdup("");
         }
@@ -866,7 +873,7 @@ static void build_gpus(struct sitedata *d)
     json_object_set_new(d->gpus, "gpus", list);
     for (size_t i = 0; i < ncache; i++)
         json_decref(cache[i].by_platform);
-    for (size_t i = 0; i <= d->grid.nccs; i++) {
+    for (size_t i = 0; i < 2 * d->grid.nccs + 2; i++) {
         json_decref(releases_by_cc[i]);
         free(svg_by_cc[i]);
     }
@@ -1114,9 +1121,18 @@ static void build_home(struct sitedata *d)
             if (o.len)
                 json_object_set_new(x, "other", json_string(o.buf));
             strbuf_free(&o);
-            glance(json_object_get(recs, "linux-x86_64"), x);
+            int arm = json_is_true(json_object_get(g, "arm_host"));
+            glance(json_object_get(recs, arm ? "linux-aarch64" : "linux-x86_64"), x);
+            if (arm) {
+                /* its status is Linux aarch64's, and its answers its own */
+                char *gt = xasprintf("%s on Arm", json_string_value(json_object_get(x, "glance")));
+                json_object_set_new(x, "glance", json_string(gt));
+                free(gt);
+                json_object_set_new(x, "arm", json_true());
+            }
             json_array_append_new(gl, x);
-            const char *cc = json_string_value(json_object_get(g, "device"));
+            char *cc = xasprintf("%s%s", json_string_value(json_object_get(g, "device")),
+                                 arm ? "/arm" : "");
             if (!json_object_get(answers, cc)) {
                 json_t *per = json_object();
                 for (size_t p = 0; p < 3; p++) {
@@ -1126,6 +1142,7 @@ static void build_home(struct sitedata *d)
                 }
                 json_object_set_new(answers, cc, per);
             }
+            free(cc);
         }
         free(seg_gpus);
         if (json_array_size(gl) == 0) {

@@ -79,7 +79,7 @@ static int load_gpus(const char *dir, struct tables *t, struct wa_error *err)
         return rc;
     if ((rc = need_cols(&c, "gpus.csv", cols, idx, err)) < 0)
         goto out;
-    int other_col = csvfile_col(&c, "other_cc");
+    int other_col = csvfile_col(&c, "other_cc"), host_col = csvfile_col(&c, "host");
     t->gpus = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->gpus);
     for (size_t r = 0; r < c.nrows; r++) {
         struct gpu *g = &t->gpus[t->ngpus];
@@ -108,6 +108,15 @@ static int load_gpus(const char *dir, struct tables *t, struct wa_error *err)
             g->nother++;
             other += n + (other[n] == ';');
         }
+        /* optional: "aarch64" for GPUs that only come in Arm systems */
+        const char *host = host_col >= 0 ? c.rows[r][host_col] : "";
+        if (*host && strcmp(host, "aarch64") != 0) {
+            rc = wa_error_set(err, WA_ERR_FORMAT,
+                              "gpus.csv: row %zu: bad host '%s' (want empty or aarch64)", r + 2,
+                              host);
+            goto out;
+        }
+        g->arm_host = *host != '\0';
         t->ngpus++;
     }
 out:

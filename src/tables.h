@@ -39,6 +39,7 @@ struct gpu {
      * GK107 3.0, GF108 2.1): the other chips' capabilities */
     uint16_t other_cc[TABLES_OTHER_CC_MAX];
     size_t nother;
+    int arm_host; /* sold only in Arm (Grace) systems: only linux-aarch64 wheels apply */
 };
 
 /* An AMDGPU processor (data/amdgpu_targets.csv). */

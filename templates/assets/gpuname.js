@@ -13,7 +13,7 @@
   var BRAND = ["nvidia", "geforce", "amd", "instinct", "ati"];
   var SERIES = ["gtx", "gt", "rtx", "tesla", "quadro", "jetson", "rx", "radeon", "ryzen"];
   var NOISE = ["pcie", "nvl", "oam", "nvgpu", "graphics", "gpu", "tm", "with", "design", "hgx",
-               "device"];
+               "device", "compute", "cap"];
   var FOREIGN = ["intel", "arc", "iris", "apple", "qualcomm", "adreno", "mali"];
   var FORMS = ["laptop", "mobile", "notebook", "maxq"];
   var LABELS = ["marketing name", "product name", "card series", "card model", "card sku", "name",
@@ -261,7 +261,7 @@
     line.split(",").filter(function (f) { return f.length; }).forEach(function (f) {
       var v = cc === null ? parseCode(f, false) : null;
       if (v !== null) { cc = v; code = f; }
-      else if (!name) name = f;
+      else if (!name && !headerField(f)) name = f;
     });
     var byName = resolveOne(gpus, name);
     if (cc === null || (byName.decided && byName.cc === cc)) return byName;

@@ -18,7 +18,8 @@
     var a = li.querySelector("a"), cc = li.querySelector("small").textContent;
     var other = li.getAttribute("data-o");
     return { li: li, name: a.textContent, href: a.getAttribute("href"), cc: cc,
-             amd: cc.indexOf("gfx") === 0, other: other ? other.split(" ") : [] };
+             amd: cc.indexOf("gfx") === 0, other: other ? other.split(" ") : [],
+             arm: li.getAttribute("data-h") === "arm" };
   });
   var lists = Array.prototype.slice.call(document.querySelectorAll("ul.gpus"));
   var G = null, answers = null, loading = false, last = null;
@@ -103,7 +104,8 @@
         c.appendChild(ap);
       }
     }
-    var d = (answers[r.cc] || {})[plat];
+    // a GPU that comes only in Arm systems (GH200) has answers of its own
+    var d = (answers[r.cc + (r.gpu && r.gpu.arm ? "/arm" : "")] || {})[plat];
     if (!d) {
       c.appendChild(el("p", "No " + names[plat] + " build in the data has code for this GPU."));
     } else if (d.guidance) {

@@ -93,6 +93,8 @@ try {
       ["NVIDIA GeForce RTX 3060 Laptop GPU", /GeForce RTX 3060 Laptop GPU \(compute capability 8\.6\)/, /use the\s*cu\d+\s*index/],
       ["1080 ti", /GeForce GTX 1080 Ti \(compute capability 6\.1\)/, /use the\s*cu126\s*index/],
       ["K40c", /Tesla K40c \(compute capability 3\.5\)/, /the newest that does is torch 1\.3\.0/],
+      ["NVIDIA GH200", /NVIDIA GH200 \(compute capability 9\.0\)/, /comes only in Arm systems/],
+      ["name, compute_cap NVIDIA GeForce GTX 1080 Ti, 6.1", /GeForce GTX 1080 Ti \(compute capability 6\.1\)/, /use the\s*cu126\s*index/],
     ];
     for (const [query, who, what] of cases) {
       await page.locator("#q").fill(query);

@@ -111,6 +111,24 @@ ok("PyTorch for Jetson" in page, "Jetson page links NVIDIA's Jetson wheels")
 for plat, r in gpus["jetson-orin-nx"]["recommendations"].items():
     ok(r["recommendation"] is None and r["fallback"] is None, "Jetson feed %s has no recommendation" % plat)
 
+# NVIDIA GH200 (9.0, like the H100) comes only in Grace (Arm) systems: x86_64 and Windows
+# wheels do not apply; Linux aarch64's every 2.14 variant has sm_90, so the newest CUDA, cu132.
+for plat in ("linux-x86_64", "windows-x86_64"):
+    q = json.loads(run("query", "--gpu", "NVIDIA GH200", "--platform", plat, "--json").stdout)
+    ok(q["recommendation"] is None and q["fallback"] is None and not q["applies"] and
+       q["guidance"]["kind"] == "arm-host", "GH200 on %s: no recommendation, Arm guidance" % plat)
+    r = gpus["nvidia-gh200"]["recommendations"][plat]
+    ok(r["recommendation"] is None and not r["applies"], "GH200 feed %s: no recommendation" % plat)
+q = json.loads(run("query", "--gpu", "NVIDIA GH200", "--platform", "linux-aarch64", "--json").stdout)
+ok(q["recommendation"] and q["recommendation"]["index"] == "cu132", "GH200 on linux-aarch64: cu132")
+page = open(os.path.join(site, "gpu/nvidia-gh200/index.html")).read()
+ok("on Linux x86_64</h3>" not in page and "on Windows x86_64</h3>" not in page and
+   "on Linux aarch64</h3>" in page, "GH200 page answers for Linux aarch64 only")
+ok('id="tl-head"' not in page, "GH200 page has no Linux x86_64 timeline")
+# the H100, same compute capability, keeps its x86_64 answer
+ok(gpus["nvidia-h100"]["recommendations"]["linux-x86_64"]["recommendation"]["index"] == "cu132",
+   "H100 on linux-x86_64 still answered")
+
 # Dates: data-as-of set, no 1970 in the Atom feed.
 meta = json.load(open(os.path.join(site, "api/v1/matrix.json")))["meta"]
 ok(re.match(r"^\d{4}-\d{2}-\d{2}", meta["data-as-of"] or ""), "data-as-of %r" % meta["data-as-of"])
