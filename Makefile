@@ -7,7 +7,8 @@
 #                check; ends with one summary line per stage
 #   make fuzz-long  every libFuzzer target for FUZZ_SECONDS (default 600) each,
 #                with a corpus kept in FUZZ_CORPUS between runs
-#   make bench   the benchmarks under bench/ (scan, crawl, build)
+#   make bench   the benchmarks under bench/ (scan, crawl, build at 10,000
+#                and 100,000 records)
 BUILD ?= build
 JOBS ?= $(shell nproc)
 # Seconds per fuzz target: empty means 20 for test-fuzz, 600 for fuzz-long.
