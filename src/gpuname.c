@@ -300,12 +300,6 @@ static size_t count_equal(struct toks *q, struct toks *n)
     return k;
 }
 
-/* Every query token is a token of the name. */
-static int all_equal(struct toks *q, struct toks *n)
-{
-    return count_equal(q, n) == q->ns;
-}
-
 int gpuname_parse_code(const char *s, int bare, uint16_t *cc)
 {
     char buf[64];
@@ -565,16 +559,17 @@ static void resolve_one(const struct tables *t, const char *query, struct gpunam
         size_t matched;
         int tier = tier_of(&q, &n, &matched);
         size_t extra = n.ns > matched ? n.ns - matched : 0;
+        size_t equal = count_equal(&q, &n);
         if (tier >= 0 && tier != GPUNAME_FUZZY) {
+            /* extends: every query token equal, and the name has more */
             c[nc++] = (struct cand){
-                &t->gpus[i],        tier, extra, i, tier == GPUNAME_PREFIX && all_equal(&q, &n),
-                count_equal(&q, &n)};
+                &t->gpus[i], tier, extra, i, tier == GPUNAME_PREFIX && equal == q.ns, equal};
             continue;
         }
         if (matched == 0)
             continue;
         /* a typo or a wrong series word: only ever a suggestion */
-        struct cand x = {&t->gpus[i], tier < 0, extra, i, 0, count_equal(&q, &n)};
+        struct cand x = {&t->gpus[i], tier < 0, extra, i, 0, equal};
         size_t k = nnear;
         while (k > 0 && (matched > near_score[k - 1] ||
                          (matched == near_score[k - 1] && cmp_cand(&x, &near[k - 1]) < 0)))

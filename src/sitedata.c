@@ -557,6 +557,17 @@ static json_t *slim_answer(json_t *a, int keep_source)
 
 /* The answer of `wheelarch query` for a device on a platform: the one
  * decision the CLI, the pages and the feed share. */
+/* The answer a platform's result gives: its recommendation, else the
+ * fallback (an older release that runs), else NULL. */
+static json_t *answer_of(json_t *r)
+{
+    json_t *rec = json_object_get(r, "recommendation");
+    if (json_is_object(rec))
+        return rec;
+    json_t *fb = json_object_get(r, "fallback");
+    return json_is_object(fb) ? fb : NULL;
+}
+
 static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
                                   const char *platform)
 {
@@ -796,10 +807,7 @@ static void build_gpus(struct sitedata *d)
         /* an answer pinned to a patch (torch==1.3.0) that the timeline's
          * newest-patch columns do not show */
         for (int p = 0; p < NPLATFORMS && !json_object_get(page, "patch_pin"); p++) {
-            json_t *r = json_object_get(recs, platforms[p]);
-            json_t *a = json_object_get(r, "recommendation");
-            if (!json_is_object(a))
-                a = json_object_get(r, "fallback");
+            json_t *a = answer_of(json_object_get(recs, platforms[p]));
             const char *pin = json_string_value(json_object_get(a, "pin"));
             if (pin && strchr(pin, '.') && strchr(strchr(pin, '.') + 1, '.') && !strchr(pin, '*'))
                 json_object_set_new(page, "patch_pin", json_string(pin));
@@ -827,10 +835,7 @@ static void build_gpus(struct sitedata *d)
                                 json_boolean(json_array_size(json_object_get(x, "by_driver")) > 1));
             json_t *py = json_object_get(x, "pypi");
             if (json_is_object(py))
-                json_object_set_new(
-                    py, "has_answer",
-                    json_boolean(json_is_object(json_object_get(x, "recommendation")) ||
-                                 json_is_object(json_object_get(x, "fallback"))));
+                json_object_set_new(py, "has_answer", json_boolean(answer_of(x) != NULL));
             json_t *gd = json_object_get(x, "guidance");
             if (json_is_object(gd) &&
                 (!json_object_get(page, "guidance") || json_is_true(json_object_get(x, "applies"))))
@@ -962,11 +967,9 @@ static json_t *slim_home_answer(json_t *r)
     json_t *c = json_object();
     if (!json_is_object(r))
         return c;
-    json_t *rec = json_object_get(r, "recommendation");
-    json_t *fb = json_object_get(r, "fallback");
-    json_t *use = json_is_object(rec) ? rec : fb;
+    json_t *use = answer_of(r);
     json_object_set(c, "release", json_object_get(r, "release"));
-    if (json_is_object(use)) {
+    if (use) {
         static const char *const keys[] = {"index",      "version",    "pin",
                                            "verdict",    "label",      "symbol",
                                            "provenance", "min_driver", "full_driver"};
@@ -974,7 +977,7 @@ static json_t *slim_home_answer(json_t *r)
             if (json_object_get(use, keys[k]) && !json_is_null(json_object_get(use, keys[k])))
                 json_object_set(c, keys[k], json_object_get(use, keys[k]));
         json_object_set(c, "pip", json_object_get(json_object_get(use, "commands"), "pip"));
-        if (!json_is_object(rec))
+        if (use != json_object_get(r, "recommendation"))
             json_object_set_new(c, "fallback", json_true());
     }
     json_t *bd = json_array();

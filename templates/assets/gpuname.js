@@ -202,11 +202,12 @@
       var out = {};
       var tier = tierOf(q, n, out);
       var extra = n.s.length > out.matched ? n.s.length - out.matched : 0;
+      var equal = countEqual(q, n);
       if (tier >= 0 && tier !== FUZZY) {
         c.push({ gpu: g, tier: tier, extra: extra, index: index,
-                 extends: tier === PREFIX && countEqual(q, n) === q.s.length, equal: countEqual(q, n) });
+                 extends: tier === PREFIX && equal === q.s.length, equal: equal });
       } else if (out.matched) {
-        near.push({ gpu: g, tier: tier < 0 ? 1 : 0, extra: extra, index: index, equal: countEqual(q, n),
+        near.push({ gpu: g, tier: tier < 0 ? 1 : 0, extra: extra, index: index, equal: equal,
                     matched: out.matched });
       }
     });

@@ -6,7 +6,7 @@
 // usage: node gpuname-js.test.mjs --print-bin PATH --work DIR
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Checker, ROOT } from "../lib/nodetest.mjs";
 
@@ -25,7 +25,7 @@ const extra = ["", "   ", "titan", "quadro", "rtx 40", "rtx 409", "1080", "K40",
   "Marketing Name: AMD Radeon Pro W7900", "Device 0: \"Orin\"", "NVIDIA GeForce(R) GTX 1080(TM)",
   "a".repeat(300), "rtx 3060 with max-q design", "GeForce RTX 2080 Super Mobile", "p100", "mi300"];
 const corpusFile = path.join(work, "names.tsv");
-const corpus = require("node:fs").readFileSync(path.join(ROOT, "tests/fixtures/gpu-names.tsv"), "utf8");
+const corpus = readFileSync(path.join(ROOT, "tests/fixtures/gpu-names.tsv"), "utf8");
 writeFileSync(corpusFile, corpus + extra.map((s) => s + "\tEXTRA\n").join(""));
 
 const p = spawnSync(bin, [path.join(ROOT, "data"), corpusFile, "--print"], { encoding: "utf8", maxBuffer: 64 << 20 });
