@@ -96,6 +96,8 @@ int cli_crawl(int argc, char **argv);
 int cli_query(int argc, char **argv);
 int cli_build(int argc, char **argv);
 int cli_update(int argc, char **argv);
+int cli_merge(int argc, char **argv);
+int cli_db(int argc, char **argv);
 
 /* Runs a command that takes options and no operands: parses argv, prints
  * --help, rejects operands, else returns step's exit status. */

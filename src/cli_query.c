@@ -292,7 +292,7 @@ int cli_query(int argc, char **argv)
         goto out;
     }
     const char *cache = cli_get(cmd, &a, "cache") ? cli_get(cmd, &a, "cache") : "cache";
-    if (dbview_build(cache, &t, &v, &err) < 0) {
+    if (dbview_build(cache, &t, DBVIEW_CODE_ONLY, &v, &err) < 0) {
         free(norm);
         cli_warn("%s: %s", cache, err.msg);
         rc = WA_EXIT_FAILURE;

@@ -79,6 +79,20 @@ static const struct cli_option build_options[] = {
     {NULL, 0, NULL, NULL, 0},
 };
 
+static const struct cli_option db_options[] = {
+    {"cache", 0, "DIR", "database folder (default: cache)", 0},
+    {"out", 'o', "FILE", "export: write to FILE (atomically) instead of standard output", 0},
+    {"no-wait", 0, NULL, "import: fail at once instead of waiting when a crawl holds the database",
+     0},
+    {NULL, 0, NULL, NULL, 0},
+};
+
+static const struct cli_option merge_options[] = {
+    {"cache", 0, "DIR", "database folder to merge into (default: cache)", 0},
+    {"no-wait", 0, NULL, "fail at once instead of waiting when a crawl holds the database", 0},
+    {NULL, 0, NULL, NULL, 0},
+};
+
 static const struct cli_option update_options[] = {
     {"config", 0, "FILE", "configuration file (default: wheelarch.json in the current directory)",
      0},
@@ -117,10 +131,11 @@ const struct cli_command cli_commands[] = {
      "and the members that can hold GPU code are read; otherwise the body is streamed once and "
      "checked against the index's sha256. Wheels of one (project, version, variant, platform) "
      "carry the same GPU code, so one is scanned and the others are recorded as inferred from "
-     "it. Each wheel's record is written to DIR/records/ as soon as it is done, so an "
-     "interrupted crawl resumes where it stopped, and wheels already recorded cost nothing. "
-     "Failures are recorded in DIR/failed/ and retried on the next run. A wheel being read is "
-     "noted in DIR/journal/; a note left by a run that crashed, hung or was killed makes that "
+     "it. Each wheel's record is stored in the database DIR/wheelarch.db (SQLite) in one "
+     "transaction as soon as it is done, so an interrupted crawl resumes where it stopped, and "
+     "wheels already recorded cost nothing. Failures are recorded too and retried on the next "
+     "run. A wheel being read is noted in the database's journal; a note left by a run that "
+     "crashed, hung or was killed makes that "
      "wheel failed for the next run, and the run after scans it alone in a child process, so "
      "one bad wheel cannot make every run fail. One crawl or update per database at a time "
      "(a lock on DIR.lock; a second one waits). Redirects: at most 5, and never from a public "
@@ -154,10 +169,28 @@ const struct cli_command cli_commands[] = {
      "Runs `crawl` and then `build` with the options they share. The site is built whatever the "
      "crawl managed: when an index is unreachable it is reported in one line and the site comes "
      "from what the database already holds (at least PyTorch's declared arch lists). Both steps "
-     "are crash-safe: records are written one by one and atomically, and the site is swapped in "
+     "are crash-safe: records are stored one by one, each in a transaction, and the site is "
+     "swapped in "
      "whole, so an update killed at any point and run again loses nothing. Exit status 0 when "
      "everything went well, 3 when the crawl was incomplete but the site was built, 1 when the "
      "build failed (the previous site stays), 2 for bad arguments or configuration.",
      "wheelarch update --base-url https://example.org/wheelarch", update_options, cli_update},
+    {"merge", "[--cache DIR] OTHER.db...",
+     "Merge other databases (crawl shards) into the database.",
+     "A union of the records, in one transaction: a wheel already in the database keeps its "
+     "record, unless that one was inferred and the other database read the wheel. Each input is "
+     "checked whole (PRAGMA integrity_check, the schema, every record as a crawl checks it); one "
+     "that fails is refused with one line saying why, and nothing of it is stored. Exit status "
+     "0 when every input was merged, 3 when some were refused, 1 when all were.",
+     "wheelarch merge shard-0/wheelarch.db shard-1/wheelarch.db", merge_options, cli_merge},
+    {"db", "(import DIR | export [-o FILE] | check) [--cache DIR]",
+     "Move records into and out of the database, and check it.",
+     "`import DIR` stores the records of a folder of JSON files, one per wheel (DIR/records/ "
+     "of wheelarch 0.1's cache, or DIR itself): the one-time migration to the SQLite database. "
+     "A file that cannot be read, parsed or checked is refused with one line; exit status 3 "
+     "then. `export` writes every record as one JSON line, sorted by key, for diffs and grep. "
+     "`check` upgrades an older database, runs SQLite's integrity check and prints the number "
+     "of records. docs/database.md describes the tables.",
+     "wheelarch db import old-cache/records", db_options, cli_db},
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };

@@ -18,11 +18,12 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "wheelkey.h"
 #include "http.h"
 #include "indexpage.h"
 #include "lockfile.h"
 #include "netaddr.h"
-#include "recordcheck.h"
+#include "record.h"
 #include "scan.h"
 #include "scanreport.h"
 #include "strbuf.h"
@@ -35,7 +36,6 @@
 /* download.pytorch.org's largest pages are a few MB: 64 MiB decoded bounds a
  * compressed page that expands on arrival (and its copy in the cache). */
 #define PAGE_MAX_BYTES (64u << 20)
-#define RECORD_VERSION 1
 
 struct cwheel {
     char *key;
@@ -366,10 +366,10 @@ static void add_link(struct crawl *c, const struct config_index *ix, const char 
     if (strncmp(l->url, "https://", 8) != 0 && strncmp(l->url, "http://", 7) != 0)
         bad = xasprintf("the index links it at \"%s\", not an http or https URL",
                         wa_quote(q, sizeof q, l->url, 100));
-    else if (l->sha256 && !db_sha256_valid(l->sha256))
+    else if (l->sha256 && !wheelkey_sha256_valid(l->sha256))
         bad = xasprintf("the index gives sha256 \"%s\", which is not 64 hex digits",
                         wa_quote(q, sizeof q, l->sha256, 100));
-    char *key = db_key(bad ? NULL : l->sha256, l->url);
+    char *key = wheelkey_make(bad ? NULL : l->sha256, l->url);
     size_t at;
     if (strmap_get(c->by_key, key, &at)) {
         struct cwheel *w = &c->w[at];
@@ -397,7 +397,7 @@ static void add_link(struct crawl *c, const struct config_index *ix, const char 
     w->strict_origin = strict_origin;
     w->url = xstrdup(l->url);
     w->filename = xstrdup(l->filename);
-    w->sha256 = l->sha256 && !bad ? db_key(l->sha256, NULL) : NULL;
+    w->sha256 = l->sha256 && !bad ? wheelkey_make(l->sha256, NULL) : NULL;
     w->upload_time = index_text(l->upload_time);
     w->requires_python = index_text(l->requires_python);
     w->yanked = index_text(l->yanked);
@@ -622,12 +622,11 @@ static void infer_rest(struct crawl *c, const struct group *g, json_t *from)
             continue;
         json_t *rec = inferred_record(c, w, from);
         struct wa_error e;
-        if (recordcheck_validate(w->key, rec, &e) < 0 ||
-            db_write_record(c->db, w->key, rec, &e) < 0) {
+        /* db_write_record checks the record first. */
+        if (db_write_record(c->db, w->key, rec, &e) < 0) {
             emit(c, w, CRAWL_FAILED, NULL, e.msg, 0);
         } else {
             w->known = 1;
-            db_clear_failure(c->db, w->key);
             json_t *line = inferred_line(rec, from);
             emit(c, w, CRAWL_INFERRED, line, NULL, 0);
             json_decref(line);
@@ -725,9 +724,9 @@ static int scan_and_store(struct crawl *c, struct http_client *hc, struct cwheel
         rc = wa_error_set(e, WA_ERR_CHECKSUM, "the file could not be checked against its sha256");
     if (rc == 0) {
         *rec = scanned_record(c, w, r, st);
-        /* What build would refuse is this wheel's error, never a record. */
-        if (recordcheck_validate(w->key, *rec, e) < 0 ||
-            db_write_record(c->db, w->key, *rec, e) < 0) {
+        /* What build would refuse is this wheel's error, never a record:
+         * db_write_record checks the record first. */
+        if (db_write_record(c->db, w->key, *rec, e) < 0) {
             rc = e->code;
             json_decref(*rec);
             *rec = NULL;
@@ -757,8 +756,7 @@ static void settle_scan(struct crawl *c, const struct group *g, struct cwheel *w
                         json_t *rec, const char *msg, long status, uint64_t bytes)
 {
     if (rc == 0) {
-        w->known = 1;
-        db_clear_failure(c->db, w->key);
+        w->known = 1; /* its failure and journal rows went with the record */
         emit(c, w, CRAWL_SCANNED, rec, NULL, bytes);
         if (!c->o->all)
             infer_rest(c, g, rec);
@@ -845,8 +843,12 @@ static void run_group_isolated(struct crawl *c, const struct group *g)
         pid_t pid = fork();
         if (pid == 0) {
             /* The child: no threads but this one; it stores the outcome
-             * itself and dies with its parent. */
+             * itself, through a connection of its own (an SQLite
+             * connection must not cross a fork; the parent's is left
+             * untouched), and dies with its parent. */
             prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (db_open(c->o->cache_dir, 0, &c->db, &e) < 0)
+                _exit(4);
             struct http_client *hc = http_client_new(&c->o->cfg->http);
             http_client_on_retry(hc, on_retry, c);
             struct wheelfetch_stats st;
@@ -1200,7 +1202,7 @@ int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
                               obs ? obs->ud : NULL, &lock, err);
     if (rc < 0)
         return rc;
-    rc = db_open(o->cache_dir, &c.db, err);
+    rc = db_open(o->cache_dir, 0, &c.db, err);
     if (rc < 0) {
         lockfile_release(lock);
         return rc;

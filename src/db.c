@@ -1,127 +1,100 @@
 /*
- * db: records, failures and the HTTP cache in the database folder.
+ * db: the SQLite database of records, failures, the journal and the HTTP
+ * cache.
  */
 #include "db.h"
 
-#include <dirent.h>
+#include <pthread.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fsutil.h"
-#include "sha256.h"
+#include "record.h"
+#include "target.h"
+#include "wheelkey.h"
 #include "xalloc.h"
 
-#define RECORD_MAX (64u << 20)
-#define PAGE_MAX (64u << 20)
+/* "WHLA": tells a wheelarch database from any other SQLite file. */
+#define DB_APPLICATION_ID 0x57484c41
 
 struct db {
-    char *dir;
-    char *records;
-    char *failed;
-    char *http;
-    char *journal;
+    sqlite3 *h;
+    char *path;
+    int readonly;
+    int in_tx; /* inside db_begin ... db_commit */
+    pthread_mutex_t mu;
 };
 
-int db_open(const char *dir, struct db **out, struct wa_error *err)
+/* ---- the schema, by version --------------------------------------------- */
+
+/* Each entry takes a database of the version before it to its own version.
+ * Never edit a shipped entry: add one. */
+static const char *const migrations[DB_SCHEMA_VERSION] = {
+    /* 1: wheels, failures, the journal, the HTTP cache */
+    "CREATE TABLE wheels ("
+    "  key TEXT PRIMARY KEY NOT NULL,"
+    "  status TEXT NOT NULL CHECK (status IN ('scanned', 'inferred')),"
+    "  project TEXT NOT NULL, version TEXT NOT NULL,"
+    "  variant TEXT NOT NULL, platform TEXT NOT NULL,"
+    "  filename TEXT NOT NULL, url TEXT, sha256 TEXT, upload_time TEXT, scanned_at TEXT,"
+    "  inferred_from TEXT, index_url TEXT, wheelarch_version TEXT,"
+    "  sass TEXT NOT NULL, ptx TEXT NOT NULL, gfx TEXT NOT NULL,"
+    "  code TEXT, entry TEXT NOT NULL, record TEXT NOT NULL);"
+    "CREATE INDEX wheels_by_build ON wheels (project, version, variant, platform, status);"
+    "CREATE TABLE failures (key TEXT PRIMARY KEY NOT NULL, failure TEXT NOT NULL);"
+    "CREATE TABLE journal (key TEXT PRIMARY KEY NOT NULL, note TEXT NOT NULL);"
+    "CREATE TABLE http_cache (url TEXT PRIMARY KEY NOT NULL, final_url TEXT, etag TEXT,"
+    "  last_modified TEXT, content_type TEXT, body BLOB NOT NULL);",
+    /* 2: binaries and targets of scanned wheels, queryable (backfilled by
+     * fill_binaries from the records after this runs) */
+    "CREATE TABLE binaries (wheel TEXT NOT NULL, path TEXT NOT NULL, format TEXT,"
+    "  size INTEGER, modules INTEGER, bundled INTEGER NOT NULL,"
+    "  PRIMARY KEY (wheel, path)) WITHOUT ROWID;"
+    "CREATE TABLE targets (wheel TEXT NOT NULL, path TEXT NOT NULL, target TEXT NOT NULL,"
+    "  kind TEXT NOT NULL, modules INTEGER, entries INTEGER, bytes INTEGER,"
+    "  uncompressed_bytes INTEGER, codecs TEXT, isa TEXT,"
+    "  PRIMARY KEY (wheel, path, target)) WITHOUT ROWID;"
+    "CREATE INDEX targets_by_target ON targets (target, kind);",
+};
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static int sql_error(struct db *db, int code, struct wa_error *err, const char *what)
 {
-    struct db *db = xcalloc(1, sizeof *db);
-    db->dir = xstrdup(dir);
-    db->records = fsutil_join(dir, "records");
-    db->failed = fsutil_join(dir, "failed");
-    db->http = fsutil_join(dir, "http");
-    db->journal = fsutil_join(dir, "journal");
-    int rc = fsutil_mkdirs(db->records, err);
-    if (rc == 0)
-        rc = fsutil_mkdirs(db->failed, err);
-    if (rc == 0)
-        rc = fsutil_mkdirs(db->http, err);
-    if (rc == 0)
-        rc = fsutil_mkdirs(db->journal, err);
-    /* Its folders must be real ones: a symbolic link (from a careless or
-     * hostile merge) would make cleaning and writing act elsewhere. */
-    const char *const sub[] = {db->records, db->failed, db->http, db->journal};
-    for (size_t i = 0; i < 4 && rc == 0; i++)
-        rc = fsutil_check_real_dir(sub[i], err);
-    if (rc < 0) {
-        db_close(db);
-        return rc;
-    }
-    fsutil_clean_temp(db->records);
-    fsutil_clean_temp(db->failed);
-    fsutil_clean_temp(db->http);
-    fsutil_clean_temp(db->journal);
-    *out = db;
-    return 0;
+    (void)code;
+    const char *msg = db->h ? sqlite3_errmsg(db->h) : "out of memory";
+    return wa_error_set(err, WA_ERR_IO, "%s: %s: %s", db->path, what, msg);
 }
 
-void db_close(struct db *db)
+static int exec(struct db *db, const char *sql, struct wa_error *err)
 {
-    if (!db)
-        return;
-    free(db->dir);
-    free(db->records);
-    free(db->failed);
-    free(db->http);
-    free(db->journal);
-    free(db);
+    int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
+    return rc == SQLITE_OK ? 0 : sql_error(db, rc, err, "cannot update the database");
 }
 
-const char *db_dir(const struct db *db)
+static sqlite3_stmt *prep(struct db *db, const char *sql)
 {
-    return db->dir;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return NULL;
+    return st;
 }
 
-static char *hash_hex(const char *s)
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
 {
-    struct sha256 *h = sha256_new();
-    char hex[SHA256_HEX_SIZE];
-    sha256_update(h, s, strlen(s));
-    sha256_final_hex(h, hex);
-    sha256_free(h);
-    return xstrdup(hex);
+    if (s)
+        sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, i);
 }
 
-static int hex_run(const char *s, size_t n, int lower_only)
+static char *col_dup(sqlite3_stmt *st, int i)
 {
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        int ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-                 (!lower_only && c >= 'A' && c <= 'F');
-        if (!ok)
-            return 0;
-    }
-    return s[n] == '\0';
-}
-
-int db_sha256_valid(const char *s)
-{
-    return s && strnlen(s, 65) == 64 && hex_run(s, 64, 0);
-}
-
-int db_key_valid(const char *key)
-{
-    if (!key)
-        return 0;
-    if (strncmp(key, "url-", 4) == 0)
-        key += 4;
-    return strnlen(key, 65) == 64 && hex_run(key, 64, 1);
-}
-
-char *db_key(const char *sha256, const char *url)
-{
-    if (sha256) {
-        if (!db_sha256_valid(sha256))
-            return NULL;
-        char *k = xstrdup(sha256);
-        for (char *c = k; *c; c++)
-            if (*c >= 'A' && *c <= 'F')
-                *c = (char)(*c - 'A' + 'a');
-        return k;
-    }
-    char *h = hash_hex(url);
-    char *k = xasprintf("url-%s", h);
-    free(h);
-    return k;
+    const unsigned char *s = sqlite3_column_text(st, i);
+    return s ? xstrdup((const char *)s) : NULL;
 }
 
 static int bad_key(const char *key, struct wa_error *err)
@@ -131,158 +104,713 @@ static int bad_key(const char *key, struct wa_error *err)
                         key ? wa_quote(q, sizeof q, key, 80) : "(null)");
 }
 
-static char *record_path(const char *dir, const char *key)
+/* A write of its own, or part of the caller's db_begin: a savepoint then. */
+static int tx_begin(struct db *db, struct wa_error *err)
 {
-    char *name = xasprintf("%s.json", key);
-    char *p = fsutil_join(dir, name);
-    free(name);
-    return p;
+    return exec(db, db->in_tx ? "SAVEPOINT w" : "BEGIN IMMEDIATE", err);
 }
 
-char *db_dump(json_t *v)
+static int tx_end(struct db *db, int rc, struct wa_error *err)
 {
-    char *s = json_dumps(v, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_ENCODE_ANY);
-    char *out = xasprintf("%s\n", s ? s : "null");
-    free(s);
-    return out;
-}
-
-static int write_json(const char *path, json_t *v, struct wa_error *err)
-{
-    char *s = db_dump(v);
-    int rc = fsutil_write_atomic(path, s, strlen(s), 0, err);
-    free(s);
+    if (rc == 0)
+        rc = exec(db, db->in_tx ? "RELEASE w" : "COMMIT", err);
+    if (rc < 0)
+        sqlite3_exec(db->h, db->in_tx ? "ROLLBACK TO w; RELEASE w" : "ROLLBACK", NULL, NULL, NULL);
     return rc;
 }
 
-static int read_json(const char *path, json_t **out, struct wa_error *err)
+/* ---- binaries and targets of a record ----------------------------------- */
+
+static int put_binaries(struct db *db, const char *key, json_t *rec, struct wa_error *err)
 {
-    char *text;
-    size_t n;
-    int rc = fsutil_read_nofollow(path, RECORD_MAX, &text, &n, NULL, err);
+    json_t *bins = json_object_get(rec, "binaries");
+    if (!json_array_size(bins))
+        return 0;
+    sqlite3_stmt *b = prep(db, "INSERT OR REPLACE INTO binaries (wheel, path, format, size, "
+                               "modules, bundled) VALUES (?, ?, ?, ?, ?, ?)");
+    sqlite3_stmt *t = prep(db, "INSERT OR REPLACE INTO targets (wheel, path, target, kind, "
+                               "modules, entries, bytes, uncompressed_bytes, codecs, isa) "
+                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    int rc = b && t ? 0 : sql_error(db, 0, err, "cannot store binaries");
+    size_t i;
+    json_t *bin;
+    json_array_foreach(bins, i, bin)
+    {
+        if (rc < 0)
+            break;
+        const char *path = json_string_value(json_object_get(bin, "path"));
+        if (!path)
+            continue;
+        sqlite3_reset(b);
+        bind_text(b, 1, key);
+        bind_text(b, 2, path);
+        bind_text(b, 3, json_string_value(json_object_get(bin, "format")));
+        json_t *v = json_object_get(bin, "size");
+        if (json_is_integer(v))
+            sqlite3_bind_int64(b, 4, json_integer_value(v));
+        else
+            sqlite3_bind_null(b, 4);
+        v = json_object_get(bin, "modules");
+        if (json_is_integer(v))
+            sqlite3_bind_int64(b, 5, json_integer_value(v));
+        else
+            sqlite3_bind_null(b, 5);
+        sqlite3_bind_int(b, 6, record_is_bundled(path));
+        if (sqlite3_step(b) != SQLITE_DONE) {
+            rc = sql_error(db, 0, err, "cannot store binaries");
+            break;
+        }
+        const char *name;
+        json_t *tv;
+        json_object_foreach(json_object_get(bin, "targets"), name, tv)
+        {
+            struct target tg;
+            if (target_parse(name, &tg) != 0)
+                continue;
+            static const char *const kinds[] = {"sass", "ptx", "lto", "gfx"};
+            sqlite3_reset(t);
+            bind_text(t, 1, key);
+            bind_text(t, 2, path);
+            bind_text(t, 3, name);
+            bind_text(t, 4, (size_t)tg.kind < 4 ? kinds[tg.kind] : "other");
+            static const char *const ints[] = {"modules", "entries", "bytes", "uncompressed_bytes"};
+            for (int k = 0; k < 4; k++) {
+                json_t *iv = json_object_get(tv, ints[k]);
+                if (json_is_integer(iv))
+                    sqlite3_bind_int64(t, 5 + k, json_integer_value(iv));
+                else
+                    sqlite3_bind_null(t, 5 + k);
+            }
+            json_t *codecs = json_object_get(tv, "codecs");
+            char *cs = json_is_array(codecs) ? json_dumps(codecs, JSON_COMPACT) : NULL;
+            bind_text(t, 9, cs);
+            free(cs);
+            bind_text(t, 10, json_string_value(json_object_get(tv, "isa")));
+            if (sqlite3_step(t) != SQLITE_DONE) {
+                rc = sql_error(db, 0, err, "cannot store targets");
+                break;
+            }
+        }
+    }
+    sqlite3_finalize(b);
+    sqlite3_finalize(t);
+    return rc;
+}
+
+/* Version 2's backfill: the binaries of the records already stored. */
+static int fill_binaries(struct db *db, struct wa_error *err)
+{
+    sqlite3_stmt *st = prep(db, "SELECT key, record FROM wheels WHERE status = 'scanned'");
+    if (!st)
+        return sql_error(db, 0, err, "cannot read records");
+    int rc = 0, s;
+    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *key = (const char *)sqlite3_column_text(st, 0);
+        const char *text = (const char *)sqlite3_column_text(st, 1);
+        json_t *rec = text ? json_loads(text, 0, NULL) : NULL;
+        if (rec && key)
+            rc = put_binaries(db, key, rec, err);
+        json_decref(rec);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* ---- opening ------------------------------------------------------------ */
+
+static int pragma_int(struct db *db, const char *sql, int *out)
+{
+    sqlite3_stmt *st = prep(db, sql);
+    int rc = st && sqlite3_step(st) == SQLITE_ROW ? 0 : -1;
+    if (rc == 0)
+        *out = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Takes the database from version `from` to `to` in one transaction. */
+static int migrate(struct db *db, int from, int to, struct wa_error *err)
+{
+    int rc = exec(db, "BEGIN IMMEDIATE", err);
     if (rc < 0)
         return rc;
-    json_error_t je;
-    *out = json_loadb(text, n, JSON_REJECT_DUPLICATES, &je);
-    free(text);
-    if (!*out)
-        return wa_error_set(err, WA_ERR_FORMAT, "%s: line %d column %d: %s", path, je.line,
-                            je.column, je.text);
-    return 0;
+    /* Another process may have upgraded it while this one waited. */
+    int now = from;
+    if (pragma_int(db, "PRAGMA user_version", &now) < 0)
+        rc = sql_error(db, 0, err, "cannot read the schema version");
+    for (int v = now; rc == 0 && v < to; v++) {
+        rc = exec(db, migrations[v], err);
+        if (rc == 0 && v + 1 == 2)
+            rc = fill_binaries(db, err);
+    }
+    if (rc == 0 && now < to) {
+        char sql[96];
+        snprintf(sql, sizeof sql, "PRAGMA application_id = %d; PRAGMA user_version = %d",
+                 DB_APPLICATION_ID, to);
+        rc = exec(db, sql, err);
+    }
+    if (rc == 0)
+        rc = exec(db, "COMMIT", err);
+    else
+        sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
 }
 
-/* A file NAME.json of a keyed folder (records/, failed/, journal/): the
- * key is checked before any path is built from it. */
-static int keyed_read(const char *dir, const char *key, json_t **out, struct wa_error *err)
+static int open_at(const char *path, int flags, int max_version, struct db **out,
+                   struct wa_error *err)
 {
     *out = NULL;
-    if (!db_key_valid(key))
-        return bad_key(key, err);
-    char *p = record_path(dir, key);
-    int rc = read_json(p, out, err);
-    free(p);
+    int ro = (flags & DB_READONLY) != 0;
+    struct stat sb;
+    if (lstat(path, &sb) == 0) {
+        /* A link would make writes act elsewhere; a FIFO would hang. */
+        if (S_ISLNK(sb.st_mode))
+            return wa_error_set(err, WA_ERR_IO, "%s: is a symbolic link, not a database", path);
+        if (!S_ISREG(sb.st_mode))
+            return wa_error_set(err, WA_ERR_IO, "%s: not a regular file", path);
+    } else if (ro) {
+        return wa_error_set(err, WA_ERR_IO, "%s: no such database", path);
+    }
+    struct db *db = xcalloc(1, sizeof *db);
+    db->path = xstrdup(path);
+    db->readonly = ro;
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&db->mu, &ma);
+    pthread_mutexattr_destroy(&ma);
+    /* A reader opens a writable file for writing all the same (and never
+     * writes): the last connection to close then removes the -wal and -shm
+     * files, which a read-only one would leave behind. */
+    int oflags = (ro && access(path, W_OK) != 0 ? SQLITE_OPEN_READONLY
+                  : ro                          ? SQLITE_OPEN_READWRITE
+                                                : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+                 SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_NOFOLLOW;
+    int rc = 0;
+    if (sqlite3_open_v2(path, &db->h, oflags, NULL) != SQLITE_OK) {
+        rc = wa_error_set(err, WA_ERR_IO, "%s: cannot open the database: %s", path,
+                          db->h ? sqlite3_errmsg(db->h) : "out of memory");
+        goto fail;
+    }
+    sqlite3_busy_timeout(db->h, DB_BUSY_MS);
+    sqlite3_extended_result_codes(db->h, 0);
+    int app = 0, version = 0;
+    if (pragma_int(db, "PRAGMA application_id", &app) < 0 ||
+        pragma_int(db, "PRAGMA user_version", &version) < 0) {
+        rc = wa_error_set(err, WA_ERR_FORMAT, "%s: not a wheelarch database (%s)", path,
+                          sqlite3_errmsg(db->h));
+        goto fail;
+    }
+    if ((app != 0 && app != DB_APPLICATION_ID) || (app == 0 && version != 0)) {
+        rc = wa_error_set(err, WA_ERR_FORMAT, "%s: an SQLite file, but not a wheelarch database",
+                          path);
+        goto fail;
+    }
+    if (version > DB_SCHEMA_VERSION) {
+        rc = wa_error_set(err, WA_ERR_FORMAT,
+                          "%s: schema version %d is newer than this wheelarch's (%d): upgrade "
+                          "wheelarch",
+                          path, version, DB_SCHEMA_VERSION);
+        goto fail;
+    }
+    if (ro) {
+        sqlite3_exec(db->h, "PRAGMA query_only = 1", NULL, NULL, NULL);
+    }
+    if (!ro) {
+        /* WAL persists in the file; NORMAL syncs at checkpoints, which a
+         * killed process cannot undo (only a power loss can, and then the
+         * next crawl reads the lost wheels again). */
+        if ((rc = exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL", err)) < 0)
+            goto fail;
+        if (version < max_version && (rc = migrate(db, version, max_version, err)) < 0)
+            goto fail;
+    } else if (version < DB_SCHEMA_VERSION && !(flags & DB_ANY_VERSION)) {
+        rc = wa_error_set(err, WA_ERR_FORMAT,
+                          "%s: schema version %d is older than this wheelarch's (%d): run "
+                          "`wheelarch db check` once to upgrade it",
+                          path, version, DB_SCHEMA_VERSION);
+        goto fail;
+    }
+    *out = db;
+    return 0;
+fail:
+    db_close(db);
     return rc;
 }
 
-static int keyed_write(const char *dir, const char *key, json_t *v, struct wa_error *err)
+int db_open_file(const char *path, int flags, struct db **out, struct wa_error *err)
 {
-    if (!db_key_valid(key))
-        return bad_key(key, err);
-    char *p = record_path(dir, key);
-    int rc = write_json(p, v, err);
-    free(p);
+    return open_at(path, flags, DB_SCHEMA_VERSION, out, err);
+}
+
+int db_open(const char *dir, int flags, struct db **out, struct wa_error *err)
+{
+    *out = NULL;
+    if (!(flags & DB_READONLY)) {
+        int rc = fsutil_mkdirs(dir, err);
+        if (rc < 0)
+            return rc;
+    }
+    /* A symbolic link as the folder (a careless or hostile merge) would
+     * make writes act elsewhere. */
+    if (fsutil_exists(dir)) {
+        int rc = fsutil_check_real_dir(dir, err);
+        if (rc < 0)
+            return rc;
+    }
+    char *path = fsutil_join(dir, DB_FILE);
+    int rc = db_open_file(path, flags, out, err);
+    free(path);
     return rc;
 }
 
-static void keyed_remove(const char *dir, const char *key)
+int db_exists(const char *dir)
 {
-    if (!db_key_valid(key))
+    char *path = fsutil_join(dir, DB_FILE);
+    int r = fsutil_exists(path);
+    free(path);
+    return r;
+}
+
+int db_create_at_version(const char *path, int version, struct wa_error *err)
+{
+    if (version < 1 || version > DB_SCHEMA_VERSION)
+        return wa_error_set(err, WA_ERR_USAGE, "no schema version %d", version);
+    struct db *db;
+    int rc = open_at(path, 0, version, &db, err);
+    db_close(db);
+    return rc;
+}
+
+void db_close(struct db *db)
+{
+    if (!db)
         return;
-    char *p = record_path(dir, key);
-    remove(p);
-    free(p);
+    if (db->h)
+        sqlite3_close_v2(db->h);
+    pthread_mutex_destroy(&db->mu);
+    free(db->path);
+    free(db);
+}
+
+const char *db_path(const struct db *db)
+{
+    return db->path;
+}
+
+int db_check(struct db *db, struct wa_error *err)
+{
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = prep(db, "PRAGMA integrity_check");
+    int rc = st ? 0 : sql_error(db, 0, err, "cannot check the database");
+    if (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+        const char *r = (const char *)sqlite3_column_text(st, 0);
+        if (!r || strcmp(r, "ok") != 0)
+            rc = wa_error_set(err, WA_ERR_FORMAT, "%s: damaged: %s", db->path, r ? r : "?");
+    } else if (rc == 0) {
+        rc = sql_error(db, 0, err, "cannot check the database");
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return rc;
+}
+
+int db_begin(struct db *db, struct wa_error *err)
+{
+    pthread_mutex_lock(&db->mu);
+    int rc = exec(db, "BEGIN IMMEDIATE", err);
+    if (rc == 0)
+        db->in_tx = 1;
+    else
+        pthread_mutex_unlock(&db->mu);
+    return rc;
+}
+
+int db_commit(struct db *db, struct wa_error *err)
+{
+    int rc = exec(db, "COMMIT", err);
+    if (rc < 0)
+        sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+    db->in_tx = 0;
+    pthread_mutex_unlock(&db->mu);
+    return rc;
+}
+
+void db_rollback(struct db *db)
+{
+    sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+    db->in_tx = 0;
+    pthread_mutex_unlock(&db->mu);
+}
+
+int db_savepoint(struct db *db, struct wa_error *err)
+{
+    return exec(db, "SAVEPOINT batch", err);
+}
+
+int db_release(struct db *db, struct wa_error *err)
+{
+    return exec(db, "RELEASE batch", err);
+}
+
+void db_rollback_to(struct db *db)
+{
+    sqlite3_exec(db->h, "ROLLBACK TO batch; RELEASE batch", NULL, NULL, NULL);
+}
+
+/* Copies the rows of `select` in other into db with `insert` (the same
+ * number of columns, all text or blobs). */
+static int copy_rows(struct db *db, struct db *other, const char *select, const char *insert,
+                     int ncols, struct wa_error *err)
+{
+    sqlite3_stmt *from = prep(other, select), *to = prep(db, insert);
+    int rc = from ? 0 : sql_error(other, 0, err, "cannot read");
+    if (rc == 0 && !to)
+        rc = sql_error(db, 0, err, "cannot write");
+    int s = SQLITE_DONE;
+    while (rc == 0 && (s = sqlite3_step(from)) == SQLITE_ROW) {
+        sqlite3_reset(to);
+        for (int i = 0; i < ncols; i++)
+            sqlite3_bind_value(to, i + 1, sqlite3_column_value(from, i));
+        if (sqlite3_step(to) != SQLITE_DONE)
+            rc = sql_error(db, 0, err, "cannot write");
+    }
+    if (rc == 0 && s != SQLITE_DONE)
+        rc = sql_error(other, s, err, "cannot read");
+    sqlite3_finalize(from);
+    sqlite3_finalize(to);
+    return rc;
+}
+
+int db_merge_notes(struct db *db, struct db *other, struct wa_error *err)
+{
+    pthread_mutex_lock(&db->mu);
+    pthread_mutex_lock(&other->mu);
+    /* A shard's failures and unfinished scans are newer than ours; those
+     * of wheels with a record are settled by db_settle_notes. */
+    int rc = copy_rows(db, other, "SELECT key, failure FROM failures WHERE json_valid(failure)",
+                       "INSERT OR REPLACE INTO failures (key, failure) VALUES (?, ?)", 2, err);
+    if (rc == 0)
+        rc = copy_rows(db, other, "SELECT key, note FROM journal WHERE json_valid(note)",
+                       "INSERT OR REPLACE INTO journal (key, note) VALUES (?, ?)", 2, err);
+    if (rc == 0)
+        rc = copy_rows(db, other,
+                       "SELECT url, final_url, etag, last_modified, content_type, body FROM "
+                       "http_cache",
+                       "INSERT OR REPLACE INTO http_cache (url, final_url, etag, last_modified, "
+                       "content_type, body) VALUES (?, ?, ?, ?, ?, ?)",
+                       6, err);
+    pthread_mutex_unlock(&other->mu);
+    pthread_mutex_unlock(&db->mu);
+    return rc;
+}
+
+int db_settle_notes(struct db *db, struct wa_error *err)
+{
+    return exec(db,
+                "DELETE FROM failures WHERE key IN (SELECT key FROM wheels);"
+                "DELETE FROM journal WHERE key IN (SELECT key FROM wheels);",
+                err);
+}
+
+/* ---- records ------------------------------------------------------------ */
+
+/* One text column of the row of key in table, copied; NULL if absent. */
+static char *get_text(struct db *db, const char *sql, const char *key)
+{
+    if (!wheelkey_valid(key))
+        return NULL;
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = prep(db, sql);
+    char *out = NULL;
+    if (st) {
+        bind_text(st, 1, key);
+        if (sqlite3_step(st) == SQLITE_ROW)
+            out = col_dup(st, 0);
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return out;
 }
 
 int db_has_record(struct db *db, const char *key)
 {
-    if (!db_key_valid(key))
-        return 0;
-    char *p = record_path(db->records, key);
-    int r = fsutil_exists(p);
-    free(p);
+    return db_record_status(db, key) != NULL;
+}
+
+const char *db_record_status(struct db *db, const char *key)
+{
+    char *s = get_text(db, "SELECT status FROM wheels WHERE key = ?", key);
+    const char *r = !s ? NULL : strcmp(s, "scanned") == 0 ? "scanned" : "inferred";
+    free(s);
     return r;
+}
+
+char *db_record_code(struct db *db, const char *key)
+{
+    return get_text(db, "SELECT code FROM wheels WHERE key = ?", key);
+}
+
+static json_t *parse(const char *text, const char *what, const char *key, struct db *db,
+                     struct wa_error *err)
+{
+    json_error_t je;
+    json_t *v = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+    if (!v)
+        wa_error_set(err, WA_ERR_FORMAT, "%s: %s of %s: line %d column %d: %s", db->path, what, key,
+                     je.line, je.column, je.text);
+    return v;
 }
 
 int db_read_record(struct db *db, const char *key, json_t **rec, struct wa_error *err)
 {
-    return keyed_read(db->records, key, rec, err);
+    *rec = NULL;
+    if (!wheelkey_valid(key))
+        return bad_key(key, err);
+    char *text = get_text(db, "SELECT record FROM wheels WHERE key = ?", key);
+    if (!text)
+        return wa_error_set(err, WA_ERR_IO, "%s: no record %s", db->path, key);
+    *rec = parse(text, "the record", key, db, err);
+    free(text);
+    return *rec ? 0 : -1;
 }
 
 int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error *err)
 {
-    return keyed_write(db->records, key, rec, err);
+    if (!wheelkey_valid(key))
+        return bad_key(key, err);
+    struct record_columns c;
+    int rc = record_columns_of(key, rec, &c, err);
+    if (rc < 0) {
+        record_columns_free(&c);
+        return rc;
+    }
+    char *text = json_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS);
+    pthread_mutex_lock(&db->mu);
+    rc = tx_begin(db, err);
+    if (rc == 0) {
+        sqlite3_stmt *st = prep(db, "INSERT OR REPLACE INTO wheels (key, status, project, "
+                                    "version, variant, platform, filename, url, sha256, "
+                                    "upload_time, scanned_at, inferred_from, index_url, "
+                                    "wheelarch_version, sass, ptx, gfx, code, entry, record) "
+                                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        const char *v[] = {key,          c.status,
+                           c.project,    c.version,
+                           c.variant,    c.platform,
+                           c.filename,   c.url,
+                           c.sha256,     c.upload_time,
+                           c.scanned_at, c.inferred_from,
+                           c.index_url,  c.wheelarch_version,
+                           c.sass,       c.ptx,
+                           c.gfx,        c.code,
+                           c.entry,      text};
+        if (st) {
+            for (int i = 0; i < 20; i++)
+                bind_text(st, i + 1, v[i]);
+        }
+        if (!st || sqlite3_step(st) != SQLITE_DONE)
+            rc = sql_error(db, 0, err, "cannot store a record");
+        sqlite3_finalize(st);
+        static const char *const clear[] = {
+            "DELETE FROM binaries WHERE wheel = ?", "DELETE FROM targets WHERE wheel = ?",
+            "DELETE FROM failures WHERE key = ?", "DELETE FROM journal WHERE key = ?"};
+        for (size_t i = 0; rc == 0 && i < 4; i++) {
+            st = prep(db, clear[i]);
+            if (st)
+                bind_text(st, 1, key);
+            if (!st || sqlite3_step(st) != SQLITE_DONE)
+                rc = sql_error(db, 0, err, "cannot store a record");
+            sqlite3_finalize(st);
+        }
+        if (rc == 0)
+            rc = put_binaries(db, key, rec, err);
+        rc = tx_end(db, rc, err);
+    }
+    pthread_mutex_unlock(&db->mu);
+    free(text);
+    record_columns_free(&c);
+    return rc;
 }
 
-static int cmp_str(const void *a, const void *b)
+size_t db_count_records(struct db *db)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    pthread_mutex_lock(&db->mu);
+    int n = 0;
+    if (pragma_int(db, "SELECT count(*) FROM wheels", &n) < 0)
+        n = 0;
+    pthread_mutex_unlock(&db->mu);
+    return (size_t)n;
 }
 
-/* Names NAME.json in dir (without ".json"), sorted. */
-static int list_json(const char *dir, char ***keys, size_t *n, struct wa_error *err)
+/* The first column of every row of sql, in order. */
+static int list_keys(struct db *db, const char *sql, char ***keys, size_t *n, struct wa_error *err)
 {
     *keys = NULL;
     *n = 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return wa_error_set(err, WA_ERR_IO, "cannot list %s", dir);
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = prep(db, sql);
+    int rc = st ? 0 : sql_error(db, 0, err, "cannot list");
     size_t cap = 0;
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL) {
-        size_t len = strlen(de->d_name);
-        if (de->d_name[0] == '.' || len < 6 || strcmp(de->d_name + len - 5, ".json") != 0)
-            continue;
+    int s;
+    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
         *keys = xgrow(*keys, &cap, *n + 1, sizeof **keys);
-        (*keys)[(*n)++] = xstrndup(de->d_name, len - 5);
+        (*keys)[(*n)++] = col_dup(st, 0);
     }
-    closedir(d);
-    if (*n > 1)
-        qsort(*keys, *n, sizeof **keys, cmp_str);
-    return 0;
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return rc;
 }
 
 int db_list_records(struct db *db, char ***keys, size_t *n, struct wa_error *err)
 {
-    return list_json(db->records, keys, n, err);
+    return list_keys(db, "SELECT key FROM wheels ORDER BY key", keys, n, err);
+}
+
+int db_each_wheel(struct db *db, int flags,
+                  int (*fn)(void *ud, const struct db_wheel *w, struct wa_error *err), void *ud,
+                  struct wa_error *err)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT key, status, project, version, variant, platform, scanned_at, "
+             "inferred_from, index_url, wheelarch_version, code, %s, %s FROM wheels ORDER BY key",
+             flags & DB_EACH_ENTRY ? "entry" : "NULL",
+             flags & DB_EACH_CODE_RECORD ? "CASE WHEN code IS NOT NULL THEN record END" : "NULL");
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = prep(db, sql);
+    int rc = st ? 0 : sql_error(db, 0, err, "cannot read records");
+    int s = SQLITE_DONE;
+    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *c[13];
+        for (int i = 0; i < 13; i++)
+            c[i] = (const char *)sqlite3_column_text(st, i);
+        struct db_wheel w = {c[0], c[1], c[2], c[3],  c[4],  c[5], c[6],
+                             c[7], c[8], c[9], c[10], c[11], c[12]};
+        rc = fn(ud, &w, err);
+    }
+    if (rc == 0 && s != SQLITE_DONE)
+        rc = sql_error(db, s, err, "cannot read records");
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return rc;
+}
+
+int db_each_record(struct db *db,
+                   int (*fn)(void *ud, const char *key, const char *record, struct wa_error *err),
+                   void *ud, struct wa_error *err)
+{
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = prep(db, "SELECT key, record FROM wheels ORDER BY key");
+    int rc = st ? 0 : sql_error(db, 0, err, "cannot read records");
+    int s = SQLITE_DONE;
+    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *key = (const char *)sqlite3_column_text(st, 0);
+        const char *text = (const char *)sqlite3_column_text(st, 1);
+        rc = fn(ud, key ? key : "", text ? text : "", err);
+    }
+    if (rc == 0 && s != SQLITE_DONE)
+        rc = sql_error(db, s, err, "cannot read records");
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return rc;
+}
+
+/* ---- failures and the journal ------------------------------------------- */
+
+/* Stores v as JSON under key in table (failures or journal); then runs
+ * `also` (may be NULL) with the key, in the same transaction. */
+static int put_json(struct db *db, const char *sql, const char *also, const char *key, json_t *v,
+                    struct wa_error *err)
+{
+    if (!wheelkey_valid(key))
+        return bad_key(key, err);
+    char *text = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+    pthread_mutex_lock(&db->mu);
+    int rc = tx_begin(db, err);
+    if (rc == 0) {
+        sqlite3_stmt *st = prep(db, sql);
+        if (st) {
+            bind_text(st, 1, key);
+            bind_text(st, 2, text);
+        }
+        if (!st || sqlite3_step(st) != SQLITE_DONE)
+            rc = sql_error(db, 0, err, "cannot write");
+        sqlite3_finalize(st);
+        if (rc == 0 && also) {
+            st = prep(db, also);
+            if (st)
+                bind_text(st, 1, key);
+            if (!st || sqlite3_step(st) != SQLITE_DONE)
+                rc = sql_error(db, 0, err, "cannot write");
+            sqlite3_finalize(st);
+        }
+        rc = tx_end(db, rc, err);
+    }
+    pthread_mutex_unlock(&db->mu);
+    free(text);
+    return rc;
+}
+
+static void delete_key(struct db *db, const char *sql, const char *key)
+{
+    if (!wheelkey_valid(key))
+        return;
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = prep(db, sql);
+    if (st) {
+        bind_text(st, 1, key);
+        sqlite3_step(st);
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+}
+
+static json_t *get_json(struct db *db, const char *sql, const char *key)
+{
+    char *text = get_text(db, sql, key);
+    json_t *v = text ? json_loads(text, 0, NULL) : NULL;
+    free(text);
+    return v;
+}
+
+int db_write_failure(struct db *db, const char *key, json_t *f, struct wa_error *err)
+{
+    return put_json(db, "INSERT OR REPLACE INTO failures (key, failure) VALUES (?, ?)",
+                    "DELETE FROM journal WHERE key = ?", key, f, err);
+}
+
+json_t *db_read_failure(struct db *db, const char *key)
+{
+    return get_json(db, "SELECT failure FROM failures WHERE key = ?", key);
+}
+
+void db_clear_failure(struct db *db, const char *key)
+{
+    delete_key(db, "DELETE FROM failures WHERE key = ?", key);
 }
 
 int db_journal_begin(struct db *db, const char *key, json_t *info, struct wa_error *err)
 {
-    return keyed_write(db->journal, key, info, err);
+    return put_json(db, "INSERT OR REPLACE INTO journal (key, note) VALUES (?, ?)", NULL, key, info,
+                    err);
 }
 
 void db_journal_end(struct db *db, const char *key)
 {
-    keyed_remove(db->journal, key);
+    delete_key(db, "DELETE FROM journal WHERE key = ?", key);
 }
 
 int db_journal_list(struct db *db, char ***keys, size_t *n, struct wa_error *err)
 {
-    int rc = list_json(db->journal, keys, n, err);
+    int rc = list_keys(db, "SELECT key FROM journal ORDER BY key", keys, n, err);
     if (rc < 0)
         return rc;
     size_t k = 0;
     for (size_t i = 0; i < *n; i++) {
-        if (db_key_valid((*keys)[i])) {
+        if (wheelkey_valid((*keys)[i]))
             (*keys)[k++] = (*keys)[i];
-            continue;
-        }
-        char *name = xasprintf("%s.json", (*keys)[i]);
-        char *p = fsutil_join(db->journal, name);
-        remove(p);
-        free(p);
-        free(name);
-        free((*keys)[i]);
+        else
+            free((*keys)[i]); /* not ours to act on */
     }
     *n = k;
     return 0;
@@ -290,27 +818,10 @@ int db_journal_list(struct db *db, char ***keys, size_t *n, struct wa_error *err
 
 json_t *db_journal_read(struct db *db, const char *key)
 {
-    json_t *v;
-    keyed_read(db->journal, key, &v, NULL);
-    return v;
+    return get_json(db, "SELECT note FROM journal WHERE key = ?", key);
 }
 
-int db_write_failure(struct db *db, const char *key, json_t *f, struct wa_error *err)
-{
-    return keyed_write(db->failed, key, f, err);
-}
-
-json_t *db_read_failure(struct db *db, const char *key)
-{
-    json_t *v;
-    keyed_read(db->failed, key, &v, NULL);
-    return v;
-}
-
-void db_clear_failure(struct db *db, const char *key)
-{
-    keyed_remove(db->failed, key);
-}
+/* ---- the HTTP cache ----------------------------------------------------- */
 
 void db_http_entry_free(struct db_http_entry *e)
 {
@@ -322,67 +833,67 @@ void db_http_entry_free(struct db_http_entry *e)
     memset(e, 0, sizeof *e);
 }
 
-static char *dup_str(json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? xstrdup(s) : NULL;
-}
-
 int db_http_load(struct db *db, const char *url, struct db_http_entry *e)
 {
     memset(e, 0, sizeof *e);
-    char *h = hash_hex(url);
-    char *meta_name = xasprintf("%s.json", h), *body_name = xasprintf("%s.body", h);
-    char *meta = fsutil_join(db->http, meta_name), *body = fsutil_join(db->http, body_name);
-    json_t *m = NULL;
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = prep(db, "SELECT final_url, etag, last_modified, content_type, body FROM "
+                                "http_cache WHERE url = ?");
     int rc = -1;
-    const char *murl = NULL;
-    if (read_json(meta, &m, NULL) == 0)
-        murl = json_string_value(json_object_get(m, "url"));
-    if (murl && strcmp(murl, url) == 0 &&
-        fsutil_read_nofollow(body, PAGE_MAX, &e->body, &e->len, NULL, NULL) == 0) {
-        e->final_url = dup_str(m, "final_url");
-        e->etag = dup_str(m, "etag");
-        e->last_modified = dup_str(m, "last_modified");
-        e->content_type = dup_str(m, "content_type");
-        rc = 0;
+    if (st) {
+        bind_text(st, 1, url);
+        if (sqlite3_step(st) == SQLITE_ROW) {
+            e->final_url = col_dup(st, 0);
+            e->etag = col_dup(st, 1);
+            e->last_modified = col_dup(st, 2);
+            e->content_type = col_dup(st, 3);
+            const void *body = sqlite3_column_blob(st, 4);
+            int len = sqlite3_column_bytes(st, 4);
+            e->len = len > 0 ? (size_t)len : 0;
+            e->body = xmalloc(e->len + 1);
+            if (e->len)
+                memcpy(e->body, body, e->len);
+            e->body[e->len] = '\0';
+            rc = 0;
+        }
     }
-    json_decref(m);
-    free(h);
-    free(meta_name);
-    free(body_name);
-    free(meta);
-    free(body);
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
     return rc;
+}
+
+static const char *nonempty(const char *s)
+{
+    return s && *s ? s : NULL;
 }
 
 int db_http_store(struct db *db, const char *url, const struct db_http_entry *e,
                   struct wa_error *err)
 {
-    char *h = hash_hex(url);
-    char *meta_name = xasprintf("%s.json", h), *body_name = xasprintf("%s.body", h);
-    char *meta = fsutil_join(db->http, meta_name), *body = fsutil_join(db->http, body_name);
-    /* The body first: a meta file never names a body that is not there. */
-    int rc = fsutil_write_atomic(body, e->body ? e->body : "", e->len, 0, err);
-    if (rc == 0) {
-        json_t *m = json_object();
-        json_object_set_new(m, "url", json_string(url));
-        if (e->final_url && *e->final_url && strcmp(e->final_url, url) != 0)
-            json_object_set_new(m, "final_url", json_string(e->final_url));
-        if (e->etag && *e->etag)
-            json_object_set_new(m, "etag", json_string(e->etag));
-        if (e->last_modified && *e->last_modified)
-            json_object_set_new(m, "last_modified", json_string(e->last_modified));
-        if (e->content_type && *e->content_type)
-            json_object_set_new(m, "content_type", json_string(e->content_type));
-        json_object_set_new(m, "bytes", json_integer((json_int_t)e->len));
-        rc = write_json(meta, m, err);
-        json_decref(m);
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = prep(db, "INSERT OR REPLACE INTO http_cache (url, final_url, etag, "
+                                "last_modified, content_type, body) VALUES (?, ?, ?, ?, ?, ?)");
+    int rc = 0;
+    if (st) {
+        bind_text(st, 1, url);
+        bind_text(st, 2,
+                  nonempty(e->final_url) && strcmp(e->final_url, url) != 0 ? e->final_url : NULL);
+        bind_text(st, 3, nonempty(e->etag));
+        bind_text(st, 4, nonempty(e->last_modified));
+        bind_text(st, 5, nonempty(e->content_type));
+        sqlite3_bind_blob64(st, 6, e->body ? e->body : "", e->len, SQLITE_TRANSIENT);
     }
-    free(h);
-    free(meta_name);
-    free(body_name);
-    free(meta);
-    free(body);
+    if (!st || sqlite3_step(st) != SQLITE_DONE)
+        rc = sql_error(db, 0, err, "cannot store an index page");
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
     return rc;
+}
+
+char *db_dump(json_t *v)
+{
+    char *s = json_dumps(v, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_ENCODE_ANY);
+    char *out = xasprintf("%s\n", s ? s : "null");
+    free(s);
+    return out;
 }

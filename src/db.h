@@ -1,23 +1,33 @@
 /*
- * db: the database folder (cache/ by default).
+ * db: the compatibility database, one SQLite file: DIR/wheelarch.db
+ * (cache/wheelarch.db by default).  docs/database.md documents its schema.
  *
- *   records/<key>.json   one record per wheel, key = the wheel's sha256, or
- *                        "url-" + sha256 of its URL when the index gives no
- *                        hash; written atomically as soon as the wheel is done
- *   failed/<key>.json    the last failure of a wheel, retried on the next run
- *   http/<hash>.json     validators (ETag, Last-Modified) of a cached index
- *   http/<hash>.body     page and its body, for conditional GETs
- *   journal/<key>.json   a wheel being scanned right now: written before its
- *                        scan starts and removed once its record or failure
- *                        is stored, so an entry found by the next run (the
- *                        crawl holds the folder's lock, so no other run is
- *                        alive) names a wheel whose scan crashed, hung or
- *                        was killed
+ *   wheels       one row per wheel: the record (JSON, see record.h) and the
+ *                columns derived from it (identity, status, target unions,
+ *                the project's own GPU code), indexed by project, version,
+ *                variant and platform
+ *   binaries     one row per binary of a scanned wheel
+ *   targets      one row per (binary, GPU target): modules, entries,
+ *                bytes, codecs, PTX ISA
+ *   failures     the last failure of a wheel, retried on the next crawl
+ *   journal      the wheels being scanned right now: a row is written
+ *                before a scan starts and removed in the transaction that
+ *                stores the wheel's record or failure, so a row found by
+ *                the next crawl (crawls of one database take turns, see
+ *                lockfile.h) names a wheel whose scan crashed, hung or was
+ *                killed
+ *   http_cache   validators (ETag, Last-Modified) and body of index pages
  *
- * Records are independent files, so the databases of several crawl shards
- * merge by copying their records/ folders together.  Every write is atomic
- * (fsutil_write_atomic); JSON is written with sorted keys so equal data
- * gives equal bytes.
+ * The file is in WAL mode: readers (build, query) never wait for a crawl,
+ * and each wheel is stored in one transaction as soon as it is done, so a
+ * kill at any moment loses at most the wheels being scanned.  Other
+ * writers wait up to DB_BUSY_MS for a lock.  PRAGMA user_version holds the
+ * schema version; db_open upgrades an older database in place (forward
+ * migrations, one transaction) and refuses a newer one.
+ *
+ * A struct db is used by one thread at a time or guarded by the caller;
+ * crawl guards it with its own lock.  Records written are checked first
+ * (record_columns_of): nothing invalid enters the database.
  */
 #ifndef WHEELARCH_DB_H
 #define WHEELARCH_DB_H
@@ -27,39 +37,99 @@
 
 #include "error.h"
 
+#define DB_FILE "wheelarch.db"
+#define DB_SCHEMA_VERSION 2
+#define DB_BUSY_MS 60000
+
 struct db;
 
-/* Opens (creating as needed) the folder dir and removes temporary files
- * left by killed runs.  Caller frees with db_close. */
-int db_open(const char *dir, struct db **out, struct wa_error *err);
+enum db_open_flags {
+    DB_READONLY = 1,   /* no writes; a missing database is an error (WA_ERR_IO) */
+    DB_ANY_VERSION = 2 /* with DB_READONLY: an older schema is fine too (only
+                        * db_each_record may be used then: merge inputs) */
+};
+
+/* Opens DIR/wheelarch.db, creating the folder and the database unless
+ * DB_READONLY, and upgrading its schema.  A file that is not a wheelarch
+ * database, is damaged, or was made by a newer wheelarch is refused with
+ * one line naming it.  Caller frees with db_close. */
+int db_open(const char *dir, int flags, struct db **out, struct wa_error *err);
+/* Opens the database file `path` itself (merge inputs, tests). */
+int db_open_file(const char *path, int flags, struct db **out, struct wa_error *err);
 void db_close(struct db *db);
-const char *db_dir(const struct db *db);
+/* The database file's path. */
+const char *db_path(const struct db *db);
+/* Whether DIR/wheelarch.db exists. */
+int db_exists(const char *dir);
 
-/* The record key of a wheel: its sha256 from the index, lowercased, or
- * "url-" + the sha256 of its URL when the index gives none (sha256 NULL).
- * Returns NULL when sha256 is given but is not 64 hex digits: a per-wheel
- * error, since keys become file names.  Caller frees. */
-char *db_key(const char *sha256, const char *url);
+/* PRAGMA integrity_check: 0 when clean, else WA_ERR_FORMAT with its first
+ * complaint. */
+int db_check(struct db *db, struct wa_error *err);
 
-/* Whether s is 64 hex digits (either case): a sha256 as indexes give it. */
-int db_sha256_valid(const char *s);
+/* Transactions around several writes (import, merge); the single writes
+ * below open their own when none is open. */
+int db_begin(struct db *db, struct wa_error *err);
+int db_commit(struct db *db, struct wa_error *err);
+void db_rollback(struct db *db);
+/* Inside db_begin: a savepoint, and its release or rollback (nested
+ * savepoints are fine). */
+int db_savepoint(struct db *db, struct wa_error *err);
+int db_release(struct db *db, struct wa_error *err);
+void db_rollback_to(struct db *db);
 
-/* Whether key is a record key as db_key makes them: 64 lowercase hex
- * digits, optionally after "url-".  Every function below that takes a key
- * refuses any other (WA_ERR_USAGE, or "absent" for the queries), so no key
- * read from an index or a merged database can name a path outside the
- * database folder. */
-int db_key_valid(const char *key);
+/* Inside db_begin: copies the failures, journal rows and cached index
+ * pages of other (a crawl shard's database), replacing ours. */
+int db_merge_notes(struct db *db, struct db *other, struct wa_error *err);
+/* Removes the failures and journal rows of wheels that have a record. */
+int db_settle_notes(struct db *db, struct wa_error *err);
+
+/* ---- records ----------------------------------------------------------- */
 
 int db_has_record(struct db *db, const char *key);
+/* The status of the record of key ("scanned"/"inferred", static), or NULL. */
+const char *db_record_status(struct db *db, const char *key);
 /* Reads a record; returns 0 and a new reference, or an error (a missing
  * record is WA_ERR_IO). */
 int db_read_record(struct db *db, const char *key, json_t **rec, struct wa_error *err);
+/* Checks and stores rec as the record of key, replacing any, and removes
+ * the wheel's failure and journal rows, in one transaction. */
 int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error *err);
-
+/* Number of records. */
+size_t db_count_records(struct db *db);
 /* Sorted keys of all records; caller frees each and the array. */
 int db_list_records(struct db *db, char ***keys, size_t *n, struct wa_error *err);
 
+/* One row of `wheels` as db_each_wheel hands it out; strings are borrowed
+ * for the call and NULL where the record has none. */
+struct db_wheel {
+    const char *key, *status, *project, *version, *variant, *platform;
+    const char *scanned_at, *inferred_from, *index_url, *wheelarch_version;
+    const char *code;   /* record_code, compact JSON, or NULL */
+    const char *entry;  /* record_entry, compact JSON (NULL without DB_EACH_ENTRY) */
+    const char *record; /* the record (DB_EACH_CODE_RECORD, rows with code only) */
+};
+
+enum db_each_flags {
+    DB_EACH_ENTRY = 1,      /* hand out the entry column */
+    DB_EACH_CODE_RECORD = 2 /* and the whole record of wheels whose binaries
+                             * it lists (scanned ones, as crawl writes them) */
+};
+
+/* Calls fn for every wheel in key order; an error fn returns stops the
+ * walk and is returned. */
+int db_each_wheel(struct db *db, int flags,
+                  int (*fn)(void *ud, const struct db_wheel *w, struct wa_error *err), void *ud,
+                  struct wa_error *err);
+/* Calls fn with every record's key and JSON text, in key order. */
+int db_each_record(struct db *db,
+                   int (*fn)(void *ud, const char *key, const char *record, struct wa_error *err),
+                   void *ud, struct wa_error *err);
+/* The code column of key (caller frees), or NULL. */
+char *db_record_code(struct db *db, const char *key);
+
+/* ---- failures and the journal ------------------------------------------ */
+
+/* Stores the failure of key, and removes its journal row (one transaction). */
 int db_write_failure(struct db *db, const char *key, json_t *f, struct wa_error *err);
 /* Returns a new reference or NULL. */
 json_t *db_read_failure(struct db *db, const char *key);
@@ -69,11 +139,12 @@ void db_clear_failure(struct db *db, const char *key);
 int db_journal_begin(struct db *db, const char *key, json_t *info, struct wa_error *err);
 /* Removes the note (after the record or failure was written). */
 void db_journal_end(struct db *db, const char *key);
-/* Keys noted in the journal, sorted; caller frees each and the array.
- * Files that are not valid keys are removed. */
+/* Keys noted in the journal, sorted; caller frees each and the array. */
 int db_journal_list(struct db *db, char ***keys, size_t *n, struct wa_error *err);
 /* The note of key (a new reference), or NULL. */
 json_t *db_journal_read(struct db *db, const char *key);
+
+/* ---- the HTTP cache ---------------------------------------------------- */
 
 struct db_http_entry {
     char *final_url; /* the URL that answered, after redirects (NULL: the same) */
@@ -90,8 +161,12 @@ int db_http_store(struct db *db, const char *url, const struct db_http_entry *e,
                   struct wa_error *err);
 void db_http_entry_free(struct db_http_entry *e);
 
-/* Writes JSON to a string the way the database does (sorted keys, two-space
- * indentation, trailing newline); caller frees. */
+/* Writes JSON to a string the way the database's exports do (sorted keys,
+ * two-space indentation, trailing newline); caller frees. */
 char *db_dump(json_t *v);
+
+/* Test hook: creates `path` as a database of schema version `version`
+ * (1 ≤ version ≤ DB_SCHEMA_VERSION), so upgrades can be tested. */
+int db_create_at_version(const char *path, int version, struct wa_error *err);
 
 #endif

@@ -10,9 +10,10 @@
 #include <strings.h>
 
 #include "db.h"
+#include "wheelkey.h"
 #include "fsutil.h"
 #include "recordcheck.h"
-#include "recordreader.h"
+#include "record.h"
 #include "strbuf.h"
 #include "strmap.h"
 #include "xalloc.h"
@@ -47,25 +48,6 @@ const char *dbview_provenance(int status, const char *confidence)
         if (strcmp(words[i][0], confidence) == 0)
             return words[i][1];
     return "declared (PyTorch's build configuration)";
-}
-
-int dbview_is_bundled(const char *path)
-{
-    /* NVIDIA's libraries as torch wheels bundle them (Windows DLLs, older
-     * Linux wheels): their kernels cover other GPUs than torch's own. */
-    static const char *const prefixes[] = {
-        "cudnn",     "cublas",      "cufft",         "curand",    "cusolver",   "cusparse",
-        "nccl",      "nvrtc",       "nvjitlink",     "cupti",     "cudart",     "nvtoolsext",
-        "cufile",    "nvshmem",     "nvperf",        "libcudnn",  "libcublas",  "libcufft",
-        "libcurand", "libcusolver", "libcusparse",   "libnccl",   "libnvrtc",   "libnvjitlink",
-        "libcupti",  "libcudart",   "libnvtoolsext", "libcufile", "libnvshmem", "libnvperf",
-        "zluda",     NULL};
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    for (const char *const *p = prefixes; *p; p++)
-        if (strncasecmp(base, *p, strlen(*p)) == 0)
-            return 1;
-    return 0;
 }
 
 static void row_free(struct view_row *r)
@@ -108,37 +90,24 @@ void dbview_free(struct dbview *v)
 }
 
 /* Notes that records/<key>.json was left out, and why. */
-static void skip(struct dbview *v, size_t *cap, const char *recdir, const char *key,
+static void skip(struct dbview *v, size_t *cap, const char *dbpath, const char *key,
                  const char *reason)
 {
     v->skipped = xgrow(v->skipped, cap, v->nskipped + 1, sizeof *v->skipped);
     struct dbview_skip *s = &v->skipped[v->nskipped++];
-    char *name = xasprintf("%s.json", key);
-    char *path = fsutil_join(recdir, name);
-    /* The file name came from a directory listing: shown quoted, so a name
-     * with control characters cannot reach a terminal as such. */
-    char q[4200];
-    s->file = xstrdup(recordcheck_quote(q, sizeof q, path, 1000));
-    s->reason = xstrdup(reason[0] ? reason : "unreadable");
-    free(path);
-    free(name);
+    /* The key came from the database unchecked: shown quoted, so one with
+     * control characters cannot reach a terminal as such. */
+    char q[4200], k[300];
+    recordcheck_quote(k, sizeof k, key ? key : "", 200);
+    char *what = xasprintf("%s: wheel %s", dbpath, k);
+    s->file = xstrdup(recordcheck_quote(q, sizeof q, what, 1000));
+    s->reason = xstrdup(reason && reason[0] ? reason : "unreadable");
+    free(what);
 }
 
 static const char *jstr(json_t *o, const char *k)
 {
     return json_string_value(json_object_get(o, k));
-}
-
-static size_t parse_targets(json_t *arr, struct target *out, size_t max)
-{
-    size_t n = 0, i;
-    json_t *v;
-    json_array_foreach(arr, i, v)
-    {
-        if (n < max && json_is_string(v) && target_parse(json_string_value(v), &out[n]) == 0)
-            n++;
-    }
-    return n;
 }
 
 /* Appends t to the array arr of *n targets (room for *cap).  Duplicates
@@ -214,54 +183,67 @@ static void set_isas(struct gpucode *c, struct isa_at *v, size_t n)
 }
 
 /* Fills a row's code from a record's own binaries. */
-static void code_from_record(struct view_row *r, json_t *rec)
+/* Gives r the GPU code of a record's code column (record_code): the
+ * module sets, the target unions and the PTX ISAs. */
+static void code_apply(struct view_row *r, const char *code_text)
 {
-    r->binaries = json_array();
+    json_t *code = code_text ? json_loads(code_text, 0, NULL) : NULL;
     size_t capsass = r->nsass, capptx = r->nptx, capgfx = r->ngfx;
     struct isa_at *isas = NULL;
     size_t nisas = 0, capisas = 0;
+    size_t i;
+    json_t *set;
+    json_array_foreach(json_object_get(code, "sets"), i, set)
+    {
+        struct target t[RECORDCHECK_TARGETS_MAX];
+        size_t n = 0;
+        for (size_t j = 1; j < json_array_size(set) && n < RECORDCHECK_TARGETS_MAX; j++)
+            if (target_parse(json_string_value(json_array_get(set, j)), &t[n]) == 0)
+                n++;
+        json_int_t mods = json_integer_value(json_array_get(set, 0));
+        gpucode_add_set(&r->code, t, n, mods > 0 ? (size_t)mods : 1);
+        for (size_t j = 0; j < n; j++)
+            if (t[j].kind == TARGET_SASS)
+                add_target(&r->sass, &r->nsass, &capsass, &t[j]);
+            else if (t[j].kind == TARGET_PTX)
+                add_target(&r->ptx, &r->nptx, &capptx, &t[j]);
+            else if (t[j].kind == TARGET_GFX)
+                add_target(&r->gfx, &r->ngfx, &capgfx, &t[j]);
+    }
+    json_t *pair;
+    json_array_foreach(json_object_get(code, "isa"), i, pair)
+    {
+        struct target t;
+        struct dotver isa;
+        const char *name = json_string_value(json_array_get(pair, 0));
+        const char *is = json_string_value(json_array_get(pair, 1));
+        if (name && is && target_parse(name, &t) == 0 && dotver_parse(is, &isa) == 0) {
+            isas = xgrow(isas, &capisas, nisas + 1, sizeof *isas);
+            isas[nisas].ptx = t;
+            isas[nisas].isa = isa;
+            isas[nisas].at = nisas;
+            nisas++;
+        }
+    }
+    json_decref(code);
+    r->nsass = target_sort_unique(r->sass, r->nsass);
+    r->nptx = target_sort_unique(r->ptx, r->nptx);
+    r->ngfx = target_sort_unique(r->gfx, r->ngfx);
+    set_isas(&r->code, isas, nisas);
+    free(isas);
+}
+
+/* The project's own binaries of a record, as rows list them. */
+static json_t *binaries_of(json_t *rec)
+{
+    json_t *out = json_array();
     size_t i;
     json_t *b;
     json_array_foreach(json_object_get(rec, "binaries"), i, b)
     {
         const char *path = jstr(b, "path");
-        if (!path || dbview_is_bundled(path))
+        if (!path || record_is_bundled(path) || !json_array_size(json_object_get(b, "module_sets")))
             continue;
-        json_t *sets = json_object_get(b, "module_sets");
-        if (!json_array_size(sets))
-            continue;
-        size_t k;
-        json_t *s;
-        json_array_foreach(sets, k, s)
-        {
-            struct target t[RECORDCHECK_TARGETS_MAX];
-            size_t n = parse_targets(json_object_get(s, "targets"), t, RECORDCHECK_TARGETS_MAX);
-            json_int_t mods = json_integer_value(json_object_get(s, "modules"));
-            gpucode_add_set(&r->code, t, n, mods > 0 ? (size_t)mods : 1);
-            for (size_t j = 0; j < n; j++)
-                if (t[j].kind == TARGET_SASS)
-                    add_target(&r->sass, &r->nsass, &capsass, &t[j]);
-                else if (t[j].kind == TARGET_PTX)
-                    add_target(&r->ptx, &r->nptx, &capptx, &t[j]);
-                else if (t[j].kind == TARGET_GFX)
-                    add_target(&r->gfx, &r->ngfx, &capgfx, &t[j]);
-        }
-        const char *name;
-        json_t *tv;
-        json_object_foreach(json_object_get(b, "targets"), name, tv)
-        {
-            struct target t;
-            struct dotver isa;
-            const char *is = jstr(tv, "isa");
-            if (target_parse(name, &t) == 0 && t.kind == TARGET_PTX && is &&
-                dotver_parse(is, &isa) == 0) {
-                isas = xgrow(isas, &capisas, nisas + 1, sizeof *isas);
-                isas[nisas].ptx = t;
-                isas[nisas].isa = isa;
-                isas[nisas].at = nisas;
-                nisas++;
-            }
-        }
         json_t *bj = json_object();
         json_object_set_new(bj, "path", json_string(path));
         json_object_set(bj, "format", json_object_get(b, "format"));
@@ -274,13 +256,9 @@ static void code_from_record(struct view_row *r, json_t *rec)
         json_object_set(bj, "compression", json_object_get(b, "compression"));
         if (json_object_get(b, "declared"))
             json_object_set(bj, "declared", json_object_get(b, "declared"));
-        json_array_append_new(r->binaries, bj);
+        json_array_append_new(out, bj);
     }
-    r->nsass = target_sort_unique(r->sass, r->nsass);
-    r->nptx = target_sort_unique(r->ptx, r->nptx);
-    r->ngfx = target_sort_unique(r->gfx, r->ngfx);
-    set_isas(&r->code, isas, nisas);
-    free(isas);
+    return out;
 }
 
 static void code_from_declared(struct view_row *r, const struct tables *t, const struct declared *d)
@@ -436,19 +414,6 @@ static struct view_row *new_row(struct dbview *v, size_t *cap)
     return r;
 }
 
-static json_t *wheel_entry(json_t *rec)
-{
-    json_t *w = json_object();
-    static const char *const keys[] = {
-        "filename",   "url",           "sha256", "status",          "key",    "upload_time",
-        "scanned_at", "inferred_from", "size",   "sha256_verified", "yanked", "requires_python",
-        NULL};
-    for (const char *const *k = keys; *k; k++)
-        if (json_object_get(rec, *k))
-            json_object_set(w, *k, json_object_get(rec, *k));
-    return w;
-}
-
 static int wheel_cmp(const void *a, const void *b)
 {
     return strcmp(
@@ -479,141 +444,165 @@ static void newer(char **dst, const char *s)
     }
 }
 
-int dbview_build(const char *cache_dir, const struct tables *t, struct dbview *v,
+int dbview_build(const char *cache_dir, const struct tables *t, int flags, struct dbview *v,
                  struct wa_error *err)
 {
-    return dbview_build_with(cache_dir, t, v, NULL, NULL, err);
+    return dbview_build_with(cache_dir, t, flags, v, NULL, NULL, err);
 }
 
-int dbview_build_with(const char *cache_dir, const struct tables *t, struct dbview *v,
+struct reading {
+    struct dbview *v;
+    int flags;
+    size_t *cap, *skip_cap;
+    struct strmap *by_key;
+    const char *dbpath;
+    dbview_record_fn on_record;
+    void *ud;
+};
+
+/* One wheel of the database into its row. */
+static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
+{
+    struct reading *x = ud;
+    struct dbview *v = x->v;
+    /* Records were checked when they were stored; the fields that become
+     * ids and paths are checked again, so a hand-edited database cannot
+     * reach the pages with them. */
+    const char *why = NULL;
+    if (!w->key || !wheelkey_valid(w->key))
+        why = "the key is not a record key";
+    else if (!w->project || !recordcheck_project_valid(w->project))
+        why = "the project is not a normalized project name";
+    else if (!w->variant || !recordcheck_variant_valid(w->variant))
+        why = "the variant is not a variant id";
+    else if (!w->version || !w->platform || !w->status)
+        why = "a required field is missing";
+    json_t *rec = NULL;
+    struct wa_error e;
+    if (!why && w->record) {
+        json_error_t je;
+        rec = json_loads(w->record, JSON_REJECT_DUPLICATES, &je);
+        if (!rec)
+            why = "the record is not JSON";
+        else if (recordcheck_validate(w->key, rec, &e) < 0)
+            why = e.msg;
+    }
+    if (why) {
+        skip(v, x->skip_cap, x->dbpath, w->key, why);
+        json_decref(rec);
+        return 0;
+    }
+    v->records++;
+    int rc;
+    if (rec && x->on_record && (rc = x->on_record(x->ud, w->key, rec, err)) < 0) {
+        json_decref(rec);
+        return rc;
+    }
+    int st = strcmp(w->status, "scanned") == 0 ? VIEW_VERIFIED : VIEW_INFERRED;
+    char *gk = xasprintf("%s|%s|%s|%s", w->project, w->version, w->variant, w->platform);
+    size_t at;
+    struct view_row *r;
+    if (!strmap_get(x->by_key, gk, &at)) {
+        r = new_row(v, x->cap);
+        strmap_put(x->by_key, gk, v->nrows - 1);
+        r->project = xstrdup(w->project);
+        r->version = xstrdup(w->version);
+        r->release = dotver_major_minor(w->version);
+        r->variant = xstrdup(w->variant);
+        r->platform = xstrdup(w->platform);
+        r->status = VIEW_DECLARED + 1; /* nothing yet */
+        tables_variant_cuda(w->variant, &r->cuda);
+        r->wheels = json_array();
+    } else {
+        r = &v->rows[at];
+    }
+    free(gk);
+    if (w->entry) {
+        json_t *entry = json_loads(w->entry, 0, NULL);
+        if (entry)
+            json_array_append_new(r->wheels, entry);
+    }
+    newer(&r->scanned_at, w->scanned_at);
+    newer(&v->data_date, w->scanned_at);
+    if (st < r->status) {
+        /* A better source for the GPU code: verified beats inferred. */
+        gpucode_free(&r->code);
+        free(r->sass);
+        free(r->ptx);
+        free(r->gfx);
+        r->sass = r->ptx = r->gfx = NULL;
+        r->nsass = r->nptx = r->ngfx = 0;
+        json_decref(r->binaries);
+        r->binaries = NULL;
+        free(r->source_key);
+        r->source_key = NULL;
+        if (st == VIEW_INFERRED && !w->code && w->inferred_from) {
+            /* A compact inferred record: the code is its source's. */
+            r->source_key = xstrdup(w->inferred_from);
+        } else {
+            code_apply(r, w->code);
+            if (rec)
+                r->binaries = binaries_of(rec);
+        }
+        if (!r->binaries)
+            r->binaries = json_array();
+        r->status = st;
+        free(r->wheelarch_version);
+        r->wheelarch_version = w->wheelarch_version ? xstrdup(w->wheelarch_version) : NULL;
+        free(r->index_url);
+        r->index_url = w->index_url ? xstrdup(w->index_url) : NULL;
+    }
+    json_decref(rec);
+    return 0;
+}
+
+int dbview_build_with(const char *cache_dir, const struct tables *t, int flags, struct dbview *v,
                       dbview_record_fn on_record, void *ud, struct wa_error *err)
 {
     memset(v, 0, sizeof *v);
     v->t = t;
     size_t cap = 0, skip_cap = 0;
     struct strmap *by_key = strmap_new();
-    char *recdir = cache_dir ? fsutil_join(cache_dir, "records") : NULL;
-    if (recdir && fsutil_exists(recdir)) {
+    if (cache_dir && db_exists(cache_dir)) {
         struct db *db;
-        int rc = db_open(cache_dir, &db, err);
+        int rc = db_open(cache_dir, DB_READONLY, &db, err);
         if (rc < 0) {
-            free(recdir);
             strmap_free(by_key);
             return rc;
         }
-        char **keys;
-        size_t nkeys;
-        db_list_records(db, &keys, &nkeys, NULL);
-        /* Parsing JSON is most of the cost: two workers parse ahead while
-         * this thread uses the records in key order. */
-        struct recordreader *rr = recordreader_start(db, keys, nkeys, 2);
-        for (size_t i = 0; i < nkeys; i++) {
-            struct wa_error why;
-            json_t *rec = recordreader_next(rr, i, &why);
-            if (!rec) {
-                skip(v, &skip_cap, recdir, keys[i], why.msg);
-                continue;
-            }
-            /* recordcheck_validate guarantees these; checked again so a
-             * change there cannot make this a crash. */
-            json_t *w = json_object_get(rec, "wheel");
-            const char *project = jstr(w, "normalized_name");
-            const char *version = jstr(w, "public_version");
-            const char *platform = jstr(w, "platform_id");
-            const char *variant = jstr(rec, "variant");
-            const char *status = jstr(rec, "status");
-            if (!project || !version || !platform || !variant || !status) {
-                skip(v, &skip_cap, recdir, keys[i], "a required field is missing");
-                recordreader_release(rr, rec);
-                continue;
-            }
-            v->records++;
-            if (on_record && (rc = on_record(ud, keys[i], rec, err)) < 0) {
-                recordreader_release(rr, rec);
-                recordreader_free(rr);
-                for (size_t k = 0; k < nkeys; k++)
-                    free(keys[k]);
-                free(keys);
-                db_close(db);
-                free(recdir);
-                strmap_free(by_key);
-                dbview_free(v);
-                return rc;
-            }
-            int st = strcmp(status, "scanned") == 0 ? VIEW_VERIFIED : VIEW_INFERRED;
-            char *gk = xasprintf("%s|%s|%s|%s", project, version, variant, platform);
-            size_t at;
-            struct view_row *r;
-            if (!strmap_get(by_key, gk, &at)) {
-                r = new_row(v, &cap);
-                strmap_put(by_key, gk, v->nrows - 1);
-                r->project = xstrdup(project);
-                r->version = xstrdup(version);
-                r->release = dotver_major_minor(version);
-                r->variant = xstrdup(variant);
-                r->platform = xstrdup(platform);
-                r->status = VIEW_DECLARED + 1; /* nothing yet */
-                tables_variant_cuda(variant, &r->cuda);
-                r->wheels = json_array();
-            } else {
-                r = &v->rows[at];
-            }
-            json_array_append_new(r->wheels, wheel_entry(rec));
-            newer(&r->scanned_at, jstr(rec, "scanned_at"));
-            newer(&v->data_date, jstr(rec, "scanned_at"));
-            if (st < r->status) {
-                /* A better source for the GPU code: verified beats inferred. */
-                gpucode_free(&r->code);
-                free(r->sass);
-                free(r->ptx);
-                free(r->gfx);
-                r->sass = r->ptx = r->gfx = NULL;
-                r->nsass = r->nptx = r->ngfx = 0;
-                json_decref(r->binaries);
-                free(r->source_key);
-                r->source_key = NULL;
-                if (st == VIEW_INFERRED && !json_object_get(rec, "binaries") &&
-                    jstr(rec, "inferred_from")) {
-                    /* A compact inferred record: the code is its source's. */
-                    r->source_key = xstrdup(jstr(rec, "inferred_from"));
-                    r->binaries = json_array();
-                } else {
-                    code_from_record(r, rec);
-                }
-                r->status = st;
-                free(r->wheelarch_version);
-                r->wheelarch_version =
-                    jstr(rec, "wheelarch_version") ? xstrdup(jstr(rec, "wheelarch_version")) : NULL;
-                free(r->index_url);
-                r->index_url = jstr(rec, "index_url") ? xstrdup(jstr(rec, "index_url")) : NULL;
-            }
-            free(gk);
-            recordreader_release(rr, rec);
+        int code_only = (flags & DBVIEW_CODE_ONLY) != 0;
+        struct reading x = {v, flags, &cap, &skip_cap, by_key, db_path(db), on_record, ud};
+        rc = db_each_wheel(db, code_only ? 0 : DB_EACH_ENTRY | DB_EACH_CODE_RECORD, read_wheel, &x,
+                           err);
+        if (rc < 0) {
+            db_close(db);
+            strmap_free(by_key);
+            dbview_free(v);
+            return rc;
         }
-        recordreader_free(rr);
-        for (size_t i = 0; i < nkeys; i++)
-            free(keys[i]);
-        free(keys);
-        /* Inferred rows whose source wheel belongs to no row of its own (a
-         * shard, or a database pruned by hand): read the source now.  The
-         * key was validated with its record; the source is validated like
-         * any record (an invalid one was already listed as skipped). */
+        /* Inferred rows take the code of the wheel they were inferred
+         * from, which may belong to no row of its own (a shard, or a
+         * database pruned by hand). */
         for (size_t k = 0; k < v->nrows; k++) {
             struct view_row *r = &v->rows[k];
-            json_t *src;
-            if (!r->source_key || r->code.nsets || !db_key_valid(r->source_key))
+            if (!r->source_key || r->code.nsets || !wheelkey_valid(r->source_key))
                 continue;
-            if (db_read_record(db, r->source_key, &src, NULL) == 0) {
+            char *code = db_record_code(db, r->source_key);
+            if (!code)
+                continue;
+            code_apply(r, code);
+            free(code);
+            json_t *src;
+            if (!code_only && db_read_record(db, r->source_key, &src, NULL) == 0) {
                 if (recordcheck_validate(r->source_key, src, NULL) == 0) {
                     json_decref(r->binaries);
-                    code_from_record(r, src);
+                    r->binaries = binaries_of(src);
                 }
                 json_decref(src);
             }
         }
         db_close(db);
     }
-    free(recdir);
     /* Declared rows, attached to crawled rows of the same release or on
      * their own. */
     for (size_t i = 0; i < t->ndeclared; i++) {

@@ -48,9 +48,9 @@ struct view_row {
     char *wheelarch_version;
 };
 
-/* A record file left out of the view, and why. */
+/* A wheel left out of the view, and why. */
 struct dbview_skip {
-    char *file;   /* "cache/records/<key>.json" (control characters escaped) */
+    char *file;   /* "cache/wheelarch.db: wheel <key>" (control characters escaped) */
     char *reason; /* one line, e.g. "variant \"x y\" is not a variant id" */
 };
 
@@ -64,19 +64,28 @@ struct dbview {
     size_t nskipped;
 };
 
-/* Called with each record as it is read (borrowed; valid during the call). */
+/* Called with each record that lists binaries (those crawl scanned) as it
+ * is read (borrowed; valid during the call). */
 typedef int (*dbview_record_fn)(void *ud, const char *key, json_t *rec, struct wa_error *err);
 
-/* Builds the view from the records in cache_dir (may be NULL or missing:
- * declared rows only) and the tables.  Records are untrusted (shards
- * merge by copying files): each is checked with recordcheck_validate, and
- * one that cannot be read, parsed or validated is left out and listed in
- * v->skipped with its file and the reason.  on_record (may be NULL) sees
- * every valid record while it is in memory, so callers need not read
- * records twice; an error it returns stops the build. */
-int dbview_build(const char *cache_dir, const struct tables *t, struct dbview *v,
+enum dbview_flags {
+    /* Rows with their GPU code only: no wheels, no binaries, and no whole
+     * record read (query: a few columns per wheel, through one scan of the
+     * database). */
+    DBVIEW_CODE_ONLY = 1
+};
+
+/* Builds the view from the database in cache_dir (may be NULL, or hold no
+ * database: declared rows only) and the tables.  Records were checked
+ * when they were stored; the fields that become ids and paths are checked
+ * again as they are read, and whole records (not with DBVIEW_CODE_ONLY)
+ * are checked with recordcheck_validate: a wheel that fails is left out
+ * and listed in v->skipped with the reason.  on_record (may be NULL) sees
+ * every valid record read whole, so callers need not read records twice;
+ * an error it returns stops the build. */
+int dbview_build(const char *cache_dir, const struct tables *t, int flags, struct dbview *v,
                  struct wa_error *err);
-int dbview_build_with(const char *cache_dir, const struct tables *t, struct dbview *v,
+int dbview_build_with(const char *cache_dir, const struct tables *t, int flags, struct dbview *v,
                       dbview_record_fn on_record, void *ud, struct wa_error *err);
 /* Frees the view, its skipped list included. */
 void dbview_free(struct dbview *v);
@@ -92,8 +101,6 @@ const char *dbview_row_confidence(const struct view_row *r);
 /* Where a verdict comes from, in words: "verified (read from the wheel)",
  * "declared (PyTorch's build configuration, medium confidence)".  Static. */
 const char *dbview_provenance(int status, const char *confidence);
-/* Whether a binary path names a bundled third-party CUDA library. */
-int dbview_is_bundled(const char *path);
 
 /* The row as JSON (caller owns the reference): the feed's row format. */
 json_t *dbview_row_json(const struct dbview *v, const struct view_row *r);

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db.h"
+#include "wheelkey.h"
 #include "target.h"
 #include "wheelname.h"
 
@@ -710,12 +710,12 @@ static int check_binary(json_t *b, size_t i, struct seen *rec, struct wa_error *
 
 static int key_ok(const char *s)
 {
-    return db_key_valid(s);
+    return wheelkey_valid(s);
 }
 
 static int sha256_ok(const char *s)
 {
-    return db_sha256_valid(s);
+    return wheelkey_sha256_valid(s);
 }
 
 static int status_ok(const char *s)
@@ -766,7 +766,7 @@ static int check_targets_and_binaries(json_t *rec, struct seen *all, struct wa_e
 int recordcheck_validate(const char *key, json_t *rec, struct wa_error *err)
 {
     char q[SHOWN * 4 + 8];
-    if (!key || !db_key_valid(key))
+    if (!key || !wheelkey_valid(key))
         return wa_error_set(err, WA_ERR_FORMAT, "\"%s\" is not a record key",
                             recordcheck_quote(q, sizeof q, key ? key : "", SHOWN));
     if (!json_is_object(rec))

@@ -8,7 +8,7 @@
  * view, the site and `query` read, and the grammar of those that become
  * paths, ids, URLs, CSV cells or table keys:
  *
- *   key            the file's key (db_key_valid), equal in the record
+ *   key            the file's key (wheelkey_valid), equal in the record
  *   status         "scanned" or "inferred"
  *   variant        cpu, xpu, cuNN[N], rocmX.Y[.Z], or a plain index id
  *                  ([A-Za-z0-9][A-Za-z0-9._+-]*, the fallback crawl uses)
@@ -22,7 +22,7 @@
  *   url, index_url http(s), a host, no whitespace or control characters,
  *                  no '#' (the crawler stores URLs without fragments, and
  *                  the simple indexes add "#sha256=")
- *   sha256 ...     64 hex digits (db_sha256_valid) or null
+ *   sha256 ...     64 hex digits (wheelkey_sha256_valid) or null
  *   inferred_from  a record key or null
  *   scanned_at     YYYY-MM-DD; upload_time an ISO 8601 date[-time]
  *   targets        canonical names (target_format(target_parse(s)) == s)

@@ -665,7 +665,7 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     if (rc < 0)
         goto out;
     phase(NULL);
-    rc = dbview_build_with(o->cache_dir, &t, &v, on_record, &c, err);
+    rc = dbview_build_with(o->cache_dir, &t, 0, &v, on_record, &c, err);
     if (rc < 0)
         goto out;
     have_view = 1;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "query.h"
+#include "record.h"
 #include "strmap.h"
 #include "timeline.h"
 #include "version.h"
@@ -1762,7 +1763,7 @@ json_t *sitedata_wheel_page(const struct tables *t, const char *key, json_t *rec
                 json_object_set(x, *k, json_object_get(b, *k));
         json_object_set_new(
             x, "bundled",
-            json_boolean(dbview_is_bundled(json_string_value(json_object_get(b, "path"))
+            json_boolean(record_is_bundled(json_string_value(json_object_get(b, "path"))
                                                ? json_string_value(json_object_get(b, "path"))
                                                : "")));
         json_t *tl = json_array();

@@ -151,7 +151,8 @@ st = by_status(lines)
 c.eq(len(lines), 11, "one JSON line per wheel")
 c.eq(len(st.get("scanned", [])), 7, "one wheel scanned per (project, version, variant, platform)")
 c.eq(len(st.get("inferred", [])), 4, "the others inferred")
-c.eq(len(os.listdir(os.path.join(cache, "records"))), 11, "a record per wheel")
+c.eq(len(watest.records(cache)), 11, "a record per wheel")
+c.eq(watest.integrity(cache), "ok", "the database passes integrity_check")
 rec = {l["filename"]: l for l in lines}
 for f in t126 + t128 + v126 + [t126w]:
     fx = fixtures[wheels[f]["gpu"][0][1]]
@@ -187,7 +188,7 @@ for f in [t126[0], t128[0]]:
     size = os.path.getsize(w["path"])
     c.ok(sent <= gpu + (1 << 20) and sent < size / 2,
          "%s: %d bytes sent for GPU members of %d in a %d-byte wheel" % (f, sent, gpu, size))
-    r = json.load(open(os.path.join(cache, "records", rec[f]["key"] + ".json")))
+    r = watest.record(cache, rec[f]["key"])
     c.eq(r["fetch"]["mode"], "range", f + " fetched by range")
 
 # ---- 2. an unchanged re-run downloads no wheel byte --------------------------
@@ -217,13 +218,12 @@ c.eq(st.get("failed"), [v126[0]], "404 wheel failed")
 c.eq(st.get("scanned"), [v126[1]], "its sibling scanned instead")
 failed = [l for l in lines if l["status"] == "failed"][0]
 c.ok("404" in failed["error"], "error names the status: " + failed["error"])
-fail_file = os.path.join(cache404, "failed", failed["key"] + ".json")
-c.ok(os.path.exists(fail_file), "failure recorded")
+c.eq(watest.db_query(cache404, "SELECT key FROM failures"), [(failed["key"],)], "failure recorded")
 c.ok("HTTP 404" in p.stderr and "1 failed" in p.stderr, "summary lists the failure")
 srv_a.set_faults({})
 p, lines = crawl(*one_index("cu126", "torchvision"), "--all", cache=cache404, expect=0)
 c.eq(by_status(lines).get("scanned"), [v126[0]], "failed wheel retried on the next run")
-c.ok(not os.path.exists(fail_file), "failure cleared")
+c.eq(watest.db_query(cache404, "SELECT key FROM failures"), [], "failure cleared")
 
 # 500 twice, then success.
 t0 = "/whl/cu126/" + t126[0].replace("+", "%2B")
@@ -283,26 +283,34 @@ srv_a.clear_log()
 cachek = fresh("cachekill")
 cmd = [args.wheelarch, "crawl", "--json", "-j", "2", "--cache", cachek] + one_index("many", "torch")
 proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=W)
-recdir = os.path.join(cachek, "records")
 deadline = time.time() + 60
+
+
+def stored():
+    try:
+        return watest.records(cachek)
+    except Exception:  # the database is being created
+        return {}
+
+
 while time.time() < deadline:
-    if os.path.isdir(recdir) and len([f for f in os.listdir(recdir) if f.endswith(".json") and not f.startswith(".")]) >= 3:
+    if len(stored()) >= 3:
         break
     time.sleep(0.05)
 os.kill(proc.pid, signal.SIGKILL)
 proc.wait()
-done = sorted(f for f in os.listdir(recdir) if f.endswith(".json") and not f.startswith("."))
+done_recs = watest.records(cachek)
+done = sorted(done_recs)
 c.ok(3 <= len(done) < len(many), "killed mid-crawl with %d of %d records" % (len(done), len(many)))
 ok_json = True
-for f in done:
+for text in done_recs.values():
     try:
-        json.load(open(os.path.join(recdir, f)))
+        json.loads(text)
     except ValueError:
         ok_json = False
-c.ok(ok_json, "every record on disk is whole")
-journal = os.path.join(cachek, "journal")
-noted = sorted(json.load(open(os.path.join(journal, f)))["filename"] for f in os.listdir(journal)
-               if f.endswith(".json") and not f.startswith("."))
+c.ok(ok_json, "every record stored is whole")
+c.eq(watest.integrity(cachek), "ok", "the killed crawl's database passes integrity_check")
+noted = sorted(json.loads(n)["filename"] for (n,) in watest.db_query(cachek, "SELECT note FROM journal"))
 c.ok(1 <= len(noted) <= 2, "the wheels being read when killed are noted in the journal: %s" % noted)
 srv_a.set_faults({})
 srv_a.clear_log()
@@ -315,10 +323,10 @@ c.eq(sorted(st.get("failed", [])), noted, "the wheels in the journal are failed"
 c.ok(all("did not finish last time" in l["error"] for l in lines if l["status"] == "failed"),
      "and say why: %s" % [l["error"] for l in lines if l["status"] == "failed"])
 c.eq(len(st.get("known", [])) + len(st.get("scanned", [])) + len(noted), len(many), "the rest scanned")
-c.eq([f for f in os.listdir(journal) if not f.startswith(".")], [], "the journal is empty after a run")
-refetched = [e["path"] for e in wheel_requests(srv_a) if any(os.path.basename(e["path"]).replace("%2B", "+") == json.load(open(os.path.join(recdir, f)))["filename"] for f in done)]
+c.eq(watest.db_query(cachek, "SELECT key FROM journal"), [], "the journal is empty after a run")
+done_names = set(json.loads(t)["filename"] for t in done_recs.values())
+refetched = [e["path"] for e in wheel_requests(srv_a) if os.path.basename(e["path"]).replace("%2B", "+") in done_names]
 c.eq(refetched, [], "no finished wheel fetched again")
-c.eq(sorted(os.listdir(recdir)), sorted(f for f in os.listdir(recdir) if not f.startswith(".tmp")), "no temporary files left")
 # The run after that scans them again, alone, in a child process.
 p, lines = crawl(*one_index("many", "torch"), cache=cachek, expect=0)
 st = by_status(lines)
@@ -329,10 +337,17 @@ c.eq(len(st.get("known", [])), len(many) - len(noted), "the others known")
 s1, s2 = fresh("shard1"), fresh("shard2")
 p1, l1 = crawl("--config", config, "--shard", "1/2", cache=s1, expect=0)
 p2, l2 = crawl("--config", config, "--shard", "2/2", cache=s2, expect=0)
-k1 = set(os.listdir(os.path.join(s1, "records")))
-k2 = set(os.listdir(os.path.join(s2, "records")))
+k1 = set(watest.records(s1))
+k2 = set(watest.records(s2))
 c.ok(k1 and k2 and not (k1 & k2), "shards are disjoint and both non-empty (%d, %d)" % (len(k1), len(k2)))
-c.eq(k1 | k2, set(os.listdir(os.path.join(cache, "records"))), "shards cover every wheel")
+c.eq(k1 | k2, set(watest.records(cache)), "shards cover every wheel")
+merged = fresh("merged")
+p = subprocess.run([args.wheelarch, "merge", "--cache", merged, os.path.join(s1, "wheelarch.db"),
+                    os.path.join(s2, "wheelarch.db")], capture_output=True, text=True, timeout=120)
+c.eq(p.returncode, 0, "merge the shards (%s)" % p.stderr.strip())
+status_of = "SELECT key, status FROM wheels ORDER BY key"
+c.eq(watest.db_query(merged, status_of), watest.db_query(cache, status_of),
+     "the merged shards hold the whole crawl's records, scanned and inferred alike")
 
 # ---- 6. configuration and unreachable indexes --------------------------------
 badcfg = os.path.join(W, "bad.json")

@@ -198,8 +198,7 @@ def one_line(p, fname, words, what):
 
 
 def recorded(cache):
-    d = os.path.join(W, cache, "records")
-    return {json.load(open(os.path.join(d, f)))["filename"] for f in os.listdir(d) if f.endswith(".json")}
+    return {json.loads(t)["filename"] for t in watest.records(os.path.join(W, cache)).values()}
 
 
 # ---- 1. ZIP64 locator near 2^64 -------------------------------------------------
@@ -208,8 +207,8 @@ p, lines, _ = crawl(cfg, "cache-zip64", 3)
 c.eq(lines.get(z_bad, {}).get("status"), "failed", "wrapped ZIP64 wheel failed")
 one_line(p, z_bad, ["ZIP64", "out of range"], "zip64")
 c.eq(lines.get(z_good, {}).get("status"), "scanned", "its honest sibling scanned")
-failed = os.path.join(W, "cache-zip64", "failed", z_bad_sha + ".json")
-c.ok(os.path.exists(failed), "the failure is recorded under the wheel's key")
+c.eq(watest.db_query(os.path.join(W, "cache-zip64"), "SELECT key FROM failures"), [(z_bad_sha,)],
+     "the failure is recorded under the wheel's key")
 # Every later run stays whole (the wheel is retried and fails the same way).
 p, lines, _ = crawl(cfg, "cache-zip64", 3)
 c.eq(lines.get(z_good, {}).get("status"), "known", "second run: sibling known")
@@ -257,8 +256,8 @@ for ix, bad, good, words in (("drip", d_bad, d_good, ["too slow"]), ("stall", s_
     one_line(p, bad, words, ix)
     c.eq(lines.get(good, {}).get("status"), "scanned", "%s: its sibling scanned" % ix)
     c.ok(took < 12, "%s: over within about --timeout 2 (%.1f s)" % (ix, took))
-    c.ok(os.path.exists(os.path.join(W, "cache-" + ix, "failed")) and
-         len(os.listdir(os.path.join(W, "cache-" + ix, "failed"))) == 1, "%s: recorded as failed" % ix)
+    c.eq(len(watest.db_query(os.path.join(W, "cache-" + ix), "SELECT key FROM failures")), 1,
+         "%s: recorded as failed" % ix)
 p = watest.run(args, "scan", "--timeout", "2", srv.url + "/whl/drip/" + d_bad.replace("+", "%2B"))
 c.eq(p.returncode, 1, "scan URL of a drip-fed wheel gives up")
 
@@ -359,8 +358,8 @@ srv.set_faults({"/whl/cut/" + w9.replace("+", "%2B"): {"cut": 20000, "skip": 1, 
 cut = os.path.join(W, "cache-cut")
 p = watest.run(args, "crawl", "--config", config("cut", srv.url, "cut"), "--cache", cut)
 c.eq(p.returncode, 0, "a member range cut once is retried (%s)" % p.stderr[-300:])
-ra = json.load(open(os.path.join(clean, "records", w9_sha + ".json")))
-rb = json.load(open(os.path.join(cut, "records", w9_sha + ".json")))
+ra = watest.record(clean, w9_sha)
+rb = watest.record(cut, w9_sha)
 c.eq((rb["members"], len(rb["binaries"]), rb["sass"]), (ra["members"], len(ra["binaries"]), ra["sass"]),
      "members, binaries and targets as without the cut")
 c.eq(rb["fetch"]["mode"], "range", "read by range")
@@ -378,11 +377,11 @@ page("pb", [rel("pb", g10, g10_sha)])
 cache10 = os.path.join(W, "cache-hosts")
 url_a, url_b = "http://%s:%d" % (HOST_A, PORT), "http://%s:%d" % (HOST_B, PORT)
 p, lines, _ = crawl(config("pb", url_b, "pb"), "cache-hosts", 0)
-rec = json.load(open(os.path.join(cache10, "records", g10_sha + ".json")))
+rec = watest.record(cache10, g10_sha)
 c.ok(rec["url"].startswith(url_b) and not rec["sha256_verified"], "B's bytes recorded unverified under the hash")
 p, lines, _ = crawl(config("pa", url_a, "pa"), "cache-hosts", 0)
 c.eq(lines.get(g10, {}).get("status"), "scanned", "A does not take B's unverified record as known")
-rec = json.load(open(os.path.join(cache10, "records", g10_sha + ".json")))
+rec = watest.record(cache10, g10_sha)
 c.ok(rec["url"].startswith(url_a) and rec["sha256_verified"] and rec["fetch"]["mode"] == "full",
      "A read its file whole and proved the hash: %s %s" % (rec["url"], rec["fetch"]))
 both = os.path.join(W, "both.json")
@@ -391,30 +390,43 @@ with open(both, "w") as f:
 p, lines, _ = crawl(both, "cache-both", 3)
 c.eq(lines.get(g10, {}).get("status"), "failed", "listed by two hosts: the first must prove the hash")
 c.ok("sha256 mismatch" in (lines.get(g10, {}).get("error") or ""), "and B's bytes do not")
-c.ok(not os.path.exists(os.path.join(W, "cache-both", "records", g10_sha + ".json")), "no record from B")
+c.eq(watest.record(os.path.join(W, "cache-both"), g10_sha), None, "no record from B")
 
 # ---- 11. a tampered database --------------------------------------------------------------------
 t = os.path.join(W, "cache-tamper")
 p = watest.run(args, "crawl", "--config", config("zip64", srv.url, "zip64"), "--cache", t)
 outside = os.path.join(W, "outside")
 os.makedirs(outside)
-with open(os.path.join(outside, "keep.json"), "w") as f:
+with open(os.path.join(outside, "keep.db"), "w") as f:
     f.write("{}")
-shutil.rmtree(os.path.join(t, "journal"))
-os.symlink(outside, os.path.join(t, "journal"))
-p = watest.run(args, "crawl", "--config", config("zip64", srv.url, "zip64"), "--cache", t)
-c.eq(p.returncode, 1, "a symbolic link for journal/: the crawl refuses to start")
-c.ok("is a symbolic link" in p.stderr, "and says why: %s" % p.stderr.strip())
-c.eq(os.listdir(outside), ["keep.json"], "nothing deleted through the link")
-os.unlink(os.path.join(t, "journal"))
-recs = os.path.join(t, "records")
-os.mkfifo(os.path.join(recs, "f" * 64 + ".json"))
-os.symlink(os.path.join(outside, "keep.json"), os.path.join(recs, "e" * 64 + ".json"))
+dbfile = os.path.join(t, "wheelarch.db")
+os.rename(dbfile, dbfile + ".real")
+os.symlink(os.path.join(outside, "keep.db"), dbfile)
+for cmd in (["crawl", "--config", config("zip64", srv.url, "zip64"), "--cache", t],
+            ["build", "--cache", t, "--out", os.path.join(W, "site-tamper")]):
+    p = watest.run(args, *cmd)
+    c.eq(p.returncode, 1, "a symbolic link for the database: %s refuses to start" % cmd[0])
+    c.ok("is a symbolic link" in p.stderr and len(p.stderr.strip().splitlines()) == 1,
+         "%s says why, in one line: %s" % (cmd[0], p.stderr.strip()))
+c.eq(open(os.path.join(outside, "keep.db")).read(), "{}", "nothing written through the link")
+os.unlink(dbfile)
+os.mkfifo(dbfile)
 start = time.time()
 p = watest.run(args, "build", "--cache", t, "--out", os.path.join(W, "site-tamper"), timeout=120)
-c.eq(p.returncode, 3, "a FIFO and a symbolic link among the records: build exits 3")
+c.eq(p.returncode, 1, "a FIFO for the database: build exits 1")
 c.ok(time.time() - start < 60, "and does not hang on the FIFO")
-c.ok("not a regular file" in p.stderr and "symbolic link" in p.stderr, "each skipped with why: %s" % p.stderr)
+c.ok("not a regular file" in p.stderr, "and says why: %s" % p.stderr.strip())
+os.unlink(dbfile)
+with open(dbfile, "wb") as f:
+    f.write(b"SQLite format 3\0" + b"\xff" * 4000)
+p = watest.run(args, "query", "--cc", "8.6", "--cache", t)
+c.eq(p.returncode, 1, "a damaged database: query exits 1")
+c.ok(len(p.stderr.strip().splitlines()) == 1 and "wheelarch.db" in p.stderr,
+     "one line naming the file: %s" % p.stderr.strip())
+os.unlink(dbfile)
+os.rename(dbfile + ".real", dbfile)
+p = watest.run(args, "db", "check", "--cache", t)
+c.eq(p.returncode, 0, "the real database is whole again (%s)" % p.stderr.strip())
 
 # ---- 12. many GPU libraries: a request per run of members, not per member ----------------
 fname12 = wheel_name("9.12.0")

@@ -18,6 +18,7 @@ args = watest.parse_args(lambda ap: ap.add_argument("--build-dir", required=True
 c = watest.Checker()
 W = args.work
 ROOT = watest.ROOT
+SITE_DB = watest.site_db(args)
 
 
 def run(cmd, **kw):
@@ -46,7 +47,7 @@ with open(os.path.join(share, "templates", "layout_foot.mustache"), "a") as f:
     f.write("<!-- installed templates -->\n")
 cwd = os.path.join(W, "elsewhere")
 os.makedirs(cwd)
-p = run([exe, "build", "--cache", os.path.join(watest.FIXTURES, "site-db"), "--out", "site"], cwd=cwd, env=env)
+p = run([exe, "build", "--cache", SITE_DB, "--out", "site"], cwd=cwd, env=env)
 c.eq(p.returncode, 0, "the installed binary builds the site (%s)" % p.stderr.strip())
 home = os.path.join(cwd, "site", "index.html")
 c.ok(os.path.exists(home) and "<!-- installed templates -->" in open(home).read(),
@@ -111,36 +112,50 @@ c.ok('--shard "${{ matrix.shard }}/$SHARDS"' in wf, "each job crawls its shard")
 for step in ("actions/cache/restore@", "actions/upload-artifact@", "actions/download-artifact@",
              "actions/cache/save@", "actions/upload-pages-artifact@", "actions/deploy-pages@"):
     c.ok(step in wf, "workflow uses " + step.rstrip("@"))
-c.ok("cp -n" in wf and "build/wheelarch build --cache cache --out site" in wf, "merges the shards, then builds")
-c.ok(re.search(r"Keep the shard's records\n(?:.*\n)*?        if: \$\{\{ !cancelled\(\) \}\}", wf) and "cache/journal/" in wf,
-     "a shard's records, failures and journal are kept even when its crawl died")
+c.ok("build/wheelarch merge --cache cache" in wf and "build/wheelarch build --cache cache --out site" in wf,
+     "merges the shards, then builds")
+c.ok(re.search(r"Keep the shard's records\n(?:.*\n)*?        if: \$\{\{ !cancelled\(\) \}\}", wf)
+     and "cache/wheelarch.db-wal" in wf,
+     "a shard's database (with its write-ahead log) is kept even when its crawl died")
 c.ok("pages: write" in wf and "id-token: write" in wf, "deploy has the Pages permissions")
-# The merge step works as written: run it on two fake shards.
-merge = re.search(r"- name: Merge the shards into the database\n        run: \|\n((?:          .*\n)+)", wf).group(1)
+# The merge step works as written: run it on two shard databases made from
+# the fixture's records.
+merge = re.search(r"- name: Merge the shards into the database\n(?:        #.*\n)*        run: \|\n((?:          .*\n)+)", wf).group(1)
 merge = "\n".join(line[10:] for line in merge.splitlines())
 m = os.path.join(W, "merge")
-for i, names in enumerate((["a", "b"], ["b", "c"]), 1):
-    os.makedirs(os.path.join(m, "shards", "records-%d" % i, "records"))
-    for n in names:
-        with open(os.path.join(m, "shards", "records-%d" % i, "records", n + ".json"), "w") as f:
-            f.write('{"shard": %d}\n' % i)
-os.makedirs(os.path.join(m, "cache", "records"))
-with open(os.path.join(m, "cache", "records", "a.json"), "w") as f:
-    f.write('{"old": true}\n')
+os.makedirs(os.path.join(m, "build"))
+os.symlink(args.wheelarch, os.path.join(m, "build", "wheelarch"))
+fixture = os.path.join(watest.FIXTURES, "site-db", "records")
+keys = sorted(n[:-5] for n in os.listdir(fixture) if n.endswith(".json"))
+a_, b_, c_ = keys[0], keys[1], keys[2]
+def shard_db(name, ks):
+    src = os.path.join(W, "src-" + name)
+    os.makedirs(src)
+    for k in ks:
+        shutil.copy(os.path.join(fixture, k + ".json"), src)
+    cache = os.path.join(m, "shards", name)
+    p = run([args.wheelarch, "db", "import", src, "--cache", cache])
+    c.eq(p.returncode, 0, "import %s (%s)" % (name, p.stderr.strip()))
+    return os.path.join(cache, "wheelarch.db")
+import sqlite3  # noqa: E402
+s1 = shard_db("records-1", [a_, b_])
+s2 = shard_db("records-2", [b_, c_])
+shard_db("main", [a_])
+os.rename(os.path.join(m, "shards", "main"), os.path.join(m, "cache"))
 # Shard 2 died while reading d (a journal note) and failed on e; shard 1
 # had failed on b, which shard 2 then recorded.
-for sub, name in (("journal", "d"), ("failed", "e")):
-    os.makedirs(os.path.join(m, "shards", "records-2", sub), exist_ok=True)
-    with open(os.path.join(m, "shards", "records-2", sub, name + ".json"), "w") as f:
-        f.write("{}\n")
-os.makedirs(os.path.join(m, "shards", "records-1", "failed"))
-with open(os.path.join(m, "shards", "records-1", "failed", "b.json"), "w") as f:
-    f.write("{}\n")
+D, E = "d" * 64, "e" * 64
+with sqlite3.connect(s2) as con:
+    con.execute("INSERT INTO journal VALUES (?, '{}')", (D,))
+    con.execute("INSERT INTO failures VALUES (?, '{\"error\": \"x\"}')", (E,))
+with sqlite3.connect(s1) as con:
+    con.execute("INSERT INTO failures VALUES (?, '{}')", (b_,))
 p = run(["bash", "-euo", "pipefail", "-c", merge], cwd=m)
 c.eq(p.returncode, 0, "the merge step runs (%s)" % p.stderr.strip())
-c.eq(sorted(os.listdir(os.path.join(m, "cache", "records"))), ["a.json", "b.json", "c.json"], "merged records")
-c.eq(open(os.path.join(m, "cache", "records", "a.json")).read(), '{"old": true}\n', "an existing record is kept")
-c.eq(sorted(os.listdir(os.path.join(m, "cache", "journal"))), ["d.json"], "a dead shard's journal note is merged")
-c.eq(sorted(os.listdir(os.path.join(m, "cache", "failed"))), ["e.json"],
+cache = os.path.join(m, "cache")
+c.eq(sorted(watest.records(cache)), sorted([a_, b_, c_]), "merged records")
+c.eq(watest.db_query(cache, "SELECT key FROM journal"), [(D,)], "a dead shard's journal note is merged")
+c.eq(watest.db_query(cache, "SELECT key FROM failures"), [(E,)],
      "failures merged, except for wheels another shard recorded")
+c.eq(watest.integrity(cache), "ok", "the merged database passes integrity_check")
 c.done()

@@ -3,7 +3,7 @@
  * memory errors, it aborts when a result breaks what its callers rely on:
  * every link has a URL and a file name of at most INDEXPAGE_MAX_URL
  * bytes, an index hash is at most 200 bytes, the record key the crawler
- * derives from a link is a plain file name (db_key_valid), and every
+ * derives from a link is a plain file name (wheelkey_valid), and every
  * configured index URL ends with '/' and has an id without '/'. */
 #include <stddef.h>
 #include <stdint.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "db.h"
+#include "wheelkey.h"
 #include "indexpage.h"
 
 static void check_links(const struct index_page *p)
@@ -25,12 +25,12 @@ static void check_links(const struct index_page *p)
             abort();
         /* As crawl.c keys a wheel: by its hash when that is 64 hex digits,
          * else by its URL.  The key becomes a file name in the database. */
-        const char *sha = l->sha256 && db_sha256_valid(l->sha256) ? l->sha256 : NULL;
-        char *key = db_key(sha, l->url);
-        if (!db_key_valid(key) || strchr(key, '/'))
+        const char *sha = l->sha256 && wheelkey_sha256_valid(l->sha256) ? l->sha256 : NULL;
+        char *key = wheelkey_make(sha, l->url);
+        if (!wheelkey_valid(key) || strchr(key, '/'))
             abort();
         free(key);
-        if (l->sha256 && !sha && db_key(l->sha256, NULL) != NULL)
+        if (l->sha256 && !sha && wheelkey_make(l->sha256, NULL) != NULL)
             abort();
     }
 }

@@ -46,10 +46,15 @@ export class Checker {
   }
 }
 
-// Builds the site of tests/fixtures/site-db into work/site; returns its path.
+// Builds the site of tests/fixtures/site-db (imported into a database in
+// work/site-db) into work/site; returns its path.
 export function buildSite(args) {
   const out = path.join(args.work, "site");
-  const p = spawnSync(args.wheelarch, ["build", "-q", "--cache", path.join(TESTS, "fixtures", "site-db"), "--out", out],
+  const cache = path.join(args.work, "site-db");
+  const imp = spawnSync(args.wheelarch, ["db", "import", path.join(TESTS, "fixtures", "site-db"), "--cache", cache],
+    { encoding: "utf8" });
+  if (imp.status !== 0) throw new Error("wheelarch db import failed: " + imp.stderr);
+  const p = spawnSync(args.wheelarch, ["build", "-q", "--cache", cache, "--out", out],
     { encoding: "utf8" });
   if (p.status !== 0) throw new Error("wheelarch build failed: " + p.stderr);
   return out;

@@ -75,17 +75,53 @@ def tree(root):
     return out
 
 
+def db_path(cache):
+    return os.path.join(cache, "wheelarch.db")
+
+
+def db_query(cache, sql, params=()):
+    """Rows of an SQL query on the database in cache (read-only)."""
+    import sqlite3
+    con = sqlite3.connect("file:%s?mode=ro" % db_path(cache), uri=True)
+    try:
+        return con.execute(sql, params).fetchall()
+    finally:
+        con.close()
+
+
 def records(cache):
-    """{file name: bytes} of the records in a database folder."""
-    d = os.path.join(cache, "records")
-    if not os.path.isdir(d):
+    """{key: record JSON text} of the records in a database folder ({} when
+    there is no database)."""
+    if not os.path.exists(db_path(cache)):
         return {}
-    out = {}
-    for f in os.listdir(d):
-        if f.endswith(".json"):
-            with open(os.path.join(d, f), "rb") as fh:
-                out[f] = fh.read()
-    return out
+    return dict(db_query(cache, "SELECT key, record FROM wheels"))
+
+
+def record(cache, key):
+    """The record of key as an object, or None."""
+    rows = db_query(cache, "SELECT record FROM wheels WHERE key = ?", (key,))
+    return json.loads(rows[0][0]) if rows else None
+
+
+def integrity(cache):
+    """PRAGMA integrity_check of the database in cache: "ok" when clean."""
+    return "\n".join(r[0] for r in db_query(cache, "PRAGMA integrity_check"))
+
+
+def import_records(args, src, cache):
+    """Imports a folder of JSON records (tests/fixtures/site-db) into the
+    database in cache, made anew; returns cache."""
+    if os.path.isdir(cache):
+        shutil.rmtree(cache)
+    p = run(args, "db", "import", src, "--cache", cache)
+    if p.returncode != 0:
+        raise SystemExit("db import %s: %s" % (src, p.stderr))
+    return cache
+
+
+def site_db(args, name="site-db"):
+    """tests/fixtures/site-db imported into a database under the work folder."""
+    return import_records(args, os.path.join(FIXTURES, "site-db"), os.path.join(args.work, name))
 
 
 def scan_json(args, *paths):

@@ -121,7 +121,7 @@ p = subprocess.run([args.wheelarch, "query", "--differences", "--cache", cache],
 c.ok(p.returncode == 0 and "torch 2.8.0 cu128 linux-x86_64 [verified]" in p.stdout, "--differences lists rows: " + p.stdout)
 
 # ---- AMD GPUs: ROCm rows only, exact processors or generic targets -------------
-SITEDB = os.path.join(watest.FIXTURES, "site-db")  # scanned torch 2.9.0 rocm6.3 (generic) and rocm6.4
+SITEDB = watest.site_db(args)  # scanned torch 2.9.0 rocm6.3 (generic) and rocm6.4
 o, _ = query("--gpu", "RX 7900 XTX", "--version", "2.9.0", "--platform", "linux-x86_64", cache=SITEDB)
 if o:
     c.eq((o["gpu"]["vendor"], o["gpu"]["gfx"], o["gpu"]["device"], o["gpu"]["compute_capability"]),

@@ -1,5 +1,5 @@
-"""wheelarch build (and query) on a database with hostile records, as a
-merged shard could bring them: the committed site database plus records
+"""Hostile records, as an old cache or a careless merge could bring them:
+`db import` of the committed site records plus records
 with markup in the variant, a key that is not the file's, a variant that is
 a number, a file name that is not a key (one with a terminal escape too),
 unparsable JSON, an inferred_from that is a path, a javascript: URL, a bad
@@ -8,8 +8,10 @@ URL with a fragment; one valid record whose member paths hold quotes,
 markup and spaces; and two valid releases, 1!2.0 and 1_2.0, that once
 shared one page path (and failed every build).
 
-Checks: exit status 3; exactly one warning per invalid record, naming its
-file (control characters escaped) and the reason; the valid hostile-looking
+Checks: import's exit status 3 and exactly one warning per invalid record,
+naming its file (control characters escaped) and the reason, and nothing of
+it in the database; a database edited by hand past the checks makes
+`build` and `query` skip that wheel with one warning each; the valid hostile-looking
 record rendered with its paths escaped; no markup from the records
 anywhere in the site; 1!2.0 and 1_2.0 on pages of their own, and every
 relative link of every page leading to a file of the site; no simple-index
@@ -21,6 +23,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import urllib.parse
@@ -38,9 +41,10 @@ SCANNED = "dbb3ef635357a2eb037f857bf739f5307f725ec56d2808c2aee868a0b38cb2c7"  # 
 ROCM = "e3ef5d7f5a8051663e14cac8eb71d7fd1be3a4bb3de166b5dc02c6493d34a785"  # torch 2.9.0 rocm6.4
 INFERRED = "6d57af775f6306db16090bf182bfe9af59f439304179e34645acef0b3c8cf054"  # torch 2.9.0 cu128 cp313
 
+incoming = os.path.join(W, "incoming")
+shutil.copytree(FIXTURE, incoming)
+RECORDS = os.path.join(incoming, "records")
 db = os.path.join(W, "db")
-shutil.copytree(FIXTURE, db)
-RECORDS = os.path.join(db, "records")
 
 
 def load(key):
@@ -160,6 +164,39 @@ release(BANG, "1!2.0")
 release(UNDER, "1_2.0")
 RELEASE_PAGES = {"release/torch/1_212.0/index.html": "1!2.0", "release/torch/1_5f2.0/index.html": "1_2.0"}
 
+# ---- import: the invalid ones refused, one line each ------------------------------
+p = subprocess.run([args.wheelarch, "db", "import", incoming, "--cache", db], capture_output=True,
+                   timeout=300)
+err = p.stderr.decode("utf-8", "replace")
+c.eq(p.returncode, 3, "import exit status with refused records (stderr: %s)" % err.strip())
+c.ok("\x1b" not in err, "no raw escape character reaches the terminal")
+lines = [line for line in err.splitlines() if line.endswith("; refused")]
+c.eq(len(lines), len(invalid), "one warning per invalid record:\n  " + "\n  ".join(lines))
+shown = {CTRL: "bad\\x1b[31mname"}
+for name, reason in sorted(invalid.items()):
+    prefix = "wheelarch: %s/%s.json: " % (RECORDS, shown.get(name, name))
+    mine = [line for line in lines if line.startswith(prefix)]
+    if c.eq(len(mine), 1, "exactly one warning names %s.json" % shown.get(name, name)):
+        c.ok(reason in mine[0][len(prefix):], "the warning for %s.json says %r: %s"
+             % (shown.get(name, name), reason, mine[0]))
+c.ok(not any(HOSTILE_OK in line for line in lines), "the valid hostile-looking record is not refused")
+c.ok(not any(k in line for line in lines for k in (BANG, UNDER)), "the 1!2.0 and 1_2.0 records are not refused")
+c.ok("16 records added" in err, "13 fixture records and the 3 valid new ones stored: " + err.strip())
+stored = watest.records(db)
+c.eq(sorted(k for k in invalid if k in stored), [], "no refused record is in the database")
+c.eq(watest.integrity(db), "ok", "the database passes integrity_check")
+
+# A row edited by hand past the checks (markup in the variant): build and
+# query leave that wheel out, with one warning naming the database.
+EDITED = key("1")
+con = sqlite3.connect(watest.db_path(db))
+with con:
+    con.execute("INSERT INTO wheels SELECT ?, status, project, version, 'rocm6<b>INJ</b>', platform, "
+                "filename, url, sha256, upload_time, scanned_at, inferred_from, index_url, "
+                "wheelarch_version, sass, ptx, gfx, code, entry, record FROM wheels WHERE key = ?",
+                (EDITED, ROCM))
+con.close()
+
 # ---- build -----------------------------------------------------------------
 site = os.path.join(W, "site")
 
@@ -171,21 +208,13 @@ def build(out):
 
 p = build(site)
 err = p.stderr.decode("utf-8", "replace")
-c.eq(p.returncode, 3, "build exit status with skipped records (stderr: %s)" % err.strip())
+c.eq(p.returncode, 3, "build exit status with a skipped wheel (stderr: %s)" % err.strip())
 c.ok("written twice" not in err, "no output path written twice")
-c.ok("\x1b" not in err, "no raw escape character reaches the terminal")
-lines = [line for line in err.splitlines() if line.endswith("; record skipped")]
-c.eq(len(lines), len(invalid), "one warning per invalid record:\n  " + "\n  ".join(lines))
-shown = {CTRL: "bad\\x1b[31mname"}
-for name, reason in sorted(invalid.items()):
-    prefix = "wheelarch: %s/%s.json: " % (RECORDS, shown.get(name, name))
-    mine = [line for line in lines if line.startswith(prefix)]
-    if c.eq(len(mine), 1, "exactly one warning names %s.json" % shown.get(name, name)):
-        c.ok(reason in mine[0][len(prefix):], "the warning for %s.json says %r: %s"
-             % (shown.get(name, name), reason, mine[0]))
-c.ok(not any(HOSTILE_OK in line for line in lines), "the valid hostile-looking record is not skipped")
-c.ok(not any(k in line for line in lines for k in (BANG, UNDER)), "the 1!2.0 and 1_2.0 records are not skipped")
-c.ok("pages from 16 records" in err, "13 fixture records and the 3 valid new ones rendered: " + err.strip())
+skipped = [line for line in err.splitlines() if line.endswith("; record skipped")]
+c.eq(len(skipped), 1, "one warning for the edited row: %s" % skipped)
+c.ok(skipped and "wheelarch.db: wheel %s: the variant is not a variant id" % EDITED in skipped[0],
+     "it names the database, the wheel and the reason: %s" % skipped)
+c.ok("pages from 16 records" in err, "the 16 stored records rendered: " + err.strip())
 
 # ---- nothing from the records reaches a page as markup ------------------------
 files = []
@@ -341,7 +370,7 @@ q = subprocess.run([args.wheelarch, "query", "--cc", "8.6", "--platform", "linux
 qerr = q.stderr.decode("utf-8", "replace")
 c.eq(q.returncode, 0, "query exit status (%s)" % qerr.strip())
 qlines = [line for line in qerr.splitlines() if line.endswith("; record skipped")]
-c.eq(len(qlines), len(invalid), "query: one warning per invalid record")
+c.eq(len(qlines), 1, "query: one warning for the edited row: %s" % qlines)
 c.ok("\x1b" not in qerr, "query: no raw escape character on the terminal")
 c.ok("<b>INJ" not in q.stdout.decode("utf-8", "replace"), "query: no hostile variant in its answer")
 

@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import signal
 import subprocess
 import sys
@@ -26,7 +27,7 @@ from watest import tree  # noqa: E402
 args = watest.parse_args()
 c = watest.Checker()
 W = args.work
-DB = os.path.join(watest.FIXTURES, "site-db")
+DB = watest.site_db(args)
 EXPECTED = os.path.join(watest.TESTS, "expected", "site")
 update = os.environ.get("UPDATE_GOLDEN") == "1"
 EVIL = "url-1f8185a4110dd1bd80aefd3c8bc418d46064b64f4a57bb464d9a5b103902d81b"
@@ -155,7 +156,10 @@ c.ok(not os.path.exists(site + ".tmp"), "no temporary folder left")
 # ---- a change rewrites what changed and nothing else --------------------------
 db2 = os.path.join(W, "db2")
 shutil.copytree(DB, db2)
-os.remove(os.path.join(db2, "records", EVIL + ".json"))
+con = sqlite3.connect(os.path.join(db2, "wheelarch.db"))
+with con:
+    con.execute("DELETE FROM wheels WHERE key = ?", (EVIL,))
+con.close()
 p = build(site, db2)
 c.eq(p.returncode, 0, "build after a change")
 after = stats(site)

@@ -1,17 +1,21 @@
 /*
  * Unit tests of recordcheck (the rules a database record follows before
- * any page uses it), of the view's list of skipped records, and of the
+ * any page uses it), of import's refusals and the view's list of skipped
+ * wheels, and of the
  * timeline's escaping of the values it takes from records.
  *
  * usage: test_recordcheck SITE_DB DATA_DIR WORK_DIR
  *   SITE_DB   tests/fixtures/site-db: every record in it is valid
  *   DATA_DIR  data/ (the tables, for the view and the timeline)
- *   WORK_DIR  a scratch folder for a database with invalid records
+ *   WORK_DIR  a scratch folder for imports and databases edited by hand
  */
 #include <dirent.h>
 #include <stdlib.h>
 
+#include <sqlite3.h>
+
 #include "db.h"
+#include "dbmerge.h"
 #include "dbview.h"
 #include "fsutil.h"
 #include "harness.h"
@@ -27,6 +31,7 @@
 #define OTHER_KEY "1111111111111111111111111111111111111111111111111111111111111111"
 
 static const char *site_db;
+static char *site_cache; /* the fixture imported into a database */
 
 static json_t *load(const char *key)
 {
@@ -424,62 +429,166 @@ static int find_skip(const struct dbview *v, const char *name, const char *reaso
     return 0;
 }
 
-/* The view leaves invalid records out and says which and why. */
-static void view_skips(const char *work, const struct tables *t)
+struct refusals {
+    char what[8][512];
+    char why[8][512];
+    size_t n;
+};
+
+static void note_refused(void *ud, const char *what, const char *why)
 {
-    char *db = fsutil_join(work, "db");
-    char *records = fsutil_join(db, "records");
-    char *cmd = xasprintf("rm -rf '%s'", db);
-    OK(system(cmd) == 0, "clean %s", db);
+    struct refusals *r = ud;
+    if (r->n < 8) {
+        snprintf(r->what[r->n], sizeof r->what[0], "%s", what);
+        snprintf(r->why[r->n], sizeof r->why[0], "%s", why);
+    }
+    r->n++;
+}
+
+static int refused_with(const struct refusals *r, const char *name, const char *reason)
+{
+    for (size_t i = 0; i < r->n && i < 8; i++) {
+        size_t fl = strlen(r->what[i]), nl = strlen(name);
+        if (fl >= nl && strcmp(r->what[i] + fl - nl, name) == 0 && strstr(r->why[i], reason))
+            return 1;
+    }
+    return 0;
+}
+
+static void rm_rf(const char *dir)
+{
+    char *cmd = xasprintf("rm -rf '%s'", dir);
+    OK(system(cmd) == 0, "clean %s", dir);
     free(cmd);
-    put_record(db, SCANNED, load(SCANNED), NULL);
+}
+
+/* Importing a folder of records stores the valid ones and refuses the
+ * others, each with its file and the reason; none of them reaches the
+ * view. */
+static void import_refuses(const char *work, const struct tables *t)
+{
+    char *dir = fsutil_join(work, "records-in");
+    char *cache = fsutil_join(work, "import-db");
+    rm_rf(dir);
+    rm_rf(cache);
+    put_record(dir, SCANNED, load(SCANNED), NULL);
     json_t *rec = load(SCANNED);
     json_object_set_new(rec, "key", json_string(OTHER_KEY));
     json_object_set_new(rec, "variant", json_string("rocm6<b>INJ</b>"));
-    put_record(db, OTHER_KEY, rec, NULL);
+    put_record(dir, OTHER_KEY, rec, NULL);
     rec = load(SCANNED);
     json_object_set_new(rec, "key", json_string(OTHER_KEY));
-    put_record(db, "4444444444444444444444444444444444444444444444444444444444444444", rec, NULL);
-    put_record(db, "evil", load(SCANNED), NULL);
-    put_record(db, "2222222222222222222222222222222222222222222222222222222222222222", NULL,
+    put_record(dir, "4444444444444444444444444444444444444444444444444444444444444444", rec, NULL);
+    put_record(dir, "evil", load(SCANNED), NULL);
+    put_record(dir, "2222222222222222222222222222222222222222222222222222222222222222", NULL,
                "{\"key\": \n");
     rec = load(INFERRED);
     json_object_set_new(
         rec, "key",
         json_string("3333333333333333333333333333333333333333333333333333333333333333"));
     json_object_set_new(rec, "inferred_from", json_string("../../x"));
-    put_record(db, "3333333333333333333333333333333333333333333333333333333333333333", rec, NULL);
+    put_record(dir, "3333333333333333333333333333333333333333333333333333333333333333", rec, NULL);
+
+    struct db *db;
+    struct wa_error err = {0};
+    OK(db_open(cache, 0, &db, &err) == 0, "open %s: %s", cache, err.msg);
+    struct dbmerge_stats st;
+    struct refusals r = {0};
+    OK(db_import(db, dir, &st, note_refused, &r, &err) == 0, "import: %s", err.msg);
+    INT_EQ(st.added, 1, "one record stored");
+    INT_EQ(st.refused, 5, "five files refused");
+    INT_EQ(r.n, 5, "five refusals reported");
+    OK(refused_with(&r, "/records/" OTHER_KEY ".json",
+                    "variant \"rocm6<b>INJ</b>\" is not a variant id"),
+       "refused: markup in the variant");
+    OK(refused_with(&r, "/4444444444444444444444444444444444444444444444444444444444444444.json",
+                    "key \"" OTHER_KEY "\" is not the key in the file name"),
+       "refused: the key that differs from its file name");
+    OK(refused_with(&r, "/evil.json", "\"evil\" is not a record key"), "refused: evil.json");
+    OK(refused_with(&r, "/2222222222222222222222222222222222222222222222222222222222222222.json",
+                    "line 2"),
+       "refused: unparsable JSON, with the parse error");
+    OK(refused_with(&r, "/3333333333333333333333333333333333333333333333333333333333333333.json",
+                    "inferred_from \"../../x\" is not a record key"),
+       "refused: inferred_from ../../x");
+    for (size_t i = 0; i < r.n && i < 8; i++)
+        OK(strstr(r.why[i], dir) == NULL, "reason %s does not repeat the path", r.why[i]);
+    INT_EQ(db_count_records(db), 1, "the database holds the valid record only");
+    OK(db_check(db, &err) == 0, "integrity_check: %s", err.msg);
+    db_close(db);
+
+    struct dbview v;
+    OK(dbview_build(cache, t, 0, &v, &err) == 0, "view: %s", err.msg);
+    INT_EQ(v.records, 1, "one record in the view");
+    INT_EQ(v.nskipped, 0, "nothing to skip");
+    dbview_free(&v);
+    free(dir);
+    free(cache);
+}
+
+/* A database edited by hand past the checks: the view leaves the wheels
+ * whose ids would become paths or markup out, and says which and why. */
+static void view_skips(const char *work, const struct tables *t)
+{
+    char *cache = fsutil_join(work, "import-db");
+    char *path = fsutil_join(cache, DB_FILE);
+    sqlite3 *h;
+    OK(sqlite3_open(path, &h) == SQLITE_OK, "open %s", path);
+    const char *sql =
+        "INSERT INTO wheels SELECT '" OTHER_KEY "', status, project, version, "
+        "'rocm6<b>INJ</b>', platform, filename, url, sha256, upload_time, scanned_at, "
+        "inferred_from, index_url, wheelarch_version, sass, ptx, gfx, code, entry, record "
+        "FROM wheels WHERE key = '" SCANNED "';"
+        "INSERT INTO wheels SELECT 'evil', status, project, version, variant, platform, "
+        "filename, url, sha256, upload_time, scanned_at, inferred_from, index_url, "
+        "wheelarch_version, sass, ptx, gfx, code, entry, record FROM wheels WHERE key = '" SCANNED
+        "';"
+        "INSERT INTO wheels SELECT "
+        "'2222222222222222222222222222222222222222222222222222222222222222',"
+        " status, project, version, variant, platform, filename, url, sha256, upload_time, "
+        "scanned_at, inferred_from, index_url, wheelarch_version, sass, ptx, gfx, code, entry, "
+        "'{\"key\": ' FROM wheels WHERE key = '" SCANNED "';";
+    char *msg = NULL;
+    OK(sqlite3_exec(h, sql, NULL, NULL, &msg) == SQLITE_OK, "hand edits: %s", msg ? msg : "");
+    sqlite3_free(msg);
+    sqlite3_close(h);
 
     struct dbview v;
     struct wa_error err = {0};
-    OK(dbview_build(db, t, &v, &err) == 0, "view of a database with invalid records: %s", err.msg);
+    OK(dbview_build(cache, t, 0, &v, &err) == 0, "view of an edited database: %s", err.msg);
     INT_EQ(v.records, 1, "one valid record");
-    INT_EQ(v.nskipped, 5, "five records skipped");
-    OK(find_skip(&v, "/records/" OTHER_KEY ".json",
-                 "variant \"rocm6<b>INJ</b>\" is not a variant id"),
+    INT_EQ(v.nskipped, 3, "three wheels skipped");
+    OK(find_skip(&v, "wheel " OTHER_KEY, "the variant is not a variant id"),
        "skipped: markup in the variant");
-    OK(find_skip(&v,
-                 "/records/4444444444444444444444444444444444444444444444444444444444444444.json",
-                 "key \"" OTHER_KEY "\" is not the key in the file name"),
-       "skipped: the key that differs from its file name");
-    OK(find_skip(&v, "/records/evil.json", "\"evil\" is not a record key"), "skipped: evil.json");
-    OK(find_skip(&v,
-                 "/records/2222222222222222222222222222222222222222222222222222222222222222.json",
-                 "line 2"),
-       "skipped: unparsable JSON, with the parse error and without the path twice");
-    OK(find_skip(&v,
-                 "/records/3333333333333333333333333333333333333333333333333333333333333333.json",
-                 "inferred_from \"../../x\" is not a record key"),
-       "skipped: inferred_from ../../x");
-    for (size_t i = 0; i < v.nskipped; i++) {
-        OK(strncmp(v.skipped[i].file, records, strlen(records)) == 0, "file %s is in %s",
-           v.skipped[i].file, records);
-        OK(strstr(v.skipped[i].reason, records) == NULL, "reason %s does not repeat the path",
-           v.skipped[i].reason);
-    }
+    OK(find_skip(&v, "wheel evil", "the key is not a record key"), "skipped: key evil");
+    OK(find_skip(&v, "wheel 2222222222222222222222222222222222222222222222222222222222222222",
+                 "not JSON"),
+       "skipped: a record that is not JSON");
+    for (size_t i = 0; i < v.nskipped; i++)
+        OK(strncmp(v.skipped[i].file, path, strlen(path)) == 0, "%s names the database",
+           v.skipped[i].file);
     dbview_free(&v);
-    free(records);
-    free(db);
+    /* query's view reads no whole record: the ids are still checked */
+    OK(dbview_build(cache, t, DBVIEW_CODE_ONLY, &v, &err) == 0, "code-only view: %s", err.msg);
+    INT_EQ(v.nskipped, 2, "code-only: the two bad ids skipped");
+    dbview_free(&v);
+    free(path);
+    free(cache);
+}
+
+/* The fixture's records as a database in work/site-db. */
+static char *import_fixture(const char *work)
+{
+    char *cache = fsutil_join(work, "site-db");
+    rm_rf(cache);
+    struct db *db;
+    struct wa_error err = {0};
+    OK(db_open(cache, 0, &db, &err) == 0, "open %s: %s", cache, err.msg);
+    struct dbmerge_stats st;
+    OK(db_import(db, site_db, &st, NULL, NULL, &err) == 0, "import the fixture: %s", err.msg);
+    INT_EQ(st.refused, 0, "every fixture record imports");
+    db_close(db);
+    return cache;
 }
 
 /* The timeline escapes what it takes from the view, even if a value got
@@ -488,7 +597,7 @@ static void timeline_escapes(const struct tables *t)
 {
     struct dbview v;
     struct wa_error err = {0};
-    OK(dbview_build(site_db, t, &v, &err) == 0, "view of the fixture: %s", err.msg);
+    OK(dbview_build(site_cache, t, 0, &v, &err) == 0, "view of the fixture: %s", err.msg);
     int changed = 0;
     for (size_t r = 0; r < v.nrows; r++) {
         struct view_row *row = &v.rows[r];
@@ -586,8 +695,12 @@ int main(int argc, char **argv)
         return harness_done();
     }
     fsutil_mkdirs(argv[3], NULL);
+    fsutil_mkdirs(argv[3], NULL);
+    import_refuses(argv[3], &t);
     view_skips(argv[3], &t);
+    site_cache = import_fixture(argv[3]);
     timeline_escapes(&t);
+    free(site_cache);
     tables_free(&t);
     return harness_done();
 }

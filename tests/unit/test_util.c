@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 
 #include "db.h"
+#include "wheelkey.h"
 #include "error.h"
 #include "fsutil.h"
 #include "harness.h"
@@ -79,16 +80,16 @@ int main(int argc, char **argv)
 
     /* Record keys: the one check every path built from index data passes. */
     static const char hex64[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
-    OK(db_key_valid(hex64), "sha256 key");
-    char *uk = db_key(NULL, "https://h/x.whl");
-    OK(uk && strncmp(uk, "url-", 4) == 0 && db_key_valid(uk), "url key");
+    OK(wheelkey_valid(hex64), "sha256 key");
+    char *uk = wheelkey_make(NULL, "https://h/x.whl");
+    OK(uk && strncmp(uk, "url-", 4) == 0 && wheelkey_valid(uk), "url key");
     free(uk);
     char upper[65];
     for (int i = 0; i < 64; i++)
         upper[i] = (char)(hex64[i] >= 'a' ? hex64[i] - 32 : hex64[i]);
     upper[64] = '\0';
-    OK(!db_key_valid(upper), "uppercase is not a key");
-    char *lk = db_key(upper, "u");
+    OK(!wheelkey_valid(upper), "uppercase is not a key");
+    char *lk = wheelkey_make(upper, "u");
     STR_EQ(lk, hex64, "db_key lowercases an uppercase sha256");
     free(lk);
     static const char *const bad_keys[] = {
@@ -100,11 +101,11 @@ int main(int argc, char **argv)
         "",
         NULL};
     for (const char *const *k = bad_keys; *k; k++) {
-        OK(!db_key_valid(*k), "not a key: %s", *k);
-        OK(db_key(*k, "u") == NULL, "db_key refuses sha256 %s", *k);
-        OK(!db_sha256_valid(*k), "not a sha256: %s", *k);
+        OK(!wheelkey_valid(*k), "not a key: %s", *k);
+        OK(wheelkey_make(*k, "u") == NULL, "wheelkey_make refuses sha256 %s", *k);
+        OK(!wheelkey_sha256_valid(*k), "not a sha256: %s", *k);
     }
-    OK(!db_key_valid(NULL), "NULL is not a key");
+    OK(!wheelkey_valid(NULL), "NULL is not a key");
 
     /* Address classes for the redirect policy. */
     INT_EQ(netaddr_classify_text("127.0.0.1"), NETADDR_LOOPBACK, "127.0.0.1");

@@ -170,15 +170,19 @@ try:
     srv.set_faults({wheels[hang]["rel"]: {"delay": 300}})
     cache, out = os.path.join(j, "cache"), os.path.join(j, "site")
     proc = start("crawl", "-j", "1", "--config", jcfg, "--cache", cache)
-    note = os.path.join(cache, "journal")
+    def journal():
+        try:
+            return [n for (n,) in watest.db_query(cache, "SELECT note FROM journal")]
+        except Exception:  # not created yet
+            return []
+
     deadline = time.time() + 60
-    while time.time() < deadline and not (os.path.isdir(note) and any(
-            hang in open(os.path.join(note, f)).read() for f in os.listdir(note) if f.endswith(".json"))):
+    while time.time() < deadline and not any(hang in n for n in journal()):
         time.sleep(0.05)
     time.sleep(0.2)
     proc.send_signal(signal.SIGKILL)
     proc.communicate()
-    notes = [f for f in os.listdir(note) if f.endswith(".json")]
+    notes = journal()
     c.eq(len(notes), 1, "the hanging wheel is noted in the journal when the crawl is killed")
     srv.clear_log()
     p = run("crawl", "--json", "--config", jcfg, "--cache", cache)

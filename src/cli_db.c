@@ -1,0 +1,207 @@
+/*
+ * cli_db: `wheelarch db import|export|check` and `wheelarch merge`.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "db.h"
+#include "dbmerge.h"
+#include "lockfile.h"
+#include "recordcheck.h"
+#include "xalloc.h"
+
+static void print_refused(void *ud, const char *what, const char *why)
+{
+    (void)ud;
+    /* File names come from a directory listing: shown quoted.  Reasons
+     * quote the values they name already; a parser's message may still
+     * hold a raw byte of the input, so control characters become '?'. */
+    char w[4200], y[1024];
+    snprintf(y, sizeof y, "%s", why);
+    for (char *ch = y; *ch; ch++)
+        if ((unsigned char)*ch < 0x20 || *ch == 0x7f)
+            *ch = '?';
+    cli_warn("%s: %s; refused", recordcheck_quote(w, sizeof w, what, 1000), y);
+}
+
+static const char *cache_of(const struct cli_command *cmd, const struct cli_args *a)
+{
+    return cli_get(cmd, a, "cache") ? cli_get(cmd, a, "cache") : "cache";
+}
+
+/* Opens the database for writing, holding the crawl lock (import and
+ * merge write many records; a crawl's journal rows stay its own). */
+static int open_locked(const struct cli_command *cmd, const struct cli_args *a, struct db **db,
+                       struct lockfile **lock)
+{
+    const char *cache = cache_of(cmd, a);
+    struct wa_error err;
+    if (lockfile_acquire(cache, !cli_get(cmd, a, "no-wait"), cli_print_waiting, NULL, lock, &err) <
+        0) {
+        cli_warn("%s", err.msg);
+        return WA_EXIT_FAILURE;
+    }
+    if (db_open(cache, 0, db, &err) < 0) {
+        lockfile_release(*lock);
+        cli_warn("%s", err.msg);
+        return WA_EXIT_FAILURE;
+    }
+    return 0;
+}
+
+static void print_stats(const char *path, const struct dbmerge_stats *st, size_t total)
+{
+    fprintf(stderr,
+            "wheelarch: %s: %zu records added, %zu inferred ones replaced by scanned ones, %zu "
+            "already there; %zu refused; %zu records in all\n",
+            path, st->added, st->replaced, st->kept, st->refused, total);
+}
+
+static int db_import_cmd(const struct cli_command *cmd, const struct cli_args *a)
+{
+    if (a->nrest != 2)
+        return cli_usage_error(cmd, "db import wants one folder: wheelarch db import DIR");
+    struct db *db;
+    struct lockfile *lock;
+    int rc = open_locked(cmd, a, &db, &lock);
+    if (rc)
+        return rc;
+    struct dbmerge_stats st;
+    struct wa_error err;
+    rc = db_import(db, a->rest[1], &st, print_refused, NULL, &err);
+    if (rc < 0)
+        cli_warn("%s", err.msg);
+    else
+        print_stats(db_path(db), &st, db_count_records(db));
+    db_close(db);
+    lockfile_release(lock);
+    return rc < 0 ? WA_EXIT_FAILURE : st.refused ? WA_EXIT_PARTIAL : WA_EXIT_OK;
+}
+
+static int db_export_cmd(const struct cli_command *cmd, const struct cli_args *a)
+{
+    if (a->nrest != 1)
+        return cli_usage_error(cmd, "unexpected argument '%s'", a->rest[1]);
+    const char *cache = cache_of(cmd, a);
+    const char *out = cli_get(cmd, a, "out");
+    struct db *db;
+    struct wa_error err;
+    if (db_open(cache, DB_READONLY, &db, &err) < 0) {
+        cli_warn("%s", err.msg);
+        return WA_EXIT_FAILURE;
+    }
+    int rc;
+    size_t n = 0;
+    if (!out) {
+        rc = db_export(db, stdout, &n, &err);
+    } else {
+        /* Written beside the file and renamed: a reader never sees half. */
+        char *tmp = xasprintf("%s.tmp", out);
+        FILE *f = fopen(tmp, "w");
+        if (!f) {
+            rc = wa_error_set(&err, WA_ERR_IO, "%s: %s", tmp, strerror(errno));
+        } else {
+            rc = db_export(db, f, &n, &err);
+            if (fclose(f) != 0 && rc == 0)
+                rc = wa_error_set(&err, WA_ERR_IO, "%s: %s", tmp, strerror(errno));
+            if (rc == 0 && rename(tmp, out) != 0)
+                rc = wa_error_set(&err, WA_ERR_IO, "%s: %s", out, strerror(errno));
+            if (rc < 0)
+                remove(tmp);
+        }
+        free(tmp);
+    }
+    db_close(db);
+    if (rc < 0) {
+        cli_warn("%s", err.msg);
+        return WA_EXIT_FAILURE;
+    }
+    if (out)
+        fprintf(stderr, "wheelarch: %s: %zu records\n", out, n);
+    return WA_EXIT_OK;
+}
+
+static int db_check_cmd(const struct cli_command *cmd, const struct cli_args *a)
+{
+    if (a->nrest != 1)
+        return cli_usage_error(cmd, "unexpected argument '%s'", a->rest[1]);
+    struct db *db;
+    struct wa_error err;
+    /* Opened for writing: an older schema is upgraded on the way. */
+    if (db_open(cache_of(cmd, a), 0, &db, &err) < 0 || db_check(db, &err) < 0) {
+        cli_warn("%s", err.msg);
+        return WA_EXIT_FAILURE;
+    }
+    printf("%s: ok, schema version %d, %zu records\n", db_path(db), DB_SCHEMA_VERSION,
+           db_count_records(db));
+    db_close(db);
+    return WA_EXIT_OK;
+}
+
+int cli_db(int argc, char **argv)
+{
+    const struct cli_command *cmd = cli_find_command("db");
+    struct cli_args a;
+    if (cli_parse(cmd, argc, argv, &a) != 0) {
+        cli_args_free(&a);
+        return WA_EXIT_USAGE;
+    }
+    int rc;
+    const char *sub = a.nrest > 0 ? a.rest[0] : NULL;
+    if (a.help)
+        cli_print_help(stdout, cmd), rc = WA_EXIT_OK;
+    else if (!sub)
+        rc = cli_usage_error(cmd, "say what to do: import, export or check");
+    else if (strcmp(sub, "import") == 0)
+        rc = db_import_cmd(cmd, &a);
+    else if (strcmp(sub, "export") == 0)
+        rc = db_export_cmd(cmd, &a);
+    else if (strcmp(sub, "check") == 0)
+        rc = db_check_cmd(cmd, &a);
+    else
+        rc = cli_usage_error(cmd, "'%s' is not import, export or check", sub);
+    cli_args_free(&a);
+    return rc;
+}
+
+int cli_merge(int argc, char **argv)
+{
+    const struct cli_command *cmd = cli_find_command("merge");
+    struct cli_args a;
+    if (cli_parse(cmd, argc, argv, &a) != 0) {
+        cli_args_free(&a);
+        return WA_EXIT_USAGE;
+    }
+    int rc;
+    if (a.help) {
+        cli_print_help(stdout, cmd);
+        rc = WA_EXIT_OK;
+    } else if (a.nrest == 0) {
+        rc = cli_usage_error(cmd, "no database to merge given");
+    } else {
+        struct db *db;
+        struct lockfile *lock;
+        rc = open_locked(cmd, &a, &db, &lock);
+        if (rc == 0) {
+            struct dbmerge_stats st;
+            struct wa_error err;
+            if (db_merge(db, (const char *const *)a.rest, (size_t)a.nrest, &st, print_refused, NULL,
+                         &err) < 0) {
+                cli_warn("%s", err.msg);
+                rc = WA_EXIT_FAILURE;
+            } else {
+                print_stats(db_path(db), &st, db_count_records(db));
+                rc = st.refused == 0                ? WA_EXIT_OK
+                     : st.refused < (size_t)a.nrest ? WA_EXIT_PARTIAL
+                                                    : WA_EXIT_FAILURE;
+            }
+            db_close(db);
+            lockfile_release(lock);
+        }
+    }
+    cli_args_free(&a);
+    return rc;
+}

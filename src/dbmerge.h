@@ -1,0 +1,56 @@
+/*
+ * dbmerge: records into and out of the database in bulk.
+ *
+ *   db_merge    the records of other databases (crawl shards): a union, in
+ *               one transaction, with their failures, unfinished scans
+ *               (journal) and cached index pages
+ *   db_import   a folder of JSON records, one file per wheel, as wheelarch
+ *               0.1 kept them (cache/records/<key>.json): the one-time
+ *               migration to the SQLite database
+ *   db_export   every record as one JSON line, in key order, for people
+ *               who want to diff or grep (db_import reads it back)
+ *
+ * Records from outside are untrusted: each is checked as db_write_record
+ * checks it.  When a key is already stored, the stored record stays, unless
+ * it was inferred and the incoming one was scanned (the wheel was read).
+ */
+#ifndef WHEELARCH_DBMERGE_H
+#define WHEELARCH_DBMERGE_H
+
+#include <stdio.h>
+
+#include "db.h"
+#include "error.h"
+
+struct dbmerge_stats {
+    size_t added;    /* new keys */
+    size_t replaced; /* inferred records replaced by scanned ones */
+    size_t kept;     /* already stored, left as they were */
+    size_t refused;  /* inputs (merge) or files (import) refused */
+};
+
+/* Told about each input refused: `what` names it (a database, or a record
+ * file), `why` is one line. */
+typedef void (*dbmerge_refused_fn)(void *ud, const char *what, const char *why);
+
+/* Merges the databases paths[0..n).  An input that cannot be opened, is
+ * damaged (PRAGMA quick_check), is not a wheelarch database, or holds a
+ * record that fails the checks is refused as a whole (nothing of it is
+ * stored) and reported; the others are merged.  All in one transaction:
+ * an error (not a refusal) leaves the database as it was. */
+int db_merge(struct db *db, const char *const *paths, size_t n, struct dbmerge_stats *st,
+             dbmerge_refused_fn refused, void *ud, struct wa_error *err);
+
+/* Imports the records in dir: DIR/records/NAME.json when DIR holds a
+ * records/ folder, else DIR/NAME.json (the key is NAME); or, when dir is a
+ * file, the JSON lines db_export writes (the key is each record's "key").
+ * A file or line that cannot be read, parsed or checked is refused and
+ * reported; the others are stored, in one transaction. */
+int db_import(struct db *db, const char *dir, struct dbmerge_stats *st, dbmerge_refused_fn refused,
+              void *ud, struct wa_error *err);
+
+/* Writes every record to f as one compact JSON line with sorted keys, in
+ * key order.  Returns 0, or WA_ERR_IO when f fails. */
+int db_export(struct db *db, FILE *f, size_t *count, struct wa_error *err);
+
+#endif

@@ -1,0 +1,184 @@
+/*
+ * record: checking a record once and deriving the database's columns.
+ */
+#include "record.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "dotver.h"
+#include "recordcheck.h"
+#include "strbuf.h"
+#include "target.h"
+#include "xalloc.h"
+
+static const char *jstr(json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+int record_is_bundled(const char *path)
+{
+    /* NVIDIA's libraries as torch wheels bundle them (Windows DLLs, older
+     * Linux wheels): their kernels cover other GPUs than torch's own. */
+    static const char *const prefixes[] = {
+        "cudnn",     "cublas",      "cufft",         "curand",    "cusolver",   "cusparse",
+        "nccl",      "nvrtc",       "nvjitlink",     "cupti",     "cudart",     "nvtoolsext",
+        "cufile",    "nvshmem",     "nvperf",        "libcudnn",  "libcublas",  "libcufft",
+        "libcurand", "libcusolver", "libcusparse",   "libnccl",   "libnvrtc",   "libnvjitlink",
+        "libcupti",  "libcudart",   "libnvtoolsext", "libcufile", "libnvshmem", "libnvperf",
+        "zluda",     NULL};
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    for (const char *const *p = prefixes; *p; p++)
+        if (strncasecmp(base, *p, strlen(*p)) == 0)
+            return 1;
+    return 0;
+}
+
+json_t *record_entry(json_t *rec)
+{
+    json_t *w = json_object();
+    static const char *const keys[] = {
+        "filename",   "url",           "sha256", "status",          "key",    "upload_time",
+        "scanned_at", "inferred_from", "size",   "sha256_verified", "yanked", "requires_python",
+        NULL};
+    for (const char *const *k = keys; *k; k++)
+        if (json_object_get(rec, *k))
+            json_object_set(w, *k, json_object_get(rec, *k));
+    return w;
+}
+
+/* The canonical name of a target name, or 0 when it does not parse. */
+static int canonical(const char *name, char *out, size_t n, struct target *t)
+{
+    if (!name || target_parse(name, t) != 0)
+        return 0;
+    target_format(t, out, n);
+    return 1;
+}
+
+json_t *record_code(json_t *rec)
+{
+    json_t *bins = json_object_get(rec, "binaries");
+    if (!json_is_array(bins))
+        return NULL;
+    json_t *sets = json_array(), *isas = json_array();
+    size_t i;
+    json_t *b;
+    json_array_foreach(bins, i, b)
+    {
+        const char *path = jstr(b, "path");
+        json_t *ms = json_object_get(b, "module_sets");
+        if (!path || record_is_bundled(path) || !json_array_size(ms))
+            continue;
+        size_t k;
+        json_t *s;
+        json_array_foreach(ms, k, s)
+        {
+            json_int_t mods = json_integer_value(json_object_get(s, "modules"));
+            json_t *set = json_array();
+            json_array_append_new(set, json_integer(mods > 0 ? mods : 1));
+            size_t j;
+            json_t *tv;
+            json_array_foreach(json_object_get(s, "targets"), j, tv)
+            {
+                char name[TARGET_NAME_MAX];
+                struct target t;
+                if (canonical(json_string_value(tv), name, sizeof name, &t))
+                    json_array_append_new(set, json_string(name));
+            }
+            json_array_append_new(sets, set);
+        }
+        const char *tname;
+        json_t *tv;
+        json_object_foreach(json_object_get(b, "targets"), tname, tv)
+        {
+            char name[TARGET_NAME_MAX];
+            struct target t;
+            struct dotver isa;
+            const char *is = jstr(tv, "isa");
+            if (canonical(tname, name, sizeof name, &t) && t.kind == TARGET_PTX && is &&
+                dotver_parse(is, &isa) == 0) {
+                json_t *pair = json_array();
+                json_array_append_new(pair, json_string(name));
+                json_array_append_new(pair, json_string(is));
+                json_array_append_new(isas, pair);
+            }
+        }
+    }
+    json_t *code = json_object();
+    json_object_set_new(code, "sets", sets);
+    json_object_set_new(code, "isa", isas);
+    return code;
+}
+
+/* The names of a target list, space-separated. */
+static char *joined(json_t *list)
+{
+    struct strbuf b = STRBUF_INIT;
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v)
+    {
+        if (!json_is_string(v))
+            continue;
+        if (b.len)
+            strbuf_addc(&b, ' ');
+        strbuf_adds(&b, json_string_value(v));
+    }
+    return strbuf_detach(&b, NULL);
+}
+
+static char *compact(json_t *v)
+{
+    return json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+}
+
+int record_columns_of(const char *key, json_t *rec, struct record_columns *c, struct wa_error *err)
+{
+    memset(c, 0, sizeof *c);
+    int rc = recordcheck_validate(key, rec, err);
+    if (rc < 0)
+        return rc;
+    json_t *w = json_object_get(rec, "wheel");
+    c->key = jstr(rec, "key");
+    c->status = jstr(rec, "status");
+    c->project = jstr(w, "normalized_name");
+    c->version = jstr(w, "public_version");
+    c->variant = jstr(rec, "variant");
+    c->platform = jstr(w, "platform_id");
+    c->filename = jstr(rec, "filename");
+    c->url = jstr(rec, "url");
+    c->sha256 = jstr(rec, "sha256");
+    c->upload_time = jstr(rec, "upload_time");
+    c->scanned_at = jstr(rec, "scanned_at");
+    c->inferred_from = jstr(rec, "inferred_from");
+    c->index_url = jstr(rec, "index_url");
+    c->wheelarch_version = jstr(rec, "wheelarch_version");
+    if (!c->project || !c->version || !c->platform)
+        return wa_error_set(err, WA_ERR_FORMAT,
+                            "wheel: normalized_name, public_version and "
+                            "platform_id are required");
+    c->sass = joined(json_object_get(rec, "sass"));
+    c->ptx = joined(json_object_get(rec, "ptx"));
+    c->gfx = joined(json_object_get(rec, "gfx"));
+    json_t *code = record_code(rec);
+    c->code = code ? compact(code) : NULL;
+    json_decref(code);
+    json_t *entry = record_entry(rec);
+    c->entry = compact(entry);
+    json_decref(entry);
+    return 0;
+}
+
+void record_columns_free(struct record_columns *c)
+{
+    free(c->sass);
+    free(c->ptx);
+    free(c->gfx);
+    free(c->code);
+    free(c->entry);
+    memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,70 @@
+/*
+ * record: what the database stores about one wheel, and the columns the
+ * database derives from it.
+ *
+ * A record is a JSON object (the `scan --json` object of the wheel under
+ * the wheel's identity, or, for a wheel that was not read, its identity,
+ * the unions of the wheel it was inferred from and that wheel's key); its
+ * fields and their grammar are recordcheck's.  record_columns checks a
+ * record once and derives what `query`, `build` and the database's
+ * indexes read without parsing the whole record again: the identity, the
+ * wheel's line in the view, and the project's own GPU code in a compact
+ * form (bundled NVIDIA libraries left out, see record_is_bundled).
+ */
+#ifndef WHEELARCH_RECORD_H
+#define WHEELARCH_RECORD_H
+
+#include <jansson.h>
+
+#include "error.h"
+
+/* The version of the record format crawl writes. */
+#define RECORD_VERSION 1
+
+struct record_columns {
+    /* Borrowed from the record (valid while it lives); NULL when absent. */
+    const char *key;
+    const char *status;  /* "scanned" or "inferred" */
+    const char *project; /* normalized name */
+    const char *version; /* public version */
+    const char *variant;
+    const char *platform; /* platform id */
+    const char *filename;
+    const char *url;
+    const char *sha256;
+    const char *upload_time;
+    const char *scanned_at;
+    const char *inferred_from;
+    const char *index_url;
+    const char *wheelarch_version;
+    /* Owned. */
+    char *sass; /* the record's target unions, space-separated ("" if none) */
+    char *ptx;
+    char *gfx;
+    char *code;  /* record_code as compact JSON, or NULL (no binaries listed) */
+    char *entry; /* record_entry as compact JSON */
+};
+
+/* Checks rec (recordcheck_validate against key) and fills c.  Returns 0,
+ * or WA_ERR_FORMAT with recordcheck's one-line message. */
+int record_columns_of(const char *key, json_t *rec, struct record_columns *c, struct wa_error *err);
+void record_columns_free(struct record_columns *c);
+
+/* The wheel's line in the view and on the pages: filename, url, sha256,
+ * status, key, upload_time, scanned_at, inferred_from, size,
+ * sha256_verified, yanked and requires_python, those the record has.
+ * New reference. */
+json_t *record_entry(json_t *rec);
+
+/* The project's own GPU code in a record: {"sets": [[modules, target...],
+ * ...], "isa": [[ptx target, ISA], ...]}, from the module sets and PTX ISAs
+ * of every binary that is not a bundled library, in the order the record
+ * lists them (targets that do not parse are left out).  New reference, or
+ * NULL when the record lists no binaries (a compact inferred record). */
+json_t *record_code(json_t *rec);
+
+/* Whether a binary path names a bundled third-party CUDA library (cuDNN,
+ * cuBLAS, NCCL, ...): its kernels serve other GPUs than the project's. */
+int record_is_bundled(const char *path);
+
+#endif
