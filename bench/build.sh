@@ -4,6 +4,7 @@
 # scanned record and nine inferred ones per group, records copied from a
 # real scan of the test fixtures), at each N given (default: 10,000 and
 # 100,000). Per N it prints:
+#   - the time `db import` takes to store them in the SQLite database;
 #   - the wall time of a full build and of a rebuild with nothing changed,
 #     against `cp -r` of the produced site (the cost of just writing that
 #     many files) and python3 merely parsing every record (json.load);
@@ -37,8 +38,11 @@ measure() {
 for n in "${sizes[@]}"; do
     work=$here/work/build-$n
     rm -rf "$work"
-    mkdir -p "$work/cache/records"
-    python3 "$here/make-records.py" "$build/wheelarch" "$work/cache/records" "$n"
+    mkdir -p "$work/records"
+    python3 "$here/make-records.py" "$build/wheelarch" "$work/records" "$n"
+    measure "$build/wheelarch" db import "$work/records" --cache "$work/cache"
+    import=$wall
+    db_bytes=$(du -sb "$work/cache" | cut -f1)
 
     measure "$build/wheelarch" build --cache "$work/cache" --out "$work/site" -q
     full=$wall full_rss=$rss
@@ -54,7 +58,7 @@ for n in "${sizes[@]}"; do
 d = sys.argv[1]
 for n in os.listdir(d):
     with open(os.path.join(d, n)) as f:
-        json.load(f)' "$work/cache/records"
+        json.load(f)' "$work/records"
     e=$(now)
     pyread=$(echo "$e - $s" | bc)
     measure "$build/wheelarch" query --gpu "GTX 1080 Ti" --cache "$work/cache" --platform linux-x86_64 \
@@ -64,6 +68,7 @@ for n in os.listdir(d):
     bytes=$(du -sb "$work/site" | cut -f1)
 
     printf '== %s records\n' "$n"
+    printf 'db import of the JSON records: %.2f s; database %d MB\n' "$import" $((db_bytes / 1024 / 1024))
     printf 'full build: %.2f s, peak %d MB (targets <= 3 s, <= 256 MB); rebuild, nothing changed: %.2f s (target <= 0.5 s)\n' \
         "$full" $((full_rss / 1024)) "$again"
     printf 'cp -r of the site: %.2f s; full build / cp -r: %.1f (target <= 3)\n' \

@@ -1,0 +1,492 @@
+/*
+ * Unit tests of the record (columns, code, checks), the SQLite database
+ * (round trips, one transaction per wheel, schema upgrades, refusals) and
+ * merge / import / export.
+ *
+ * usage: test_db SITE_DB WORK_DIR
+ *   SITE_DB   tests/fixtures/site-db: its records are real crawl records
+ *   WORK_DIR  a scratch folder for databases
+ */
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "dbmerge.h"
+#include "fsutil.h"
+#include "harness.h"
+#include "record.h"
+#include "xalloc.h"
+
+/* A scanned torch 2.9.0 cu130 linux-x86_64 record, and an inferred one. */
+#define SCANNED "dbb3ef635357a2eb037f857bf739f5307f725ec56d2808c2aee868a0b38cb2c7"
+#define INFERRED "6d57af775f6306db16090bf182bfe9af59f439304179e34645acef0b3c8cf054"
+#define K1 "1111111111111111111111111111111111111111111111111111111111111111"
+#define K2 "2222222222222222222222222222222222222222222222222222222222222222"
+#define K3 "3333333333333333333333333333333333333333333333333333333333333333"
+
+static const char *site_db, *work;
+
+static json_t *load(const char *key)
+{
+    char *name = xasprintf("records/%s.json", key);
+    char *path = fsutil_join(site_db, name);
+    json_error_t je;
+    json_t *rec = json_load_file(path, 0, &je);
+    OK(rec != NULL, "%s: %s", path, je.text);
+    free(path);
+    free(name);
+    return rec;
+}
+
+/* The scanned fixture record under another key (and status). */
+static json_t *as(const char *key, const char *status)
+{
+    json_t *r = load(SCANNED);
+    json_object_set_new(r, "key", json_string(key));
+    json_object_set_new(r, "sha256", json_string(key));
+    json_object_set_new(r, "index_sha256", json_string(key));
+    json_object_set_new(r, "status", json_string(status));
+    if (strcmp(status, "inferred") == 0) {
+        json_object_set_new(r, "inferred_from", json_string(SCANNED));
+        json_object_del(r, "binaries");
+    }
+    return r;
+}
+
+static char *fresh(const char *name)
+{
+    char *dir = fsutil_join(work, name);
+    char *cmd = xasprintf("rm -rf '%s'", dir);
+    OK(system(cmd) == 0, "clean %s", dir);
+    free(cmd);
+    return dir;
+}
+
+static struct db *open_db(const char *dir)
+{
+    struct db *db = NULL;
+    struct wa_error err = {0};
+    OK(db_open(dir, 0, &db, &err) == 0, "open %s: %s", dir, err.msg);
+    return db;
+}
+
+static long long count(const char *dir, const char *sql)
+{
+    char *path = fsutil_join(dir, DB_FILE);
+    sqlite3 *h;
+    long long n = -1;
+    if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW)
+            n = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(h);
+    free(path);
+    return n;
+}
+
+static void run_sql(const char *path, const char *sql)
+{
+    sqlite3 *h;
+    OK(sqlite3_open(path, &h) == SQLITE_OK, "open %s", path);
+    char *msg = NULL;
+    OK(sqlite3_exec(h, sql, NULL, NULL, &msg) == SQLITE_OK, "%s: %s", sql, msg ? msg : "");
+    sqlite3_free(msg);
+    sqlite3_close(h);
+}
+
+static void check_clean(const char *dir)
+{
+    struct db *db = open_db(dir);
+    struct wa_error err = {0};
+    OK(db && db_check(db, &err) == 0, "%s: integrity_check: %s", dir, err.msg);
+    db_close(db);
+}
+
+/* ---- the record ----------------------------------------------------------- */
+
+static void record_columns(void)
+{
+    json_t *rec = load(SCANNED);
+    struct record_columns c;
+    struct wa_error err = {0};
+    OK(record_columns_of(SCANNED, rec, &c, &err) == 0, "columns of a real record: %s", err.msg);
+    STR_EQ(c.status, "scanned", "status");
+    STR_EQ(c.project, "torch", "project");
+    STR_EQ(c.version, "2.9.0", "public version");
+    STR_EQ(c.variant, "cu130", "variant");
+    STR_EQ(c.platform, "linux-x86_64", "platform");
+    OK(c.sass && strstr(c.sass, "sm_") != NULL, "sass union: %s", c.sass);
+    OK(c.code && strstr(c.code, "\"sets\"") != NULL, "code column: %s", c.code);
+    OK(c.entry && strstr(c.entry, "\"filename\"") && !strstr(c.entry, "\"binaries\""),
+       "entry: the wheel's line only");
+    record_columns_free(&c);
+
+    /* Bundled libraries are left out of the project's code. */
+    json_t *bins = json_object_get(rec, "binaries");
+    json_t *b = json_deep_copy(json_array_get(bins, 0));
+    json_object_set_new(b, "path", json_string("torch/lib/libcublasLt.so.13"));
+    json_t *set = json_object();
+    json_object_set_new(set, "modules", json_integer(7));
+    json_t *ts = json_array();
+    json_array_append_new(ts, json_string("sm_121a"));
+    json_object_set_new(set, "targets", ts);
+    json_t *sets = json_array();
+    json_array_append_new(sets, set);
+    json_object_set_new(b, "module_sets", sets);
+    json_array_append_new(bins, b);
+    json_t *code = record_code(rec);
+    char *text = json_dumps(code, JSON_COMPACT);
+    OK(text && !strstr(text, "sm_121a"), "a bundled cuBLASLt's targets are not the project's: %s",
+       text);
+    free(text);
+    json_decref(code);
+    OK(record_is_bundled("torch/lib/libcudnn_ops.so.9") && record_is_bundled("cublas64_12.dll") &&
+           !record_is_bundled("torch/lib/libtorch_cuda.so"),
+       "bundled names");
+
+    /* A compact inferred record has no code. */
+    json_t *inf = load(INFERRED);
+    OK(record_code(inf) == NULL, "an inferred record lists no binaries: no code");
+    OK(record_columns_of(INFERRED, inf, &c, &err) == 0, "columns of an inferred record");
+    OK(c.code == NULL && c.inferred_from != NULL, "inferred: no code, a source");
+    record_columns_free(&c);
+    json_decref(inf);
+
+    /* Construction checks the record. */
+    json_object_set_new(rec, "variant", json_string("cu130<b>"));
+    OK(record_columns_of(SCANNED, rec, &c, &err) < 0 && strstr(err.msg, "variant"),
+       "a bad variant is refused: %s", err.msg);
+    record_columns_free(&c);
+    json_t *other = load(SCANNED);
+    OK(record_columns_of(K1, other, &c, &err) < 0 && strstr(err.msg, "key"),
+       "a key that is not the record's is refused: %s", err.msg);
+    record_columns_free(&c);
+    json_decref(other);
+    json_decref(rec);
+}
+
+/* ---- the database ----------------------------------------------------------- */
+
+static int each_count(void *ud, const struct db_wheel *w, struct wa_error *err)
+{
+    (void)err;
+    size_t *n = ud;
+    if (w->project && w->variant && w->entry)
+        (*n)++;
+    return 0;
+}
+
+static void round_trip(void)
+{
+    char *dir = fresh("rt");
+    struct db *db = open_db(dir);
+    struct wa_error err = {0};
+    json_t *rec = load(SCANNED);
+    json_t *note = json_pack("{s:s}", "url", "https://x/y.whl");
+    json_t *fail = json_pack("{s:s}", "error", "HTTP 500");
+    OK(db_journal_begin(db, SCANNED, note, &err) == 0, "journal: %s", err.msg);
+    OK(db_write_failure(db, SCANNED, fail, &err) == 0, "failure: %s", err.msg);
+    OK(db_journal_read(db, SCANNED) == NULL, "a stored failure ends the journal row");
+    OK(db_journal_begin(db, SCANNED, note, &err) == 0, "journal again");
+    OK(db_write_record(db, SCANNED, rec, &err) == 0, "write: %s", err.msg);
+    json_t *back = NULL;
+    OK(db_read_record(db, SCANNED, &back, &err) == 0, "read: %s", err.msg);
+    OK(json_equal(rec, back), "the record reads back equal");
+    json_decref(back);
+    OK(db_read_failure(db, SCANNED) == NULL, "the record's transaction removed the failure");
+    OK(db_journal_read(db, SCANNED) == NULL, "and the journal row");
+    STR_EQ(db_record_status(db, SCANNED), "scanned", "status");
+    OK(!db_has_record(db, K1), "an absent key");
+    OK(db_read_record(db, "../../etc/passwd", &back, &err) < 0 && back == NULL,
+       "a path is not a key: %s", err.msg);
+
+    json_t *inf = load(INFERRED);
+    OK(db_write_record(db, INFERRED, inf, &err) == 0, "write an inferred record: %s", err.msg);
+    /* Nothing invalid enters. */
+    json_t *bad = as(K1, "scanned");
+    json_object_set_new(bad, "url", json_string("javascript:alert(1)"));
+    OK(db_write_record(db, K1, bad, &err) < 0 && strstr(err.msg, "url"),
+       "an invalid record is refused: %s", err.msg);
+    OK(!db_has_record(db, K1), "and not stored");
+    INT_EQ(db_count_records(db), 2, "two records");
+    size_t n = 0;
+    OK(db_each_wheel(db, DB_EACH_ENTRY, each_count, &n, &err) == 0, "each wheel");
+    INT_EQ(n, 2, "each wheel hands out both rows");
+    char *code = db_record_code(db, SCANNED);
+    OK(code && strstr(code, "sets"), "code column of the scanned record");
+    free(code);
+    db_close(db);
+    OK(count(dir, "SELECT count(*) FROM binaries WHERE wheel = '" SCANNED "'") > 0,
+       "binaries rows of the scanned wheel");
+    OK(count(dir, "SELECT count(*) FROM targets WHERE wheel = '" SCANNED "' AND kind = 'sass'") > 0,
+       "targets rows of the scanned wheel");
+    INT_EQ(count(dir, "SELECT count(*) FROM binaries WHERE wheel = '" INFERRED "'"), 0,
+           "no binaries rows for an inferred wheel");
+
+    /* Rewriting a record replaces its binaries. */
+    db = open_db(dir);
+    json_object_set_new(rec, "binaries", json_array());
+    OK(db_write_record(db, SCANNED, rec, &err) == 0, "rewrite: %s", err.msg);
+    db_close(db);
+    INT_EQ(count(dir, "SELECT count(*) FROM binaries WHERE wheel = '" SCANNED "'"), 0,
+           "the old binaries rows went with the old record");
+
+    /* The HTTP cache. */
+    db = open_db(dir);
+    struct db_http_entry e = {NULL, "\"etag\"", NULL, "text/html", "<html>\0x", 8};
+    OK(db_http_store(db, "https://h/whl/", &e, &err) == 0, "store a page");
+    struct db_http_entry got;
+    OK(db_http_load(db, "https://h/whl/", &got) == 0 && got.len == 8 &&
+           memcmp(got.body, "<html>\0x", 8) == 0 && strcmp(got.etag, "\"etag\"") == 0,
+       "the page reads back, bytes and validators");
+    db_http_entry_free(&got);
+    OK(db_http_load(db, "https://h/other/", &got) < 0, "another URL is not cached");
+    db_close(db);
+    check_clean(dir);
+    json_decref(rec);
+    json_decref(inf);
+    json_decref(bad);
+    json_decref(note);
+    json_decref(fail);
+    free(dir);
+}
+
+/* ---- schema versions ------------------------------------------------------------ */
+
+static void migrations(void)
+{
+    char *dir = fresh("old");
+    fsutil_mkdirs(dir, NULL);
+    char *path = fsutil_join(dir, DB_FILE);
+    struct wa_error err = {0};
+    OK(db_create_at_version(path, 1, &err) == 0, "a version-1 database: %s", err.msg);
+    INT_EQ(count(dir, "PRAGMA user_version"), 1, "at version 1");
+    OK(count(dir, "SELECT count(*) FROM binaries") < 0, "version 1 has no binaries table");
+    /* A record stored by version 1 (its columns as version 1 wrote them). */
+    json_t *rec = load(SCANNED);
+    struct record_columns c;
+    OK(record_columns_of(SCANNED, rec, &c, &err) == 0, "columns");
+    char *text = json_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS);
+    sqlite3 *h;
+    OK(sqlite3_open(path, &h) == SQLITE_OK, "open v1");
+    sqlite3_stmt *st;
+    OK(sqlite3_prepare_v2(h,
+                          "INSERT INTO wheels (key, status, project, version, variant, platform, "
+                          "filename, sass, ptx, gfx, code, entry, record) VALUES "
+                          "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          -1, &st, NULL) == SQLITE_OK,
+       "prepare");
+    const char *v[] = {SCANNED, c.status, c.project, c.version, c.variant, c.platform, c.filename,
+                       c.sass,  c.ptx,    c.gfx,     c.code,    c.entry,   text};
+    for (int i = 0; i < 13; i++)
+        sqlite3_bind_text(st, i + 1, v[i], -1, SQLITE_TRANSIENT);
+    OK(sqlite3_step(st) == SQLITE_DONE, "insert a v1 row");
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    record_columns_free(&c);
+    free(text);
+
+    /* Readers refuse an old schema, except a merge input. */
+    struct db *db = NULL;
+    OK(db_open(dir, DB_READONLY, &db, &err) < 0 && strstr(err.msg, "older"),
+       "a reader asks for the upgrade: %s", err.msg);
+    OK(db_open(dir, DB_READONLY | DB_ANY_VERSION, &db, &err) == 0, "a merge input may be older");
+    db_close(db);
+    /* A writer upgrades it. */
+    db = open_db(dir);
+    db_close(db);
+    INT_EQ(count(dir, "PRAGMA user_version"), DB_SCHEMA_VERSION, "upgraded to the current version");
+    OK(count(dir, "SELECT count(*) FROM binaries WHERE wheel = '" SCANNED "'") > 0,
+       "the upgrade filled the binaries of the records already stored");
+    OK(count(dir, "SELECT count(*) FROM targets WHERE wheel = '" SCANNED "'") > 0,
+       "and their targets");
+    db = open_db(dir);
+    json_t *back = NULL;
+    OK(db && db_read_record(db, SCANNED, &back, &err) == 0 && json_equal(back, rec),
+       "the record survives the upgrade");
+    json_decref(back);
+    db_close(db);
+    check_clean(dir);
+
+    /* A newer database, another application's, and garbage are refused. */
+    run_sql(path, "PRAGMA user_version = 99");
+    OK(db_open(dir, 0, &db, &err) < 0 && strstr(err.msg, "newer") && strstr(err.msg, DB_FILE),
+       "a newer schema is refused: %s", err.msg);
+    run_sql(path, "PRAGMA application_id = 1234; PRAGMA user_version = 1");
+    OK(db_open(dir, 0, &db, &err) < 0 && strstr(err.msg, "not a wheelarch database"),
+       "another application's SQLite file is refused: %s", err.msg);
+    FILE *f = fopen(path, "wb");
+    fputs("this is not a database, just text that is long enough to have a header.........", f);
+    fclose(f);
+    OK(db_open(dir, 0, &db, &err) < 0 && strstr(err.msg, DB_FILE),
+       "a file that is not SQLite is refused, naming it: %s", err.msg);
+    json_decref(rec);
+    free(path);
+    free(dir);
+}
+
+/* ---- merge, import, export -------------------------------------------------------- */
+
+struct refusals {
+    size_t n;
+    char last[512];
+};
+
+static void note(void *ud, const char *what, const char *why)
+{
+    struct refusals *r = ud;
+    r->n++;
+    snprintf(r->last, sizeof r->last, "%s: %s", what, why);
+}
+
+/* A database in WORK/name holding the given (key, status) records. */
+static char *make_db(const char *name, const char *const *keys, const char *const *statuses,
+                     size_t n)
+{
+    char *dir = fresh(name);
+    struct db *db = open_db(dir);
+    struct wa_error err = {0};
+    for (size_t i = 0; i < n; i++) {
+        json_t *r = as(keys[i], statuses[i]);
+        OK(db_write_record(db, keys[i], r, &err) == 0, "%s: write %s: %s", name, keys[i], err.msg);
+        json_decref(r);
+    }
+    db_close(db);
+    char *path = fsutil_join(dir, DB_FILE);
+    free(dir);
+    return path;
+}
+
+static void merges(void)
+{
+    static const char *const ka[] = {K1, K2}, *const sa[] = {"scanned", "inferred"};
+    static const char *const kb[] = {K2, K3}, *const sb[] = {"scanned", "scanned"};
+    static const char *const kc[] = {K1}, *const sc[] = {"inferred"};
+    char *a = make_db("m-a", ka, sa, 2);
+    char *b = make_db("m-b", kb, sb, 2);
+    char *cdb = make_db("m-c", kc, sc, 1);
+    char *into = fresh("m-into");
+    struct db *db = open_db(into);
+    struct wa_error err = {0};
+    struct dbmerge_stats st;
+    struct refusals r = {0};
+
+    /* Disjoint into an empty database, then overlapping. */
+    const char *first[] = {a};
+    OK(db_merge(db, first, 1, &st, note, &r, &err) == 0, "merge a: %s", err.msg);
+    INT_EQ(st.added, 2, "a: two added");
+    const char *second[] = {b, cdb};
+    OK(db_merge(db, second, 2, &st, note, &r, &err) == 0, "merge b and c: %s", err.msg);
+    INT_EQ(st.added, 1, "b: K3 added");
+    INT_EQ(st.replaced, 1, "b: the inferred K2 replaced by b's scanned one");
+    INT_EQ(st.kept, 1, "c: the scanned K1 kept over c's inferred one");
+    INT_EQ(r.n, 0, "nothing refused");
+    STR_EQ(db_record_status(db, K1), "scanned", "K1 stays scanned");
+    STR_EQ(db_record_status(db, K2), "scanned", "K2 is scanned now");
+    INT_EQ(db_count_records(db), 3, "the union: three records");
+
+    /* Damaged and invalid inputs are refused whole. */
+    char *bad = make_db("m-bad", kb, sb, 2);
+    run_sql(bad, "UPDATE wheels SET record = replace(record, '\"cu130\"', '\"cu 130\"') WHERE "
+                 "key = '" K3 "'");
+    char *junk = fsutil_join(work, "junk.db");
+    FILE *f = fopen(junk, "wb");
+    fputs("SQLite format 3", f);
+    fputc(0, f);
+    for (int i = 0; i < 4000; i++)
+        fputc(0xff, f);
+    fclose(f);
+    char *missing = fsutil_join(work, "missing.db");
+    char *self = fsutil_join(into, DB_FILE);
+    run_sql(bad, "DELETE FROM wheels WHERE key = '" K2 "'"); /* left: one bad K3 */
+    const char *k4 = "4444444444444444444444444444444444444444444444444444444444444444";
+    json_t *r4 = as(k4, "scanned");
+    struct db *bdb = NULL;
+    OK(db_open_file(bad, 0, &bdb, &err) == 0, "reopen bad");
+    OK(db_write_record(bdb, k4, r4, &err) == 0, "a valid record beside the bad one");
+    db_close(bdb);
+    json_decref(r4);
+    const char *hostile[] = {bad, junk, missing, self};
+    memset(&r, 0, sizeof r);
+    OK(db_merge(db, hostile, 4, &st, note, &r, &err) == 0, "merge of bad inputs: %s", err.msg);
+    INT_EQ(st.refused, 4, "four inputs refused");
+    INT_EQ(r.n, 4, "four refusals reported");
+    OK(!db_has_record(db, k4), "nothing of a refused input is stored, not even its valid records");
+    INT_EQ(db_count_records(db), 3, "the database is as it was");
+    db_close(db);
+    check_clean(into);
+
+    /* Shards' failures and journal rows come along; those of recorded
+     * wheels are settled. */
+    static const char *const kd[] = {K3}, *const sd[] = {"scanned"};
+    char *d = make_db("m-d", kd, sd, 1);
+    run_sql(d,
+            "INSERT INTO journal VALUES ('5555555555555555555555555555555555555555555555555555555"
+            "555555555', '{}');"
+            "INSERT INTO failures VALUES ('" K1 "', '{\"error\": \"x\"}');"
+            "INSERT INTO failures VALUES ('6666666666666666666666666666666666666666666666666666666"
+            "666666666', '{\"error\": \"y\"}');");
+    db = open_db(into);
+    const char *third[] = {d};
+    OK(db_merge(db, third, 1, &st, note, &r, &err) == 0, "merge d: %s", err.msg);
+    db_close(db);
+    INT_EQ(count(into, "SELECT count(*) FROM journal"), 1, "the shard's journal row");
+    INT_EQ(count(into, "SELECT count(*) FROM failures"), 1,
+           "its failure of an unrecorded wheel, not of a recorded one");
+
+    /* Export, then import into a new database: the same records. */
+    db = open_db(into);
+    char *jl = fsutil_join(work, "export.jsonl");
+    f = fopen(jl, "w");
+    size_t exported = 0;
+    OK(db_export(db, f, &exported, &err) == 0, "export: %s", err.msg);
+    fclose(f);
+    INT_EQ(exported, 3, "three lines exported");
+    char *copy = fresh("m-copy");
+    struct db *db2 = open_db(copy);
+    OK(db_import(db2, jl, &st, note, &r, &err) == 0, "import the export: %s", err.msg);
+    INT_EQ(st.added, 3, "three imported");
+    const char *keys[] = {K1, K2, K3};
+    for (size_t i = 0; i < 3; i++) {
+        json_t *x = NULL, *y = NULL;
+        db_read_record(db, keys[i], &x, NULL);
+        db_read_record(db2, keys[i], &y, NULL);
+        OK(x && y && json_equal(x, y), "record %zu round-trips through export and import", i);
+        json_decref(x);
+        json_decref(y);
+    }
+    db_close(db2);
+    db_close(db);
+    check_clean(copy);
+    free(a);
+    free(b);
+    free(cdb);
+    free(d);
+    free(bad);
+    free(junk);
+    free(missing);
+    free(self);
+    free(jl);
+    free(copy);
+    free(into);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: test_db SITE_DB WORK_DIR\n");
+        return 2;
+    }
+    site_db = argv[1];
+    work = argv[2];
+    fsutil_mkdirs(work, NULL);
+    record_columns();
+    round_trip();
+    migrations();
+    merges();
+    return harness_done();
+}
