@@ -292,7 +292,11 @@ int cli_query(int argc, char **argv)
         goto out;
     }
     const char *cache = cli_get(cmd, &a, "cache") ? cli_get(cmd, &a, "cache") : "cache";
-    if (dbview_build(cache, &t, DBVIEW_CODE_ONLY, &v, &err) < 0) {
+    /* Without --differences the question is about one project on one
+     * platform: only those rows' code is decoded. */
+    int built = diffs ? dbview_build(cache, &t, DBVIEW_CODE_ONLY, &v, &err)
+                      : dbview_build_for(cache, &t, norm, o.platform, &v, &err);
+    if (built < 0) {
         free(norm);
         cli_warn("%s: %s", cache, err.msg);
         rc = WA_EXIT_FAILURE;

@@ -160,7 +160,9 @@ const struct cli_command cli_commands[] = {
      "api/v1/ (matrix.json, gpus.json, index-table.json, variants.json, schema.json, "
      "matrix.csv); simple/sm_XY/ package indexes listing only wheels with native code for X.Y. "
      "The same database gives byte-identical output; the folder is built beside the old one and "
-     "swapped in atomically, and a rebuild with nothing changed rewrites no file. One build per "
+     "swapped in atomically, and a rebuild with nothing changed rewrites no file: DIR.stamp "
+     "beside the folder remembers what it was built from (the database's state, the templates, "
+     "the data, the base URL), and when that is unchanged the build stops at once. One build per "
      "output folder at a time (a lock on DIR.lock beside it; a second one waits); the output "
      "folder must not be, hold or lie inside the database folder.",
      "wheelarch build --base-url https://example.org/wheelarch", build_options, cli_build},

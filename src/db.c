@@ -30,8 +30,24 @@ struct db {
 
 /* ---- the schema, by version --------------------------------------------- */
 
+/* Version 3's triggers: count a change to wheels, and choose the row of
+ * builds for the group of the wheel row `x` ("new" or "old") again. */
+/* clang-format off */
+#define CHANGED " UPDATE meta SET value = value + 1 WHERE name = 'changes'; "
+#define GROUP_OF(x)                                                                                \
+    "project = " x ".project AND version = " x ".version AND variant = " x ".variant AND "         \
+    "platform = " x ".platform"
+#define REFRESH(x)                                                                                 \
+    " DELETE FROM builds WHERE " GROUP_OF(x) ";"                                                   \
+    " INSERT INTO builds SELECT project, version, variant, platform, key, status,"                 \
+    " (SELECT max(scanned_at) FROM wheels WHERE " GROUP_OF(x) "),"                                 \
+    " inferred_from, index_url, wheelarch_version, code FROM wheels WHERE " GROUP_OF(x)            \
+    " ORDER BY status DESC, key LIMIT 1; "
+/* clang-format on */
+
 /* Each entry takes a database of the version before it to its own version.
  * Never edit a shipped entry: add one. */
+/* clang-format off */
 static const char *const migrations[DB_SCHEMA_VERSION] = {
     /* 1: wheels, failures, the journal, the HTTP cache */
     "CREATE TABLE wheels ("
@@ -58,7 +74,32 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
     "  uncompressed_bytes INTEGER, codecs TEXT, isa TEXT,"
     "  PRIMARY KEY (wheel, path, target)) WITHOUT ROWID;"
     "CREATE INDEX targets_by_target ON targets (target, kind);",
+    /* 3: builds, one row per (project, version, variant, platform) with
+     * the wheel whose code stands for it (the first scanned one in key
+     * order, else the first inferred one), kept by triggers; and meta: the
+     * database's id and a count of changes to wheels, which tell a build
+     * whether anything changed since the last one */
+    "CREATE TABLE builds (project TEXT NOT NULL, version TEXT NOT NULL, variant TEXT NOT NULL,"
+    "  platform TEXT NOT NULL, best TEXT NOT NULL, status TEXT NOT NULL, scanned_at TEXT,"
+    "  inferred_from TEXT, index_url TEXT, wheelarch_version TEXT, code TEXT,"
+    "  PRIMARY KEY (project, version, variant, platform)) WITHOUT ROWID;"
+    "DROP INDEX wheels_by_build;"
+    "CREATE INDEX wheels_by_build ON wheels (project, version, variant, platform, status, key);"
+    "CREATE TABLE meta (name TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID;"
+    "INSERT INTO meta VALUES ('id', lower(hex(randomblob(16)))), ('changes', 0);"
+    "CREATE TRIGGER wheels_insert AFTER INSERT ON wheels BEGIN" CHANGED REFRESH("new") "END;"
+    "CREATE TRIGGER wheels_delete AFTER DELETE ON wheels BEGIN" CHANGED REFRESH("old") "END;"
+    "CREATE TRIGGER wheels_update AFTER UPDATE ON wheels BEGIN" CHANGED
+        REFRESH("old") REFRESH("new") "END;"
+    "INSERT INTO builds SELECT w.project, w.version, w.variant, w.platform, w.key, w.status,"
+    "  (SELECT max(scanned_at) FROM wheels m WHERE m.project = w.project"
+    "    AND m.version = w.version AND m.variant = w.variant AND m.platform = w.platform),"
+    "  w.inferred_from, w.index_url, w.wheelarch_version, w.code FROM wheels w"
+    "  WHERE w.key = (SELECT key FROM wheels b WHERE b.project = w.project"
+    "    AND b.version = w.version AND b.variant = w.variant AND b.platform = w.platform"
+    "    ORDER BY b.status DESC, b.key LIMIT 1);",
 };
+/* clang-format on */
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -313,9 +354,8 @@ static int open_at(const char *path, int flags, int max_version, struct db **out
                           path, version, DB_SCHEMA_VERSION);
         goto fail;
     }
-    if (ro) {
+    if (ro)
         sqlite3_exec(db->h, "PRAGMA query_only = 1", NULL, NULL, NULL);
-    }
     if (!ro) {
         /* WAL persists in the file; NORMAL syncs at checkpoints, which a
          * killed process cannot undo (only a power loss can, and then the
@@ -710,6 +750,46 @@ int db_each_record(struct db *db,
     }
     if (rc == 0 && s != SQLITE_DONE)
         rc = sql_error(db, s, err, "cannot read records");
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return rc;
+}
+
+int db_each_build(struct db *db,
+                  int (*fn)(void *ud, const struct db_build *b, struct wa_error *err), void *ud,
+                  struct wa_error *err)
+{
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = prep(db, "SELECT project, version, variant, platform, best, status, "
+                                "scanned_at, inferred_from, index_url, wheelarch_version, code "
+                                "FROM builds ORDER BY project, version, variant, platform");
+    int rc = st ? 0 : sql_error(db, 0, err, "cannot read builds");
+    int s = SQLITE_DONE;
+    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *c[11];
+        for (int i = 0; i < 11; i++)
+            c[i] = (const char *)sqlite3_column_text(st, i);
+        struct db_build b = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10]};
+        rc = fn(ud, &b, err);
+    }
+    if (rc == 0 && s != SQLITE_DONE)
+        rc = sql_error(db, s, err, "cannot read builds");
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return rc;
+}
+
+int db_state(struct db *db, char id[65], long long *changes, struct wa_error *err)
+{
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = prep(db, "SELECT (SELECT value FROM meta WHERE name = 'id'), "
+                                "(SELECT value FROM meta WHERE name = 'changes')");
+    int rc = st && sqlite3_step(st) == SQLITE_ROW ? 0 : sql_error(db, 0, err, "cannot read meta");
+    if (rc == 0) {
+        const char *v = (const char *)sqlite3_column_text(st, 0);
+        snprintf(id, 65, "%s", v ? v : "");
+        *changes = sqlite3_column_int64(st, 1);
+    }
     sqlite3_finalize(st);
     pthread_mutex_unlock(&db->mu);
     return rc;

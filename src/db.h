@@ -38,7 +38,7 @@
 #include "error.h"
 
 #define DB_FILE "wheelarch.db"
-#define DB_SCHEMA_VERSION 2
+#define DB_SCHEMA_VERSION 3
 #define DB_BUSY_MS 60000
 
 struct db;
@@ -120,6 +120,26 @@ enum db_each_flags {
 int db_each_wheel(struct db *db, int flags,
                   int (*fn)(void *ud, const struct db_wheel *w, struct wa_error *err), void *ud,
                   struct wa_error *err);
+/* One row of `builds`: the wheel whose code stands for a (project,
+ * version, variant, platform), as db_each_build hands it out (borrowed). */
+struct db_build {
+    const char *project, *version, *variant, *platform;
+    const char *best, *status; /* the wheel's key and status */
+    const char *scanned_at;    /* the newest scan date of the group */
+    const char *inferred_from, *index_url, *wheelarch_version, *code;
+};
+
+/* Calls fn for every build, in (project, version, variant, platform)
+ * order: one row per group, however many wheels it has. */
+int db_each_build(struct db *db,
+                  int (*fn)(void *ud, const struct db_build *b, struct wa_error *err), void *ud,
+                  struct wa_error *err);
+
+/* What tells one state of the database from another: its id (made with
+ * it) and the number of changes to its wheels so far.  id has room for 64
+ * characters. */
+int db_state(struct db *db, char id[65], long long *changes, struct wa_error *err);
+
 /* Calls fn with every record's key and JSON text, in key order. */
 int db_each_record(struct db *db,
                    int (*fn)(void *ud, const char *key, const char *record, struct wa_error *err),

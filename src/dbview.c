@@ -183,24 +183,40 @@ static void set_isas(struct gpucode *c, struct isa_at *v, size_t n)
 }
 
 /* Fills a row's code from a record's own binaries. */
-/* Gives r the GPU code of a record's code column (record_code): the
- * module sets, the target unions and the PTX ISAs. */
-static void code_apply(struct view_row *r, const char *code_text)
+/* The next token of *p up to a character of `stops` (or the end), copied
+ * into buf (cut to n - 1 bytes); returns its length, 0 at the end. */
+static size_t token(const char **p, const char *stops, char *buf, size_t n)
 {
-    json_t *code = code_text ? json_loads(code_text, 0, NULL) : NULL;
+    size_t len = strcspn(*p, stops);
+    size_t k = len < n - 1 ? len : n - 1;
+    memcpy(buf, *p, k);
+    buf[k] = '\0';
+    *p += len;
+    return len;
+}
+
+/* Gives r the GPU code of a record's code column (record_code's format):
+ * the module sets, the target unions and the PTX ISAs.  The column comes
+ * from the database: anything that does not parse is left out. */
+static void code_apply(struct view_row *r, const char *code)
+{
     size_t capsass = r->nsass, capptx = r->nptx, capgfx = r->ngfx;
     struct isa_at *isas = NULL;
     size_t nisas = 0, capisas = 0;
-    size_t i;
-    json_t *set;
-    json_array_foreach(json_object_get(code, "sets"), i, set)
-    {
+    const char *p = code ? code : "";
+    char tok[64];
+    while (*p && *p != '|') {
+        /* one set: "MODULES TARGET..." up to ';' or '|' */
         struct target t[RECORDCHECK_TARGETS_MAX];
         size_t n = 0;
-        for (size_t j = 1; j < json_array_size(set) && n < RECORDCHECK_TARGETS_MAX; j++)
-            if (target_parse(json_string_value(json_array_get(set, j)), &t[n]) == 0)
+        token(&p, " ;|", tok, sizeof tok);
+        long mods = strtol(tok, NULL, 10);
+        while (*p == ' ') {
+            p++;
+            if (token(&p, " ;|", tok, sizeof tok) && n < RECORDCHECK_TARGETS_MAX &&
+                target_parse(tok, &t[n]) == 0)
                 n++;
-        json_int_t mods = json_integer_value(json_array_get(set, 0));
+        }
         gpucode_add_set(&r->code, t, n, mods > 0 ? (size_t)mods : 1);
         for (size_t j = 0; j < n; j++)
             if (t[j].kind == TARGET_SASS)
@@ -209,23 +225,33 @@ static void code_apply(struct view_row *r, const char *code_text)
                 add_target(&r->ptx, &r->nptx, &capptx, &t[j]);
             else if (t[j].kind == TARGET_GFX)
                 add_target(&r->gfx, &r->ngfx, &capgfx, &t[j]);
+        if (*p == ';')
+            p++;
     }
-    json_t *pair;
-    json_array_foreach(json_object_get(code, "isa"), i, pair)
-    {
+    if (*p == '|')
+        p++;
+    while (*p) {
+        /* "TARGET=ISA", separated by spaces */
+        char is[32];
+        token(&p, " =", tok, sizeof tok);
+        is[0] = '\0';
+        if (*p == '=') {
+            p++;
+            token(&p, " ", is, sizeof is);
+        }
         struct target t;
         struct dotver isa;
-        const char *name = json_string_value(json_array_get(pair, 0));
-        const char *is = json_string_value(json_array_get(pair, 1));
-        if (name && is && target_parse(name, &t) == 0 && dotver_parse(is, &isa) == 0) {
+        if (is[0] && target_parse(tok, &t) == 0 && t.kind == TARGET_PTX &&
+            dotver_parse(is, &isa) == 0) {
             isas = xgrow(isas, &capisas, nisas + 1, sizeof *isas);
             isas[nisas].ptx = t;
             isas[nisas].isa = isa;
             isas[nisas].at = nisas;
             nisas++;
         }
+        while (*p == ' ')
+            p++;
     }
-    json_decref(code);
     r->nsass = target_sort_unique(r->sass, r->nsass);
     r->nptx = target_sort_unique(r->ptx, r->nptx);
     r->ngfx = target_sort_unique(r->gfx, r->ngfx);
@@ -293,19 +319,22 @@ static void code_from_declared(struct view_row *r, const struct tables *t, const
 
 /* The declared row of a release's variant: of several (a patch release
  * that changed the list), the newest. */
-static const struct declared *find_declared(const struct tables *t, const char *project,
-                                            const char *release, const char *variant,
-                                            const char *platform)
+/* "project|release|variant|platform" into buf (cut short past n bytes:
+ * the parts come from validated rows and tables, far shorter). */
+static const char *decl_key(char *buf, size_t n, const char *project, const char *release,
+                            const char *variant, const char *platform)
 {
-    const struct declared *best = NULL;
-    for (size_t i = 0; i < t->ndeclared; i++) {
-        const struct declared *d = &t->declared[i];
-        if (strcmp(d->project, project) == 0 && strcmp(d->release, release) == 0 &&
-            strcmp(d->variant, variant) == 0 && strcmp(d->platform, platform) == 0 &&
-            (!best || dotver_cmp_str(d->version, best->version) > 0))
-            best = d;
+    const char *parts[4] = {project, release, variant, platform};
+    size_t o = 0;
+    for (int i = 0; i < 4; i++) {
+        size_t l = strlen(parts[i]), room = n - o - (size_t)(4 - i); /* separators left */
+        if (l > room)
+            l = room;
+        memcpy(buf + o, parts[i], l);
+        o += l;
+        buf[o++] = i < 3 ? '|' : '\0';
     }
-    return best;
+    return buf;
 }
 
 static int contains(const struct target *t, size_t n, const struct target *x)
@@ -453,6 +482,12 @@ int dbview_build(const char *cache_dir, const struct tables *t, int flags, struc
 struct reading {
     struct dbview *v;
     int flags;
+    const char *project, *platform; /* only rows of these (NULL: all) */
+    /* the newest version per "project|release" of the project's rows on
+     * other platforms, which are left out */
+    struct strmap *elsewhere;
+    char **ew_versions;
+    size_t new, capew;
     size_t *cap, *skip_cap;
     struct strmap *by_key;
     const char *dbpath;
@@ -460,23 +495,30 @@ struct reading {
     void *ud;
 };
 
+/* Why a row read from the database cannot be used, or NULL.  Records
+ * were checked when they were stored; the fields that become ids and
+ * paths are checked again, so a hand-edited database cannot reach the
+ * pages with them. */
+static const char *ids_wrong(const char *key, const char *project, const char *variant,
+                             const char *version, const char *platform, const char *status)
+{
+    if (!key || !wheelkey_valid(key))
+        return "the key is not a record key";
+    if (!project || !recordcheck_project_valid(project))
+        return "the project is not a normalized project name";
+    if (!variant || !recordcheck_variant_valid(variant))
+        return "the variant is not a variant id";
+    if (!version || !platform || !status)
+        return "a required field is missing";
+    return NULL;
+}
+
 /* One wheel of the database into its row. */
 static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
 {
     struct reading *x = ud;
     struct dbview *v = x->v;
-    /* Records were checked when they were stored; the fields that become
-     * ids and paths are checked again, so a hand-edited database cannot
-     * reach the pages with them. */
-    const char *why = NULL;
-    if (!w->key || !wheelkey_valid(w->key))
-        why = "the key is not a record key";
-    else if (!w->project || !recordcheck_project_valid(w->project))
-        why = "the project is not a normalized project name";
-    else if (!w->variant || !recordcheck_variant_valid(w->variant))
-        why = "the variant is not a variant id";
-    else if (!w->version || !w->platform || !w->status)
-        why = "a required field is missing";
+    const char *why = ids_wrong(w->key, w->project, w->variant, w->version, w->platform, w->status);
     json_t *rec = NULL;
     struct wa_error e;
     if (!why && w->record) {
@@ -556,27 +598,111 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
     return 0;
 }
 
+/* One group of the database (builds) into a row of its own: the view
+ * without wheels that query reads. */
+static int read_build(void *ud, const struct db_build *b, struct wa_error *err)
+{
+    (void)err;
+    struct reading *x = ud;
+    struct dbview *v = x->v;
+    const char *why =
+        ids_wrong(b->best, b->project, b->variant, b->version, b->platform, b->status);
+    if (why) {
+        skip(v, x->skip_cap, x->dbpath, b->best, why);
+        return 0;
+    }
+    if (x->project && strcmp(x->project, b->project) != 0)
+        return 0; /* another project: not asked about */
+    if (x->platform && strcmp(x->platform, b->platform) != 0) {
+        /* Another platform: only its version counts (declared rows of a
+         * release show under its newest crawled version, see build_view). */
+        char *release = dotver_major_minor(b->version), pk[512];
+        decl_key(pk, sizeof pk, b->project, release, "", "");
+        free(release);
+        size_t at;
+        if (!strmap_get(x->elsewhere, pk, &at)) {
+            x->ew_versions = xgrow(x->ew_versions, &x->capew, x->new + 1, sizeof *x->ew_versions);
+            x->ew_versions[x->new] = xstrdup(b->version);
+            strmap_put(x->elsewhere, pk, x->new ++);
+        } else if (dotver_cmp_str(b->version, x->ew_versions[at]) > 0) {
+            free(x->ew_versions[at]);
+            x->ew_versions[at] = xstrdup(b->version);
+        }
+        v->elsewhere++;
+        return 0;
+    }
+    struct view_row *r = new_row(v, x->cap);
+    r->project = xstrdup(b->project);
+    r->version = xstrdup(b->version);
+    r->release = dotver_major_minor(b->version);
+    r->variant = xstrdup(b->variant);
+    r->platform = xstrdup(b->platform);
+    r->status = strcmp(b->status, "scanned") == 0 ? VIEW_VERIFIED : VIEW_INFERRED;
+    tables_variant_cuda(b->variant, &r->cuda);
+    r->wheels = json_array();
+    r->binaries = json_array();
+    newer(&r->scanned_at, b->scanned_at);
+    newer(&v->data_date, b->scanned_at);
+    if (r->status == VIEW_INFERRED && !b->code && b->inferred_from)
+        r->source_key = xstrdup(b->inferred_from);
+    else
+        code_apply(r, b->code);
+    r->wheelarch_version = b->wheelarch_version ? xstrdup(b->wheelarch_version) : NULL;
+    r->index_url = b->index_url ? xstrdup(b->index_url) : NULL;
+    return 0;
+}
+
+static int build_view(const char *cache_dir, const struct tables *t, int flags, const char *project,
+                      const char *platform, struct dbview *v, dbview_record_fn on_record, void *ud,
+                      struct wa_error *err);
+
 int dbview_build_with(const char *cache_dir, const struct tables *t, int flags, struct dbview *v,
                       dbview_record_fn on_record, void *ud, struct wa_error *err)
+{
+    return build_view(cache_dir, t, flags, NULL, NULL, v, on_record, ud, err);
+}
+
+int dbview_build_for(const char *cache_dir, const struct tables *t, const char *project,
+                     const char *platform, struct dbview *v, struct wa_error *err)
+{
+    return build_view(cache_dir, t, DBVIEW_CODE_ONLY, project, platform, v, NULL, NULL, err);
+}
+
+static int build_view(const char *cache_dir, const struct tables *t, int flags, const char *project,
+                      const char *platform, struct dbview *v, dbview_record_fn on_record, void *ud,
+                      struct wa_error *err)
 {
     memset(v, 0, sizeof *v);
     v->t = t;
     size_t cap = 0, skip_cap = 0;
-    struct strmap *by_key = strmap_new();
+    struct strmap *by_key = strmap_new(), *elsewhere = strmap_new();
+    char **ew_versions = NULL; /* elsewhere's versions */
+    size_t new = 0;
     if (cache_dir && db_exists(cache_dir)) {
         struct db *db;
         int rc = db_open(cache_dir, DB_READONLY, &db, err);
         if (rc < 0) {
             strmap_free(by_key);
+            strmap_free(elsewhere);
             return rc;
         }
         int code_only = (flags & DBVIEW_CODE_ONLY) != 0;
-        struct reading x = {v, flags, &cap, &skip_cap, by_key, db_path(db), on_record, ud};
-        rc = db_each_wheel(db, code_only ? 0 : DB_EACH_ENTRY | DB_EACH_CODE_RECORD, read_wheel, &x,
-                           err);
+        struct reading x = {v, flags, project,   platform, elsewhere,   NULL,      0,
+                            0, &cap,  &skip_cap, by_key,   db_path(db), on_record, ud};
+        if (code_only) {
+            rc = db_each_build(db, read_build, &x, err); /* v->records stays 0 */
+        } else {
+            rc = db_each_wheel(db, DB_EACH_ENTRY | DB_EACH_CODE_RECORD, read_wheel, &x, err);
+        }
+        ew_versions = x.ew_versions;
+        new = x.new;
         if (rc < 0) {
             db_close(db);
             strmap_free(by_key);
+            strmap_free(elsewhere);
+            for (size_t i = 0; i < new; i++)
+                free(ew_versions[i]);
+            free(ew_versions);
             dbview_free(v);
             return rc;
         }
@@ -604,35 +730,70 @@ int dbview_build_with(const char *cache_dir, const struct tables *t, int flags, 
         db_close(db);
     }
     /* Declared rows, attached to crawled rows of the same release or on
-     * their own. */
+     * their own.  Maps keep this linear in rows + declared rows: a view of
+     * 100,000 wheels has about 10,000 rows. */
+    struct strmap *crawled = strmap_new();
+    struct strmap *last_decl = strmap_new(), *best_decl = strmap_new();
+    size_t ncrawled = v->nrows;
+    /* The newest crawled version per "project|release": elsewhere's (rows
+     * of other platforms left out of a view for one question), then the
+     * rows'. */
+    struct strmap *newest_of = elsewhere;
+    const char **newest = xmalloc((new + ncrawled + 1) * sizeof *newest);
+    for (size_t i = 0; i < new; i++)
+        newest[i] = ew_versions[i];
+    size_t nnewest = new;
+    for (size_t k = 0; k < ncrawled; k++) {
+        const struct view_row *r = &v->rows[k];
+        char gk[512], pk[512];
+        strmap_put(crawled,
+                   decl_key(gk, sizeof gk, r->project, r->release, r->variant, r->platform), k);
+        decl_key(pk, sizeof pk, r->project, r->release, "", "");
+        size_t at;
+        if (!strmap_get(newest_of, pk, &at)) {
+            newest[nnewest] = r->version;
+            strmap_put(newest_of, pk, nnewest++);
+        } else if (dotver_cmp_str(r->version, newest[at]) > 0) {
+            newest[at] = r->version;
+        }
+    }
     for (size_t i = 0; i < t->ndeclared; i++) {
         const struct declared *d = &t->declared[i];
-        int attached = 0;
-        for (size_t k = 0; k < v->nrows; k++) {
-            struct view_row *r = &v->rows[k];
-            if (r->status == VIEW_DECLARED || strcmp(r->project, d->project) != 0 ||
-                strcmp(r->release, d->release) != 0 || strcmp(r->variant, d->variant) != 0 ||
-                strcmp(r->platform, d->platform) != 0)
-                continue;
-            r->declared = d;
-            attached = 1;
-        }
+        char dk[512];
+        decl_key(dk, sizeof dk, d->project, d->release, d->variant, d->platform);
+        size_t at;
+        strmap_put(last_decl, dk, i); /* the last in table order, as attached before */
+        if (!strmap_get(best_decl, dk, &at) ||
+            dotver_cmp_str(d->version, t->declared[at].version) > 0)
+            strmap_put(best_decl, dk, i);
+    }
+    for (size_t k = 0; k < ncrawled; k++) {
+        struct view_row *r = &v->rows[k];
+        char gk[512];
+        size_t at;
+        if (strmap_get(last_decl,
+                       decl_key(gk, sizeof gk, r->project, r->release, r->variant, r->platform),
+                       &at))
+            r->declared = &t->declared[at];
+    }
+    for (size_t i = 0; i < t->ndeclared; i++) {
+        const struct declared *d = &t->declared[i];
+        char dk[512];
+        decl_key(dk, sizeof dk, d->project, d->release, d->variant, d->platform);
+        size_t at, best = i;
+        int attached = strmap_get(crawled, dk, &at);
+        strmap_get(best_decl, dk, &best);
         if (attached)
             continue;
         /* A release with crawled versions shows its declared-only variants
          * beside them, under the newest crawled version, rather than on a
          * page of its own. */
-        const char *newest = NULL;
-        for (size_t k = 0; k < v->nrows; k++) {
-            const struct view_row *o = &v->rows[k];
-            if (o->status != VIEW_DECLARED && strcmp(o->project, d->project) == 0 &&
-                strcmp(o->release, d->release) == 0 &&
-                (!newest || dotver_cmp_str(o->version, newest) > 0))
-                newest = o->version;
-        }
-        if (newest && find_declared(t, d->project, d->release, d->variant, d->platform) != d)
+        char pk[512];
+        decl_key(pk, sizeof pk, d->project, d->release, "", "");
+        const char *nv = strmap_get(newest_of, pk, &at) ? newest[at] : NULL;
+        if (nv && best != i)
             continue; /* an older patch's list: the newest one stands for the release */
-        char *version = xstrdup(newest ? newest : d->version);
+        char *version = xstrdup(nv ? nv : d->version);
         struct view_row *r = new_row(v, &cap);
         r->project = xstrdup(d->project);
         r->version = version;
@@ -647,8 +808,14 @@ int dbview_build_with(const char *cache_dir, const struct tables *t, int flags, 
     }
     for (size_t k = 0; k < v->nrows; k++) {
         struct view_row *r = &v->rows[k];
-        if (!r->declared)
-            r->declared = find_declared(t, r->project, r->release, r->variant, r->platform);
+        if (!r->declared) {
+            char gk[512];
+            size_t at;
+            if (strmap_get(best_decl,
+                           decl_key(gk, sizeof gk, r->project, r->release, r->variant, r->platform),
+                           &at))
+                r->declared = &t->declared[at];
+        }
         if (!r->index_url)
             r->index_url = default_index_url(r->variant);
         sort_wheels(r->wheels);
@@ -657,6 +824,14 @@ int dbview_build_with(const char *cache_dir, const struct tables *t, int flags, 
     if (v->nrows > 1)
         qsort(v->rows, v->nrows, sizeof *v->rows, row_cmp);
     strmap_free(by_key);
+    strmap_free(crawled);
+    strmap_free(newest_of);
+    free(newest);
+    for (size_t i = 0; i < new; i++)
+        free(ew_versions[i]);
+    free(ew_versions);
+    strmap_free(last_decl);
+    strmap_free(best_decl);
     return 0;
 }
 

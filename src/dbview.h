@@ -58,8 +58,9 @@ struct dbview {
     const struct tables *t;
     struct view_row *rows; /* project, newest version first, variant, platform */
     size_t nrows;
-    size_t records;              /* records read */
-    char *data_date;             /* newest scanned_at, or NULL */
+    size_t records;   /* records read (0 with DBVIEW_CODE_ONLY) */
+    size_t elsewhere; /* dbview_build_for: rows of the project on other platforms, left out */
+    char *data_date;  /* newest scanned_at, or NULL */
     struct dbview_skip *skipped; /* in file name order */
     size_t nskipped;
 };
@@ -85,6 +86,11 @@ enum dbview_flags {
  * an error it returns stops the build. */
 int dbview_build(const char *cache_dir, const struct tables *t, int flags, struct dbview *v,
                  struct wa_error *err);
+/* DBVIEW_CODE_ONLY for one question: the crawled rows of project on
+ * platform (the others are left out, and counted in v->elsewhere when they
+ * are the project's), and every declared row. */
+int dbview_build_for(const char *cache_dir, const struct tables *t, const char *project,
+                     const char *platform, struct dbview *v, struct wa_error *err);
 int dbview_build_with(const char *cache_dir, const struct tables *t, int flags, struct dbview *v,
                       dbview_record_fn on_record, void *ud, struct wa_error *err);
 /* Frees the view, its skipped list included. */

@@ -227,7 +227,12 @@ static int decide_release(const struct qctx *c, size_t k, const char *exact, int
     struct compat_result res[64];
     size_t n = pick(c, k, exact, idx, 64);
     for (size_t i = 0; i < n; i++) {
-        if (has_driver)
+        /* A driver can only make a row that runs fail ("driver too old"),
+         * never make one run: rows that do not run without one are not
+         * judged again (the search for the last release that runs reads
+         * every release). */
+        int v = c->plain[idx[i]].verdict;
+        if (has_driver && (v == COMPAT_NATIVE || v == COMPAT_PTX_JIT))
             judge_one(c, c->rows[idx[i]], 1, driver, &res[i]);
         else
             res[i] = c->plain[idx[i]];
@@ -671,7 +676,7 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
     for (size_t i = 0; i < v->nrows && !project_rows; i++)
         if (strcmp(v->rows[i].project, o->project) == 0)
             project_rows++;
-    if (project_rows == 0) {
+    if (project_rows == 0 && v->elsewhere == 0) {
         wa_error_set(err, WA_ERR_USAGE, "no data about project %s (crawl it first)", o->project);
         return NULL;
     }

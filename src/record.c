@@ -59,12 +59,12 @@ static int canonical(const char *name, char *out, size_t n, struct target *t)
     return 1;
 }
 
-json_t *record_code(json_t *rec)
+char *record_code(json_t *rec)
 {
     json_t *bins = json_object_get(rec, "binaries");
     if (!json_is_array(bins))
         return NULL;
-    json_t *sets = json_array(), *isas = json_array();
+    struct strbuf sets = STRBUF_INIT, isas = STRBUF_INIT;
     size_t i;
     json_t *b;
     json_array_foreach(bins, i, b)
@@ -78,18 +78,20 @@ json_t *record_code(json_t *rec)
         json_array_foreach(ms, k, s)
         {
             json_int_t mods = json_integer_value(json_object_get(s, "modules"));
-            json_t *set = json_array();
-            json_array_append_new(set, json_integer(mods > 0 ? mods : 1));
+            if (sets.len)
+                strbuf_addc(&sets, ';');
+            strbuf_addf(&sets, "%lld", (long long)(mods > 0 ? mods : 1));
             size_t j;
             json_t *tv;
             json_array_foreach(json_object_get(s, "targets"), j, tv)
             {
                 char name[TARGET_NAME_MAX];
                 struct target t;
-                if (canonical(json_string_value(tv), name, sizeof name, &t))
-                    json_array_append_new(set, json_string(name));
+                if (canonical(json_string_value(tv), name, sizeof name, &t)) {
+                    strbuf_addc(&sets, ' ');
+                    strbuf_adds(&sets, name);
+                }
             }
-            json_array_append_new(sets, set);
         }
         const char *tname;
         json_t *tv;
@@ -100,18 +102,19 @@ json_t *record_code(json_t *rec)
             struct dotver isa;
             const char *is = jstr(tv, "isa");
             if (canonical(tname, name, sizeof name, &t) && t.kind == TARGET_PTX && is &&
-                dotver_parse(is, &isa) == 0) {
-                json_t *pair = json_array();
-                json_array_append_new(pair, json_string(name));
-                json_array_append_new(pair, json_string(is));
-                json_array_append_new(isas, pair);
+                strspn(is, "0123456789.") == strlen(is) && dotver_parse(is, &isa) == 0) {
+                if (isas.len)
+                    strbuf_addc(&isas, ' ');
+                strbuf_addf(&isas, "%s=%s", name, is);
             }
         }
     }
-    json_t *code = json_object();
-    json_object_set_new(code, "sets", sets);
-    json_object_set_new(code, "isa", isas);
-    return code;
+    if (isas.len) {
+        strbuf_addc(&sets, '|');
+        strbuf_adds(&sets, strbuf_str(&isas));
+    }
+    strbuf_free(&isas);
+    return strbuf_detach(&sets, NULL);
 }
 
 /* The names of a target list, space-separated. */
@@ -164,9 +167,7 @@ int record_columns_of(const char *key, json_t *rec, struct record_columns *c, st
     c->sass = joined(json_object_get(rec, "sass"));
     c->ptx = joined(json_object_get(rec, "ptx"));
     c->gfx = joined(json_object_get(rec, "gfx"));
-    json_t *code = record_code(rec);
-    c->code = code ? compact(code) : NULL;
-    json_decref(code);
+    c->code = record_code(rec);
     json_t *entry = record_entry(rec);
     c->entry = compact(entry);
     json_decref(entry);

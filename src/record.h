@@ -41,7 +41,7 @@ struct record_columns {
     char *sass; /* the record's target unions, space-separated ("" if none) */
     char *ptx;
     char *gfx;
-    char *code;  /* record_code as compact JSON, or NULL (no binaries listed) */
+    char *code;  /* record_code, or NULL (no binaries listed) */
     char *entry; /* record_entry as compact JSON */
 };
 
@@ -56,12 +56,15 @@ void record_columns_free(struct record_columns *c);
  * New reference. */
 json_t *record_entry(json_t *rec);
 
-/* The project's own GPU code in a record: {"sets": [[modules, target...],
- * ...], "isa": [[ptx target, ISA], ...]}, from the module sets and PTX ISAs
- * of every binary that is not a bundled library, in the order the record
- * lists them (targets that do not parse are left out).  New reference, or
- * NULL when the record lists no binaries (a compact inferred record). */
-json_t *record_code(json_t *rec);
+/* The project's own GPU code in a record, as the database's code column
+ * holds it: the module sets of every binary that is not a bundled library,
+ * in the order the record lists them, separated by ';', each "MODULES
+ * TARGET..."; then, when a PTX target names its ISA, '|' and "TARGET=ISA"
+ * pairs separated by spaces: "1 sm_80 sm_86;2 sm_90a compute_90|compute_90=8.8".
+ * Targets are canonical names (those that do not parse are left out).
+ * Caller frees; NULL when the record lists no binaries (a compact inferred
+ * record). */
+char *record_code(json_t *rec);
 
 /* Whether a binary path names a bundled third-party CUDA library (cuDNN,
  * cuBLAS, NCCL, ...): its kernels serve other GPUs than the project's. */

@@ -13,6 +13,7 @@
 #include "fsutil.h"
 #include "markdown.h"
 #include "sitedata.h"
+#include "sitestamp.h"
 #include "strbuf.h"
 #include "strmap.h"
 #include "tables.h"
@@ -646,10 +647,19 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     if (!o->templates_dir)
         return wa_error_set(err, WA_ERR_IO,
                             "templates folder not found (set WHEELARCH_TEMPLATES_DIR)");
+    /* Nothing changed since the site in out_dir was built: done, without
+     * reading the database or rendering a page. */
+    char *inputs = sitestamp_inputs(o);
+    if (inputs && sitestamp_matches(o->out_dir, inputs, st)) {
+        free(inputs);
+        return 0;
+    }
     struct tables t;
     int rc = tables_load(o->data_dir, &t, err);
-    if (rc < 0)
+    if (rc < 0) {
+        free(inputs);
         return rc;
+    }
     struct ctx c = {0};
     c.o = o;
     c.base_url = xstrdup(o->base_url ? o->base_url : "");
@@ -738,11 +748,17 @@ out:
     add_skips(st, c.dups, c.ndups); /* a build stopped before the feeds: its wheel pages */
     st->pages = c.pages;
     if (c.out) {
+        /* The stamp goes before the swap and comes back after it: killed in
+         * between, the next build finds none and builds. */
+        sitestamp_remove(o->out_dir);
         if (rc == 0)
             rc = outdir_commit(c.out, &st->out, err);
+        if (rc == 0 && inputs)
+            sitestamp_write(o->out_dir, inputs, st);
         else
             outdir_abort(c.out);
     }
+    free(inputs);
     phase("commit");
     if (have_data)
         sitedata_free(&d);
