@@ -68,10 +68,10 @@ fuzz-long: fuzz-build
 	tests/fuzz/run.sh $(BUILD)-fuzz $(or $(FUZZ_SECONDS),600) $(FUZZ_CORPUS)
 
 format:
-	clang-format -i src/*.c src/*.h tests/unit/*.c tests/unit/*.h tests/fuzz/*.c
+	clang-format -i src/*/*.c src/*/*.h tool/*.c tool/*.h tests/unit/*.c tests/unit/*.h tests/fuzz/*.c
 
 format-check:
-	clang-format --dry-run -Werror src/*.c src/*.h tests/unit/*.c tests/unit/*.h tests/fuzz/*.c
+	clang-format --dry-run -Werror src/*/*.c src/*/*.h tool/*.c tool/*.h tests/unit/*.c tests/unit/*.h tests/fuzz/*.c
 
 bench: build
 	bench/scan.sh $(BUILD)

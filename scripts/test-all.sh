@@ -41,7 +41,7 @@ fuzz_counts() {
 
 format_counts() {
     local n bad
-    n=$(ls src/*.c src/*.h tests/unit/*.c tests/unit/*.h tests/fuzz/*.c | wc -l)
+    n=$(ls src/*/*.c src/*/*.h tool/*.c tool/*.h tests/unit/*.c tests/unit/*.h tests/fuzz/*.c | wc -l)
     bad=$(grep -cE 'error: code should be clang-formatted' "$1")
     if [ "$bad" -eq 0 ]; then
         echo "$n files formatted"

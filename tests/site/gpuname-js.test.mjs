@@ -1,5 +1,5 @@
 // The browser's GPU resolver (templates/assets/gpuname.js) against the C one
-// (src/gpuname.c, the one `wheelarch query --gpu` uses): the same answer,
+// (src/rules/gpuname.c, the one `wheelarch query --gpu` uses): the same answer,
 // matches and suggestions for every string of tests/fixtures/gpu-names.tsv
 // (~800 names as nvidia-smi, torch, rocminfo print them and as people type
 // them) and for the strings below.  test_gpuname --print gives the C side.
