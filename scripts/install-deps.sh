@@ -10,14 +10,15 @@ build_only=0
 packages=(
     # build
     build-essential cmake pkg-config git
-    libcurl4-openssl-dev libzip-dev libjansson-dev
+    libcurl4-openssl-dev libjansson-dev
     libcmark-gfm-dev libcmark-gfm-extensions-dev
     libisal-dev libzstd-dev liblz4-dev libssl-dev zlib1g-dev libsqlite3-dev
 )
 [ "$build_only" -eq 1 ] || packages+=(
     # tests: clang for libFuzzer and the sanitizers, formatting, Python (its
-    # sqlite3 module reads the database in the tests)
-    clang libclang-rt-14-dev clang-format python3
+    # sqlite3 module reads the database in the tests), libzip (writes the
+    # zip tests' reference archives)
+    clang libclang-rt-14-dev clang-format python3 libzip-dev
     # HIP test builds: clang -x hip links device code with ld.lld;
     # clang-offload-bundler (clang-tools-14) as the reference reader, and a
     # real ROCm library (Debian's rocRAND) to check the scanner against it

@@ -7,9 +7,9 @@
 #include <jansson.h>
 #include <lz4.h>
 #include <openssl/crypto.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
-#include <zip.h>
 #include <zstd.h>
 
 #include "cli.h"
@@ -19,8 +19,8 @@
 static void print_version(void)
 {
     printf("wheelarch %s (feed api-version %s)\n", WHEELARCH_VERSION, SITE_API_VERSION);
-    printf("libraries: %s, libzip %s, jansson %s, cmark-gfm %s, zstd %s, lz4 %s, %s, isa-l\n",
-           curl_version(), zip_libzip_version(), jansson_version_str(), cmark_version_string(),
+    printf("libraries: %s, sqlite %s, jansson %s, cmark-gfm %s, zstd %s, lz4 %s, %s, isa-l\n",
+           curl_version(), sqlite3_libversion(), jansson_version_str(), cmark_version_string(),
            ZSTD_versionString(), LZ4_versionString(), OpenSSL_version(OPENSSL_VERSION));
 }
 

@@ -39,7 +39,7 @@ struct fetch {
 
     /* whole-body mode */
     int full;
-    const struct zip_entry *full_ents; /* central directory, when known */
+    const struct zipdir_entry *full_ents; /* central directory, when known */
     size_t full_nents;
     struct scan_wheel *sw_full;
     struct sha256 *h;
@@ -47,7 +47,7 @@ struct fetch {
 
     /* member mode: one request per span of wanted members */
     struct scan_wheel *sw;
-    const struct zip_entry *ents;
+    const struct zipdir_entry *ents;
     size_t nents;
     uint64_t cd_offset;
     const size_t *wanted;      /* indexes of the wanted members */
@@ -247,12 +247,12 @@ static void member_restart(void *ud)
 }
 
 /* The byte range [lho, end) of each member a ranged read would fetch. */
-static uint64_t member_end(const struct zip_entry *ents, size_t n, size_t i, uint64_t cd_offset)
+static uint64_t member_end(const struct zipdir_entry *ents, size_t n, size_t i, uint64_t cd_offset)
 {
     return i + 1 < n ? ents[i + 1].lho : cd_offset;
 }
 
-static int wanted(const struct zip_entry *e)
+static int wanted(const struct zipdir_entry *e)
 {
     size_t len = strlen(e->name);
     return scan_member_is_candidate(e->name) && !(len && e->name[len - 1] == '/');
@@ -300,8 +300,8 @@ static int member_sink(void *ud, const struct http_response *resp, const uint8_t
  * with one request: many small libraries cost one request, not thousands. */
 #define SPAN_GAP (64u << 10)
 
-static int scan_members(struct fetch *f, const struct zip_entry *ents, size_t n, uint64_t cd_offset,
-                        const size_t *want, size_t nwant, struct wa_error *err)
+static int scan_members(struct fetch *f, const struct zipdir_entry *ents, size_t n,
+                        uint64_t cd_offset, const size_t *want, size_t nwant, struct wa_error *err)
 {
     f->sw = scan_wheel_new(f->r, ents, n, 0);
     f->ents = ents;
@@ -388,7 +388,8 @@ static void whole_restart(void *ud)
 
 /* The ranges would cover most of the file anyway: read it whole, once,
  * through the scanner and the hash, with the central directory known. */
-static int read_whole(struct fetch *f, const struct zip_entry *ents, size_t n, struct wa_error *err)
+static int read_whole(struct fetch *f, const struct zipdir_entry *ents, size_t n,
+                      struct wa_error *err)
 {
     f->full = 1;
     f->full_ents = ents;
@@ -412,12 +413,12 @@ static int ranged(struct fetch *f, uint64_t size, uint64_t tail_start, struct wa
 {
     const uint8_t *tail = (const uint8_t *)f->buf.buf;
     size_t tail_len = f->buf.len;
-    struct zip_eocd eocd;
+    struct zipdir_eocd eocd;
     struct strbuf keep = STRBUF_INIT;
     strbuf_add(&keep, tail, tail_len);
-    int rc = zip_find_eocd(tail, tail_len, size, &eocd, err);
+    int rc = zipdir_find_eocd(tail, tail_len, size, &eocd, err);
     if (rc == 0 && eocd.need_eocd64) {
-        /* zip_find_eocd bounded the offset by the locator's position; the
+        /* zipdir_find_eocd bounded the offset by the locator's position; the
          * in-memory case still checks before it indexes the buffer. */
         if (eocd.eocd64_offset >= tail_start) {
             uint64_t o = eocd.eocd64_offset - tail_start;
@@ -426,12 +427,12 @@ static int ranged(struct fetch *f, uint64_t size, uint64_t tail_start, struct wa
                     wa_error_set(err, WA_ERR_FORMAT, "ZIP64 end record offset %llu is out of range",
                                  (unsigned long long)eocd.eocd64_offset);
             else
-                rc = zip_parse_eocd64((const uint8_t *)keep.buf + o, tail_len - (size_t)o, size,
-                                      &eocd, err);
+                rc = zipdir_parse_eocd64((const uint8_t *)keep.buf + o, tail_len - (size_t)o, size,
+                                         &eocd, err);
         } else {
             rc = fetch_range(f, eocd.eocd64_offset, ZIP_EOCD64_SIZE, err);
             if (rc == 0)
-                rc = zip_parse_eocd64((const uint8_t *)f->buf.buf, f->buf.len, size, &eocd, err);
+                rc = zipdir_parse_eocd64((const uint8_t *)f->buf.buf, f->buf.len, size, &eocd, err);
         }
     }
     const uint8_t *cd = NULL;
@@ -453,10 +454,10 @@ static int ranged(struct fetch *f, uint64_t size, uint64_t tail_start, struct wa
             cd = (const uint8_t *)f->buf.buf;
         }
     }
-    struct zip_entry *ents = NULL;
+    struct zipdir_entry *ents = NULL;
     size_t n = 0;
     if (rc == 0)
-        rc = zip_parse_cdir(cd, (size_t)eocd.cd_size, &eocd, size, &ents, &n, err);
+        rc = zipdir_parse_cdir(cd, (size_t)eocd.cd_size, &eocd, size, &ents, &n, err);
     strbuf_free(&keep);
     if (rc < 0) {
         if (err && err->code != WA_ERR_NETWORK)
@@ -480,7 +481,7 @@ static int ranged(struct fetch *f, uint64_t size, uint64_t tail_start, struct wa
         rc = scan_members(f, ents, n, eocd.cd_offset, idx, nidx, err);
     }
     free(idx);
-    zip_entries_free(ents, n);
+    zipdir_entries_free(ents, n);
     return rc;
 }
 

@@ -26,7 +26,7 @@ const char *dbview_status_name(int s)
     return s >= 0 && s <= VIEW_DECLARED ? n[s] : "unknown";
 }
 
-const char *dbview_row_confidence(const struct view_row *r)
+const char *dbview_row_confidence(const struct dbview_row *r)
 {
     return r->status == VIEW_DECLARED && r->declared && r->declared->confidence[0]
                ? r->declared->confidence
@@ -50,14 +50,14 @@ const char *dbview_provenance(int status, const char *confidence)
     return "declared (PyTorch's build configuration)";
 }
 
-static void row_free(struct view_row *r)
+static void row_free(struct dbview_row *r)
 {
     free(r->project);
     free(r->version);
     free(r->release);
     free(r->variant);
     free(r->platform);
-    gpucode_free(&r->code);
+    compat_code_free(&r->code);
     free(r->sass);
     free(r->ptx);
     free(r->index_url);
@@ -151,10 +151,10 @@ static int isa_place_cmp(const void *a, const void *b)
 }
 
 /* Gives c each PTX target's highest ISA, in the order the targets first
- * appear, as one gpucode_set_isa per name would; but sorted and
- * deduplicated first, since gpucode_set_isa searches the targets so far
+ * appear, as one compat_code_set_isa per name would; but sorted and
+ * deduplicated first, since compat_code_set_isa searches the targets so far
  * (quadratic over many names).  Reorders v. */
-static void set_isas(struct gpucode *c, struct isa_at *v, size_t n)
+static void set_isas(struct compat_code *c, struct isa_at *v, size_t n)
 {
     if (n > 1)
         qsort(v, n, sizeof *v, isa_at_cmp);
@@ -171,7 +171,7 @@ static void set_isas(struct gpucode *c, struct isa_at *v, size_t n)
         qsort(v, w, sizeof *v, isa_place_cmp);
     if (c->nisas) { /* merge with what c holds */
         for (size_t i = 0; i < w; i++)
-            gpucode_set_isa(c, &v[i].ptx, &v[i].isa);
+            compat_code_set_isa(c, &v[i].ptx, &v[i].isa);
         return;
     }
     c->isas = xrealloc(c->isas, (w ? w : 1) * sizeof *c->isas);
@@ -198,7 +198,7 @@ static size_t token(const char **p, const char *stops, char *buf, size_t n)
 /* Gives r the GPU code of a record's code column (record_code's format):
  * the module sets, the target unions and the PTX ISAs.  The column comes
  * from the database: anything that does not parse is left out. */
-static void code_apply(struct view_row *r, const char *code)
+static void code_apply(struct dbview_row *r, const char *code)
 {
     size_t capsass = r->nsass, capptx = r->nptx, capgfx = r->ngfx;
     struct isa_at *isas = NULL;
@@ -217,7 +217,7 @@ static void code_apply(struct view_row *r, const char *code)
                 target_parse(tok, &t[n]) == 0)
                 n++;
         }
-        gpucode_add_set(&r->code, t, n, mods > 0 ? (size_t)mods : 1);
+        compat_code_add_set(&r->code, t, n, mods > 0 ? (size_t)mods : 1);
         for (size_t j = 0; j < n; j++)
             if (t[j].kind == TARGET_SASS)
                 add_target(&r->sass, &r->nsass, &capsass, &t[j]);
@@ -287,7 +287,8 @@ static json_t *binaries_of(json_t *rec)
     return out;
 }
 
-static void code_from_declared(struct view_row *r, const struct tables *t, const struct declared *d)
+static void code_from_declared(struct dbview_row *r, const struct tables *t,
+                               const struct declared *d)
 {
     struct target all[72];
     size_t n = 0;
@@ -297,7 +298,7 @@ static void code_from_declared(struct view_row *r, const struct tables *t, const
         all[n++] = d->ptx[i];
     for (size_t i = 0; i < d->ngfx && n < 72; i++)
         all[n++] = d->gfx[i];
-    gpucode_add_set(&r->code, all, n, 1);
+    compat_code_add_set(&r->code, all, n, 1);
     r->gfx = xmalloc((d->ngfx ? d->ngfx : 1) * sizeof *r->gfx);
     if (d->ngfx)
         memcpy(r->gfx, d->gfx, d->ngfx * sizeof *r->gfx);
@@ -313,7 +314,7 @@ static void code_from_declared(struct view_row *r, const struct tables *t, const
     /* Declared PTX carries the ISA of the variant's toolkit. */
     const struct ptx_isa *isa = r->cuda.n ? tables_isa_of_cuda(t, &r->cuda) : NULL;
     for (size_t i = 0; isa && i < d->nptx; i++)
-        gpucode_set_isa(&r->code, &d->ptx[i], &isa->isa);
+        compat_code_set_isa(&r->code, &d->ptx[i], &isa->isa);
     r->binaries = json_array();
 }
 
@@ -349,7 +350,7 @@ static int contains(const struct target *t, size_t n, const struct target *x)
  * code that hold it: one pass over the module sets, each sorted and
  * deduplicated, with a binary search per name (a search of every set per
  * target was quadratic).  Caller frees. */
-static size_t *modules_with(const struct gpucode *c, const struct target *have, size_t nhave)
+static size_t *modules_with(const struct compat_code *c, const struct target *have, size_t nhave)
 {
     size_t *m = xcalloc(nhave + 1, sizeof *m);
     struct target *t = NULL;
@@ -370,7 +371,7 @@ static size_t *modules_with(const struct gpucode *c, const struct target *have, 
     return m;
 }
 
-static void differences(struct view_row *r)
+static void differences(struct dbview_row *r)
 {
     r->differences = json_array();
     const struct declared *d = r->declared;
@@ -419,7 +420,7 @@ static char *default_index_url(const char *variant)
 
 static int row_cmp(const void *a, const void *b)
 {
-    const struct view_row *x = a, *y = b;
+    const struct dbview_row *x = a, *y = b;
     int c = strcmp(x->project, y->project);
     if (c)
         return c;
@@ -435,10 +436,10 @@ static int row_cmp(const void *a, const void *b)
     return strcmp(x->platform, y->platform);
 }
 
-static struct view_row *new_row(struct dbview *v, size_t *cap)
+static struct dbview_row *new_row(struct dbview *v, size_t *cap)
 {
     v->rows = xgrow(v->rows, cap, v->nrows + 1, sizeof *v->rows);
-    struct view_row *r = &v->rows[v->nrows++];
+    struct dbview_row *r = &v->rows[v->nrows++];
     memset(r, 0, sizeof *r);
     return r;
 }
@@ -543,7 +544,7 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
     int st = strcmp(w->status, "scanned") == 0 ? VIEW_VERIFIED : VIEW_INFERRED;
     char *gk = xasprintf("%s|%s|%s|%s", w->project, w->version, w->variant, w->platform);
     size_t at;
-    struct view_row *r;
+    struct dbview_row *r;
     if (!strmap_get(x->by_key, gk, &at)) {
         r = new_row(v, x->cap);
         strmap_put(x->by_key, gk, v->nrows - 1);
@@ -568,7 +569,7 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
     newer(&v->data_date, w->scanned_at);
     if (st < r->status) {
         /* A better source for the GPU code: verified beats inferred. */
-        gpucode_free(&r->code);
+        compat_code_free(&r->code);
         free(r->sass);
         free(r->ptx);
         free(r->gfx);
@@ -631,7 +632,7 @@ static int read_build(void *ud, const struct db_build *b, struct wa_error *err)
         v->elsewhere++;
         return 0;
     }
-    struct view_row *r = new_row(v, x->cap);
+    struct dbview_row *r = new_row(v, x->cap);
     r->project = xstrdup(b->project);
     r->version = xstrdup(b->version);
     r->release = dotver_major_minor(b->version);
@@ -710,7 +711,7 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
          * from, which may belong to no row of its own (a shard, or a
          * database pruned by hand). */
         for (size_t k = 0; k < v->nrows; k++) {
-            struct view_row *r = &v->rows[k];
+            struct dbview_row *r = &v->rows[k];
             if (!r->source_key || r->code.nsets || !wheelkey_valid(r->source_key))
                 continue;
             char *code = db_record_code(db, r->source_key);
@@ -744,7 +745,7 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
         newest[i] = ew_versions[i];
     size_t nnewest = new;
     for (size_t k = 0; k < ncrawled; k++) {
-        const struct view_row *r = &v->rows[k];
+        const struct dbview_row *r = &v->rows[k];
         char gk[512], pk[512];
         strmap_put(crawled,
                    decl_key(gk, sizeof gk, r->project, r->release, r->variant, r->platform), k);
@@ -768,7 +769,7 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
             strmap_put(best_decl, dk, i);
     }
     for (size_t k = 0; k < ncrawled; k++) {
-        struct view_row *r = &v->rows[k];
+        struct dbview_row *r = &v->rows[k];
         char gk[512];
         size_t at;
         if (strmap_get(last_decl,
@@ -794,7 +795,7 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
         if (nv && best != i)
             continue; /* an older patch's list: the newest one stands for the release */
         char *version = xstrdup(nv ? nv : d->version);
-        struct view_row *r = new_row(v, &cap);
+        struct dbview_row *r = new_row(v, &cap);
         r->project = xstrdup(d->project);
         r->version = version;
         r->release = xstrdup(d->release);
@@ -807,7 +808,7 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
         r->wheels = json_array();
     }
     for (size_t k = 0; k < v->nrows; k++) {
-        struct view_row *r = &v->rows[k];
+        struct dbview_row *r = &v->rows[k];
         if (!r->declared) {
             char gk[512];
             size_t at;
@@ -846,7 +847,7 @@ static json_t *targets_json(const struct target *t, size_t n)
     return a;
 }
 
-json_t *dbview_row_json(const struct dbview *v, const struct view_row *r)
+json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r)
 {
     const struct tables *t = v->t;
     json_t *o = json_object();

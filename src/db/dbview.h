@@ -23,16 +23,16 @@
 
 enum view_status { VIEW_VERIFIED = 0, VIEW_INFERRED, VIEW_DECLARED };
 
-struct view_row {
-    char *project;       /* normalised: "torch" */
-    char *version;       /* "2.8.0"; for declared rows the release, "2.8" */
-    char *release;       /* "2.8" */
-    char *variant;       /* "cu128", "cpu" */
-    char *platform;      /* "linux-x86_64" */
-    int status;          /* enum view_status */
-    struct dotver cuda;  /* from the variant; n == 0 for cpu */
-    struct gpucode code; /* the project's own GPU code */
-    struct target *sass; /* unions, sorted */
+struct dbview_row {
+    char *project;           /* normalised: "torch" */
+    char *version;           /* "2.8.0"; for declared rows the release, "2.8" */
+    char *release;           /* "2.8" */
+    char *variant;           /* "cu128", "cpu" */
+    char *platform;          /* "linux-x86_64" */
+    int status;              /* enum view_status */
+    struct dotver cuda;      /* from the variant; n == 0 for cpu */
+    struct compat_code code; /* the project's own GPU code */
+    struct target *sass;     /* unions, sorted */
     size_t nsass;
     struct target *ptx;
     size_t nptx;
@@ -56,7 +56,7 @@ struct dbview_skip {
 
 struct dbview {
     const struct tables *t;
-    struct view_row *rows; /* project, newest version first, variant, platform */
+    struct dbview_row *rows; /* project, newest version first, variant, platform */
     size_t nrows;
     size_t records;   /* records read (0 with DBVIEW_CODE_ONLY) */
     size_t elsewhere; /* dbview_build_for: rows of the project on other platforms, left out */
@@ -103,13 +103,13 @@ const char *dbview_status_name(int status);
 
 /* The confidence of a declared row ("high", "medium", ...), or NULL for
  * rows read from wheels and declared rows without one. */
-const char *dbview_row_confidence(const struct view_row *r);
+const char *dbview_row_confidence(const struct dbview_row *r);
 /* Where a verdict comes from, in words: "verified (read from the wheel)",
  * "declared (PyTorch's build configuration, medium confidence)".  Static. */
 const char *dbview_provenance(int status, const char *confidence);
 
 /* The row as JSON (caller owns the reference): the feed's row format. */
-json_t *dbview_row_json(const struct dbview *v, const struct view_row *r);
+json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r);
 
 /* The file a declared row's source names, for people: {"text": "pytorch/pytorch
  * .ci/manywheel/build_cuda.sh at v2.8.0", "url": "https://github.com/..."}

@@ -15,7 +15,7 @@ json_t *query_differences(const struct dbview *v, const char *project, const cha
 {
     json_t *out = json_array();
     for (size_t i = 0; i < v->nrows; i++) {
-        const struct view_row *r = &v->rows[i];
+        const struct dbview_row *r = &v->rows[i];
         if (strcmp(r->project, project) != 0 || json_array_size(r->differences) == 0)
             continue;
         if (platform && strcmp(r->platform, platform) != 0)
@@ -47,7 +47,7 @@ const char *query_this_platform(void)
 
 /* Whether a row is for the GPU's vendor: ROCm variants for AMD GPUs, the
  * others (CUDA, cpu) for NVIDIA ones. */
-static int row_fits(const struct view_row *r, uint16_t cc)
+static int row_fits(const struct dbview_row *r, uint16_t cc)
 {
     int rocm = tables_variant_rocm(r->variant, NULL);
     return cc >= TABLES_AMD_MIN ? rocm : !rocm;
@@ -67,7 +67,7 @@ int query_tegra_sbsa(uint16_t cc)
 struct qctx {
     const struct dbview *v;
     const struct query_options *o;
-    const struct view_row **rows;
+    const struct dbview_row **rows;
     size_t n;
     struct compat_result *plain; /* each row judged without a driver */
     const char **releases;       /* distinct, newest first */
@@ -79,8 +79,8 @@ struct qctx {
 
 static int row_order(const void *a, const void *b)
 {
-    const struct view_row *x = *(const struct view_row *const *)a;
-    const struct view_row *y = *(const struct view_row *const *)b;
+    const struct dbview_row *x = *(const struct dbview_row *const *)a;
+    const struct dbview_row *y = *(const struct dbview_row *const *)b;
     int c = dotver_cmp_str(y->release, x->release);
     if (!c)
         c = tables_variant_cmp(x->variant, y->variant);
@@ -91,7 +91,7 @@ static int row_order(const void *a, const void *b)
     return c;
 }
 
-static void judge_one(const struct qctx *c, const struct view_row *r, int has_driver,
+static void judge_one(const struct qctx *c, const struct dbview_row *r, int has_driver,
                       const struct dotver *driver, struct compat_result *res)
 {
     struct compat_query q;
@@ -112,7 +112,7 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
     c->os = strncmp(o->platform, "windows", 7) == 0 ? TABLES_WINDOWS : TABLES_LINUX;
     c->amd = o->cc >= TABLES_AMD_MIN;
     for (size_t i = 0; i < v->nrows; i++) {
-        const struct view_row *r = &v->rows[i];
+        const struct dbview_row *r = &v->rows[i];
         if (strcmp(r->project, o->project) != 0 || strcmp(r->platform, o->platform) != 0 ||
             !row_fits(r, o->cc))
             continue;
@@ -154,7 +154,7 @@ static size_t pick(const struct qctx *c, size_t k, const char *exact, size_t *ou
 {
     size_t n = 0;
     for (size_t i = c->rel_start[k]; i < c->rel_start[k + 1]; i++) {
-        const struct view_row *r = c->rows[i];
+        const struct dbview_row *r = c->rows[i];
         if (exact && (r->status == VIEW_DECLARED ? dotver_cmp_str(r->version, exact) > 0
                                                  : strcmp(r->version, exact) != 0))
             continue;
@@ -169,7 +169,7 @@ static size_t pick(const struct qctx *c, size_t k, const char *exact, size_t *ou
 /* How well a variant fits a driver: 0 when its CUDA is within what the
  * driver supports natively (or no driver was given), 1 when it relies on
  * minor-version compatibility (runs, with a reduced feature set). */
-static int driver_tier(const struct view_row *r, const struct toolkit *driver_cuda)
+static int driver_tier(const struct dbview_row *r, const struct toolkit *driver_cuda)
 {
     if (!driver_cuda || !r->cuda.n)
         return 0;
@@ -194,7 +194,7 @@ static int best_of(const struct qctx *c, const size_t *idx, const struct compat_
             best = (int)i;
             continue;
         }
-        const struct view_row *ri = c->rows[idx[i]], *rb = c->rows[idx[best]];
+        const struct dbview_row *ri = c->rows[idx[i]], *rb = c->rows[idx[best]];
         int tb = driver_tier(rb, driver_cuda), ti = driver_tier(ri, driver_cuda);
         int cmp = dotver_cmp(&ri->cuda, &rb->cuda);
         struct dotver vi, vb;
@@ -260,7 +260,7 @@ static size_t release_index(const struct qctx *c, const char *release)
  * ("1.3" before "1.3.1" -> 1.3.0); else the whole release. */
 static void set_pin(const struct qctx *c, const char *exact, struct answer *a)
 {
-    const struct view_row *r = c->rows[a->row];
+    const struct dbview_row *r = c->rows[a->row];
     struct dotver d;
     if (exact && dotver_parse(exact, &d) == 0 && d.n >= 3) {
         snprintf(a->pin, sizeof a->pin, "%s", exact);
@@ -343,7 +343,7 @@ static json_t *jstr_or_null(const char *s)
 
 /* Provenance of a row: status, the same in words, and for a declared row
  * its confidence, source and the date it was checked. */
-static void set_provenance(json_t *x, const struct view_row *r)
+static void set_provenance(json_t *x, const struct dbview_row *r)
 {
     json_object_set_new(x, "status", json_string(dbview_status_name(r->status)));
     const struct declared *d = r->status == VIEW_DECLARED ? r->declared : NULL;
@@ -357,7 +357,7 @@ static void set_provenance(json_t *x, const struct view_row *r)
 
 static json_t *answer_json(const struct qctx *c, const struct answer *a, const char *reason)
 {
-    const struct view_row *r = c->rows[a->row];
+    const struct dbview_row *r = c->rows[a->row];
     const char *project = c->o->project;
     json_t *rec = json_object();
     char *u = index_url_no_slash(r->index_url);
@@ -433,7 +433,7 @@ static json_t *by_driver(const struct qctx *c, size_t rk, const char *exact)
     size_t nf = 0;
     const struct tables *t = c->v->t;
     for (size_t i = 0; i < c->n; i++) {
-        const struct view_row *r = c->rows[i];
+        const struct dbview_row *r = c->rows[i];
         if (!r->cuda.n)
             continue;
         const struct minor_compat *mc = tables_minor_compat(t, (int)r->cuda.f[0]);
@@ -498,7 +498,7 @@ static json_t *pypi_json(const struct qctx *c, size_t k, const char *exact, int 
     const char *why;
     int verdict = COMPAT_UNSUPPORTED;
     int unknown = 0; /* the build exists, its arch list is not in the data */
-    const struct view_row *row = NULL;
+    const struct dbview_row *row = NULL;
     if (!applies)
         why = "PyPI's wheels are not built for this GPU's system";
     else if (strcmp(ri->pypi_default, "cpu") == 0)
@@ -565,7 +565,7 @@ static json_t *last_native(const struct qctx *c)
     qsort(seen, nseen, sizeof *seen, native_row_cmp); /* cu118 < cu126 < rocm6.4 */
     json_t *out = json_array();
     for (size_t k = 0; k < nseen; k++) {
-        const struct view_row *r = c->rows[seen[k].i];
+        const struct dbview_row *r = c->rows[seen[k].i];
         json_t *x = json_object();
         json_object_set_new(x, "variant", json_string(r->variant));
         json_object_set_new(x, "version", json_string(r->version));
@@ -755,7 +755,7 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
     json_object_set_new(out, "applies", json_boolean(applies));
     json_t *variants = json_array();
     for (size_t i = 0; i < n; i++) {
-        const struct view_row *r = c.rows[idx[i]];
+        const struct dbview_row *r = c.rows[idx[i]];
         struct compat_result res;
         if (o->has_driver)
             judge_one(&c, r, 1, &o->driver, &res);

@@ -10,10 +10,10 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
-void gpucode_add_set(struct gpucode *c, const struct target *t, size_t n, size_t modules)
+void compat_code_add_set(struct compat_code *c, const struct target *t, size_t n, size_t modules)
 {
     c->sets = xrealloc(c->sets, (c->nsets + 1) * sizeof *c->sets);
-    struct gpucode_set *s = &c->sets[c->nsets++];
+    struct compat_code_set *s = &c->sets[c->nsets++];
     s->targets = xmalloc((n ? n : 1) * sizeof *t);
     if (n)
         memcpy(s->targets, t, n * sizeof *t);
@@ -22,7 +22,7 @@ void gpucode_add_set(struct gpucode *c, const struct target *t, size_t n, size_t
     c->modules += modules;
 }
 
-void gpucode_set_isa(struct gpucode *c, const struct target *ptx, const struct dotver *isa)
+void compat_code_set_isa(struct compat_code *c, const struct target *ptx, const struct dotver *isa)
 {
     for (size_t i = 0; i < c->nisas; i++)
         if (target_cmp(&c->isas[i].ptx, ptx) == 0) {
@@ -36,7 +36,7 @@ void gpucode_set_isa(struct gpucode *c, const struct target *ptx, const struct d
     c->nisas++;
 }
 
-void gpucode_free(struct gpucode *c)
+void compat_code_free(struct compat_code *c)
 {
     for (size_t i = 0; i < c->nsets; i++)
         free(c->sets[i].targets);
@@ -101,7 +101,7 @@ static uint16_t override_sibling(uint16_t arch)
 }
 
 static void judge_amd(const struct tables *t, const struct compat_query *q,
-                      const struct gpucode *code, struct compat_result *r)
+                      const struct compat_code *code, struct compat_result *r)
 {
     struct target dev;
     tables_amd_device(t, q->cc, &dev);
@@ -117,7 +117,7 @@ static void judge_amd(const struct tables *t, const struct compat_query *q,
     int have = 0, sibling = 0;
     uint16_t sib = override_sibling(dev.arch);
     for (size_t i = 0; i < code->nsets; i++) {
-        const struct gpucode_set *s = &code->sets[i];
+        const struct compat_code_set *s = &code->sets[i];
         int runs = 0;
         for (size_t k = 0; k < s->n; k++) {
             if (compat_gfx_runs(t, &s->targets[k], &dev)) {
@@ -159,7 +159,7 @@ static void judge_amd(const struct tables *t, const struct compat_query *q,
         r->verdict = COMPAT_UNSUPPORTED;
         strbuf_addf(&b, "no code for %s:", devs);
         size_t shown = 0;
-        const struct gpucode_set *s = &code->sets[0];
+        const struct compat_code_set *s = &code->sets[0];
         for (size_t k = 0; k < s->n && shown < 24; k++)
             if (s->targets[k].kind == TARGET_GFX) {
                 char name[TARGET_NAME_MAX];
@@ -213,7 +213,7 @@ int compat_ptx_jits(const struct tables *t, const struct target *code, uint16_t 
     return cc >= code->arch; /* R3 */
 }
 
-static const struct dotver *isa_of(const struct gpucode *c, const struct target *ptx)
+static const struct dotver *isa_of(const struct compat_code *c, const struct target *ptx)
 {
     for (size_t i = 0; i < c->nisas; i++)
         if (target_cmp(&c->isas[i].ptx, ptx) == 0)
@@ -242,7 +242,7 @@ static void list_targets(struct strbuf *b, const struct target *t, size_t n, int
 }
 
 /* Why a set of targets has nothing for cc. */
-static void why_not(const struct tables *t, const struct gpucode_set *s, uint16_t cc,
+static void why_not(const struct tables *t, const struct compat_code_set *s, uint16_t cc,
                     struct strbuf *b)
 {
     char ccs[16];
@@ -269,8 +269,9 @@ static void why_not(const struct tables *t, const struct gpucode_set *s, uint16_
     (void)t;
 }
 
-void compat_judge(const struct tables *t, const struct compat_query *q, const struct gpucode *code,
-                  const struct dotver *cuda, struct compat_result *r)
+void compat_judge(const struct tables *t, const struct compat_query *q,
+                  const struct compat_code *code, const struct dotver *cuda,
+                  struct compat_result *r)
 {
     memset(r, 0, sizeof *r);
     if (q->cc >= TABLES_AMD_MIN) {
@@ -325,7 +326,7 @@ void compat_judge(const struct tables *t, const struct compat_query *q, const st
     int have_sass = 0, have_ptx = 0;
     const struct dotver *needed_isa = NULL;
     for (size_t i = 0; i < code->nsets; i++) {
-        const struct gpucode_set *s = &code->sets[i];
+        const struct compat_code_set *s = &code->sets[i];
         int native = 0, ptx = 0, ptx_blocked = 0;
         for (size_t k = 0; k < s->n; k++) {
             const struct target *x = &s->targets[k];
@@ -417,7 +418,7 @@ void compat_judge(const struct tables *t, const struct compat_query *q, const st
         r->verdict = COMPAT_PARTIAL;
         strbuf_addf(&b, "%zu of %zu modules have no code for %s", r->none_modules, r->modules, ccs);
         for (size_t i = 0; i < code->nsets; i++) {
-            const struct gpucode_set *s = &code->sets[i];
+            const struct compat_code_set *s = &code->sets[i];
             int ok = 0;
             for (size_t k = 0; k < s->n; k++) {
                 const struct target *x = &s->targets[k];

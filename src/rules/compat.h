@@ -43,28 +43,28 @@ enum compat_verdict {
 };
 
 /* The modules of a wheel, grouped by identical target sets. */
-struct gpucode_set {
+struct compat_code_set {
     struct target *targets;
     size_t n;
     size_t modules;
 };
 
-struct gpucode_isa {
+struct compat_code_isa {
     struct target ptx;
     struct dotver isa;
 };
 
-struct gpucode {
-    struct gpucode_set *sets;
+struct compat_code {
+    struct compat_code_set *sets;
     size_t nsets;
     size_t modules;
-    struct gpucode_isa *isas; /* PTX ISA per PTX target */
+    struct compat_code_isa *isas; /* PTX ISA per PTX target */
     size_t nisas;
 };
 
-void gpucode_add_set(struct gpucode *c, const struct target *t, size_t n, size_t modules);
-void gpucode_set_isa(struct gpucode *c, const struct target *ptx, const struct dotver *isa);
-void gpucode_free(struct gpucode *c);
+void compat_code_add_set(struct compat_code *c, const struct target *t, size_t n, size_t modules);
+void compat_code_set_isa(struct compat_code *c, const struct target *ptx, const struct dotver *isa);
+void compat_code_free(struct compat_code *c);
 
 int compat_sass_runs(const struct tables *t, const struct target *code, uint16_t cc);
 /* Whether an AMD code object target runs on a device (its processor and
@@ -92,8 +92,9 @@ struct compat_result {
 };
 
 /* Judges a wheel's code built with CUDA `cuda` (n == 0: unknown / CPU). */
-void compat_judge(const struct tables *t, const struct compat_query *q, const struct gpucode *code,
-                  const struct dotver *cuda, struct compat_result *r);
+void compat_judge(const struct tables *t, const struct compat_query *q,
+                  const struct compat_code *code, const struct dotver *cuda,
+                  struct compat_result *r);
 
 /* "native", "ptx-jit", "partial", "driver-too-old", "unsupported". */
 const char *compat_verdict_name(int verdict);

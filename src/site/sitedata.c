@@ -157,7 +157,7 @@ void sitedata_arch_dir(uint16_t cc, char *buf, size_t n)
         snprintf(buf, n, "sm_%u", cc);
 }
 
-int sitedata_row_fits(const struct view_row *row, uint16_t cc)
+int sitedata_row_fits(const struct dbview_row *row, uint16_t cc)
 {
     int rocm = tables_variant_rocm(row->variant, NULL);
     return cc >= TABLES_AMD_MIN ? rocm : !rocm;
@@ -165,7 +165,7 @@ int sitedata_row_fits(const struct view_row *row, uint16_t cc)
 
 /* The ROCm version of a row's variant as "6.4" ("6.2.4" for rocm6.2.4), or
  * "" when none. */
-static void rocm_of(const struct view_row *row, char *buf, size_t n)
+static void rocm_of(const struct dbview_row *row, char *buf, size_t n)
 {
     buf[0] = '\0';
     if (tables_variant_rocm(row->variant, NULL))
@@ -214,7 +214,7 @@ static void grid_build(struct grid *g, const struct dbview *v, const struct tabl
     /* filled by grid_fill */
 }
 
-const struct compat_result *grid_get(const struct grid *g, uint16_t cc, size_t row)
+const struct compat_result *sitedata_grid_get(const struct grid *g, uint16_t cc, size_t row)
 {
     for (size_t c = 0; c < g->nccs; c++)
         if (g->ccs[c] == cc)
@@ -235,13 +235,13 @@ static void build_newest(struct sitedata *d)
     const struct dbview *v = d->v;
     d->newest = strmap_new();
     for (size_t r = 0; r < v->nrows; r++) {
-        const struct view_row *row = &v->rows[r];
+        const struct dbview_row *row = &v->rows[r];
         char *k = group_key(row->project, row->release, row->variant, row->platform);
         size_t best;
         if (!strmap_get(d->newest, k, &best)) {
             strmap_put(d->newest, k, r);
         } else {
-            const struct view_row *b = &v->rows[best];
+            const struct dbview_row *b = &v->rows[best];
             int c = dotver_cmp_str(row->version, b->version);
             if (c > 0 || (c == 0 && row->status < b->status))
                 strmap_put(d->newest, k, r);
@@ -328,7 +328,7 @@ static void build_csv(struct sitedata *d)
     }
     strbuf_addc(b, '\n');
     for (size_t r = 0; r < v->nrows; r++) {
-        const struct view_row *row = &v->rows[r];
+        const struct dbview_row *row = &v->rows[r];
         const struct minor_compat *mc =
             row->cuda.n ? tables_minor_compat(d->t, (int)row->cuda.f[0]) : NULL;
         const char *fields[] = {row->project, row->version,  row->release,
@@ -408,7 +408,7 @@ static json_t *build_index_table(struct sitedata *d)
     json_object_set_new(doc, "meta", meta_copy(d));
     json_t *indexes = json_object();
     for (size_t r = 0; r < v->nrows; r++) {
-        const struct view_row *row = &v->rows[r];
+        const struct dbview_row *row = &v->rows[r];
         json_t *ix = json_object_get(indexes, row->variant);
         if (!ix) {
             ix = json_object();
@@ -496,7 +496,7 @@ static json_t *build_variants(struct sitedata *d)
     json_object_set_new(doc, "meta", meta_copy(d));
     json_t *projects = json_object();
     for (size_t r = 0; r < v->nrows; r++) {
-        const struct view_row *row = &v->rows[r];
+        const struct dbview_row *row = &v->rows[r];
         char rocm[16];
         rocm_of(row, rocm, sizeof rocm);
         char cuda[16] = "";
@@ -577,7 +577,7 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
     o.arm_host = arm_host;
     o.project = "torch";
     o.platform = platform;
-    o.judged = grid_get(&d->grid, cc, 0); /* the grid's verdicts of this device */
+    o.judged = sitedata_grid_get(&d->grid, cc, 0); /* the grid's verdicts of this device */
     struct wa_error err;
     json_t *r = query_run(d->v, &o, &err);
     if (!r)
@@ -705,7 +705,7 @@ static json_t *gpu_releases(struct sitedata *d, uint16_t cc, int tegra, int arm_
     const char *cur_project = NULL, *cur_version = NULL;
     struct strmap *ids = strmap_new();
     for (size_t r = 0; r < v->nrows; r++) {
-        const struct view_row *row = &v->rows[r];
+        const struct dbview_row *row = &v->rows[r];
         if ((long)r != newest_row(d, row->project, row->release, row->variant, row->platform) ||
             !sitedata_row_fits(row, cc) || !query_applies(cc, tegra, arm_host, row->platform))
             continue;
@@ -730,7 +730,7 @@ static json_t *gpu_releases(struct sitedata *d, uint16_t cc, int tegra, int arm_
             cur_version = row->version;
         }
     add:;
-        const struct compat_result *res = grid_get(&d->grid, cc, r);
+        const struct compat_result *res = sitedata_grid_get(&d->grid, cc, r);
         json_t *x = json_object();
         json_object_set_new(x, "variant", json_string(row->variant));
         json_object_set_new(x, "platform", json_string(row->platform));
@@ -1172,7 +1172,7 @@ static void build_home(struct sitedata *d)
     json_t *rels = json_array();
     const char *last = NULL;
     for (size_t r = 0; r < d->v->nrows && json_array_size(rels) < 4; r++) {
-        const struct view_row *row = &d->v->rows[r];
+        const struct dbview_row *row = &d->v->rows[r];
         if (strcmp(row->project, "torch") != 0)
             continue;
         if (last && strcmp(last, row->release) == 0)
@@ -1188,7 +1188,7 @@ static void build_home(struct sitedata *d)
         free(page);
         json_t *vars = json_array();
         for (size_t k = r; k < d->v->nrows; k++) {
-            const struct view_row *o = &d->v->rows[k];
+            const struct dbview_row *o = &d->v->rows[k];
             if (strcmp(o->project, "torch") != 0 || strcmp(o->release, row->release) != 0)
                 break;
             if (strcmp(o->platform, "linux-x86_64") != 0)
@@ -1250,7 +1250,7 @@ static void build_matrix_page(struct sitedata *d)
             json_object_set_new(pl, "columns", cols);
             json_t *rows = json_array();
             for (size_t r = 0; r < v->nrows; r++) {
-                const struct view_row *row = &v->rows[r];
+                const struct dbview_row *row = &v->rows[r];
                 if (strcmp(row->platform, platforms[p]) != 0 ||
                     tables_variant_rocm(row->variant, NULL) != amd)
                     continue;
@@ -1359,7 +1359,7 @@ static void build_releases(struct sitedata *d)
     json_t *cur = NULL;
     struct strmap *ids = NULL; /* of the current page */
     for (size_t r = 0; r < v->nrows; r++) {
-        const struct view_row *row = &v->rows[r];
+        const struct dbview_row *row = &v->rows[r];
         if (!cur || strcmp(json_string_value(json_object_get(cur, "project")), row->project) != 0 ||
             strcmp(json_string_value(json_object_get(cur, "version")), row->version) != 0) {
             strmap_free(ids);
@@ -1456,7 +1456,7 @@ static json_t *diff_list(const struct target *a, size_t na, const struct target 
 }
 
 /* The SASS, PTX and gfx targets of row a that row b lacks, in that order. */
-static json_t *diff_rows(const struct view_row *a, const struct view_row *b)
+static json_t *diff_rows(const struct dbview_row *a, const struct dbview_row *b)
 {
     json_t *out = diff_list(a->sass, a->nsass, b->sass, b->nsass);
     json_t *ptx = diff_list(a->ptx, a->nptx, b->ptx, b->nptx);
@@ -1475,7 +1475,7 @@ static void build_changes(struct sitedata *d)
     struct strmap *ids = strmap_new();
     /* Releases per project, newest first (rows are sorted that way). */
     for (size_t r = 0; r < v->nrows; r++) {
-        const struct view_row *row = &v->rows[r];
+        const struct dbview_row *row = &v->rows[r];
         if (r > 0 && strcmp(v->rows[r - 1].project, row->project) == 0 &&
             strcmp(v->rows[r - 1].release, row->release) == 0)
             continue;
@@ -1503,7 +1503,7 @@ static void build_changes(struct sitedata *d)
         const char *date = NULL;
         char datebuf[11];
         for (size_t k = r; k < v->nrows; k++) {
-            const struct view_row *x = &v->rows[k];
+            const struct dbview_row *x = &v->rows[k];
             if (strcmp(x->project, row->project) || strcmp(x->release, row->release))
                 break;
             if ((long)k != newest_row(d, x->project, x->release, x->variant, x->platform))
@@ -1536,7 +1536,7 @@ static void build_changes(struct sitedata *d)
                 json_object_set_new(it, "added", json_array());
                 json_object_set_new(it, "dropped", json_array());
             } else {
-                const struct view_row *p = &v->rows[pr];
+                const struct dbview_row *p = &v->rows[pr];
                 json_object_set_new(it, "new_variant", json_false());
                 json_object_set_new(it, "first_in_data", json_false());
                 json_object_set_new(it, "added", diff_rows(x, p));
@@ -1559,7 +1559,7 @@ static void build_changes(struct sitedata *d)
         /* Variants the previous release had and this one does not. */
         if (prev) {
             for (size_t k = 0; k < v->nrows; k++) {
-                const struct view_row *p = &v->rows[k];
+                const struct dbview_row *p = &v->rows[k];
                 if (strcmp(p->project, row->project) || strcmp(p->release, prev))
                     continue;
                 if ((long)k != newest_row(d, p->project, prev, p->variant, p->platform))
@@ -1613,7 +1613,7 @@ static void build_changes(struct sitedata *d)
 
 /* The simple-index links of one row's wheels (http(s) URLs only), built
  * once and shared by every architecture page that lists them. */
-static json_t *row_links(const struct view_row *row)
+static json_t *row_links(const struct dbview_row *row)
 {
     json_t *links = json_array();
     size_t i;
@@ -1661,7 +1661,7 @@ static void build_simple(struct sitedata *d)
     const char **names = xcalloc(v->nrows + 1, sizeof *names);
     size_t nnames = 0;
     for (size_t r = 0; r < v->nrows; r++) {
-        const struct view_row *row = &v->rows[r];
+        const struct dbview_row *row = &v->rows[r];
         if (row->status == VIEW_DECLARED || json_array_size(row->wheels) == 0)
             continue;
         json_t *x = json_object();
@@ -1816,7 +1816,7 @@ static void *grid_fill(void *arg)
     const struct dbview *v = h->g->v;
     for (size_t c = h->from; c < h->to; c++)
         for (size_t r = 0; r < v->nrows; r++) {
-            const struct view_row *row = &v->rows[r];
+            const struct dbview_row *row = &v->rows[r];
             struct compat_query q = {h->g->ccs[c],
                                      0,
                                      {0},

@@ -73,7 +73,7 @@ void sitedata_free(struct sitedata *d);
 
 /* The verdict of row i for compute capability cc, or NULL when cc is not
  * covered. */
-const struct compat_result *grid_get(const struct grid *g, uint16_t cc, size_t row);
+const struct compat_result *sitedata_grid_get(const struct grid *g, uint16_t cc, size_t row);
 
 /* One character per verdict for compact data: n native, j PTX JIT, p partial,
  * d driver too old, x unsupported. */
@@ -109,6 +109,6 @@ void sitedata_arch_dir(uint16_t cc, char *buf, size_t n);
 
 /* Whether a row is judged for a GPU: ROCm variants for AMD device codes,
  * the others (CUDA, cpu) for NVIDIA compute capabilities. */
-int sitedata_row_fits(const struct view_row *row, uint16_t cc);
+int sitedata_row_fits(const struct dbview_row *row, uint16_t cc);
 
 #endif

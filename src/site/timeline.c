@@ -49,7 +49,7 @@ static void add_text(struct strbuf *b, const char *s)
 
 /* The rows the timeline shows: torch on Linux x86_64, the GPU variants of
  * the GPU's vendor (CUDA for NVIDIA, ROCm for AMD). */
-static int on_timeline(const struct view_row *row, uint16_t cc)
+static int on_timeline(const struct dbview_row *row, uint16_t cc)
 {
     return strcmp(row->project, "torch") == 0 && strcmp(row->platform, "linux-x86_64") == 0 &&
            (row->cuda.n || tables_variant_rocm(row->variant, NULL)) && sitedata_row_fits(row, cc);
@@ -61,7 +61,7 @@ char *timeline_svg(const struct grid *g, uint16_t cc)
     char **rel = NULL, **var = NULL;
     size_t nrel = 0, nvar = 0;
     for (size_t r = 0; r < v->nrows; r++) {
-        const struct view_row *row = &v->rows[r];
+        const struct dbview_row *row = &v->rows[r];
         if (!on_timeline(row, cc))
             continue;
         if (find(rel, nrel, row->release) < 0) {
@@ -83,7 +83,7 @@ char *timeline_svg(const struct grid *g, uint16_t cc)
     for (size_t i = 0; i < nrel * nvar; i++)
         cell[i] = -1;
     for (size_t r = 0; r < v->nrows; r++) {
-        const struct view_row *row = &v->rows[r];
+        const struct dbview_row *row = &v->rows[r];
         if (!on_timeline(row, cc))
             continue;
         int x = find(rel, nrel, row->release), y = find(var, nvar, row->variant);
@@ -91,7 +91,7 @@ char *timeline_svg(const struct grid *g, uint16_t cc)
         /* rows are newest version first: keep the first seen */
         if (cell[i] >= 0)
             continue;
-        const struct compat_result *res = grid_get(g, cc, r);
+        const struct compat_result *res = sitedata_grid_get(g, cc, r);
         cell[i] = res ? res->verdict : COMPAT_UNSUPPORTED;
         vers[i] = row->version;
     }

@@ -175,8 +175,8 @@ static int member_end(void *ud, struct wa_error *err)
 
 static const struct zipstream_handler member_handler = {member_begin, member_data, member_end};
 
-struct scan_wheel *scan_wheel_new(struct scan_result *r, const struct zip_entry *entries, size_t n,
-                                  int sniff_all)
+struct scan_wheel *scan_wheel_new(struct scan_result *r, const struct zipdir_entry *entries,
+                                  size_t n, int sniff_all)
 {
     struct scan_wheel *sw = xcalloc(1, sizeof *sw);
     sw->r = r;
@@ -262,20 +262,20 @@ static int read_at(int fd, void *buf, size_t n, uint64_t off, struct wa_error *e
     return 0;
 }
 
-int scan_read_zip_directory(int fd, uint64_t size, struct zip_entry **ents, size_t *n,
+int scan_read_zip_directory(int fd, uint64_t size, struct zipdir_entry **ents, size_t *n,
                             struct wa_error *err)
 {
     size_t tail = size < ZIP_TAIL_MAX ? (size_t)size : ZIP_TAIL_MAX;
     uint8_t *buf = xmalloc(tail ? tail : 1);
-    struct zip_eocd eocd;
+    struct zipdir_eocd eocd;
     int rc = read_at(fd, buf, tail, size - tail, err);
     if (rc == 0)
-        rc = zip_find_eocd(buf, tail, size, &eocd, err);
+        rc = zipdir_find_eocd(buf, tail, size, &eocd, err);
     if (rc == 0 && eocd.need_eocd64) {
         uint8_t rec[ZIP_EOCD64_SIZE];
         rc = read_at(fd, rec, sizeof rec, eocd.eocd64_offset, err);
         if (rc == 0)
-            rc = zip_parse_eocd64(rec, sizeof rec, size, &eocd, err);
+            rc = zipdir_parse_eocd64(rec, sizeof rec, size, &eocd, err);
     }
     free(buf);
     if (rc < 0)
@@ -286,7 +286,7 @@ int scan_read_zip_directory(int fd, uint64_t size, struct zip_entry **ents, size
     uint8_t *cd = xmalloc(eocd.cd_size ? (size_t)eocd.cd_size : 1);
     rc = read_at(fd, cd, (size_t)eocd.cd_size, eocd.cd_offset, err);
     if (rc == 0)
-        rc = zip_parse_cdir(cd, (size_t)eocd.cd_size, &eocd, size, ents, n, err);
+        rc = zipdir_parse_cdir(cd, (size_t)eocd.cd_size, &eocd, size, ents, n, err);
     free(cd);
     return rc;
 }
@@ -457,7 +457,7 @@ struct scan_result *scan_file(const char *path)
 #endif
     if (r->kind == SCAN_KIND_ZIP) {
         scan_result_set_name(r, base_name(path));
-        struct zip_entry *ents = NULL;
+        struct zipdir_entry *ents = NULL;
         size_t n = 0;
         rc = scan_read_zip_directory(fd, r->size, &ents, &n, err);
         if (rc < 0) {
@@ -472,7 +472,7 @@ struct scan_result *scan_file(const char *path)
         if (rc == 0)
             rc = scan_wheel_finish(sw, 1, err);
         scan_wheel_free(sw);
-        zip_entries_free(ents, n);
+        zipdir_entries_free(ents, n);
     } else {
         struct binscan *bs = binscan_new(r->size);
         hasher_start(&hs, fd, r->size);

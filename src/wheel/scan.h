@@ -75,8 +75,8 @@ struct scan_wheel;
  * offset, borrowed) may be NULL when the archive is streamed from its start
  * without its central directory.  With sniff_all, members whose names are
  * not candidates are still recognised by their first bytes. */
-struct scan_wheel *scan_wheel_new(struct scan_result *r, const struct zip_entry *entries, size_t n,
-                                  int sniff_all);
+struct scan_wheel *scan_wheel_new(struct scan_result *r, const struct zipdir_entry *entries,
+                                  size_t n, int sniff_all);
 /* Inflates and CRC-checks every member, not only those that can hold GPU
  * code (zipstream_set_verify).  scan_file does this for local wheels. */
 void scan_wheel_set_verify(struct scan_wheel *sw, int on);
@@ -102,8 +102,8 @@ void scan_result_set_name(struct scan_result *r, const char *filename);
 struct scan_result *scan_file(const char *path);
 
 /* Reads the end of a local zip file: the central directory entries.
- * Returns 0 or an error; caller frees *ents with zip_entries_free. */
-int scan_read_zip_directory(int fd, uint64_t size, struct zip_entry **ents, size_t *n,
+ * Returns 0 or an error; caller frees *ents with zipdir_entries_free. */
+int scan_read_zip_directory(int fd, uint64_t size, struct zipdir_entry **ents, size_t *n,
                             struct wa_error *err);
 
 #endif

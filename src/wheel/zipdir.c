@@ -9,8 +9,8 @@
 #include "bytes.h"
 #include "xalloc.h"
 
-int zip_find_eocd(const uint8_t *tail, size_t len, uint64_t file_size, struct zip_eocd *eocd,
-                  struct wa_error *err)
+int zipdir_find_eocd(const uint8_t *tail, size_t len, uint64_t file_size, struct zipdir_eocd *eocd,
+                     struct wa_error *err)
 {
     memset(eocd, 0, sizeof *eocd);
     if (len < ZIP_EOCD_SIZE || len > file_size)
@@ -69,8 +69,8 @@ int zip_find_eocd(const uint8_t *tail, size_t len, uint64_t file_size, struct zi
     return wa_error_set(err, WA_ERR_FORMAT, "no zip end of central directory record");
 }
 
-int zip_parse_eocd64(const uint8_t *p, size_t len, uint64_t file_size, struct zip_eocd *eocd,
-                     struct wa_error *err)
+int zipdir_parse_eocd64(const uint8_t *p, size_t len, uint64_t file_size, struct zipdir_eocd *eocd,
+                        struct wa_error *err)
 {
     (void)file_size;
     if (len < ZIP_EOCD64_SIZE || rd32(p) != ZIP_EOCD64_SIG)
@@ -93,7 +93,7 @@ int zip_parse_eocd64(const uint8_t *p, size_t len, uint64_t file_size, struct zi
     return 0;
 }
 
-void zip_entries_free(struct zip_entry *e, size_t n)
+void zipdir_entries_free(struct zipdir_entry *e, size_t n)
 {
     if (!e)
         return;
@@ -136,12 +136,13 @@ static void apply_zip64(const uint8_t *x, size_t len, uint64_t *usize, uint64_t 
 
 static int cmp_lho(const void *a, const void *b)
 {
-    const struct zip_entry *x = a, *y = b;
+    const struct zipdir_entry *x = a, *y = b;
     return x->lho < y->lho ? -1 : x->lho > y->lho;
 }
 
-int zip_parse_cdir(const uint8_t *cd, size_t len, const struct zip_eocd *eocd, uint64_t file_size,
-                   struct zip_entry **out, size_t *n, struct wa_error *err)
+int zipdir_parse_cdir(const uint8_t *cd, size_t len, const struct zipdir_eocd *eocd,
+                      uint64_t file_size, struct zipdir_entry **out, size_t *n,
+                      struct wa_error *err)
 {
     *out = NULL;
     *n = 0;
@@ -153,7 +154,7 @@ int zip_parse_cdir(const uint8_t *cd, size_t len, const struct zip_eocd *eocd, u
                             (unsigned long long)eocd->entries);
     size_t count = (size_t)eocd->entries;
     char q1[160], q2[160]; /* member names in messages, escaped */
-    struct zip_entry *e = xcalloc(count ? count : 1, sizeof *e);
+    struct zipdir_entry *e = xcalloc(count ? count : 1, sizeof *e);
     size_t off = 0, i;
     int rc = 0;
     for (i = 0; i < count; i++) {
@@ -229,11 +230,12 @@ int zip_parse_cdir(const uint8_t *cd, size_t len, const struct zip_eocd *eocd, u
     *n = count;
     return 0;
 fail:
-    zip_entries_free(e, i < count ? i : count);
+    zipdir_entries_free(e, i < count ? i : count);
     return rc;
 }
 
-int zip_parse_local_fixed(const uint8_t *p, size_t len, struct zip_local *lh, struct wa_error *err)
+int zipdir_parse_local_fixed(const uint8_t *p, size_t len, struct zipdir_local *lh,
+                             struct wa_error *err)
 {
     memset(lh, 0, sizeof *lh);
     if (len < ZIP_LOCAL_SIZE)
@@ -251,7 +253,7 @@ int zip_parse_local_fixed(const uint8_t *p, size_t len, struct zip_local *lh, st
     return 0;
 }
 
-void zip_local_apply_extra(struct zip_local *lh, const uint8_t *extra, size_t len)
+void zipdir_local_apply_extra(struct zipdir_local *lh, const uint8_t *extra, size_t len)
 {
     apply_zip64(extra, len, &lh->usize, &lh->csize, NULL, &lh->zip64);
 }

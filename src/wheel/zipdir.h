@@ -39,17 +39,17 @@
 #define ZIP_MAX_ENTRIES 1000000u
 #define ZIP_MAX_CDIR (256u << 20)
 
-struct zip_eocd {
+struct zipdir_eocd {
     uint64_t cd_offset;
     uint64_t cd_size;
     uint64_t entries;
     uint64_t eocd_offset;   /* of the classic record */
     uint64_t eocd64_offset; /* of the ZIP64 record, if any (need_eocd64) */
-    int need_eocd64;        /* parse the ZIP64 record with zip_parse_eocd64 */
+    int need_eocd64;        /* parse the ZIP64 record with zipdir_parse_eocd64 */
 };
 
-struct zip_entry {
-    char *name; /* NUL-terminated; owned by the array (zip_entries_free) */
+struct zipdir_entry {
+    char *name; /* NUL-terminated; owned by the array (zipdir_entries_free) */
     uint16_t name_len;
     uint16_t flags;
     uint16_t method;
@@ -62,24 +62,25 @@ struct zip_entry {
 /* Finds the end-of-central-directory record in tail[0..len), the last len
  * bytes of a file of file_size bytes.  Returns 0, or WA_ERR_FORMAT when
  * there is none or it is inconsistent with the file size. */
-int zip_find_eocd(const uint8_t *tail, size_t len, uint64_t file_size, struct zip_eocd *eocd,
-                  struct wa_error *err);
+int zipdir_find_eocd(const uint8_t *tail, size_t len, uint64_t file_size, struct zipdir_eocd *eocd,
+                     struct wa_error *err);
 
 /* Completes eocd from the 56-byte ZIP64 record at eocd->eocd64_offset. */
-int zip_parse_eocd64(const uint8_t *p, size_t len, uint64_t file_size, struct zip_eocd *eocd,
-                     struct wa_error *err);
+int zipdir_parse_eocd64(const uint8_t *p, size_t len, uint64_t file_size, struct zipdir_eocd *eocd,
+                        struct wa_error *err);
 
 /* Parses eocd->entries central directory entries from cd[0..len).  On
  * success *out is an array of *n entries sorted by local header offset,
- * freed with zip_entries_free.  Checks names (no NUL), sizes, offsets within
+ * freed with zipdir_entries_free.  Checks names (no NUL), sizes, offsets within
  * file_size and that local headers do not overlap. */
-int zip_parse_cdir(const uint8_t *cd, size_t len, const struct zip_eocd *eocd, uint64_t file_size,
-                   struct zip_entry **out, size_t *n, struct wa_error *err);
+int zipdir_parse_cdir(const uint8_t *cd, size_t len, const struct zipdir_eocd *eocd,
+                      uint64_t file_size, struct zipdir_entry **out, size_t *n,
+                      struct wa_error *err);
 
-void zip_entries_free(struct zip_entry *e, size_t n);
+void zipdir_entries_free(struct zipdir_entry *e, size_t n);
 
 /* A local file header.  `header_len` = 30 + name + extra. */
-struct zip_local {
+struct zipdir_local {
     uint16_t flags;
     uint16_t method;
     uint32_t crc;
@@ -92,9 +93,10 @@ struct zip_local {
 };
 
 /* Parses the fixed 30 bytes of a local header (p[0..len), len >= 30). */
-int zip_parse_local_fixed(const uint8_t *p, size_t len, struct zip_local *lh, struct wa_error *err);
+int zipdir_parse_local_fixed(const uint8_t *p, size_t len, struct zipdir_local *lh,
+                             struct wa_error *err);
 
 /* Applies the ZIP64 extra field found in extra[0..len) to lh. */
-void zip_local_apply_extra(struct zip_local *lh, const uint8_t *extra, size_t len);
+void zipdir_local_apply_extra(struct zipdir_local *lh, const uint8_t *extra, size_t len);
 
 #endif

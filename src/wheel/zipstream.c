@@ -33,7 +33,7 @@ struct seen {
 };
 
 struct zipstream {
-    const struct zip_entry *ents;
+    const struct zipdir_entry *ents;
     size_t nents;
     size_t next; /* CD mode: index of the next member */
     int ranged;  /* zipstream_seek was used */
@@ -45,10 +45,10 @@ struct zipstream {
     uint64_t pos;
     uint8_t *hdr;
     size_t hdrlen, hdrneed;
-    struct zip_local lh;
+    struct zipdir_local lh;
     char *name;
     char qname[160]; /* name for messages: control characters escaped */
-    const struct zip_entry *cur;
+    const struct zipdir_entry *cur;
     uint64_t start; /* local header offset of the current member */
     uint64_t csize, usize;
     uint32_t crc;
@@ -72,7 +72,7 @@ struct zipstream {
     struct wa_error err;
 };
 
-struct zipstream *zipstream_new(const struct zip_entry *entries, size_t n,
+struct zipstream *zipstream_new(const struct zipdir_entry *entries, size_t n,
                                 const struct zipstream_handler *h, void *ud)
 {
     struct zipstream *zs = xcalloc(1, sizeof *zs);
@@ -159,7 +159,7 @@ int zipstream_seek(struct zipstream *zs, uint64_t offset, struct wa_error *err)
 
 static int start_member(struct zipstream *zs)
 {
-    struct zip_local *lh = &zs->lh;
+    struct zipdir_local *lh = &zs->lh;
     const uint8_t *nm = zs->hdr + ZIP_LOCAL_SIZE;
     free(zs->name);
     zs->name = xstrndup((const char *)nm, lh->name_len);
@@ -167,7 +167,7 @@ static int start_member(struct zipstream *zs)
     zs->members_seen++;
     if (lh->name_len == 0 || memchr(nm, 0, lh->name_len))
         return member_fail(zs, WA_ERR_FORMAT, "local header has a bad name");
-    zip_local_apply_extra(lh, nm + lh->name_len, lh->extra_len);
+    zipdir_local_apply_extra(lh, nm + lh->name_len, lh->extra_len);
     zs->cur = NULL;
     if (zs->ents) {
         zs->cur = &zs->ents[zs->next];
@@ -435,7 +435,7 @@ int zipstream_feed(struct zipstream *zs, const uint8_t *buf, size_t n, struct wa
                     break;
                 }
                 struct wa_error e;
-                if (zip_parse_local_fixed(zs->hdr, zs->hdrlen, &zs->lh, &e) < 0) {
+                if (zipdir_parse_local_fixed(zs->hdr, zs->hdrlen, &zs->lh, &e) < 0) {
                     wa_error_set(&zs->err, WA_ERR_FORMAT, "offset %llu: %s",
                                  (unsigned long long)zs->start, e.msg);
                     zs->failed = 1;
@@ -533,13 +533,13 @@ static int check_collected_cdir(struct zipstream *zs, struct wa_error *err)
     const uint8_t *b = (const uint8_t *)zs->cdir.buf;
     size_t len = zs->cdir.len;
     uint64_t fsize = zs->cdir_off + len;
-    struct zip_eocd eocd;
+    struct zipdir_eocd eocd;
     size_t tail = len < ZIP_TAIL_MAX ? len : ZIP_TAIL_MAX;
-    int rc = zip_find_eocd(b + len - tail, tail, fsize, &eocd, err);
+    int rc = zipdir_find_eocd(b + len - tail, tail, fsize, &eocd, err);
     if (rc < 0)
         return rc;
     if (eocd.need_eocd64) {
-        /* zip_find_eocd checked that the record ends before its locator,
+        /* zipdir_find_eocd checked that the record ends before its locator,
          * which lies in the bytes collected; checked again here because the
          * offset indexes memory. */
         if (eocd.eocd64_offset < zs->cdir_off || eocd.eocd64_offset - zs->cdir_off > len ||
@@ -550,7 +550,7 @@ static int check_collected_cdir(struct zipstream *zs, struct wa_error *err)
                                 (unsigned long long)eocd.eocd64_offset,
                                 (unsigned long long)zs->cdir_off, (unsigned long long)fsize);
         size_t o = (size_t)(eocd.eocd64_offset - zs->cdir_off);
-        rc = zip_parse_eocd64(b + o, len - o, fsize, &eocd, err);
+        rc = zipdir_parse_eocd64(b + o, len - o, fsize, &eocd, err);
         if (rc < 0)
             return rc;
     }
@@ -561,20 +561,20 @@ static int check_collected_cdir(struct zipstream *zs, struct wa_error *err)
         return wa_error_set(err, WA_ERR_FORMAT,
                             "central directory offset %llu, but it starts at %llu",
                             (unsigned long long)eocd.cd_offset, (unsigned long long)zs->cdir_off);
-    struct zip_entry *ents;
+    struct zipdir_entry *ents;
     size_t n;
-    rc = zip_parse_cdir(b, (size_t)eocd.cd_size, &eocd, fsize, &ents, &n, err);
+    rc = zipdir_parse_cdir(b, (size_t)eocd.cd_size, &eocd, fsize, &ents, &n, err);
     if (rc < 0)
         return rc;
     if (n != zs->nseen) {
-        zip_entries_free(ents, n);
+        zipdir_entries_free(ents, n);
         return wa_error_set(err, WA_ERR_FORMAT,
                             "central directory lists %zu members, the archive holds %zu", n,
                             zs->nseen);
     }
     for (size_t i = 0; i < n; i++) {
         const struct seen *s = &zs->seen[i];
-        const struct zip_entry *e = &ents[i];
+        const struct zipdir_entry *e = &ents[i];
         if (e->lho != s->off || strcmp(e->name, s->name) != 0 || e->crc != s->crc ||
             e->csize != s->csize || e->usize != s->usize) {
             char q[160];
@@ -582,11 +582,11 @@ static int check_collected_cdir(struct zipstream *zs, struct wa_error *err)
                          "%s: central directory entry disagrees with the "
                          "local header",
                          wa_quote(q, sizeof q, e->name, 120));
-            zip_entries_free(ents, n);
+            zipdir_entries_free(ents, n);
             return WA_ERR_FORMAT;
         }
     }
-    zip_entries_free(ents, n);
+    zipdir_entries_free(ents, n);
     return 0;
 }
 

@@ -52,7 +52,7 @@ struct zipstream;
 
 /* entries (may be NULL) is borrowed and must outlive the stream.  Caller
  * frees with zipstream_free. */
-struct zipstream *zipstream_new(const struct zip_entry *entries, size_t n,
+struct zipstream *zipstream_new(const struct zipdir_entry *entries, size_t n,
                                 const struct zipstream_handler *h, void *ud);
 void zipstream_free(struct zipstream *zs);
 

@@ -24,7 +24,7 @@
 #include "scanreport.h"
 #include "zipdir.h"
 
-static void stream(const uint8_t *data, size_t size, const struct zip_entry *ents, size_t n)
+static void stream(const uint8_t *data, size_t size, const struct zipdir_entry *ents, size_t n)
 {
     struct scan_result *r = scan_result_new("fuzz");
     struct scan_wheel *sw = scan_wheel_new(r, ents, n, 1);
@@ -55,12 +55,12 @@ static void from_fd(const uint8_t *data, size_t size)
         fd = memfd_create("fuzz_zip", 0);
     if (fd < 0 || ftruncate(fd, 0) != 0 || (size && pwrite(fd, data, size, 0) != (ssize_t)size))
         return;
-    struct zip_entry *ents;
+    struct zipdir_entry *ents;
     size_t n;
     if (scan_read_zip_directory(fd, size, &ents, &n, NULL) != 0)
         return;
     stream(data, size, ents, n);
-    zip_entries_free(ents, n);
+    zipdir_entries_free(ents, n);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -69,24 +69,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     stream(data, size, NULL, 0);
     from_fd(data, size);
     size_t tail = size < ZIP_TAIL_MAX ? size : ZIP_TAIL_MAX;
-    struct zip_eocd eocd;
-    if (zip_find_eocd(data + size - tail, tail, size, &eocd, NULL) != 0)
+    struct zipdir_eocd eocd;
+    if (zipdir_find_eocd(data + size - tail, tail, size, &eocd, NULL) != 0)
         return 0;
     if (eocd.need_eocd64) {
         if (eocd.eocd64_offset >= size ||
-            zip_parse_eocd64(data + eocd.eocd64_offset, size - (size_t)eocd.eocd64_offset, size,
-                             &eocd, NULL) != 0)
+            zipdir_parse_eocd64(data + eocd.eocd64_offset, size - (size_t)eocd.eocd64_offset, size,
+                                &eocd, NULL) != 0)
             return 0;
     }
     if (eocd.cd_offset > size || eocd.cd_size > size - eocd.cd_offset)
         return 0;
-    struct zip_entry *ents;
+    struct zipdir_entry *ents;
     size_t n;
-    if (zip_parse_cdir(data + eocd.cd_offset, (size_t)eocd.cd_size, &eocd, size, &ents, &n, NULL) !=
-        0)
+    if (zipdir_parse_cdir(data + eocd.cd_offset, (size_t)eocd.cd_size, &eocd, size, &ents, &n,
+                          NULL) != 0)
         return 0;
     stream(data, size, ents, n);
-    zip_entries_free(ents, n);
+    zipdir_entries_free(ents, n);
     return 0;
 }
 

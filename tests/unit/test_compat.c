@@ -102,7 +102,7 @@ struct vcase {
     int want;
 };
 
-static void add_set(struct gpucode *c, const char *list, size_t modules)
+static void add_set(struct compat_code *c, const char *list, size_t modules)
 {
     struct target t[32];
     size_t n = 0;
@@ -111,12 +111,12 @@ static void add_set(struct gpucode *c, const char *list, size_t modules)
     for (char *tok = strtok(buf, " "); tok && n < 32; tok = strtok(NULL, " "))
         if (target_parse(tok, &t[n]) == 0)
             n++;
-    gpucode_add_set(c, t, n, modules);
+    compat_code_add_set(c, t, n, modules);
 }
 
 static void verdict_case(const struct vcase *vc)
 {
-    struct gpucode code = {0};
+    struct compat_code code = {0};
     for (int i = 0; i < 3 && vc->sets[i]; i++)
         add_set(&code, vc->sets[i], vc->modules[i] ? vc->modules[i] : 1);
     if (vc->isa) {
@@ -125,7 +125,7 @@ static void verdict_case(const struct vcase *vc)
         for (size_t i = 0; i < code.nsets; i++)
             for (size_t k = 0; k < code.sets[i].n; k++)
                 if (code.sets[i].targets[k].kind == TARGET_PTX)
-                    gpucode_set_isa(&code, &code.sets[i].targets[k], &isa);
+                    compat_code_set_isa(&code, &code.sets[i].targets[k], &isa);
     }
     struct compat_query q = {cc_of(vc->gpu), vc->driver != NULL, {0}, vc->os};
     if (vc->driver)
@@ -137,7 +137,7 @@ static void verdict_case(const struct vcase *vc)
     OK(r.verdict == vc->want, "GPU %s, %s [%s | %s], driver %s: got %s (%s), want %s", vc->gpu,
        vc->variant, vc->sets[0], vc->sets[1] ? vc->sets[1] : "", vc->driver ? vc->driver : "-",
        compat_verdict_name(r.verdict), r.reason, compat_verdict_name(vc->want));
-    gpucode_free(&code);
+    compat_code_free(&code);
 }
 
 /* PyTorch 2.8's declared Linux lists (data/pytorch_arch_lists.csv). */
@@ -302,7 +302,7 @@ static void amd_verdict(const char *gpu, const char *sets0, const char *sets1, i
     OK(found, "find %s", gpu);
     if (!found)
         return;
-    struct gpucode code = {0};
+    struct compat_code code = {0};
     add_set(&code, sets0, 3);
     if (sets1)
         add_set(&code, sets1, 1);
@@ -312,7 +312,7 @@ static void amd_verdict(const char *gpu, const char *sets0, const char *sets1, i
     compat_judge(&T, &q, &code, &none, &r);
     OK(r.verdict == want, "%s [%s | %s]: got %s (%s), want %s", gpu, sets0, sets1 ? sets1 : "",
        compat_verdict_name(r.verdict), r.reason, compat_verdict_name(want));
-    gpucode_free(&code);
+    compat_code_free(&code);
 }
 
 static void test_amd(void)

@@ -627,7 +627,7 @@ static void timeline_escapes(const struct tables *t)
     OK(dbview_build(site_cache, t, 0, &v, &err) == 0, "view of the fixture: %s", err.msg);
     int changed = 0;
     for (size_t r = 0; r < v.nrows; r++) {
-        struct view_row *row = &v.rows[r];
+        struct dbview_row *row = &v.rows[r];
         if (strcmp(row->variant, "rocm6.4") == 0 && strcmp(row->release, "2.9") == 0) {
             free(row->variant);
             row->variant = xstrdup("rocm6.4<b>INJ</b>");

@@ -287,7 +287,7 @@ static void test_modes(const struct strbuf *gpu)
 
         /* One member by range, as the crawler does with HTTP Range. */
         FILE *f = fopen(p1, "rb");
-        struct zip_entry *ents = NULL;
+        struct zipdir_entry *ents = NULL;
         size_t n = 0;
         struct wa_error err;
         OK(scan_read_zip_directory(fileno(f), cdz.out.len, &ents, &n, &err) == 0,
@@ -311,7 +311,7 @@ static void test_modes(const struct strbuf *gpu)
             scan_wheel_free(sw);
             scan_result_free(rr);
         }
-        zip_entries_free(ents, n);
+        zipdir_entries_free(ents, n);
 
         free(want);
         free(p1);
@@ -443,10 +443,10 @@ static void test_wrapping(const struct strbuf *gpu)
         strbuf_reset(&z);
         strbuf_add(&z, good->buf, good->len);
         set64(&z, loc + 8, wraps[k]);
-        struct zip_eocd eocd;
+        struct zipdir_eocd eocd;
         size_t tail = z.len < ZIP_TAIL_MAX ? z.len : ZIP_TAIL_MAX;
         struct wa_error e;
-        OK(zip_find_eocd((const uint8_t *)z.buf + z.len - tail, tail, z.len, &eocd, &e) ==
+        OK(zipdir_find_eocd((const uint8_t *)z.buf + z.len - tail, tail, z.len, &eocd, &e) ==
                WA_ERR_FORMAT,
            "ZIP64 locator offset %llx refused", (unsigned long long)wraps[k]);
         char num[32];
