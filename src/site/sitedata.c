@@ -4,7 +4,6 @@
 #include "sitedata.h"
 
 #include <ctype.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,19 +26,6 @@ static const char *platform_name(const char *id)
     if (strcmp(id, "windows-x86_64") == 0)
         return "Windows x86_64";
     return id;
-}
-
-char sitedata_verdict_code(int v)
-{
-    static const char codes[] = "njpdx";
-    return v >= 0 && v < COMPAT_VERDICTS ? codes[v] : '?';
-}
-
-const char *sitedata_verdict_symbol(int v)
-{
-    static const char *const s[] = {"\xe2\x9c\x93", "\xe2\x89\x88", "\xe2\x97\x90", "\xe2\x9a\xa0",
-                                    "\xe2\x9c\x97"}; /* ✓ ≈ ◐ ⚠ ✗ */
-    return v >= 0 && v < COMPAT_VERDICTS ? s[v] : "?";
 }
 
 char *sitedata_segment(const char *s)
@@ -157,12 +143,6 @@ void sitedata_arch_dir(uint16_t cc, char *buf, size_t n)
         snprintf(buf, n, "sm_%u", cc);
 }
 
-int sitedata_row_fits(const struct dbview_row *row, uint16_t cc)
-{
-    int rocm = tables_variant_rocm(row->variant, NULL);
-    return cc >= TABLES_AMD_MIN ? rocm : !rocm;
-}
-
 /* The ROCm version of a row's variant as "6.4" ("6.2.4" for rocm6.2.4), or
  * "" when none. */
 static void rocm_of(const struct dbview_row *row, char *buf, size_t n)
@@ -177,49 +157,6 @@ static json_t *cc_json(uint16_t cc)
     char s[16];
     compat_cc_string(cc, s, sizeof s);
     return json_string(s);
-}
-
-/* ---- the verdict grid --------------------------------------------------- */
-
-static void add_cc(uint16_t **ccs, size_t *n, size_t *cap, uint16_t cc)
-{
-    for (size_t i = 0; i < *n; i++)
-        if ((*ccs)[i] == cc)
-            return;
-    *ccs = xgrow(*ccs, cap, *n + 1, sizeof **ccs);
-    (*ccs)[(*n)++] = cc;
-}
-
-static int cmp_u16(const void *a, const void *b)
-{
-    uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void grid_build(struct grid *g, const struct dbview *v, const struct tables *t)
-{
-    size_t cap = 0;
-    memset(g, 0, sizeof *g);
-    g->v = v;
-    for (size_t i = 0; i < t->ngpus; i++)
-        add_cc(&g->ccs, &g->nccs, &cap, t->gpus[i].cc);
-    for (size_t r = 0; r < v->nrows; r++)
-        for (size_t k = 0; k < v->rows[r].nsass; k++)
-            if (!v->rows[r].sass[k].suffix && v->rows[r].sass[k].arch >= 30 &&
-                v->rows[r].sass[k].arch < 200)
-                add_cc(&g->ccs, &g->nccs, &cap, v->rows[r].sass[k].arch);
-    if (g->nccs > 1)
-        qsort(g->ccs, g->nccs, sizeof *g->ccs, cmp_u16);
-    g->res = xcalloc(g->nccs * (v->nrows ? v->nrows : 1), sizeof *g->res);
-    /* filled by grid_fill */
-}
-
-const struct compat_result *sitedata_grid_get(const struct grid *g, uint16_t cc, size_t row)
-{
-    for (size_t c = 0; c < g->nccs; c++)
-        if (g->ccs[c] == cc)
-            return &g->res[c * g->v->nrows + row];
-    return NULL;
 }
 
 /* ---- the newest version per (project, release, variant, platform) ------- */
@@ -284,7 +221,7 @@ static json_t *build_matrix(struct sitedata *d)
         json_object_del(o, "binaries"); /* per-binary detail is on the release pages */
         json_t *cells = json_object();
         for (size_t c = 0; c < d->grid.nccs; c++) {
-            if (!sitedata_row_fits(&v->rows[r], d->grid.ccs[c]))
+            if (!grid_row_fits(&v->rows[r], d->grid.ccs[c]))
                 continue; /* the other vendor's GPUs */
             char cc[16];
             compat_cc_string(d->grid.ccs[c], cc, sizeof cc);
@@ -362,7 +299,7 @@ static void build_csv(struct sitedata *d)
         /* Cells of the other vendor's GPUs stay empty. */
         for (size_t c = 0; c < d->grid.nccs; c++)
             strbuf_addf(b, ",%s",
-                        sitedata_row_fits(row, d->grid.ccs[c])
+                        grid_row_fits(row, d->grid.ccs[c])
                             ? compat_verdict_name(d->grid.res[c * v->nrows + r].verdict)
                             : "");
         strbuf_addc(b, '\n');
@@ -552,7 +489,7 @@ static json_t *slim_answer(json_t *a, int keep_source)
     while (vn && vi < COMPAT_VERDICTS && strcmp(compat_verdict_name(vi), vn))
         vi++;
     if (vn && vi < COMPAT_VERDICTS)
-        json_object_set_new(x, "symbol", json_string(sitedata_verdict_symbol(vi)));
+        json_object_set_new(x, "symbol", json_string(grid_verdict_symbol(vi)));
     return x;
 }
 
@@ -577,7 +514,7 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
     o.arm_host = arm_host;
     o.project = "torch";
     o.platform = platform;
-    o.judged = sitedata_grid_get(&d->grid, cc, 0); /* the grid's verdicts of this device */
+    o.judged = grid_get(&d->grid, cc, 0); /* the grid's verdicts of this device */
     struct wa_error err;
     json_t *r = query_run(d->v, &o, &err);
     if (!r)
@@ -707,7 +644,7 @@ static json_t *gpu_releases(struct sitedata *d, uint16_t cc, int tegra, int arm_
     for (size_t r = 0; r < v->nrows; r++) {
         const struct dbview_row *row = &v->rows[r];
         if ((long)r != newest_row(d, row->project, row->release, row->variant, row->platform) ||
-            !sitedata_row_fits(row, cc) || !query_applies(cc, tegra, arm_host, row->platform))
+            !grid_row_fits(row, cc) || !query_applies(cc, tegra, arm_host, row->platform))
             continue;
         if (cur && strcmp(cur_project, row->project) == 0 &&
             strcmp(json_string_value(json_object_get(cur, "release")), row->release) == 0)
@@ -730,14 +667,14 @@ static json_t *gpu_releases(struct sitedata *d, uint16_t cc, int tegra, int arm_
             cur_version = row->version;
         }
     add:;
-        const struct compat_result *res = sitedata_grid_get(&d->grid, cc, r);
+        const struct compat_result *res = grid_get(&d->grid, cc, r);
         json_t *x = json_object();
         json_object_set_new(x, "variant", json_string(row->variant));
         json_object_set_new(x, "platform", json_string(row->platform));
         json_object_set_new(x, "platform_name", json_string(platform_name(row->platform)));
         json_object_set_new(x, "verdict", json_string(compat_verdict_name(res->verdict)));
         json_object_set_new(x, "label", json_string(compat_verdict_label(res->verdict)));
-        json_object_set_new(x, "symbol", json_string(sitedata_verdict_symbol(res->verdict)));
+        json_object_set_new(x, "symbol", json_string(grid_verdict_symbol(res->verdict)));
         json_object_set_new(x, "reason", json_string(res->reason));
         json_object_set_new(x, "status", json_string(dbview_status_name(row->status)));
         const char *conf = dbview_row_confidence(row);
@@ -1270,10 +1207,10 @@ static void build_matrix_page(struct sitedata *d)
                         continue;
                     const struct compat_result *res = &d->grid.res[c * v->nrows + r];
                     json_t *cell = json_object();
-                    char code[2] = {sitedata_verdict_code(res->verdict), 0};
+                    char code[2] = {grid_verdict_code(res->verdict), 0};
                     json_object_set_new(cell, "code", json_string(code));
                     json_object_set_new(cell, "symbol",
-                                        json_string(sitedata_verdict_symbol(res->verdict)));
+                                        json_string(grid_verdict_symbol(res->verdict)));
                     json_object_set_new(cell, "label",
                                         json_string(compat_verdict_label(res->verdict)));
                     json_array_append_new(cells, cell);
@@ -1802,31 +1739,6 @@ json_t *sitedata_wheel_page(const struct tables *t, const char *key, json_t *rec
 
 /* ---- entry point ----------------------------------------------------------- */
 
-/* The grid on two threads (a half of the compute capabilities each): each
- * cell is independent and the cells are most of the shared work. */
-struct grid_half {
-    struct grid *g;
-    const struct tables *t;
-    size_t from, to;
-};
-
-static void *grid_fill(void *arg)
-{
-    struct grid_half *h = arg;
-    const struct dbview *v = h->g->v;
-    for (size_t c = h->from; c < h->to; c++)
-        for (size_t r = 0; r < v->nrows; r++) {
-            const struct dbview_row *row = &v->rows[r];
-            struct compat_query q = {h->g->ccs[c],
-                                     0,
-                                     {0},
-                                     strncmp(row->platform, "windows", 7) == 0 ? TABLES_WINDOWS
-                                                                               : TABLES_LINUX};
-            compat_judge(h->t, &q, &row->code, &row->cuda, &h->g->res[c * v->nrows + r]);
-        }
-    return NULL;
-}
-
 void sitedata_begin(const struct dbview *v, const struct tables *t, const char *base_url,
                     struct sitedata *d)
 {
@@ -1847,15 +1759,6 @@ void sitedata_begin(const struct dbview *v, const struct tables *t, const char *
     json_object_set_new(d->meta, "wheels-read", json_boolean(v->data_date != NULL));
     json_object_set_new(d->meta, "generator", json_string("wheelarch " WHEELARCH_VERSION));
     grid_build(&d->grid, v, t);
-    struct grid_half a = {&d->grid, t, 0, d->grid.nccs / 2};
-    struct grid_half b = {&d->grid, t, d->grid.nccs / 2, d->grid.nccs};
-    pthread_t th;
-    int threaded = pthread_create(&th, NULL, grid_fill, &b) == 0;
-    grid_fill(&a);
-    if (threaded)
-        pthread_join(th, NULL);
-    else
-        grid_fill(&b);
     build_newest(d);
 }
 
@@ -1890,8 +1793,7 @@ int sitedata_build(const struct dbview *v, const struct tables *t, const char *b
 void sitedata_free(struct sitedata *d)
 {
     strmap_free(d->newest);
-    free(d->grid.ccs);
-    free(d->grid.res);
+    grid_free(&d->grid);
     free(d->base_url);
     json_decref(d->meta);
     json_decref(d->matrix);

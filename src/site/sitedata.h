@@ -18,20 +18,13 @@
 #include "compat.h"
 #include "dbview.h"
 #include "error.h"
+#include "grid.h"
 #include "strbuf.h"
 #include "tables.h"
 
 struct strmap;
 
 #define SITE_API_VERSION "1.0"
-
-/* Verdicts of every row for every compute capability the site covers. */
-struct grid {
-    uint16_t *ccs; /* sorted ascending */
-    size_t nccs;
-    const struct dbview *v;
-    struct compat_result *res; /* nccs x v->nrows */
-};
 
 struct sitedata {
     const struct dbview *v;
@@ -71,16 +64,6 @@ void sitedata_build_feeds(struct sitedata *d);
 void sitedata_build_pages(struct sitedata *d);
 void sitedata_free(struct sitedata *d);
 
-/* The verdict of row i for compute capability cc, or NULL when cc is not
- * covered. */
-const struct compat_result *sitedata_grid_get(const struct grid *g, uint16_t cc, size_t row);
-
-/* One character per verdict for compact data: n native, j PTX JIT, p partial,
- * d driver too old, x unsupported. */
-char sitedata_verdict_code(int verdict);
-/* A symbol shown beside the label (meaning is never carried by colour alone). */
-const char *sitedata_verdict_symbol(int verdict);
-
 /* A wheel record's page data (the record is borrowed). */
 json_t *sitedata_wheel_page(const struct tables *t, const char *key, json_t *rec);
 
@@ -106,9 +89,5 @@ char *sitedata_href(const char *url);
 
 /* "sm_61" for 61, "gfx1100" for an AMD device code. */
 void sitedata_arch_dir(uint16_t cc, char *buf, size_t n);
-
-/* Whether a row is judged for a GPU: ROCm variants for AMD device codes,
- * the others (CUDA, cpu) for NVIDIA compute capabilities. */
-int sitedata_row_fits(const struct dbview_row *row, uint16_t cc);
 
 #endif

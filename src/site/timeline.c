@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sitedata.h"
+#include "grid.h"
 #include "strbuf.h"
 #include "tmpl.h"
 #include "xalloc.h"
@@ -52,7 +52,7 @@ static void add_text(struct strbuf *b, const char *s)
 static int on_timeline(const struct dbview_row *row, uint16_t cc)
 {
     return strcmp(row->project, "torch") == 0 && strcmp(row->platform, "linux-x86_64") == 0 &&
-           (row->cuda.n || tables_variant_rocm(row->variant, NULL)) && sitedata_row_fits(row, cc);
+           (row->cuda.n || tables_variant_rocm(row->variant, NULL)) && grid_row_fits(row, cc);
 }
 
 char *timeline_svg(const struct grid *g, uint16_t cc)
@@ -91,7 +91,7 @@ char *timeline_svg(const struct grid *g, uint16_t cc)
         /* rows are newest version first: keep the first seen */
         if (cell[i] >= 0)
             continue;
-        const struct compat_result *res = sitedata_grid_get(g, cc, r);
+        const struct compat_result *res = grid_get(g, cc, r);
         cell[i] = res ? res->verdict : COMPAT_UNSUPPORTED;
         vers[i] = row->version;
     }
@@ -130,7 +130,7 @@ char *timeline_svg(const struct grid *g, uint16_t cc)
             if (c < 0)
                 continue;
             int tx = LABEL_W + (int)x * CELL_W;
-            strbuf_addf(&b, "<g class=\"tl-%c\"><title>torch ", sitedata_verdict_code(c));
+            strbuf_addf(&b, "<g class=\"tl-%c\"><title>torch ", grid_verdict_code(c));
             add_text(&b, vers[y * nrel + x]);
             strbuf_addc(&b, ' ');
             add_text(&b, var[y]);
@@ -140,7 +140,7 @@ char *timeline_svg(const struct grid *g, uint16_t cc)
                         "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"3\"/>"
                         "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text></g>\n",
                         tx + 2, ty + 2, CELL_W - 4, CELL_H - 4, tx + CELL_W / 2, ty + 15,
-                        sitedata_verdict_symbol(c));
+                        grid_verdict_symbol(c));
         }
     }
     strbuf_adds(&b, "</svg>");

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-struct grid;
+#include "grid.h"
 
 /* A new SVG document (caller frees). */
 char *timeline_svg(const struct grid *g, uint16_t cc);
