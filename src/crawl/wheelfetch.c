@@ -408,56 +408,27 @@ static int read_whole(struct fetch *f, const struct zipdir_entry *ents, size_t n
     return rc;
 }
 
+/* zipdir_fetch_fn: a range of the remote file. */
+static int fetch_for_zipdir(void *ud, uint64_t off, uint64_t len, const uint8_t **data,
+                            struct wa_error *err)
+{
+    struct fetch *f = ud;
+    int rc = fetch_range(f, off, len ? len : 1, err); /* checks the length */
+    *data = (const uint8_t *)f->buf.buf;
+    return rc;
+}
+
 /* Central directory from the tail (and more ranges when it lies before). */
 static int ranged(struct fetch *f, uint64_t size, uint64_t tail_start, struct wa_error *err)
 {
-    const uint8_t *tail = (const uint8_t *)f->buf.buf;
-    size_t tail_len = f->buf.len;
-    struct zipdir_eocd eocd;
+    /* The tail is kept apart: fetch_range reuses f->buf. */
     struct strbuf keep = STRBUF_INIT;
-    strbuf_add(&keep, tail, tail_len);
-    int rc = zipdir_find_eocd(tail, tail_len, size, &eocd, err);
-    if (rc == 0 && eocd.need_eocd64) {
-        /* zipdir_find_eocd bounded the offset by the locator's position; the
-         * in-memory case still checks before it indexes the buffer. */
-        if (eocd.eocd64_offset >= tail_start) {
-            uint64_t o = eocd.eocd64_offset - tail_start;
-            if (o > tail_len || tail_len - o < ZIP_EOCD64_SIZE)
-                rc =
-                    wa_error_set(err, WA_ERR_FORMAT, "ZIP64 end record offset %llu is out of range",
-                                 (unsigned long long)eocd.eocd64_offset);
-            else
-                rc = zipdir_parse_eocd64((const uint8_t *)keep.buf + o, tail_len - (size_t)o, size,
-                                         &eocd, err);
-        } else {
-            rc = fetch_range(f, eocd.eocd64_offset, ZIP_EOCD64_SIZE, err);
-            if (rc == 0)
-                rc = zipdir_parse_eocd64((const uint8_t *)f->buf.buf, f->buf.len, size, &eocd, err);
-        }
-    }
-    const uint8_t *cd = NULL;
-    if (rc == 0 && eocd.cd_size > ZIP_MAX_CDIR)
-        rc = wa_error_set(err, WA_ERR_LIMIT, "central directory of %llu bytes is too large",
-                          (unsigned long long)eocd.cd_size);
-    if (rc == 0) {
-        if (eocd.cd_offset >= tail_start) {
-            uint64_t o = eocd.cd_offset - tail_start;
-            if (o > tail_len || eocd.cd_size > tail_len - o)
-                rc = wa_error_set(err, WA_ERR_FORMAT,
-                                  "central directory (offset %llu, %llu bytes) is out of range",
-                                  (unsigned long long)eocd.cd_offset,
-                                  (unsigned long long)eocd.cd_size);
-            else
-                cd = (const uint8_t *)keep.buf + o;
-        } else {
-            rc = fetch_range(f, eocd.cd_offset, eocd.cd_size ? eocd.cd_size : 1, err);
-            cd = (const uint8_t *)f->buf.buf;
-        }
-    }
+    strbuf_add(&keep, f->buf.buf, f->buf.len);
     struct zipdir_entry *ents = NULL;
     size_t n = 0;
-    if (rc == 0)
-        rc = zipdir_parse_cdir(cd, (size_t)eocd.cd_size, &eocd, size, &ents, &n, err);
+    struct zipdir_eocd eocd;
+    int rc = zipdir_read((const uint8_t *)keep.buf, keep.len, tail_start, size, fetch_for_zipdir, f,
+                         &eocd, &ents, &n, err);
     strbuf_free(&keep);
     if (rc < 0) {
         if (err && err->code != WA_ERR_NETWORK)

@@ -262,32 +262,37 @@ static int read_at(int fd, void *buf, size_t n, uint64_t off, struct wa_error *e
     return 0;
 }
 
+/* zipdir_fetch_fn for a local file. */
+struct file_fetch {
+    int fd;
+    uint8_t *buf;
+};
+
+static int fetch_file(void *ud, uint64_t off, uint64_t len, const uint8_t **data,
+                      struct wa_error *err)
+{
+    struct file_fetch *f = ud;
+    if (len > ZIP_MAX_CDIR) /* zipdir_read asks for no more */
+        return wa_error_set(err, WA_ERR_LIMIT, "%llu bytes is too much to read",
+                            (unsigned long long)len);
+    free(f->buf);
+    f->buf = xmalloc(len ? (size_t)len : 1);
+    int rc = read_at(f->fd, f->buf, (size_t)len, off, err);
+    *data = f->buf;
+    return rc;
+}
+
 int scan_read_zip_directory(int fd, uint64_t size, struct zipdir_entry **ents, size_t *n,
                             struct wa_error *err)
 {
     size_t tail = size < ZIP_TAIL_MAX ? (size_t)size : ZIP_TAIL_MAX;
     uint8_t *buf = xmalloc(tail ? tail : 1);
-    struct zipdir_eocd eocd;
+    struct file_fetch f = {fd, NULL};
     int rc = read_at(fd, buf, tail, size - tail, err);
     if (rc == 0)
-        rc = zipdir_find_eocd(buf, tail, size, &eocd, err);
-    if (rc == 0 && eocd.need_eocd64) {
-        uint8_t rec[ZIP_EOCD64_SIZE];
-        rc = read_at(fd, rec, sizeof rec, eocd.eocd64_offset, err);
-        if (rc == 0)
-            rc = zipdir_parse_eocd64(rec, sizeof rec, size, &eocd, err);
-    }
+        rc = zipdir_read(buf, tail, size - tail, size, fetch_file, &f, NULL, ents, n, err);
+    free(f.buf);
     free(buf);
-    if (rc < 0)
-        return rc;
-    if (eocd.cd_size > ZIP_MAX_CDIR)
-        return wa_error_set(err, WA_ERR_LIMIT, "central directory of %llu bytes is too large",
-                            (unsigned long long)eocd.cd_size);
-    uint8_t *cd = xmalloc(eocd.cd_size ? (size_t)eocd.cd_size : 1);
-    rc = read_at(fd, cd, (size_t)eocd.cd_size, eocd.cd_offset, err);
-    if (rc == 0)
-        rc = zipdir_parse_cdir(cd, (size_t)eocd.cd_size, &eocd, size, ents, n, err);
-    free(cd);
     return rc;
 }
 

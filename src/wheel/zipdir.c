@@ -257,3 +257,48 @@ void zipdir_local_apply_extra(struct zipdir_local *lh, const uint8_t *extra, siz
 {
     apply_zip64(extra, len, &lh->usize, &lh->csize, NULL, &lh->zip64);
 }
+
+/* Bytes [off, off + len) from the tail when they lie inside it, else from
+ * fetch.  The offsets come from the archive: compared by subtraction. */
+static int bytes_at(const uint8_t *tail, size_t tail_len, uint64_t tail_start, uint64_t off,
+                    uint64_t len, zipdir_fetch_fn fetch, void *ud, const uint8_t **data,
+                    const char *what, struct wa_error *err)
+{
+    if (off >= tail_start) {
+        uint64_t o = off - tail_start;
+        if (o > tail_len || len > tail_len - o)
+            return wa_error_set(err, WA_ERR_FORMAT, "%s (offset %llu, %llu bytes) is out of range",
+                                what, (unsigned long long)off, (unsigned long long)len);
+        *data = tail + o;
+        return 0;
+    }
+    return fetch(ud, off, len, data, err);
+}
+
+int zipdir_read(const uint8_t *tail, size_t tail_len, uint64_t tail_start, uint64_t file_size,
+                zipdir_fetch_fn fetch, void *ud, struct zipdir_eocd *eocd_out,
+                struct zipdir_entry **out, size_t *n, struct wa_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    struct zipdir_eocd eocd;
+    int rc = zipdir_find_eocd(tail, tail_len, file_size, &eocd, err);
+    const uint8_t *p = NULL;
+    if (rc == 0 && eocd.need_eocd64) {
+        rc = bytes_at(tail, tail_len, tail_start, eocd.eocd64_offset, ZIP_EOCD64_SIZE, fetch, ud,
+                      &p, "ZIP64 end record", err);
+        if (rc == 0)
+            rc = zipdir_parse_eocd64(p, ZIP_EOCD64_SIZE, file_size, &eocd, err);
+    }
+    if (rc == 0 && eocd.cd_size > ZIP_MAX_CDIR)
+        rc = wa_error_set(err, WA_ERR_LIMIT, "central directory of %llu bytes is too large",
+                          (unsigned long long)eocd.cd_size);
+    if (rc == 0)
+        rc = bytes_at(tail, tail_len, tail_start, eocd.cd_offset, eocd.cd_size, fetch, ud, &p,
+                      "central directory", err);
+    if (rc == 0)
+        rc = zipdir_parse_cdir(p, (size_t)eocd.cd_size, &eocd, file_size, out, n, err);
+    if (rc == 0 && eocd_out)
+        *eocd_out = eocd;
+    return rc;
+}

@@ -79,6 +79,21 @@ int zipdir_parse_cdir(const uint8_t *cd, size_t len, const struct zipdir_eocd *e
 
 void zipdir_entries_free(struct zipdir_entry *e, size_t n);
 
+/* Reads bytes [off, off + len) of the archive for zipdir_read: sets *data
+ * to them (valid until the next call) or returns an error. */
+typedef int (*zipdir_fetch_fn)(void *ud, uint64_t off, uint64_t len, const uint8_t **data,
+                               struct wa_error *err);
+
+/* The one reader of a zip's end records and central directory, for a local
+ * file and a remote one alike: tail[0..tail_len) holds the archive's bytes
+ * from tail_start to its end (file_size); the ZIP64 record and the
+ * directory are taken from it when they lie inside, else read with fetch.
+ * On success *out holds *n entries as zipdir_parse_cdir gives them and
+ * *eocd (may be NULL) the end records. */
+int zipdir_read(const uint8_t *tail, size_t tail_len, uint64_t tail_start, uint64_t file_size,
+                zipdir_fetch_fn fetch, void *ud, struct zipdir_eocd *eocd,
+                struct zipdir_entry **out, size_t *n, struct wa_error *err);
+
 /* A local file header.  `header_len` = 30 + name + extra. */
 struct zipdir_local {
     uint16_t flags;

@@ -528,44 +528,46 @@ int zipstream_feed(struct zipstream *zs, const uint8_t *buf, size_t n, struct wa
 
 /* ---- finish ------------------------------------------------------------- */
 
+/* zipdir_fetch_fn of a stream: the bytes collected from the directory on;
+ * nothing before it is kept. */
+static int from_collected(void *ud, uint64_t off, uint64_t len, const uint8_t **data,
+                          struct wa_error *err)
+{
+    struct zipstream *zs = ud;
+    *data = NULL;
+    if (off >= zs->cdir_off && off - zs->cdir_off <= zs->cdir.len &&
+        len <= zs->cdir.len - (off - zs->cdir_off)) {
+        *data = (const uint8_t *)zs->cdir.buf + (off - zs->cdir_off);
+        return 0;
+    }
+    return wa_error_set(err, WA_ERR_FORMAT,
+                        "a record (offset %llu, %llu bytes) is out of range: it lies before the "
+                        "directory, which starts at %llu",
+                        (unsigned long long)off, (unsigned long long)len,
+                        (unsigned long long)zs->cdir_off);
+}
+
 static int check_collected_cdir(struct zipstream *zs, struct wa_error *err)
 {
     const uint8_t *b = (const uint8_t *)zs->cdir.buf;
     size_t len = zs->cdir.len;
     uint64_t fsize = zs->cdir_off + len;
-    struct zipdir_eocd eocd;
+    /* Everything from the directory to the end was collected: the end
+     * records and the directory must lie in it. */
     size_t tail = len < ZIP_TAIL_MAX ? len : ZIP_TAIL_MAX;
-    int rc = zipdir_find_eocd(b + len - tail, tail, fsize, &eocd, err);
+    struct zipdir_eocd eocd;
+    struct zipdir_entry *ents;
+    size_t n;
+    int rc = zipdir_read(b + len - tail, tail, fsize - tail, fsize, from_collected, zs, &eocd,
+                         &ents, &n, err);
     if (rc < 0)
         return rc;
-    if (eocd.need_eocd64) {
-        /* zipdir_find_eocd checked that the record ends before its locator,
-         * which lies in the bytes collected; checked again here because the
-         * offset indexes memory. */
-        if (eocd.eocd64_offset < zs->cdir_off || eocd.eocd64_offset - zs->cdir_off > len ||
-            len - (eocd.eocd64_offset - zs->cdir_off) < ZIP_EOCD64_SIZE)
-            return wa_error_set(err, WA_ERR_FORMAT,
-                                "ZIP64 end record offset %llu lies outside the directory "
-                                "(bytes %llu to %llu)",
-                                (unsigned long long)eocd.eocd64_offset,
-                                (unsigned long long)zs->cdir_off, (unsigned long long)fsize);
-        size_t o = (size_t)(eocd.eocd64_offset - zs->cdir_off);
-        rc = zipdir_parse_eocd64(b + o, len - o, fsize, &eocd, err);
-        if (rc < 0)
-            return rc;
-    }
-    if (eocd.cd_size > len)
-        return wa_error_set(err, WA_ERR_FORMAT, "central directory of %llu bytes, only %zu read",
-                            (unsigned long long)eocd.cd_size, len);
-    if (eocd.cd_offset != zs->cdir_off)
+    if (eocd.cd_offset != zs->cdir_off) {
+        zipdir_entries_free(ents, n);
         return wa_error_set(err, WA_ERR_FORMAT,
                             "central directory offset %llu, but it starts at %llu",
                             (unsigned long long)eocd.cd_offset, (unsigned long long)zs->cdir_off);
-    struct zipdir_entry *ents;
-    size_t n;
-    rc = zipdir_parse_cdir(b, (size_t)eocd.cd_size, &eocd, fsize, &ents, &n, err);
-    if (rc < 0)
-        return rc;
+    }
     if (n != zs->nseen) {
         zipdir_entries_free(ents, n);
         return wa_error_set(err, WA_ERR_FORMAT,
