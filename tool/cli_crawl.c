@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "workers.h"
 #include "config.h"
 #include "crawl.h"
 #include "fsutil.h"
@@ -210,8 +211,7 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
     o.cache_dir = cli_get(cmd, &a, "cache") ? cli_get(cmd, &a, "cache") : "cache";
     o.all = cli_get(cmd, &a, "all") != NULL;
     const char *jobs = cli_get(cmd, &a, "jobs");
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    o.jobs = cfg.jobs > 0 ? cfg.jobs : (int)(ncpu > 0 ? ncpu : 1);
+    o.jobs = cfg.jobs > 0 ? cfg.jobs : (int)workers_cpus();
     if (jobs) {
         char *end;
         long j = strtol(jobs, &end, 10);

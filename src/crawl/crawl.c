@@ -31,6 +31,7 @@
 #include "version.h"
 #include "wheelfetch.h"
 #include "wheelname.h"
+#include "workers.h"
 #include "xalloc.h"
 
 /* download.pytorch.org's largest pages are a few MB: 64 MiB decoded bounds a
@@ -641,7 +642,6 @@ struct worker {
     struct crawl *c;
     int id;
     struct http_client *hc;
-    pthread_t thread;
 };
 
 static void on_bytes(void *ud, uint64_t n)
@@ -939,9 +939,9 @@ static void run_group_isolated(struct crawl *c, const struct group *g)
     }
 }
 
-static void *worker_main(void *arg)
+static void worker_main(void *ud, unsigned i)
 {
-    struct worker *wk = arg;
+    struct worker *wk = (struct worker *)ud + i;
     struct crawl *c = wk->c;
     for (;;) {
         pthread_mutex_lock(&c->lock);
@@ -951,7 +951,6 @@ static void *worker_main(void *arg)
             break;
         run_group(wk, &c->groups[t]);
     }
-    return NULL;
 }
 
 /* ---- planning ----------------------------------------------------------- */
@@ -1233,13 +1232,10 @@ int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
         wk[i].id = i;
         wk[i].hc = http_client_new(&o->cfg->http);
         http_client_on_retry(wk[i].hc, on_retry, &c);
-        if (pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]) != 0)
-            abort();
     }
-    for (int i = 0; i < nworkers; i++) {
-        pthread_join(wk[i].thread, NULL);
+    workers_run(nworkers > 0 ? (unsigned)nworkers : 0, worker_main, wk);
+    for (int i = 0; i < nworkers; i++)
         http_client_free(wk[i].hc);
-    }
     free(wk);
     /* Only this thread is left: the isolated pass may fork. */
     for (size_t t = 0; t < c.nitasks; t++)

@@ -3,10 +3,10 @@
  */
 #include "grid.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "workers.h"
 #include "xalloc.h"
 
 char grid_verdict_code(int v)
@@ -77,9 +77,9 @@ struct grid_half {
     size_t from, to;
 };
 
-static void *grid_fill(void *arg)
+static void grid_fill(void *ud, unsigned i)
 {
-    struct grid_half *h = arg;
+    struct grid_half *h = (struct grid_half *)ud + i;
     const struct dbview *v = h->g->v;
     for (size_t c = h->from; c < h->to; c++)
         for (size_t r = 0; r < v->nrows; r++) {
@@ -91,21 +91,13 @@ static void *grid_fill(void *arg)
                                                                                : TABLES_LINUX};
             compat_judge(h->t, &q, &row->code, &row->cuda, &h->g->res[c * v->nrows + r]);
         }
-    return NULL;
 }
 
 void grid_build(struct grid *g, const struct dbview *v, const struct tables *t)
 {
     grid_shape(g, v, t);
-    struct grid_half a = {g, t, 0, g->nccs / 2};
-    struct grid_half b = {g, t, g->nccs / 2, g->nccs};
-    pthread_t th;
-    int threaded = pthread_create(&th, NULL, grid_fill, &b) == 0;
-    grid_fill(&a);
-    if (threaded)
-        pthread_join(th, NULL);
-    else
-        grid_fill(&b);
+    struct grid_half halves[2] = {{g, t, 0, g->nccs / 2}, {g, t, g->nccs / 2, g->nccs}};
+    workers_run(2, grid_fill, halves);
 }
 
 void grid_free(struct grid *g)

@@ -19,6 +19,7 @@
 #include "tables.h"
 #include "tmpl.h"
 #include "version.h"
+#include "workers.h"
 #include "xalloc.h"
 
 /* WHEELARCH_TIMING=1 prints how long each phase took (for bench/build.sh). */
@@ -580,18 +581,16 @@ struct feeds_job {
     struct sitedata *d;
     struct wa_error err;
     int rc;
-    int started;
-    pthread_t thread;
+    struct workers_task task;
 };
 
-static void *feeds_run(void *arg)
+static void feeds_run(void *arg)
 {
     struct feeds_job *j = arg;
     sitedata_build_feeds(j->d);
     j->rc = api(&j->c, j->d, &j->err);
     if (j->rc == 0)
         j->rc = simple(&j->c, j->d, &j->err);
-    return NULL;
 }
 
 static void feeds_start(struct feeds_job *j, const struct ctx *c, struct sitedata *d)
@@ -602,17 +601,13 @@ static void feeds_start(struct feeds_job *j, const struct ctx *c, struct sitedat
     j->c.ndups = j->c.capdups = 0;
     j->c.tmpls = tmpl_set_new(tmpl_dir_loader, (void *)c->o->templates_dir);
     j->d = d;
-    j->started = pthread_create(&j->thread, NULL, feeds_run, j) == 0;
-    if (!j->started)
-        feeds_run(j);
+    workers_spawn(&j->task, feeds_run, j);
 }
 
 /* Waits for the feeds; returns rc, or the feeds' error when rc is 0. */
 static int feeds_join(struct feeds_job *j, int rc, struct wa_error *err)
 {
-    if (j->started)
-        pthread_join(j->thread, NULL);
-    j->started = 0;
+    workers_join(&j->task);
     tmpl_set_free(j->c.tmpls);
     j->c.tmpls = NULL;
     if (rc == 0 && j->rc < 0) {

@@ -16,10 +16,41 @@
 #include "outdir.h"
 #include "strbuf.h"
 #include "strmap.h"
+#include "workers.h"
 #include "xalloc.h"
+
+/* workers: every index runs once, a spawned task runs before its join. */
+static void mark(void *ud, unsigned i)
+{
+    ((int *)ud)[i]++;
+}
+
+static void set_flag(void *ud)
+{
+    *(int *)ud = 1;
+}
+
+static void workers(void)
+{
+    OK(workers_cpus() >= 1, "at least one CPU");
+    int hits[9] = {0};
+    workers_run(9, mark, hits);
+    int all = 1;
+    for (int i = 0; i < 9; i++)
+        all &= hits[i] == 1;
+    OK(all, "workers_run runs each index exactly once");
+    workers_run(0, mark, hits);
+    INT_EQ(hits[0], 1, "workers_run(0) runs nothing");
+    int flag = 0;
+    struct workers_task t;
+    workers_spawn(&t, set_flag, &flag);
+    workers_join(&t);
+    INT_EQ(flag, 1, "a spawned task has run when joined");
+}
 
 int main(int argc, char **argv)
 {
+    workers();
     struct strbuf b = STRBUF_INIT;
     STR_EQ(strbuf_str(&b), "", "empty strbuf");
     strbuf_grow(&b, 0);
