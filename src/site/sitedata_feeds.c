@@ -1,0 +1,365 @@
+/*
+ * sitedata_feeds: the feed documents (matrix.json, matrix.csv, index-table.json, variants.json) and
+ * the simple indexes.
+ */
+#include "sitedata_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+/* ---- feed documents ----------------------------------------------------- */
+
+json_t *sitedata_build_matrix(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    json_t *doc = json_object();
+    json_object_set_new(doc, "meta", sitedata_meta_copy(d));
+    json_t *archs = json_array();
+    for (size_t c = 0; c < d->grid.nccs; c++)
+        json_array_append_new(archs, sitedata_cc_json(d->grid.ccs[c]));
+    json_object_set_new(doc, "architectures", archs);
+    json_t *rows = json_array();
+    for (size_t r = 0; r < v->nrows; r++) {
+        json_t *o = dbview_row_json(v, &v->rows[r]);
+        json_object_del(o, "binaries"); /* per-binary detail is on the release pages */
+        json_t *cells = json_object();
+        for (size_t c = 0; c < d->grid.nccs; c++) {
+            if (!grid_row_fits(&v->rows[r], d->grid.ccs[c]))
+                continue; /* the other vendor's GPUs */
+            char cc[16];
+            compat_cc_string(d->grid.ccs[c], cc, sizeof cc);
+            json_object_set_new(
+                cells, cc, json_string(compat_verdict_name(d->grid.res[c * v->nrows + r].verdict)));
+        }
+        json_object_set_new(o, "cells", cells);
+        json_array_append_new(rows, o);
+    }
+    json_object_set_new(doc, "rows", rows);
+    return doc;
+}
+
+/* One CSV field (RFC 4180): quoted, with quotes doubled, when it holds a
+ * comma, a quote or a line break. */
+static void csv_field(struct strbuf *b, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        strbuf_adds(b, s);
+        return;
+    }
+    strbuf_addc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            strbuf_addc(b, '"');
+        strbuf_addc(b, *s);
+    }
+    strbuf_addc(b, '"');
+}
+
+void sitedata_build_csv(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    struct strbuf *b = &d->csv;
+    strbuf_adds(b, "project,version,release,variant,platform,status,cuda,rocm,min_driver_linux,"
+                   "min_driver_windows,sass,ptx,gfx");
+    for (size_t c = 0; c < d->grid.nccs; c++) {
+        char cc[16];
+        compat_cc_string(d->grid.ccs[c], cc, sizeof cc);
+        strbuf_addf(b, d->grid.ccs[c] >= TABLES_AMD_MIN ? ",%s" : ",cc_%s", cc);
+    }
+    strbuf_addc(b, '\n');
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct dbview_row *row = &v->rows[r];
+        const struct minor_compat *mc =
+            row->cuda.n ? tables_minor_compat(d->t, (int)row->cuda.f[0]) : NULL;
+        const char *fields[] = {row->project, row->version,  row->release,
+                                row->variant, row->platform, dbview_status_name(row->status)};
+        for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+            csv_field(b, fields[f]);
+            strbuf_addc(b, ',');
+        }
+        if (row->cuda.n)
+            strbuf_addf(b, "%ld.%ld", row->cuda.f[0], row->cuda.f[1]);
+        char rocm[16];
+        sitedata_rocm_of(row, rocm, sizeof rocm);
+        strbuf_addc(b, ',');
+        csv_field(b, rocm);
+        strbuf_addc(b, ',');
+        csv_field(b, mc && mc->min_driver_text[0] ? mc->min_driver_text[0] : "");
+        strbuf_addc(b, ',');
+        csv_field(b, mc && mc->min_driver_text[1] ? mc->min_driver_text[1] : "");
+        strbuf_addc(b, ',');
+        for (int kind = 0; kind < 3; kind++) {
+            const struct target *t = kind == 2 ? row->gfx : kind ? row->ptx : row->sass;
+            size_t n = kind == 2 ? row->ngfx : kind ? row->nptx : row->nsass;
+            for (size_t i = 0; i < n; i++) {
+                char name[TARGET_NAME_MAX];
+                target_format(&t[i], name, sizeof name);
+                strbuf_addf(b, "%s%s", i ? ";" : "", name);
+            }
+            if (kind < 2)
+                strbuf_addc(b, ',');
+        }
+        /* Cells of the other vendor's GPUs stay empty. */
+        for (size_t c = 0; c < d->grid.nccs; c++)
+            strbuf_addf(b, ",%s",
+                        grid_row_fits(row, d->grid.ccs[c])
+                            ? compat_verdict_name(d->grid.res[c * v->nrows + r].verdict)
+                            : "");
+        strbuf_addc(b, '\n');
+    }
+}
+
+static json_t *targets_of(const struct target *t, size_t n, int variant_style)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++) {
+        char name[TARGET_NAME_MAX];
+        if (variant_style) /* WheelNext: "90_real", "120_virtual", "90a_real" */
+            snprintf(name, sizeof name, "%u%s_%s", t[i].arch,
+                     t[i].suffix == 'a'   ? "a"
+                     : t[i].suffix == 'f' ? "f"
+                                          : "",
+                     t[i].kind == TARGET_PTX ? "virtual" : "real");
+        else
+            target_format(&t[i], name, sizeof name);
+        json_array_append_new(a, json_string(name));
+    }
+    return a;
+}
+
+static json_t *obj_path(json_t *root, const char *const *keys, size_t n)
+{
+    json_t *o = root;
+    for (size_t i = 0; i < n; i++) {
+        json_t *next = json_object_get(o, keys[i]);
+        if (!next) {
+            next = json_object();
+            json_object_set_new(o, keys[i], next);
+        }
+        o = next;
+    }
+    return o;
+}
+
+json_t *sitedata_build_index_table(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    json_t *doc = json_object();
+    json_object_set_new(doc, "meta", sitedata_meta_copy(d));
+    json_t *indexes = json_object();
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct dbview_row *row = &v->rows[r];
+        json_t *ix = json_object_get(indexes, row->variant);
+        if (!ix) {
+            ix = json_object();
+            json_object_set_new(indexes, row->variant, ix);
+            char *u = xstrdup(row->index_url);
+            size_t ul = strlen(u);
+            if (ul && u[ul - 1] == '/')
+                u[ul - 1] = '\0';
+            json_object_set_new(ix, "url", json_string(u));
+            free(u);
+            if (row->cuda.n) {
+                char cuda[16];
+                snprintf(cuda, sizeof cuda, "%ld.%ld", row->cuda.f[0], row->cuda.f[1]);
+                json_object_set_new(ix, "cuda", json_string(cuda));
+                const struct minor_compat *mc = tables_minor_compat(d->t, (int)row->cuda.f[0]);
+                json_t *md = json_object();
+                if (mc && mc->min_driver_text[0])
+                    json_object_set_new(md, "linux", json_string(mc->min_driver_text[0]));
+                if (mc && mc->min_driver_text[1])
+                    json_object_set_new(md, "windows", json_string(mc->min_driver_text[1]));
+                json_object_set_new(ix, "min_driver", md);
+            } else {
+                json_object_set_new(ix, "cuda", json_null());
+                json_object_set_new(ix, "min_driver", json_null());
+            }
+            char rocm[16];
+            sitedata_rocm_of(row, rocm, sizeof rocm);
+            json_object_set_new(ix, "rocm", rocm[0] ? json_string(rocm) : json_null());
+            json_object_set_new(ix, "platforms", json_object());
+        }
+        const char *keys[] = {"platforms", row->platform, row->project};
+        json_t *versions = obj_path(ix, keys, 3);
+        json_t *e = json_object();
+        json_object_set_new(e, "sass", targets_of(row->sass, row->nsass, 0));
+        json_object_set_new(e, "ptx", targets_of(row->ptx, row->nptx, 0));
+        json_object_set_new(e, "gfx", targets_of(row->gfx, row->ngfx, 0));
+        json_t *isa = json_object();
+        for (size_t i = 0; i < row->code.nisas; i++) {
+            char name[TARGET_NAME_MAX], iv[16];
+            target_format(&row->code.isas[i].ptx, name, sizeof name);
+            snprintf(iv, sizeof iv, "%ld.%ld", row->code.isas[i].isa.f[0],
+                     row->code.isas[i].isa.n > 1 ? row->code.isas[i].isa.f[1] : 0);
+            json_object_set_new(isa, name, json_string(iv));
+        }
+        json_object_set_new(e, "ptx_isa", isa);
+        json_object_set_new(e, "status", json_string(dbview_status_name(row->status)));
+        json_object_set_new(versions, row->version, e);
+    }
+    json_object_set_new(doc, "indexes", indexes);
+    return doc;
+}
+
+/* A wheel-variant entry: {VENDOR: {ARCH_KEY: arch, BOUND_KEY: [bound]},
+ * "properties": ["VENDOR :: ARCH_KEY :: x", ..., "VENDOR :: BOUND_KEY ::
+ * bound"]}.  Takes arch. */
+static json_t *variant_entry(const char *vendor, const char *arch_key, json_t *arch,
+                             const char *bound_key, const char *bound)
+{
+    json_t *props = json_array();
+    size_t i;
+    json_t *x;
+    json_array_foreach(arch, i, x)
+    {
+        char *p = xasprintf("%s :: %s :: %s", vendor, arch_key, json_string_value(x));
+        json_array_append_new(props, json_string(p));
+        free(p);
+    }
+    char *p = xasprintf("%s :: %s :: %s", vendor, bound_key, bound);
+    json_array_append_new(props, json_string(p));
+    free(p);
+    json_t *v = json_object(), *b = json_array();
+    json_array_append_new(b, json_string(bound));
+    json_object_set_new(v, bound_key, b);
+    json_object_set_new(v, arch_key, arch);
+    json_t *entry = json_object();
+    json_object_set_new(entry, vendor, v);
+    json_object_set_new(entry, "properties", props);
+    return entry;
+}
+
+json_t *sitedata_build_variants(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    json_t *doc = json_object();
+    json_object_set_new(doc, "meta", sitedata_meta_copy(d));
+    json_t *projects = json_object();
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct dbview_row *row = &v->rows[r];
+        char rocm[16];
+        sitedata_rocm_of(row, rocm, sizeof rocm);
+        char cuda[16] = "";
+        if (row->cuda.n)
+            snprintf(cuda, sizeof cuda, "%ld.%ld", row->cuda.f[0], row->cuda.f[1]);
+        else if (!rocm[0])
+            continue; /* cpu: no GPU properties */
+        const char *keys[] = {row->project, row->version, row->platform};
+        json_t *pl = obj_path(projects, keys, 3);
+        json_t *entry;
+        if (rocm[0]) {
+            /* AMD: `amd :: gfx_arch` (wheelarch's names; no provider plugin
+             * defines them yet). */
+            entry = variant_entry("amd", "gfx_arch", targets_of(row->gfx, row->ngfx, 0),
+                                  "rocm_version_lower_bound", rocm);
+        } else {
+            struct target *all = xmalloc((row->nsass + row->nptx + 1) * sizeof *all);
+            if (row->nsass)
+                memcpy(all, row->sass, row->nsass * sizeof *all);
+            if (row->nptx)
+                memcpy(all + row->nsass, row->ptx, row->nptx * sizeof *all);
+            entry = variant_entry("nvidia", "sm_arch", targets_of(all, row->nsass + row->nptx, 1),
+                                  "cuda_version_lower_bound", cuda);
+            free(all);
+        }
+        json_object_set_new(entry, "status", json_string(dbview_status_name(row->status)));
+        json_object_set_new(pl, row->variant, entry);
+    }
+    json_object_set_new(doc, "variants", projects);
+    return doc;
+}
+
+/* ---- simple indexes ------------------------------------------------------ */
+
+/* The simple-index links of one row's wheels (http(s) URLs only), built
+ * once and shared by every architecture page that lists them. */
+static json_t *row_links(const struct dbview_row *row)
+{
+    json_t *links = json_array();
+    size_t i;
+    json_t *w;
+    json_array_foreach(row->wheels, i, w)
+    {
+        char *url = sitedata_href(json_string_value(json_object_get(w, "url")));
+        if (!url)
+            continue;
+        /* recordcheck refuses a URL with a fragment; were one to get
+         * through, it is cut, so a link never has two '#'. */
+        url[strcspn(url, "#")] = '\0';
+        json_t *l = json_object();
+        json_object_set(l, "filename", json_object_get(w, "filename"));
+        const char *sha = json_string_value(json_object_get(w, "sha256"));
+        char *href = sha ? xasprintf("%s#sha256=%s", url, sha) : xstrdup(url);
+        json_object_set_new(l, "href", json_string(href));
+        json_object_set_new(l, "url", json_string(url));
+        free(href);
+        free(url);
+        json_object_set(l, "sha256", json_object_get(w, "sha256"));
+        json_object_set(l, "requires_python", json_object_get(w, "requires_python"));
+        json_object_set(l, "yanked", json_object_get(w, "yanked"));
+        json_object_set(l, "upload_time", json_object_get(w, "upload_time"));
+        json_array_append_new(links, l);
+    }
+    return links;
+}
+
+static int cmp_cstr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The simple indexes: each row's links once, and per architecture the rows
+ * with native code for it ({"projects": [...], "rows": [{project, links}],
+ * "archs": [{arch, cc, rows: [i, ...]}]}).  Pages concatenate rows, so a
+ * link is formatted once however many architecture pages list it. */
+void sitedata_build_simple(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    d->simple = json_object();
+    json_t *rows = json_array(), *archs = json_array();
+    size_t *index = xcalloc(v->nrows + 1, sizeof *index); /* view row -> simple row + 1 */
+    const char **names = xcalloc(v->nrows + 1, sizeof *names);
+    size_t nnames = 0;
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct dbview_row *row = &v->rows[r];
+        if (row->status == VIEW_DECLARED || json_array_size(row->wheels) == 0)
+            continue;
+        json_t *x = json_object();
+        json_object_set_new(x, "project", json_string(row->project));
+        json_object_set_new(x, "links", row_links(row));
+        json_array_append_new(rows, x);
+        index[r] = json_array_size(rows);
+        size_t k;
+        for (k = 0; k < nnames; k++)
+            if (strcmp(names[k], row->project) == 0)
+                break;
+        if (k == nnames)
+            names[nnames++] = row->project;
+    }
+    if (nnames > 1)
+        qsort(names, nnames, sizeof *names, cmp_cstr);
+    json_t *pl = json_array();
+    for (size_t k = 0; k < nnames; k++)
+        json_array_append_new(pl, json_string(names[k]));
+    for (size_t c = 0; c < d->grid.nccs; c++) {
+        uint16_t cc = d->grid.ccs[c];
+        char arch[16];
+        sitedata_arch_dir(cc, arch, sizeof arch);
+        json_t *a = json_object();
+        json_object_set_new(a, "arch", json_string(arch));
+        json_object_set_new(a, "cc", sitedata_cc_json(cc));
+        json_t *ar = json_array();
+        for (size_t r = 0; r < v->nrows; r++)
+            if (index[r] && d->grid.res[c * v->nrows + r].verdict == COMPAT_NATIVE)
+                json_array_append_new(ar, json_integer((json_int_t)(index[r] - 1)));
+        json_object_set_new(a, "rows", ar);
+        json_array_append_new(archs, a);
+    }
+    json_object_set_new(d->simple, "projects", pl);
+    json_object_set_new(d->simple, "rows", rows);
+    json_object_set_new(d->simple, "archs", archs);
+    free(index);
+    free(names);
+}

@@ -1,0 +1,431 @@
+/*
+ * sitedata_releases: release pages, the changes page and feed, wheel pages.
+ */
+#include "sitedata_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+#include "strmap.h"
+#include "xalloc.h"
+
+/* ---- releases, changes -------------------------------------------------- */
+
+/* A new array of shallow copies of the objects of a (the page adds keys
+ * to them; what they share stays untouched). */
+static json_t *shallow_items(json_t *a)
+{
+    json_t *out = json_array();
+    size_t i;
+    json_t *x;
+    json_array_foreach(a, i, x) json_array_append_new(out, json_copy(x));
+    return out;
+}
+
+/* A target-list item with its name parsed once, for by_target_name. */
+struct named {
+    struct target t;
+    int ok; /* the name parsed */
+    const char *name;
+    size_t at; /* its place in the list */
+};
+
+/* target_name_cmp on parsed names (unparsable ones last, by string), then
+ * the place in the list, so the order is total and deterministic. */
+static int named_cmp(const void *a, const void *b)
+{
+    const struct named *x = a, *y = b;
+    int c = x->ok && y->ok   ? target_cmp(&x->t, &y->t)
+            : x->ok != y->ok ? (x->ok ? -1 : 1)
+                             : strcmp(x->name, y->name);
+    if (c)
+        return c;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* The objects of tl (each with a "name") in architecture order: SASS,
+ * then PTX, then gfx.  Records keep targets in key order, where "sm_100"
+ * sorts before "sm_75".  Each name is parsed once and the list sorted
+ * with qsort: O(n log n) (records cap the targets at
+ * RECORDCHECK_TARGETS_MAX, but a sort per page must not be quadratic
+ * anyway).  Takes tl; returns a new array. */
+static json_t *by_target_name(json_t *tl)
+{
+    size_t n = json_array_size(tl), m = 0;
+    struct named *k = xmalloc((n ? n : 1) * sizeof *k);
+    for (size_t i = 0; i < n; i++) {
+        const char *name = json_string_value(json_object_get(json_array_get(tl, i), "name"));
+        if (!name)
+            continue; /* a target without a name: dropped */
+        k[m].ok = target_parse(name, &k[m].t) == 0;
+        k[m].name = name;
+        k[m].at = i;
+        m++;
+    }
+    if (m > 1)
+        qsort(k, m, sizeof *k, named_cmp);
+    json_t *out = json_array();
+    for (size_t i = 0; i < m; i++)
+        json_array_append(out, json_array_get(tl, k[i].at));
+    free(k);
+    json_decref(tl);
+    return out;
+}
+
+void sitedata_build_releases(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    d->release_pages = json_array();
+    json_t *cur = NULL;
+    struct strmap *ids = NULL; /* of the current page */
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct dbview_row *row = &v->rows[r];
+        if (!cur || strcmp(json_string_value(json_object_get(cur, "project")), row->project) != 0 ||
+            strcmp(json_string_value(json_object_get(cur, "version")), row->version) != 0) {
+            strmap_free(ids);
+            ids = strmap_new();
+            cur = json_object();
+            json_object_set_new(cur, "project", json_string(row->project));
+            json_object_set_new(cur, "version", json_string(row->version));
+            json_object_set_new(cur, "release", json_string(row->release));
+            char *path = sitedata_release_path(row->project, row->version);
+            json_object_set_new(cur, "path", json_string(path));
+            free(path);
+            json_object_set_new(cur, "rows", json_array());
+            json_array_append_new(d->release_pages, cur);
+        }
+        json_t *x = dbview_row_json(v, row);
+        /* The row's binaries and wheels are shared with the view and the
+         * feed documents; the page gets its own copies to annotate. */
+        json_object_set_new(x, "binaries", shallow_items(row->binaries));
+        json_object_set_new(x, "wheels", shallow_items(row->wheels));
+        json_object_set_new(x, "platform_name", json_string(sitedata_platform_name(row->platform)));
+        sitedata_set_href(x, "index_href", row->index_url);
+        json_object_set_new(x, "has_differences",
+                            json_boolean(json_array_size(row->differences) > 0));
+        json_object_set_new(x, "has_wheels", json_boolean(json_array_size(row->wheels) > 0));
+        /* Ids from the variant and platform, unique in the page; binaries
+         * by their place (member paths are any bytes). */
+        char *raw = xasprintf("%s-%s", row->variant, row->platform);
+        sitedata_set_page_id(x, "section_id", ids, "r-", raw);
+        sitedata_set_page_id(x, "wheels_id", ids, "w-", raw);
+        /* Per binary, the targets as a list for the templates. */
+        size_t i;
+        json_t *b;
+        json_array_foreach(json_object_get(x, "binaries"), i, b)
+        {
+            json_t *tl = json_array();
+            const char *name;
+            json_t *tv;
+            json_object_foreach(json_object_get(b, "targets"), name, tv)
+            {
+                json_t *e = json_deep_copy(tv);
+                json_object_set_new(e, "name", json_string(name));
+                json_int_t m = json_integer_value(json_object_get(tv, "modules"));
+                json_t *all = json_object_get(b, "modules");
+                json_object_set_new(e, "all_modules", json_boolean(m == json_integer_value(all)));
+                json_object_set(e, "modules_total", all);
+                json_array_append_new(tl, e);
+            }
+            json_object_set_new(b, "target_list", by_target_name(tl));
+            char *braw = xasprintf("%s-%zu", raw, i + 1);
+            sitedata_set_page_id(b, "table_id", ids, "b-", braw);
+            free(braw);
+        }
+        free(raw);
+        json_array_foreach(json_object_get(x, "wheels"), i, b)
+        {
+            /* Scanned wheels have a page; inferred ones link to the page of
+             * the wheel they were inferred from. */
+            const char *st = json_string_value(json_object_get(b, "status"));
+            const char *key = st && strcmp(st, "scanned") == 0
+                                  ? json_string_value(json_object_get(b, "key"))
+                                  : json_string_value(json_object_get(b, "inferred_from"));
+            if (key) {
+                char *seg = sitedata_segment(key);
+                char *p = xasprintf("wheel/%s.html", seg);
+                free(seg);
+                json_object_set_new(b, "page", json_string(p));
+                free(p);
+            }
+            sitedata_set_href(b, "href", json_string_value(json_object_get(b, "url")));
+            json_object_set_new(b, "inferred", json_boolean(st && strcmp(st, "inferred") == 0));
+            json_t *y = json_object_get(b, "yanked");
+            json_object_set_new(b, "is_yanked", json_boolean(json_is_string(y) || json_is_true(y)));
+        }
+        json_array_append_new(json_object_get(cur, "rows"), x);
+    }
+    strmap_free(ids);
+}
+
+static json_t *diff_list(const struct target *a, size_t na, const struct target *b, size_t nb)
+{
+    /* targets in a and not in b */
+    json_t *out = json_array();
+    for (size_t i = 0; i < na; i++) {
+        int found = 0;
+        for (size_t k = 0; k < nb; k++)
+            found |= target_cmp(&a[i], &b[k]) == 0;
+        if (!found) {
+            char name[TARGET_NAME_MAX];
+            target_format(&a[i], name, sizeof name);
+            json_array_append_new(out, json_string(name));
+        }
+    }
+    return out;
+}
+
+/* The SASS, PTX and gfx targets of row a that row b lacks, in that order. */
+static json_t *diff_rows(const struct dbview_row *a, const struct dbview_row *b)
+{
+    json_t *out = diff_list(a->sass, a->nsass, b->sass, b->nsass);
+    json_t *ptx = diff_list(a->ptx, a->nptx, b->ptx, b->nptx);
+    json_t *gfx = diff_list(a->gfx, a->ngfx, b->gfx, b->ngfx);
+    json_array_extend(out, ptx);
+    json_array_extend(out, gfx);
+    json_decref(ptx);
+    json_decref(gfx);
+    return out;
+}
+
+void sitedata_build_changes(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    d->changes = json_array();
+    struct strmap *ids = strmap_new();
+    /* Releases per project, newest first (rows are sorted that way). */
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct dbview_row *row = &v->rows[r];
+        if (r > 0 && strcmp(v->rows[r - 1].project, row->project) == 0 &&
+            strcmp(v->rows[r - 1].release, row->release) == 0)
+            continue;
+        /* The previous release of this project. */
+        const char *prev = NULL;
+        for (size_t k = r + 1; k < v->nrows; k++) {
+            if (strcmp(v->rows[k].project, row->project) != 0)
+                break;
+            if (strcmp(v->rows[k].release, row->release) != 0) {
+                prev = v->rows[k].release;
+                break;
+            }
+        }
+        json_t *entry = json_object();
+        json_object_set_new(entry, "project", json_string(row->project));
+        json_object_set_new(entry, "release", json_string(row->release));
+        json_object_set_new(entry, "previous", prev ? json_string(prev) : json_null());
+        /* "id" names the entry in the Atom feed (kept stable); "anchor" is
+         * its HTML id on changes/. */
+        char *id = xasprintf("%s-%s", row->project, row->release);
+        json_object_set_new(entry, "id", json_string(id));
+        sitedata_set_page_id(entry, "anchor", ids, "c-", id);
+        free(id);
+        json_t *items = json_array();
+        const char *date = NULL;
+        char datebuf[11];
+        for (size_t k = r; k < v->nrows; k++) {
+            const struct dbview_row *x = &v->rows[k];
+            if (strcmp(x->project, row->project) || strcmp(x->release, row->release))
+                break;
+            if ((long)k != sitedata_newest_row(d, x->project, x->release, x->variant, x->platform))
+                continue;
+            /* the release's date: its first upload where crawled */
+            size_t wi;
+            json_t *w;
+            json_array_foreach(x->wheels, wi, w)
+            {
+                const char *up = json_string_value(json_object_get(w, "upload_time"));
+                if (up && strlen(up) >= 10 && (!date || strncmp(up, date, 10) < 0)) {
+                    snprintf(datebuf, sizeof datebuf, "%.10s", up);
+                    date = datebuf;
+                }
+            }
+            json_t *it = json_object();
+            json_object_set_new(it, "variant", json_string(x->variant));
+            json_object_set_new(it, "platform", json_string(x->platform));
+            json_object_set_new(it, "platform_name",
+                                json_string(sitedata_platform_name(x->platform)));
+            json_object_set_new(it, "status", json_string(dbview_status_name(x->status)));
+            long pr = prev ? sitedata_newest_row(d, x->project, prev, x->variant, x->platform) : -1;
+            if (pr < 0) {
+                /* "new" only when the data says which variants the
+                 * previous release had */
+                const struct release_info *pi =
+                    prev ? tables_release(d->t, x->project, prev, x->platform) : NULL;
+                int is_new = pi && pi->covered && !tables_release_has(pi, x->variant);
+                json_object_set_new(it, "new_variant", json_boolean(is_new));
+                json_object_set_new(it, "first_in_data", json_boolean(!is_new));
+                json_object_set_new(it, "added", json_array());
+                json_object_set_new(it, "dropped", json_array());
+            } else {
+                const struct dbview_row *p = &v->rows[pr];
+                json_object_set_new(it, "new_variant", json_false());
+                json_object_set_new(it, "first_in_data", json_false());
+                json_object_set_new(it, "added", diff_rows(x, p));
+                json_object_set_new(it, "dropped", diff_rows(p, x));
+            }
+            json_object_set_new(it, "has_added",
+                                json_boolean(json_array_size(json_object_get(it, "added")) > 0));
+            json_object_set_new(it, "has_dropped",
+                                json_boolean(json_array_size(json_object_get(it, "dropped")) > 0));
+            int changed = json_is_true(json_object_get(it, "new_variant")) ||
+                          (prev && json_is_true(json_object_get(it, "first_in_data"))) ||
+                          json_array_size(json_object_get(it, "added")) ||
+                          json_array_size(json_object_get(it, "dropped"));
+            json_object_set_new(it, "changed", json_boolean(changed));
+            if (changed || !prev)
+                json_array_append_new(items, it);
+            else
+                json_decref(it);
+        }
+        /* Variants the previous release had and this one does not. */
+        if (prev) {
+            for (size_t k = 0; k < v->nrows; k++) {
+                const struct dbview_row *p = &v->rows[k];
+                if (strcmp(p->project, row->project) || strcmp(p->release, prev))
+                    continue;
+                if ((long)k != sitedata_newest_row(d, p->project, prev, p->variant, p->platform))
+                    continue;
+                if (sitedata_newest_row(d, p->project, row->release, p->variant, p->platform) >= 0)
+                    continue;
+                /* Dropped is a fact only when the data lists the variants
+                 * of both releases; otherwise the gap is ours. */
+                const struct release_info *ci =
+                    tables_release(d->t, row->project, row->release, p->platform);
+                const struct release_info *pi =
+                    tables_release(d->t, row->project, prev, p->platform);
+                const char *state;
+                if (!ci || !ci->covered || !pi || !pi->covered)
+                    state = "not_covered"; /* which variants exist is not in the data */
+                else if (tables_release_has(ci, p->variant))
+                    state = "no_arch_data"; /* published; its arch list is not in the data */
+                else if (tables_release_has(pi, p->variant))
+                    state = "removed_variant";
+                else
+                    continue; /* neither release lists it: nothing to say */
+                json_t *it = json_object();
+                json_object_set_new(it, state, json_true());
+                json_object_set_new(it, "variant", json_string(p->variant));
+                json_object_set_new(it, "platform", json_string(p->platform));
+                json_object_set_new(it, "platform_name",
+                                    json_string(sitedata_platform_name(p->platform)));
+                json_object_set_new(it, "changed", json_true());
+                json_object_set_new(it, "added", json_array());
+                json_object_set_new(it, "dropped", json_array());
+                json_object_set_new(it, "has_added", json_false());
+                json_object_set_new(it, "has_dropped", json_false());
+                json_array_append_new(items, it);
+            }
+        }
+        json_object_set_new(entry, "items", items);
+        if (!date) { /* not crawled: the release date of the data file */
+            for (int p = 0; p < SITEDATA_NPLATFORMS && !date; p++) {
+                const struct release_info *ri =
+                    tables_release(d->t, row->project, row->release, sitedata_platforms[p]);
+                if (ri && ri->release_date[0])
+                    date = ri->release_date;
+            }
+        }
+        json_object_set_new(entry, "date", date ? json_string(date) : json_null());
+        json_array_append_new(d->changes, entry);
+    }
+    strmap_free(ids);
+}
+
+/* ---- wheel pages --------------------------------------------------------- */
+
+json_t *sitedata_wheel_page(const struct tables *t, const char *key, json_t *rec)
+{
+    (void)t;
+    json_t *o = json_object();
+    static const char *const keys[] = {"filename",
+                                       "url",
+                                       "sha256",
+                                       "sha256_verified",
+                                       "status",
+                                       "inferred_from",
+                                       "scanned_at",
+                                       "upload_time",
+                                       "size",
+                                       "variant",
+                                       "variant_source",
+                                       "index",
+                                       "index_url",
+                                       "wheelarch_version",
+                                       "requires_python",
+                                       "yanked",
+                                       "sass",
+                                       "ptx",
+                                       NULL};
+    for (const char *const *k = keys; *k; k++)
+        json_object_set(o, *k, json_object_get(rec, *k) ? json_object_get(rec, *k) : json_null());
+    json_object_set_new(o, "key", json_string(key));
+    sitedata_set_href(o, "href", json_string_value(json_object_get(rec, "url")));
+    json_t *w = json_object_get(rec, "wheel");
+    json_object_set(o, "wheel", w);
+    const char *project = json_string_value(json_object_get(w, "normalized_name"));
+    const char *version = json_string_value(json_object_get(w, "public_version"));
+    if (project && version) {
+        char *p = sitedata_release_path(project, version);
+        json_object_set_new(o, "release_page", json_string(p));
+        free(p);
+    }
+    const char *from = json_string_value(json_object_get(rec, "inferred_from"));
+    if (from) {
+        char *seg = sitedata_segment(from);
+        char *p = xasprintf("wheel/%s.html", seg);
+        free(seg);
+        json_object_set_new(o, "inferred_page", json_string(p));
+        free(p);
+    }
+    json_t *bins = json_array();
+    size_t i;
+    json_t *b;
+    json_array_foreach(json_object_get(rec, "binaries"), i, b)
+    {
+        json_t *x = json_object();
+        static const char *const bk[] = {
+            "path", "format", "size", "modules",    "dlink_modules", "library_modules",
+            "sass", "ptx",    "lto",  "arch_flags", "warnings",      "module_sets",
+            NULL};
+        for (const char *const *k = bk; *k; k++)
+            if (json_object_get(b, *k))
+                json_object_set(x, *k, json_object_get(b, *k));
+        json_object_set_new(
+            x, "bundled",
+            json_boolean(record_is_bundled(json_string_value(json_object_get(b, "path"))
+                                               ? json_string_value(json_object_get(b, "path"))
+                                               : "")));
+        json_t *tl = json_array();
+        const char *name;
+        json_t *tv;
+        json_object_foreach(json_object_get(b, "targets"), name, tv)
+        {
+            json_t *e = json_deep_copy(tv);
+            json_object_set_new(e, "name", json_string(name));
+            json_array_append_new(tl, e);
+        }
+        json_object_set_new(x, "target_list", by_target_name(tl));
+        json_t *comp = json_array();
+        const char *codec;
+        json_t *cnt;
+        json_object_foreach(json_object_get(b, "compression"), codec, cnt)
+        {
+            json_t *e = json_object();
+            json_object_set_new(e, "codec", json_string(codec));
+            json_object_set(e, "entries", cnt);
+            json_array_append_new(comp, e);
+        }
+        json_object_set_new(x, "compression_list", comp);
+        /* Member paths are any bytes: the id is the binary's place. */
+        char id[32];
+        snprintf(id, sizeof id, "bin-%zu", i + 1);
+        json_object_set_new(x, "table_id", json_string(id));
+        json_array_append_new(bins, x);
+    }
+    json_object_set_new(o, "binaries", bins);
+    json_object_set_new(o, "has_binaries", json_boolean(json_array_size(bins) > 0));
+    json_object_set_new(o, "has_sass",
+                        json_boolean(json_array_size(json_object_get(rec, "sass")) > 0));
+    return o;
+}
