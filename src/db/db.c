@@ -103,9 +103,8 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static int sql_error(struct db *db, int code, struct wa_error *err, const char *what)
+static int sql_error(struct db *db, struct wa_error *err, const char *what)
 {
-    (void)code;
     const char *msg = db->h ? sqlite3_errmsg(db->h) : "out of memory";
     return wa_error_set(err, WA_ERR_IO, "%s: %s: %s", db->path, what, msg);
 }
@@ -113,7 +112,7 @@ static int sql_error(struct db *db, int code, struct wa_error *err, const char *
 static int exec(struct db *db, const char *sql, struct wa_error *err)
 {
     int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
-    return rc == SQLITE_OK ? 0 : sql_error(db, rc, err, "cannot update the database");
+    return rc == SQLITE_OK ? 0 : sql_error(db, err, "cannot update the database");
 }
 
 static sqlite3_stmt *prep(struct db *db, const char *sql)
@@ -172,7 +171,7 @@ static int put_binaries(struct db *db, const char *key, json_t *rec, struct wa_e
     sqlite3_stmt *t = prep(db, "INSERT OR REPLACE INTO targets (wheel, path, target, kind, "
                                "modules, entries, bytes, uncompressed_bytes, codecs, isa) "
                                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    int rc = b && t ? 0 : sql_error(db, 0, err, "cannot store binaries");
+    int rc = b && t ? 0 : sql_error(db, err, "cannot store binaries");
     size_t i;
     json_t *bin;
     json_array_foreach(bins, i, bin)
@@ -198,7 +197,7 @@ static int put_binaries(struct db *db, const char *key, json_t *rec, struct wa_e
             sqlite3_bind_null(b, 5);
         sqlite3_bind_int(b, 6, record_is_bundled(path));
         if (sqlite3_step(b) != SQLITE_DONE) {
-            rc = sql_error(db, 0, err, "cannot store binaries");
+            rc = sql_error(db, err, "cannot store binaries");
             break;
         }
         const char *name;
@@ -228,7 +227,7 @@ static int put_binaries(struct db *db, const char *key, json_t *rec, struct wa_e
             free(cs);
             bind_text(t, 10, json_string_value(json_object_get(tv, "isa")));
             if (sqlite3_step(t) != SQLITE_DONE) {
-                rc = sql_error(db, 0, err, "cannot store targets");
+                rc = sql_error(db, err, "cannot store targets");
                 break;
             }
         }
@@ -243,7 +242,7 @@ static int fill_binaries(struct db *db, struct wa_error *err)
 {
     sqlite3_stmt *st = prep(db, "SELECT key, record FROM wheels WHERE status = 'scanned'");
     if (!st)
-        return sql_error(db, 0, err, "cannot read records");
+        return sql_error(db, err, "cannot read records");
     int rc = 0, s;
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
         const char *key = (const char *)sqlite3_column_text(st, 0);
@@ -278,7 +277,7 @@ static int migrate(struct db *db, int from, int to, struct wa_error *err)
     /* Another process may have upgraded it while this one waited. */
     int now = from;
     if (pragma_int(db, "PRAGMA user_version", &now) < 0)
-        rc = sql_error(db, 0, err, "cannot read the schema version");
+        rc = sql_error(db, err, "cannot read the schema version");
     for (int v = now; rc == 0 && v < to; v++) {
         rc = exec(db, migrations[v], err);
         if (rc == 0 && v + 1 == 2)
@@ -442,13 +441,13 @@ int db_check(struct db *db, struct wa_error *err)
 {
     pthread_mutex_lock(&db->mu);
     sqlite3_stmt *st = prep(db, "PRAGMA integrity_check");
-    int rc = st ? 0 : sql_error(db, 0, err, "cannot check the database");
+    int rc = st ? 0 : sql_error(db, err, "cannot check the database");
     if (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
         const char *r = (const char *)sqlite3_column_text(st, 0);
         if (!r || strcmp(r, "ok") != 0)
             rc = wa_error_set(err, WA_ERR_FORMAT, "%s: damaged: %s", db->path, r ? r : "?");
     } else if (rc == 0) {
-        rc = sql_error(db, 0, err, "cannot check the database");
+        rc = sql_error(db, err, "cannot check the database");
     }
     sqlite3_finalize(st);
     pthread_mutex_unlock(&db->mu);
@@ -504,19 +503,19 @@ static int copy_rows(struct db *db, struct db *other, const char *select, const 
                      int ncols, struct wa_error *err)
 {
     sqlite3_stmt *from = prep(other, select), *to = prep(db, insert);
-    int rc = from ? 0 : sql_error(other, 0, err, "cannot read");
+    int rc = from ? 0 : sql_error(other, err, "cannot read");
     if (rc == 0 && !to)
-        rc = sql_error(db, 0, err, "cannot write");
+        rc = sql_error(db, err, "cannot write");
     int s = SQLITE_DONE;
     while (rc == 0 && (s = sqlite3_step(from)) == SQLITE_ROW) {
         sqlite3_reset(to);
         for (int i = 0; i < ncols; i++)
             sqlite3_bind_value(to, i + 1, sqlite3_column_value(from, i));
         if (sqlite3_step(to) != SQLITE_DONE)
-            rc = sql_error(db, 0, err, "cannot write");
+            rc = sql_error(db, err, "cannot write");
     }
     if (rc == 0 && s != SQLITE_DONE)
-        rc = sql_error(other, s, err, "cannot read");
+        rc = sql_error(other, err, "cannot read");
     sqlite3_finalize(from);
     sqlite3_finalize(to);
     return rc;
@@ -649,7 +648,7 @@ int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error
                 bind_text(st, i + 1, v[i]);
         }
         if (!st || sqlite3_step(st) != SQLITE_DONE)
-            rc = sql_error(db, 0, err, "cannot store a record");
+            rc = sql_error(db, err, "cannot store a record");
         sqlite3_finalize(st);
         static const char *const clear[] = {
             "DELETE FROM binaries WHERE wheel = ?", "DELETE FROM targets WHERE wheel = ?",
@@ -659,7 +658,7 @@ int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error
             if (st)
                 bind_text(st, 1, key);
             if (!st || sqlite3_step(st) != SQLITE_DONE)
-                rc = sql_error(db, 0, err, "cannot store a record");
+                rc = sql_error(db, err, "cannot store a record");
             sqlite3_finalize(st);
         }
         if (rc == 0)
@@ -689,7 +688,7 @@ static int list_keys(struct db *db, const char *sql, char ***keys, size_t *n, st
     *n = 0;
     pthread_mutex_lock(&db->mu);
     sqlite3_stmt *st = prep(db, sql);
-    int rc = st ? 0 : sql_error(db, 0, err, "cannot list");
+    int rc = st ? 0 : sql_error(db, err, "cannot list");
     size_t cap = 0;
     int s;
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -701,24 +700,17 @@ static int list_keys(struct db *db, const char *sql, char ***keys, size_t *n, st
     return rc;
 }
 
-int db_list_records(struct db *db, char ***keys, size_t *n, struct wa_error *err)
-{
-    return list_keys(db, "SELECT key FROM wheels ORDER BY key", keys, n, err);
-}
-
-int db_each_wheel(struct db *db, int flags,
+int db_each_wheel(struct db *db,
                   int (*fn)(void *ud, const struct db_wheel *w, struct wa_error *err), void *ud,
                   struct wa_error *err)
 {
-    char sql[512];
-    snprintf(sql, sizeof sql,
-             "SELECT key, status, project, version, variant, platform, scanned_at, "
-             "inferred_from, index_url, wheelarch_version, code, %s, %s FROM wheels ORDER BY key",
-             flags & DB_EACH_ENTRY ? "entry" : "NULL",
-             flags & DB_EACH_CODE_RECORD ? "CASE WHEN code IS NOT NULL THEN record END" : "NULL");
+    static const char sql[] =
+        "SELECT key, status, project, version, variant, platform, scanned_at, inferred_from, "
+        "index_url, wheelarch_version, code, entry, CASE WHEN code IS NOT NULL THEN record END "
+        "FROM wheels ORDER BY key";
     pthread_mutex_lock(&db->mu);
     sqlite3_stmt *st = prep(db, sql);
-    int rc = st ? 0 : sql_error(db, 0, err, "cannot read records");
+    int rc = st ? 0 : sql_error(db, err, "cannot read records");
     int s = SQLITE_DONE;
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
         const char *c[13];
@@ -729,7 +721,7 @@ int db_each_wheel(struct db *db, int flags,
         rc = fn(ud, &w, err);
     }
     if (rc == 0 && s != SQLITE_DONE)
-        rc = sql_error(db, s, err, "cannot read records");
+        rc = sql_error(db, err, "cannot read records");
     sqlite3_finalize(st);
     pthread_mutex_unlock(&db->mu);
     return rc;
@@ -741,7 +733,7 @@ int db_each_record(struct db *db,
 {
     pthread_mutex_lock(&db->mu);
     sqlite3_stmt *st = prep(db, "SELECT key, record FROM wheels ORDER BY key");
-    int rc = st ? 0 : sql_error(db, 0, err, "cannot read records");
+    int rc = st ? 0 : sql_error(db, err, "cannot read records");
     int s = SQLITE_DONE;
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
         const char *key = (const char *)sqlite3_column_text(st, 0);
@@ -749,7 +741,7 @@ int db_each_record(struct db *db,
         rc = fn(ud, key ? key : "", text ? text : "", err);
     }
     if (rc == 0 && s != SQLITE_DONE)
-        rc = sql_error(db, s, err, "cannot read records");
+        rc = sql_error(db, err, "cannot read records");
     sqlite3_finalize(st);
     pthread_mutex_unlock(&db->mu);
     return rc;
@@ -763,7 +755,7 @@ int db_each_build(struct db *db,
     sqlite3_stmt *st = prep(db, "SELECT project, version, variant, platform, best, status, "
                                 "scanned_at, inferred_from, index_url, wheelarch_version, code "
                                 "FROM builds ORDER BY project, version, variant, platform");
-    int rc = st ? 0 : sql_error(db, 0, err, "cannot read builds");
+    int rc = st ? 0 : sql_error(db, err, "cannot read builds");
     int s = SQLITE_DONE;
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
         const char *c[11];
@@ -773,7 +765,7 @@ int db_each_build(struct db *db,
         rc = fn(ud, &b, err);
     }
     if (rc == 0 && s != SQLITE_DONE)
-        rc = sql_error(db, s, err, "cannot read builds");
+        rc = sql_error(db, err, "cannot read builds");
     sqlite3_finalize(st);
     pthread_mutex_unlock(&db->mu);
     return rc;
@@ -784,7 +776,7 @@ int db_state(struct db *db, char id[65], long long *changes, struct wa_error *er
     pthread_mutex_lock(&db->mu);
     sqlite3_stmt *st = prep(db, "SELECT (SELECT value FROM meta WHERE name = 'id'), "
                                 "(SELECT value FROM meta WHERE name = 'changes')");
-    int rc = st && sqlite3_step(st) == SQLITE_ROW ? 0 : sql_error(db, 0, err, "cannot read meta");
+    int rc = st && sqlite3_step(st) == SQLITE_ROW ? 0 : sql_error(db, err, "cannot read meta");
     if (rc == 0) {
         const char *v = (const char *)sqlite3_column_text(st, 0);
         snprintf(id, 65, "%s", v ? v : "");
@@ -814,14 +806,14 @@ static int put_json(struct db *db, const char *sql, const char *also, const char
             bind_text(st, 2, text);
         }
         if (!st || sqlite3_step(st) != SQLITE_DONE)
-            rc = sql_error(db, 0, err, "cannot write");
+            rc = sql_error(db, err, "cannot write");
         sqlite3_finalize(st);
         if (rc == 0 && also) {
             st = prep(db, also);
             if (st)
                 bind_text(st, 1, key);
             if (!st || sqlite3_step(st) != SQLITE_DONE)
-                rc = sql_error(db, 0, err, "cannot write");
+                rc = sql_error(db, err, "cannot write");
             sqlite3_finalize(st);
         }
         rc = tx_end(db, rc, err);
@@ -862,11 +854,6 @@ int db_write_failure(struct db *db, const char *key, json_t *f, struct wa_error 
 json_t *db_read_failure(struct db *db, const char *key)
 {
     return get_json(db, "SELECT failure FROM failures WHERE key = ?", key);
-}
-
-void db_clear_failure(struct db *db, const char *key)
-{
-    delete_key(db, "DELETE FROM failures WHERE key = ?", key);
 }
 
 int db_journal_begin(struct db *db, const char *key, json_t *info, struct wa_error *err)
@@ -964,7 +951,7 @@ int db_http_store(struct db *db, const char *url, const struct db_http_entry *e,
         sqlite3_bind_blob64(st, 6, e->body ? e->body : "", e->len, SQLITE_TRANSIENT);
     }
     if (!st || sqlite3_step(st) != SQLITE_DONE)
-        rc = sql_error(db, 0, err, "cannot store an index page");
+        rc = sql_error(db, err, "cannot store an index page");
     sqlite3_finalize(st);
     pthread_mutex_unlock(&db->mu);
     return rc;

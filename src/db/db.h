@@ -96,28 +96,20 @@ int db_read_record(struct db *db, const char *key, json_t **rec, struct wa_error
 int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error *err);
 /* Number of records. */
 size_t db_count_records(struct db *db);
-/* Sorted keys of all records; caller frees each and the array. */
-int db_list_records(struct db *db, char ***keys, size_t *n, struct wa_error *err);
-
 /* One row of `wheels` as db_each_wheel hands it out; strings are borrowed
  * for the call and NULL where the record has none. */
 struct db_wheel {
     const char *key, *status, *project, *version, *variant, *platform;
     const char *scanned_at, *inferred_from, *index_url, *wheelarch_version;
-    const char *code;   /* record_code, compact JSON, or NULL */
-    const char *entry;  /* record_entry, compact JSON (NULL without DB_EACH_ENTRY) */
-    const char *record; /* the record (DB_EACH_CODE_RECORD, rows with code only) */
-};
-
-enum db_each_flags {
-    DB_EACH_ENTRY = 1,      /* hand out the entry column */
-    DB_EACH_CODE_RECORD = 2 /* and the whole record of wheels whose binaries
-                             * it lists (scanned ones, as crawl writes them) */
+    const char *code;   /* record_code, or NULL */
+    const char *entry;  /* record_entry, compact JSON */
+    const char *record; /* the whole record of a wheel that lists its binaries
+                         * (scanned ones, as crawl writes them), else NULL */
 };
 
 /* Calls fn for every wheel in key order; an error fn returns stops the
  * walk and is returned. */
-int db_each_wheel(struct db *db, int flags,
+int db_each_wheel(struct db *db,
                   int (*fn)(void *ud, const struct db_wheel *w, struct wa_error *err), void *ud,
                   struct wa_error *err);
 /* One row of `builds`: the wheel whose code stands for a (project,
@@ -153,7 +145,6 @@ char *db_record_code(struct db *db, const char *key);
 int db_write_failure(struct db *db, const char *key, json_t *f, struct wa_error *err);
 /* Returns a new reference or NULL. */
 json_t *db_read_failure(struct db *db, const char *key);
-void db_clear_failure(struct db *db, const char *key);
 
 /* Notes that the wheel `key` is being scanned (info: url, filename, ...). */
 int db_journal_begin(struct db *db, const char *key, json_t *info, struct wa_error *err);

@@ -436,11 +436,23 @@ static int row_cmp(const void *a, const void *b)
     return strcmp(x->platform, y->platform);
 }
 
-static struct dbview_row *new_row(struct dbview *v, size_t *cap)
+/* A new row for (project, version, variant, platform) with status; its
+ * release is `release`, or the version's major.minor when NULL. */
+static struct dbview_row *new_row(struct dbview *v, size_t *cap, const char *project,
+                                  const char *version, const char *release, const char *variant,
+                                  const char *platform, int status)
 {
     v->rows = xgrow(v->rows, cap, v->nrows + 1, sizeof *v->rows);
     struct dbview_row *r = &v->rows[v->nrows++];
     memset(r, 0, sizeof *r);
+    r->project = xstrdup(project);
+    r->version = xstrdup(version);
+    r->release = release ? xstrdup(release) : dotver_major_minor(version);
+    r->variant = xstrdup(variant);
+    r->platform = xstrdup(platform);
+    r->status = status;
+    tables_variant_cuda(variant, &r->cuda);
+    r->wheels = json_array();
     return r;
 }
 
@@ -546,16 +558,9 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
     size_t at;
     struct dbview_row *r;
     if (!strmap_get(x->by_key, gk, &at)) {
-        r = new_row(v, x->cap);
+        r = new_row(v, x->cap, w->project, w->version, NULL, w->variant, w->platform,
+                    VIEW_DECLARED + 1 /* nothing yet */);
         strmap_put(x->by_key, gk, v->nrows - 1);
-        r->project = xstrdup(w->project);
-        r->version = xstrdup(w->version);
-        r->release = dotver_major_minor(w->version);
-        r->variant = xstrdup(w->variant);
-        r->platform = xstrdup(w->platform);
-        r->status = VIEW_DECLARED + 1; /* nothing yet */
-        tables_variant_cuda(w->variant, &r->cuda);
-        r->wheels = json_array();
     } else {
         r = &v->rows[at];
     }
@@ -632,15 +637,9 @@ static int read_build(void *ud, const struct db_build *b, struct wa_error *err)
         v->elsewhere++;
         return 0;
     }
-    struct dbview_row *r = new_row(v, x->cap);
-    r->project = xstrdup(b->project);
-    r->version = xstrdup(b->version);
-    r->release = dotver_major_minor(b->version);
-    r->variant = xstrdup(b->variant);
-    r->platform = xstrdup(b->platform);
-    r->status = strcmp(b->status, "scanned") == 0 ? VIEW_VERIFIED : VIEW_INFERRED;
-    tables_variant_cuda(b->variant, &r->cuda);
-    r->wheels = json_array();
+    struct dbview_row *r =
+        new_row(v, x->cap, b->project, b->version, NULL, b->variant, b->platform,
+                strcmp(b->status, "scanned") == 0 ? VIEW_VERIFIED : VIEW_INFERRED);
     r->binaries = json_array();
     newer(&r->scanned_at, b->scanned_at);
     newer(&v->data_date, b->scanned_at);
@@ -693,7 +692,7 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
         if (code_only) {
             rc = db_each_build(db, read_build, &x, err); /* v->records stays 0 */
         } else {
-            rc = db_each_wheel(db, DB_EACH_ENTRY | DB_EACH_CODE_RECORD, read_wheel, &x, err);
+            rc = db_each_wheel(db, read_wheel, &x, err);
         }
         ew_versions = x.ew_versions;
         new = x.new;
@@ -794,18 +793,10 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
         const char *nv = strmap_get(newest_of, pk, &at) ? newest[at] : NULL;
         if (nv && best != i)
             continue; /* an older patch's list: the newest one stands for the release */
-        char *version = xstrdup(nv ? nv : d->version);
-        struct dbview_row *r = new_row(v, &cap);
-        r->project = xstrdup(d->project);
-        r->version = version;
-        r->release = xstrdup(d->release);
-        r->variant = xstrdup(d->variant);
-        r->platform = xstrdup(d->platform);
-        r->status = VIEW_DECLARED;
+        struct dbview_row *r = new_row(v, &cap, d->project, nv ? nv : d->version, d->release,
+                                       d->variant, d->platform, VIEW_DECLARED);
         r->declared = d;
-        tables_variant_cuda(d->variant, &r->cuda);
         code_from_declared(r, t, d);
-        r->wheels = json_array();
     }
     for (size_t k = 0; k < v->nrows; k++) {
         struct dbview_row *r = &v->rows[k];
