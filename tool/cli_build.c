@@ -2,6 +2,7 @@
  * cli_build: `wheelarch build` — render the database into a static site.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -9,6 +10,7 @@
 #include "lockfile.h"
 #include "paths.h"
 #include "site.h"
+#include "sitedata.h"
 
 int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
 {
@@ -16,6 +18,17 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
     if (base && strncmp(base, "https://", 8) != 0 && strncmp(base, "http://", 7) != 0)
         return cli_usage_error(cmd, "--base-url wants an http or https URL");
     struct site_options o = {0};
+    o.nightlies = SITEDATA_NIGHTLIES;
+    const char *nightlies = cli_get(cmd, a, "nightlies");
+    if (nightlies && strcmp(nightlies, "all") == 0) {
+        o.nightlies = -1;
+    } else if (nightlies) {
+        char *end;
+        long n = strtol(nightlies, &end, 10);
+        if (!*nightlies || *end || n < 0 || n > 1000000)
+            return cli_usage_error(cmd, "--nightlies wants a number from 0 to 1000000, or all");
+        o.nightlies = (int)n;
+    }
     o.cache_dir = cli_get(cmd, a, "cache") ? cli_get(cmd, a, "cache") : "cache";
     o.out_dir = cli_get(cmd, a, "out") ? cli_get(cmd, a, "out") : "site";
     o.base_url = base;

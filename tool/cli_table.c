@@ -73,6 +73,10 @@ static const struct cli_option build_options[] = {
      "where the site will be served, for canonical links and feed URLs; "
      "internal links stay relative",
      0},
+    {"nightlies", 0, "N",
+     "nightly (.dev) versions per project the simple/ indexes list, the newest first "
+     "(default: 30; \"all\" for every one)",
+     0},
     {"no-wait", 0, NULL,
      "fail at once instead of waiting when another wheelarch holds the output folder", 0},
     {"quiet", 'q', NULL, "no summary line", 0},
@@ -101,6 +105,10 @@ static const struct cli_option update_options[] = {
     {"cache", 0, "DIR", "database folder (default: cache)", 0},
     {"out", 0, "DIR", "output folder, replaced atomically (default: site)", 0},
     {"base-url", 0, "URL", "where the site will be served (canonical links, feed URLs)", 0},
+    {"nightlies", 0, "N",
+     "nightly (.dev) versions per project the simple/ indexes list, the newest first "
+     "(default: 30; \"all\" for every one)",
+     0},
     {"jobs", 'j', "N", "wheels read at once (default: the number of cores)", 0},
     {"all", 0, NULL, "scan every wheel instead of one per release, variant and platform", 0},
     {"timeout", 0, "SECONDS",
@@ -154,11 +162,13 @@ const struct cli_command cli_commands[] = {
      "declared arch lists shipped in data/, so it works before any crawl.",
      "wheelarch query --gpu \"GTX 1080 Ti\" --driver 570.86.15 --version 2.8", query_options,
      cli_query},
-    {"build", "[--cache DIR] [--out DIR] [--base-url URL]",
+    {"build", "[--cache DIR] [--out DIR] [--base-url URL] [--nightlies N]",
      "Render the database into a static website, a JSON feed and GPU-aware package indexes.",
      "Pages per GPU, release and wheel, the matrix, changes and an Atom feed, the methodology; "
      "api/v1/ (matrix.json, gpus.json, index-table.json, variants.json, schema.json, "
-     "matrix.csv); simple/sm_XY/ package indexes listing only wheels with native code for X.Y. "
+     "matrix.csv); simple/sm_XY/ package indexes listing only wheels with native code for X.Y: "
+     "per version and wheel tag the one an installer should take, from the newest CUDA variant "
+     "that has native code, and of the nightlies only the newest (--nightlies). "
      "The same database gives byte-identical output; the folder is built beside the old one and "
      "swapped in atomically, and a rebuild with nothing changed rewrites no file: DIR.stamp "
      "beside the folder remembers what it was built from (the database's state, the templates, "

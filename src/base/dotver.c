@@ -31,9 +31,22 @@ int dotver_parse(const char *s, struct dotver *v)
         else
             break;
     }
-    if (*s == 'a' || *s == 'b' || (*s == 'r' && s[1] == 'c') || strncmp(s, ".dev", 4) == 0 ||
-        strncmp(s, "dev", 3) == 0)
-        v->pre = 1;
+    /* PEP 440 pre-releases, oldest kind first: 2.9.0.dev20250101 < 2.9.0a1
+     * < 2.9.0b1 < 2.9.0rc1 < 2.9.0; within a kind, by number. */
+    static const struct {
+        const char *tag;
+        int kind;
+    } kinds[] = {{".dev", 1}, {"dev", 1}, {"rc", 4}, {"a", 2}, {"b", 3}};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        size_t n = strlen(kinds[i].tag);
+        if (strncmp(s, kinds[i].tag, n) != 0)
+            continue;
+        v->pre = kinds[i].kind;
+        for (s += n; isdigit((unsigned char)*s); s++)
+            if (v->pre_num < 100000000000000L)
+                v->pre_num = v->pre_num * 10 + (*s - '0');
+        break;
+    }
     return 0;
 }
 
@@ -44,8 +57,12 @@ int dotver_cmp(const struct dotver *a, const struct dotver *b)
         if (x != y)
             return x < y ? -1 : 1;
     }
-    if (a->pre != b->pre)
+    if (!a->pre != !b->pre)
         return a->pre ? -1 : 1;
+    if (a->pre != b->pre)
+        return a->pre < b->pre ? -1 : 1;
+    if (a->pre_num != b->pre_num)
+        return a->pre_num < b->pre_num ? -1 : 1;
     return 0;
 }
 

@@ -1,8 +1,10 @@
 /*
  * dotver: dotted version numbers — driver versions ("570.86.15"), CUDA
- * versions ("12.8"), release versions ("2.10.0", "2.8.0rc1").  Compared
- * field by field as integers, missing fields as 0; a release with a
- * pre-release or dev suffix sorts before the same release without one.
+ * versions ("12.8"), release versions ("2.10.0", "2.8.0rc1",
+ * "2.12.0.dev20261120").  Compared field by field as integers, missing
+ * fields as 0; a release with a pre-release or dev suffix sorts before the
+ * same release without one, and such suffixes as PEP 440 orders them
+ * (dev < a < b < rc, then by number).
  */
 #ifndef WHEELARCH_DOTVER_H
 #define WHEELARCH_DOTVER_H
@@ -12,7 +14,8 @@
 struct dotver {
     int n; /* fields parsed */
     long f[DOTVER_FIELDS];
-    int pre; /* a suffix such as rc1, a1, .dev2 follows */
+    int pre;      /* a pre-release suffix follows: 0 none, 1 dev, 2 a, 3 b, 4 rc */
+    long pre_num; /* its number: 20261120 in .dev20261120, 1 in rc1 */
 };
 
 /* Parses the leading dotted number of s ("570.86.15", "12.8", "2.8.0+cu128",

@@ -255,9 +255,8 @@ static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
         char *title = xasprintf("%s: which PyTorch wheels run on it", name);
         if (rc == 0) {
             json_object_set_new(p, "releases_html", json_string(html[k] ? html[k] : ""));
-            size_t nrel = json_array_size(json_object_get(p, "releases"));
-            json_object_set_new(p, "has_releases", json_boolean(nrel > 0));
-            json_object_set_new(p, "release_count", json_integer((json_int_t)nrel));
+            json_object_set_new(p, "has_releases",
+                                json_boolean(json_array_size(json_object_get(p, "releases")) > 0));
             rc = render(c, "gpu", path, p, title,
                         "Verdict per PyTorch release, CUDA variant and platform, and the index to "
                         "install from",
@@ -408,14 +407,26 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
     json_t *rows = json_object_get(d->simple, "rows");
     json_t *projects = json_object_get(d->simple, "projects");
     size_t nrows = json_array_size(rows);
-    char **html = xcalloc(nrows + 1, sizeof *html), **json = xcalloc(nrows + 1, sizeof *json);
+    /* Each link formatted once, as HTML and as PEP 691 JSON, however many
+     * architecture pages list it. */
+    char ***html = xcalloc(nrows + 1, sizeof *html), ***json = xcalloc(nrows + 1, sizeof *json);
     int rc = 0;
-    /* Each row's links formatted once. */
     for (size_t i = 0; i < nrows && rc == 0; i++) {
-        struct strbuf out = STRBUF_INIT;
-        rc = tmpl_render_name(c->tmpls, "simple_links", json_array_get(rows, i), &out, err);
-        html[i] = strbuf_detach(&out, NULL);
-        json[i] = files_json(json_object_get(json_array_get(rows, i), "links"));
+        json_t *links = json_object_get(json_array_get(rows, i), "links");
+        size_t nl = json_array_size(links);
+        html[i] = xcalloc(nl + 1, sizeof **html);
+        json[i] = xcalloc(nl + 1, sizeof **json);
+        for (size_t k = 0; k < nl && rc == 0; k++) {
+            json_t *one = json_array(), *data = json_object();
+            json_array_append(one, json_array_get(links, k));
+            json_object_set(data, "links", one);
+            struct strbuf out = STRBUF_INIT;
+            rc = tmpl_render_name(c->tmpls, "simple_links", data, &out, err);
+            html[i][k] = strbuf_detach(&out, NULL);
+            json[i][k] = files_json(one);
+            json_decref(data);
+            json_decref(one);
+        }
     }
     size_t a;
     json_t *arch;
@@ -465,20 +476,18 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
                 break;
             const char *name = json_string_value(p);
             struct strbuf links = STRBUF_INIT, files = STRBUF_INIT;
-            size_t m;
-            json_t *ri;
-            json_array_foreach(json_object_get(arch, "rows"), m, ri)
-            {
-                size_t r = (size_t)json_integer_value(ri);
+            const struct sitedata_picks *pk = &d->simple_picks[a];
+            for (size_t m = 0; m < pk->n; m++) {
+                size_t r = pk->v[m].row, l = pk->v[m].link;
                 const char *rp =
                     json_string_value(json_object_get(json_array_get(rows, r), "project"));
                 if (r >= nrows || strcmp(rp, name) != 0)
                     continue;
-                strbuf_adds(&links, html[r]);
-                if (json[r][0]) {
+                strbuf_adds(&links, html[r][l]);
+                if (json[r][l][0]) {
                     if (files.len)
                         strbuf_addc(&files, ',');
-                    strbuf_adds(&files, json[r]);
+                    strbuf_adds(&files, json[r][l]);
                 }
             }
             char *seg = sitedata_segment(name);
@@ -522,6 +531,10 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
         json_decref(data);
     }
     for (size_t i = 0; i < nrows; i++) {
+        for (size_t k = 0; html[i] && html[i][k]; k++)
+            free(html[i][k]);
+        for (size_t k = 0; json[i] && json[i][k]; k++)
+            free(json[i][k]);
         free(html[i]);
         free(json[i]);
     }
@@ -683,6 +696,7 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     c.data_as_of = v.data_date;
     c.checked_on = t.checked_on;
     sitedata_begin(&v, &t, c.base_url, &d);
+    d.nightlies = o->nightlies;
     have_data = 1;
     phase("grid");
     /* The feed and the simple indexes are computed and written on a second

@@ -31,6 +31,9 @@ struct site_options {
     const char *base_url;  /* NULL or "https://example.org/wheelarch" */
     const char *templates_dir;
     const char *data_dir;
+    int nightlies; /* nightly versions per project the simple indexes list,
+                      newest first (SITEDATA_NIGHTLIES is the CLI's
+                      default); < 0: all */
 };
 
 struct dbview_skip;

@@ -322,6 +322,7 @@ void sitedata_begin(const struct dbview *v, const struct tables *t, const char *
                         t->checked_on[0] ? json_string(t->checked_on) : json_null());
     json_object_set_new(d->meta, "wheels-read", json_boolean(v->data_date != NULL));
     json_object_set_new(d->meta, "generator", json_string("wheelarch " WHEELARCH_VERSION));
+    d->nightlies = SITEDATA_NIGHTLIES;
     grid_build(&d->grid, v, t);
     build_newest(d);
 }
@@ -356,6 +357,9 @@ int sitedata_build(const struct dbview *v, const struct tables *t, const char *b
 
 void sitedata_free(struct sitedata *d)
 {
+    for (size_t i = 0; d->simple_picks && i < d->grid.nccs; i++)
+        free(d->simple_picks[i].v);
+    free(d->simple_picks);
     strmap_free(d->newest);
     grid_free(&d->grid);
     free(d->base_url);

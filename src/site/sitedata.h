@@ -14,6 +14,7 @@
 #define WHEELARCH_SITEDATA_H
 
 #include <jansson.h>
+#include <stdint.h>
 
 #include "compat.h"
 #include "dbview.h"
@@ -26,26 +27,46 @@ struct strmap;
 
 #define SITE_API_VERSION "1.0"
 
+/* Nightly (.dev) versions per project the simple indexes list by default:
+ * the newest ones. */
+#define SITEDATA_NIGHTLIES 30
+
+/* One link of a simple index: link `link` of row `row` of d->simple's
+ * "rows". */
+struct sitedata_pick {
+    uint32_t row, link;
+};
+
+/* The links of one architecture's simple indexes, in page order. */
+struct sitedata_picks {
+    struct sitedata_pick *v;
+    size_t n;
+};
+
 struct sitedata {
     const struct dbview *v;
     const struct tables *t;
     struct grid grid;
-    char *base_url;        /* "" when none */
-    json_t *meta;          /* {"api-version", "data-as-of", "generator"} */
-    json_t *matrix;        /* api/v1/matrix.json */
-    json_t *gpus;          /* api/v1/gpus.json */
-    json_t *index_table;   /* api/v1/index-table.json */
-    json_t *variants;      /* api/v1/variants.json */
-    struct strbuf csv;     /* api/v1/matrix.csv */
-    json_t *home;          /* index.html */
-    char *answers_js;      /* assets/answers.js: the home filter's answers */
-    json_t *matrix_page;   /* matrix/ */
-    json_t *gpu_pages;     /* [{slug, ...}] gpu/<slug>/ */
-    json_t *release_pages; /* [{path, ...}] release/<project>/<version>/ */
-    json_t *changes;       /* changes/ and changes.atom */
-    json_t *simple;        /* simple/<arch>/: {projects, rows: [{project, links}],
-                              archs: [{arch, cc, rows: [i]}]} */
-    struct strmap *newest; /* project|release|variant|platform -> newest row */
+    char *base_url;                      /* "" when none */
+    json_t *meta;                        /* {"api-version", "data-as-of", "generator"} */
+    json_t *matrix;                      /* api/v1/matrix.json */
+    json_t *gpus;                        /* api/v1/gpus.json */
+    json_t *index_table;                 /* api/v1/index-table.json */
+    json_t *variants;                    /* api/v1/variants.json */
+    struct strbuf csv;                   /* api/v1/matrix.csv */
+    json_t *home;                        /* index.html */
+    char *answers_js;                    /* assets/answers.js: the home filter's answers */
+    json_t *matrix_page;                 /* matrix/ */
+    json_t *gpu_pages;                   /* [{slug, ...}] gpu/<slug>/ */
+    json_t *release_pages;               /* [{path, ...}] release/<project>/<version>/ */
+    json_t *changes;                     /* changes/ and changes.atom */
+    json_t *simple;                      /* simple/<arch>/: {projects, rows: [{project, links}],
+                                            archs: [{arch, cc}]} */
+    struct sitedata_picks *simple_picks; /* per entry of "archs": what it lists */
+    int nightlies;                       /* nightly versions per project listed in
+                                            the simple indexes; < 0: all (set
+                                            between begin and the feeds) */
+    struct strmap *newest;               /* project|release|variant|platform -> newest row */
 };
 
 /* Builds everything.  base_url (may be NULL) only changes absolute URLs.

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strmap.h"
+#include "wheelname.h"
 #include "xalloc.h"
 
 /* ---- feed documents ----------------------------------------------------- */
@@ -310,27 +312,103 @@ static int cmp_cstr(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The simple indexes: each row's links once, and per architecture the rows
- * with native code for it ({"projects": [...], "rows": [{project, links}],
- * "archs": [{arch, cc, rows: [i, ...]}]}).  Pages concatenate rows, so a
- * link is formatted once however many architecture pages list it. */
+/* A link's wheel tags ("cp312-cp312-manylinux_2_28_x86_64"): what an
+ * installer chooses between once the version is fixed; caller frees. */
+static char *link_tag(json_t *link)
+{
+    struct wheel_name w;
+    if (wheelname_parse(json_string_value(json_object_get(link, "filename")), &w, NULL) < 0)
+        return xstrdup(json_string_value(json_object_get(link, "filename")));
+    char *tag = xasprintf("%s-%s-%s", w.python, w.abi, w.platform);
+    wheelname_free(&w);
+    return tag;
+}
+
+static int is_nightly(const char *version)
+{
+    return strstr(version, ".dev") != NULL;
+}
+
+/* The nightly versions the simple indexes keep: per project the newest
+ * d->nightlies of them (rows are newest version first within a project). */
+static struct strmap *kept_nightlies(const struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    struct strmap *keep = strmap_new();
+    const char *project = NULL, *version = NULL;
+    long left = 0;
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct dbview_row *row = &v->rows[r];
+        if (!project || strcmp(project, row->project)) {
+            project = row->project;
+            version = NULL;
+            left = d->nightlies;
+        }
+        if (!is_nightly(row->version) || (version && strcmp(version, row->version) == 0))
+            continue;
+        version = row->version;
+        if (d->nightlies < 0 || left-- > 0) {
+            char *k = xasprintf("%s|%s", row->project, row->version);
+            strmap_put(keep, k, 1);
+            free(k);
+        }
+    }
+    return keep;
+}
+
+struct candidate {
+    size_t row;
+    const struct dbview_row *vrow;
+};
+
+/* The preferred build first: the newest CUDA (or ROCm), as `query` picks
+ * when it knows no driver; then by platform. */
+static int candidate_cmp(const void *a, const void *b)
+{
+    const struct candidate *x = a, *y = b;
+    int c = tables_variant_cmp(y->vrow->variant, x->vrow->variant);
+    return c ? c : strcmp(x->vrow->platform, y->vrow->platform);
+}
+
+/* The simple indexes list what an installer can use: for each version of
+ * a project and each wheel tag (python, ABI, platform), the wheel of the
+ * preferred variant among those with native code for the architecture; a
+ * variant that runs but would never be chosen is left out, and so are
+ * nightlies beyond the newest d->nightlies per project.  Each row's links
+ * are made once ({"projects": [...], "rows": [{project, links}], "archs":
+ * [{arch, cc}]}); d->simple_picks says which links each architecture's
+ * pages list, in order. */
 void sitedata_build_simple(struct sitedata *d)
 {
     const struct dbview *v = d->v;
     d->simple = json_object();
     json_t *rows = json_array(), *archs = json_array();
     size_t *index = xcalloc(v->nrows + 1, sizeof *index); /* view row -> simple row + 1 */
+    char ***tags = xcalloc(v->nrows + 1, sizeof *tags);   /* per simple row, per link */
     const char **names = xcalloc(v->nrows + 1, sizeof *names);
     size_t nnames = 0;
+    struct strmap *nightlies = kept_nightlies(d);
     for (size_t r = 0; r < v->nrows; r++) {
         const struct dbview_row *row = &v->rows[r];
         if (row->status == VIEW_DECLARED || json_array_size(row->wheels) == 0)
             continue;
-        json_t *x = json_object();
+        if (is_nightly(row->version)) {
+            char *k = xasprintf("%s|%s", row->project, row->version);
+            size_t one;
+            int keep = strmap_get(nightlies, k, &one);
+            free(k);
+            if (!keep)
+                continue;
+        }
+        json_t *x = json_object(), *links = row_links(row);
         json_object_set_new(x, "project", json_string(row->project));
-        json_object_set_new(x, "links", row_links(row));
+        json_object_set_new(x, "links", links);
+        size_t at = json_array_size(rows);
+        tags[at] = xcalloc(json_array_size(links) + 1, sizeof **tags);
+        for (size_t k = 0; k < json_array_size(links); k++)
+            tags[at][k] = link_tag(json_array_get(links, k));
         json_array_append_new(rows, x);
-        index[r] = json_array_size(rows);
+        index[r] = at + 1;
         size_t k;
         for (k = 0; k < nnames; k++)
             if (strcmp(names[k], row->project) == 0)
@@ -338,11 +416,15 @@ void sitedata_build_simple(struct sitedata *d)
         if (k == nnames)
             names[nnames++] = row->project;
     }
+    strmap_free(nightlies);
     if (nnames > 1)
         qsort(names, nnames, sizeof *names, cmp_cstr);
     json_t *pl = json_array();
     for (size_t k = 0; k < nnames; k++)
         json_array_append_new(pl, json_string(names[k]));
+    d->simple_picks = xcalloc(d->grid.nccs + 1, sizeof *d->simple_picks);
+    struct candidate *cand = xcalloc(v->nrows + 1, sizeof *cand);
+    struct strmap *seen = strmap_new();
     for (size_t c = 0; c < d->grid.nccs; c++) {
         uint16_t cc = d->grid.ccs[c];
         char arch[16];
@@ -350,13 +432,47 @@ void sitedata_build_simple(struct sitedata *d)
         json_t *a = json_object();
         json_object_set_new(a, "arch", json_string(arch));
         json_object_set_new(a, "cc", sitedata_cc_json(cc));
-        json_t *ar = json_array();
-        for (size_t r = 0; r < v->nrows; r++)
-            if (index[r] && d->grid.res[c * v->nrows + r].verdict == COMPAT_NATIVE)
-                json_array_append_new(ar, json_integer((json_int_t)(index[r] - 1)));
-        json_object_set_new(a, "rows", ar);
         json_array_append_new(archs, a);
+        struct sitedata_picks *pk = &d->simple_picks[c];
+        size_t cap = 0;
+        /* one (project, version) at a time: its rows are consecutive */
+        for (size_t r = 0; r < v->nrows;) {
+            size_t end = r + 1;
+            while (end < v->nrows && strcmp(v->rows[end].project, v->rows[r].project) == 0 &&
+                   strcmp(v->rows[end].version, v->rows[r].version) == 0)
+                end++;
+            size_t n = 0;
+            for (size_t q = r; q < end; q++)
+                if (index[q] && d->grid.res[c * v->nrows + q].verdict == COMPAT_NATIVE)
+                    cand[n++] = (struct candidate){q, &v->rows[q]};
+            if (n > 1)
+                qsort(cand, n, sizeof *cand, candidate_cmp);
+            for (size_t i = 0; i < n; i++) {
+                size_t sr = index[cand[i].row] - 1;
+                for (size_t k = 0; tags[sr][k]; k++) {
+                    size_t one;
+                    if (strmap_get(seen, tags[sr][k], &one))
+                        continue; /* a preferred variant has a wheel for it */
+                    strmap_put(seen, tags[sr][k], 1);
+                    pk->v = xgrow(pk->v, &cap, pk->n + 1, sizeof *pk->v);
+                    pk->v[pk->n++] = (struct sitedata_pick){(uint32_t)sr, (uint32_t)k};
+                }
+            }
+            if (n) {
+                strmap_free(seen);
+                seen = strmap_new();
+            }
+            r = end;
+        }
     }
+    strmap_free(seen);
+    free(cand);
+    for (size_t i = 0; i < json_array_size(rows); i++) {
+        for (size_t k = 0; tags[i][k]; k++)
+            free(tags[i][k]);
+        free(tags[i]);
+    }
+    free(tags);
     json_object_set_new(d->simple, "projects", pl);
     json_object_set_new(d->simple, "rows", rows);
     json_object_set_new(d->simple, "archs", archs);

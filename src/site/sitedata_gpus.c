@@ -71,61 +71,131 @@ static json_t *gpu_summary(const struct gpu *g)
     return o;
 }
 
-/* Per-release verdict rows of every project for one compute capability: the
- * newest version of each release (patch releases are on the release pages). */
-static json_t *gpu_releases(struct sitedata *d, uint16_t cc, int tegra, int arm_host)
+/* One line of a GPU page's history: consecutive releases of one (project,
+ * variant, platform), newest first, that got the same answer. */
+struct run {
+    const char *project, *variant, *platform;
+    size_t newest, oldest; /* view rows: the newest patch of each end's release */
+    size_t count;          /* releases in the run */
+    const struct compat_result *res;
+    int status;
+    const char *confidence; /* of declared rows, or NULL */
+    size_t seq;             /* order of the run's start within its group */
+};
+
+static int same_answer(const struct run *u, const struct compat_result *res, int status,
+                       const char *confidence)
+{
+    if (!u->confidence != !confidence || (confidence && strcmp(u->confidence, confidence)))
+        return 0;
+    return u->status == status && u->res->verdict == res->verdict &&
+           strcmp(u->res->reason, res->reason) == 0 &&
+           strcmp(u->res->min_driver, res->min_driver) == 0;
+}
+
+static int run_cmp(const void *a, const void *b)
+{
+    const struct run *x = a, *y = b;
+    int c = strcmp(x->project, y->project);
+    if (!c)
+        c = tables_variant_cmp(x->variant, y->variant);
+    if (!c)
+        c = strcmp(x->platform, y->platform);
+    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static json_t *release_link(const struct dbview_row *row)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "release", json_string(row->release));
+    char *page = sitedata_release_path(row->project, row->version);
+    json_object_set_new(o, "page", json_string(page));
+    free(page);
+    return o;
+}
+
+/* The history of every project on one compute capability, in a compact
+ * table: per (project, variant, platform), the runs of releases (newest
+ * patch of each) with the same verdict, reason, driver floor and source.
+ * A verdict that changes from one release to the next starts a new line,
+ * so nothing is lost; a page with hundreds of releases stays a few dozen
+ * lines.  [{project, rows: [{variant, platform, newest, oldest, count,
+ * verdict...}]}]; *declared_only is set when every row is declared. */
+static json_t *gpu_history(struct sitedata *d, uint16_t cc, int tegra, int arm_host,
+                           int *declared_only)
 {
     const struct dbview *v = d->v;
-    json_t *out = json_array();
-    json_t *cur = NULL;
-    const char *cur_project = NULL, *cur_version = NULL;
-    struct strmap *ids = strmap_new();
+    struct run *runs = NULL;
+    size_t nruns = 0, cap = 0;
+    struct strmap *last = strmap_new(); /* group -> its newest run so far + 1 */
+    struct strbuf key = STRBUF_INIT;
+    int any = 0, all_declared = 1;
     for (size_t r = 0; r < v->nrows; r++) {
         const struct dbview_row *row = &v->rows[r];
         if ((long)r !=
                 sitedata_newest_row(d, row->project, row->release, row->variant, row->platform) ||
             !grid_row_fits(row, cc) || !query_applies(cc, tegra, arm_host, row->platform))
             continue;
-        if (cur && strcmp(cur_project, row->project) == 0 &&
-            strcmp(json_string_value(json_object_get(cur, "release")), row->release) == 0)
-            goto add; /* another variant of the same release */
-        if (!cur || strcmp(cur_project, row->project) != 0 ||
-            strcmp(cur_version, row->version) != 0) {
+        const struct compat_result *res = grid_get(&d->grid, cc, r);
+        any = 1;
+        if (row->status != VIEW_DECLARED)
+            all_declared = 0;
+        strbuf_reset(&key);
+        strbuf_addf(&key, "%s%c%s%c%s", row->project, 1, row->variant, 1, row->platform);
+        size_t at;
+        /* rows come newest version first within a project, so the group's
+         * latest run ends at the release just before this one */
+        const char *conf = dbview_row_confidence(row);
+        if (strmap_get(last, key.buf, &at) && same_answer(&runs[at - 1], res, row->status, conf)) {
+            runs[at - 1].oldest = r;
+            runs[at - 1].count++;
+            continue;
+        }
+        runs = xgrow(runs, &cap, nruns + 1, sizeof *runs);
+        runs[nruns] = (struct run){row->project, row->variant, row->platform, r,    r, 1,
+                                   res,          row->status,  conf,          nruns};
+        strmap_put(last, key.buf, ++nruns);
+    }
+    strbuf_free(&key);
+    strmap_free(last);
+    if (nruns > 1)
+        qsort(runs, nruns, sizeof *runs, run_cmp);
+    json_t *out = json_array(), *cur = NULL;
+    struct strmap *ids = strmap_new();
+    for (size_t i = 0; i < nruns; i++) {
+        const struct run *u = &runs[i];
+        const struct dbview_row *newest = &v->rows[u->newest], *oldest = &v->rows[u->oldest];
+        if (!cur || strcmp(json_string_value(json_object_get(cur, "project")), u->project)) {
             cur = json_object();
-            json_object_set_new(cur, "project", json_string(row->project));
-            json_object_set_new(cur, "version", json_string(row->version));
-            json_object_set_new(cur, "release", json_string(row->release));
-            char *page = sitedata_release_path(row->project, row->version);
-            json_object_set_new(cur, "page", json_string(page));
-            free(page);
-            char *raw = xasprintf("%s-%s", row->project, row->release);
-            sitedata_set_page_id(cur, "anchor", ids, "cap-", raw);
-            free(raw);
+            json_object_set_new(cur, "project", json_string(u->project));
+            sitedata_set_page_id(cur, "anchor", ids, "history-", u->project);
             json_object_set_new(cur, "rows", json_array());
             json_array_append_new(out, cur);
-            cur_project = row->project;
-            cur_version = row->version;
         }
-    add:;
-        const struct compat_result *res = grid_get(&d->grid, cc, r);
         json_t *x = json_object();
-        json_object_set_new(x, "variant", json_string(row->variant));
-        json_object_set_new(x, "platform", json_string(row->platform));
-        json_object_set_new(x, "platform_name", json_string(sitedata_platform_name(row->platform)));
-        json_object_set_new(x, "verdict", json_string(compat_verdict_name(res->verdict)));
-        json_object_set_new(x, "label", json_string(compat_verdict_label(res->verdict)));
-        json_object_set_new(x, "symbol", json_string(grid_verdict_symbol(res->verdict)));
-        json_object_set_new(x, "reason", json_string(res->reason));
-        json_object_set_new(x, "status", json_string(dbview_status_name(row->status)));
-        const char *conf = dbview_row_confidence(row);
-        json_object_set_new(x, "confidence", conf ? json_string(conf) : json_null());
-        json_object_set_new(x, "provenance", json_string(dbview_provenance(row->status, conf)));
+        json_object_set_new(x, "variant", json_string(u->variant));
+        json_object_set_new(x, "platform", json_string(u->platform));
+        json_object_set_new(x, "platform_name", json_string(sitedata_platform_name(u->platform)));
+        json_object_set_new(x, "newest", release_link(newest));
+        if (u->count > 1)
+            json_object_set_new(x, "oldest", release_link(oldest));
+        json_object_set_new(x, "count", json_integer((json_int_t)u->count));
+        json_object_set_new(x, "verdict", json_string(compat_verdict_name(u->res->verdict)));
+        json_object_set_new(x, "label", json_string(compat_verdict_label(u->res->verdict)));
+        json_object_set_new(x, "symbol", json_string(grid_verdict_symbol(u->res->verdict)));
+        json_object_set_new(x, "reason", json_string(u->res->reason));
+        json_object_set_new(x, "status", json_string(dbview_status_name(u->status)));
+        json_object_set_new(x, "confidence",
+                            u->confidence ? json_string(u->confidence) : json_null());
+        json_object_set_new(x, "provenance",
+                            json_string(dbview_provenance(u->status, u->confidence)));
         json_object_set_new(x, "min_driver",
-                            res->min_driver[0] ? json_string(res->min_driver) : json_null());
-        json_object_set_new(x, "version", json_string(row->version));
+                            u->res->min_driver[0] ? json_string(u->res->min_driver) : json_null());
         json_array_append_new(json_object_get(cur, "rows"), x);
     }
     strmap_free(ids);
+    free(runs);
+    *declared_only = any && all_declared;
     return out;
 }
 
@@ -142,7 +212,9 @@ void sitedata_build_gpus(struct sitedata *d)
     struct recs *cache = xcalloc(d->grid.nccs + t->ngpus + 1, sizeof *cache);
     size_t ncache = 0;
     json_t **releases_by_cc = xcalloc(2 * d->grid.nccs + 2, sizeof *releases_by_cc);
+    int *declared_by_cc = xcalloc(2 * d->grid.nccs + 2, sizeof *declared_by_cc);
     char **svg_by_cc = xcalloc(2 * d->grid.nccs + 2, sizeof *svg_by_cc);
+    size_t(*tl_by_cc)[2] = xcalloc(2 * d->grid.nccs + 2, sizeof *tl_by_cc);
 
     d->gpus = json_object();
     json_object_set_new(d->gpus, "meta", sitedata_meta_copy(d));
@@ -164,10 +236,10 @@ void sitedata_build_gpus(struct sitedata *d)
             ci++;
         ci = ci * 2 + (g->arm_host != 0); /* Arm-only GPUs have rows of their own */
         if (!releases_by_cc[ci]) {
-            releases_by_cc[ci] = gpu_releases(d, g->cc, g->tegra, g->arm_host);
+            releases_by_cc[ci] = gpu_history(d, g->cc, g->tegra, g->arm_host, &declared_by_cc[ci]);
             /* the timeline is Linux x86_64's: none where that does not apply */
             svg_by_cc[ci] = query_applies(g->cc, g->tegra, g->arm_host, "linux-x86_64")
-                                ? timeline_svg(&d->grid, g->cc)
+                                ? timeline_svg(&d->grid, g->cc, &tl_by_cc[ci][0], &tl_by_cc[ci][1])
                                 : xstrdup("");
         }
         json_t *page = json_deep_copy(s);
@@ -196,9 +268,14 @@ void sitedata_build_gpus(struct sitedata *d)
         json_object_set(page, "releases", releases_by_cc[ci]);
         json_object_set_new(page, "svg", json_string(svg_by_cc[ci]));
         json_object_set_new(page, "has_timeline", json_boolean(svg_by_cc[ci][0] != 0));
+        if (tl_by_cc[ci][0] < tl_by_cc[ci][1]) {
+            json_t *cut = json_object();
+            json_object_set_new(cut, "shown", json_integer((json_int_t)tl_by_cc[ci][0]));
+            json_object_set_new(cut, "total", json_integer((json_int_t)tl_by_cc[ci][1]));
+            json_object_set_new(page, "timeline_cut", cut);
+        }
         json_t *recl = json_array();
         json_t *drivers = json_object();
-        int all_declared = 1, any_row = 0;
         for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
             json_t *r = json_object_get(recs, sitedata_platforms[p]);
             if (!json_is_object(r))
@@ -229,22 +306,7 @@ void sitedata_build_gpus(struct sitedata *d)
                 json_object_set(drivers, sitedata_platforms[p], json_object_get(x, "by_driver"));
             json_array_append_new(recl, x);
         }
-        {
-            size_t ri;
-            json_t *rel;
-            json_array_foreach(releases_by_cc[ci], ri, rel)
-            {
-                size_t k;
-                json_t *row;
-                json_array_foreach(json_object_get(rel, "rows"), k, row)
-                {
-                    any_row = 1;
-                    if (strcmp(json_string_value(json_object_get(row, "status")), "declared"))
-                        all_declared = 0;
-                }
-            }
-        }
-        json_object_set_new(page, "all_declared", json_boolean(any_row && all_declared));
+        json_object_set_new(page, "all_declared", json_boolean(declared_by_cc[ci]));
         char *dj = sitedata_script_json(drivers);
         json_object_set_new(page, "drivers_json", json_string(dj));
         free(dj);
@@ -262,7 +324,9 @@ void sitedata_build_gpus(struct sitedata *d)
         free(svg_by_cc[i]);
     }
     free(releases_by_cc);
+    free(declared_by_cc);
     free(svg_by_cc);
+    free(tl_by_cc);
     free(cache);
     free(sorted);
 }

@@ -78,6 +78,9 @@ char *sitestamp_inputs(const struct site_options *o)
     add_field(h, "wheelarch", v, strlen(v));
     const char *base = o->base_url ? o->base_url : "";
     add_field(h, "base_url", base, strlen(base));
+    char nightlies[24];
+    snprintf(nightlies, sizeof nightlies, "%d", o->nightlies);
+    add_field(h, "nightlies", nightlies, strlen(nightlies));
     char state[128] = "none";
     if (o->cache_dir && db_exists(o->cache_dir)) {
         struct db *db;

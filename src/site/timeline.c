@@ -13,6 +13,7 @@
 
 #include "grid.h"
 #include "strbuf.h"
+#include "strmap.h"
 #include "tmpl.h"
 #include "xalloc.h"
 
@@ -21,12 +22,29 @@
 #define LABEL_W 62
 #define HEAD_H 26
 
-static int find(char **list, size_t n, const char *s)
+/* Position of s in a list indexed by map (position + 1), or -1. */
+static long find(const struct strmap *map, const char *s)
 {
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(list[i], s) == 0)
-            return (int)i;
-    return -1;
+    size_t at;
+    return strmap_get(map, s, &at) ? (long)at - 1 : -1;
+}
+
+static void add_unique(char ***list, size_t *n, struct strmap *map, const char *s)
+{
+    if (find(map, s) >= 0)
+        return;
+    *list = xrealloc(*list, (*n + 1) * sizeof **list);
+    (*list)[*n] = (char *)s;
+    strmap_put(map, s, ++*n);
+}
+
+/* After sorting, the map holds the new positions (those past keep drop). */
+static void reindex(char **list, size_t n, size_t keep, struct strmap **map)
+{
+    strmap_free(*map);
+    *map = strmap_new();
+    for (size_t i = 0; i < n && i < keep; i++)
+        strmap_put(*map, list[i], i + 1);
 }
 
 /* Newest release first, as in the matrix: on a phone the releases in view
@@ -55,28 +73,29 @@ static int on_timeline(const struct dbview_row *row, uint16_t cc)
            (row->cuda.n || tables_variant_rocm(row->variant, NULL)) && grid_row_fits(row, cc);
 }
 
-char *timeline_svg(const struct grid *g, uint16_t cc)
+char *timeline_svg(const struct grid *g, uint16_t cc, size_t *shown, size_t *total)
 {
     const struct dbview *v = g->v;
     char **rel = NULL, **var = NULL;
     size_t nrel = 0, nvar = 0;
+    struct strmap *relmap = strmap_new(), *varmap = strmap_new();
     for (size_t r = 0; r < v->nrows; r++) {
         const struct dbview_row *row = &v->rows[r];
         if (!on_timeline(row, cc))
             continue;
-        if (find(rel, nrel, row->release) < 0) {
-            rel = xrealloc(rel, (nrel + 1) * sizeof *rel);
-            rel[nrel++] = row->release;
-        }
-        if (find(var, nvar, row->variant) < 0) {
-            var = xrealloc(var, (nvar + 1) * sizeof *var);
-            var[nvar++] = row->variant;
-        }
+        add_unique(&rel, &nrel, relmap, row->release);
+        add_unique(&var, &nvar, varmap, row->variant);
     }
     if (nrel > 1)
         qsort(rel, nrel, sizeof *rel, cmp_release);
     if (nvar > 1)
         qsort(var, nvar, sizeof *var, cmp_variant);
+    *total = nrel;
+    if (nrel > TIMELINE_MAX_RELEASES)
+        nrel = TIMELINE_MAX_RELEASES; /* the newest; the history table has all */
+    *shown = nrel;
+    reindex(rel, nrel, nrel, &relmap);
+    reindex(var, nvar, nvar, &varmap);
     /* verdict per cell: -1 = no such wheel */
     int *cell = xmalloc((nrel * nvar + 1) * sizeof *cell);
     const char **vers = xcalloc(nrel * nvar + 1, sizeof *vers);
@@ -86,7 +105,9 @@ char *timeline_svg(const struct grid *g, uint16_t cc)
         const struct dbview_row *row = &v->rows[r];
         if (!on_timeline(row, cc))
             continue;
-        int x = find(rel, nrel, row->release), y = find(var, nvar, row->variant);
+        long x = find(relmap, row->release), y = find(varmap, row->variant);
+        if (x < 0 || y < 0)
+            continue; /* an older release than the timeline shows */
         size_t i = (size_t)y * nrel + (size_t)x;
         /* rows are newest version first: keep the first seen */
         if (cell[i] >= 0)
@@ -148,5 +169,7 @@ char *timeline_svg(const struct grid *g, uint16_t cc)
     free(vers);
     free(rel);
     free(var);
+    strmap_free(relmap);
+    strmap_free(varmap);
     return strbuf_detach(&b, NULL);
 }

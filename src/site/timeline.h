@@ -11,7 +11,12 @@
 
 #include "grid.h"
 
-/* A new SVG document (caller frees). */
-char *timeline_svg(const struct grid *g, uint16_t cc);
+/* At most this many columns: the newest releases (a GPU page's history
+ * table lists every release). */
+#define TIMELINE_MAX_RELEASES 40
+
+/* A new SVG document (caller frees); *shown and *total are the releases
+ * it shows and the releases there are. */
+char *timeline_svg(const struct grid *g, uint16_t cc, size_t *shown, size_t *total);
 
 #endif

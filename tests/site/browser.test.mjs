@@ -242,7 +242,7 @@ try {
     // GPU pages in layers: the answer open, the history folded
     const gp = await open(ctx, "gpu/geforce-gtx-1080-ti/");
     const layers = await gp.evaluate(() => [...document.querySelectorAll("details.layer")].map((d) => [d.querySelector("summary").textContent.trim(), d.open]));
-    c.eq(JSON.stringify(layers), JSON.stringify([["Release by release", false], ["Every wheel variant", false]]), "GPU page: history and tables folded in <details>");
+    c.eq(JSON.stringify(layers), JSON.stringify([["Release by release", false], ["Every variant, every release", false]]), "GPU page: history and tables folded in <details>");
     c.ok(await gp.locator("a[href$='faq/']").count() >= 1, "GPU page: links the FAQ");
     const faqLink = await gp.locator("main a[href*='faq/#']").first().getAttribute("href");
     const anchor = faqLink && faqLink.split("#")[1];

@@ -132,8 +132,12 @@ if c.ok(xtx, "gpus.json lists the RX 7900 XTX"):
          xtx["recommendations"]["windows-x86_64"]["recommendation"] is None, "RX 7900 XTX: nothing on Windows")
 c.eq(gpus["GeForce GTX 1080 Ti"]["vendor"], "nvidia", "NVIDIA GPUs say so")
 gfx_index = read(os.path.join(site, "simple/gfx1100/torch/index.html"))
-c.ok("2.9.0+rocm6.4" in gfx_index and "2.9.0+rocm6.3" in gfx_index and "+cu1" not in gfx_index,
-     "simple/gfx1100/torch lists the ROCm wheels with gfx1100 code (exact or gfx11-generic) and no CUDA wheel")
+c.ok("2.9.0+rocm6.4" in gfx_index and "+cu1" not in gfx_index,
+     "simple/gfx1100/torch lists the ROCm wheel with gfx1100 code and no CUDA wheel")
+c.ok("2.9.0+rocm6.3" not in gfx_index,
+     "simple/gfx1100/torch leaves out rocm6.3 (gfx11-generic): rocm6.4 has that wheel tag, and newer")
+c.ok("2.9.0+rocm6.3" in read(os.path.join(site, "simple/gfx1101/torch/index.html")),
+     "simple/gfx1101/torch lists rocm6.3: its gfx11-generic code runs there, rocm6.4's gfx1100 does not")
 c.ok("rocm" not in read(os.path.join(site, "simple/sm_86/torch/index.html")), "simple/sm_86 lists no ROCm wheel")
 c.ok(not os.path.exists(os.path.join(site, "simple/gfx1101/torch/index.html")) or
      "rocm6.4" not in read(os.path.join(site, "simple/gfx1101/torch/index.html")),
@@ -322,5 +326,44 @@ c.ok("torch-2.9.0+cu130-cp312-cp312-manylinux_2_28_x86_64.whl</a>" in sm86 and
 c.ok("torch-2.8.0+cu128" not in sm86, "sm_86 leaves out the wheel without code for 8.6 (libk_fam)")
 c.ok("<a " not in read(os.path.join(site, "simple/sm_61/torch/index.html")),
      "sm_61: torch's page is there and empty (no wheel has code for 6.1)")
+# One wheel per version and wheel tag: cu128 and cu130 of 2.9.0 both run on
+# 8.6, and pip would take either; the index lists the newest CUDA's, and the
+# older variant only for a tag the newer one lacks (cu130 has no cp313).
+c.ok("torch-2.9.0+cu128-cp312-cp312-manylinux_2_28_x86_64.whl<" not in sm86,
+     "sm_86 leaves out cu128's cp312 wheel: cu130 has one")
+c.ok("torch-2.9.0+cu128-cp313-cp313-manylinux_2_28_x86_64.whl<" in sm86,
+     "sm_86 keeps cu128's cp313 wheel: cu130 has none")
+tags = re.findall(r">torch-([^+<]+)\+[^-<]+-([^<]+)\.whl</a>", sm86)
+c.ok(tags and len(tags) == len(set(tags)), "sm_86: one wheel per version and tag (%d links)" % len(tags))
+
+# Nightlies: only the newest --nightlies of them (default 30, "all").
+base = json.loads(watest.record(DB, SCANNED) and json.dumps(watest.record(DB, SCANNED)))
+night = os.path.join(W, "nightlies.jsonl")
+with open(night, "w") as f:
+    for day in range(1, 5):
+        r = json.loads(json.dumps(base))
+        ver = "2.10.0.dev202611%02d" % day
+        fname = "torch-%s+cu130-cp312-cp312-manylinux_2_28_x86_64.whl" % ver
+        url = "https://download.pytorch.org/whl/nightly/cu130/" + fname.replace("+", "%2B")
+        key = hashlib.sha256(url.encode()).hexdigest()
+        r.update(key=key, sha256=key, index_sha256=key, url=url, input=url, filename=fname)
+        r["wheel"].update(filename=fname, version=ver + "+cu130", public_version=ver)
+        f.write(json.dumps(r, sort_keys=True) + "\n")
+ncache = os.path.join(W, "nightly-db")
+shutil.rmtree(ncache, ignore_errors=True)
+shutil.copytree(DB, ncache)
+p = watest.run(args, "db", "import", night, "--cache", ncache)
+c.eq(p.returncode, 0, "import of four nightlies (%s)" % p.stderr.strip())
+for opt, want in (([], [1, 2, 3, 4]), (["--nightlies", "2"], [3, 4]), (["--nightlies", "all"], [1, 2, 3, 4]),
+                  (["--nightlies", "0"], [])):
+    out = os.path.join(W, "site-nightlies")
+    p = build(out, ncache, *opt)
+    c.eq(p.returncode, 0, "build %s (%s)" % (" ".join(opt), p.stderr.strip()))
+    page = read(os.path.join(out, "simple/sm_86/torch/index.html"))
+    got = sorted(int(d) for d in re.findall(r">torch-2\.10\.0\.dev202611(\d\d)\+", page))
+    c.eq(got, want, "simple/sm_86 with %s lists the nightlies of days %s" % (opt or "the default", want))
+    c.ok("torch-2.9.0+cu130-cp312" in page, "and the releases whatever --nightlies says")
+p = build(os.path.join(W, "site-nightlies"), ncache, "--nightlies", "-1")
+c.ok(p.returncode == 2 and "--nightlies" in p.stderr, "--nightlies -1 is a usage error: " + p.stderr.strip())
 
 c.done()

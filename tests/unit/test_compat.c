@@ -282,6 +282,14 @@ static void test_tables(void)
     OK(dotver_cmp_str("2.10.0", "2.9.1") > 0, "2.10 > 2.9");
     OK(dotver_cmp_str("2.8.0rc1", "2.8.0") < 0, "rc before release");
     OK(dotver_cmp_str("570.86.15", "570.9") > 0, "field-wise driver comparison");
+    OK(dotver_cmp_str("2.12.0.dev20261120", "2.12.0.dev20261119") > 0,
+       "nightlies: the newer date is newer");
+    OK(dotver_cmp_str("2.12.0.dev20261120+cu130", "2.12.0.dev20261120") == 0,
+       "a local label does not order");
+    OK(dotver_cmp_str("2.8.0rc2", "2.8.0rc10") < 0, "rc numbers compare as numbers");
+    OK(dotver_cmp_str("2.8.0.dev20250101", "2.8.0a1") < 0 &&
+           dotver_cmp_str("2.8.0a1", "2.8.0b1") < 0 && dotver_cmp_str("2.8.0b1", "2.8.0rc1") < 0,
+       "dev < a < b < rc (PEP 440)");
 }
 
 /* AMD: A1 exact processor, A2 generic targets, A3 xnack/sramecc modes. */

@@ -639,7 +639,8 @@ static void timeline_escapes(const struct tables *t)
     OK(changed > 0, "the fixture has a torch 2.9 rocm6.4 row");
     struct sitedata d;
     sitedata_begin(&v, t, NULL, &d);
-    char *svg = timeline_svg(&d.grid, 0x1100);
+    size_t shown, total;
+    char *svg = timeline_svg(&d.grid, 0x1100, &shown, &total);
     OK(svg && !strstr(svg, "<b>") && !strstr(svg, "<script>"),
        "no markup from the data in the SVG");
     OK(svg && strstr(svg, ">rocm6.4&lt;b&gt;INJ&lt;/b&gt;</text>"), "the variant label is escaped");
