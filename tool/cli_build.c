@@ -10,7 +10,6 @@
 #include "lockfile.h"
 #include "paths.h"
 #include "site.h"
-#include "sitedata.h"
 
 int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
 {
@@ -18,7 +17,7 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
     if (base && strncmp(base, "https://", 8) != 0 && strncmp(base, "http://", 7) != 0)
         return cli_usage_error(cmd, "--base-url wants an http or https URL");
     struct site_options o = {0};
-    o.nightlies = SITEDATA_NIGHTLIES;
+    o.nightlies = SITE_NIGHTLIES;
     const char *nightlies = cli_get(cmd, a, "nightlies");
     if (nightlies && strcmp(nightlies, "all") == 0) {
         o.nightlies = -1;

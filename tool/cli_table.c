@@ -74,8 +74,8 @@ static const struct cli_option build_options[] = {
      "internal links stay relative",
      0},
     {"nightlies", 0, "N",
-     "nightly (.dev) versions per project the simple/ indexes list, the newest first "
-     "(default: 30; \"all\" for every one)",
+     "nightly (.dev) versions per project the site, feed and simple/ indexes show, the newest "
+     "(default: 30; \"all\" for every one; the database keeps them all)",
      0},
     {"no-wait", 0, NULL,
      "fail at once instead of waiting when another wheelarch holds the output folder", 0},
@@ -106,8 +106,8 @@ static const struct cli_option update_options[] = {
     {"out", 0, "DIR", "output folder, replaced atomically (default: site)", 0},
     {"base-url", 0, "URL", "where the site will be served (canonical links, feed URLs)", 0},
     {"nightlies", 0, "N",
-     "nightly (.dev) versions per project the simple/ indexes list, the newest first "
-     "(default: 30; \"all\" for every one)",
+     "nightly (.dev) versions per project the site, feed and simple/ indexes show, the newest "
+     "(default: 30; \"all\" for every one; the database keeps them all)",
      0},
     {"jobs", 'j', "N", "wheels read at once (default: the number of cores)", 0},
     {"all", 0, NULL, "scan every wheel instead of one per release, variant and platform", 0},
@@ -168,7 +168,7 @@ const struct cli_command cli_commands[] = {
      "api/v1/ (matrix.json, gpus.json, index-table.json, variants.json, schema.json, "
      "matrix.csv); simple/sm_XY/ package indexes listing only wheels with native code for X.Y: "
      "per version and wheel tag the one an installer should take, from the newest CUDA variant "
-     "that has native code, and of the nightlies only the newest (--nightlies). "
+     "that has native code. Of the nightly versions, only the newest (--nightlies) are shown. "
      "The same database gives byte-identical output; the folder is built beside the old one and "
      "swapped in atomically, and a rebuild with nothing changed rewrites no file: DIR.stamp "
      "beside the folder remembers what it was built from (the database's state, the templates, "

@@ -89,6 +89,49 @@ void dbview_free(struct dbview *v)
     memset(v, 0, sizeof *v);
 }
 
+int dbview_is_nightly(const char *version)
+{
+    return version && strstr(version, ".dev") != NULL;
+}
+
+size_t dbview_keep_nightlies(struct dbview *v, int keep)
+{
+    if (keep < 0)
+        return 0;
+    const char *project = NULL, *version = NULL;
+    long left = 0;
+    int drop = 0;
+    size_t w = 0, dropped = 0;
+    for (size_t r = 0; r < v->nrows; r++) {
+        struct dbview_row *row = &v->rows[r];
+        if (!project || strcmp(project, row->project)) {
+            project = row->project;
+            version = NULL;
+            left = keep;
+        }
+        if (dbview_is_nightly(row->version) && (!version || strcmp(version, row->version))) {
+            version = row->version; /* rows are newest version first */
+            drop = left-- <= 0;
+        } else if (!dbview_is_nightly(row->version)) {
+            drop = 0;
+        }
+        if (drop) {
+            dropped++;
+            continue; /* freed below, once the names compared above are no longer needed */
+        }
+        if (w != r) {
+            struct dbview_row t = v->rows[w];
+            v->rows[w] = *row;
+            *row = t;
+        }
+        w++;
+    }
+    for (size_t r = w; r < v->nrows; r++)
+        row_free(&v->rows[r]);
+    v->nrows = w;
+    return dropped;
+}
+
 /* Notes that records/<key>.json was left out, and why. */
 static void skip(struct dbview *v, size_t *cap, const char *dbpath, const char *key,
                  const char *reason)

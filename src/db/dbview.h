@@ -96,6 +96,14 @@ int dbview_build_with(const char *cache_dir, const struct tables *t, int flags, 
 /* Frees the view, its skipped list included. */
 void dbview_free(struct dbview *v);
 
+/* A nightly (PEP 440 dev release: "2.12.0.dev20261120"). */
+int dbview_is_nightly(const char *version);
+
+/* Keeps, of each project's nightly versions, the newest `keep` (all rows
+ * of each: every variant and platform) and drops the rest from the view;
+ * keep < 0 keeps all.  Returns the rows dropped. */
+size_t dbview_keep_nightlies(struct dbview *v, int keep);
+
 /* Frees n skip entries and the array (for a list taken out of a view). */
 void dbview_skips_free(struct dbview_skip *s, size_t n);
 

@@ -12,6 +12,7 @@
 #include "dbview.h"
 #include "fsutil.h"
 #include "markdown.h"
+#include "feeddb.h"
 #include "sitedata.h"
 #include "sitestamp.h"
 #include "strbuf.h"
@@ -569,6 +570,14 @@ static int api(struct ctx *c, struct sitedata *d, struct wa_error *err)
     if (rc == 0)
         rc = put(c, "api/v1/matrix.csv", d->csv.buf ? d->csv.buf : "", d->csv.len, err);
     if (rc == 0) {
+        unsigned char *db;
+        size_t n;
+        rc = feeddb_make(d, &db, &n, err);
+        if (rc == 0)
+            rc = put(c, "api/v1/wheelarch.sqlite", (const char *)db, n, err);
+        free(db);
+    }
+    if (rc == 0) {
         char *file = xasprintf("%s/schema.json", c->o->templates_dir);
         json_error_t je;
         json_t *schema = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
@@ -687,6 +696,7 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     if (rc < 0)
         goto out;
     have_view = 1;
+    dbview_keep_nightlies(&v, o->nightlies);
     st->skipped = v.skipped;
     st->nskipped = v.nskipped;
     v.skipped = NULL;
@@ -696,7 +706,6 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     c.data_as_of = v.data_date;
     c.checked_on = t.checked_on;
     sitedata_begin(&v, &t, c.base_url, &d);
-    d.nightlies = o->nightlies;
     have_data = 1;
     phase("grid");
     /* The feed and the simple indexes are computed and written on a second

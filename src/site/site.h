@@ -25,14 +25,17 @@
 #include "error.h"
 #include "outdir.h"
 
+/* Nightly versions per project a site shows by default. */
+#define SITE_NIGHTLIES 30
+
 struct site_options {
     const char *cache_dir; /* database (may be missing: declared rows only) */
     const char *out_dir;   /* "site" */
     const char *base_url;  /* NULL or "https://example.org/wheelarch" */
     const char *templates_dir;
     const char *data_dir;
-    int nightlies; /* nightly versions per project the simple indexes list,
-                      newest first (SITEDATA_NIGHTLIES is the CLI's
+    int nightlies; /* nightly (.dev) versions per project the site shows:
+                      the newest ones (SITE_NIGHTLIES is the CLI's
                       default); < 0: all */
 };
 

@@ -322,7 +322,6 @@ void sitedata_begin(const struct dbview *v, const struct tables *t, const char *
                         t->checked_on[0] ? json_string(t->checked_on) : json_null());
     json_object_set_new(d->meta, "wheels-read", json_boolean(v->data_date != NULL));
     json_object_set_new(d->meta, "generator", json_string("wheelarch " WHEELARCH_VERSION));
-    d->nightlies = SITEDATA_NIGHTLIES;
     grid_build(&d->grid, v, t);
     build_newest(d);
 }

@@ -27,10 +27,6 @@ struct strmap;
 
 #define SITE_API_VERSION "1.0"
 
-/* Nightly (.dev) versions per project the simple indexes list by default:
- * the newest ones. */
-#define SITEDATA_NIGHTLIES 30
-
 /* One link of a simple index: link `link` of row `row` of d->simple's
  * "rows". */
 struct sitedata_pick {
@@ -63,9 +59,6 @@ struct sitedata {
     json_t *simple;                      /* simple/<arch>/: {projects, rows: [{project, links}],
                                             archs: [{arch, cc}]} */
     struct sitedata_picks *simple_picks; /* per entry of "archs": what it lists */
-    int nightlies;                       /* nightly versions per project listed in
-                                            the simple indexes; < 0: all (set
-                                            between begin and the feeds) */
     struct strmap *newest;               /* project|release|variant|platform -> newest row */
 };
 

@@ -13,6 +13,29 @@
 
 /* ---- feed documents ----------------------------------------------------- */
 
+/* A row's wheels as matrix.json documents them: file name, URL, sha256 and
+ * whether it was scanned or inferred; the rest of each wheel's record (its
+ * size, scan date, source key ...) is on its release page, and would be
+ * most of the document at 100,000 wheels. */
+static json_t *slim_wheels(json_t *wheels)
+{
+    static const char *const keep[] = {"filename", "url", "sha256", "status"};
+    json_t *out = json_array();
+    size_t i;
+    json_t *w;
+    json_array_foreach(wheels, i, w)
+    {
+        json_t *x = json_object();
+        for (size_t k = 0; k < sizeof keep / sizeof keep[0]; k++) {
+            json_t *f = json_object_get(w, keep[k]);
+            if (f)
+                json_object_set(x, keep[k], f);
+        }
+        json_array_append_new(out, x);
+    }
+    return out;
+}
+
 json_t *sitedata_build_matrix(struct sitedata *d)
 {
     const struct dbview *v = d->v;
@@ -26,6 +49,7 @@ json_t *sitedata_build_matrix(struct sitedata *d)
     for (size_t r = 0; r < v->nrows; r++) {
         json_t *o = dbview_row_json(v, &v->rows[r]);
         json_object_del(o, "binaries"); /* per-binary detail is on the release pages */
+        json_object_set_new(o, "wheels", slim_wheels(v->rows[r].wheels));
         json_t *cells = json_object();
         for (size_t c = 0; c < d->grid.nccs; c++) {
             if (!grid_row_fits(&v->rows[r], d->grid.ccs[c]))
@@ -324,38 +348,6 @@ static char *link_tag(json_t *link)
     return tag;
 }
 
-static int is_nightly(const char *version)
-{
-    return strstr(version, ".dev") != NULL;
-}
-
-/* The nightly versions the simple indexes keep: per project the newest
- * d->nightlies of them (rows are newest version first within a project). */
-static struct strmap *kept_nightlies(const struct sitedata *d)
-{
-    const struct dbview *v = d->v;
-    struct strmap *keep = strmap_new();
-    const char *project = NULL, *version = NULL;
-    long left = 0;
-    for (size_t r = 0; r < v->nrows; r++) {
-        const struct dbview_row *row = &v->rows[r];
-        if (!project || strcmp(project, row->project)) {
-            project = row->project;
-            version = NULL;
-            left = d->nightlies;
-        }
-        if (!is_nightly(row->version) || (version && strcmp(version, row->version) == 0))
-            continue;
-        version = row->version;
-        if (d->nightlies < 0 || left-- > 0) {
-            char *k = xasprintf("%s|%s", row->project, row->version);
-            strmap_put(keep, k, 1);
-            free(k);
-        }
-    }
-    return keep;
-}
-
 struct candidate {
     size_t row;
     const struct dbview_row *vrow;
@@ -373,8 +365,7 @@ static int candidate_cmp(const void *a, const void *b)
 /* The simple indexes list what an installer can use: for each version of
  * a project and each wheel tag (python, ABI, platform), the wheel of the
  * preferred variant among those with native code for the architecture; a
- * variant that runs but would never be chosen is left out, and so are
- * nightlies beyond the newest d->nightlies per project.  Each row's links
+ * variant that runs but would never be chosen is left out.  Each row's links
  * are made once ({"projects": [...], "rows": [{project, links}], "archs":
  * [{arch, cc}]}); d->simple_picks says which links each architecture's
  * pages list, in order. */
@@ -387,19 +378,10 @@ void sitedata_build_simple(struct sitedata *d)
     char ***tags = xcalloc(v->nrows + 1, sizeof *tags);   /* per simple row, per link */
     const char **names = xcalloc(v->nrows + 1, sizeof *names);
     size_t nnames = 0;
-    struct strmap *nightlies = kept_nightlies(d);
     for (size_t r = 0; r < v->nrows; r++) {
         const struct dbview_row *row = &v->rows[r];
         if (row->status == VIEW_DECLARED || json_array_size(row->wheels) == 0)
             continue;
-        if (is_nightly(row->version)) {
-            char *k = xasprintf("%s|%s", row->project, row->version);
-            size_t one;
-            int keep = strmap_get(nightlies, k, &one);
-            free(k);
-            if (!keep)
-                continue;
-        }
         json_t *x = json_object(), *links = row_links(row);
         json_object_set_new(x, "project", json_string(row->project));
         json_object_set_new(x, "links", links);
@@ -416,7 +398,6 @@ void sitedata_build_simple(struct sitedata *d)
         if (k == nnames)
             names[nnames++] = row->project;
     }
-    strmap_free(nightlies);
     if (nnames > 1)
         qsort(names, nnames, sizeof *names, cmp_cstr);
     json_t *pl = json_array();

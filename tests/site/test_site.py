@@ -318,6 +318,50 @@ c.ok(csv and csv[0].startswith("project,") and len(csv) > 50, "matrix.csv with a
 c.ok(json.loads(read(os.path.join(site, "api/v1/schema.json")))["$schema"].endswith("2020-12/schema"),
      "schema.json is a JSON Schema 2020-12")
 
+# ---- the SQLite feed ---------------------------------------------------------------
+feed = os.path.join(site, "api/v1/wheelarch.sqlite")
+con = sqlite3.connect("file:%s?mode=ro" % feed, uri=True)
+try:
+    c.eq(con.execute("PRAGMA integrity_check").fetchone()[0], "ok", "wheelarch.sqlite: integrity_check")
+    c.eq(con.execute("PRAGMA application_id").fetchone()[0], 0x57484C46, "wheelarch.sqlite: application_id WHLF")
+    c.eq(con.execute("PRAGMA user_version").fetchone()[0], 1, "wheelarch.sqlite: schema 1")
+    c.eq(con.execute("PRAGMA page_size").fetchone()[0], 4096, "wheelarch.sqlite: 4096-byte pages")
+    c.eq(con.execute("PRAGMA freelist_count").fetchone()[0], 0, "wheelarch.sqlite: vacuumed, no free pages")
+    meta = dict(con.execute("SELECT key, value FROM meta"))
+    mj = json.loads(read(os.path.join(site, "api/v1/matrix.json")))
+    c.eq(meta.get("api-version"), mj["meta"]["api-version"], "wheelarch.sqlite: meta api-version")
+    c.eq(meta.get("data-as-of"), mj["meta"]["data-as-of"], "wheelarch.sqlite: meta data-as-of")
+    builds = {(r[0], r[1], r[2], r[3]): r for r in con.execute(
+        "SELECT index_id, platform, project, version, status, sass, ptx, native, ptx_jit, partial, confidence "
+        "FROM builds")}
+    c.eq(len(builds), len(mj["rows"]), "wheelarch.sqlite: one builds row per matrix.json row")
+    bad = []
+    for r in mj["rows"]:
+        b = builds.get((r["variant"], r["platform"], r["project"], r["version"]))
+        cells = r["cells"]
+        want = (r["status"], " ".join(r["sass"]), " ".join(r["ptx"]),
+                " ".join(k for k in mj["architectures"] if cells.get(k) == "native"),
+                " ".join(k for k in mj["architectures"] if cells.get(k) == "ptx-jit"),
+                " ".join(k for k in mj["architectures"] if cells.get(k) == "partial"))
+        if not b or tuple(b[4:10]) != want:
+            bad.append((r["variant"], r["platform"], r["version"], b and b[4:10], want))
+    c.ok(not bad, "wheelarch.sqlite: every build's status, SASS, PTX and verdicts equal matrix.json's (%s)" % bad[:2])
+    b = builds.get(("cu130", "linux-x86_64", "torch", "2.9.0"))
+    c.ok(b and "sm_86" in b[5].split() and "8.6" in b[7].split(), "wheelarch.sqlite: torch 2.9.0 cu130 runs on 8.6")
+    gj = json.loads(read(os.path.join(site, "api/v1/gpus.json")))
+    names = [r[0] for r in con.execute("SELECT name FROM gpus")]
+    c.eq(len(names), len({g["name"] for g in gj["gpus"]}), "wheelarch.sqlite: the GPU table has every GPU")
+    row = con.execute("SELECT vendor, device, architecture FROM gpus WHERE name = 'GeForce GTX 1080 Ti'").fetchone()
+    c.eq(row, ("nvidia", "6.1", "Pascal"), "wheelarch.sqlite: GTX 1080 Ti is 6.1, Pascal")
+    # the query an installer makes: indexes with native code for 8.6, newest CUDA first
+    got = [r[0] for r in con.execute(
+        "SELECT index_id FROM builds WHERE project = 'torch' AND platform = 'linux-x86_64' "
+        "AND ' ' || native || ' ' LIKE '% 8.6 %' AND version = '2.8.0' ORDER BY cuda DESC")]
+    c.eq(got, ["cu129", "cu126"], "wheelarch.sqlite: torch 2.8.0 for 8.6 on Linux x86_64: cu129, then cu126")
+finally:
+    con.close()
+c.ok(os.path.getsize(feed) < 10 * 1024 * 1024, "wheelarch.sqlite under 10 MB (%d bytes)" % os.path.getsize(feed))
+
 # ---- the simple indexes -----------------------------------------------------------
 sm86 = read(os.path.join(site, "simple/sm_86/torch/index.html"))
 c.ok("torch-2.9.0+cu130-cp312-cp312-manylinux_2_28_x86_64.whl</a>" in sm86 and
@@ -363,6 +407,9 @@ for opt, want in (([], [1, 2, 3, 4]), (["--nightlies", "2"], [3, 4]), (["--night
     got = sorted(int(d) for d in re.findall(r">torch-2\.10\.0\.dev202611(\d\d)\+", page))
     c.eq(got, want, "simple/sm_86 with %s lists the nightlies of days %s" % (opt or "the default", want))
     c.ok("torch-2.9.0+cu130-cp312" in page, "and the releases whatever --nightlies says")
+    rows = json.loads(read(os.path.join(out, "api/v1/matrix.json")))["rows"]
+    got = sorted({int(r["version"][-2:]) for r in rows if ".dev" in r["version"]})
+    c.eq(got, want, "matrix.json with %s has the nightly rows of days %s" % (opt or "the default", want))
 p = build(os.path.join(W, "site-nightlies"), ncache, "--nightlies", "-1")
 c.ok(p.returncode == 2 and "--nightlies" in p.stderr, "--nightlies -1 is a usage error: " + p.stderr.strip())
 
