@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # Benchmark of `wheelarch build` and `wheelarch query` on a database of N
-# wheel records (1,000 releases x variants x platforms per 10,000, one
-# scanned record and nine inferred ones per group, records copied from a
-# real scan of the test fixtures), at each N given (default: 10,000 and
-# 100,000). Per N it prints:
+# wheel records (bench/make-records.py: records copied from a real scan of
+# the test fixtures, one scanned and the rest inferred per group), at each
+# N given (default: 10,000 and 100,000), in two mixes (MIXES, default
+# "pytorch stress"):
+#   pytorch  download.pytorch.org's shape: torch, torchvision, torchaudio,
+#            their stable releases and, for the rest, daily nightlies (the
+#            site shows the newest 30, --nightlies);
+#   stress   one project with N/120 stable minor releases (834 at 100,000):
+#            every per-release page and table at its largest.
+# Per N and mix it prints:
 #   - the time `db import` takes to store them in the SQLite database;
 #   - the wall time of a full build and of a rebuild with nothing changed,
 #     against `cp -r` of the produced site (the cost of just writing that
@@ -35,11 +41,13 @@ measure() {
     rss=$(tail -1 "$work/time.txt")
 }
 
+read -r -a mixes <<< "${MIXES:-pytorch stress}"
 for n in "${sizes[@]}"; do
-    work=$here/work/build-$n
+  for mix in "${mixes[@]}"; do
+    work=$here/work/build-$n-$mix
     rm -rf "$work"
     mkdir -p "$work/records"
-    python3 "$here/make-records.py" "$build/wheelarch" "$work/records" "$n"
+    python3 "$here/make-records.py" "$build/wheelarch" "$work/records" "$n" "$mix"
     measure "$build/wheelarch" db import "$work/records" --cache "$work/cache"
     import=$wall
     db_bytes=$(du -sb "$work/cache" | cut -f1)
@@ -67,7 +75,7 @@ for n in os.listdir(d):
     files=$(find "$work/site" -type f | wc -l)
     bytes=$(du -sb "$work/site" | cut -f1)
 
-    printf '== %s records\n' "$n"
+    printf '== %s records, %s mix\n' "$n" "$mix"
     printf 'db import of the JSON records: %.2f s; database %d MB\n' "$import" $((db_bytes / 1024 / 1024))
     printf 'full build: %.2f s, peak %d MB (targets <= 3 s, <= 256 MB); rebuild, nothing changed: %.2f s (target <= 0.5 s)\n' \
         "$full" $((full_rss / 1024)) "$again"
@@ -79,4 +87,6 @@ for n in os.listdir(d):
         "$(echo "$query * 1000" | bc -l)" $((query_rss / 1024))
     printf 'site: %d MB in %d files (target <= 300 MB; GitHub Pages: 1 GB)\n' \
         $((bytes / 1024 / 1024)) "$files"
+    rm -rf "$work/records" # the database has them
+  done
 done

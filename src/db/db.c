@@ -700,7 +700,7 @@ static int list_keys(struct db *db, const char *sql, char ***keys, size_t *n, st
     return rc;
 }
 
-int db_each_wheel(struct db *db,
+int db_each_wheel(struct db *db, int (*want)(void *ud, const char *project, const char *version),
                   int (*fn)(void *ud, const struct db_wheel *w, struct wa_error *err), void *ud,
                   struct wa_error *err)
 {
@@ -713,6 +713,11 @@ int db_each_wheel(struct db *db,
     int rc = st ? 0 : sql_error(db, err, "cannot read records");
     int s = SQLITE_DONE;
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+        /* the identity first: a row the caller does not want costs no
+         * read of its entry and record (overflow pages, most bytes) */
+        if (want && !want(ud, (const char *)sqlite3_column_text(st, 2),
+                          (const char *)sqlite3_column_text(st, 3)))
+            continue;
         const char *c[13];
         for (int i = 0; i < 13; i++)
             c[i] = (const char *)sqlite3_column_text(st, i);

@@ -109,7 +109,7 @@ struct db_wheel {
 
 /* Calls fn for every wheel in key order; an error fn returns stops the
  * walk and is returned. */
-int db_each_wheel(struct db *db,
+int db_each_wheel(struct db *db, int (*want)(void *ud, const char *project, const char *version),
                   int (*fn)(void *ud, const struct db_wheel *w, struct wa_error *err), void *ud,
                   struct wa_error *err);
 /* One row of `builds`: the wheel whose code stands for a (project,

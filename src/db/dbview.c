@@ -94,44 +94,6 @@ int dbview_is_nightly(const char *version)
     return version && strstr(version, ".dev") != NULL;
 }
 
-size_t dbview_keep_nightlies(struct dbview *v, int keep)
-{
-    if (keep < 0)
-        return 0;
-    const char *project = NULL, *version = NULL;
-    long left = 0;
-    int drop = 0;
-    size_t w = 0, dropped = 0;
-    for (size_t r = 0; r < v->nrows; r++) {
-        struct dbview_row *row = &v->rows[r];
-        if (!project || strcmp(project, row->project)) {
-            project = row->project;
-            version = NULL;
-            left = keep;
-        }
-        if (dbview_is_nightly(row->version) && (!version || strcmp(version, row->version))) {
-            version = row->version; /* rows are newest version first */
-            drop = left-- <= 0;
-        } else if (!dbview_is_nightly(row->version)) {
-            drop = 0;
-        }
-        if (drop) {
-            dropped++;
-            continue; /* freed below, once the names compared above are no longer needed */
-        }
-        if (w != r) {
-            struct dbview_row t = v->rows[w];
-            v->rows[w] = *row;
-            *row = t;
-        }
-        w++;
-    }
-    for (size_t r = w; r < v->nrows; r++)
-        row_free(&v->rows[r]);
-    v->nrows = w;
-    return dropped;
-}
-
 /* Notes that records/<key>.json was left out, and why. */
 static void skip(struct dbview *v, size_t *cap, const char *dbpath, const char *key,
                  const char *reason)
@@ -532,7 +494,7 @@ static void newer(char **dst, const char *s)
 int dbview_build(const char *cache_dir, const struct tables *t, int flags, struct dbview *v,
                  struct wa_error *err)
 {
-    return dbview_build_with(cache_dir, t, flags, v, NULL, NULL, err);
+    return dbview_build_with(cache_dir, t, flags, -1, v, NULL, NULL, err);
 }
 
 struct reading {
@@ -549,6 +511,7 @@ struct reading {
     const char *dbpath;
     dbview_record_fn on_record;
     void *ud;
+    struct strmap *dropped; /* "project|version" of nightlies left out, or NULL */
 };
 
 /* Why a row read from the database cannot be used, or NULL.  Records
@@ -570,6 +533,20 @@ static const char *ids_wrong(const char *key, const char *project, const char *v
 }
 
 /* One wheel of the database into its row. */
+/* Whether to read a wheel: not when it is an older nightly than the view
+ * keeps (then its record is not even fetched). */
+static int want_wheel(void *ud, const char *project, const char *version)
+{
+    const struct reading *x = ud;
+    if (!x->dropped || !project || !version || !dbview_is_nightly(version))
+        return 1;
+    char *k = xasprintf("%s|%s", project, version);
+    size_t one;
+    int out = strmap_get(x->dropped, k, &one);
+    free(k);
+    return !out;
+}
+
 static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
 {
     struct reading *x = ud;
@@ -696,24 +673,93 @@ static int read_build(void *ud, const struct db_build *b, struct wa_error *err)
 }
 
 static int build_view(const char *cache_dir, const struct tables *t, int flags, const char *project,
-                      const char *platform, struct dbview *v, dbview_record_fn on_record, void *ud,
-                      struct wa_error *err);
+                      const char *platform, int nightlies, struct dbview *v,
+                      dbview_record_fn on_record, void *ud, struct wa_error *err);
 
-int dbview_build_with(const char *cache_dir, const struct tables *t, int flags, struct dbview *v,
-                      dbview_record_fn on_record, void *ud, struct wa_error *err)
+int dbview_build_with(const char *cache_dir, const struct tables *t, int flags, int nightlies,
+                      struct dbview *v, dbview_record_fn on_record, void *ud, struct wa_error *err)
 {
-    return build_view(cache_dir, t, flags, NULL, NULL, v, on_record, ud, err);
+    return build_view(cache_dir, t, flags, NULL, NULL, nightlies, v, on_record, ud, err);
 }
 
 int dbview_build_for(const char *cache_dir, const struct tables *t, const char *project,
                      const char *platform, struct dbview *v, struct wa_error *err)
 {
-    return build_view(cache_dir, t, DBVIEW_CODE_ONLY, project, platform, v, NULL, NULL, err);
+    return build_view(cache_dir, t, DBVIEW_CODE_ONLY, project, platform, -1, v, NULL, NULL, err);
+}
+
+/* The nightly versions of each project: collected from `builds` (one row
+ * per group) to decide, before any record is read, which ones a view
+ * keeping the newest n leaves out. */
+struct nightly {
+    char *project, *version;
+};
+
+static int nightly_cmp(const void *a, const void *b)
+{
+    const struct nightly *x = a, *y = b;
+    int c = strcmp(x->project, y->project);
+    return c ? c : dotver_cmp_str(y->version, x->version); /* newest first */
+}
+
+struct nightlies {
+    struct nightly *v;
+    size_t n, cap;
+    struct strmap *seen;
+};
+
+static int collect_nightly(void *ud, const struct db_build *b, struct wa_error *err)
+{
+    (void)err;
+    struct nightlies *ns = ud;
+    if (!b->project || !b->version || !dbview_is_nightly(b->version))
+        return 0;
+    char *k = xasprintf("%s|%s", b->project, b->version);
+    size_t one;
+    if (strmap_get(ns->seen, k, &one)) {
+        free(k);
+        return 0;
+    }
+    strmap_put(ns->seen, k, 1);
+    free(k);
+    ns->v = xgrow(ns->v, &ns->cap, ns->n + 1, sizeof *ns->v);
+    ns->v[ns->n++] = (struct nightly){xstrdup(b->project), xstrdup(b->version)};
+    return 0;
+}
+
+/* "project|version" of every nightly beyond the newest `keep` of its
+ * project, or NULL when none is. */
+static struct strmap *dropped_nightlies(struct db *db, int keep, struct wa_error *err, int *rc)
+{
+    struct nightlies ns = {NULL, 0, 0, strmap_new()};
+    *rc = db_each_build(db, collect_nightly, &ns, err);
+    struct strmap *out = NULL;
+    if (*rc == 0 && ns.n > 1)
+        qsort(ns.v, ns.n, sizeof *ns.v, nightly_cmp);
+    long left = 0;
+    for (size_t i = 0; *rc == 0 && i < ns.n; i++) {
+        if (i == 0 || strcmp(ns.v[i].project, ns.v[i - 1].project))
+            left = keep;
+        if (left-- > 0)
+            continue;
+        if (!out)
+            out = strmap_new();
+        char *k = xasprintf("%s|%s", ns.v[i].project, ns.v[i].version);
+        strmap_put(out, k, 1);
+        free(k);
+    }
+    for (size_t i = 0; i < ns.n; i++) {
+        free(ns.v[i].project);
+        free(ns.v[i].version);
+    }
+    free(ns.v);
+    strmap_free(ns.seen);
+    return out;
 }
 
 static int build_view(const char *cache_dir, const struct tables *t, int flags, const char *project,
-                      const char *platform, struct dbview *v, dbview_record_fn on_record, void *ud,
-                      struct wa_error *err)
+                      const char *platform, int nightlies, struct dbview *v,
+                      dbview_record_fn on_record, void *ud, struct wa_error *err)
 {
     memset(v, 0, sizeof *v);
     v->t = t;
@@ -730,12 +776,16 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
             return rc;
         }
         int code_only = (flags & DBVIEW_CODE_ONLY) != 0;
-        struct reading x = {v, flags, project,   platform, elsewhere,   NULL,      0,
-                            0, &cap,  &skip_cap, by_key,   db_path(db), on_record, ud};
+        struct reading x = {v,    flags,     project, platform,    elsewhere, NULL, 0,   0,
+                            &cap, &skip_cap, by_key,  db_path(db), on_record, ud,   NULL};
         if (code_only) {
             rc = db_each_build(db, read_build, &x, err); /* v->records stays 0 */
         } else {
-            rc = db_each_wheel(db, read_wheel, &x, err);
+            if (nightlies >= 0)
+                x.dropped = dropped_nightlies(db, nightlies, err, &rc);
+            if (rc == 0)
+                rc = db_each_wheel(db, want_wheel, read_wheel, &x, err);
+            strmap_free(x.dropped);
         }
         ew_versions = x.ew_versions;
         new = x.new;

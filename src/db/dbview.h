@@ -91,18 +91,16 @@ int dbview_build(const char *cache_dir, const struct tables *t, int flags, struc
  * are the project's), and every declared row. */
 int dbview_build_for(const char *cache_dir, const struct tables *t, const char *project,
                      const char *platform, struct dbview *v, struct wa_error *err);
-int dbview_build_with(const char *cache_dir, const struct tables *t, int flags, struct dbview *v,
-                      dbview_record_fn on_record, void *ud, struct wa_error *err);
+/* nightlies >= 0: of each project's nightly (.dev) versions only the
+ * newest `nightlies` are read (all their variants and platforms); the
+ * others are left out before their records are read.  < 0: all. */
+int dbview_build_with(const char *cache_dir, const struct tables *t, int flags, int nightlies,
+                      struct dbview *v, dbview_record_fn on_record, void *ud, struct wa_error *err);
 /* Frees the view, its skipped list included. */
 void dbview_free(struct dbview *v);
 
 /* A nightly (PEP 440 dev release: "2.12.0.dev20261120"). */
 int dbview_is_nightly(const char *version);
-
-/* Keeps, of each project's nightly versions, the newest `keep` (all rows
- * of each: every variant and platform) and drops the rest from the view;
- * keep < 0 keeps all.  Returns the rows dropped. */
-size_t dbview_keep_nightlies(struct dbview *v, int keep);
 
 /* Frees n skip entries and the array (for a list taken out of a view). */
 void dbview_skips_free(struct dbview_skip *s, size_t n);

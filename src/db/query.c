@@ -127,7 +127,7 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
     c->rel_start = xcalloc(c->n + 1, sizeof *c->rel_start);
     for (size_t i = 0; i < c->n; i++) {
         if (o->judged)
-            c->plain[i] = o->judged[c->rows[i] - v->rows];
+            c->plain[i] = o->judged[o->judged_index[c->rows[i] - v->rows]];
         else
             judge_one(c, c->rows[i], 0, NULL, &c->plain[i]);
         if (i == 0 || strcmp(c->rows[i]->release, c->rows[i - 1]->release) != 0) {

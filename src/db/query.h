@@ -36,9 +36,11 @@ struct query_options {
     const char *version;  /* "2.8", "2.8.0", or NULL for the newest */
     const char *platform; /* "linux-x86_64", "linux-aarch64", "windows-x86_64" */
     /* Optional: every row of the view already judged for cc without a
-     * driver (indexed like v->rows), so a caller that has them (the site's
-     * grid) does not pay for judging again; NULL: query judges. */
+     * driver, row i's verdict being judged[judged_index[i]], so a caller
+     * that has them (the site's grid) does not pay for judging again;
+     * NULL: query judges. */
     const struct compat_result *judged;
+    const uint32_t *judged_index;
     /* The GPU comes only in Arm (Grace) systems; also taken from gpu. */
     int arm_host;
 };

@@ -125,7 +125,7 @@ static int insert_builds(sqlite3 *db, const struct sitedata *d, struct wa_error 
         for (int j = 0; j < 3; j++)
             strbuf_reset(&on[j]);
         for (size_t c = 0; c < d->grid.nccs; c++) {
-            int verdict = d->grid.res[c * v->nrows + k[i].r].verdict;
+            int verdict = grid_at(&d->grid, c, k[i].r)->verdict;
             int j = verdict == COMPAT_NATIVE    ? 0
                     : verdict == COMPAT_PTX_JIT ? 1
                     : verdict == COMPAT_PARTIAL ? 2

@@ -57,7 +57,7 @@ static void grid_shape(struct grid *g, const struct dbview *v, const struct tabl
                 add_cc(&g->ccs, &g->nccs, &cap, v->rows[r].sass[k].arch);
     if (g->nccs > 1)
         qsort(g->ccs, g->nccs, sizeof *g->ccs, cmp_u16);
-    g->res = xcalloc(g->nccs * (v->nrows ? v->nrows : 1), sizeof *g->res);
+    g->cell = xcalloc(g->nccs * (v->nrows ? v->nrows : 1), sizeof *g->cell);
     /* filled by grid_fill */
 }
 
@@ -65,8 +65,62 @@ const struct compat_result *grid_get(const struct grid *g, uint16_t cc, size_t r
 {
     for (size_t c = 0; c < g->nccs; c++)
         if (g->ccs[c] == cc)
-            return &g->res[c * g->v->nrows + row];
+            return grid_at(g, c, row);
     return NULL;
+}
+
+/* The distinct results one thread found: an open-addressing set of
+ * indexes into `v`, hashed on the fields that vary. */
+struct pool {
+    struct compat_result *v;
+    size_t n, cap;
+    uint32_t *slot; /* index + 1, 0 = empty */
+    size_t nslots;  /* a power of two, at least twice n */
+};
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
+static uint64_t result_hash(const struct compat_result *r)
+{
+    uint64_t h = fnv(14695981039346656037ULL, &r->verdict, sizeof r->verdict);
+    h = fnv(h, r->reason, strlen(r->reason));
+    h = fnv(h, r->min_driver, strlen(r->min_driver));
+    h = fnv(h, r->full_driver, strlen(r->full_driver));
+    size_t counts[4] = {r->modules, r->native_modules, r->ptx_modules, r->none_modules};
+    return fnv(h, counts, sizeof counts);
+}
+
+/* The index of r in the pool, added when new.  compat_judge zeroes the
+ * result first, so equal answers are equal bytes. */
+static uint32_t pool_add(struct pool *p, const struct compat_result *r)
+{
+    if (2 * (p->n + 1) > p->nslots) {
+        size_t ns = p->nslots ? 2 * p->nslots : 1024;
+        uint32_t *slot = xcalloc(ns, sizeof *slot);
+        for (size_t i = 0; i < p->n; i++) {
+            size_t k = (size_t)result_hash(&p->v[i]) & (ns - 1);
+            while (slot[k])
+                k = (k + 1) & (ns - 1);
+            slot[k] = (uint32_t)i + 1;
+        }
+        free(p->slot);
+        p->slot = slot;
+        p->nslots = ns;
+    }
+    size_t k = (size_t)result_hash(r) & (p->nslots - 1);
+    for (; p->slot[k]; k = (k + 1) & (p->nslots - 1))
+        if (memcmp(&p->v[p->slot[k] - 1], r, sizeof *r) == 0)
+            return p->slot[k] - 1;
+    p->v = xgrow(p->v, &p->cap, p->n + 1, sizeof *p->v);
+    p->v[p->n] = *r;
+    p->slot[k] = (uint32_t)++p->n;
+    return (uint32_t)(p->n - 1);
 }
 
 /* The grid on two threads (a half of the compute capabilities each): each
@@ -75,34 +129,52 @@ struct grid_half {
     struct grid *g;
     const struct tables *t;
     size_t from, to;
+    struct pool pool;
 };
 
 static void grid_fill(void *ud, unsigned i)
 {
     struct grid_half *h = (struct grid_half *)ud + i;
     const struct dbview *v = h->g->v;
+    struct compat_result r;
     for (size_t c = h->from; c < h->to; c++)
-        for (size_t r = 0; r < v->nrows; r++) {
-            const struct dbview_row *row = &v->rows[r];
+        for (size_t row = 0; row < v->nrows; row++) {
+            const struct dbview_row *x = &v->rows[row];
             struct compat_query q = {h->g->ccs[c],
                                      0,
                                      {0},
-                                     strncmp(row->platform, "windows", 7) == 0 ? TABLES_WINDOWS
-                                                                               : TABLES_LINUX};
-            compat_judge(h->t, &q, &row->code, &row->cuda, &h->g->res[c * v->nrows + r]);
+                                     strncmp(x->platform, "windows", 7) == 0 ? TABLES_WINDOWS
+                                                                             : TABLES_LINUX};
+            compat_judge(h->t, &q, &x->code, &x->cuda, &r);
+            h->g->cell[c * v->nrows + row] = pool_add(&h->pool, &r);
         }
 }
 
 void grid_build(struct grid *g, const struct dbview *v, const struct tables *t)
 {
     grid_shape(g, v, t);
-    struct grid_half halves[2] = {{g, t, 0, g->nccs / 2}, {g, t, g->nccs / 2, g->nccs}};
+    struct grid_half halves[2] = {{g, t, 0, g->nccs / 2, {0}}, {g, t, g->nccs / 2, g->nccs, {0}}};
     workers_run(2, grid_fill, halves);
+    /* one array: the second half's indexes move past the first's results */
+    struct pool *a = &halves[0].pool, *b = &halves[1].pool;
+    g->nresults = a->n + b->n;
+    g->results = xmalloc((g->nresults ? g->nresults : 1) * sizeof *g->results);
+    if (a->n)
+        memcpy(g->results, a->v, a->n * sizeof *a->v);
+    if (b->n)
+        memcpy(g->results + a->n, b->v, b->n * sizeof *b->v);
+    for (size_t i = halves[1].from * v->nrows; i < halves[1].to * v->nrows; i++)
+        g->cell[i] += (uint32_t)a->n;
+    for (int k = 0; k < 2; k++) {
+        free(halves[k].pool.v);
+        free(halves[k].pool.slot);
+    }
 }
 
 void grid_free(struct grid *g)
 {
     free(g->ccs);
-    free(g->res);
+    free(g->cell);
+    free(g->results);
     memset(g, 0, sizeof *g);
 }

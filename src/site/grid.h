@@ -21,7 +21,13 @@ struct grid {
     uint16_t *ccs; /* sorted ascending */
     size_t nccs;
     const struct dbview *v;
-    struct compat_result *res; /* nccs x v->nrows */
+    /* The cells: nccs x v->nrows indexes into `results`, where each
+     * distinct verdict (with its reason) is kept once.  A site has
+     * thousands of distinct answers and millions of cells; a compat_result
+     * is most of a kilobyte. */
+    uint32_t *cell;
+    struct compat_result *results;
+    size_t nresults;
 };
 
 /* Computes the grid of view v (which must outlive it).  Free with
@@ -31,6 +37,12 @@ void grid_free(struct grid *g);
 
 /* The verdict of row `row` for device cc, or NULL when cc is not covered. */
 const struct compat_result *grid_get(const struct grid *g, uint16_t cc, size_t row);
+
+/* The verdict of row `row` for the device at position c of g->ccs. */
+static inline const struct compat_result *grid_at(const struct grid *g, size_t c, size_t row)
+{
+    return &g->results[g->cell[c * g->v->nrows + row]];
+}
 
 /* Whether a row can be judged for device cc at all: ROCm rows for AMD
  * processors, the others for NVIDIA GPUs. */

@@ -82,16 +82,35 @@ int outdir_begin(const char *dir, struct outdir **out, struct wa_error *err)
 }
 
 /* Creates the folders of tmp/relpath; called with the lock held. */
+/* Creates dir below o->tmp, and the folders between, each with one
+ * mkdir: the folders already made are remembered (thousands of pages share
+ * a few hundred folders). */
+static int make_dir(struct outdir *o, const char *dir, struct wa_error *err)
+{
+    if (strmap_get(o->dirs, dir, NULL))
+        return 0;
+    size_t tl = strlen(o->tmp);
+    int rc = 0;
+    if (strlen(dir) <= tl) {
+        rc = fsutil_mkdirs(dir, err); /* o->tmp itself */
+    } else {
+        char *parent = xstrndup(dir, (size_t)(strrchr(dir, '/') - dir));
+        rc = make_dir(o, parent, err);
+        free(parent);
+        if (rc == 0 && mkdir(dir, 0777) != 0 && errno != EEXIST)
+            rc = wa_error_set(err, WA_ERR_IO, "cannot create directory %s: %s", dir,
+                              strerror(errno));
+    }
+    if (rc == 0)
+        strmap_put(o->dirs, dir, 1);
+    return rc;
+}
+
 static int make_parent(struct outdir *o, const char *dst, struct wa_error *err)
 {
     const char *slash = strrchr(dst, '/');
     char *parent = xstrndup(dst, (size_t)(slash - dst));
-    int rc = 0;
-    if (!strmap_get(o->dirs, parent, NULL)) {
-        rc = fsutil_mkdirs(parent, err);
-        if (rc == 0)
-            strmap_put(o->dirs, parent, 1);
-    }
+    int rc = make_dir(o, parent, err);
     free(parent);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,9 +35,17 @@ static void phase(const char *name)
         return;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
+    long rss = 0; /* pages resident now, from /proc/self/statm (Linux) */
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%*s %ld", &rss) != 1)
+            rss = 0;
+        fclose(f);
+    }
     if (name && last.tv_sec)
-        fprintf(stderr, "wheelarch: build phase %-10s %.3f s\n", name,
-                (double)(now.tv_sec - last.tv_sec) + (double)(now.tv_nsec - last.tv_nsec) / 1e9);
+        fprintf(stderr, "wheelarch: build phase %-10s %.3f s, resident %ld MB\n", name,
+                (double)(now.tv_sec - last.tv_sec) + (double)(now.tv_nsec - last.tv_nsec) / 1e9,
+                rss * (sysconf(_SC_PAGESIZE) / 1024) / 1024);
     last = now;
 }
 
@@ -227,10 +236,8 @@ static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
     char **html = NULL;
     size_t nhtml = 0, cap = 0;
     int rc = 0;
-    size_t i;
-    json_t *p;
-    json_array_foreach(d->gpu_pages, i, p)
-    {
+    for (size_t i = 0; i < sitedata_gpu_count(d); i++) {
+        json_t *p = sitedata_gpu_page(d, i);
         const char *page = json_string_value(json_object_get(p, "page"));
         const char *name = json_string_value(json_object_get(p, "name"));
         const char *dev = json_string_value(json_object_get(p, "device"));
@@ -266,6 +273,7 @@ static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
         free(title);
         free(path);
         free(cc);
+        json_decref(p);
         if (rc < 0)
             break;
     }
@@ -278,10 +286,9 @@ static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
 
 static int release_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
 {
-    size_t i;
+    size_t next = 0;
     json_t *p;
-    json_array_foreach(d->release_pages, i, p)
-    {
+    while ((p = sitedata_release_page(d, &next))) {
         char *path = xasprintf("%sindex.html", json_string_value(json_object_get(p, "path")));
         char *title = xasprintf("%s %s", json_string_value(json_object_get(p, "project")),
                                 json_string_value(json_object_get(p, "version")));
@@ -290,6 +297,7 @@ static int release_pages(struct ctx *c, struct sitedata *d, struct wa_error *err
                    "GPU targets per variant and platform, module coverage, provenance", title, err);
         free(title);
         free(path);
+        json_decref(p);
         if (rc < 0)
             return rc;
     }
@@ -692,11 +700,10 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     if (rc < 0)
         goto out;
     phase(NULL);
-    rc = dbview_build_with(o->cache_dir, &t, 0, &v, on_record, &c, err);
+    rc = dbview_build_with(o->cache_dir, &t, 0, o->nightlies, &v, on_record, &c, err);
     if (rc < 0)
         goto out;
     have_view = 1;
-    dbview_keep_nightlies(&v, o->nightlies);
     st->skipped = v.skipped;
     st->nskipped = v.nskipped;
     v.skipped = NULL;

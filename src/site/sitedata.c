@@ -242,7 +242,11 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
     o.arm_host = arm_host;
     o.project = "torch";
     o.platform = platform;
-    o.judged = grid_get(&d->grid, cc, 0); /* the grid's verdicts of this device */
+    for (size_t c = 0; c < d->grid.nccs; c++)
+        if (d->grid.ccs[c] == cc) { /* the grid's verdicts of this device */
+            o.judged = d->grid.results;
+            o.judged_index = &d->grid.cell[c * d->v->nrows];
+        }
     struct wa_error err;
     json_t *r = query_run(d->v, &o, &err);
     if (!r)
@@ -340,7 +344,6 @@ void sitedata_build_pages(struct sitedata *d)
     sitedata_build_gpus(d);
     sitedata_build_home(d);
     sitedata_build_matrix_page(d);
-    sitedata_build_releases(d);
     sitedata_build_changes(d);
 }
 
@@ -371,8 +374,7 @@ void sitedata_free(struct sitedata *d)
     json_decref(d->home);
     free(d->answers_js);
     json_decref(d->matrix_page);
-    json_decref(d->gpu_pages);
-    json_decref(d->release_pages);
+    sitedata_gpus_free(d);
     json_decref(d->changes);
     json_decref(d->simple);
     memset(d, 0, sizeof *d);

@@ -39,27 +39,30 @@ struct sitedata_picks {
     size_t n;
 };
 
+/* Releases per project the matrix page shows: the newest (matrix.json and
+ * matrix.csv have them all). */
+#define SITEDATA_MATRIX_RELEASES 40
+
 struct sitedata {
     const struct dbview *v;
     const struct tables *t;
     struct grid grid;
-    char *base_url;                      /* "" when none */
-    json_t *meta;                        /* {"api-version", "data-as-of", "generator"} */
-    json_t *matrix;                      /* api/v1/matrix.json */
-    json_t *gpus;                        /* api/v1/gpus.json */
-    json_t *index_table;                 /* api/v1/index-table.json */
-    json_t *variants;                    /* api/v1/variants.json */
-    struct strbuf csv;                   /* api/v1/matrix.csv */
-    json_t *home;                        /* index.html */
-    char *answers_js;                    /* assets/answers.js: the home filter's answers */
-    json_t *matrix_page;                 /* matrix/ */
-    json_t *gpu_pages;                   /* [{slug, ...}] gpu/<slug>/ */
-    json_t *release_pages;               /* [{path, ...}] release/<project>/<version>/ */
-    json_t *changes;                     /* changes/ and changes.atom */
-    json_t *simple;                      /* simple/<arch>/: {projects, rows: [{project, links}],
-                                            archs: [{arch, cc}]} */
-    struct sitedata_picks *simple_picks; /* per entry of "archs": what it lists */
-    struct strmap *newest;               /* project|release|variant|platform -> newest row */
+    char *base_url;                       /* "" when none */
+    json_t *meta;                         /* {"api-version", "data-as-of", "generator"} */
+    json_t *matrix;                       /* api/v1/matrix.json */
+    json_t *gpus;                         /* api/v1/gpus.json */
+    json_t *index_table;                  /* api/v1/index-table.json */
+    json_t *variants;                     /* api/v1/variants.json */
+    struct strbuf csv;                    /* api/v1/matrix.csv */
+    json_t *home;                         /* index.html */
+    char *answers_js;                     /* assets/answers.js: the home filter's answers */
+    json_t *matrix_page;                  /* matrix/ */
+    struct sitedata_gpu_state *gpu_state; /* what the GPU pages share */
+    json_t *changes;                      /* changes/ and changes.atom */
+    json_t *simple;                       /* simple/<arch>/: {projects, rows: [{project, links}],
+                                             archs: [{arch, cc}]} */
+    struct sitedata_picks *simple_picks;  /* per entry of "archs": what it lists */
+    struct strmap *newest;                /* project|release|variant|platform -> newest row */
 };
 
 /* Builds everything.  base_url (may be NULL) only changes absolute URLs.
@@ -70,13 +73,25 @@ int sitedata_build(const struct dbview *v, const struct tables *t, const char *b
 /* sitedata_build in steps, for a caller that uses two threads: begin
  * computes what both halves read (the grid, the newest rows); then the
  * feed half (matrix, csv, index_table, variants, simple) and the page half
- * (gpus, home, matrix_page, gpu_pages, release_pages, changes) only read
+ * (gpus and what the GPU pages share, home, matrix_page, changes) only read
  * it and each other's nothing, so they may run at the same time. */
 void sitedata_begin(const struct dbview *v, const struct tables *t, const char *base_url,
                     struct sitedata *d);
 void sitedata_build_feeds(struct sitedata *d);
 void sitedata_build_pages(struct sitedata *d);
 void sitedata_free(struct sitedata *d);
+
+/* The GPU pages (gpu/<slug>/), one per GPU name: how many, and the data of
+ * page i, made when asked (caller frees it with json_decref). */
+size_t sitedata_gpu_count(const struct sitedata *d);
+json_t *sitedata_gpu_page(const struct sitedata *d, size_t i);
+
+/* The data of one release page (release/<project>/<version>/): the page
+ * of the view row *next and the rows after it of the same version; *next
+ * moves to the following page's first row.  NULL when *next is past the
+ * last row.  Made one at a time, so a site's pages never all sit in
+ * memory; the caller frees it with json_decref. */
+json_t *sitedata_release_page(const struct sitedata *d, size_t *next);
 
 /* A wheel record's page data (the record is borrowed). */
 json_t *sitedata_wheel_page(const struct tables *t, const char *key, json_t *rec);

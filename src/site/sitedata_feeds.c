@@ -46,6 +46,9 @@ json_t *sitedata_build_matrix(struct sitedata *d)
         json_array_append_new(archs, sitedata_cc_json(d->grid.ccs[c]));
     json_object_set_new(doc, "architectures", archs);
     json_t *rows = json_array();
+    json_t *name_of[COMPAT_VERDICTS]; /* shared by every cell that says it */
+    for (int k = 0; k < COMPAT_VERDICTS; k++)
+        name_of[k] = json_string(compat_verdict_name(k));
     for (size_t r = 0; r < v->nrows; r++) {
         json_t *o = dbview_row_json(v, &v->rows[r]);
         json_object_del(o, "binaries"); /* per-binary detail is on the release pages */
@@ -56,13 +59,16 @@ json_t *sitedata_build_matrix(struct sitedata *d)
                 continue; /* the other vendor's GPUs */
             char cc[16];
             compat_cc_string(d->grid.ccs[c], cc, sizeof cc);
-            json_object_set_new(
-                cells, cc, json_string(compat_verdict_name(d->grid.res[c * v->nrows + r].verdict)));
+            int verdict = grid_at(&d->grid, c, r)->verdict;
+            if (verdict >= 0 && verdict < COMPAT_VERDICTS)
+                json_object_set(cells, cc, name_of[verdict]);
         }
         json_object_set_new(o, "cells", cells);
         json_array_append_new(rows, o);
     }
     json_object_set_new(doc, "rows", rows);
+    for (int k = 0; k < COMPAT_VERDICTS; k++)
+        json_decref(name_of[k]);
     return doc;
 }
 
@@ -131,7 +137,7 @@ void sitedata_build_csv(struct sitedata *d)
         for (size_t c = 0; c < d->grid.nccs; c++)
             strbuf_addf(b, ",%s",
                         grid_row_fits(row, d->grid.ccs[c])
-                            ? compat_verdict_name(d->grid.res[c * v->nrows + r].verdict)
+                            ? compat_verdict_name(grid_at(&d->grid, c, r)->verdict)
                             : "");
         strbuf_addc(b, '\n');
     }
@@ -424,7 +430,7 @@ void sitedata_build_simple(struct sitedata *d)
                 end++;
             size_t n = 0;
             for (size_t q = r; q < end; q++)
-                if (index[q] && d->grid.res[c * v->nrows + q].verdict == COMPAT_NATIVE)
+                if (index[q] && grid_at(&d->grid, c, q)->verdict == COMPAT_NATIVE)
                     cand[n++] = (struct candidate){q, &v->rows[q]};
             if (n > 1)
                 qsort(cand, n, sizeof *cand, candidate_cmp);

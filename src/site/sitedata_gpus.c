@@ -201,134 +201,183 @@ static json_t *gpu_history(struct sitedata *d, uint16_t cc, int tegra, int arm_h
 
 static char *page_description(const struct gpu *g, json_t *recs);
 
+/* What the GPU pages share, made by sitedata_build_gpus; each page's data
+ * is made from it when the page is rendered (sitedata_gpu_page), so the
+ * hundreds of pages never sit in memory at once. */
+struct sitedata_gpu_state {
+    const struct gpu **pages; /* one per page (a name's first table row), by slug */
+    json_t **recs;            /* each page's answers (borrowed from cache) */
+    size_t *ci;               /* each page's slot in the per-device arrays */
+    size_t npages;
+    struct recs *cache;
+    size_t ncache;
+    size_t nslots;
+    json_t **releases_by_cc; /* per device (and Arm host): the history */
+    int *declared_by_cc;
+    char **svg_by_cc;
+    size_t (*tl_by_cc)[2];
+};
+
 void sitedata_build_gpus(struct sitedata *d)
 {
     const struct tables *t = d->t;
+    struct sitedata_gpu_state *gs = xcalloc(1, sizeof *gs);
+    d->gpu_state = gs;
     const struct gpu **sorted = xmalloc((t->ngpus ? t->ngpus : 1) * sizeof *sorted);
     for (size_t i = 0; i < t->ngpus; i++)
         sorted[i] = &t->gpus[i];
     if (t->ngpus > 1)
         qsort(sorted, t->ngpus, sizeof *sorted, gpu_cmp);
-    struct recs *cache = xcalloc(d->grid.nccs + t->ngpus + 1, sizeof *cache);
-    size_t ncache = 0;
-    json_t **releases_by_cc = xcalloc(2 * d->grid.nccs + 2, sizeof *releases_by_cc);
-    int *declared_by_cc = xcalloc(2 * d->grid.nccs + 2, sizeof *declared_by_cc);
-    char **svg_by_cc = xcalloc(2 * d->grid.nccs + 2, sizeof *svg_by_cc);
-    size_t(*tl_by_cc)[2] = xcalloc(2 * d->grid.nccs + 2, sizeof *tl_by_cc);
+    gs->cache = xcalloc(d->grid.nccs + t->ngpus + 1, sizeof *gs->cache);
+    gs->nslots = 2 * d->grid.nccs + 2;
+    gs->releases_by_cc = xcalloc(gs->nslots, sizeof *gs->releases_by_cc);
+    gs->declared_by_cc = xcalloc(gs->nslots, sizeof *gs->declared_by_cc);
+    gs->svg_by_cc = xcalloc(gs->nslots, sizeof *gs->svg_by_cc);
+    gs->tl_by_cc = xcalloc(gs->nslots, sizeof *gs->tl_by_cc);
+    gs->pages = xcalloc(t->ngpus + 1, sizeof *gs->pages);
+    gs->recs = xcalloc(t->ngpus + 1, sizeof *gs->recs);
+    gs->ci = xcalloc(t->ngpus + 1, sizeof *gs->ci);
 
     d->gpus = json_object();
     json_object_set_new(d->gpus, "meta", sitedata_meta_copy(d));
     json_t *list = json_array();
-    d->gpu_pages = json_array();
     const char *last_slug = "";
     for (size_t i = 0; i < t->ngpus; i++) {
         const struct gpu *g = sorted[i];
         if (strcmp(g->slug, last_slug) == 0)
             continue; /* two table rows with one name: keep the first */
         last_slug = g->slug;
-        json_t *recs = sitedata_recs_for(d, cache, &ncache, g->cc, g->arm_host);
+        json_t *recs = sitedata_recs_for(d, gs->cache, &gs->ncache, g->cc, g->arm_host);
         json_t *s = gpu_summary(g);
         json_object_set(s, "recommendations", recs);
-        json_array_append(list, s);
+        json_array_append_new(list, s);
 
         size_t ci = 0;
         while (ci < d->grid.nccs && d->grid.ccs[ci] != g->cc)
             ci++;
         ci = ci * 2 + (g->arm_host != 0); /* Arm-only GPUs have rows of their own */
-        if (!releases_by_cc[ci]) {
-            releases_by_cc[ci] = gpu_history(d, g->cc, g->tegra, g->arm_host, &declared_by_cc[ci]);
+        if (!gs->releases_by_cc[ci]) {
+            gs->releases_by_cc[ci] =
+                gpu_history(d, g->cc, g->tegra, g->arm_host, &gs->declared_by_cc[ci]);
             /* the timeline is Linux x86_64's: none where that does not apply */
-            svg_by_cc[ci] = query_applies(g->cc, g->tegra, g->arm_host, "linux-x86_64")
-                                ? timeline_svg(&d->grid, g->cc, &tl_by_cc[ci][0], &tl_by_cc[ci][1])
-                                : xstrdup("");
+            gs->svg_by_cc[ci] =
+                query_applies(g->cc, g->tegra, g->arm_host, "linux-x86_64")
+                    ? timeline_svg(&d->grid, g->cc, &gs->tl_by_cc[ci][0], &gs->tl_by_cc[ci][1])
+                    : xstrdup("");
         }
-        json_t *page = json_deep_copy(s);
-        json_decref(s);
-        if (g->nother) {
-            struct strbuf o = STRBUF_INIT;
-            for (size_t k = 0; k < g->nother; k++) {
-                char occ[16];
-                compat_cc_string(g->other_cc[k], occ, sizeof occ);
-                strbuf_addf(&o, "%s%s", k == 0 ? "" : k + 1 == g->nother ? " and " : ", ", occ);
-            }
-            json_object_set_new(page, "other_text", json_string(o.buf));
-            strbuf_free(&o);
-        }
-        /* an answer pinned to a patch (torch==1.3.0) that the timeline's
-         * newest-patch columns do not show */
-        for (int p = 0; p < SITEDATA_NPLATFORMS && !json_object_get(page, "patch_pin"); p++) {
-            json_t *a = sitedata_answer_of(json_object_get(recs, sitedata_platforms[p]));
-            const char *pin = json_string_value(json_object_get(a, "pin"));
-            if (pin && strchr(pin, '.') && strchr(strchr(pin, '.') + 1, '.') && !strchr(pin, '*'))
-                json_object_set_new(page, "patch_pin", json_string(pin));
-        }
-        char *desc = page_description(g, recs);
-        json_object_set_new(page, "description", json_string(desc));
-        free(desc);
-        json_object_set(page, "releases", releases_by_cc[ci]);
-        json_object_set_new(page, "svg", json_string(svg_by_cc[ci]));
-        json_object_set_new(page, "has_timeline", json_boolean(svg_by_cc[ci][0] != 0));
-        if (tl_by_cc[ci][0] < tl_by_cc[ci][1]) {
-            json_t *cut = json_object();
-            json_object_set_new(cut, "shown", json_integer((json_int_t)tl_by_cc[ci][0]));
-            json_object_set_new(cut, "total", json_integer((json_int_t)tl_by_cc[ci][1]));
-            json_object_set_new(page, "timeline_cut", cut);
-        }
-        json_t *recl = json_array();
-        json_t *drivers = json_object();
-        for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
-            json_t *r = json_object_get(recs, sitedata_platforms[p]);
-            if (!json_is_object(r))
-                continue;
-            json_t *x = json_deep_copy(r);
-            json_object_set_new(x, "platform", json_string(sitedata_platforms[p]));
-            json_object_set_new(x, "platform_name",
-                                json_string(sitedata_platform_name(sitedata_platforms[p])));
-            json_object_set_new(
-                x, "has_last_native",
-                json_boolean(json_array_size(json_object_get(x, "last_native")) > 0));
-            json_object_set_new(x, "has_drivers",
-                                json_boolean(json_array_size(json_object_get(x, "by_driver")) > 1));
-            json_t *py = json_object_get(x, "pypi");
-            if (json_is_object(py))
-                json_object_set_new(py, "has_answer", json_boolean(sitedata_answer_of(x) != NULL));
-            json_t *gd = json_object_get(x, "guidance");
-            if (json_is_object(gd) &&
-                (!json_object_get(page, "guidance") || json_is_true(json_object_get(x, "applies"))))
-                json_object_set(page, "guidance", gd);
-            if (json_is_object(py))
-                json_object_set_new(
-                    py, "is_cpu",
-                    json_boolean(strcmp(json_string_value(json_object_get(py, "build")), "cpu") ==
-                                 0));
-            if (json_is_true(json_object_get(x, "applies")) &&
-                json_array_size(json_object_get(x, "by_driver")) > 0)
-                json_object_set(drivers, sitedata_platforms[p], json_object_get(x, "by_driver"));
-            json_array_append_new(recl, x);
-        }
-        json_object_set_new(page, "all_declared", json_boolean(declared_by_cc[ci]));
-        char *dj = sitedata_script_json(drivers);
-        json_object_set_new(page, "drivers_json", json_string(dj));
-        free(dj);
-        json_object_set_new(page, "driver_box",
-                            json_boolean(!g->amd && json_object_size(drivers) > 0));
-        json_decref(drivers);
-        json_object_set_new(page, "recommendation_list", recl);
-        json_array_append_new(d->gpu_pages, page);
+        gs->pages[gs->npages] = g;
+        gs->recs[gs->npages] = recs;
+        gs->ci[gs->npages] = ci;
+        gs->npages++;
     }
     json_object_set_new(d->gpus, "gpus", list);
-    for (size_t i = 0; i < ncache; i++)
-        json_decref(cache[i].by_platform);
-    for (size_t i = 0; i < 2 * d->grid.nccs + 2; i++) {
-        json_decref(releases_by_cc[i]);
-        free(svg_by_cc[i]);
-    }
-    free(releases_by_cc);
-    free(declared_by_cc);
-    free(svg_by_cc);
-    free(tl_by_cc);
-    free(cache);
     free(sorted);
+}
+
+size_t sitedata_gpu_count(const struct sitedata *d)
+{
+    return d->gpu_state ? d->gpu_state->npages : 0;
+}
+
+json_t *sitedata_gpu_page(const struct sitedata *d, size_t i)
+{
+    const struct sitedata_gpu_state *gs = d->gpu_state;
+    const struct gpu *g = gs->pages[i];
+    json_t *recs = gs->recs[i];
+    size_t ci = gs->ci[i];
+    json_t *page = gpu_summary(g);
+    json_object_set(page, "recommendations", recs);
+    if (g->nother) {
+        struct strbuf o = STRBUF_INIT;
+        for (size_t k = 0; k < g->nother; k++) {
+            char occ[16];
+            compat_cc_string(g->other_cc[k], occ, sizeof occ);
+            strbuf_addf(&o, "%s%s", k == 0 ? "" : k + 1 == g->nother ? " and " : ", ", occ);
+        }
+        json_object_set_new(page, "other_text", json_string(o.buf));
+        strbuf_free(&o);
+    }
+    /* an answer pinned to a patch (torch==1.3.0) that the timeline's
+     * newest-patch columns do not show */
+    for (int p = 0; p < SITEDATA_NPLATFORMS && !json_object_get(page, "patch_pin"); p++) {
+        json_t *a = sitedata_answer_of(json_object_get(recs, sitedata_platforms[p]));
+        const char *pin = json_string_value(json_object_get(a, "pin"));
+        if (pin && strchr(pin, '.') && strchr(strchr(pin, '.') + 1, '.') && !strchr(pin, '*'))
+            json_object_set_new(page, "patch_pin", json_string(pin));
+    }
+    char *desc = page_description(g, recs);
+    json_object_set_new(page, "description", json_string(desc));
+    free(desc);
+    json_object_set(page, "releases", gs->releases_by_cc[ci]);
+    json_object_set_new(page, "svg", json_string(gs->svg_by_cc[ci]));
+    json_object_set_new(page, "has_timeline", json_boolean(gs->svg_by_cc[ci][0] != 0));
+    if (gs->tl_by_cc[ci][0] < gs->tl_by_cc[ci][1]) {
+        json_t *cut = json_object();
+        json_object_set_new(cut, "shown", json_integer((json_int_t)gs->tl_by_cc[ci][0]));
+        json_object_set_new(cut, "total", json_integer((json_int_t)gs->tl_by_cc[ci][1]));
+        json_object_set_new(page, "timeline_cut", cut);
+    }
+    json_t *recl = json_array();
+    json_t *drivers = json_object();
+    for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
+        json_t *r = json_object_get(recs, sitedata_platforms[p]);
+        if (!json_is_object(r))
+            continue;
+        json_t *x = json_deep_copy(r);
+        json_object_set_new(x, "platform", json_string(sitedata_platforms[p]));
+        json_object_set_new(x, "platform_name",
+                            json_string(sitedata_platform_name(sitedata_platforms[p])));
+        json_object_set_new(x, "has_last_native",
+                            json_boolean(json_array_size(json_object_get(x, "last_native")) > 0));
+        json_object_set_new(x, "has_drivers",
+                            json_boolean(json_array_size(json_object_get(x, "by_driver")) > 1));
+        json_t *py = json_object_get(x, "pypi");
+        if (json_is_object(py))
+            json_object_set_new(py, "has_answer", json_boolean(sitedata_answer_of(x) != NULL));
+        json_t *gd = json_object_get(x, "guidance");
+        if (json_is_object(gd) &&
+            (!json_object_get(page, "guidance") || json_is_true(json_object_get(x, "applies"))))
+            json_object_set(page, "guidance", gd);
+        if (json_is_object(py))
+            json_object_set_new(
+                py, "is_cpu",
+                json_boolean(strcmp(json_string_value(json_object_get(py, "build")), "cpu") == 0));
+        if (json_is_true(json_object_get(x, "applies")) &&
+            json_array_size(json_object_get(x, "by_driver")) > 0)
+            json_object_set(drivers, sitedata_platforms[p], json_object_get(x, "by_driver"));
+        json_array_append_new(recl, x);
+    }
+    json_object_set_new(page, "all_declared", json_boolean(gs->declared_by_cc[ci]));
+    char *dj = sitedata_script_json(drivers);
+    json_object_set_new(page, "drivers_json", json_string(dj));
+    free(dj);
+    json_object_set_new(page, "driver_box", json_boolean(!g->amd && json_object_size(drivers) > 0));
+    json_decref(drivers);
+    json_object_set_new(page, "recommendation_list", recl);
+    return page;
+}
+
+void sitedata_gpus_free(struct sitedata *d)
+{
+    struct sitedata_gpu_state *gs = d->gpu_state;
+    if (!gs)
+        return;
+    for (size_t i = 0; i < gs->ncache; i++)
+        json_decref(gs->cache[i].by_platform);
+    for (size_t i = 0; i < gs->nslots; i++) {
+        json_decref(gs->releases_by_cc[i]);
+        free(gs->svg_by_cc[i]);
+    }
+    free(gs->releases_by_cc);
+    free(gs->declared_by_cc);
+    free(gs->svg_by_cc);
+    free(gs->tl_by_cc);
+    free(gs->cache);
+    free(gs->pages);
+    free(gs->recs);
+    free(gs->ci);
+    free(gs);
+    d->gpu_state = NULL;
 }
 
 /* A GPU page's one-line answer, for search results and link previews:

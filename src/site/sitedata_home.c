@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strmap.h"
 #include "xalloc.h"
 
 /* ---- home and matrix pages ---------------------------------------------- */
@@ -289,11 +290,51 @@ void sitedata_build_home(struct sitedata *d)
 
 /* One table per platform and vendor: CUDA (and cpu) rows against compute
  * capabilities, ROCm rows against gfx processors. */
+/* Whether view row r is among its project's newest `keep` releases: rows
+ * are newest version first within a project, so counting the releases
+ * seen so far tells. */
+static void newest_releases(const struct dbview *v, size_t keep, unsigned char *in)
+{
+    const char *project = NULL;
+    size_t seen = 0;
+    struct strmap *rels = strmap_new();
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct dbview_row *row = &v->rows[r];
+        if (!project || strcmp(project, row->project)) {
+            strmap_free(rels);
+            rels = strmap_new();
+            project = row->project;
+            seen = 0;
+        }
+        size_t one;
+        if (!strmap_get(rels, row->release, &one)) {
+            strmap_put(rels, row->release, 1);
+            seen++;
+        }
+        in[r] = seen <= keep;
+    }
+    strmap_free(rels);
+}
+
 void sitedata_build_matrix_page(struct sitedata *d)
 {
     const struct dbview *v = d->v;
     d->matrix_page = json_object();
     json_t *pls = json_array();
+    /* One cell object per verdict, shared by every cell that shows it. */
+    json_t *cell_of[COMPAT_VERDICTS];
+    for (int k = 0; k < COMPAT_VERDICTS; k++) {
+        cell_of[k] = json_object();
+        char code[2] = {grid_verdict_code(k), 0};
+        json_object_set_new(cell_of[k], "code", json_string(code));
+        json_object_set_new(cell_of[k], "symbol", json_string(grid_verdict_symbol(k)));
+        json_object_set_new(cell_of[k], "label", json_string(compat_verdict_label(k)));
+    }
+    unsigned char *shown = xcalloc(v->nrows + 1, 1);
+    newest_releases(v, SITEDATA_MATRIX_RELEASES, shown);
+    size_t hidden = 0;
+    for (size_t r = 0; r < v->nrows; r++)
+        hidden += !shown[r];
     for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
         for (int amd = 0; amd < 2; amd++) {
             json_t *pl = json_object();
@@ -320,7 +361,7 @@ void sitedata_build_matrix_page(struct sitedata *d)
             json_t *rows = json_array();
             for (size_t r = 0; r < v->nrows; r++) {
                 const struct dbview_row *row = &v->rows[r];
-                if (strcmp(row->platform, sitedata_platforms[p]) != 0 ||
+                if (!shown[r] || strcmp(row->platform, sitedata_platforms[p]) != 0 ||
                     tables_variant_rocm(row->variant, NULL) != amd)
                     continue;
                 json_t *x = json_object();
@@ -337,15 +378,9 @@ void sitedata_build_matrix_page(struct sitedata *d)
                 for (size_t c = d->grid.nccs; c-- > 0;) {
                     if ((d->grid.ccs[c] >= TABLES_AMD_MIN) != amd)
                         continue;
-                    const struct compat_result *res = &d->grid.res[c * v->nrows + r];
-                    json_t *cell = json_object();
-                    char code[2] = {grid_verdict_code(res->verdict), 0};
-                    json_object_set_new(cell, "code", json_string(code));
-                    json_object_set_new(cell, "symbol",
-                                        json_string(grid_verdict_symbol(res->verdict)));
-                    json_object_set_new(cell, "label",
-                                        json_string(compat_verdict_label(res->verdict)));
-                    json_array_append_new(cells, cell);
+                    int verdict = grid_at(&d->grid, c, r)->verdict;
+                    if (verdict >= 0 && verdict < COMPAT_VERDICTS)
+                        json_array_append(cells, cell_of[verdict]);
                 }
                 json_object_set_new(x, "cells", cells);
                 json_array_append_new(rows, x);
@@ -356,4 +391,12 @@ void sitedata_build_matrix_page(struct sitedata *d)
         }
     }
     json_object_set_new(d->matrix_page, "platforms", pls);
+    if (hidden) {
+        json_t *cut = json_object();
+        json_object_set_new(cut, "releases", json_integer(SITEDATA_MATRIX_RELEASES));
+        json_object_set_new(d->matrix_page, "older", cut);
+    }
+    for (int k = 0; k < COMPAT_VERDICTS; k++)
+        json_decref(cell_of[k]);
+    free(shown);
 }

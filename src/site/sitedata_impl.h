@@ -43,9 +43,9 @@ json_t *sitedata_build_variants(struct sitedata *d);
 void sitedata_build_simple(struct sitedata *d);
 char *sitedata_script_json(json_t *v);
 void sitedata_build_gpus(struct sitedata *d);
+void sitedata_gpus_free(struct sitedata *d);
 void sitedata_build_home(struct sitedata *d);
 void sitedata_build_matrix_page(struct sitedata *d);
-void sitedata_build_releases(struct sitedata *d);
 void sitedata_build_changes(struct sitedata *d);
 
 #endif

@@ -73,17 +73,18 @@ static json_t *by_target_name(json_t *tl)
     return out;
 }
 
-void sitedata_build_releases(struct sitedata *d)
+json_t *sitedata_release_page(const struct sitedata *d, size_t *next)
 {
     const struct dbview *v = d->v;
-    d->release_pages = json_array();
     json_t *cur = NULL;
-    struct strmap *ids = NULL; /* of the current page */
-    for (size_t r = 0; r < v->nrows; r++) {
+    struct strmap *ids = NULL; /* of the page */
+    size_t r;
+    for (r = *next; r < v->nrows; r++) {
         const struct dbview_row *row = &v->rows[r];
         if (!cur || strcmp(json_string_value(json_object_get(cur, "project")), row->project) != 0 ||
             strcmp(json_string_value(json_object_get(cur, "version")), row->version) != 0) {
-            strmap_free(ids);
+            if (cur)
+                break; /* the next page's first row */
             ids = strmap_new();
             cur = json_object();
             json_object_set_new(cur, "project", json_string(row->project));
@@ -93,7 +94,6 @@ void sitedata_build_releases(struct sitedata *d)
             json_object_set_new(cur, "path", json_string(path));
             free(path);
             json_object_set_new(cur, "rows", json_array());
-            json_array_append_new(d->release_pages, cur);
         }
         json_t *x = dbview_row_json(v, row);
         /* The row's binaries and wheels are shared with the view and the
@@ -157,6 +157,8 @@ void sitedata_build_releases(struct sitedata *d)
         json_array_append_new(json_object_get(cur, "rows"), x);
     }
     strmap_free(ids);
+    *next = r;
+    return cur;
 }
 
 static json_t *diff_list(const struct target *a, size_t na, const struct target *b, size_t nb)

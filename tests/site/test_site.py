@@ -410,6 +410,37 @@ for opt, want in (([], [1, 2, 3, 4]), (["--nightlies", "2"], [3, 4]), (["--night
     rows = json.loads(read(os.path.join(out, "api/v1/matrix.json")))["rows"]
     got = sorted({int(r["version"][-2:]) for r in rows if ".dev" in r["version"]})
     c.eq(got, want, "matrix.json with %s has the nightly rows of days %s" % (opt or "the default", want))
+# Many releases: the matrix page and the timeline show the newest 40; the
+# GPU page's history lists every release, a run of equal answers on one line.
+many = os.path.join(W, "many.jsonl")
+with open(many, "w") as f:
+    for minor in range(100, 150):
+        r = json.loads(json.dumps(base))
+        ver = "2.%d.0" % minor
+        fname = "torch-%s+cu130-cp312-cp312-manylinux_2_28_x86_64.whl" % ver
+        url = "https://download.pytorch.org/whl/cu130/" + fname.replace("+", "%2B")
+        key = hashlib.sha256(url.encode()).hexdigest()
+        r.update(key=key, sha256=key, index_sha256=key, url=url, input=url, filename=fname)
+        r["wheel"].update(filename=fname, version=ver + "+cu130", public_version=ver)
+        f.write(json.dumps(r, sort_keys=True) + "\n")
+mcache = os.path.join(W, "many-db")
+shutil.rmtree(mcache, ignore_errors=True)
+shutil.copytree(DB, mcache)
+p = watest.run(args, "db", "import", many, "--cache", mcache)
+c.eq(p.returncode, 0, "import of 50 releases (%s)" % p.stderr.strip())
+out = os.path.join(W, "site-many")
+p = build(out, mcache)
+c.eq(p.returncode, 0, "build with 50 more releases (%s)" % p.stderr.strip())
+mp = read(os.path.join(out, "matrix/index.html"))
+c.ok("The newest 40 releases of each project are here" in mp, "matrix page: says it shows the newest 40 releases")
+c.ok(">torch 2.149.0</a>" in mp and ">torch 2.110.0</a>" in mp and ">torch 2.109.0</a>" not in mp
+     and ">torch 2.9.0</a>" not in mp, "matrix page: torch 2.149 to 2.110, not 2.109 nor 2.9")
+gp = read(os.path.join(out, "gpu/geforce-rtx-3090/index.html"))
+c.ok(re.search(r"It shows the newest 40 of \d+ releases", gp), "GPU page: the timeline says it shows the newest 40")
+c.eq(len(re.findall(r'<text class="tl-head"', gp)), 40, "GPU page: 40 timeline columns")
+c.ok(re.search(r'>2\.100</a> – <a href="[^"]*">2\.149</a> <span class="small">\(50 releases\)</span>', gp),
+     "GPU page: cu130's 50 equal answers share one history line")
+c.ok(len(gp.encode()) < 200000, "GPU page stays small (%d bytes)" % len(gp.encode()))
 p = build(os.path.join(W, "site-nightlies"), ncache, "--nightlies", "-1")
 c.ok(p.returncode == 2 and "--nightlies" in p.stderr, "--nightlies -1 is a usage error: " + p.stderr.strip())
 

@@ -212,7 +212,7 @@ static void round_trip(void)
     OK(!db_has_record(db, K1), "and not stored");
     INT_EQ(db_count_records(db), 2, "two records");
     size_t n = 0;
-    OK(db_each_wheel(db, each_count, &n, &err) == 0, "each wheel");
+    OK(db_each_wheel(db, NULL, each_count, &n, &err) == 0, "each wheel");
     INT_EQ(n, 2, "each wheel hands out both rows");
     char *code = db_record_code(db, SCANNED);
     OK(code && strstr(code, "sm_"), "code column of the scanned record");
