@@ -97,8 +97,8 @@ static int run_cmp(const void *a, const void *b)
 {
     const struct run *x = a, *y = b;
     int c = strcmp(x->project, y->project);
-    if (!c)
-        c = tables_variant_cmp(x->variant, y->variant);
+    if (!c) /* the newest CUDA (ROCm) first: the builds people install today */
+        c = tables_variant_cmp(y->variant, x->variant);
     if (!c)
         c = strcmp(x->platform, y->platform);
     return c ? c : (x->seq > y->seq) - (x->seq < y->seq);

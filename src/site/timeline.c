@@ -116,10 +116,35 @@ char *timeline_svg(const struct grid *g, uint16_t cc, size_t *shown, size_t *tot
         cell[i] = res ? res->verdict : COMPAT_UNSUPPORTED;
         vers[i] = row->version;
     }
+    /* Variants with no wheel among the releases shown get no row: with
+     * the oldest releases cut, their variants (cu75 ...) would be empty. */
+    size_t kept = 0;
+    for (size_t y = 0; y < nvar; y++) {
+        int any = 0;
+        for (size_t x = 0; x < nrel && !any; x++)
+            any = cell[y * nrel + x] >= 0;
+        if (!any)
+            continue;
+        if (kept != y) {
+            var[kept] = var[y];
+            memmove(&cell[kept * nrel], &cell[y * nrel], nrel * sizeof *cell);
+            memmove(&vers[kept * nrel], &vers[y * nrel], nrel * sizeof *vers);
+        }
+        kept++;
+    }
+    nvar = kept;
     char ccs[16], what[40];
     compat_cc_string(cc, ccs, sizeof ccs);
     snprintf(what, sizeof what, "%s%s", cc >= TABLES_AMD_MIN ? "" : "compute capability ", ccs);
-    int w = LABEL_W + (int)nrel * CELL_W + 4, h = HEAD_H + (int)nvar * CELL_H + 4;
+    /* a column as wide as its longest label ("2.11" fits the default; the
+     * headings are about 7 px a character) */
+    int cw = CELL_W;
+    for (size_t x = 0; x < nrel; x++) {
+        int need = 7 * (int)strlen(rel[x]) + 6;
+        if (need > cw && need < 200)
+            cw = need;
+    }
+    int w = LABEL_W + (int)nrel * cw + 4, h = HEAD_H + (int)nvar * CELL_H + 4;
     struct strbuf b = STRBUF_INIT;
     strbuf_addf(&b,
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" role=\"img\" "
@@ -137,7 +162,7 @@ char *timeline_svg(const struct grid *g, uint16_t cc, size_t *shown, size_t *tot
         cc >= TABLES_AMD_MIN ? "ROCm" : "CUDA");
     for (size_t x = 0; x < nrel; x++) {
         strbuf_addf(&b, "<text class=\"tl-head\" x=\"%d\" y=\"16\" text-anchor=\"middle\">",
-                    LABEL_W + (int)x * CELL_W + CELL_W / 2);
+                    LABEL_W + (int)x * cw + cw / 2);
         add_text(&b, rel[x]);
         strbuf_adds(&b, "</text>\n");
     }
@@ -150,7 +175,7 @@ char *timeline_svg(const struct grid *g, uint16_t cc, size_t *shown, size_t *tot
             int c = cell[y * nrel + x];
             if (c < 0)
                 continue;
-            int tx = LABEL_W + (int)x * CELL_W;
+            int tx = LABEL_W + (int)x * cw;
             strbuf_addf(&b, "<g class=\"tl-%c\"><title>torch ", grid_verdict_code(c));
             add_text(&b, vers[y * nrel + x]);
             strbuf_addc(&b, ' ');
@@ -160,7 +185,7 @@ char *timeline_svg(const struct grid *g, uint16_t cc, size_t *shown, size_t *tot
             strbuf_addf(&b,
                         "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"3\"/>"
                         "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text></g>\n",
-                        tx + 2, ty + 2, CELL_W - 4, CELL_H - 4, tx + CELL_W / 2, ty + 15,
+                        tx + 2, ty + 2, cw - 4, CELL_H - 4, tx + cw / 2, ty + 15,
                         grid_verdict_symbol(c));
         }
     }
