@@ -3,7 +3,6 @@
  */
 #include "codec.h"
 
-#include <isa-l/igzip_lib.h>
 #include <lz4.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +14,12 @@
 
 #include "bytes.h"
 #include "fatbin.h"
+#include "inflate.h"
 #include "xalloc.h"
 
 struct codec {
     ZSTD_DCtx *zstd;
-    struct inflate_state inflate;
+    struct inflater *inflate;          /* zlib */
     uint8_t block[ZSTD_BLOCKSIZE_MAX]; /* one decoded zstd block */
 };
 
@@ -29,6 +29,7 @@ struct codec *codec_new(void)
     c->zstd = ZSTD_createDCtx();
     if (!c->zstd)
         abort();
+    c->inflate = inflater_new();
     return c;
 }
 
@@ -37,6 +38,7 @@ void codec_free(struct codec *c)
     if (!c)
         return;
     ZSTD_freeDCtx(c->zstd);
+    inflater_free(c->inflate);
     free(c);
 }
 
@@ -108,27 +110,36 @@ static int zstd_frame(struct codec *c, const uint8_t *src, size_t srclen, uint8_
     return -1;
 }
 
+struct prefix {
+    uint8_t *dst;
+    size_t want, n;
+};
+
+static int to_prefix(void *ud, const uint8_t *buf, size_t n, struct wa_error *err)
+{
+    (void)err;
+    struct prefix *p = ud;
+    size_t take = n < p->want - p->n ? n : p->want - p->n;
+    memcpy(p->dst + p->n, buf, take);
+    p->n += take;
+    return p->n == p->want; /* 1: enough */
+}
+
 static int zlib_stream(struct codec *c, const uint8_t *src, size_t srclen, uint8_t *dst,
                        size_t want, size_t *outlen)
 {
     if (srclen < 2 || (src[0] & 0x0F) != 8 || ((src[0] << 8) | src[1]) % 31 != 0)
         return -1;
-    struct inflate_state *s = &c->inflate;
-    isal_inflate_init(s);
-    s->crc_flag = ISAL_DEFLATE;
-    s->next_in = (uint8_t *)(src + 2);
-    s->avail_in = (uint32_t)(srclen - 2 > UINT32_MAX ? UINT32_MAX : srclen - 2);
-    if (want > UINT32_MAX)
-        want = UINT32_MAX; /* avail_out is 32 bits wide */
-    s->next_out = dst;
-    s->avail_out = (uint32_t)want;
-    int r = isal_inflate(s);
-    size_t n = want - s->avail_out;
-    if (r < 0 && n == 0)
+    inflater_reset(c->inflate, INFLATE_ZLIB | INFLATE_PREFIX, UINT64_MAX);
+    struct prefix p = {dst, want, 0};
+    size_t used;
+    struct wa_error err;
+    /* a stream cut by the end of the prefix, or damaged after its first
+     * bytes, still gives what decoded before */
+    (void)inflater_feed(c->inflate, src, srclen, &used, to_prefix, &p, &err);
+    if (p.n == 0)
         return -1;
-    if (n == 0)
-        return -1;
-    *outlen = n;
+    *outlen = p.n;
     return 0;
 }
 

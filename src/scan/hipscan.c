@@ -11,19 +11,17 @@
  */
 #include "hipscan.h"
 
-#include <isa-l/igzip_lib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zstd.h>
 
 #include "bytes.h"
+#include "inflate.h"
 #include "offload.h"
 #include "xalloc.h"
 
 #define PROBE_LEN 64u
-#define OUT_CHUNK (64u << 10)
 #define INFLATE_BUDGET (64ull << 20) /* inflated bytes read for the probes at most */
 #define MAX_REPLAY_DEPTH 16
 #define MAX_REJECTS 16
@@ -65,10 +63,9 @@ struct hipscan {
     uint8_t *table; /* inflated prefix until the table parses */
     size_t tablelen, tablecap;
     int table_done;
-    size_t bundle; /* index of the current bundle once created */
-    struct inflate_state *zl;
-    ZSTD_DStream *zs;
-    uint8_t *out;
+    size_t bundle;        /* index of the current bundle once created */
+    struct inflater *inf; /* made on the first compressed bundle, kept */
+    int enough;           /* the decoder's sink needs no more of this bundle */
 };
 
 static void warnf(struct hipscan *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -120,12 +117,9 @@ struct hipscan *hipscan_new(uint64_t size)
     return h;
 }
 
+/* Stops decoding the current bundle (the decoder is kept for the next). */
 static void decoder_free(struct hipscan *h)
 {
-    free(h->zl);
-    h->zl = NULL;
-    ZSTD_freeDStream(h->zs);
-    h->zs = NULL;
     h->inflating = 0;
 }
 
@@ -143,7 +137,7 @@ void hipscan_free(struct hipscan *h)
     free(h->head);
     free(h->probes);
     free(h->table);
-    free(h->out);
+    inflater_free(h->inf);
     free(h);
 }
 
@@ -278,19 +272,13 @@ static void end_bundle(struct hipscan *h, uint64_t end)
 
 static int start_decoder(struct hipscan *h)
 {
-    if (!h->out)
-        h->out = xmalloc(OUT_CHUNK);
-    if (h->ccob.method == OFFLOAD_ZLIB) {
-        h->zl = xmalloc(sizeof *h->zl);
-        isal_inflate_init(h->zl);
-        h->zl->crc_flag = ISAL_ZLIB;
-    } else {
-        h->zs = ZSTD_createDStream();
-        if (!h->zs)
-            return fail(h, WA_ERR_LIMIT, "cannot create a zstd decoder");
-        ZSTD_initDStream(h->zs);
-        ZSTD_DCtx_setParameter(h->zs, ZSTD_d_windowLogMax, 27);
-    }
+    if (!h->inf)
+        h->inf = inflater_new();
+    /* Only the declared bytes count; a stream that goes on is cut there. */
+    inflater_reset(h->inf,
+                   (h->ccob.method == OFFLOAD_ZLIB ? INFLATE_ZLIB : INFLATE_ZSTD) | INFLATE_PREFIX |
+                       INFLATE_CUT,
+                   h->ccob.uncompressed_size);
     h->inflating = 1;
     h->stream_done = 0;
     h->out_pos = 0;
@@ -345,81 +333,54 @@ static int on_inflated(struct hipscan *h, const uint8_t *out, size_t n)
     return 0;
 }
 
-/* Feeds compressed bytes; stops the decoder once nothing more is needed.
- * *consumed: the bytes the decoder took (all of them unless the stream
- * ended or the decoder stopped). */
+/* The decoder's sink: hands the bytes on, and asks for no more once
+ * nothing more is needed from a bundle whose end is known (the table is
+ * read and no probe is waiting, or the budget is spent). */
+static int on_decoded(void *ud, const uint8_t *buf, size_t n, struct wa_error *err)
+{
+    (void)err;
+    struct hipscan *h = ud;
+    int rc = on_inflated(h, buf, n);
+    if (rc < 0)
+        return rc;
+    h->out_pos += n;
+    if (!h->inflating)
+        return 1; /* on_inflated gave up on the bundle */
+    if (h->comp_left != UINT64_MAX &&
+        ((h->table_done && !probes_pending(h)) || h->out_pos > INFLATE_BUDGET)) {
+        h->enough = 1; /* the rest is not needed */
+        return 1;
+    }
+    return 0;
+}
+
+/* Feeds compressed bytes to the decoder.  *consumed: the bytes it took
+ * (all of them unless the stream ended inside them, or the decoder
+ * stopped). */
 static int inflate_feed(struct hipscan *h, const uint8_t *in, size_t n, size_t *consumed)
 {
-    size_t total = n;
-    *consumed = 0;
-    while (h->inflating && n > 0) {
-        size_t produced, used;
-        int end = 0;
-        if (h->zl) {
-            h->zl->next_in = (uint8_t *)in;
-            h->zl->avail_in = (uint32_t)(n > UINT32_MAX ? UINT32_MAX : n);
-            h->zl->next_out = h->out;
-            h->zl->avail_out = OUT_CHUNK;
-            uint32_t before = h->zl->avail_in;
-            int r = isal_inflate(h->zl);
-            if (r != ISAL_DECOMP_OK) {
-                warnf(h, "compressed bundle at offset %llu: zlib stream damaged",
-                      (unsigned long long)h->cand_off);
-                decoder_free(h);
-                return 0;
-            }
-            used = before - h->zl->avail_in;
-            produced = OUT_CHUNK - h->zl->avail_out;
-            end = h->zl->block_state == ISAL_BLOCK_FINISH;
-        } else {
-            ZSTD_inBuffer ib = {in, n, 0};
-            ZSTD_outBuffer ob = {h->out, OUT_CHUNK, 0};
-            size_t r = ZSTD_decompressStream(h->zs, &ob, &ib);
-            if (ZSTD_isError(r)) {
-                warnf(h, "compressed bundle at offset %llu: zstd: %s",
-                      (unsigned long long)h->cand_off, ZSTD_getErrorName(r));
-                decoder_free(h);
-                return 0;
-            }
-            used = ib.pos;
-            produced = ob.pos;
-            end = r == 0;
-        }
-        /* Only the declared bytes count; a stream that goes on is cut there. */
-        uint64_t room = h->ccob.uncompressed_size - h->out_pos;
-        size_t give = produced < room ? produced : (size_t)room;
-        if (give) {
-            int rc = on_inflated(h, h->out, give);
-            if (rc < 0)
-                return rc;
-            h->out_pos += give;
-        }
-        if (produced > give) {
-            if (h->inflating)
-                warnf(h, "compressed bundle at offset %llu inflates past its declared %llu bytes",
-                      (unsigned long long)h->cand_off,
-                      (unsigned long long)h->ccob.uncompressed_size);
-            decoder_free(h);
-            return 0;
-        }
-        in += used;
-        n -= used;
-        *consumed = total - n;
-        if (end) {
-            h->stream_done = 1;
-            h->inflating = 0;
-            return 0;
-        }
-        if (h->inflating && h->table_done && !probes_pending(h) && h->comp_left != UINT64_MAX) {
-            decoder_free(h); /* the rest is not needed */
-            return 0;
-        }
-        if (h->inflating && h->out_pos > INFLATE_BUDGET && h->comp_left != UINT64_MAX) {
-            decoder_free(h);
-            return 0;
-        }
-        if (!used && !produced)
-            break;
+    struct wa_error err;
+    h->enough = 0;
+    int rc = inflater_feed(h->inf, in, n, consumed, on_decoded, h, &err);
+    if (h->failed)
+        return h->err.code; /* on_inflated failed the scan */
+    if (rc < 0 && h->inflating) {
+        if (err.code == WA_ERR_LIMIT)
+            warnf(h, "compressed bundle at offset %llu inflates past its declared %llu bytes",
+                  (unsigned long long)h->cand_off, (unsigned long long)h->ccob.uncompressed_size);
+        else
+            warnf(h, "compressed bundle at offset %llu: %s", (unsigned long long)h->cand_off,
+                  err.msg);
+        decoder_free(h);
+        return 0;
+    }
+    if (h->enough) {
+        decoder_free(h);
+        return 0;
+    }
+    if (inflater_finished(h->inf) && h->inflating) {
+        h->stream_done = 1;
+        h->inflating = 0;
     }
     return 0;
 }

@@ -1,11 +1,15 @@
 /*
- * inflate: streaming raw-deflate decoding with CRC-32, on ISA-L.
+ * inflate: the one streaming decompressor: raw deflate with the zip CRC-32
+ * (zip members), zlib (HIP offload bundles, fatbin entries), zstd (HIP
+ * offload bundles) and stored data, behind one interface.
  *
- * ISA-L's isal_inflate is the fastest streaming inflater Debian ships (2-3x
- * zlib here) and computes the zip CRC-32 of its output as it goes.  Output
- * goes through a fixed internal buffer to a sink callback, so memory stays
- * constant whatever the member size.  Stored (method 0) data goes through
- * the same interface with CRC only.
+ * Deflate and zlib run on ISA-L's isal_inflate, the fastest streaming
+ * inflater Debian ships (2-3x zlib here), which computes the zip CRC-32 of
+ * its output as it goes; zstd on libzstd's streaming decoder, its window
+ * capped at 128 MiB.  Output goes through a fixed internal buffer to a
+ * sink callback, so memory stays constant whatever the stream's size.
+ * (codec.c keeps libzstd's buffer-less API for one job this cannot do:
+ * the first block of a frame without allocating the frame's window.)
  */
 #ifndef WHEELARCH_INFLATE_H
 #define WHEELARCH_INFLATE_H
@@ -28,10 +32,28 @@ struct inflater;
 struct inflater *inflater_new(void);
 void inflater_free(struct inflater *inf);
 
-/* Starts a new member.  `stored` selects method 0 (copy) instead of deflate;
- * `limit` is the most output accepted before the stream is reported as
- * inflating past its declared size. */
-void inflater_reset(struct inflater *inf, int stored, uint64_t limit);
+enum inflate_mode {
+    INFLATE_DEFLATE = 0, /* raw deflate (zip method 8), CRC-32 of the output */
+    INFLATE_STORED = 1,  /* no compression (zip method 0), CRC-32 only */
+    INFLATE_ZLIB = 2,    /* RFC 1950: header, deflate, Adler-32 */
+    INFLATE_ZSTD = 3     /* zstd frames */
+};
+
+/* With a mode: stop decoding as soon as the sink asks for no more (for a
+ * prefix; the stream's end is then never found). */
+#define INFLATE_PREFIX 0x100
+
+/* With a mode: output past the limit is cut there, the bytes up to the
+ * limit delivered before the error; without it, the chunk that crosses
+ * the limit is not delivered at all (a zip bomb is reported as such, not
+ * as whatever its first bytes fail to parse as). */
+#define INFLATE_CUT 0x200
+
+/* Starts a new stream in `mode` (enum inflate_mode, possibly with
+ * INFLATE_PREFIX and INFLATE_CUT); `limit` is the most output accepted:
+ * beyond it the stream is reported as inflating past its declared size
+ * (WA_ERR_LIMIT). */
+void inflater_reset(struct inflater *inf, int mode, uint64_t limit);
 
 /* Consumes compressed bytes.  Sets *used to the bytes consumed (less than n
  * only when the deflate stream ended inside the chunk).  Returns 0 or a
@@ -39,10 +61,11 @@ void inflater_reset(struct inflater *inf, int stored, uint64_t limit);
 int inflater_feed(struct inflater *inf, const uint8_t *in, size_t n, size_t *used,
                   inflate_sink sink, void *ud, struct wa_error *err);
 
-/* Whether the deflate stream has ended (always 0 for stored data). */
+/* Whether the stream has ended (always 0 for stored data). */
 int inflater_finished(const struct inflater *inf);
 
-/* CRC-32 and count of all output so far, delivered or not. */
+/* CRC-32 (deflate and stored modes) and count of all output so far,
+ * delivered or not. */
 uint32_t inflater_crc(const struct inflater *inf);
 uint64_t inflater_total_out(const struct inflater *inf);
 

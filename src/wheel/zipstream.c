@@ -216,7 +216,7 @@ static int start_member(struct zipstream *zs)
         zs->data_left = zs->csize;
         return 0;
     }
-    inflater_reset(zs->inf, lh->method == ZIP_METHOD_STORE,
+    inflater_reset(zs->inf, lh->method == ZIP_METHOD_STORE ? INFLATE_STORED : INFLATE_DEFLATE,
                    zs->sizes_known ? zs->usize : MEMBER_OUTPUT_MAX);
     zs->st = Z_DATA;
     zs->data_left = zs->sizes_known ? zs->csize : ZIPSTREAM_SIZE_UNKNOWN;
