@@ -61,7 +61,9 @@ static void row_free(struct dbview_row *r)
     free(r->sass);
     free(r->ptx);
     free(r->index_url);
-    json_decref(r->wheels);
+    for (size_t i = 0; i < r->nwheels; i++)
+        record_wheel_free(&r->wheels[i]);
+    free(r->wheels);
     json_decref(r->binaries);
     json_decref(r->differences);
     free(r->gfx);
@@ -457,30 +459,13 @@ static struct dbview_row *new_row(struct dbview *v, size_t *cap, const char *pro
     r->platform = xstrdup(platform);
     r->status = status;
     tables_variant_cuda(variant, &r->cuda);
-    r->wheels = json_array();
     return r;
 }
 
 static int wheel_cmp(const void *a, const void *b)
 {
-    return strcmp(
-        jstr(*(json_t *const *)a, "filename") ? jstr(*(json_t *const *)a, "filename") : "",
-        jstr(*(json_t *const *)b, "filename") ? jstr(*(json_t *const *)b, "filename") : "");
-}
-
-static void sort_wheels(json_t *arr)
-{
-    size_t n = json_array_size(arr);
-    if (n < 2)
-        return;
-    json_t **items = xmalloc(n * sizeof *items);
-    for (size_t i = 0; i < n; i++)
-        items[i] = json_incref(json_array_get(arr, i));
-    qsort(items, n, sizeof *items, wheel_cmp);
-    json_array_clear(arr);
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(arr, items[i]);
-    free(items);
+    const struct record_wheel *x = a, *y = b;
+    return strcmp(x->filename, y->filename);
 }
 
 static void newer(char **dst, const char *s)
@@ -587,8 +572,11 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
     free(gk);
     if (w->entry) {
         json_t *entry = json_loads(w->entry, 0, NULL);
-        if (entry)
-            json_array_append_new(r->wheels, entry);
+        if (entry) {
+            r->wheels = xgrow(r->wheels, &r->capwheels, r->nwheels + 1, sizeof *r->wheels);
+            record_wheel_from_json(entry, &r->wheels[r->nwheels++]);
+            json_decref(entry);
+        }
     }
     newer(&r->scanned_at, w->scanned_at);
     newer(&v->data_date, w->scanned_at);
@@ -903,7 +891,8 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
         }
         if (!r->index_url)
             r->index_url = default_index_url(r->variant);
-        sort_wheels(r->wheels);
+        if (r->nwheels > 1) /* a stable order: by file name */
+            qsort(r->wheels, r->nwheels, sizeof *r->wheels, wheel_cmp);
         differences(r);
     }
     if (v->nrows > 1)
@@ -998,7 +987,10 @@ json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r)
     }
     json_object_set(o, "differences", r->differences);
     json_object_set(o, "binaries", r->binaries);
-    json_object_set(o, "wheels", r->wheels);
+    json_t *wheels = json_array();
+    for (size_t i = 0; i < r->nwheels; i++)
+        json_array_append_new(wheels, record_wheel_json(&r->wheels[i]));
+    json_object_set_new(o, "wheels", wheels);
     json_object_set_new(o, "scanned_at", r->scanned_at ? json_string(r->scanned_at) : json_null());
     json_object_set_new(o, "wheelarch_version",
                         r->wheelarch_version ? json_string(r->wheelarch_version) : json_null());

@@ -19,6 +19,7 @@
 
 #include "compat.h"
 #include "error.h"
+#include "record.h"
 #include "tables.h"
 
 enum view_status { VIEW_VERIFIED = 0, VIEW_INFERRED, VIEW_DECLARED };
@@ -40,8 +41,9 @@ struct dbview_row {
     size_t ngfx;
     const struct declared *declared; /* the declared row for this release, or NULL */
     char *index_url;                 /* the index to install from */
-    json_t *wheels;                  /* [{filename, url, sha256, status, key, upload_time}] */
-    json_t *binaries;                /* own binaries: [{path, modules, sass, ptx, targets}] */
+    struct record_wheel *wheels;     /* its wheels, by file name */
+    size_t nwheels, capwheels;
+    json_t *binaries;    /* own binaries: [{path, modules, sass, ptx, targets}] */
     json_t *differences; /* ["sm_90a (2 of 341 modules) is not in the declared list", ...] */
     char *scanned_at;    /* newest scan date of its records, or NULL */
     char *source_key;    /* inferred rows: the record their code comes from */

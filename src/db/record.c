@@ -50,6 +50,79 @@ json_t *record_entry(json_t *rec)
     return w;
 }
 
+static char *dup_str(json_t *o, const char *k, const char *absent)
+{
+    const char *v = json_string_value(json_object_get(o, k));
+    return v ? xstrdup(v) : absent ? xstrdup(absent) : NULL;
+}
+
+void record_wheel_from_json(json_t *e, struct record_wheel *w)
+{
+    memset(w, 0, sizeof *w);
+    w->filename = dup_str(e, "filename", "");
+    w->url = dup_str(e, "url", "");
+    w->key = dup_str(e, "key", "");
+    w->sha256 = dup_str(e, "sha256", NULL);
+    const char *st = json_string_value(json_object_get(e, "status"));
+    w->scanned = st && strcmp(st, "scanned") == 0;
+    w->upload_time = dup_str(e, "upload_time", NULL);
+    w->scanned_at = dup_str(e, "scanned_at", NULL);
+    w->inferred_from = dup_str(e, "inferred_from", NULL);
+    w->requires_python = dup_str(e, "requires_python", NULL);
+    json_t *size = json_object_get(e, "size");
+    w->size = json_is_integer(size) ? (long long)json_integer_value(size) : -1;
+    json_t *ver = json_object_get(e, "sha256_verified");
+    w->sha256_verified = json_is_boolean(ver) ? json_is_true(ver) : -1;
+    json_t *y = json_object_get(e, "yanked"); /* PEP 691: false, true or the reason */
+    w->yanked = json_is_true(y) || json_is_string(y);
+    w->yanked_reason = json_is_string(y) ? xstrdup(json_string_value(y)) : NULL;
+}
+
+void record_wheel_free(struct record_wheel *w)
+{
+    free(w->filename);
+    free(w->url);
+    free(w->key);
+    free(w->sha256);
+    free(w->upload_time);
+    free(w->scanned_at);
+    free(w->inferred_from);
+    free(w->requires_python);
+    free(w->yanked_reason);
+    memset(w, 0, sizeof *w);
+}
+
+static json_t *str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+json_t *record_wheel_json(const struct record_wheel *w)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "filename", json_string(w->filename));
+    json_object_set_new(o, "url", json_string(w->url));
+    json_object_set_new(o, "sha256", str_or_null(w->sha256));
+    json_object_set_new(o, "status", json_string(w->scanned ? "scanned" : "inferred"));
+    if (w->key[0])
+        json_object_set_new(o, "key", json_string(w->key));
+    json_object_set_new(o, "upload_time", str_or_null(w->upload_time));
+    if (w->scanned_at)
+        json_object_set_new(o, "scanned_at", json_string(w->scanned_at));
+    if (w->inferred_from)
+        json_object_set_new(o, "inferred_from", json_string(w->inferred_from));
+    if (w->size >= 0)
+        json_object_set_new(o, "size", json_integer((json_int_t)w->size));
+    if (w->sha256_verified >= 0)
+        json_object_set_new(o, "sha256_verified", json_boolean(w->sha256_verified));
+    json_object_set_new(o, "yanked",
+                        w->yanked_reason ? json_string(w->yanked_reason)
+                        : w->yanked      ? json_true()
+                                         : json_null());
+    json_object_set_new(o, "requires_python", str_or_null(w->requires_python));
+    return o;
+}
+
 /* The canonical name of a target name, or 0 when it does not parse. */
 static int canonical(const char *name, char *out, size_t n, struct target *t)
 {

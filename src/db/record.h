@@ -56,6 +56,26 @@ void record_columns_free(struct record_columns *c);
  * New reference. */
 json_t *record_entry(json_t *rec);
 
+/* A wheel's line (record_entry) as a type: what the view, the pages, the
+ * feed and the simple indexes read about one wheel. */
+struct record_wheel {
+    char *filename, *url, *key; /* never NULL ("" when the line lacks one) */
+    char *sha256;               /* NULL when unknown */
+    int scanned;                /* status "scanned"; else inferred */
+    char *upload_time, *scanned_at, *inferred_from, *requires_python; /* or NULL */
+    long long size;                                                   /* -1 when unknown */
+    int sha256_verified; /* -1 when unknown, else 0 or 1 */
+    int yanked;          /* 0 or 1 */
+    char *yanked_reason; /* the reason when yanked gives one ("" when it gives none), or NULL */
+};
+
+/* Fills w from a line as record_entry makes it (fields of the wrong type
+ * are taken as absent).  Free with record_wheel_free. */
+void record_wheel_from_json(json_t *entry, struct record_wheel *w);
+void record_wheel_free(struct record_wheel *w);
+/* The line as JSON again, with the fields it has.  New reference. */
+json_t *record_wheel_json(const struct record_wheel *w);
+
 /* The project's own GPU code in a record, as the database's code column
  * holds it: the module sets of every binary that is not a bundled library,
  * in the order the record lists them, separated by ';', each "MODULES

@@ -17,20 +17,16 @@
  * whether it was scanned or inferred; the rest of each wheel's record (its
  * size, scan date, source key ...) is on its release page, and would be
  * most of the document at 100,000 wheels. */
-static json_t *slim_wheels(json_t *wheels)
+static json_t *slim_wheels(const struct dbview_row *row)
 {
-    static const char *const keep[] = {"filename", "url", "sha256", "status"};
     json_t *out = json_array();
-    size_t i;
-    json_t *w;
-    json_array_foreach(wheels, i, w)
-    {
+    for (size_t i = 0; i < row->nwheels; i++) {
+        const struct record_wheel *w = &row->wheels[i];
         json_t *x = json_object();
-        for (size_t k = 0; k < sizeof keep / sizeof keep[0]; k++) {
-            json_t *f = json_object_get(w, keep[k]);
-            if (f)
-                json_object_set(x, keep[k], f);
-        }
+        json_object_set_new(x, "filename", json_string(w->filename));
+        json_object_set_new(x, "url", json_string(w->url));
+        json_object_set_new(x, "sha256", w->sha256 ? json_string(w->sha256) : json_null());
+        json_object_set_new(x, "status", json_string(w->scanned ? "scanned" : "inferred"));
         json_array_append_new(out, x);
     }
     return out;
@@ -52,7 +48,7 @@ json_t *sitedata_build_matrix(struct sitedata *d)
     for (size_t r = 0; r < v->nrows; r++) {
         json_t *o = dbview_row_json(v, &v->rows[r]);
         json_object_del(o, "binaries"); /* per-binary detail is on the release pages */
-        json_object_set_new(o, "wheels", slim_wheels(v->rows[r].wheels));
+        json_object_set_new(o, "wheels", slim_wheels(&v->rows[r]));
         json_t *cells = json_object();
         for (size_t c = 0; c < d->grid.nccs; c++) {
             if (!grid_row_fits(&v->rows[r], d->grid.ccs[c]))
@@ -310,28 +306,31 @@ json_t *sitedata_build_variants(struct sitedata *d)
 static json_t *row_links(const struct dbview_row *row)
 {
     json_t *links = json_array();
-    size_t i;
-    json_t *w;
-    json_array_foreach(row->wheels, i, w)
-    {
-        char *url = sitedata_href(json_string_value(json_object_get(w, "url")));
+    for (size_t i = 0; i < row->nwheels; i++) {
+        const struct record_wheel *w = &row->wheels[i];
+        char *url = sitedata_href(w->url);
         if (!url)
             continue;
         /* recordcheck refuses a URL with a fragment; were one to get
          * through, it is cut, so a link never has two '#'. */
         url[strcspn(url, "#")] = '\0';
         json_t *l = json_object();
-        json_object_set(l, "filename", json_object_get(w, "filename"));
-        const char *sha = json_string_value(json_object_get(w, "sha256"));
-        char *href = sha ? xasprintf("%s#sha256=%s", url, sha) : xstrdup(url);
+        json_object_set_new(l, "filename", json_string(w->filename));
+        char *href = w->sha256 ? xasprintf("%s#sha256=%s", url, w->sha256) : xstrdup(url);
         json_object_set_new(l, "href", json_string(href));
         json_object_set_new(l, "url", json_string(url));
         free(href);
         free(url);
-        json_object_set(l, "sha256", json_object_get(w, "sha256"));
-        json_object_set(l, "requires_python", json_object_get(w, "requires_python"));
-        json_object_set(l, "yanked", json_object_get(w, "yanked"));
-        json_object_set(l, "upload_time", json_object_get(w, "upload_time"));
+        json_object_set_new(l, "sha256", w->sha256 ? json_string(w->sha256) : json_null());
+        json_object_set_new(l, "requires_python",
+                            w->requires_python ? json_string(w->requires_python) : json_null());
+        /* PEP 691: the reason, or true; PEP 503's data-yanked: the reason */
+        json_object_set_new(l, "yanked",
+                            w->yanked_reason ? json_string(w->yanked_reason)
+                            : w->yanked      ? json_true()
+                                             : json_null());
+        json_object_set_new(l, "upload_time",
+                            w->upload_time ? json_string(w->upload_time) : json_null());
         json_array_append_new(links, l);
     }
     return links;
@@ -386,7 +385,7 @@ void sitedata_build_simple(struct sitedata *d)
     size_t nnames = 0;
     for (size_t r = 0; r < v->nrows; r++) {
         const struct dbview_row *row = &v->rows[r];
-        if (row->status == VIEW_DECLARED || json_array_size(row->wheels) == 0)
+        if (row->status == VIEW_DECLARED || row->nwheels == 0)
             continue;
         json_t *x = json_object(), *links = row_links(row);
         json_object_set_new(x, "project", json_string(row->project));

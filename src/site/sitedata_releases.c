@@ -99,12 +99,15 @@ json_t *sitedata_release_page(const struct sitedata *d, size_t *next)
         /* The row's binaries and wheels are shared with the view and the
          * feed documents; the page gets its own copies to annotate. */
         json_object_set_new(x, "binaries", shallow_items(row->binaries));
-        json_object_set_new(x, "wheels", shallow_items(row->wheels));
+        json_t *wheels = json_array();
+        for (size_t k = 0; k < row->nwheels; k++)
+            json_array_append_new(wheels, record_wheel_json(&row->wheels[k]));
+        json_object_set_new(x, "wheels", wheels);
         json_object_set_new(x, "platform_name", json_string(sitedata_platform_name(row->platform)));
         sitedata_set_href(x, "index_href", row->index_url);
         json_object_set_new(x, "has_differences",
                             json_boolean(json_array_size(row->differences) > 0));
-        json_object_set_new(x, "has_wheels", json_boolean(json_array_size(row->wheels) > 0));
+        json_object_set_new(x, "has_wheels", json_boolean(row->nwheels > 0));
         /* Ids from the variant and platform, unique in the page; binaries
          * by their place (member paths are any bytes). */
         char *raw = xasprintf("%s-%s", row->variant, row->platform);
@@ -232,11 +235,8 @@ void sitedata_build_changes(struct sitedata *d)
             if ((long)k != sitedata_newest_row(d, x->project, x->release, x->variant, x->platform))
                 continue;
             /* the release's date: its first upload where crawled */
-            size_t wi;
-            json_t *w;
-            json_array_foreach(x->wheels, wi, w)
-            {
-                const char *up = json_string_value(json_object_get(w, "upload_time"));
+            for (size_t wi = 0; wi < x->nwheels; wi++) {
+                const char *up = x->wheels[wi].upload_time;
                 if (up && strlen(up) >= 10 && (!date || strncmp(up, date, 10) < 0)) {
                     snprintf(datebuf, sizeof datebuf, "%.10s", up);
                     date = datebuf;
