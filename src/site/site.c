@@ -419,15 +419,20 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
     /* Each link formatted once, as HTML and as PEP 691 JSON, however many
      * architecture pages list it. */
     char ***html = xcalloc(nrows + 1, sizeof *html), ***json = xcalloc(nrows + 1, sizeof *json);
+    size_t *nlinks = xcalloc(nrows + 1, sizeof *nlinks);
     int rc = 0;
     for (size_t i = 0; i < nrows && rc == 0; i++) {
-        json_t *links = json_object_get(json_array_get(rows, i), "links");
+        json_t *links = sitedata_simple_links(d, i); /* one row's at a time */
         size_t nl = json_array_size(links);
+        nlinks[i] = nl;
         html[i] = xcalloc(nl + 1, sizeof **html);
         json[i] = xcalloc(nl + 1, sizeof **json);
         for (size_t k = 0; k < nl && rc == 0; k++) {
+            json_t *l = json_array_get(links, k);
+            if (json_is_null(l))
+                continue; /* never picked */
             json_t *one = json_array(), *data = json_object();
-            json_array_append(one, json_array_get(links, k));
+            json_array_append(one, l);
             json_object_set(data, "links", one);
             struct strbuf out = STRBUF_INIT;
             rc = tmpl_render_name(c->tmpls, "simple_links", data, &out, err);
@@ -436,6 +441,7 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
             json_decref(data);
             json_decref(one);
         }
+        json_decref(links);
     }
     size_t a;
     json_t *arch;
@@ -540,15 +546,16 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
         json_decref(data);
     }
     for (size_t i = 0; i < nrows; i++) {
-        for (size_t k = 0; html[i] && html[i][k]; k++)
-            free(html[i][k]);
-        for (size_t k = 0; json[i] && json[i][k]; k++)
-            free(json[i][k]);
+        for (size_t k = 0; k < nlinks[i]; k++) {
+            free(html[i] ? html[i][k] : NULL);
+            free(json[i] ? json[i][k] : NULL);
+        }
         free(html[i]);
         free(json[i]);
     }
     free(html);
     free(json);
+    free(nlinks);
     return rc;
 }
 
@@ -570,7 +577,10 @@ static int copy_asset(struct ctx *c, const char *name, struct wa_error *err)
 
 static int api(struct ctx *c, struct sitedata *d, struct wa_error *err)
 {
-    int rc = put_json(c, "api/v1/matrix.json", d->matrix, err);
+    struct strbuf m = STRBUF_INIT;
+    sitedata_matrix_json(d, &m);
+    int rc = put(c, "api/v1/matrix.json", m.buf ? m.buf : "", m.len, err);
+    strbuf_free(&m);
     if (rc == 0)
         rc = put_json(c, "api/v1/index-table.json", d->index_table, err);
     if (rc == 0)

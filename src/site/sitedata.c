@@ -332,7 +332,6 @@ void sitedata_begin(const struct dbview *v, const struct tables *t, const char *
 
 void sitedata_build_feeds(struct sitedata *d)
 {
-    d->matrix = sitedata_build_matrix(d);
     sitedata_build_csv(d);
     d->index_table = sitedata_build_index_table(d);
     d->variants = sitedata_build_variants(d);
@@ -362,11 +361,11 @@ void sitedata_free(struct sitedata *d)
     for (size_t i = 0; d->simple_picks && i < d->grid.nccs; i++)
         free(d->simple_picks[i].v);
     free(d->simple_picks);
+    free(d->simple_rows);
     strmap_free(d->newest);
     grid_free(&d->grid);
     free(d->base_url);
     json_decref(d->meta);
-    json_decref(d->matrix);
     json_decref(d->gpus);
     json_decref(d->index_table);
     json_decref(d->variants);

@@ -27,8 +27,8 @@ struct strmap;
 
 #define SITE_API_VERSION "1.0"
 
-/* One link of a simple index: link `link` of row `row` of d->simple's
- * "rows". */
+/* One link of a simple index: the link of wheel `link` of row `row` of
+ * d->simple's "rows". */
 struct sitedata_pick {
     uint32_t row, link;
 };
@@ -49,7 +49,6 @@ struct sitedata {
     struct grid grid;
     char *base_url;                       /* "" when none */
     json_t *meta;                         /* {"api-version", "data-as-of", "generator"} */
-    json_t *matrix;                       /* api/v1/matrix.json */
     json_t *gpus;                         /* api/v1/gpus.json */
     json_t *index_table;                  /* api/v1/index-table.json */
     json_t *variants;                     /* api/v1/variants.json */
@@ -59,8 +58,9 @@ struct sitedata {
     json_t *matrix_page;                  /* matrix/ */
     struct sitedata_gpu_state *gpu_state; /* what the GPU pages share */
     json_t *changes;                      /* changes/ and changes.atom */
-    json_t *simple;                       /* simple/<arch>/: {projects, rows: [{project, links}],
+    json_t *simple;                       /* simple/<arch>/: {projects, rows: [{project}],
                                              archs: [{arch, cc}]} */
+    size_t *simple_rows;                  /* the view row of each of d->simple's rows */
     struct sitedata_picks *simple_picks;  /* per entry of "archs": what it lists */
     struct strmap *newest;                /* project|release|variant|platform -> newest row */
 };
@@ -72,7 +72,7 @@ int sitedata_build(const struct dbview *v, const struct tables *t, const char *b
 
 /* sitedata_build in steps, for a caller that uses two threads: begin
  * computes what both halves read (the grid, the newest rows); then the
- * feed half (matrix, csv, index_table, variants, simple) and the page half
+ * feed half (csv, index_table, variants, simple) and the page half
  * (gpus and what the GPU pages share, home, matrix_page, changes) only read
  * it and each other's nothing, so they may run at the same time. */
 void sitedata_begin(const struct dbview *v, const struct tables *t, const char *base_url,
@@ -80,6 +80,15 @@ void sitedata_begin(const struct dbview *v, const struct tables *t, const char *
 void sitedata_build_feeds(struct sitedata *d);
 void sitedata_build_pages(struct sitedata *d);
 void sitedata_free(struct sitedata *d);
+
+/* api/v1/matrix.json, appended to out row by row (the whole matrix is
+ * never a JSON tree in memory). */
+void sitedata_matrix_json(const struct sitedata *d, struct strbuf *out);
+
+/* The links of row i of d->simple's "rows", one per wheel of its view row
+ * (null for a wheel with no http(s) URL): {filename, href, url, sha256,
+ * requires_python, yanked, upload_time}.  Made when asked; caller frees. */
+json_t *sitedata_simple_links(const struct sitedata *d, size_t i);
 
 /* The GPU pages (gpu/<slug>/), one per GPU name: how many, and the data of
  * page i, made when asked (caller frees it with json_decref). */

@@ -32,16 +32,29 @@ static json_t *slim_wheels(const struct dbview_row *row)
     return out;
 }
 
-json_t *sitedata_build_matrix(struct sitedata *d)
+/* Appends v as compact JSON with sorted keys, as put_json writes it. */
+static void add_json(struct strbuf *out, json_t *v)
+{
+    char *t = json_dumps(v, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
+    strbuf_adds(out, t ? t : "null");
+    free(t);
+}
+
+void sitedata_matrix_json(const struct sitedata *d, struct strbuf *out)
 {
     const struct dbview *v = d->v;
-    json_t *doc = json_object();
-    json_object_set_new(doc, "meta", sitedata_meta_copy(d));
+    /* The document's keys in sorted order (architectures, meta, rows), each
+     * row made, written and freed in turn: the whole matrix is never a
+     * tree in memory. */
     json_t *archs = json_array();
     for (size_t c = 0; c < d->grid.nccs; c++)
         json_array_append_new(archs, sitedata_cc_json(d->grid.ccs[c]));
-    json_object_set_new(doc, "architectures", archs);
-    json_t *rows = json_array();
+    strbuf_adds(out, "{\"architectures\":");
+    add_json(out, archs);
+    json_decref(archs);
+    strbuf_adds(out, ",\"meta\":");
+    add_json(out, d->meta);
+    strbuf_adds(out, ",\"rows\":[");
     json_t *name_of[COMPAT_VERDICTS]; /* shared by every cell that says it */
     for (int k = 0; k < COMPAT_VERDICTS; k++)
         name_of[k] = json_string(compat_verdict_name(k));
@@ -60,12 +73,14 @@ json_t *sitedata_build_matrix(struct sitedata *d)
                 json_object_set(cells, cc, name_of[verdict]);
         }
         json_object_set_new(o, "cells", cells);
-        json_array_append_new(rows, o);
+        if (r)
+            strbuf_addc(out, ',');
+        add_json(out, o);
+        json_decref(o);
     }
-    json_object_set_new(doc, "rows", rows);
     for (int k = 0; k < COMPAT_VERDICTS; k++)
         json_decref(name_of[k]);
-    return doc;
+    strbuf_adds(out, "]}\n");
 }
 
 /* One CSV field (RFC 4180): quoted, with quotes doubled, when it holds a
@@ -301,16 +316,18 @@ json_t *sitedata_build_variants(struct sitedata *d)
 
 /* ---- simple indexes ------------------------------------------------------ */
 
-/* The simple-index links of one row's wheels (http(s) URLs only), built
- * once and shared by every architecture page that lists them. */
+/* The simple-index links of one row's wheels, one per wheel in order (null
+ * for a wheel whose URL is not http(s)). */
 static json_t *row_links(const struct dbview_row *row)
 {
     json_t *links = json_array();
     for (size_t i = 0; i < row->nwheels; i++) {
         const struct record_wheel *w = &row->wheels[i];
         char *url = sitedata_href(w->url);
-        if (!url)
+        if (!url) {
+            json_array_append_new(links, json_null()); /* not an http(s) URL: no link */
             continue;
+        }
         /* recordcheck refuses a URL with a fragment; were one to get
          * through, it is cut, so a link never has two '#'. */
         url[strcspn(url, "#")] = '\0';
@@ -343,11 +360,11 @@ static int cmp_cstr(const void *a, const void *b)
 
 /* A link's wheel tags ("cp312-cp312-manylinux_2_28_x86_64"): what an
  * installer chooses between once the version is fixed; caller frees. */
-static char *link_tag(json_t *link)
+static char *link_tag(const char *filename)
 {
     struct wheel_name w;
-    if (wheelname_parse(json_string_value(json_object_get(link, "filename")), &w, NULL) < 0)
-        return xstrdup(json_string_value(json_object_get(link, "filename")));
+    if (wheelname_parse(filename, &w, NULL) < 0)
+        return xstrdup(filename);
     char *tag = xasprintf("%s-%s-%s", w.python, w.abi, w.platform);
     wheelname_free(&w);
     return tag;
@@ -370,30 +387,36 @@ static int candidate_cmp(const void *a, const void *b)
 /* The simple indexes list what an installer can use: for each version of
  * a project and each wheel tag (python, ABI, platform), the wheel of the
  * preferred variant among those with native code for the architecture; a
- * variant that runs but would never be chosen is left out.  Each row's links
- * are made once ({"projects": [...], "rows": [{project, links}], "archs":
- * [{arch, cc}]}); d->simple_picks says which links each architecture's
- * pages list, in order. */
+ * variant that runs but would never be chosen is left out.  {"projects":
+ * [...], "rows": [{project}], "archs": [{arch, cc}]}; d->simple_picks says
+ * which wheels of which rows each architecture's pages list, in order, and
+ * sitedata_simple_links makes a row's links when they are written. */
 void sitedata_build_simple(struct sitedata *d)
 {
     const struct dbview *v = d->v;
     d->simple = json_object();
     json_t *rows = json_array(), *archs = json_array();
     size_t *index = xcalloc(v->nrows + 1, sizeof *index); /* view row -> simple row + 1 */
-    char ***tags = xcalloc(v->nrows + 1, sizeof *tags);   /* per simple row, per link */
+    char ***tags = xcalloc(v->nrows + 1, sizeof *tags);   /* per simple row, per wheel */
+    size_t *ntags = xcalloc(v->nrows + 1, sizeof *ntags);
+    d->simple_rows = xcalloc(v->nrows + 1, sizeof *d->simple_rows);
     const char **names = xcalloc(v->nrows + 1, sizeof *names);
     size_t nnames = 0;
     for (size_t r = 0; r < v->nrows; r++) {
         const struct dbview_row *row = &v->rows[r];
         if (row->status == VIEW_DECLARED || row->nwheels == 0)
             continue;
-        json_t *x = json_object(), *links = row_links(row);
+        json_t *x = json_object();
         json_object_set_new(x, "project", json_string(row->project));
-        json_object_set_new(x, "links", links);
         size_t at = json_array_size(rows);
-        tags[at] = xcalloc(json_array_size(links) + 1, sizeof **tags);
-        for (size_t k = 0; k < json_array_size(links); k++)
-            tags[at][k] = link_tag(json_array_get(links, k));
+        d->simple_rows[at] = r;
+        tags[at] = xcalloc(row->nwheels + 1, sizeof **tags);
+        ntags[at] = row->nwheels;
+        for (size_t k = 0; k < row->nwheels; k++) {
+            char *href = sitedata_href(row->wheels[k].url);
+            tags[at][k] = href ? link_tag(row->wheels[k].filename) : NULL; /* NULL: no link */
+            free(href);
+        }
         json_array_append_new(rows, x);
         index[r] = at + 1;
         size_t k;
@@ -435,9 +458,9 @@ void sitedata_build_simple(struct sitedata *d)
                 qsort(cand, n, sizeof *cand, candidate_cmp);
             for (size_t i = 0; i < n; i++) {
                 size_t sr = index[cand[i].row] - 1;
-                for (size_t k = 0; tags[sr][k]; k++) {
+                for (size_t k = 0; k < ntags[sr]; k++) {
                     size_t one;
-                    if (strmap_get(seen, tags[sr][k], &one))
+                    if (!tags[sr][k] || strmap_get(seen, tags[sr][k], &one))
                         continue; /* a preferred variant has a wheel for it */
                     strmap_put(seen, tags[sr][k], 1);
                     pk->v = xgrow(pk->v, &cap, pk->n + 1, sizeof *pk->v);
@@ -454,14 +477,20 @@ void sitedata_build_simple(struct sitedata *d)
     strmap_free(seen);
     free(cand);
     for (size_t i = 0; i < json_array_size(rows); i++) {
-        for (size_t k = 0; tags[i][k]; k++)
+        for (size_t k = 0; k < ntags[i]; k++)
             free(tags[i][k]);
         free(tags[i]);
     }
     free(tags);
+    free(ntags);
     json_object_set_new(d->simple, "projects", pl);
     json_object_set_new(d->simple, "rows", rows);
     json_object_set_new(d->simple, "archs", archs);
     free(index);
     free(names);
+}
+
+json_t *sitedata_simple_links(const struct sitedata *d, size_t i)
+{
+    return row_links(&d->v->rows[d->simple_rows[i]]);
 }
