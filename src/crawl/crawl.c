@@ -485,74 +485,38 @@ static json_t *str_or_null(const char *s)
     return s ? json_string(s) : json_null();
 }
 
-/* Identity fields every record and line carries. */
+/* The wheel's identity as the record module takes it (borrowed from w). */
+static struct record_identity identity_of(const struct cwheel *w)
+{
+    struct record_identity id = {w->key,           w->url,
+                                 w->filename,      w->sha256,
+                                 w->upload_time,   w->requires_python,
+                                 w->yanked,        (const char *const *)w->indexes,
+                                 w->nindexes,      w->index_url,
+                                 &w->wn,           w->variant,
+                                 w->variant_source};
+    return id;
+}
+
 static void set_identity(json_t *o, const struct cwheel *w)
 {
-    json_object_set_new(o, "input", json_string(w->url));
-    json_object_set_new(o, "url", json_string(w->url));
-    json_object_set_new(o, "key", json_string(w->key));
-    json_object_set_new(o, "filename", json_string(w->filename));
-    json_object_set_new(o, "index", json_string(w->indexes[0]));
-    json_t *ix = json_array();
-    for (size_t i = 0; i < w->nindexes; i++)
-        json_array_append_new(ix, json_string(w->indexes[i]));
-    json_object_set_new(o, "indexes", ix);
-    json_object_set_new(o, "index_url", json_string(w->index_url));
-    json_object_set_new(o, "variant", json_string(w->variant));
-    json_object_set_new(o, "variant_source", json_string(w->variant_source));
-    json_object_set_new(o, "wheel", scanreport_wheel_json(&w->wn));
-    json_object_set_new(o, "upload_time", str_or_null(w->upload_time));
-    json_object_set_new(o, "requires_python", str_or_null(w->requires_python));
-    json_object_set_new(o, "yanked", str_or_null(w->yanked));
-    json_object_set_new(o, "index_sha256", str_or_null(w->sha256));
+    struct record_identity id = identity_of(w);
+    record_set_identity(o, &id);
 }
 
 static json_t *scanned_record(struct crawl *c, const struct cwheel *w, const struct scan_result *r,
                               const struct wheelfetch_stats *st)
 {
-    json_t *o = scanreport_json(r);
-    set_identity(o, w);
-    json_object_set_new(o, "record_version", json_integer(RECORD_VERSION));
-    json_object_set_new(o, "status", json_string("scanned"));
-    json_object_set_new(o, "inferred_from", json_null());
-    if (!r->sha256[0])
-        json_object_set_new(o, "sha256", str_or_null(w->sha256));
-    json_object_set_new(o, "sha256_verified", json_boolean(st->sha256_checked));
-    json_object_set_new(o, "size", json_integer((json_int_t)st->size));
-    json_object_set_new(o, "scanned_at", json_string(c->o->today));
-    json_object_set_new(o, "wheelarch_version", json_string(WHEELARCH_VERSION));
-    json_t *f = json_object();
-    json_object_set_new(f, "mode", json_string(st->range_mode ? "range" : "full"));
-    json_object_set_new(f, "bytes", json_integer((json_int_t)st->bytes));
-    json_object_set_new(f, "requests", json_integer(st->requests));
-    json_object_set_new(o, "fetch", f);
-    return o;
+    struct record_identity id = identity_of(w);
+    struct record_fetch f = {st->range_mode, st->bytes, st->size, (unsigned)st->requests,
+                             st->sha256_checked};
+    return record_scanned(scanreport_json(r), r->sha256, &id, &f, c->o->today);
 }
 
-/* An inferred wheel's record: its own identity, the target unions of the
- * wheel it was inferred from, and that wheel's key.  The per-binary detail
- * stays in the source record only (records are read in bulk by `build`;
- * copying it into every sibling made the database several times larger). */
 static json_t *inferred_record(struct crawl *c, const struct cwheel *w, json_t *from)
 {
-    json_t *o = json_object();
-    set_identity(o, w);
-    json_object_set_new(o, "record_version", json_integer(RECORD_VERSION));
-    json_object_set_new(o, "status", json_string("inferred"));
-    json_object_set_new(o, "inferred_from",
-                        json_string(json_string_value(json_object_get(from, "key"))));
-    static const char *const copied[] = {"kind", "sass", "ptx", "lto", NULL};
-    for (const char *const *k = copied; *k; k++)
-        if (json_object_get(from, *k))
-            json_object_set(o, *k, json_object_get(from, *k));
-    json_object_set_new(o, "sha256", str_or_null(w->sha256));
-    json_object_set_new(o, "sha256_verified", json_false());
-    json_object_set_new(o, "size", json_null());
-    json_object_set_new(o, "error", json_null());
-    json_object_set_new(o, "scanned_at", json_string(c->o->today));
-    json_object_set_new(o, "wheelarch_version", json_string(WHEELARCH_VERSION));
-    json_object_set_new(o, "fetch", json_null());
-    return o;
+    struct record_identity id = identity_of(w);
+    return record_inferred(&id, from, c->o->today);
 }
 
 /* The --json line of an inferred wheel: the full scan object of its source

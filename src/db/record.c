@@ -9,8 +9,10 @@
 
 #include "dotver.h"
 #include "recordcheck.h"
+#include "scanreport.h"
 #include "strbuf.h"
 #include "target.h"
+#include "version.h"
 #include "xalloc.h"
 
 static const char *jstr(json_t *o, const char *k)
@@ -48,6 +50,75 @@ json_t *record_entry(json_t *rec)
         if (json_object_get(rec, *k))
             json_object_set(w, *k, json_object_get(rec, *k));
     return w;
+}
+
+static json_t *str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+void record_set_identity(json_t *o, const struct record_identity *id)
+{
+    json_object_set_new(o, "input", json_string(id->url));
+    json_object_set_new(o, "url", json_string(id->url));
+    json_object_set_new(o, "key", json_string(id->key));
+    json_object_set_new(o, "filename", json_string(id->filename));
+    json_object_set_new(o, "index", json_string(id->indexes[0]));
+    json_t *ix = json_array();
+    for (size_t i = 0; i < id->nindexes; i++)
+        json_array_append_new(ix, json_string(id->indexes[i]));
+    json_object_set_new(o, "indexes", ix);
+    json_object_set_new(o, "index_url", json_string(id->index_url));
+    json_object_set_new(o, "variant", json_string(id->variant));
+    json_object_set_new(o, "variant_source", json_string(id->variant_source));
+    json_object_set_new(o, "wheel", scanreport_wheel_json(id->name));
+    json_object_set_new(o, "upload_time", str_or_null(id->upload_time));
+    json_object_set_new(o, "requires_python", str_or_null(id->requires_python));
+    json_object_set_new(o, "yanked", str_or_null(id->yanked));
+    json_object_set_new(o, "index_sha256", str_or_null(id->sha256));
+}
+
+json_t *record_scanned(json_t *o, const char *scan_sha256, const struct record_identity *id,
+                       const struct record_fetch *f, const char *today)
+{
+    record_set_identity(o, id);
+    json_object_set_new(o, "record_version", json_integer(RECORD_VERSION));
+    json_object_set_new(o, "status", json_string("scanned"));
+    json_object_set_new(o, "inferred_from", json_null());
+    if (!scan_sha256 || !scan_sha256[0]) /* not read whole: the index's */
+        json_object_set_new(o, "sha256", str_or_null(id->sha256));
+    json_object_set_new(o, "sha256_verified", json_boolean(f->sha256_checked));
+    json_object_set_new(o, "size", json_integer((json_int_t)f->size));
+    json_object_set_new(o, "scanned_at", json_string(today));
+    json_object_set_new(o, "wheelarch_version", json_string(WHEELARCH_VERSION));
+    json_t *x = json_object();
+    json_object_set_new(x, "mode", json_string(f->range_mode ? "range" : "full"));
+    json_object_set_new(x, "bytes", json_integer((json_int_t)f->bytes));
+    json_object_set_new(x, "requests", json_integer((json_int_t)f->requests));
+    json_object_set_new(o, "fetch", x);
+    return o;
+}
+
+json_t *record_inferred(const struct record_identity *id, json_t *from, const char *today)
+{
+    json_t *o = json_object();
+    record_set_identity(o, id);
+    json_object_set_new(o, "record_version", json_integer(RECORD_VERSION));
+    json_object_set_new(o, "status", json_string("inferred"));
+    json_object_set_new(o, "inferred_from",
+                        json_string(json_string_value(json_object_get(from, "key"))));
+    static const char *const copied[] = {"kind", "sass", "ptx", "lto", NULL};
+    for (const char *const *k = copied; *k; k++)
+        if (json_object_get(from, *k))
+            json_object_set(o, *k, json_object_get(from, *k));
+    json_object_set_new(o, "sha256", str_or_null(id->sha256));
+    json_object_set_new(o, "sha256_verified", json_false());
+    json_object_set_new(o, "size", json_null());
+    json_object_set_new(o, "error", json_null());
+    json_object_set_new(o, "scanned_at", json_string(today));
+    json_object_set_new(o, "wheelarch_version", json_string(WHEELARCH_VERSION));
+    json_object_set_new(o, "fetch", json_null());
+    return o;
 }
 
 static char *dup_str(json_t *o, const char *k, const char *absent)
@@ -92,11 +163,6 @@ void record_wheel_free(struct record_wheel *w)
     memset(w, 0, sizeof *w);
 }
 
-static json_t *str_or_null(const char *s)
-{
-    return s ? json_string(s) : json_null();
-}
-
 json_t *record_wheel_json(const struct record_wheel *w)
 {
     json_t *o = json_object();
@@ -111,8 +177,7 @@ json_t *record_wheel_json(const struct record_wheel *w)
         json_object_set_new(o, "scanned_at", json_string(w->scanned_at));
     if (w->inferred_from)
         json_object_set_new(o, "inferred_from", json_string(w->inferred_from));
-    if (w->size >= 0)
-        json_object_set_new(o, "size", json_integer((json_int_t)w->size));
+    json_object_set_new(o, "size", w->size >= 0 ? json_integer((json_int_t)w->size) : json_null());
     if (w->sha256_verified >= 0)
         json_object_set_new(o, "sha256_verified", json_boolean(w->sha256_verified));
     json_object_set_new(o, "yanked",

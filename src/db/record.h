@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "error.h"
+#include "wheelname.h"
 
 /* The version of the record format crawl writes. */
 #define RECORD_VERSION 1
@@ -55,6 +56,42 @@ void record_columns_free(struct record_columns *c);
  * sha256_verified, yanked and requires_python, those the record has.
  * New reference. */
 json_t *record_entry(json_t *rec);
+
+/* Who a wheel is, as the crawler found it on an index: what every record
+ * and every crawl line carries.  Strings are borrowed; NULL where the index
+ * gave none (sha256, upload_time, requires_python, yanked). */
+struct record_identity {
+    const char *key, *url, *filename;
+    const char *sha256; /* the index's */
+    const char *upload_time, *requires_python, *yanked;
+    const char *const *indexes; /* ids of the indexes listing it (at least one) */
+    size_t nindexes;
+    const char *index_url;
+    const struct wheel_name *name; /* its parsed file name */
+    const char *variant, *variant_source;
+};
+
+/* How a scanned wheel was read. */
+struct record_fetch {
+    int range_mode; /* by Range requests, else whole */
+    unsigned long long bytes, size;
+    unsigned requests;
+    int sha256_checked;
+};
+
+/* Sets the identity fields on o (a record or a crawl line). */
+void record_set_identity(json_t *o, const struct record_identity *id);
+
+/* A scanned wheel's record: the scan object (taken) under the wheel's
+ * identity, with how it was read and the day; checked as every record is
+ * when stored.  New reference. */
+json_t *record_scanned(json_t *scan, const char *scan_sha256, const struct record_identity *id,
+                       const struct record_fetch *f, const char *today);
+
+/* An inferred wheel's record: its identity, the target unions of the
+ * record it was inferred from (`from`, borrowed) and that record's key;
+ * the per-binary detail stays in the source record only.  New reference. */
+json_t *record_inferred(const struct record_identity *id, json_t *from, const char *today);
 
 /* A wheel's line (record_entry) as a type: what the view, the pages, the
  * feed and the simple indexes read about one wheel. */

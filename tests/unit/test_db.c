@@ -16,6 +16,7 @@
 #include "fsutil.h"
 #include "harness.h"
 #include "record.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 /* A scanned torch 2.9.0 cu130 linux-x86_64 record, and an inferred one. */
@@ -165,6 +166,86 @@ static void record_columns(void)
     record_columns_free(&c);
     json_decref(other);
     json_decref(rec);
+}
+
+/* The record built as the crawler builds it: from an identity and a scan
+ * (or the record a sibling was scanned into), checked like any record; a
+ * wheel's line as a type, and back. */
+static void record_construction(void)
+{
+    json_t *src = load(SCANNED);
+    struct wheel_name wn;
+    const char *fname = "torch-2.9.0+cu130-cp313-cp313-manylinux_2_28_x86_64.whl";
+    OK(wheelname_parse(fname, &wn, NULL) == 0, "file name parses");
+    const char *ix[] = {"cu130"};
+    const char *url = "https://download.pytorch.org/whl/cu130/"
+                      "torch-2.9.0%2Bcu130-cp313-cp313-manylinux_2_28_x86_64.whl";
+    struct record_identity id = {
+        K1,       url,     fname,  K1, "2026-11-01T00:00:00Z",
+        ">=3.10", NULL,    ix,     1,  "https://download.pytorch.org/whl/cu130/",
+        &wn,      "cu130", "label"};
+    json_t *inf = record_inferred(&id, src, "2026-11-20");
+    struct record_columns c;
+    struct wa_error err = {0};
+    OK(record_columns_of(K1, inf, &c, &err) == 0, "an inferred record passes the checks: %s",
+       err.msg);
+    STR_EQ(c.status, "inferred", "inferred: status");
+    STR_EQ(c.inferred_from, SCANNED, "inferred: the source's key");
+    STR_EQ(c.version, "2.9.0", "inferred: the public version from the file name");
+    {
+        struct strbuf want = STRBUF_INIT;
+        size_t i;
+        json_t *t;
+        json_array_foreach(json_object_get(src, "sass"), i, t)
+            strbuf_addf(&want, "%s%s", i ? " " : "", json_string_value(t));
+        STR_EQ(c.sass, strbuf_str(&want), "inferred: the source's SASS union");
+        strbuf_free(&want);
+    }
+    OK(c.code == NULL && !json_object_get(inf, "binaries"), "inferred: no per-binary detail");
+
+    /* The line as a type and back. */
+    json_t *entry = record_entry(inf);
+    struct record_wheel w;
+    record_wheel_from_json(entry, &w);
+    STR_EQ(w.filename, fname, "line: file name");
+    STR_EQ(w.key, K1, "line: key");
+    OK(!w.scanned && w.size == -1 && w.sha256_verified == 0 && !w.yanked, "line: typed fields");
+    STR_EQ(w.requires_python, ">=3.10", "line: requires-python");
+    json_t *back = record_wheel_json(&w);
+    char *a = json_dumps(entry, JSON_SORT_KEYS | JSON_COMPACT);
+    char *b = json_dumps(back, JSON_SORT_KEYS | JSON_COMPACT);
+    STR_EQ(b, a, "line: JSON, type, JSON again: the same");
+    free(a);
+    free(b);
+    json_decref(back);
+    record_wheel_free(&w);
+    json_decref(entry);
+    record_columns_free(&c);
+    json_decref(inf);
+
+    /* A scanned record: the scan object under the identity. */
+    json_t *scan = json_deep_copy(src);
+    struct record_fetch f = {1, 1234, 56789, 3, 0};
+    json_t *rec = record_scanned(scan, NULL, &id, &f, "2026-11-20");
+    OK(record_columns_of(K1, rec, &c, &err) == 0, "a scanned record passes the checks: %s",
+       err.msg);
+    STR_EQ(c.status, "scanned", "scanned: status");
+    OK(c.code != NULL, "scanned: the project's code");
+    STR_EQ(json_string_value(json_object_get(json_object_get(rec, "fetch"), "mode")), "range",
+           "scanned: how it was read");
+    STR_EQ(c.sha256, K1, "scanned: not read whole, so the index's sha256");
+    record_columns_free(&c);
+
+    /* Construction checks the grammar: a variant that is not one. */
+    id.variant = "cu130 <b>";
+    json_t *bad = record_inferred(&id, src, "2026-11-20");
+    OK(record_columns_of(K1, bad, &c, &err) < 0 && strstr(err.msg, "variant"),
+       "a bad variant is refused: %s", err.msg);
+    record_columns_free(&c);
+    json_decref(bad);
+    json_decref(rec);
+    wheelname_free(&wn);
+    json_decref(src);
 }
 
 /* ---- the database ----------------------------------------------------------- */
@@ -511,6 +592,7 @@ int main(int argc, char **argv)
     work = argv[2];
     fsutil_mkdirs(work, NULL);
     record_columns();
+    record_construction();
     round_trip();
     migrations();
     merges();
