@@ -205,7 +205,7 @@ static size_t token(const char **p, const char *stops, char *buf, size_t n)
 /* Gives r the GPU code of a record's code column (record_code's format):
  * the module sets, the target unions and the PTX ISAs.  The column comes
  * from the database: anything that does not parse is left out. */
-static void code_apply(struct dbview_row *r, const char *code)
+void dbview_row_apply_code(struct dbview_row *r, const char *code)
 {
     size_t capsass = r->nsass, capptx = r->nptx, capgfx = r->ngfx;
     struct isa_at *isas = NULL;
@@ -596,7 +596,7 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
             /* A compact inferred record: the code is its source's. */
             r->source_key = xstrdup(w->inferred_from);
         } else {
-            code_apply(r, w->code);
+            dbview_row_apply_code(r, w->code);
             if (rec)
                 r->binaries = binaries_of(rec);
         }
@@ -654,7 +654,7 @@ static int read_build(void *ud, const struct db_build *b, struct wa_error *err)
     if (r->status == VIEW_INFERRED && !b->code && b->inferred_from)
         r->source_key = xstrdup(b->inferred_from);
     else
-        code_apply(r, b->code);
+        dbview_row_apply_code(r, b->code);
     r->wheelarch_version = b->wheelarch_version ? xstrdup(b->wheelarch_version) : NULL;
     r->index_url = b->index_url ? xstrdup(b->index_url) : NULL;
     return 0;
@@ -797,7 +797,7 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
             char *code = db_record_code(db, r->source_key);
             if (!code)
                 continue;
-            code_apply(r, code);
+            dbview_row_apply_code(r, code);
             free(code);
             json_t *src;
             if (!code_only && db_read_record(db, r->source_key, &src, NULL) == 0) {

@@ -101,6 +101,12 @@ int dbview_build_with(const char *cache_dir, const struct tables *t, int flags, 
 /* Frees the view, its skipped list included. */
 void dbview_free(struct dbview *v);
 
+/* Adds the code of a database code column (record_code's text) to row r:
+ * its module sets, the SASS/PTX/gfx unions, the PTX ISAs.  Any text is
+ * accepted (the column could have been edited by hand): what does not
+ * parse is left out, every token is bounded. */
+void dbview_row_apply_code(struct dbview_row *r, const char *code);
+
 /* A nightly (PEP 440 dev release: "2.12.0.dev20261120"). */
 int dbview_is_nightly(const char *version);
 
