@@ -381,23 +381,30 @@ tags = re.findall(r">torch-([^+<]+)\+[^-<]+-([^<]+)\.whl</a>", sm86)
 c.ok(tags and len(tags) == len(set(tags)), "sm_86: one wheel per version and tag (%d links)" % len(tags))
 
 # Nightlies: only the newest --nightlies of them (default 30, "all").
-base = json.loads(watest.record(DB, SCANNED) and json.dumps(watest.record(DB, SCANNED)))
-night = os.path.join(W, "nightlies.jsonl")
-with open(night, "w") as f:
-    for day in range(1, 5):
-        r = json.loads(json.dumps(base))
-        ver = "2.10.0.dev202611%02d" % day
-        fname = "torch-%s+cu130-cp312-cp312-manylinux_2_28_x86_64.whl" % ver
-        url = "https://download.pytorch.org/whl/nightly/cu130/" + fname.replace("+", "%2B")
-        key = hashlib.sha256(url.encode()).hexdigest()
-        r.update(key=key, sha256=key, index_sha256=key, url=url, input=url, filename=fname)
-        r["wheel"].update(filename=fname, version=ver + "+cu130", public_version=ver)
-        f.write(json.dumps(r, sort_keys=True) + "\n")
-ncache = os.path.join(W, "nightly-db")
-shutil.rmtree(ncache, ignore_errors=True)
-shutil.copytree(DB, ncache)
-p = watest.run(args, "db", "import", night, "--cache", ncache)
-c.eq(p.returncode, 0, "import of four nightlies (%s)" % p.stderr.strip())
+def db_with_versions(name, versions, folder):
+    """The fixture database plus the scanned torch 2.9.0 cu130 record cloned
+    under each version (its own URL, key and file name), imported as JSON
+    lines the way `db export` writes them."""
+    base = watest.record(DB, SCANNED)
+    lines = os.path.join(W, name + ".jsonl")
+    with open(lines, "w") as f:
+        for ver in versions:
+            r = json.loads(json.dumps(base))
+            fname = "torch-%s+cu130-cp312-cp312-manylinux_2_28_x86_64.whl" % ver
+            url = "https://download.pytorch.org/whl/%s/%s" % (folder, fname.replace("+", "%2B"))
+            key = hashlib.sha256(url.encode()).hexdigest()
+            r.update(key=key, sha256=key, index_sha256=key, url=url, input=url, filename=fname)
+            r["wheel"].update(filename=fname, version=ver + "+cu130", public_version=ver)
+            f.write(json.dumps(r, sort_keys=True) + "\n")
+    cache = os.path.join(W, name)
+    shutil.rmtree(cache, ignore_errors=True)
+    shutil.copytree(DB, cache)
+    p = watest.run(args, "db", "import", lines, "--cache", cache)
+    c.eq(p.returncode, 0, "import of %d versions (%s)" % (len(versions), p.stderr.strip()))
+    return cache
+
+
+ncache = db_with_versions("nightly-db", ["2.10.0.dev202611%02d" % d for d in range(1, 5)], "nightly/cu130")
 for opt, want in (([], [1, 2, 3, 4]), (["--nightlies", "2"], [3, 4]), (["--nightlies", "all"], [1, 2, 3, 4]),
                   (["--nightlies", "0"], [])):
     out = os.path.join(W, "site-nightlies")
@@ -412,22 +419,7 @@ for opt, want in (([], [1, 2, 3, 4]), (["--nightlies", "2"], [3, 4]), (["--night
     c.eq(got, want, "matrix.json with %s has the nightly rows of days %s" % (opt or "the default", want))
 # Many releases: the matrix page and the timeline show the newest 40; the
 # GPU page's history lists every release, a run of equal answers on one line.
-many = os.path.join(W, "many.jsonl")
-with open(many, "w") as f:
-    for minor in range(100, 150):
-        r = json.loads(json.dumps(base))
-        ver = "2.%d.0" % minor
-        fname = "torch-%s+cu130-cp312-cp312-manylinux_2_28_x86_64.whl" % ver
-        url = "https://download.pytorch.org/whl/cu130/" + fname.replace("+", "%2B")
-        key = hashlib.sha256(url.encode()).hexdigest()
-        r.update(key=key, sha256=key, index_sha256=key, url=url, input=url, filename=fname)
-        r["wheel"].update(filename=fname, version=ver + "+cu130", public_version=ver)
-        f.write(json.dumps(r, sort_keys=True) + "\n")
-mcache = os.path.join(W, "many-db")
-shutil.rmtree(mcache, ignore_errors=True)
-shutil.copytree(DB, mcache)
-p = watest.run(args, "db", "import", many, "--cache", mcache)
-c.eq(p.returncode, 0, "import of 50 releases (%s)" % p.stderr.strip())
+mcache = db_with_versions("many-db", ["2.%d.0" % m for m in range(100, 150)], "cu130")
 out = os.path.join(W, "site-many")
 p = build(out, mcache)
 c.eq(p.returncode, 0, "build with 50 more releases (%s)" % p.stderr.strip())
