@@ -538,24 +538,27 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
     struct dbview *v = x->v;
     const char *why = ids_wrong(w->key, w->project, w->variant, w->version, w->platform, w->status);
     json_t *rec = NULL;
+    struct record full = {0}; /* the whole record: scanned wheels only */
     struct wa_error e;
     if (!why && w->record) {
         json_error_t je;
-        rec = json_loads(w->record, JSON_REJECT_DUPLICATES, &je);
-        if (!rec)
+        json_t *parsed = json_loads(w->record, JSON_REJECT_DUPLICATES, &je);
+        if (!parsed)
             why = "the record is not JSON";
-        else if (recordcheck_validate(w->key, rec, &e) < 0)
+        else if (record_read(w->key, parsed, &full, &e) < 0)
             why = e.msg;
+        else
+            rec = full.scan;
+        json_decref(parsed);
     }
     if (why) {
         skip(v, x->skip_cap, x->dbpath, w->key, why);
-        json_decref(rec);
         return 0;
     }
     v->records++;
     int rc;
-    if (rec && x->on_record && (rc = x->on_record(x->ud, w->key, rec, err)) < 0) {
-        json_decref(rec);
+    if (rec && x->on_record && (rc = x->on_record(x->ud, &full, err)) < 0) {
+        record_free(&full);
         return rc;
     }
     int st = strcmp(w->status, "scanned") == 0 ? VIEW_VERIFIED : VIEW_INFERRED;
@@ -608,7 +611,7 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
         free(r->index_url);
         r->index_url = w->index_url ? xstrdup(w->index_url) : NULL;
     }
-    json_decref(rec);
+    record_free(&full);
     return 0;
 }
 

@@ -69,7 +69,7 @@ struct dbview {
 
 /* Called with each record that lists binaries (those crawl scanned) as it
  * is read (borrowed; valid during the call). */
-typedef int (*dbview_record_fn)(void *ud, const char *key, json_t *rec, struct wa_error *err);
+typedef int (*dbview_record_fn)(void *ud, const struct record *r, struct wa_error *err);
 
 enum dbview_flags {
     /* Rows with their GPU code only: no wheels, no binaries, and no whole

@@ -127,6 +127,67 @@ static char *dup_str(json_t *o, const char *k, const char *absent)
     return v ? xstrdup(v) : absent ? xstrdup(absent) : NULL;
 }
 
+int record_read(const char *key, json_t *rec, struct record *r, struct wa_error *err)
+{
+    memset(r, 0, sizeof *r);
+    int rc = recordcheck_validate(key, rec, err);
+    if (rc < 0)
+        return rc;
+    /* The checks passed: the identity is there and follows its grammar. */
+    const char *fname = json_string_value(json_object_get(rec, "filename"));
+    if (wheelname_parse(fname, &r->name, err) < 0) {
+        memset(r, 0, sizeof *r);
+        return WA_ERR_FORMAT;
+    }
+    r->key = xstrdup(key);
+    r->scanned = strcmp(json_string_value(json_object_get(rec, "status")), "scanned") == 0;
+    r->url = dup_str(rec, "url", "");
+    r->filename = xstrdup(fname);
+    r->index = dup_str(rec, "index", NULL);
+    r->index_url = dup_str(rec, "index_url", NULL);
+    r->variant = dup_str(rec, "variant", "");
+    r->variant_source = dup_str(rec, "variant_source", NULL);
+    r->platform = dup_str(json_object_get(rec, "wheel"), "platform_id", "");
+    r->sha256 = dup_str(rec, "sha256", NULL);
+    json_t *ver = json_object_get(rec, "sha256_verified");
+    r->sha256_verified = json_is_boolean(ver) ? json_is_true(ver) : -1;
+    json_t *size = json_object_get(rec, "size");
+    r->size = json_is_integer(size) ? (long long)json_integer_value(size) : -1;
+    r->upload_time = dup_str(rec, "upload_time", NULL);
+    r->requires_python = dup_str(rec, "requires_python", NULL);
+    json_t *y = json_object_get(rec, "yanked"); /* a reason, a boolean or null */
+    r->yanked = json_is_string(y) ? 1 : json_is_boolean(y) ? json_is_true(y) : -1;
+    r->yanked_reason = json_is_string(y) ? xstrdup(json_string_value(y)) : NULL;
+    r->scanned_at = dup_str(rec, "scanned_at", NULL);
+    r->inferred_from = dup_str(rec, "inferred_from", NULL);
+    r->wheelarch_version = dup_str(rec, "wheelarch_version", NULL);
+    r->scan = json_incref(rec);
+    return 0;
+}
+
+void record_free(struct record *r)
+{
+    free(r->key);
+    free(r->url);
+    free(r->filename);
+    free(r->index);
+    free(r->index_url);
+    free(r->variant);
+    free(r->variant_source);
+    if (r->name.filename)
+        wheelname_free(&r->name);
+    free(r->platform);
+    free(r->sha256);
+    free(r->upload_time);
+    free(r->requires_python);
+    free(r->yanked_reason);
+    free(r->scanned_at);
+    free(r->inferred_from);
+    free(r->wheelarch_version);
+    json_decref(r->scan);
+    memset(r, 0, sizeof *r);
+}
+
 void record_wheel_from_json(json_t *e, struct record_wheel *w)
 {
     memset(w, 0, sizeof *w);

@@ -57,6 +57,32 @@ void record_columns_free(struct record_columns *c);
  * New reference. */
 json_t *record_entry(json_t *rec);
 
+/* A stored record read back: checked once (recordcheck), its identity and
+ * provenance as typed fields, and the scan report it carries (the `scan
+ * --json` object of the wheel, or, inferred, the source's unions) for the
+ * per-binary detail, in scanreport's documented format. */
+struct record {
+    char *key;
+    int scanned; /* status "scanned"; else "inferred" */
+    char *url, *filename, *index, *index_url, *variant, *variant_source;
+    struct wheel_name name; /* the parsed file name: project, versions, tags */
+    char *platform;         /* platform id, "linux-x86_64" */
+    char *sha256;           /* or NULL */
+    int sha256_verified;    /* -1 when not said */
+    long long size;         /* -1 when unknown */
+    char *upload_time, *requires_python, *scanned_at, *inferred_from; /* or NULL */
+    char *wheelarch_version;                                          /* or NULL */
+    int yanked;                                                       /* -1 not said, 0 no, 1 yes */
+    char *yanked_reason; /* when the index gave one, else NULL */
+    json_t *scan;        /* the whole stored object (owned): "binaries", "sass", "ptx" ... */
+};
+
+/* Checks rec as a stored record of key (recordcheck_validate) and fills r;
+ * r takes a reference to rec.  Returns 0, or WA_ERR_FORMAT with the
+ * check's one-line message (r is then empty).  Free with record_free. */
+int record_read(const char *key, json_t *rec, struct record *r, struct wa_error *err);
+void record_free(struct record *r);
+
 /* Who a wheel is, as the crawler found it on an index: what every record
  * and every crawl line carries.  Strings are borrowed; NULL where the index
  * gave none (sha256, upload_time, requires_python, yanked). */

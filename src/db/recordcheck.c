@@ -312,6 +312,29 @@ static int filename_ok(json_t *v)
     return 1;
 }
 
+/* The parsed name a record carries ("wheel") is the parse of its file
+ * name: pages take the project, version and platform from one, the
+ * database's columns from the other, and they must not disagree. */
+static int wheel_matches(json_t *w, const char *filename, struct wa_error *err)
+{
+    struct wheel_name n;
+    if (wheelname_parse(filename, &n, NULL) < 0)
+        return bad_value(err, "filename", filename, "a wheel file name");
+    const char *field = NULL;
+    if (strcmp(str(json_object_get(w, "normalized_name")), n.normalized) != 0)
+        field = "wheel.normalized_name";
+    else if (strcmp(str(json_object_get(w, "public_version")), n.public_version) != 0)
+        field = "wheel.public_version";
+    else if (json_is_string(json_object_get(w, "platform_id")) &&
+             strcmp(str(json_object_get(w, "platform_id")), wheelname_platform_id(n.platform)) != 0)
+        field = "wheel.platform_id";
+    int rc = 0;
+    if (field)
+        rc = bad_value(err, field, str(json_object_get(w, field + 6)), "what the file name says");
+    wheelname_free(&n);
+    return rc;
+}
+
 static int codec_ok(const char *s)
 {
     size_t n = strlen(s);
@@ -787,6 +810,8 @@ int recordcheck_validate(const char *key, json_t *rec, struct wa_error *err)
         return rc;
     if (!filename_ok(v))
         return bad_value(err, "filename", str(v), "a wheel file name");
+    if ((rc = wheel_matches(json_object_get(rec, "wheel"), str(v), err)) < 0)
+        return rc;
     if ((rc = check_string(rec, "url", "url", OPTIONAL, URL_MAX, recordcheck_url_valid,
                            "an http(s) URL", err)) < 0 ||
         (rc = check_string(rec, "index_url", "index_url", OPTIONAL, URL_MAX, recordcheck_url_valid,

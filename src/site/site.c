@@ -166,26 +166,23 @@ static int render(struct ctx *c, const char *name, const char *path, json_t *dat
 
 /* ---- wheel pages, rendered while the records are read ------------------- */
 
-static int on_record(void *ud, const char *key, json_t *rec, struct wa_error *err)
+static int on_record(void *ud, const struct record *r, struct wa_error *err)
 {
     struct ctx *c = ud;
     /* Inferred wheels were not read: the release page lists them with their
      * provenance and links to the page of the wheel that was. */
-    const char *status = json_string_value(json_object_get(rec, "status"));
-    if (!status || strcmp(status, "scanned") != 0)
+    if (!r->scanned)
         return 0;
-    json_t *page = sitedata_wheel_page(NULL, key, rec);
+    json_t *page = sitedata_wheel_page(r);
     /* A wheel page's date is the day that wheel was read: the page then
      * changes only when its record does. */
-    json_object_set(page, "data_as_of", json_object_get(rec, "scanned_at"));
-    char *seg = sitedata_segment(key);
+    json_object_set_new(page, "data_as_of",
+                        r->scanned_at ? json_string(r->scanned_at) : json_null());
+    char *seg = sitedata_segment(r->key);
     char *path = xasprintf("wheel/%s.html", seg);
-    const char *fn = json_string_value(json_object_get(rec, "filename"));
-    char *title = xasprintf("%s", fn ? fn : key);
-    char *what = xasprintf("wheel %s", title);
-    int rc = render(c, "wheel", path, page, title, "GPU code read from one wheel", what, err);
+    char *what = xasprintf("wheel %s", r->filename);
+    int rc = render(c, "wheel", path, page, r->filename, "GPU code read from one wheel", what, err);
     free(what);
-    free(title);
     free(path);
     free(seg);
     json_decref(page);

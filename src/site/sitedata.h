@@ -102,8 +102,8 @@ json_t *sitedata_gpu_page(const struct sitedata *d, size_t i);
  * memory; the caller frees it with json_decref. */
 json_t *sitedata_release_page(const struct sitedata *d, size_t *next);
 
-/* A wheel record's page data (the record is borrowed). */
-json_t *sitedata_wheel_page(const struct tables *t, const char *key, json_t *rec);
+/* A scanned wheel's page data (the record is borrowed). */
+json_t *sitedata_wheel_page(const struct record *r);
 
 /* A safe path segment for a name that came from an index or a record,
  * and a different one for every name (injective), so two releases never

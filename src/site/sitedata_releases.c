@@ -3,6 +3,8 @@
  */
 #include "sitedata_impl.h"
 
+#include "scanreport.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -336,46 +338,48 @@ void sitedata_build_changes(struct sitedata *d)
 
 /* ---- wheel pages --------------------------------------------------------- */
 
-json_t *sitedata_wheel_page(const struct tables *t, const char *key, json_t *rec)
+static json_t *str_or_null(const char *s)
 {
-    (void)t;
-    json_t *o = json_object();
-    static const char *const keys[] = {"filename",
-                                       "url",
-                                       "sha256",
-                                       "sha256_verified",
-                                       "status",
-                                       "inferred_from",
-                                       "scanned_at",
-                                       "upload_time",
-                                       "size",
-                                       "variant",
-                                       "variant_source",
-                                       "index",
-                                       "index_url",
-                                       "wheelarch_version",
-                                       "requires_python",
-                                       "yanked",
-                                       "sass",
-                                       "ptx",
-                                       NULL};
-    for (const char *const *k = keys; *k; k++)
-        json_object_set(o, *k, json_object_get(rec, *k) ? json_object_get(rec, *k) : json_null());
-    json_object_set_new(o, "key", json_string(key));
-    sitedata_set_href(o, "href", json_string_value(json_object_get(rec, "url")));
-    json_t *w = json_object_get(rec, "wheel");
-    json_object_set(o, "wheel", w);
-    const char *project = json_string_value(json_object_get(w, "normalized_name"));
-    const char *version = json_string_value(json_object_get(w, "public_version"));
-    if (project && version) {
-        char *p = sitedata_release_path(project, version);
-        json_object_set_new(o, "release_page", json_string(p));
-        free(p);
-    }
-    const char *from = json_string_value(json_object_get(rec, "inferred_from"));
-    if (from) {
-        char *seg = sitedata_segment(from);
-        char *p = xasprintf("wheel/%s.html", seg);
+    return s ? json_string(s) : json_null();
+}
+
+json_t *sitedata_wheel_page(const struct record *r)
+{
+    json_t *o = json_object(), *rec = r->scan;
+    json_object_set_new(o, "filename", json_string(r->filename));
+    json_object_set_new(o, "url", json_string(r->url));
+    json_object_set_new(o, "sha256", str_or_null(r->sha256));
+    json_object_set_new(o, "sha256_verified",
+                        r->sha256_verified < 0 ? json_null() : json_boolean(r->sha256_verified));
+    json_object_set_new(o, "status", json_string(r->scanned ? "scanned" : "inferred"));
+    json_object_set_new(o, "inferred_from", str_or_null(r->inferred_from));
+    json_object_set_new(o, "scanned_at", str_or_null(r->scanned_at));
+    json_object_set_new(o, "upload_time", str_or_null(r->upload_time));
+    json_object_set_new(o, "size", r->size < 0 ? json_null() : json_integer((json_int_t)r->size));
+    json_object_set_new(o, "variant", json_string(r->variant));
+    json_object_set_new(o, "variant_source", str_or_null(r->variant_source));
+    json_object_set_new(o, "index", str_or_null(r->index));
+    json_object_set_new(o, "index_url", str_or_null(r->index_url));
+    json_object_set_new(o, "wheelarch_version", str_or_null(r->wheelarch_version));
+    json_object_set_new(o, "requires_python", str_or_null(r->requires_python));
+    json_object_set_new(o, "yanked",
+                        r->yanked_reason ? json_string(r->yanked_reason)
+                        : r->yanked < 0  ? json_null()
+                                         : json_boolean(r->yanked));
+    /* the scan report's unions */
+    json_object_set(o, "sass",
+                    json_object_get(rec, "sass") ? json_object_get(rec, "sass") : json_null());
+    json_object_set(o, "ptx",
+                    json_object_get(rec, "ptx") ? json_object_get(rec, "ptx") : json_null());
+    json_object_set_new(o, "key", json_string(r->key));
+    sitedata_set_href(o, "href", r->url);
+    json_object_set_new(o, "wheel", scanreport_wheel_json(&r->name));
+    char *p = sitedata_release_path(r->name.normalized, r->name.public_version);
+    json_object_set_new(o, "release_page", json_string(p));
+    free(p);
+    if (r->inferred_from) {
+        char *seg = sitedata_segment(r->inferred_from);
+        p = xasprintf("wheel/%s.html", seg);
         free(seg);
         json_object_set_new(o, "inferred_page", json_string(p));
         free(p);

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "record.h"
 #include "recordcheck.h"
 #include "sitedata.h"
 
@@ -46,8 +47,15 @@ static void check(const char *key, json_t *rec)
     const char *status = jstr(rec, "status");
     if (!status || strcmp(jstr(rec, "key"), key) != 0)
         abort();
-    json_t *page = sitedata_wheel_page(NULL, key, rec);
+    struct record r;
+    if (record_read(key, rec, &r, &err) < 0) /* it passed the checks above */
+        abort();
+    if (strcmp(r.key, key) || strcmp(r.filename, jstr(rec, "filename")) ||
+        strcmp(r.name.normalized, jstr(w, "normalized_name")))
+        abort();
+    json_t *page = sitedata_wheel_page(&r);
     json_decref(page);
+    record_free(&r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -236,6 +236,21 @@ static void record_construction(void)
     STR_EQ(c.sha256, K1, "scanned: not read whole, so the index's sha256");
     record_columns_free(&c);
 
+    /* Read back: typed, from the checked record. */
+    struct record rr;
+    OK(record_read(K1, rec, &rr, &err) == 0, "record_read: %s", err.msg);
+    OK(rr.scanned && strcmp(rr.filename, fname) == 0 && strcmp(rr.platform, "linux-x86_64") == 0 &&
+           strcmp(rr.name.public_version, "2.9.0") == 0 && rr.size == 56789 &&
+           rr.sha256_verified == 0 && rr.yanked == -1 && rr.scan == rec,
+       "record_read: typed identity, the scan report kept");
+    record_free(&rr);
+    /* The parsed name must be the file name's. */
+    json_t *odd = json_deep_copy(rec);
+    json_object_set_new(json_object_get(odd, "wheel"), "public_version", json_string("2.8.0"));
+    OK(record_read(K1, odd, &rr, &err) < 0 && strstr(err.msg, "wheel.public_version"),
+       "a parsed name that is not the file name's is refused: %s", err.msg);
+    json_decref(odd);
+
     /* Construction checks the grammar: a variant that is not one. */
     id.variant = "cu130 <b>";
     json_t *bad = record_inferred(&id, src, "2026-11-20");
