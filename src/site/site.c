@@ -144,7 +144,10 @@ static int render(struct ctx *c, const char *name, const char *path, json_t *dat
     if (!json_object_get(data, "data_as_of"))
         json_object_set_new(data, "data_as_of",
                             c->data_as_of ? json_string(c->data_as_of) : json_null());
-    json_object_set_new(data, "wheels_read", json_boolean(c->data_as_of != NULL));
+    /* a page's own date (a wheel page's: the day it was read) says wheels
+     * were read as much as the site's */
+    json_object_set_new(data, "wheels_read",
+                        json_boolean(json_is_string(json_object_get(data, "data_as_of"))));
     json_object_set_new(data, "checked_on", json_string(c->checked_on ? c->checked_on : ""));
     json_object_set_new(data, "generator", json_string("wheelarch " WHEELARCH_VERSION));
     json_object_set_new(data, "api_version", json_string(SITE_API_VERSION));
@@ -703,6 +706,7 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     struct sitedata d;
     struct feeds_job fj = {0};
     int have_view = 0, have_data = 0;
+    c.checked_on = t.checked_on; /* wheel pages are rendered while the view is read */
     rc = outdir_begin(o->out_dir, &c.out, err);
     if (rc < 0)
         goto out;
@@ -718,7 +722,6 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     phase("records");
     st->records = v.records;
     c.data_as_of = v.data_date;
-    c.checked_on = t.checked_on;
     sitedata_begin(&v, &t, c.base_url, &d);
     have_data = 1;
     phase("grid");

@@ -65,6 +65,14 @@ c.ok("pages from 13 records" in p.stderr,
      "summary line names the records: " + p.stderr.strip())
 files = tree(site)
 c.ok(len(files) > 300, "a few hundred files (%d)" % len(files))
+# Every footer tells the truth about its page: a wheel page (rendered while
+# the database is read) says when its wheel was read, and no page says
+# "checked on ." with the date missing.
+empty = [f for f in files if f.endswith(".html") and "checked on ." in read(os.path.join(site, f))]
+c.eq(empty, [], "no page's footer has an empty date")
+wp = read(os.path.join(site, "wheel/%s.html" % SCANNED))
+c.ok("Data as of 2026-11-01: verdicts marked verified" in wp and "No wheel read yet" not in wp,
+     "a wheel page's footer: the day its wheel was read, not 'no wheel read'")
 
 GOLDEN = [
     "index.html", "matrix/index.html", "gpu/geforce-gtx-1080-ti/index.html",
