@@ -158,7 +158,8 @@ const struct cli_command cli_commands[] = {
      "by a driver that knows its PTX ISA), partial (some modules have nothing for the GPU), "
      "driver too old (the wheel's CUDA needs a newer driver), or no. Then the recommended index "
      "(native first, then the newest CUDA) with the pip and uv commands; when no variant works, "
-     "the newest release that does. Uses the database (verified and inferred rows) and PyTorch's "
+     "the newest release that does. Nightlies and other pre-releases are considered only when "
+     "--version names their release. Uses the database (verified and inferred rows) and PyTorch's "
      "declared arch lists shipped in data/, so it works before any crawl.",
      "wheelarch query --gpu \"GTX 1080 Ti\" --driver 570.86.15 --version 2.8", query_options,
      cli_query},

@@ -111,15 +111,25 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
     c->o = o;
     c->os = strncmp(o->platform, "windows", 7) == 0 ? TABLES_WINDOWS : TABLES_LINUX;
     c->amd = o->cc >= TABLES_AMD_MIN;
+    /* Nightlies and other pre-releases answer only when their release is
+     * asked for: the default answer, the fallback to an older release,
+     * the driver table and the newest release per variant are releases
+     * (pip takes a pre-release only with --pre, and a nightly index is
+     * not what someone fixing "no kernel image" should be sent to). */
+    char *asked = o->version ? dotver_major_minor(o->version) : NULL;
     for (size_t i = 0; i < v->nrows; i++) {
         const struct dbview_row *r = &v->rows[i];
         if (strcmp(r->project, o->project) != 0 || strcmp(r->platform, o->platform) != 0 ||
             !row_fits(r, o->cc))
             continue;
+        struct dotver rv;
+        if (dotver_parse(r->version, &rv) == 0 && rv.pre && !(asked && !strcmp(r->release, asked)))
+            continue;
         if (c->n % 64 == 0)
             c->rows = xrealloc(c->rows, (c->n + 64) * sizeof *c->rows);
         c->rows[c->n++] = r;
     }
+    free(asked);
     if (c->n > 1)
         qsort(c->rows, c->n, sizeof *c->rows, row_order);
     c->plain = xcalloc(c->n ? c->n : 1, sizeof *c->plain);

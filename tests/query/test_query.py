@@ -151,6 +151,42 @@ c.ok("no torch ROCm wheels for windows-x86_64" in p.stderr and "Linux x86_64 onl
 o, _ = query("--gpu", "1080 Ti", "--version", "2.9.0", "--platform", "linux-x86_64", cache=SITEDB)
 if o:
     c.ok(not any(k.startswith("rocm") for k in verdicts(o)), "an NVIDIA GPU is never judged against ROCm rows")
+# ---- nightlies answer only when asked for ---------------------------------------
+# A nightly of a release newer than any other (2.15.0.dev) is in the
+# database: the default answer stays the newest release; --version 2.15
+# answers with the nightly, pinned exactly (pip takes a pre-release pinned
+# with == without --pre).
+import hashlib  # noqa: E402
+import shutil  # noqa: E402
+nightly_db = os.path.join(W, "nightly-db")
+shutil.rmtree(nightly_db, ignore_errors=True)
+shutil.copytree(SITEDB, nightly_db)
+rec = watest.record(SITEDB, "dbb3ef635357a2eb037f857bf739f5307f725ec56d2808c2aee868a0b38cb2c7")
+ver = "2.15.0.dev20261120"
+fname = "torch-%s+cu130-cp312-cp312-manylinux_2_28_x86_64.whl" % ver
+url = "https://download.pytorch.org/whl/nightly/cu130/" + fname.replace("+", "%2B")
+key = hashlib.sha256(url.encode()).hexdigest()
+rec.update(key=key, sha256=key, index_sha256=key, url=url, input=url, filename=fname,
+           index_url="https://download.pytorch.org/whl/nightly/cu130/")
+rec["wheel"].update(filename=fname, version=ver + "+cu130", public_version=ver)
+lines = os.path.join(W, "nightly.jsonl")
+with open(lines, "w") as f:
+    f.write(json.dumps(rec) + "\n")
+p = watest.run(args, "db", "import", lines, "--cache", nightly_db)
+c.eq(p.returncode, 0, "import of a nightly (%s)" % p.stderr.strip())
+o, _ = query("--gpu", "RTX 4090", "--platform", "linux-x86_64", cache=nightly_db)
+if o:
+    c.ok(".dev" not in o["version"] and ".dev" not in o["recommendation"]["version"] and
+         "nightly" not in o["recommendation"]["commands"]["pip"],
+         "by default the newest release is answered, not a nightly: %s %s" % (o["version"], o["recommendation"]))
+    c.ok(not any(".dev" in json.dumps(x) for x in o["by_driver"] + o["last_native"]),
+         "the driver table and the newest release per variant name no nightly")
+o, _ = query("--gpu", "RTX 4090", "--platform", "linux-x86_64", "--version", "2.15", cache=nightly_db)
+if o:
+    c.eq(o["recommendation"]["version"], ver, "--version 2.15: the nightly, asked for")
+    c.ok(o["recommendation"]["commands"]["pip"].endswith("torch==%s --index-url "
+                                                         "https://download.pytorch.org/whl/nightly/cu130" % ver),
+         "pinned exactly, from its nightly index: " + o["recommendation"]["commands"]["pip"])
 p = subprocess.run([args.wheelarch, "query", "--cc", "gfx9999", "--cache", empty], capture_output=True, text=True)
 c.ok(p.returncode == 2 and "unknown AMD processor 'gfx9999'" in p.stderr, "an unknown processor is a usage error: " + p.stderr.strip())
 c.done()
