@@ -332,7 +332,7 @@ void sitedata_build_matrix_page(struct sitedata *d)
     }
     unsigned char *shown = xcalloc(v->nrows + 1, 1);
     newest_releases(v, SITEDATA_MATRIX_RELEASES, shown);
-    size_t hidden = 0;
+    size_t hidden = 0, nightlies = 0;
     for (size_t r = 0; r < v->nrows; r++)
         hidden += !shown[r];
     for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
@@ -364,6 +364,13 @@ void sitedata_build_matrix_page(struct sitedata *d)
                 if (!shown[r] || strcmp(row->platform, sitedata_platforms[p]) != 0 ||
                     tables_variant_rocm(row->variant, NULL) != amd)
                     continue;
+                /* of a release's nightlies, the newest (the others are
+                 * on the release pages) */
+                if (dbview_is_nightly(row->version) &&
+                    sitedata_newest_row(d, row->project, row->release, row->variant,
+                                        row->platform) != (long)r)
+                    continue;
+                nightlies += dbview_is_nightly(row->version);
                 json_t *x = json_object();
                 json_object_set_new(x, "project", json_string(row->project));
                 json_object_set_new(x, "version", json_string(row->version));
@@ -391,6 +398,7 @@ void sitedata_build_matrix_page(struct sitedata *d)
         }
     }
     json_object_set_new(d->matrix_page, "platforms", pls);
+    json_object_set_new(d->matrix_page, "has_nightlies", json_boolean(nightlies > 0));
     if (hidden) {
         json_t *cut = json_object();
         json_object_set_new(cut, "releases", json_integer(SITEDATA_MATRIX_RELEASES));

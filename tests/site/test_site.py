@@ -425,6 +425,11 @@ for opt, want in (([], [1, 2, 3, 4]), (["--nightlies", "2"], [3, 4]), (["--night
     rows = json.loads(read(os.path.join(out, "api/v1/matrix.json")))["rows"]
     got = sorted({int(r["version"][-2:]) for r in rows if ".dev" in r["version"]})
     c.eq(got, want, "matrix.json with %s has the nightly rows of days %s" % (opt or "the default", want))
+    mp = read(os.path.join(out, "matrix/index.html"))
+    shown = sorted({int(d) for d in re.findall(r">torch 2\.10\.0\.dev202611(\d\d)</a>", mp)})
+    c.eq(shown, want[-1:], "matrix page with %s: the newest nightly of the release only" % (opt or "the default"))
+    c.eq("Of a release's nightly builds, the newest is shown" in mp, bool(want),
+         "matrix page with %s says so when it has nightlies" % (opt or "the default"))
 # Many releases: the matrix page and the timeline show the newest 40; the
 # GPU page's history lists every release, a run of equal answers on one line.
 mcache = db_with_versions("many-db", ["2.%d.0" % m for m in range(100, 150)], "cu130")
