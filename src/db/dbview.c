@@ -93,7 +93,8 @@ void dbview_free(struct dbview *v)
 
 int dbview_is_nightly(const char *version)
 {
-    return version && strstr(version, ".dev") != NULL;
+    struct dotver v;
+    return version && dotver_parse(version, &v) == 0 && v.pre == 1; /* dev, as dotver reads it */
 }
 
 /* Notes that records/<key>.json was left out, and why. */

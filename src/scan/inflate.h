@@ -55,9 +55,10 @@ enum inflate_mode {
  * (WA_ERR_LIMIT). */
 void inflater_reset(struct inflater *inf, int mode, uint64_t limit);
 
-/* Consumes compressed bytes.  Sets *used to the bytes consumed (less than n
- * only when the deflate stream ended inside the chunk).  Returns 0 or a
- * negative WA_ERR_* code with a message in err. */
+/* Consumes compressed bytes.  Sets *used to the bytes consumed, also on
+ * error: less than n when the stream (a zstd frame) ended inside the
+ * chunk, when an INFLATE_PREFIX sink had enough, or when an error stopped
+ * it.  Returns 0 or a negative WA_ERR_* code with a message in err. */
 int inflater_feed(struct inflater *inf, const uint8_t *in, size_t n, size_t *used,
                   inflate_sink sink, void *ud, struct wa_error *err);
 

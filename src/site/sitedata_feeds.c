@@ -456,17 +456,24 @@ void sitedata_build_simple(struct sitedata *d)
                     cand[n++] = (struct candidate){q, &v->rows[q]};
             if (n > 1)
                 qsort(cand, n, sizeof *cand, candidate_cmp);
-            for (size_t i = 0; i < n; i++) {
-                size_t sr = index[cand[i].row] - 1;
-                for (size_t k = 0; k < ntags[sr]; k++) {
-                    size_t one;
-                    if (!tags[sr][k] || strmap_get(seen, tags[sr][k], &one))
-                        continue; /* a preferred variant has a wheel for it */
-                    strmap_put(seen, tags[sr][k], 1);
-                    pk->v = xgrow(pk->v, &cap, pk->n + 1, sizeof *pk->v);
-                    pk->v[pk->n++] = (struct sitedata_pick){(uint32_t)sr, (uint32_t)k};
+            /* Wheels that are not yanked first: pip passes over a yanked
+             * file unless pinned to it, so a yanked wheel of the preferred
+             * variant must not hide another variant's good one; a yanked
+             * wheel is listed only for a tag nothing else has (PEP 592). */
+            for (int pass = 0; pass < 2; pass++)
+                for (size_t i = 0; i < n; i++) {
+                    size_t sr = index[cand[i].row] - 1;
+                    const struct dbview_row *vr = cand[i].vrow;
+                    for (size_t k = 0; k < ntags[sr]; k++) {
+                        size_t one;
+                        if (!tags[sr][k] || vr->wheels[k].yanked != pass ||
+                            strmap_get(seen, tags[sr][k], &one))
+                            continue; /* a preferred variant has a wheel for it */
+                        strmap_put(seen, tags[sr][k], 1);
+                        pk->v = xgrow(pk->v, &cap, pk->n + 1, sizeof *pk->v);
+                        pk->v[pk->n++] = (struct sitedata_pick){(uint32_t)sr, (uint32_t)k};
+                    }
                 }
-            }
             if (n) {
                 strmap_free(seen);
                 seen = strmap_new();

@@ -388,6 +388,29 @@ c.ok("torch-2.9.0+cu128-cp313-cp313-manylinux_2_28_x86_64.whl<" in sm86,
 tags = re.findall(r">torch-([^+<]+)\+[^-<]+-([^<]+)\.whl</a>", sm86)
 c.ok(tags and len(tags) == len(set(tags)), "sm_86: one wheel per version and tag (%d links)" % len(tags))
 
+# A yanked wheel does not hide a good one: with cu128's cp314 wheel beside
+# cu130's yanked one, sm_86 lists cu128's (pip passes over yanked files).
+good = watest.record(DB, "6d57af775f6306db16090bf182bfe9af59f439304179e34645acef0b3c8cf054")  # cu128 cp313
+fname = "torch-2.9.0+cu128-cp314-cp314-manylinux_2_28_x86_64.whl"
+url = "https://download.pytorch.org/whl/cu128/" + fname.replace("+", "%2B")
+key = hashlib.sha256(url.encode()).hexdigest()
+good.update(key=key, sha256=key, index_sha256=key, url=url, input=url, filename=fname, yanked=None)
+good["wheel"].update(filename=fname, python="cp314", abi="cp314")
+ydb = os.path.join(W, "yanked-db")
+shutil.rmtree(ydb, ignore_errors=True)
+shutil.copytree(DB, ydb)
+with open(os.path.join(W, "yanked.jsonl"), "w") as f:
+    f.write(json.dumps(good, sort_keys=True) + "\n")
+p = watest.run(args, "db", "import", os.path.join(W, "yanked.jsonl"), "--cache", ydb)
+c.eq(p.returncode, 0, "import of a cu128 cp314 wheel (%s)" % p.stderr.strip())
+p = build(os.path.join(W, "site-yanked"), ydb)
+page = read(os.path.join(W, "site-yanked", "simple/sm_86/torch/index.html"))
+c.ok(">torch-2.9.0+cu128-cp314-cp314-manylinux_2_28_x86_64.whl<" in page and
+     ">torch-2.9.0+cu130-cp314-cp314-manylinux_2_28_x86_64.whl<" not in page,
+     "sm_86: cu128's good cp314 wheel, not cu130's yanked one")
+c.ok(">torch-2.9.0+cu130-cp314-cp314-manylinux_2_28_x86_64.whl<" in sm86,
+     "without another, the yanked wheel is still listed (pinning it with == installs it)")
+
 # Nightlies: only the newest --nightlies of them (default 30, "all").
 def db_with_versions(name, versions, folder):
     """The fixture database plus the scanned torch 2.9.0 cu130 record cloned
