@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "xalloc.h"
 
@@ -32,19 +33,28 @@ int dotver_parse(const char *s, struct dotver *v)
             break;
     }
     /* PEP 440 pre-releases, oldest kind first: 2.9.0.dev20250101 < 2.9.0a1
-     * < 2.9.0b1 < 2.9.0rc1 < 2.9.0; within a kind, by number. */
+     * < 2.9.0b1 < 2.9.0rc1 < 2.9.0; within a kind, by number.  Spellings
+     * PEP 440 normalises are read too: a '.', '-' or '_' before the tag
+     * or the number, alpha/beta/c/pre/preview (2.9.0.rc1 is 2.9.0rc1). */
     static const struct {
         const char *tag;
         int kind;
-    } kinds[] = {{".dev", 1}, {"dev", 1}, {"rc", 4}, {"a", 2}, {"b", 3}};
+    } kinds[] = {{"preview", 4}, {"alpha", 2}, {"beta", 3}, {"pre", 4}, {"dev", 1},
+                 {"rc", 4},      {"c", 4},     {"a", 2},    {"b", 3}};
+    const char *t = s;
+    if ((*t == '.' || *t == '-' || *t == '_') && isalpha((unsigned char)t[1]))
+        t++;
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         size_t n = strlen(kinds[i].tag);
-        if (strncmp(s, kinds[i].tag, n) != 0)
+        if (strncasecmp(t, kinds[i].tag, n) != 0 || isalpha((unsigned char)t[n]))
             continue;
         v->pre = kinds[i].kind;
-        for (s += n; isdigit((unsigned char)*s); s++)
+        t += n;
+        if ((*t == '.' || *t == '-' || *t == '_') && isdigit((unsigned char)t[1]))
+            t++;
+        for (; isdigit((unsigned char)*t); t++)
             if (v->pre_num < 100000000000000L)
-                v->pre_num = v->pre_num * 10 + (*s - '0');
+                v->pre_num = v->pre_num * 10 + (*t - '0');
         break;
     }
     return 0;

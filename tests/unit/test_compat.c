@@ -290,6 +290,14 @@ static void test_tables(void)
     OK(dotver_cmp_str("2.8.0.dev20250101", "2.8.0a1") < 0 &&
            dotver_cmp_str("2.8.0a1", "2.8.0b1") < 0 && dotver_cmp_str("2.8.0b1", "2.8.0rc1") < 0,
        "dev < a < b < rc (PEP 440)");
+    OK(dotver_cmp_str("2.9.0.rc1", "2.9.0rc1") == 0 && dotver_cmp_str("2.9.0_rc1", "2.9.0") < 0 &&
+           dotver_cmp_str("2.9.0c1", "2.9.0rc1") == 0 &&
+           dotver_cmp_str("2.9.0alpha3", "2.9.0a3") == 0 &&
+           dotver_cmp_str("2.9.0-beta.2", "2.9.0b2") == 0 &&
+           dotver_cmp_str("2.9.0pre1", "2.9.0rc1") == 0,
+       "PEP 440's other spellings of pre-releases");
+    OK(dotver_cmp_str("2.8.0+cu128", "2.8.0") == 0 && dotver_cmp_str("570.86.15", "570.86.15") == 0,
+       "a local label or a driver version is no pre-release");
 }
 
 /* AMD: A1 exact processor, A2 generic targets, A3 xnack/sramecc modes. */
