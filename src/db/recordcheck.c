@@ -300,13 +300,19 @@ static int datetime_ok(const char *s)
     return strspn(s + 11, "0123456789:.Z+-") == n - 11;
 }
 
-static int filename_ok(json_t *v)
+/* A wheel file name, parsed into *w (the caller frees it); 0 or -1. */
+static int parse_filename(json_t *v, struct wheel_name *w)
 {
     const char *s = str(v);
     if (!text_ok(v, 255) || strchr(s, '/') || strchr(s, '\\'))
-        return 0;
+        return -1;
+    return wheelname_parse(s, w, NULL) < 0 ? -1 : 0;
+}
+
+static int filename_ok(json_t *v)
+{
     struct wheel_name w;
-    if (wheelname_parse(s, &w, NULL) < 0)
+    if (parse_filename(v, &w) < 0)
         return 0;
     wheelname_free(&w);
     return 1;
@@ -315,24 +321,20 @@ static int filename_ok(json_t *v)
 /* The parsed name a record carries ("wheel") is the parse of its file
  * name: pages take the project, version and platform from one, the
  * database's columns from the other, and they must not disagree. */
-static int wheel_matches(json_t *w, const char *filename, struct wa_error *err)
+static int wheel_matches(json_t *w, const struct wheel_name *n, struct wa_error *err)
 {
-    struct wheel_name n;
-    if (wheelname_parse(filename, &n, NULL) < 0)
-        return bad_value(err, "filename", filename, "a wheel file name");
     const char *field = NULL;
-    if (strcmp(str(json_object_get(w, "normalized_name")), n.normalized) != 0)
+    if (strcmp(str(json_object_get(w, "normalized_name")), n->normalized) != 0)
         field = "wheel.normalized_name";
-    else if (strcmp(str(json_object_get(w, "public_version")), n.public_version) != 0)
+    else if (strcmp(str(json_object_get(w, "public_version")), n->public_version) != 0)
         field = "wheel.public_version";
     else if (json_is_string(json_object_get(w, "platform_id")) &&
-             strcmp(str(json_object_get(w, "platform_id")), wheelname_platform_id(n.platform)) != 0)
+             strcmp(str(json_object_get(w, "platform_id")), wheelname_platform_id(n->platform)) !=
+                 0)
         field = "wheel.platform_id";
-    int rc = 0;
-    if (field)
-        rc = bad_value(err, field, str(json_object_get(w, field + 6)), "what the file name says");
-    wheelname_free(&n);
-    return rc;
+    return field ? bad_value(err, field, str(json_object_get(w, field + 6)),
+                             "what the file name says")
+                 : 0;
 }
 
 static int codec_ok(const char *s)
@@ -808,9 +810,12 @@ int recordcheck_validate(const char *key, json_t *rec, struct wa_error *err)
         return rc;
     if ((rc = get_string(rec, "filename", "filename", REQUIRED, &v, err)) < 0)
         return rc;
-    if (!filename_ok(v))
+    struct wheel_name name; /* parsed once: checked, then compared with "wheel" */
+    if (parse_filename(v, &name) < 0)
         return bad_value(err, "filename", str(v), "a wheel file name");
-    if ((rc = wheel_matches(json_object_get(rec, "wheel"), str(v), err)) < 0)
+    rc = wheel_matches(json_object_get(rec, "wheel"), &name, err);
+    wheelname_free(&name);
+    if (rc < 0)
         return rc;
     if ((rc = check_string(rec, "url", "url", OPTIONAL, URL_MAX, recordcheck_url_valid,
                            "an http(s) URL", err)) < 0 ||
