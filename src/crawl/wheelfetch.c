@@ -122,6 +122,16 @@ static int full_feed(struct fetch *f, const uint8_t *buf, size_t n, struct wa_er
 }
 
 /* Sink of the first request: a tail by range, or the whole file. */
+/* Appends a range's bytes to the in-memory buffer, refusing more than was
+ * asked for. */
+static int keep(struct fetch *f, const uint8_t *buf, size_t n, struct wa_error *err)
+{
+    if (f->buf.len + n > f->buf_max)
+        return wa_error_set(err, WA_ERR_NETWORK, "server sent more than the range asked for");
+    strbuf_add(&f->buf, buf, n);
+    return 0;
+}
+
 static int tail_sink(void *ud, const struct http_response *resp, const uint8_t *buf, size_t n,
                      struct wa_error *err)
 {
@@ -145,10 +155,7 @@ static int tail_sink(void *ud, const struct http_response *resp, const uint8_t *
         if (rc < 0)
             return rc;
     }
-    if (f->buf.len + n > f->buf_max)
-        return wa_error_set(err, WA_ERR_NETWORK, "server sent more than the range asked for");
-    strbuf_add(&f->buf, buf, n);
-    return 0;
+    return keep(f, buf, n, err);
 }
 
 static void tail_restart(void *ud)
@@ -173,10 +180,7 @@ static int mem_sink(void *ud, const struct http_response *resp, const uint8_t *b
     int rc = check_range(f, resp, err);
     if (rc < 0)
         return rc;
-    if (f->buf.len + n > f->buf_max)
-        return wa_error_set(err, WA_ERR_NETWORK, "server sent more than the range asked for");
-    strbuf_add(&f->buf, buf, n);
-    return 0;
+    return keep(f, buf, n, err);
 }
 
 static void mem_restart(void *ud)

@@ -924,6 +924,12 @@ static json_t *targets_json(const struct target *t, size_t n)
     return a;
 }
 
+void dbview_isa_format(const struct compat_code_isa *x, char *name, char *isa)
+{
+    target_format(&x->ptx, name, TARGET_NAME_MAX);
+    snprintf(isa, 16, "%ld.%ld", x->isa.f[0], x->isa.n > 1 ? x->isa.f[1] : 0);
+}
+
 json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r)
 {
     const struct tables *t = v->t;
@@ -961,9 +967,7 @@ json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r)
     json_t *isa = json_object();
     for (size_t i = 0; i < r->code.nisas; i++) {
         char name[TARGET_NAME_MAX], iv[16];
-        target_format(&r->code.isas[i].ptx, name, sizeof name);
-        snprintf(iv, sizeof iv, "%ld.%ld", r->code.isas[i].isa.f[0],
-                 r->code.isas[i].isa.n > 1 ? r->code.isas[i].isa.f[1] : 0);
+        dbview_isa_format(&r->code.isas[i], name, iv);
         json_object_set_new(isa, name, json_string(iv));
     }
     json_object_set_new(o, "ptx_isa", isa);

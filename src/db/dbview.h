@@ -125,6 +125,10 @@ const char *dbview_provenance(int status, const char *confidence);
 /* The row as JSON (caller owns the reference): the feed's row format. */
 json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r);
 
+/* A PTX target's name and its ISA as the feeds write it ("compute_90",
+ * "8.8"): name has room for TARGET_NAME_MAX bytes, isa for 16. */
+void dbview_isa_format(const struct compat_code_isa *x, char *name, char *isa);
+
 /* The file a declared row's source names, for people: {"text": "pytorch/pytorch
  * .ci/manywheel/build_cuda.sh at v2.8.0", "url": "https://github.com/..."}
  * (url null when no commit, tag or branch is named), or JSON null when the

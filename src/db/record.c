@@ -224,6 +224,11 @@ void record_wheel_free(struct record_wheel *w)
     memset(w, 0, sizeof *w);
 }
 
+json_t *record_wheel_yanked_json(const struct record_wheel *w)
+{
+    return w->yanked_reason ? json_string(w->yanked_reason) : w->yanked ? json_true() : json_null();
+}
+
 json_t *record_wheel_json(const struct record_wheel *w)
 {
     json_t *o = json_object();
@@ -241,10 +246,7 @@ json_t *record_wheel_json(const struct record_wheel *w)
     json_object_set_new(o, "size", w->size >= 0 ? json_integer((json_int_t)w->size) : json_null());
     if (w->sha256_verified >= 0)
         json_object_set_new(o, "sha256_verified", json_boolean(w->sha256_verified));
-    json_object_set_new(o, "yanked",
-                        w->yanked_reason ? json_string(w->yanked_reason)
-                        : w->yanked      ? json_true()
-                                         : json_null());
+    json_object_set_new(o, "yanked", record_wheel_yanked_json(w));
     json_object_set_new(o, "requires_python", str_or_null(w->requires_python));
     return o;
 }

@@ -136,6 +136,9 @@ struct record_wheel {
  * are taken as absent).  Free with record_wheel_free. */
 void record_wheel_from_json(json_t *entry, struct record_wheel *w);
 void record_wheel_free(struct record_wheel *w);
+/* Its yanked field as PEP 691 has it: the reason, true, or null when not
+ * yanked.  New reference. */
+json_t *record_wheel_yanked_json(const struct record_wheel *w);
 /* The line as JSON again, with the fields it has.  New reference. */
 json_t *record_wheel_json(const struct record_wheel *w);
 

@@ -117,10 +117,9 @@ static int insert_builds(sqlite3 *db, const struct sitedata *d, struct wa_error 
         add_targets(&gfx, row->gfx, row->ngfx);
         strbuf_reset(&isa);
         for (size_t j = 0; j < row->code.nisas; j++) {
-            char name[TARGET_NAME_MAX];
-            target_format(&row->code.isas[j].ptx, name, sizeof name);
-            strbuf_addf(&isa, "%s%s=%ld.%ld", j ? " " : "", name, row->code.isas[j].isa.f[0],
-                        row->code.isas[j].isa.n > 1 ? row->code.isas[j].isa.f[1] : 0);
+            char name[TARGET_NAME_MAX], iv[16];
+            dbview_isa_format(&row->code.isas[j], name, iv);
+            strbuf_addf(&isa, "%s%s=%s", j ? " " : "", name, iv);
         }
         for (int j = 0; j < 3; j++)
             strbuf_reset(&on[j]);

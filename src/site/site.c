@@ -194,14 +194,22 @@ static int on_record(void *ud, const struct record *r, struct wa_error *err)
 
 /* ---- prose --------------------------------------------------------------- */
 
+/* Reads templates/<folder>/<name> (at most 4 MiB); caller frees *text. */
+static int read_template_file(const struct ctx *c, const char *folder, const char *name,
+                              char **text, size_t *n, struct wa_error *err)
+{
+    char *file = xasprintf("%s/%s/%s", c->o->templates_dir, folder, name);
+    int rc = fsutil_read(file, 4u << 20, text, n, NULL, err);
+    free(file);
+    return rc;
+}
+
 static int prose(struct ctx *c, const char *md_name, const char *path, const char *description,
                  struct wa_error *err)
 {
-    char *file = xasprintf("%s/content/%s", c->o->templates_dir, md_name);
     char *text;
     size_t n;
-    int rc = fsutil_read(file, 4u << 20, &text, &n, NULL, err);
-    free(file);
+    int rc = read_template_file(c, "content", md_name, &text, &n, err);
     if (rc < 0)
         return rc;
     char *html;
@@ -561,11 +569,9 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
 
 static int copy_asset(struct ctx *c, const char *name, struct wa_error *err)
 {
-    char *file = xasprintf("%s/assets/%s", c->o->templates_dir, name);
     char *text;
     size_t n;
-    int rc = fsutil_read(file, 4u << 20, &text, &n, NULL, err);
-    free(file);
+    int rc = read_template_file(c, "assets", name, &text, &n, err);
     if (rc < 0)
         return rc;
     char *path = xasprintf("assets/%s", name);

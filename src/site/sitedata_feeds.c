@@ -233,9 +233,7 @@ json_t *sitedata_build_index_table(struct sitedata *d)
         json_t *isa = json_object();
         for (size_t i = 0; i < row->code.nisas; i++) {
             char name[TARGET_NAME_MAX], iv[16];
-            target_format(&row->code.isas[i].ptx, name, sizeof name);
-            snprintf(iv, sizeof iv, "%ld.%ld", row->code.isas[i].isa.f[0],
-                     row->code.isas[i].isa.n > 1 ? row->code.isas[i].isa.f[1] : 0);
+            dbview_isa_format(&row->code.isas[i], name, iv);
             json_object_set_new(isa, name, json_string(iv));
         }
         json_object_set_new(e, "ptx_isa", isa);
@@ -342,10 +340,7 @@ static json_t *row_links(const struct dbview_row *row)
         json_object_set_new(l, "requires_python",
                             w->requires_python ? json_string(w->requires_python) : json_null());
         /* PEP 691: the reason, or true; PEP 503's data-yanked: the reason */
-        json_object_set_new(l, "yanked",
-                            w->yanked_reason ? json_string(w->yanked_reason)
-                            : w->yanked      ? json_true()
-                                             : json_null());
+        json_object_set_new(l, "yanked", record_wheel_yanked_json(w));
         json_object_set_new(l, "upload_time",
                             w->upload_time ? json_string(w->upload_time) : json_null());
         json_array_append_new(links, l);
