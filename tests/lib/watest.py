@@ -5,6 +5,7 @@ Each test script is run by CTest as
 and prints one line per failed check and a final "N passed, N failed".
 """
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -117,6 +118,34 @@ def import_records(args, src, cache):
     if p.returncode != 0:
         raise SystemExit("db import %s: %s" % (src, p.stderr))
     return cache
+
+
+def clone_record(rec, filename, folder):
+    """A copy of a stored record under another wheel file name, as served from
+    https://download.pytorch.org/whl/FOLDER/: its own URL, key and sha256, and
+    the parsed name (version, public version, python and ABI tags) of the new
+    file name; the GPU code stays the original's."""
+    r = json.loads(json.dumps(rec))
+    _, version, python, abi, _ = filename[:-len(".whl")].split("-", 4)
+    url = "https://download.pytorch.org/whl/%s/%s" % (folder, filename.replace("+", "%2B"))
+    key = hashlib.sha256(url.encode()).hexdigest()
+    r.update(key=key, sha256=key, index_sha256=key, url=url, input=url, filename=filename,
+             index_url="https://download.pytorch.org/whl/%s/" % folder)
+    r["wheel"].update(filename=filename, version=version, public_version=version.split("+")[0],
+                      python=python, abi=abi)
+    return r
+
+
+def db_with_records(args, src, dest, records):
+    """A copy of the database folder src at dest with records (objects) added
+    by `db import` of a JSON lines file; returns the import's process."""
+    shutil.rmtree(dest, ignore_errors=True)
+    shutil.copytree(src, dest)
+    lines = dest + ".jsonl"
+    with open(lines, "w") as f:
+        for r in records:
+            f.write(json.dumps(r, sort_keys=True) + "\n")
+    return run(args, "db", "import", lines, "--cache", dest)
 
 
 def site_db(args, name="site-db"):

@@ -156,23 +156,11 @@ if o:
 # database: the default answer stays the newest release; --version 2.15
 # answers with the nightly, pinned exactly (pip takes a pre-release pinned
 # with == without --pre).
-import hashlib  # noqa: E402
-import shutil  # noqa: E402
 nightly_db = os.path.join(W, "nightly-db")
-shutil.rmtree(nightly_db, ignore_errors=True)
-shutil.copytree(SITEDB, nightly_db)
-rec = watest.record(SITEDB, "dbb3ef635357a2eb037f857bf739f5307f725ec56d2808c2aee868a0b38cb2c7")
 ver = "2.15.0.dev20261120"
-fname = "torch-%s+cu130-cp312-cp312-manylinux_2_28_x86_64.whl" % ver
-url = "https://download.pytorch.org/whl/nightly/cu130/" + fname.replace("+", "%2B")
-key = hashlib.sha256(url.encode()).hexdigest()
-rec.update(key=key, sha256=key, index_sha256=key, url=url, input=url, filename=fname,
-           index_url="https://download.pytorch.org/whl/nightly/cu130/")
-rec["wheel"].update(filename=fname, version=ver + "+cu130", public_version=ver)
-lines = os.path.join(W, "nightly.jsonl")
-with open(lines, "w") as f:
-    f.write(json.dumps(rec) + "\n")
-p = watest.run(args, "db", "import", lines, "--cache", nightly_db)
+rec = watest.clone_record(watest.record(SITEDB, "dbb3ef635357a2eb037f857bf739f5307f725ec56d2808c2aee868a0b38cb2c7"),
+                          "torch-%s+cu130-cp312-cp312-manylinux_2_28_x86_64.whl" % ver, "nightly/cu130")
+p = watest.db_with_records(args, SITEDB, nightly_db, [rec])
 c.eq(p.returncode, 0, "import of a nightly (%s)" % p.stderr.strip())
 o, _ = query("--gpu", "RTX 4090", "--platform", "linux-x86_64", cache=nightly_db)
 if o:

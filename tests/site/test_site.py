@@ -7,7 +7,6 @@ a failed build and builds killed with SIGKILL that leave the previous site
 whole, escaping of hostile index values, the page budget, no external
 requests, tables with caption and scope."""
 import difflib
-import hashlib
 import json
 import os
 import re
@@ -390,18 +389,10 @@ c.ok(tags and len(tags) == len(set(tags)), "sm_86: one wheel per version and tag
 
 # A yanked wheel does not hide a good one: with cu128's cp314 wheel beside
 # cu130's yanked one, sm_86 lists cu128's (pip passes over yanked files).
-good = watest.record(DB, "6d57af775f6306db16090bf182bfe9af59f439304179e34645acef0b3c8cf054")  # cu128 cp313
-fname = "torch-2.9.0+cu128-cp314-cp314-manylinux_2_28_x86_64.whl"
-url = "https://download.pytorch.org/whl/cu128/" + fname.replace("+", "%2B")
-key = hashlib.sha256(url.encode()).hexdigest()
-good.update(key=key, sha256=key, index_sha256=key, url=url, input=url, filename=fname, yanked=None)
-good["wheel"].update(filename=fname, python="cp314", abi="cp314")
+good = watest.clone_record(watest.record(DB, "6d57af775f6306db16090bf182bfe9af59f439304179e34645acef0b3c8cf054"),
+                           "torch-2.9.0+cu128-cp314-cp314-manylinux_2_28_x86_64.whl", "cu128")  # from cu128 cp313
 ydb = os.path.join(W, "yanked-db")
-shutil.rmtree(ydb, ignore_errors=True)
-shutil.copytree(DB, ydb)
-with open(os.path.join(W, "yanked.jsonl"), "w") as f:
-    f.write(json.dumps(good, sort_keys=True) + "\n")
-p = watest.run(args, "db", "import", os.path.join(W, "yanked.jsonl"), "--cache", ydb)
+p = watest.db_with_records(args, DB, ydb, [good])
 c.eq(p.returncode, 0, "import of a cu128 cp314 wheel (%s)" % p.stderr.strip())
 p = build(os.path.join(W, "site-yanked"), ydb)
 page = read(os.path.join(W, "site-yanked", "simple/sm_86/torch/index.html"))
@@ -414,23 +405,12 @@ c.ok(">torch-2.9.0+cu130-cp314-cp314-manylinux_2_28_x86_64.whl<" in sm86,
 # Nightlies: only the newest --nightlies of them (default 30, "all").
 def db_with_versions(name, versions, folder):
     """The fixture database plus the scanned torch 2.9.0 cu130 record cloned
-    under each version (its own URL, key and file name), imported as JSON
-    lines the way `db export` writes them."""
+    under each version."""
     base = watest.record(DB, SCANNED)
-    lines = os.path.join(W, name + ".jsonl")
-    with open(lines, "w") as f:
-        for ver in versions:
-            r = json.loads(json.dumps(base))
-            fname = "torch-%s+cu130-cp312-cp312-manylinux_2_28_x86_64.whl" % ver
-            url = "https://download.pytorch.org/whl/%s/%s" % (folder, fname.replace("+", "%2B"))
-            key = hashlib.sha256(url.encode()).hexdigest()
-            r.update(key=key, sha256=key, index_sha256=key, url=url, input=url, filename=fname)
-            r["wheel"].update(filename=fname, version=ver + "+cu130", public_version=ver)
-            f.write(json.dumps(r, sort_keys=True) + "\n")
+    recs = [watest.clone_record(base, "torch-%s+cu130-cp312-cp312-manylinux_2_28_x86_64.whl" % v, folder)
+            for v in versions]
     cache = os.path.join(W, name)
-    shutil.rmtree(cache, ignore_errors=True)
-    shutil.copytree(DB, cache)
-    p = watest.run(args, "db", "import", lines, "--cache", cache)
+    p = watest.db_with_records(args, DB, cache, recs)
     c.eq(p.returncode, 0, "import of %d versions (%s)" % (len(versions), p.stderr.strip()))
     return cache
 
