@@ -98,6 +98,22 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
     "  WHERE w.key = (SELECT key FROM wheels b WHERE b.project = w.project"
     "    AND b.version = w.version AND b.variant = w.variant AND b.platform = w.platform"
     "    ORDER BY b.status DESC, b.key LIMIT 1);",
+    /* 4: the rest of a wheel's identity and its line as columns (backfilled
+     * by fill_columns from the records after this runs), in place of the
+     * line's JSON copy, which every build parsed 100,000 times */
+    "ALTER TABLE wheels ADD COLUMN name TEXT;"
+    "ALTER TABLE wheels ADD COLUMN local_label TEXT;"
+    "ALTER TABLE wheels ADD COLUMN variant_source TEXT;"
+    "ALTER TABLE wheels ADD COLUMN python_tag TEXT;"
+    "ALTER TABLE wheels ADD COLUMN abi_tag TEXT;"
+    "ALTER TABLE wheels ADD COLUMN platform_tag TEXT;"
+    "ALTER TABLE wheels ADD COLUMN indexes TEXT;"
+    "ALTER TABLE wheels ADD COLUMN requires_python TEXT;"
+    "ALTER TABLE wheels ADD COLUMN size INTEGER;"
+    "ALTER TABLE wheels ADD COLUMN sha256_verified INTEGER;"
+    "ALTER TABLE wheels ADD COLUMN yanked INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE wheels ADD COLUMN yanked_reason TEXT;"
+    "ALTER TABLE wheels DROP COLUMN entry;",
 };
 /* clang-format on */
 
@@ -256,6 +272,92 @@ static int fill_binaries(struct db *db, struct wa_error *err)
     return rc;
 }
 
+/* ---- a record's columns -------------------------------------------------- */
+
+/* The columns record_columns_of derives, in bind_columns' order. */
+#define COLUMNS                                                                                    \
+    "status, project, version, variant, platform, filename, url, sha256, upload_time,"             \
+    " scanned_at, inferred_from, index_url, wheelarch_version, sass, ptx, gfx, code, name,"        \
+    " local_label, variant_source, python_tag, abi_tag, platform_tag, indexes, requires_python,"   \
+    " size, sha256_verified, yanked, yanked_reason"
+#define COLUMN_SLOTS "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+#define NCOLUMNS 29
+
+static void bind_int_or_null(sqlite3_stmt *st, int i, long long v, int known)
+{
+    if (known)
+        sqlite3_bind_int64(st, i, v);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+/* Binds c's columns (COLUMNS) from parameter `at` on. */
+static void bind_columns(sqlite3_stmt *st, int at, const struct record_columns *c)
+{
+    const char *v[] = {c->status,
+                       c->project,
+                       c->version,
+                       c->variant,
+                       c->platform,
+                       c->filename,
+                       c->url,
+                       c->sha256,
+                       c->upload_time,
+                       c->scanned_at,
+                       c->inferred_from,
+                       c->index_url,
+                       c->wheelarch_version,
+                       c->sass,
+                       c->ptx,
+                       c->gfx,
+                       c->code,
+                       c->name,
+                       c->local,
+                       c->variant_source,
+                       c->python_tag,
+                       c->abi_tag,
+                       c->platform_tag,
+                       c->indexes,
+                       c->line.requires_python};
+    int n = (int)(sizeof v / sizeof *v);
+    for (int i = 0; i < n; i++)
+        bind_text(st, at + i, v[i]);
+    bind_int_or_null(st, at + n, c->line.size, c->line.size >= 0);
+    bind_int_or_null(st, at + n + 1, c->line.sha256_verified, c->line.sha256_verified >= 0);
+    sqlite3_bind_int(st, at + n + 2, c->line.yanked);
+    bind_text(st, at + n + 3, c->line.yanked_reason);
+}
+
+/* Version 4's backfill: the new columns of the records already stored. */
+static int fill_columns(struct db *db, struct wa_error *err)
+{
+    sqlite3_stmt *st = prep(db, "SELECT key, record FROM wheels");
+    sqlite3_stmt *up =
+        prep(db, "UPDATE wheels SET (" COLUMNS ") = (" COLUMN_SLOTS ") WHERE key = ?");
+    int rc = st && up ? 0 : sql_error(db, err, "cannot read records");
+    int s;
+    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *key = (const char *)sqlite3_column_text(st, 0);
+        const char *text = (const char *)sqlite3_column_text(st, 1);
+        json_t *rec = text ? json_loads(text, 0, NULL) : NULL;
+        struct record_columns c = {0};
+        /* A record that no longer passes the checks keeps its old columns:
+         * readers skip it with the checks' message, as before. */
+        if (rec && key && record_columns_of(key, rec, &c, NULL) == 0) {
+            sqlite3_reset(up);
+            bind_columns(up, 1, &c);
+            bind_text(up, NCOLUMNS + 1, key);
+            if (sqlite3_step(up) != SQLITE_DONE)
+                rc = sql_error(db, err, "cannot upgrade a record");
+        }
+        record_columns_free(&c);
+        json_decref(rec);
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(up);
+    return rc;
+}
+
 /* ---- opening ------------------------------------------------------------ */
 
 static int pragma_int(struct db *db, const char *sql, int *out)
@@ -282,6 +384,8 @@ static int migrate(struct db *db, int from, int to, struct wa_error *err)
         rc = exec(db, migrations[v], err);
         if (rc == 0 && v + 1 == 2)
             rc = fill_binaries(db, err);
+        if (rc == 0 && v + 1 == 4)
+            rc = fill_columns(db, err);
     }
     if (rc == 0 && now < to) {
         char sql[96];
@@ -628,24 +732,12 @@ int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error
     pthread_mutex_lock(&db->mu);
     rc = tx_begin(db, err);
     if (rc == 0) {
-        sqlite3_stmt *st = prep(db, "INSERT OR REPLACE INTO wheels (key, status, project, "
-                                    "version, variant, platform, filename, url, sha256, "
-                                    "upload_time, scanned_at, inferred_from, index_url, "
-                                    "wheelarch_version, sass, ptx, gfx, code, entry, record) "
-                                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-        const char *v[] = {key,          c.status,
-                           c.project,    c.version,
-                           c.variant,    c.platform,
-                           c.filename,   c.url,
-                           c.sha256,     c.upload_time,
-                           c.scanned_at, c.inferred_from,
-                           c.index_url,  c.wheelarch_version,
-                           c.sass,       c.ptx,
-                           c.gfx,        c.code,
-                           c.entry,      text};
+        sqlite3_stmt *st = prep(db, "INSERT OR REPLACE INTO wheels (key, record, " COLUMNS
+                                    ") VALUES (?, ?, " COLUMN_SLOTS ")");
         if (st) {
-            for (int i = 0; i < 20; i++)
-                bind_text(st, i + 1, v[i]);
+            bind_text(st, 1, key);
+            bind_text(st, 2, text);
+            bind_columns(st, 3, &c);
         }
         if (!st || sqlite3_step(st) != SQLITE_DONE)
             rc = sql_error(db, err, "cannot store a record");
@@ -706,23 +798,48 @@ int db_each_wheel(struct db *db, int (*want)(void *ud, const char *project, cons
 {
     static const char sql[] =
         "SELECT key, status, project, version, variant, platform, scanned_at, inferred_from, "
-        "index_url, wheelarch_version, code, entry, CASE WHEN code IS NOT NULL THEN record END "
-        "FROM wheels ORDER BY key";
+        "index_url, wheelarch_version, code, filename, url, sha256, upload_time, "
+        "requires_python, yanked_reason, size, sha256_verified, yanked, "
+        "CASE WHEN code IS NOT NULL THEN record END FROM wheels ORDER BY key";
     pthread_mutex_lock(&db->mu);
     sqlite3_stmt *st = prep(db, sql);
     int rc = st ? 0 : sql_error(db, err, "cannot read records");
     int s = SQLITE_DONE;
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
         /* the identity first: a row the caller does not want costs no
-         * read of its entry and record (overflow pages, most bytes) */
+         * read of its record (overflow pages, most bytes) */
         if (want && !want(ud, (const char *)sqlite3_column_text(st, 2),
                           (const char *)sqlite3_column_text(st, 3)))
             continue;
-        const char *c[13];
-        for (int i = 0; i < 13; i++)
+        const char *c[17];
+        for (int i = 0; i < 17; i++)
             c[i] = (const char *)sqlite3_column_text(st, i);
-        struct db_wheel w = {c[0], c[1], c[2], c[3],  c[4],  c[5], c[6],
-                             c[7], c[8], c[9], c[10], c[11], c[12]};
+        struct db_wheel w = {
+            .key = c[0],
+            .status = c[1],
+            .project = c[2],
+            .version = c[3],
+            .variant = c[4],
+            .platform = c[5],
+            .scanned_at = c[6],
+            .inferred_from = c[7],
+            .index_url = c[8],
+            .wheelarch_version = c[9],
+            .code = c[10],
+            .filename = c[11],
+            .url = c[12],
+            .sha256 = c[13],
+            .upload_time = c[14],
+            .requires_python = c[15],
+            .yanked_reason = c[16],
+            .size =
+                sqlite3_column_type(st, 17) == SQLITE_INTEGER ? sqlite3_column_int64(st, 17) : -1,
+            .sha256_verified = sqlite3_column_type(st, 18) == SQLITE_INTEGER
+                                   ? sqlite3_column_int(st, 18) != 0
+                                   : -1,
+            .yanked = sqlite3_column_int(st, 19) != 0,
+            .record = (const char *)sqlite3_column_text(st, 20),
+        };
         rc = fn(ud, &w, err);
     }
     if (rc == 0 && s != SQLITE_DONE)

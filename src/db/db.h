@@ -38,7 +38,7 @@
 #include "error.h"
 
 #define DB_FILE "wheelarch.db"
-#define DB_SCHEMA_VERSION 3
+#define DB_SCHEMA_VERSION 4
 #define DB_BUSY_MS 60000
 
 struct db;
@@ -101,8 +101,12 @@ size_t db_count_records(struct db *db);
 struct db_wheel {
     const char *key, *status, *project, *version, *variant, *platform;
     const char *scanned_at, *inferred_from, *index_url, *wheelarch_version;
-    const char *code;   /* record_code, or NULL */
-    const char *entry;  /* record_entry, compact JSON */
+    const char *code; /* record_code, or NULL */
+    /* the wheel's line (struct record_wheel's fields) */
+    const char *filename, *url, *sha256, *upload_time, *requires_python, *yanked_reason;
+    long long size;      /* -1 when unknown */
+    int sha256_verified; /* -1 when unknown, else 0 or 1 */
+    int yanked;
     const char *record; /* the whole record of a wheel that lists its binaries
                          * (scanned ones, as crawl writes them), else NULL */
 };

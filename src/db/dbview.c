@@ -533,6 +533,11 @@ static int want_wheel(void *ud, const char *project, const char *version)
     return !out;
 }
 
+static char *opt_dup(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
 static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
 {
     struct reading *x = ud;
@@ -574,14 +579,21 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
         r = &v->rows[at];
     }
     free(gk);
-    if (w->entry) {
-        json_t *entry = json_loads(w->entry, 0, NULL);
-        if (entry) {
-            r->wheels = xgrow(r->wheels, &r->capwheels, r->nwheels + 1, sizeof *r->wheels);
-            record_wheel_from_json(entry, &r->wheels[r->nwheels++]);
-            json_decref(entry);
-        }
-    }
+    r->wheels = xgrow(r->wheels, &r->capwheels, r->nwheels + 1, sizeof *r->wheels);
+    struct record_wheel *line = &r->wheels[r->nwheels++];
+    line->filename = xstrdup(w->filename ? w->filename : "");
+    line->url = xstrdup(w->url ? w->url : "");
+    line->key = xstrdup(w->key);
+    line->sha256 = opt_dup(w->sha256);
+    line->scanned = st == VIEW_VERIFIED;
+    line->upload_time = opt_dup(w->upload_time);
+    line->scanned_at = opt_dup(w->scanned_at);
+    line->inferred_from = opt_dup(w->inferred_from);
+    line->requires_python = opt_dup(w->requires_python);
+    line->size = w->size;
+    line->sha256_verified = w->sha256_verified;
+    line->yanked = w->yanked;
+    line->yanked_reason = opt_dup(w->yanked_reason);
     newer(&r->scanned_at, w->scanned_at);
     newer(&v->data_date, w->scanned_at);
     if (st < r->status) {

@@ -39,19 +39,6 @@ int record_is_bundled(const char *path)
     return 0;
 }
 
-json_t *record_entry(json_t *rec)
-{
-    json_t *w = json_object();
-    static const char *const keys[] = {
-        "filename",   "url",           "sha256", "status",          "key",    "upload_time",
-        "scanned_at", "inferred_from", "size",   "sha256_verified", "yanked", "requires_python",
-        NULL};
-    for (const char *const *k = keys; *k; k++)
-        if (json_object_get(rec, *k))
-            json_object_set(w, *k, json_object_get(rec, *k));
-    return w;
-}
-
 static json_t *str_or_null(const char *s)
 {
     return s ? json_string(s) : json_null();
@@ -335,11 +322,6 @@ static char *joined(json_t *list)
     return strbuf_detach(&b, NULL);
 }
 
-static char *compact(json_t *v)
-{
-    return json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-}
-
 int record_columns_of(const char *key, json_t *rec, struct record_columns *c, struct wa_error *err)
 {
     memset(c, 0, sizeof *c);
@@ -365,13 +347,18 @@ int record_columns_of(const char *key, json_t *rec, struct record_columns *c, st
         return wa_error_set(err, WA_ERR_FORMAT,
                             "wheel: normalized_name, public_version and "
                             "platform_id are required");
+    c->name = jstr(w, "project");
+    c->local = jstr(w, "local");
+    c->variant_source = jstr(rec, "variant_source");
+    c->python_tag = jstr(w, "python");
+    c->abi_tag = jstr(w, "abi");
+    c->platform_tag = jstr(w, "platform");
+    c->indexes = joined(json_object_get(rec, "indexes"));
     c->sass = joined(json_object_get(rec, "sass"));
     c->ptx = joined(json_object_get(rec, "ptx"));
     c->gfx = joined(json_object_get(rec, "gfx"));
     c->code = record_code(rec);
-    json_t *entry = record_entry(rec);
-    c->entry = compact(entry);
-    json_decref(entry);
+    record_wheel_from_json(rec, &c->line);
     return 0;
 }
 
@@ -381,6 +368,7 @@ void record_columns_free(struct record_columns *c)
     free(c->ptx);
     free(c->gfx);
     free(c->code);
-    free(c->entry);
+    free(c->indexes);
+    record_wheel_free(&c->line);
     memset(c, 0, sizeof *c);
 }

@@ -8,8 +8,9 @@
  * fields and their grammar are recordcheck's.  record_columns checks a
  * record once and derives what `query`, `build` and the database's
  * indexes read without parsing the whole record again: the identity, the
- * wheel's line in the view, and the project's own GPU code in a compact
- * form (bundled NVIDIA libraries left out, see record_is_bundled).
+ * wheel's line in the view (struct record_wheel), and the project's own GPU
+ * code in a compact form (bundled NVIDIA libraries left out, see
+ * record_is_bundled).
  */
 #ifndef WHEELARCH_RECORD_H
 #define WHEELARCH_RECORD_H
@@ -21,6 +22,19 @@
 
 /* The version of the record format crawl writes. */
 #define RECORD_VERSION 1
+
+/* A wheel's line as a type: what the view, the pages, the
+ * feed and the simple indexes read about one wheel. */
+struct record_wheel {
+    char *filename, *url, *key; /* never NULL ("" when the line lacks one) */
+    char *sha256;               /* NULL when unknown */
+    int scanned;                /* status "scanned"; else inferred */
+    char *upload_time, *scanned_at, *inferred_from, *requires_python; /* or NULL */
+    long long size;                                                   /* -1 when unknown */
+    int sha256_verified; /* -1 when unknown, else 0 or 1 */
+    int yanked;          /* 0 or 1 */
+    char *yanked_reason; /* the reason when the index gave one, else NULL */
+};
 
 struct record_columns {
     /* Borrowed from the record (valid while it lives); NULL when absent. */
@@ -38,24 +52,23 @@ struct record_columns {
     const char *inferred_from;
     const char *index_url;
     const char *wheelarch_version;
+    const char *name;           /* the project as the file name writes it */
+    const char *local;          /* the local label, or NULL */
+    const char *variant_source; /* how the variant was decided */
+    const char *python_tag, *abi_tag, *platform_tag;
     /* Owned. */
-    char *sass; /* the record's target unions, space-separated ("" if none) */
+    char *indexes; /* ids of the indexes listing it, space-separated */
+    char *sass;    /* the record's target unions, space-separated ("" if none) */
     char *ptx;
     char *gfx;
-    char *code;  /* record_code, or NULL (no binaries listed) */
-    char *entry; /* record_entry as compact JSON */
+    char *code;               /* record_code, or NULL (no binaries listed) */
+    struct record_wheel line; /* the wheel's line (record_wheel_of) */
 };
 
 /* Checks rec (recordcheck_validate against key) and fills c.  Returns 0,
  * or WA_ERR_FORMAT with recordcheck's one-line message. */
 int record_columns_of(const char *key, json_t *rec, struct record_columns *c, struct wa_error *err);
 void record_columns_free(struct record_columns *c);
-
-/* The wheel's line in the view and on the pages: filename, url, sha256,
- * status, key, upload_time, scanned_at, inferred_from, size,
- * sha256_verified, yanked and requires_python, those the record has.
- * New reference. */
-json_t *record_entry(json_t *rec);
 
 /* A stored record read back: checked once (recordcheck), its identity and
  * provenance as typed fields, and the scan report it carries (the `scan
@@ -119,22 +132,11 @@ json_t *record_scanned(json_t *scan, const char *scan_sha256, const struct recor
  * the per-binary detail stays in the source record only.  New reference. */
 json_t *record_inferred(const struct record_identity *id, json_t *from, const char *today);
 
-/* A wheel's line (record_entry) as a type: what the view, the pages, the
- * feed and the simple indexes read about one wheel. */
-struct record_wheel {
-    char *filename, *url, *key; /* never NULL ("" when the line lacks one) */
-    char *sha256;               /* NULL when unknown */
-    int scanned;                /* status "scanned"; else inferred */
-    char *upload_time, *scanned_at, *inferred_from, *requires_python; /* or NULL */
-    long long size;                                                   /* -1 when unknown */
-    int sha256_verified; /* -1 when unknown, else 0 or 1 */
-    int yanked;          /* 0 or 1 */
-    char *yanked_reason; /* the reason when yanked gives one ("" when it gives none), or NULL */
-};
-
-/* Fills w from a line as record_entry makes it (fields of the wrong type
- * are taken as absent).  Free with record_wheel_free. */
-void record_wheel_from_json(json_t *entry, struct record_wheel *w);
+/* Fills w from a record, or from a line as record_wheel_json makes it:
+ * filename, url, key, sha256, status, upload_time, scanned_at,
+ * inferred_from, requires_python, size, sha256_verified and yanked (fields
+ * of the wrong type are taken as absent).  Free with record_wheel_free. */
+void record_wheel_from_json(json_t *o, struct record_wheel *w);
 void record_wheel_free(struct record_wheel *w);
 /* Its yanked field as PEP 691 has it: the reason, true, or null when not
  * yanked.  New reference. */

@@ -191,10 +191,10 @@ c.eq(watest.integrity(db), "ok", "the database passes integrity_check")
 EDITED = key("1")
 con = sqlite3.connect(watest.db_path(db))
 with con:
-    con.execute("INSERT INTO wheels SELECT ?, status, project, version, 'rocm6<b>INJ</b>', platform, "
-                "filename, url, sha256, upload_time, scanned_at, inferred_from, index_url, "
-                "wheelarch_version, sass, ptx, gfx, code, entry, record FROM wheels WHERE key = ?",
-                (EDITED, ROCM))
+    # a copy of a good row, whatever the schema's columns, then edited
+    con.execute("CREATE TEMP TABLE copy AS SELECT * FROM wheels WHERE key = ?", (ROCM,))
+    con.execute("UPDATE copy SET key = ?, variant = 'rocm6<b>INJ</b>'", (EDITED,))
+    con.execute("INSERT INTO wheels SELECT * FROM copy")
 con.close()
 
 # ---- build -----------------------------------------------------------------

@@ -109,6 +109,20 @@ static void check_clean(const char *dir)
 
 /* ---- the record ----------------------------------------------------------- */
 
+/* A record's line as schema versions 1 to 3 stored it (column `entry`). */
+static json_t *old_entry(json_t *rec)
+{
+    json_t *w = json_object();
+    static const char *const keys[] = {
+        "filename",   "url",           "sha256", "status",          "key",    "upload_time",
+        "scanned_at", "inferred_from", "size",   "sha256_verified", "yanked", "requires_python",
+        NULL};
+    for (const char *const *k = keys; *k; k++)
+        if (json_object_get(rec, *k))
+            json_object_set(w, *k, json_object_get(rec, *k));
+    return w;
+}
+
 static void record_columns(void)
 {
     json_t *rec = load(SCANNED);
@@ -122,8 +136,16 @@ static void record_columns(void)
     STR_EQ(c.platform, "linux-x86_64", "platform");
     OK(c.sass && strstr(c.sass, "sm_") != NULL, "sass union: %s", c.sass);
     OK(c.code && strncmp(c.code, "1 sm_", 5) == 0, "code column: %s", c.code);
-    OK(c.entry && strstr(c.entry, "\"filename\"") && !strstr(c.entry, "\"binaries\""),
-       "entry: the wheel's line only");
+    STR_EQ(c.name, "torch", "the project as the file name writes it");
+    STR_EQ(c.local, "cu130", "local label");
+    OK(c.python_tag && c.abi_tag && c.platform_tag && strstr(c.platform_tag, "x86_64"),
+       "wheel tags: %s-%s-%s", c.python_tag, c.abi_tag, c.platform_tag);
+    OK(c.indexes && c.indexes[0], "index ids: %s", c.indexes);
+    OK(c.variant_source && c.variant_source[0], "how the variant was decided: %s",
+       c.variant_source);
+    STR_EQ(c.line.filename, c.filename, "the line: file name");
+    OK(c.line.scanned && c.line.size > 0 && c.line.sha256_verified >= 0,
+       "the line: status, size, checksum check");
     record_columns_free(&c);
 
     /* Bundled libraries are left out of the project's code. */
@@ -204,7 +226,7 @@ static void record_construction(void)
     OK(c.code == NULL && !json_object_get(inf, "binaries"), "inferred: no per-binary detail");
 
     /* The line as a type and back. */
-    json_t *entry = record_entry(inf);
+    json_t *entry = old_entry(inf);
     struct record_wheel w;
     record_wheel_from_json(entry, &w);
     STR_EQ(w.filename, fname, "line: file name");
@@ -269,7 +291,7 @@ static int each_count(void *ud, const struct db_wheel *w, struct wa_error *err)
 {
     (void)err;
     size_t *n = ud;
-    if (w->project && w->variant && w->entry)
+    if (w->project && w->variant && w->filename && w->url)
         (*n)++;
     return 0;
 }
@@ -400,8 +422,11 @@ static void migrations(void)
                           "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                           -1, &st, NULL) == SQLITE_OK,
        "prepare");
+    json_t *line = old_entry(rec);
+    char *entry = json_dumps(line, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(line);
     const char *v[] = {SCANNED, c.status, c.project, c.version, c.variant, c.platform, c.filename,
-                       c.sass,  c.ptx,    c.gfx,     c.code,    c.entry,   text};
+                       c.sass,  c.ptx,    c.gfx,     c.code,    entry,     text};
     for (int i = 0; i < 13; i++)
         sqlite3_bind_text(st, i + 1, v[i], -1, SQLITE_TRANSIENT);
     OK(sqlite3_step(st) == SQLITE_DONE, "insert a v1 row");
@@ -409,6 +434,7 @@ static void migrations(void)
     sqlite3_close(h);
     record_columns_free(&c);
     free(text);
+    free(entry);
 
     /* Readers refuse an old schema, except a merge input. */
     struct db *db = NULL;
@@ -426,6 +452,12 @@ static void migrations(void)
        "the upgrade filled the binaries of the records already stored");
     OK(count(dir, "SELECT count(*) FROM targets WHERE wheel = '" SCANNED "'") > 0,
        "and their targets");
+    INT_EQ(count(dir, "SELECT count(*) FROM wheels WHERE key = '" SCANNED "' AND name = 'torch'"
+                      " AND local_label = 'cu130' AND size > 0 AND sha256_verified IS NOT NULL"
+                      " AND python_tag IS NOT NULL AND indexes IS NOT NULL AND yanked = 0"),
+           1, "the upgrade filled the identity and line columns from the record");
+    OK(count(dir, "SELECT count(*) FROM pragma_table_info('wheels') WHERE name = 'entry'") == 0,
+       "and dropped the line's JSON copy");
     db = open_db(dir);
     json_t *back = NULL;
     OK(db && db_read_record(db, SCANNED, &back, &err) == 0 && json_equal(back, rec),

@@ -545,19 +545,16 @@ static void view_skips(const char *work, const struct tables *t)
     sqlite3 *h;
     OK(sqlite3_open(path, &h) == SQLITE_OK, "open %s", path);
     const char *sql =
-        "INSERT INTO wheels SELECT '" OTHER_KEY "', status, project, version, "
-        "'rocm6<b>INJ</b>', platform, filename, url, sha256, upload_time, scanned_at, "
-        "inferred_from, index_url, wheelarch_version, sass, ptx, gfx, code, entry, record "
-        "FROM wheels WHERE key = '" SCANNED "';"
-        "INSERT INTO wheels SELECT 'evil', status, project, version, variant, platform, "
-        "filename, url, sha256, upload_time, scanned_at, inferred_from, index_url, "
-        "wheelarch_version, sass, ptx, gfx, code, entry, record FROM wheels WHERE key = '" SCANNED
-        "';"
-        "INSERT INTO wheels SELECT "
-        "'2222222222222222222222222222222222222222222222222222222222222222',"
-        " status, project, version, variant, platform, filename, url, sha256, upload_time, "
-        "scanned_at, inferred_from, index_url, wheelarch_version, sass, ptx, gfx, code, entry, "
-        "'{\"key\": ' FROM wheels WHERE key = '" SCANNED "';";
+        /* copies of a good row, edited (whatever the schema's columns) */
+        "CREATE TEMP TABLE copy AS SELECT * FROM wheels WHERE key = '" SCANNED "';"
+        "UPDATE copy SET key = '" OTHER_KEY "', variant = 'rocm6<b>INJ</b>';"
+        "INSERT INTO wheels SELECT * FROM copy;"
+        "UPDATE copy SET key = 'evil', variant = (SELECT variant FROM wheels"
+        "  WHERE key = '" SCANNED "');"
+        "INSERT INTO wheels SELECT * FROM copy;"
+        "UPDATE copy SET key = '2222222222222222222222222222222222222222222222222222222222222222',"
+        "  record = '{\"key\": ';"
+        "INSERT INTO wheels SELECT * FROM copy;";
     char *msg = NULL;
     OK(sqlite3_exec(h, sql, NULL, NULL, &msg) == SQLITE_OK, "hand edits: %s", msg ? msg : "");
     sqlite3_free(msg);
