@@ -64,7 +64,7 @@ static void row_free(struct dbview_row *r)
     for (size_t i = 0; i < r->nwheels; i++)
         record_wheel_free(&r->wheels[i]);
     free(r->wheels);
-    json_decref(r->binaries);
+    free(r->binaries);
     json_decref(r->differences);
     free(r->gfx);
     free(r->scanned_at);
@@ -267,8 +267,9 @@ void dbview_row_apply_code(struct dbview_row *r, const char *code)
     free(isas);
 }
 
-/* The project's own binaries of a record, as rows list them. */
-static json_t *binaries_of(json_t *rec)
+/* The project's own binaries of a record, as rows keep them: compact
+ * JSON (see dbview_row_binaries). */
+static char *binaries_of(json_t *rec)
 {
     json_t *out = json_array();
     size_t i;
@@ -292,7 +293,9 @@ static json_t *binaries_of(json_t *rec)
             json_object_set(bj, "declared", json_object_get(b, "declared"));
         json_array_append_new(out, bj);
     }
-    return out;
+    char *text = json_dumps(out, JSON_COMPACT);
+    json_decref(out);
+    return text;
 }
 
 static void code_from_declared(struct dbview_row *r, const struct tables *t,
@@ -323,7 +326,6 @@ static void code_from_declared(struct dbview_row *r, const struct tables *t,
     const struct ptx_isa *isa = r->cuda.n ? tables_isa_of_cuda(t, &r->cuda) : NULL;
     for (size_t i = 0; isa && i < d->nptx; i++)
         compat_code_set_isa(&r->code, &d->ptx[i], &isa->isa);
-    r->binaries = json_array();
 }
 
 /* The declared row of a release's variant: of several (a patch release
@@ -604,7 +606,7 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
         free(r->gfx);
         r->sass = r->ptx = r->gfx = NULL;
         r->nsass = r->nptx = r->ngfx = 0;
-        json_decref(r->binaries);
+        free(r->binaries);
         r->binaries = NULL;
         free(r->source_key);
         r->source_key = NULL;
@@ -616,8 +618,6 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
             if (rec)
                 r->binaries = binaries_of(rec);
         }
-        if (!r->binaries)
-            r->binaries = json_array();
         r->status = st;
         free(r->wheelarch_version);
         r->wheelarch_version = w->wheelarch_version ? xstrdup(w->wheelarch_version) : NULL;
@@ -664,7 +664,6 @@ static int read_build(void *ud, const struct db_build *b, struct wa_error *err)
     struct dbview_row *r =
         new_row(v, x->cap, b->project, b->version, NULL, b->variant, b->platform,
                 strcmp(b->status, "scanned") == 0 ? VIEW_VERIFIED : VIEW_INFERRED);
-    r->binaries = json_array();
     newer(&r->scanned_at, b->scanned_at);
     newer(&v->data_date, b->scanned_at);
     if (r->status == VIEW_INFERRED && !b->code && b->inferred_from)
@@ -818,7 +817,7 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
             json_t *src;
             if (!code_only && db_read_record(db, r->source_key, &src, NULL) == 0) {
                 if (recordcheck_validate(r->source_key, src, NULL) == 0) {
-                    json_decref(r->binaries);
+                    free(r->binaries);
                     r->binaries = binaries_of(src);
                 }
                 json_decref(src);
@@ -1006,15 +1005,19 @@ json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r)
         json_object_set_new(o, "declared", json_null());
     }
     json_object_set(o, "differences", r->differences);
-    json_object_set(o, "binaries", r->binaries);
-    json_t *wheels = json_array();
-    for (size_t i = 0; i < r->nwheels; i++)
-        json_array_append_new(wheels, record_wheel_json(&r->wheels[i]));
-    json_object_set_new(o, "wheels", wheels);
     json_object_set_new(o, "scanned_at", r->scanned_at ? json_string(r->scanned_at) : json_null());
     json_object_set_new(o, "wheelarch_version",
                         r->wheelarch_version ? json_string(r->wheelarch_version) : json_null());
     return o;
+}
+
+json_t *dbview_row_binaries(const struct dbview_row *r)
+{
+    json_t *b = r->binaries ? json_loads(r->binaries, 0, NULL) : NULL;
+    if (json_is_array(b))
+        return b;
+    json_decref(b);
+    return json_array();
 }
 
 /* A git ref worth linking: a commit, a tag, a release branch or main. */

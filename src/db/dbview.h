@@ -43,7 +43,7 @@ struct dbview_row {
     char *index_url;                 /* the index to install from */
     struct record_wheel *wheels;     /* its wheels, by file name */
     size_t nwheels, capwheels;
-    json_t *binaries;    /* own binaries: [{path, modules, sass, ptx, targets}] */
+    char *binaries;      /* own binaries as compact JSON, or NULL: dbview_row_binaries */
     json_t *differences; /* ["sm_90a (2 of 341 modules) is not in the declared list", ...] */
     char *scanned_at;    /* newest scan date of its records, or NULL */
     char *source_key;    /* inferred rows: the record their code comes from */
@@ -122,8 +122,15 @@ const char *dbview_row_confidence(const struct dbview_row *r);
  * "declared (PyTorch's build configuration, medium confidence)".  Static. */
 const char *dbview_provenance(int status, const char *confidence);
 
-/* The row as JSON (caller owns the reference): the feed's row format. */
+/* The row as JSON (caller owns the reference): the feed's row format,
+ * without its wheels (record_wheel_json of each, as the caller wants them)
+ * and binaries (dbview_row_binaries). */
 json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r);
+/* The row's own binaries: [{path, format, modules, sass, ptx, gfx, targets,
+ * compression, declared}], an empty array when it has none.  New
+ * reference: kept as text in the row (a tree per scanned row would be most
+ * of a big view's memory), parsed when a page asks. */
+json_t *dbview_row_binaries(const struct dbview_row *r);
 
 /* A PTX target's name and its ISA as the feeds write it ("compute_90",
  * "8.8"): name has room for TARGET_NAME_MAX bytes, isa for 16. */

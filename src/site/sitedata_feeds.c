@@ -60,7 +60,6 @@ void sitedata_matrix_json(const struct sitedata *d, struct strbuf *out)
         name_of[k] = json_string(compat_verdict_name(k));
     for (size_t r = 0; r < v->nrows; r++) {
         json_t *o = dbview_row_json(v, &v->rows[r]);
-        json_object_del(o, "binaries"); /* per-binary detail is on the release pages */
         json_object_set_new(o, "wheels", slim_wheels(&v->rows[r]));
         json_t *cells = json_object();
         for (size_t c = 0; c < d->grid.nccs; c++) {

@@ -14,17 +14,6 @@
 
 /* ---- releases, changes -------------------------------------------------- */
 
-/* A new array of shallow copies of the objects of a (the page adds keys
- * to them; what they share stays untouched). */
-static json_t *shallow_items(json_t *a)
-{
-    json_t *out = json_array();
-    size_t i;
-    json_t *x;
-    json_array_foreach(a, i, x) json_array_append_new(out, json_copy(x));
-    return out;
-}
-
 /* A target-list item with its name parsed once, for by_target_name. */
 struct named {
     struct target t;
@@ -98,9 +87,7 @@ json_t *sitedata_release_page(const struct sitedata *d, size_t *next)
             json_object_set_new(cur, "rows", json_array());
         }
         json_t *x = dbview_row_json(v, row);
-        /* The row's binaries and wheels are shared with the view and the
-         * feed documents; the page gets its own copies to annotate. */
-        json_object_set_new(x, "binaries", shallow_items(row->binaries));
+        json_object_set_new(x, "binaries", dbview_row_binaries(row));
         json_t *wheels = json_array();
         for (size_t k = 0; k < row->nwheels; k++)
             json_array_append_new(wheels, record_wheel_json(&row->wheels[k]));
