@@ -91,6 +91,20 @@ static int row_order(const void *a, const void *b)
     return c;
 }
 
+size_t *query_row_order(const struct dbview *v)
+{
+    const struct dbview_row **rows = xmalloc((v->nrows + 1) * sizeof *rows);
+    for (size_t i = 0; i < v->nrows; i++)
+        rows[i] = &v->rows[i];
+    if (v->nrows > 1)
+        qsort(rows, v->nrows, sizeof *rows, row_order);
+    size_t *order = xmalloc((v->nrows + 1) * sizeof *order);
+    for (size_t i = 0; i < v->nrows; i++)
+        order[i] = (size_t)(rows[i] - v->rows);
+    free(rows);
+    return order;
+}
+
 static void judge_one(const struct qctx *c, const struct dbview_row *r, int has_driver,
                       const struct dotver *driver, struct compat_result *res)
 {
@@ -118,7 +132,7 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
      * not what someone fixing "no kernel image" should be sent to). */
     char *asked = o->version ? dotver_major_minor(o->version) : NULL;
     for (size_t i = 0; i < v->nrows; i++) {
-        const struct dbview_row *r = &v->rows[i];
+        const struct dbview_row *r = &v->rows[o->order ? o->order[i] : i];
         if (strcmp(r->project, o->project) != 0 || strcmp(r->platform, o->platform) != 0 ||
             !row_fits(r, o->cc))
             continue;
@@ -130,7 +144,7 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
         c->rows[c->n++] = r;
     }
     free(asked);
-    if (c->n > 1)
+    if (c->n > 1 && !o->order) /* rows of one project and platform: no two tie */
         qsort(c->rows, c->n, sizeof *c->rows, row_order);
     c->plain = xcalloc(c->n ? c->n : 1, sizeof *c->plain);
     c->releases = xcalloc(c->n + 1, sizeof *c->releases);

@@ -41,9 +41,18 @@ struct query_options {
      * NULL: query judges. */
     const struct compat_result *judged;
     const uint32_t *judged_index;
+    /* Optional: every row of the view, by index, in the order a query
+     * reads them (query_row_order), so that many queries of one view sort
+     * it once; NULL: query sorts the rows it reads. */
+    const size_t *order;
     /* The GPU comes only in Arm (Grace) systems; also taken from gpu. */
     int arm_host;
 };
+
+/* The indexes of the view's rows in the order a query reads them (newest
+ * release first, then variant preference, newest version, best source),
+ * for query_options.order.  Caller frees. */
+size_t *query_row_order(const struct dbview *v);
 
 /* Runs the query.  Returns a new JSON object, or NULL with err set
  * (WA_ERR_USAGE: no such project, release or platform in the data). */

@@ -587,12 +587,25 @@ static int api(struct ctx *c, struct sitedata *d, struct wa_error *err)
     sitedata_matrix_json(d, &m);
     int rc = put(c, "api/v1/matrix.json", m.buf ? m.buf : "", m.len, err);
     strbuf_free(&m);
-    if (rc == 0)
+    /* Each document made, written and freed in turn: at 100,000 wheels
+     * they are tens of MB each as trees. */
+    if (rc == 0) {
+        d->index_table = sitedata_build_index_table(d);
         rc = put_json(c, "api/v1/index-table.json", d->index_table, err);
-    if (rc == 0)
+        json_decref(d->index_table);
+        d->index_table = NULL;
+    }
+    if (rc == 0) {
+        d->variants = sitedata_build_variants(d);
         rc = put_json(c, "api/v1/variants.json", d->variants, err);
-    if (rc == 0)
+        json_decref(d->variants);
+        d->variants = NULL;
+    }
+    if (rc == 0) {
+        sitedata_build_csv(d);
         rc = put(c, "api/v1/matrix.csv", d->csv.buf ? d->csv.buf : "", d->csv.len, err);
+        strbuf_free(&d->csv);
+    }
     if (rc == 0) {
         unsigned char *db;
         size_t n;
@@ -633,10 +646,11 @@ struct feeds_job {
 static void feeds_run(void *arg)
 {
     struct feeds_job *j = arg;
-    sitedata_build_feeds(j->d);
     j->rc = api(&j->c, j->d, &j->err);
-    if (j->rc == 0)
+    if (j->rc == 0) {
+        sitedata_build_simple(j->d);
         j->rc = simple(&j->c, j->d, &j->err);
+    }
 }
 
 static void feeds_start(struct feeds_job *j, const struct ctx *c, struct sitedata *d)

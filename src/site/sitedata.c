@@ -242,6 +242,7 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
     o.arm_host = arm_host;
     o.project = "torch";
     o.platform = platform;
+    o.order = d->query_order;
     for (size_t c = 0; c < d->grid.nccs; c++)
         if (d->grid.ccs[c] == cc) { /* the grid's verdicts of this device */
             o.judged = d->grid.results;
@@ -327,6 +328,7 @@ void sitedata_begin(const struct dbview *v, const struct tables *t, const char *
     json_object_set_new(d->meta, "wheels-read", json_boolean(v->data_date != NULL));
     json_object_set_new(d->meta, "generator", json_string("wheelarch " WHEELARCH_VERSION));
     grid_build(&d->grid, v, t);
+    d->query_order = query_row_order(v);
     build_newest(d);
 }
 
@@ -362,6 +364,7 @@ void sitedata_free(struct sitedata *d)
         free(d->simple_picks[i].v);
     free(d->simple_picks);
     free(d->simple_rows);
+    free(d->query_order);
     strmap_free(d->newest);
     grid_free(&d->grid);
     free(d->base_url);

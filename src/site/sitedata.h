@@ -47,6 +47,7 @@ struct sitedata {
     const struct dbview *v;
     const struct tables *t;
     struct grid grid;
+    size_t *query_order;                  /* query_row_order of the view, for its many queries */
     char *base_url;                       /* "" when none */
     json_t *meta;                         /* {"api-version", "data-as-of", "generator"} */
     json_t *gpus;                         /* api/v1/gpus.json */
@@ -79,6 +80,14 @@ void sitedata_begin(const struct dbview *v, const struct tables *t, const char *
                     struct sitedata *d);
 void sitedata_build_feeds(struct sitedata *d);
 void sitedata_build_pages(struct sitedata *d);
+/* The feed half one document at a time, so that a caller can write each
+ * and free it before the next is made: d->csv, a new index-table.json
+ * and variants.json (caller owns the references), and d->simple with what
+ * the simple indexes read. */
+void sitedata_build_csv(struct sitedata *d);
+json_t *sitedata_build_index_table(struct sitedata *d);
+json_t *sitedata_build_variants(struct sitedata *d);
+void sitedata_build_simple(struct sitedata *d);
 void sitedata_free(struct sitedata *d);
 
 /* api/v1/matrix.json, appended to out row by row (the whole matrix is

@@ -36,10 +36,6 @@ json_t *sitedata_answer_of(json_t *r);
 json_t *sitedata_recs_for(struct sitedata *d, struct recs *cache, size_t *ncache, uint16_t cc,
                           int arm_host);
 json_t *sitedata_meta_copy(const struct sitedata *d);
-void sitedata_build_csv(struct sitedata *d);
-json_t *sitedata_build_index_table(struct sitedata *d);
-json_t *sitedata_build_variants(struct sitedata *d);
-void sitedata_build_simple(struct sitedata *d);
 char *sitedata_script_json(json_t *v);
 void sitedata_build_gpus(struct sitedata *d);
 void sitedata_gpus_free(struct sitedata *d);
