@@ -66,6 +66,14 @@ void workers_spawn(struct workers_task *t, void (*fn)(void *ud), void *ud)
         fn(ud);
 }
 
+int workers_try_spawn(struct workers_task *t, void (*fn)(void *ud), void *ud)
+{
+    t->fn = fn;
+    t->ud = ud;
+    t->started = pthread_create(&t->thread, NULL, spawned, t) == 0;
+    return t->started ? 0 : -1;
+}
+
 void workers_join(struct workers_task *t)
 {
     if (t->started)

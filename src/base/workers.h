@@ -7,6 +7,9 @@
  *                   grid's halves)
  *   workers_spawn   one task beside the caller's own work, joined later
  *                   (the site's feeds while its pages are written)
+ *   workers_try_spawn  the same without the fallback below, for a task
+ *                   that waits for its caller (the site's wheel pages,
+ *                   rendered as the records are read)
  *
  * A thread that cannot be started never fails the work: its task runs on
  * the caller's thread instead (after the others for workers_run, at once
@@ -37,7 +40,10 @@ struct workers_task {
 
 /* Starts fn(ud) on a thread (or runs it now, when none can be started). */
 void workers_spawn(struct workers_task *t, void (*fn)(void *ud), void *ud);
-/* Waits for the task started by workers_spawn. */
+/* Starts fn(ud) on a thread; returns 0, or -1 when none could be started
+ * (fn has not run: the caller does the work itself). */
+int workers_try_spawn(struct workers_task *t, void (*fn)(void *ud), void *ud);
+/* Waits for the task started by workers_spawn or workers_try_spawn. */
 void workers_join(struct workers_task *t);
 
 #endif

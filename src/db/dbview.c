@@ -564,11 +564,6 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
         return 0;
     }
     v->records++;
-    int rc;
-    if (rec && x->on_record && (rc = x->on_record(x->ud, &full, err)) < 0) {
-        record_free(&full);
-        return rc;
-    }
     int st = strcmp(w->status, "scanned") == 0 ? VIEW_VERIFIED : VIEW_INFERRED;
     char *gk = xasprintf("%s|%s|%s|%s", w->project, w->version, w->variant, w->platform);
     size_t at;
@@ -624,6 +619,8 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
         free(r->index_url);
         r->index_url = w->index_url ? xstrdup(w->index_url) : NULL;
     }
+    if (rec && x->on_record)
+        return x->on_record(x->ud, &full, err); /* it takes the record */
     record_free(&full);
     return 0;
 }
@@ -1004,11 +1001,16 @@ json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r)
     } else {
         json_object_set_new(o, "declared", json_null());
     }
-    json_object_set(o, "differences", r->differences);
+    json_object_set_new(o, "differences", dbview_row_differences(r));
     json_object_set_new(o, "scanned_at", r->scanned_at ? json_string(r->scanned_at) : json_null());
     json_object_set_new(o, "wheelarch_version",
                         r->wheelarch_version ? json_string(r->wheelarch_version) : json_null());
     return o;
+}
+
+json_t *dbview_row_differences(const struct dbview_row *r)
+{
+    return r->differences ? json_deep_copy(r->differences) : json_array();
 }
 
 json_t *dbview_row_binaries(const struct dbview_row *r)

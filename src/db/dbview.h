@@ -68,8 +68,9 @@ struct dbview {
 };
 
 /* Called with each record that lists binaries (those crawl scanned) as it
- * is read (borrowed; valid during the call). */
-typedef int (*dbview_record_fn)(void *ud, const struct record *r, struct wa_error *err);
+ * is read.  It takes the record: it frees r's fields with record_free, now
+ * or later (the struct itself is the caller's; copy it to keep it). */
+typedef int (*dbview_record_fn)(void *ud, struct record *r, struct wa_error *err);
 
 enum dbview_flags {
     /* Rows with their GPU code only: no wheels, no binaries, and no whole
@@ -131,6 +132,10 @@ json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r);
  * reference: kept as text in the row (a tree per scanned row would be most
  * of a big view's memory), parsed when a page asks. */
 json_t *dbview_row_binaries(const struct dbview_row *r);
+/* The row's differences (a JSON array of strings), a new copy: the site
+ * reads one view on two threads, and jansson's reference counts are not
+ * atomic, so no JSON value of a row may be shared into a page. */
+json_t *dbview_row_differences(const struct dbview_row *r);
 
 /* A PTX target's name and its ISA as the feeds write it ("compute_90",
  * "8.8"): name has room for TARGET_NAME_MAX bytes, isa for 16. */

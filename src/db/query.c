@@ -29,7 +29,7 @@ json_t *query_differences(const struct dbview *v, const char *project, const cha
         json_object_set_new(x, "platform", json_string(r->platform));
         json_object_set_new(x, "status", json_string(dbview_status_name(r->status)));
         json_object_set_new(x, "declared", json_string(r->declared ? r->declared->arch_list : ""));
-        json_object_set(x, "differences", r->differences);
+        json_object_set_new(x, "differences", dbview_row_differences(r));
         json_array_append_new(out, x);
     }
     return out;
@@ -811,7 +811,7 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
             json_object_set_new(x, "via", json_null());
         }
         json_object_set_new(x, "modules", json_integer((json_int_t)res.modules));
-        json_object_set(x, "differences", r->differences);
+        json_object_set_new(x, "differences", dbview_row_differences(r));
         json_array_append_new(variants, x);
     }
     json_object_set_new(out, "variants", variants);
