@@ -14,6 +14,16 @@
 
 /* ---- releases, changes -------------------------------------------------- */
 
+/* Sets o[name] to the path of the page of the wheel with this key. */
+static void set_wheel_page(json_t *o, const char *name, const char *key)
+{
+    char *seg = sitedata_segment(key);
+    char *p = xasprintf("wheel/%s.html", seg);
+    free(seg);
+    json_object_set_new(o, name, json_string(p));
+    free(p);
+}
+
 /* A target-list item with its name parsed once, for by_target_name. */
 struct named {
     struct target t;
@@ -126,26 +136,41 @@ json_t *sitedata_release_page(const struct sitedata *d, size_t *next)
             free(braw);
         }
         free(raw);
+        /* Scanned wheels have a page; inferred ones link to the page of
+         * the wheel they were inferred from: once, above the table, when
+         * they all name the same one (the usual case: one wheel of a
+         * build is read), else on each line. */
+        const char *source = NULL;
+        int one_source = 1;
         json_array_foreach(json_object_get(x, "wheels"), i, b)
         {
-            /* Scanned wheels have a page; inferred ones link to the page of
-             * the wheel they were inferred from. */
             const char *st = json_string_value(json_object_get(b, "status"));
-            const char *key = st && strcmp(st, "scanned") == 0
-                                  ? json_string_value(json_object_get(b, "key"))
-                                  : json_string_value(json_object_get(b, "inferred_from"));
-            if (key) {
-                char *seg = sitedata_segment(key);
-                char *p = xasprintf("wheel/%s.html", seg);
-                free(seg);
-                json_object_set_new(b, "page", json_string(p));
-                free(p);
-            }
+            const char *from = json_string_value(json_object_get(b, "inferred_from"));
+            if (!st || strcmp(st, "inferred") != 0)
+                continue;
+            if (!from || (source && strcmp(source, from) != 0))
+                one_source = 0;
+            else
+                source = from;
+        }
+        if (!source)
+            one_source = 0;
+        json_array_foreach(json_object_get(x, "wheels"), i, b)
+        {
+            const char *st = json_string_value(json_object_get(b, "status"));
+            int inferred = st && strcmp(st, "inferred") == 0;
+            const char *key = !inferred    ? json_string_value(json_object_get(b, "key"))
+                              : one_source ? NULL
+                                           : json_string_value(json_object_get(b, "inferred_from"));
+            if (key)
+                set_wheel_page(b, "page", key);
             sitedata_set_href(b, "href", json_string_value(json_object_get(b, "url")));
-            json_object_set_new(b, "inferred", json_boolean(st && strcmp(st, "inferred") == 0));
+            json_object_set_new(b, "inferred", json_boolean(inferred));
             json_t *y = json_object_get(b, "yanked");
             json_object_set_new(b, "is_yanked", json_boolean(json_is_string(y) || json_is_true(y)));
         }
+        if (one_source)
+            set_wheel_page(x, "inferred_page", source);
         json_array_append_new(json_object_get(cur, "rows"), x);
     }
     strmap_free(ids);
