@@ -263,6 +263,9 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
             "%s downloaded; %zu index pages (%zu unchanged, %zu missing, %zu failed)\n",
             sum.wheels, sum.scanned, sum.inferred, sum.known, sum.failed, bytes, sum.pages,
             sum.pages_unchanged, sum.pages_missing, sum.pages_failed);
+    if (sum.below_floor)
+        fprintf(stderr, "wheelarch: %zu wheel%s older than their project's min_version left out\n",
+                sum.below_floor, sum.below_floor == 1 ? "" : "s");
     for (size_t i = 0; i < sum.nfailures; i++)
         cli_warn("  failed %s: %s", sum.failures[i].filename, sum.failures[i].error);
     if (sum.pages > 0 && sum.pages_failed == sum.pages)

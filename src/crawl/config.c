@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dotver.h"
 #include "fsutil.h"
 #include "wheelname.h"
 #include "xalloc.h"
@@ -25,13 +26,40 @@ char *config_index_id(const char *url)
     return xstrndup(url + start, end - start);
 }
 
-static void add_index(struct config *cfg, const char *url)
+static void add_index(struct config *cfg, const char *url, const char *id)
 {
     cfg->indexes = xrealloc(cfg->indexes, (cfg->nindexes + 1) * sizeof *cfg->indexes);
+    struct config_index *ix = &cfg->indexes[cfg->nindexes++];
+    memset(ix, 0, sizeof *ix);
     size_t n = strlen(url);
-    cfg->indexes[cfg->nindexes].url = n && url[n - 1] == '/' ? xstrdup(url) : xasprintf("%s/", url);
-    cfg->indexes[cfg->nindexes].id = config_index_id(url);
-    cfg->nindexes++;
+    ix->url = n && url[n - 1] == '/' ? xstrdup(url) : xasprintf("%s/", url);
+    ix->id = id ? xstrdup(id) : config_index_id(url);
+}
+
+static int has(char *const *list, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(list[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Adds a (normalised) name to an index's list, once. */
+static void index_add_project(struct config_index *ix, const char *normalized)
+{
+    if (has(ix->projects, ix->nprojects, normalized))
+        return;
+    ix->projects = xrealloc(ix->projects, (ix->nprojects + 1) * sizeof *ix->projects);
+    ix->projects[ix->nprojects++] = xstrdup(normalized);
+}
+
+static void index_clear_projects(struct config_index *ix)
+{
+    for (size_t i = 0; i < ix->nprojects; i++)
+        free(ix->projects[i]);
+    free(ix->projects);
+    ix->projects = NULL;
+    ix->nprojects = 0;
 }
 
 int config_project_name_valid(const char *name)
@@ -58,22 +86,52 @@ int config_url_valid(const char *url)
     return 1;
 }
 
-static void add_project(struct config *cfg, const char *name)
+/* Adds a project to the config's list, once; returns its place. */
+static size_t add_project(struct config *cfg, const char *name)
 {
+    char *norm = wheelname_normalize(name);
+    for (size_t i = 0; i < cfg->nprojects; i++)
+        if (strcmp(cfg->projects[i], norm) == 0) {
+            free(norm);
+            return i;
+        }
     cfg->projects = xrealloc(cfg->projects, (cfg->nprojects + 1) * sizeof *cfg->projects);
-    cfg->projects[cfg->nprojects++] = wheelname_normalize(name);
+    cfg->min_versions =
+        xrealloc(cfg->min_versions, (cfg->nprojects + 1) * sizeof *cfg->min_versions);
+    cfg->projects[cfg->nprojects] = norm;
+    cfg->min_versions[cfg->nprojects] = NULL;
+    return cfg->nprojects++;
 }
 
-void config_free(struct config *cfg)
+const char *config_min_version(const struct config *cfg, const char *project)
+{
+    for (size_t i = 0; i < cfg->nprojects; i++)
+        if (strcmp(cfg->projects[i], project) == 0)
+            return cfg->min_versions[i];
+    return NULL;
+}
+
+static void free_indexes(struct config *cfg)
 {
     for (size_t i = 0; i < cfg->nindexes; i++) {
         free(cfg->indexes[i].url);
         free(cfg->indexes[i].id);
+        index_clear_projects(&cfg->indexes[i]);
     }
     free(cfg->indexes);
-    for (size_t i = 0; i < cfg->nprojects; i++)
+    cfg->indexes = NULL;
+    cfg->nindexes = 0;
+}
+
+void config_free(struct config *cfg)
+{
+    free_indexes(cfg);
+    for (size_t i = 0; i < cfg->nprojects; i++) {
         free(cfg->projects[i]);
+        free(cfg->min_versions[i]);
+    }
     free(cfg->projects);
+    free(cfg->min_versions);
     for (size_t i = 0; i < cfg->http.nresolve; i++)
         free(cfg->http.resolve[i]);
     free(cfg->http.resolve);
@@ -82,26 +140,59 @@ void config_free(struct config *cfg)
 
 void config_set_indexes(struct config *cfg, const char *const *urls, size_t n)
 {
-    for (size_t i = 0; i < cfg->nindexes; i++) {
-        free(cfg->indexes[i].url);
-        free(cfg->indexes[i].id);
+    free_indexes(cfg);
+    for (size_t i = 0; i < n; i++) {
+        add_index(cfg, urls[i], NULL);
+        for (size_t j = 0; j < cfg->nprojects; j++)
+            index_add_project(&cfg->indexes[i], cfg->projects[j]);
     }
-    free(cfg->indexes);
-    cfg->indexes = NULL;
-    cfg->nindexes = 0;
-    for (size_t i = 0; i < n; i++)
-        add_index(cfg, urls[i]);
 }
 
 void config_set_projects(struct config *cfg, const char *const *names, size_t n)
 {
-    for (size_t i = 0; i < cfg->nprojects; i++)
-        free(cfg->projects[i]);
-    free(cfg->projects);
-    cfg->projects = NULL;
-    cfg->nprojects = 0;
+    char **want = xcalloc(n + 1, sizeof *want);
     for (size_t i = 0; i < n; i++)
-        add_project(cfg, names[i]);
+        want[i] = wheelname_normalize(names[i]);
+    /* Per index: the wanted names it lists; a name no index lists goes
+     * to every index. */
+    int *listed = xcalloc(n + 1, sizeof *listed);
+    for (size_t i = 0; i < cfg->nindexes; i++)
+        for (size_t k = 0; k < n; k++)
+            listed[k] |= has(cfg->indexes[i].projects, cfg->indexes[i].nprojects, want[k]);
+    for (size_t i = 0; i < cfg->nindexes; i++) {
+        struct config_index *ix = &cfg->indexes[i];
+        char **old = ix->projects;
+        size_t nold = ix->nprojects;
+        ix->projects = NULL;
+        ix->nprojects = 0;
+        for (size_t k = 0; k < n; k++)
+            if (!listed[k] || has(old, nold, want[k]))
+                index_add_project(ix, want[k]);
+        for (size_t j = 0; j < nold; j++)
+            free(old[j]);
+        free(old);
+    }
+    /* The config's list: the wanted names, with the floors they had. */
+    char **projects = cfg->projects, **floors = cfg->min_versions;
+    size_t np = cfg->nprojects;
+    cfg->projects = cfg->min_versions = NULL;
+    cfg->nprojects = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t at = add_project(cfg, want[k]);
+        for (size_t j = 0; j < np; j++)
+            if (strcmp(projects[j], want[k]) == 0 && floors[j] && !cfg->min_versions[at])
+                cfg->min_versions[at] = xstrdup(floors[j]);
+    }
+    for (size_t j = 0; j < np; j++) {
+        free(projects[j]);
+        free(floors[j]);
+    }
+    free(projects);
+    free(floors);
+    for (size_t k = 0; k < n; k++)
+        free(want[k]);
+    free(want);
+    free(listed);
 }
 
 /* jansson keeps no positions for values, so errors about values name the
@@ -185,6 +276,35 @@ static int url_ok(const char *u)
     return config_url_valid(u);
 }
 
+#define PROJECT_NAME_RULE                                                                          \
+    "must hold project names such as \"torch\" (letters, digits, \".\", \"_\" and \"-\", "         \
+    "starting and ending with a letter or digit)"
+
+static int index_name_ok(const char *s)
+{
+    return s && *s && strlen(s) <= 100 &&
+           strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                     "0123456789._+-") == strlen(s);
+}
+
+/* A non-empty array of project names. */
+static int check_names(json_t *list, const char *where, struct wa_error *err)
+{
+    char w[300];
+    snprintf(w, sizeof w, "%s%s", where, strchr(where, '[') ? " \"projects\"" : "");
+    if (!json_is_array(list) || json_array_size(list) == 0)
+        return bad(err, w, "must be a non-empty array of project names");
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v)
+    {
+        const char *s = json_string_value(v);
+        if (!s || !config_project_name_valid(s))
+            return bad(err, w, PROJECT_NAME_RULE);
+    }
+    return 0;
+}
+
 int config_parse(const char *text, size_t len, struct config *cfg, struct wa_error *err)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -212,7 +332,9 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
                                        "allow_private_addresses",
                                        "resolve",
                                        NULL};
-    static const char *const idx[] = {"root", "ids", NULL};
+    static const char *const idx[] = {"root", "ids", "url", "id", "projects", "comment", NULL};
+    static const char *const opts[] = {"min_version", "comment", NULL};
+    json_t **own = NULL; /* per index: its entry's own project list, or NULL */
     if (!json_is_object(root)) {
         rc = bad(err, "top level", "must be an object");
         goto out;
@@ -235,57 +357,134 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
                 rc = bad(err, where, "must be an http or https URL");
                 goto out;
             }
-            add_index(cfg, json_string_value(v));
+            add_index(cfg, json_string_value(v), NULL);
+            own = xrealloc(own, cfg->nindexes * sizeof *own);
+            own[cfg->nindexes - 1] = NULL;
             continue;
         }
         if (!json_is_object(v)) {
-            rc = bad(err, where, "must be a URL or {\"root\": URL, \"ids\": [...]}");
+            rc =
+                bad(err, where, "must be a URL, {\"url\": URL} or {\"root\": URL, \"ids\": [...]}");
             goto out;
         }
         if ((rc = check_keys(v, idx, where, err)) < 0)
             goto out;
+        json_t *plist = json_object_get(v, "projects");
+        if (plist && (rc = check_names(plist, where, err)) < 0)
+            goto out;
+        size_t first = cfg->nindexes;
         const char *root_url = json_string_value(json_object_get(v, "root"));
+        const char *url = json_string_value(json_object_get(v, "url"));
         json_t *ids = json_object_get(v, "ids");
-        if (!root_url || !url_ok(root_url)) {
-            rc = bad(err, where, "\"root\" must be an http or https URL");
-            goto out;
-        }
-        if (!json_is_array(ids) || json_array_size(ids) == 0) {
-            rc = bad(err, where, "\"ids\" must be a non-empty array of index names");
-            goto out;
-        }
-        size_t j;
-        json_t *id;
-        json_array_foreach(ids, j, id)
-        {
-            const char *s = json_string_value(id);
-            if (!s || !*s ||
-                strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                          "0123456789._+-") != strlen(s)) {
-                rc = bad(err, where, "\"ids\" must hold plain index names such as \"cu128\"");
+        json_t *idv = json_object_get(v, "id");
+        if (json_object_get(v, "url")) {
+            if (json_object_get(v, "root") || ids) {
+                rc = bad(err, where, "has \"url\" (one index) and \"root\"/\"ids\" (several)");
                 goto out;
             }
-            size_t rl = strlen(root_url);
-            char *u = xasprintf("%s%s%s/", root_url, rl && root_url[rl - 1] == '/' ? "" : "/", s);
-            add_index(cfg, u);
-            free(u);
+            if (!url || !url_ok(url)) {
+                rc = bad(err, where, "\"url\" must be an http or https URL");
+                goto out;
+            }
+            if (idv && !index_name_ok(json_string_value(idv))) {
+                rc = bad(err, where, "\"id\" must be a plain index name such as \"pypi\"");
+                goto out;
+            }
+            add_index(cfg, url, json_string_value(idv));
+        } else {
+            if (idv) {
+                rc = bad(err, where, "\"id\" goes with \"url\"; \"root\" takes \"ids\"");
+                goto out;
+            }
+            if (!root_url || !url_ok(root_url)) {
+                rc = bad(err, where, "\"root\" must be an http or https URL");
+                goto out;
+            }
+            if (!json_is_array(ids) || json_array_size(ids) == 0) {
+                rc = bad(err, where, "\"ids\" must be a non-empty array of index names");
+                goto out;
+            }
+            size_t j;
+            json_t *id;
+            json_array_foreach(ids, j, id)
+            {
+                const char *s = json_string_value(id);
+                if (!index_name_ok(s)) {
+                    rc = bad(err, where, "\"ids\" must hold plain index names such as \"cu128\"");
+                    goto out;
+                }
+                size_t rl = strlen(root_url);
+                char *u =
+                    xasprintf("%s%s%s/", root_url, rl && root_url[rl - 1] == '/' ? "" : "/", s);
+                add_index(cfg, u, NULL);
+                free(u);
+            }
         }
+        own = xrealloc(own, cfg->nindexes * sizeof *own);
+        for (size_t k = first; k < cfg->nindexes; k++)
+            own[k] = plist;
     }
     json_t *projects = json_object_get(root, "projects");
-    if (!json_is_array(projects) || json_array_size(projects) == 0) {
-        rc = bad(err, "\"projects\"", "must be a non-empty array of project names");
+    int all_own = 1;
+    for (size_t k = 0; k < cfg->nindexes; k++)
+        all_own &= own && own[k] != NULL;
+    if (json_is_array(projects)) {
+        if ((rc = check_names(projects, "\"projects\"", err)) < 0)
+            goto out;
+        json_array_foreach(projects, i, v) add_project(cfg, json_string_value(v));
+    } else if (json_is_object(projects)) {
+        const char *name;
+        json_object_foreach(projects, name, v)
+        {
+            char where[300];
+            snprintf(where, sizeof where, "\"projects\".%.200s", name);
+            if (!config_project_name_valid(name)) {
+                rc = bad(err, "\"projects\"", PROJECT_NAME_RULE);
+                goto out;
+            }
+            if (!json_is_object(v)) {
+                rc = bad(err, where,
+                         "must be an object of options, such as {\"min_version\": \"2.0\"}");
+                goto out;
+            }
+            if ((rc = check_keys(v, opts, where, err)) < 0)
+                goto out;
+            size_t at = add_project(cfg, name);
+            json_t *mv = json_object_get(v, "min_version");
+            if (mv) {
+                struct dotver dv;
+                const char *t = json_string_value(mv);
+                if (!t || strlen(t) > 64 || dotver_parse(t, &dv) < 0) {
+                    rc = bad(err, where, "\"min_version\" must be a version such as \"2.0\"");
+                    goto out;
+                }
+                cfg->min_versions[at] = xstrdup(t);
+            }
+        }
+    } else if (projects || !all_own) {
+        rc = bad(err, "\"projects\"",
+                 "must be a non-empty array of project names, or an object of them (needed "
+                 "unless every index lists its own)");
         goto out;
     }
-    json_array_foreach(projects, i, v)
-    {
-        const char *s = json_string_value(v);
-        if (!s || !config_project_name_valid(s)) {
-            rc = bad(err, "\"projects\"",
-                     "must hold project names such as \"torch\" (letters, digits, \".\", "
-                     "\"_\" and \"-\", starting and ending with a letter or digit)");
-            goto out;
+    if (json_is_object(projects) && json_object_size(projects) == 0) {
+        rc = bad(err, "\"projects\"", "must not be empty");
+        goto out;
+    }
+    /* Each index's list: its own, else the top-level one.  A name an index
+     * lists joins the config's list (no floor unless given above). */
+    size_t ntop = cfg->nprojects;
+    for (size_t k = 0; k < cfg->nindexes; k++) {
+        if (own && own[k]) {
+            json_array_foreach(own[k], i, v)
+            {
+                size_t at = add_project(cfg, json_string_value(v));
+                index_add_project(&cfg->indexes[k], cfg->projects[at]);
+            }
+        } else {
+            for (size_t j = 0; j < ntop; j++)
+                index_add_project(&cfg->indexes[k], cfg->projects[j]);
         }
-        add_project(cfg, s);
     }
     long jobs = 0;
     if ((rc = get_int(root, "jobs", 0, 256, &jobs, "top level", err)) < 0)
@@ -355,6 +554,7 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
     }
 out:
     in_parse = 0;
+    free(own);
     json_decref(root);
     if (rc < 0)
         config_free(cfg);

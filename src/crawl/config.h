@@ -3,10 +3,12 @@
  *
  *   {
  *     "indexes": [
- *       {"root": "https://download.pytorch.org/whl/", "ids": ["cpu", "cu126", "cu128"]},
+ *       {"root": "https://download.pytorch.org/whl/", "ids": ["cpu", "cu126", "cu128"],
+ *        "projects": ["torch", "torchvision", "xformers"]},
+ *       {"url": "https://pypi.org/simple/", "projects": ["torch", "cupy-cuda12x"]},
  *       "https://example.org/simple/"
  *     ],
- *     "projects": ["torch", "torchvision", "torchaudio"],
+ *     "projects": {"torch": {"min_version": "2.0"}, "cupy-cuda12x": {}},
  *     "jobs": 0,
  *     "http": {"connect_timeout_ms": 15000, "stall_timeout_ms": 60000,
  *              "min_rate": 1024, "min_average_rate": 65536,
@@ -17,7 +19,11 @@
  *
  * Read with jansson, duplicate keys and unknown keys rejected; errors name
  * the line and column.  Every index URL ends with '/'; its id is its last
- * path segment ("cu128").
+ * path segment ("cu128", "simple") unless an {"url", "id"} entry names it.
+ * An index crawls the projects it lists, else the top-level ones;
+ * "projects" is a list of names or an object of names and their options
+ * ("min_version": versions before it are not crawled), and may be left
+ * out when every index lists its own.
  */
 #ifndef WHEELARCH_CONFIG_H
 #define WHEELARCH_CONFIG_H
@@ -28,14 +34,18 @@
 #include "http.h"
 
 struct config_index {
-    char *url; /* ends with '/' */
-    char *id;  /* "cu128" */
+    char *url;       /* ends with '/' */
+    char *id;        /* "cu128" */
+    char **projects; /* what to crawl there, PEP 503-normalised: its own list,
+                      * else the config's */
+    size_t nprojects;
 };
 
 struct config {
     struct config_index *indexes;
     size_t nindexes;
-    char **projects; /* PEP 503-normalised */
+    char **projects;     /* every project named, PEP 503-normalised */
+    char **min_versions; /* per project: its version floor, or NULL */
     size_t nprojects;
     int jobs; /* 0: the number of cores */
     struct http_options http;
@@ -50,10 +60,15 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
 
 void config_free(struct config *cfg);
 
-/* Replaces the index list with urls (as given on the command line). */
+/* Replaces the index list with urls (as given on the command line); each
+ * crawls every project of the config. */
 void config_set_indexes(struct config *cfg, const char *const *urls, size_t n);
-/* Replaces the project list. */
+/* Crawls only these projects (as given on the command line): each index
+ * keeps those of them it lists, and a name no index lists is crawled on
+ * every index.  Version floors of the names kept stay. */
 void config_set_projects(struct config *cfg, const char *const *names, size_t n);
+/* The version floor of a project (normalised name), or NULL. */
+const char *config_min_version(const struct config *cfg, const char *project);
 
 /* Whether name is a project name (PEP 508: letters, digits, ".", "_", "-",
  * a letter or digit at both ends). */

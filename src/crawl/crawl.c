@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "dotver.h"
 #include "wheelkey.h"
 #include "http.h"
 #include "indexpage.h"
@@ -360,6 +361,13 @@ static void add_link(struct crawl *c, const struct config_index *ix, const char 
         wheelname_free(&wn);
         return;
     }
+    /* Versions before the project's floor are not crawled at all. */
+    const char *floor = config_min_version(c->o->cfg, project);
+    if (floor && dotver_cmp_str(wn.public_version, floor) < 0) {
+        c->sum->below_floor++;
+        wheelname_free(&wn);
+        return;
+    }
     /* A hash that is not 64 hex digits is this wheel's error: its key
      * (a file name in the database) comes from the URL instead, and the
      * wheel is reported as failed without being read. */
@@ -421,16 +429,17 @@ static void read_indexes(struct crawl *c, struct http_client *hc)
     for (size_t i = 0; i < cfg->nindexes; i++) {
         const char *ixurl = cfg->indexes[i].url;
         char *host = url_host(ixurl);
+        const struct config_index *ix = &cfg->indexes[i];
         if (strmap_get(dead_hosts, host, NULL)) {
-            c->sum->pages += cfg->nprojects;
-            c->sum->pages_failed += cfg->nprojects;
+            c->sum->pages += ix->nprojects;
+            c->sum->pages_failed += ix->nprojects;
             warn(c, "index %s unreachable: %s did not answer (above); %zu page%s not read", ixurl,
-                 host, cfg->nprojects, cfg->nprojects == 1 ? "" : "s");
+                 host, ix->nprojects, ix->nprojects == 1 ? "" : "s");
             free(host);
             continue;
         }
-        for (size_t j = 0; j < cfg->nprojects; j++) {
-            char *url = xasprintf("%s%s/", ixurl, cfg->projects[j]);
+        for (size_t j = 0; j < ix->nprojects; j++) {
+            char *url = xasprintf("%s%s/", ixurl, ix->projects[j]);
             char *body = NULL, *ctype = NULL, *final_url = NULL;
             size_t len = 0;
             int unchanged = 0, no_answer = 0, public_addr = 0;
@@ -441,7 +450,7 @@ static void read_indexes(struct crawl *c, struct http_client *hc)
             if (rc == 1) {
                 c->sum->pages_missing++;
             } else if (rc < 0 && no_answer) {
-                size_t left = cfg->nprojects - j - 1;
+                size_t left = ix->nprojects - j - 1;
                 c->sum->pages_failed += 1 + left;
                 c->sum->pages += left;
                 warn(c, "index %s unreachable: %s; %zu page%s not read", ixurl, e.msg, left + 1,
@@ -460,8 +469,7 @@ static void read_indexes(struct crawl *c, struct http_client *hc)
                     warn(c, "%s: %s", url, e.msg);
                 } else {
                     for (size_t k = 0; k < page.n; k++)
-                        add_link(c, &cfg->indexes[i], cfg->projects[j], &page.links[k],
-                                 public_addr);
+                        add_link(c, ix, ix->projects[j], &page.links[k], public_addr);
                     if (page.skipped)
                         warn(c, "%s: %zu link%s longer than %u bytes skipped", url, page.skipped,
                              page.skipped == 1 ? "" : "s", INDEXPAGE_MAX_URL);

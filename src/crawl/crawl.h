@@ -81,6 +81,7 @@ struct crawl_failure {
 struct crawl_summary {
     size_t pages, pages_unchanged, pages_missing, pages_failed;
     size_t wheels, scanned, inferred, known, failed;
+    size_t below_floor; /* wheels listed but older than their project's min_version */
     uint64_t bytes;
     struct crawl_failure *failures;
     size_t nfailures;

@@ -365,6 +365,24 @@ p, lines = crawl("--index", "http://127.0.0.1:1/whl/cu999/", "--index", srv_a.ur
 c.ok("127.0.0.1:1" in p.stderr, "unreachable index warned about")
 c.eq(len(lines), 2, "the reachable index still crawled")
 
+# Per-index project lists and a version floor: each index is asked only for
+# its own projects, and versions before the floor are not crawled.
+stackcfg = os.path.join(W, "stack.json")
+with open(stackcfg, "w") as f:
+    json.dump({"indexes": [{"url": srv_a.url + "/whl/many/", "id": "many", "projects": ["torch"]},
+                           {"root": srv_a.url + "/whl/", "ids": ["cu126"], "projects": ["torchvision"]}],
+               "projects": {"torch": {"min_version": "3.7"}}, "http": HTTP}, f, indent=2)
+before = len(srv_a.entries())
+p, lines = crawl("--config", stackcfg, cache=fresh("cachestack"), expect=0)
+asked = sorted({e["path"] for e in srv_a.entries()[before:] if e["path"].endswith("/")})
+c.eq(asked, ["/whl/cu126/torchvision/", "/whl/many/torch/"], "each index asked for its own projects only")
+c.eq(sorted(l["filename"] for l in lines),
+     sorted([f for f in many if int(f.split("-")[1].split(".")[1]) >= 7] + v126),
+     "torch 3.7 and later, and cu126's torchvision")
+c.ok("7 wheels older than their project's min_version left out" in p.stderr,
+     "the floor's effect is reported: " + p.stderr)
+c.eq({l["index"] for l in lines if l["filename"] in many}, {"many"}, "an {url, id} index's id")
+
 srv_a.stop()
 srv_b.stop()
 c.done()

@@ -539,6 +539,15 @@ def index_seeds(samples):
         "jobs": -1, "http": {"retries": 99999999999999999999, "connect_timeout_ms": 1e300,
                              "resolve": [1, "h:443:1.2.3.4"], "allow_private_addresses": "yes"},
         "comment": {"x": 1}, "unknown": True}), True)
+    seed(t, "config-stack", json.dumps({
+        "indexes": [{"root": "https://x/whl/", "ids": ["cu126", "cu128"], "projects": ["torch", "xformers"]},
+                    {"url": "https://pypi.example/simple/", "id": "pypi", "projects": ["torch", "cupy-cuda12x"]},
+                    "https://y/simple/"],
+        "projects": {"torch": {"min_version": "2.0"}, "bitsandbytes": {}}}), True)
+    seed(t, "config-stack-hostile", json.dumps({
+        "indexes": [{"url": "https://x/", "ids": ["a"], "root": "https://y/"}, {"url": "https://x/", "id": "../a"},
+                    {"root": "https://x/", "ids": ["a"], "projects": []}, {"url": 5, "projects": ["a", 7]}],
+        "projects": {"t": {"min_version": "x" * 100}, "": {}, "u": [], "v": {"min_version": None}}}), True)
     seed(t, "config-duplicate", '{"projects": ["torch"], "projects": ["x"], "indexes": ["https://h/"]}')
     if samples:
         for p in sorted(glob.glob(os.path.join(samples, "*.html")) + glob.glob(os.path.join(samples, "*.json"))):

@@ -457,10 +457,68 @@ static void test_config(void)
     INT_EQ(cfg.http.connect_timeout_ms, 15000, "default connect timeout");
     config_free(&cfg);
 
+    /* Per-index project lists, {"url", "id"} entries, version floors. */
+    static const char stack[] =
+        "{\"indexes\": [{\"root\": \"https://download.pytorch.org/whl/\", \"ids\": [\"cu126\","
+        " \"cu128\"], \"projects\": [\"torch\", \"xformers\"]},"
+        " {\"url\": \"https://pypi.org/simple/\", \"id\": \"pypi\", \"projects\": [\"torch\","
+        " \"CuPy_CUDA12x\"]},"
+        " \"https://example.org/simple/\"],"
+        " \"projects\": {\"torch\": {\"min_version\": \"2.0\"}, \"bitsandbytes\": {}}}";
+    OK(config_parse(stack, sizeof stack - 1, &cfg, &err) == 0, "stack config: %s", err.msg);
+    INT_EQ(cfg.nindexes, 4, "stack: indexes");
+    if (cfg.nindexes == 4) {
+        INT_EQ(cfg.indexes[0].nprojects, 2, "cu126: its own list");
+        STR_EQ(cfg.indexes[1].projects[1], "xformers", "cu128: the same entry's list");
+        STR_EQ(cfg.indexes[2].id, "pypi", "an {url, id} entry keeps its id");
+        STR_EQ(cfg.indexes[2].projects[1], "cupy-cuda12x", "names normalised");
+        INT_EQ(cfg.indexes[3].nprojects, 2, "a plain URL crawls the top-level projects");
+        STR_EQ(cfg.indexes[3].projects[1], "bitsandbytes", "in their order");
+    }
+    STR_EQ(config_min_version(&cfg, "torch"), "2.0", "torch's floor");
+    OK(config_min_version(&cfg, "xformers") == NULL, "no floor for xformers");
+    INT_EQ(cfg.nprojects, 4, "every project named, once");
+    /* --project keeps each index's own names, and sends an unlisted one
+     * everywhere. */
+    const char *only[] = {"xformers", "torch"};
+    config_set_projects(&cfg, only, 2);
+    if (cfg.nindexes == 4) {
+        INT_EQ(cfg.indexes[0].nprojects, 2, "--project: cu126 keeps both");
+        INT_EQ(cfg.indexes[2].nprojects, 1, "--project: PyPI keeps torch only");
+        STR_EQ(cfg.indexes[2].projects[0], "torch", "--project: PyPI's torch");
+        INT_EQ(cfg.indexes[3].nprojects, 1, "--project: the plain URL keeps torch");
+    }
+    STR_EQ(config_min_version(&cfg, "torch"), "2.0", "--project keeps torch's floor");
+    const char *other[] = {"jax-cuda12-plugin"};
+    config_set_projects(&cfg, other, 1);
+    for (size_t i = 0; i < cfg.nindexes; i++)
+        OK(cfg.indexes[i].nprojects == 1 &&
+               !strcmp(cfg.indexes[i].projects[0], "jax-cuda12-plugin"),
+           "--project with a name no index lists: every index (%zu)", i);
+    config_free(&cfg);
+    static const char all_own[] =
+        "{\"indexes\": [{\"url\": \"https://pypi.org/simple/\", \"projects\": [\"vllm\"]}]}";
+    OK(config_parse(all_own, sizeof all_own - 1, &cfg, &err) == 0,
+       "no top-level projects when every index lists its own: %s", err.msg);
+    STR_EQ(cfg.nindexes ? cfg.indexes[0].id : "", "simple", "an {url} entry's id from its URL");
+    config_free(&cfg);
+
     static const struct {
         const char *text;
         const char *needle;
     } bad[] = {
+        {"{\"indexes\": [\"https://x/\"], \"projects\": {\"t\": {\"min_version\": \"two\"}}}",
+         "min_version"},
+        {"{\"indexes\": [\"https://x/\"], \"projects\": {\"t\": {\"max_version\": \"2\"}}}",
+         "unknown key"},
+        {"{\"indexes\": [\"https://x/\"], \"projects\": {\"t\": 1}}", "object of options"},
+        {"{\"indexes\": [\"https://x/\"], \"projects\": {}}", "empty"},
+        {"{\"indexes\": [{\"url\": \"https://x/\", \"projects\": [\"-t\"]}]}", "project names"},
+        {"{\"indexes\": [{\"url\": \"https://x/\", \"ids\": [\"a\"]}], \"projects\": [\"t\"]}",
+         "\"url\" (one index)"},
+        {"{\"indexes\": [{\"url\": \"https://x/\"}, \"https://y/\"]}", "every index lists"},
+        {"{\"indexes\": [{\"url\": \"https://x/\", \"id\": \"a/b\"}], \"projects\": [\"t\"]}",
+         "plain index name"},
         {"{\"indexes\": [\"https://x/\"], \"projects\": [\"t\"],\n  \"project\": 1}",
          "line 2 column 3"},
         {"{\"indexes\": [\"https://x/\"], \"projects\": [\"t\"], \"projects\": [\"u\"]}",
