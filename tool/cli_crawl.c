@@ -15,6 +15,8 @@
 #include "config.h"
 #include "crawl.h"
 #include "fsutil.h"
+#include "paths.h"
+#include "tables.h"
 
 struct display {
     int json;
@@ -169,6 +171,8 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
     int rc = WA_EXIT_USAGE;
     struct config cfg;
     memset(&cfg, 0, sizeof cfg);
+    struct tables tables;
+    int have_tables = 0;
     const char **idx, **proj;
     size_t nidx = cli_get_list(cmd, &a, "index", &idx);
     size_t nproj = cli_get_list(cmd, &a, "project", &proj);
@@ -206,8 +210,16 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
         config_set_indexes(&cfg, idx, nidx);
     if (nproj)
         config_set_projects(&cfg, proj, nproj);
+    /* The projects' variant rules (data/variant_rules.csv). */
+    if (tables_load(paths_data_dir(), &tables, &err) < 0) {
+        cli_warn("%s", err.msg);
+        rc = WA_EXIT_USAGE;
+        goto out;
+    }
+    have_tables = 1;
     struct crawl_options o = {0};
     o.cfg = &cfg;
+    o.tables = &tables;
     o.cache_dir = cli_get(cmd, &a, "cache") ? cli_get(cmd, &a, "cache") : "cache";
     o.all = cli_get(cmd, &a, "all") != NULL;
     const char *jobs = cli_get(cmd, &a, "jobs");
@@ -276,6 +288,8 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
         rc = WA_EXIT_OK;
     crawl_summary_free(&sum);
 out:
+    if (have_tables)
+        tables_free(&tables);
     config_free(&cfg);
     return rc;
 }

@@ -29,6 +29,7 @@
 #include "scanreport.h"
 #include "strbuf.h"
 #include "strmap.h"
+#include "variant.h"
 #include "version.h"
 #include "wheelfetch.h"
 #include "wheelname.h"
@@ -129,55 +130,6 @@ static void progress(struct crawl *c, int force)
             break;
         }
     c->obs->progress(c->obs->ud, &p);
-}
-
-static int is_variant_token(const char *s, size_t n)
-{
-    if (n == 3 && memcmp(s, "cpu", 3) == 0)
-        return 1;
-    if (n == 3 && memcmp(s, "xpu", 3) == 0)
-        return 1;
-    if (n > 2 && s[0] == 'c' && s[1] == 'u') {
-        for (size_t i = 2; i < n; i++)
-            if (!isdigit((unsigned char)s[i]))
-                return 0;
-        return 1;
-    }
-    if (n > 4 && memcmp(s, "rocm", 4) == 0) {
-        for (size_t i = 4; i < n; i++)
-            if (!isdigit((unsigned char)s[i]) && s[i] != '.')
-                return 0;
-        return isdigit((unsigned char)s[4]);
-    }
-    return 0;
-}
-
-char *crawl_variant(const char *local, const char *url, const char *index_id, const char **source)
-{
-    if (local && *local) {
-        /* "cu128", "rocm6.4", "cpu.cxx11.abi" -> "cpu" */
-        size_t n = strncmp(local, "rocm", 4) == 0 ? strlen(local) : strcspn(local, ".");
-        if (is_variant_token(local, n)) {
-            *source = "label";
-            return xstrndup(local, n);
-        }
-    }
-    if (url) {
-        size_t end = strcspn(url, "?#");
-        while (end > 0 && url[end - 1] != '/')
-            end--;
-        if (end > 0) {
-            size_t dend = end - 1, dstart = dend;
-            while (dstart > 0 && url[dstart - 1] != '/')
-                dstart--;
-            if (is_variant_token(url + dstart, dend - dstart)) {
-                *source = "url";
-                return xstrndup(url + dstart, dend - dstart);
-            }
-        }
-    }
-    *source = "index";
-    return xstrdup(index_id ? index_id : "unknown");
 }
 
 int crawl_parse_shard(const char *s, int *k, int *n)
@@ -946,7 +898,8 @@ static void plan(struct crawl *c)
     struct strmap *gm = strmap_new();
     for (size_t i = 0; i < c->nw; i++) {
         struct cwheel *w = &c->w[i];
-        w->variant = crawl_variant(w->wn.local, w->url, w->indexes[0], &w->variant_source);
+        w->variant =
+            variant_decide(c->o->tables, &w->wn, w->url, w->indexes[0], &w->variant_source);
         /* Siblings are inferred only from a wheel listed by the same host:
          * one index can never speak for another's files. */
         char *host = url_host(w->index_url);

@@ -37,6 +37,7 @@ enum crawl_status { CRAWL_SCANNED, CRAWL_INFERRED, CRAWL_KNOWN, CRAWL_FAILED };
 
 struct crawl_options {
     const struct config *cfg;
+    const struct tables *tables; /* the projects' variant rules (variant.h); NULL: generic only */
     const char *cache_dir;
     int jobs;    /* >= 1 */
     int all;     /* scan every wheel, infer none */
@@ -92,11 +93,6 @@ struct crawl_summary {
 int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
               struct crawl_summary *sum, struct wa_error *err);
 void crawl_summary_free(struct crawl_summary *sum);
-
-/* The variant of a wheel: from its local version label ("cu128",
- * "rocm6.4", "cpu"), else from the directory of its URL, else from the index
- * it was listed on.  *source is "label", "url" or "index".  Caller frees. */
-char *crawl_variant(const char *local, const char *url, const char *index_id, const char **source);
 
 /* Parses "K/N" (1 <= K <= N).  Returns 0 or -1. */
 int crawl_parse_shard(const char *s, int *k, int *n);

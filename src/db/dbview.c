@@ -951,7 +951,7 @@ json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r)
     json_object_set_new(o, "index_url", json_string(r->index_url));
     if (r->cuda.n) {
         char cuda[16];
-        snprintf(cuda, sizeof cuda, "%ld.%ld", r->cuda.f[0], r->cuda.f[1]);
+        tables_variant_cuda_text(r->variant, cuda, sizeof cuda);
         json_object_set_new(o, "cuda", json_string(cuda));
         const struct minor_compat *mc = tables_minor_compat(t, (int)r->cuda.f[0]);
         json_t *md = json_object();

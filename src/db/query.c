@@ -794,7 +794,7 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
         set_provenance(x, r);
         if (r->cuda.n) {
             char cuda[16];
-            snprintf(cuda, sizeof cuda, "%ld.%ld", r->cuda.f[0], r->cuda.f[1]);
+            tables_variant_cuda_text(r->variant, cuda, sizeof cuda);
             json_object_set_new(x, "cuda", json_string(cuda));
         } else {
             json_object_set_new(x, "cuda", json_null());

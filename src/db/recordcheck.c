@@ -17,6 +17,7 @@
 
 #include "wheelkey.h"
 #include "target.h"
+#include "variant.h"
 #include "wheelname.h"
 
 #define SHOWN 80 /* bytes of a bad value quoted in a message (a whole key) */
@@ -188,7 +189,7 @@ int recordcheck_variant_valid(const char *s)
     /* Ids that look like CUDA or ROCm ones are judged as such elsewhere
      * (tables_variant_cuda, tables_variant_rocm), so they must be exact. */
     if (s[0] == 'c' && s[1] == 'u' && is_digit(s[2]))
-        return (n == 4 || n == 5) && strspn(s + 2, "0123456789") == n - 2;
+        return variant_token(s, n); /* cu92, cu128, cu12x */
     if (strncmp(s, "rocm", 4) == 0 && is_digit(s[4]))
         return rocm_version_ok(s + 4);
     /* Any other index id: crawl names wheels without a label after their
@@ -750,7 +751,7 @@ static int status_ok(const char *s)
 
 static int variant_source_ok(const char *s)
 {
-    return strcmp(s, "label") == 0 || strcmp(s, "url") == 0 || strcmp(s, "index") == 0;
+    return variant_how_valid(s);
 }
 
 /* An index's id: its last path segment ("cu128", "simple"). */

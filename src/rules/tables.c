@@ -507,6 +507,62 @@ out:
     return rc;
 }
 
+/* ---- variant rules --------------------------------------------------------- */
+
+/* data/variant_rules.csv: which variant a project's wheel is (variant.h). */
+static int load_variant_rules(const char *dir, struct tables *t, struct wa_error *err)
+{
+    static const char file[] = "variant_rules.csv";
+    struct csvfile c;
+    static const char *const cols[] = {"project", "rule", "variant", "min_version", "source", NULL};
+    static const char *const kinds[] = {"name", "label-major", "release", "fixed", "index", NULL};
+    int idx[5];
+    int rc = load(dir, file, &c, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = need_cols(&c, file, cols, idx, err)) < 0)
+        goto out;
+    t->variant_rules = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->variant_rules);
+    for (size_t r = 0; r < c.nrows && rc == 0; r++) {
+        const char *project = c.rows[r][idx[0]], *kind = c.rows[r][idx[1]];
+        const char *variant = c.rows[r][idx[2]], *floor = c.rows[r][idx[3]];
+        struct variant_rule *v = &t->variant_rules[t->nvariant_rules];
+        int k = 0;
+        while (kinds[k] && strcmp(kinds[k], kind) != 0)
+            k++;
+        int needs_variant = k == VARIANT_RULE_NAME || k == VARIANT_RULE_FIXED;
+        const char *star = strchr(project, '*');
+        if (!*project ||
+            strspn(project, "abcdefghijklmnopqrstuvwxyz0123456789-.*") != strlen(project) ||
+            (star && strchr(star + 1, '*')))
+            rc = wa_error_set(err, WA_ERR_FORMAT,
+                              "%s line %zu: \"%s\" is not a normalised project name (one '*' "
+                              "allowed)",
+                              file, r + 2, project);
+        else if (!kinds[k])
+            rc = wa_error_set(err, WA_ERR_FORMAT,
+                              "%s line %zu: rule \"%s\" is none of name, label-major, release, "
+                              "fixed, index",
+                              file, r + 2, kind);
+        else if (needs_variant != (variant[0] != '\0'))
+            rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: a %s rule %s a variant", file,
+                              r + 2, kind, needs_variant ? "needs" : "takes no");
+        else if (*floor && dotver_parse(floor, &v->min_version) < 0)
+            rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: \"%s\" is not a version", file,
+                              r + 2, floor);
+        if (rc < 0)
+            break;
+        v->project = xstrdup(project);
+        v->kind = k;
+        v->variant = needs_variant ? xstrdup(variant) : NULL;
+        v->source = xstrdup(c.rows[r][idx[4]]);
+        t->nvariant_rules++;
+    }
+out:
+    csvfile_free(&c);
+    return rc;
+}
+
 const struct toolkit *tables_first_toolkit(const struct tables *t, uint16_t cc)
 {
     for (size_t i = 0; i < t->narch_support; i++)
@@ -685,6 +741,8 @@ int tables_load(const char *dir, struct tables *t, struct wa_error *err)
         rc = load_amd_gpus(dir, t, err);
     if (rc == 0)
         rc = load_arch_support(dir, t, err);
+    if (rc == 0)
+        rc = load_variant_rules(dir, t, err);
     if (rc < 0)
         tables_free(t);
     return rc;
@@ -749,6 +807,12 @@ void tables_free(struct tables *t)
     for (size_t i = 0; i < t->narch_support; i++)
         free(t->arch_support[i].last_toolkit);
     free(t->arch_support);
+    for (size_t i = 0; i < t->nvariant_rules; i++) {
+        free(t->variant_rules[i].project);
+        free(t->variant_rules[i].variant);
+        free(t->variant_rules[i].source);
+    }
+    free(t->variant_rules);
     free(t->releases);
     memset(t, 0, sizeof *t);
 }
@@ -830,6 +894,20 @@ const struct toolkit *tables_toolkit(const struct tables *t, const struct dotver
     return best;
 }
 
+void tables_variant_cuda_text(const char *variant, char *buf, size_t n)
+{
+    struct dotver c;
+    if (n == 0)
+        return;
+    buf[0] = '\0';
+    if (tables_variant_cuda(variant, &c) < 0)
+        return;
+    if (variant[strlen(variant) - 1] == 'x')
+        snprintf(buf, n, "%ld.x", c.f[0]);
+    else
+        snprintf(buf, n, "%ld.%ld", c.f[0], c.f[1]);
+}
+
 int tables_variant_cuda(const char *variant, struct dotver *cuda)
 {
     memset(cuda, 0, sizeof *cuda);
@@ -837,10 +915,16 @@ int tables_variant_cuda(const char *variant, struct dotver *cuda)
         return -1;
     const char *d = variant + 2;
     size_t n = strspn(d, "0123456789");
+    long v = strtol(d, NULL, 10);
+    if (n == 2 && d[2] == 'x' && d[3] == '\0') { /* "12x": any 12.x, judged as 12.0 */
+        cuda->n = 2;
+        cuda->f[0] = v;
+        cuda->f[1] = 0;
+        return 0;
+    }
     if (n < 2 || n > 3 || d[n] != '\0')
         return -1;
-    long v = strtol(d, NULL, 10); /* "128" -> 12.8, "92" -> 9.2 */
-    cuda->n = 2;
+    cuda->n = 2; /* "128" -> 12.8, "92" -> 9.2 */
     cuda->f[0] = v / 10;
     cuda->f[1] = v % 10;
     return 0;

@@ -120,6 +120,23 @@ struct arch_support {
     char *last_toolkit; /* "11.8": the newest CUDA whose nvcc builds SASS for cc, or NULL */
 };
 
+/* A project's variant rule, a row of data/variant_rules.csv (variant.h). */
+enum variant_rule_kind {
+    VARIANT_RULE_NAME,        /* the project's name decides: `variant` */
+    VARIANT_RULE_LABEL_MAJOR, /* labels may name only the CUDA major: "+cu12torch2.8" */
+    VARIANT_RULE_RELEASE,     /* no label: what PyPI's plain install gets (the release table) */
+    VARIANT_RULE_FIXED,       /* no label: `variant` */
+    VARIANT_RULE_INDEX        /* the index's id (the generic rules say so already) */
+};
+
+struct variant_rule {
+    char *project;             /* normalised; may hold one '*' ("nvidia-*-cu12") */
+    int kind;                  /* enum variant_rule_kind */
+    char *variant;             /* name and fixed rules; else NULL */
+    struct dotver min_version; /* the rule holds from this version on; n == 0: all */
+    char *source;
+};
+
 struct tables {
     struct gpu *gpus;
     size_t ngpus;
@@ -139,6 +156,8 @@ struct tables {
     size_t namd;
     struct arch_support *arch_support;
     size_t narch_support;
+    struct variant_rule *variant_rules; /* in file order: the first match wins */
+    size_t nvariant_rules;
     char checked_on[11]; /* the newest checked_on of the declared data, "" if none */
 };
 
@@ -190,8 +209,13 @@ int tables_variant_rocm(const char *variant, struct dotver *rocm);
  * rocm7.14); ties by name.  strcmp-style result. */
 int tables_variant_cmp(const char *a, const char *b);
 
-/* CUDA version of a variant id: "cu128" -> 12.8.  Returns 0 or -1. */
+/* CUDA version of a variant id: "cu128" -> 12.8; "cu12x" (any 12.x) ->
+ * 12.0, the oldest whose driver runs every 12.x build (minor-version
+ * compatibility).  Returns 0 or -1. */
 int tables_variant_cuda(const char *variant, struct dotver *cuda);
+/* The CUDA version a variant id names, as pages and feeds write it:
+ * "12.8", "12.x" for "cu12x"; "" for an id that names none. */
+void tables_variant_cuda_text(const char *variant, char *buf, size_t n);
 
 /* The release row of a project on a platform (its newest patch row), or NULL. */
 const struct release_info *tables_release(const struct tables *t, const char *project,

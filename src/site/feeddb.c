@@ -138,7 +138,7 @@ static int insert_builds(sqlite3 *db, const struct sitedata *d, struct wa_error 
         char cuda[24] = "", rocm[16];
         const char *drv[2] = {NULL, NULL};
         if (row->cuda.n) {
-            snprintf(cuda, sizeof cuda, "%ld.%ld", row->cuda.f[0], row->cuda.f[1]);
+            tables_variant_cuda_text(row->variant, cuda, sizeof cuda);
             const struct minor_compat *mc = tables_minor_compat(d->t, (int)row->cuda.f[0]);
             if (mc) {
                 drv[0] = mc->min_driver_text[0];

@@ -121,8 +121,11 @@ void sitedata_build_csv(struct sitedata *d)
             csv_field(b, fields[f]);
             strbuf_addc(b, ',');
         }
-        if (row->cuda.n)
-            strbuf_addf(b, "%ld.%ld", row->cuda.f[0], row->cuda.f[1]);
+        if (row->cuda.n) {
+            char cuda[16];
+            tables_variant_cuda_text(row->variant, cuda, sizeof cuda);
+            strbuf_adds(b, cuda);
+        }
         char rocm[16];
         sitedata_rocm_of(row, rocm, sizeof rocm);
         strbuf_addc(b, ',');
@@ -205,7 +208,7 @@ json_t *sitedata_build_index_table(struct sitedata *d)
             free(u);
             if (row->cuda.n) {
                 char cuda[16];
-                snprintf(cuda, sizeof cuda, "%ld.%ld", row->cuda.f[0], row->cuda.f[1]);
+                tables_variant_cuda_text(row->variant, cuda, sizeof cuda);
                 json_object_set_new(ix, "cuda", json_string(cuda));
                 const struct minor_compat *mc = tables_minor_compat(d->t, (int)row->cuda.f[0]);
                 json_t *md = json_object();
@@ -283,7 +286,7 @@ json_t *sitedata_build_variants(struct sitedata *d)
         sitedata_rocm_of(row, rocm, sizeof rocm);
         char cuda[16] = "";
         if (row->cuda.n)
-            snprintf(cuda, sizeof cuda, "%ld.%ld", row->cuda.f[0], row->cuda.f[1]);
+            tables_variant_cuda_text(row->variant, cuda, sizeof cuda);
         else if (!rocm[0])
             continue; /* cpu: no GPU properties */
         const char *keys[] = {row->project, row->version, row->platform};

@@ -10,6 +10,7 @@
 
 #include "record.h"
 #include "strmap.h"
+#include "variant.h"
 #include "xalloc.h"
 
 /* ---- releases, changes -------------------------------------------------- */
@@ -370,6 +371,8 @@ json_t *sitedata_wheel_page(const struct record *r)
     json_object_set_new(o, "size", r->size < 0 ? json_null() : json_integer((json_int_t)r->size));
     json_object_set_new(o, "variant", json_string(r->variant));
     json_object_set_new(o, "variant_source", str_or_null(r->variant_source));
+    const char *how = variant_how_words(r->variant_source);
+    json_object_set_new(o, "variant_how", *how ? json_string(how) : json_null());
     json_object_set_new(o, "index", str_or_null(r->index));
     json_object_set_new(o, "index_url", str_or_null(r->index_url));
     json_object_set_new(o, "wheelarch_version", str_or_null(r->wheelarch_version));

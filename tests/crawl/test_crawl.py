@@ -383,6 +383,37 @@ c.ok("7 wheels older than their project's min_version left out" in p.stderr,
      "the floor's effect is reported: " + p.stderr)
 c.eq({l["index"] for l in lines if l["filename"] in many}, {"many"}, "an {url, id} index's id")
 
+# A PyPI-like index (PEP 691 JSON only, files under /packages/): the variant
+# comes from the project's rule in data/variant_rules.csv, not the index.
+for d in ("simple/torch", "simple/cupy-cuda12x", "packages/ab"):
+    os.makedirs(os.path.join(root_a, d), exist_ok=True)
+pypi_torch = add_wheel(root_a, "packages/ab/torch-2.8.0-cp312-cp312-%s.whl" % LINUX, "torch",
+                       [("libtorch_cuda.so", "libk_fam.so")], srv_a.url)
+pypi_cupy = add_wheel(root_a, "packages/ab/cupy_cuda12x-13.6.0-cp312-cp312-%s.whl" % LINUX, "cupy",
+                      [("_core.so", "libk_default.so")], srv_a.url)
+for proj, fname in (("torch", pypi_torch), ("cupy-cuda12x", pypi_cupy)):
+    with open(os.path.join(root_a, "simple", proj, "index.json"), "w") as f:
+        f.write(pyindex.page_json(proj, [{"filename": fname, "url": wheels[fname]["url"],
+                                          "hashes": {"sha256": wheels[fname]["sha"]}}]))
+pypicfg = os.path.join(W, "pypi.json")
+with open(pypicfg, "w") as f:
+    json.dump({"indexes": [{"url": srv_a.url + "/simple/", "id": "pypi",
+                            "projects": ["torch", "cupy-cuda12x"]}], "http": HTTP}, f, indent=2)
+pypicache = fresh("cachepypi")
+p, lines = crawl("--config", pypicfg, cache=pypicache, expect=0)
+got = {l["filename"]: (l.get("variant"), l.get("variant_source")) for l in lines}
+c.eq(got.get(pypi_torch), ("cu128", "release"),
+     "PyPI's unlabelled torch 2.8: the release table's default variant")
+c.eq(got.get(pypi_cupy), ("cu12x", "name"), "cupy-cuda12x: the variant from the project's name")
+out = os.path.join(W, "pypisite")
+b = subprocess.run([args.wheelarch, "build", "--cache", pypicache, "--out", out, "-q"],
+                   capture_output=True, text=True, timeout=300, cwd=W)
+c.eq(b.returncode, 0, "a site from a CUDA-major variant builds: " + b.stderr)
+matrix = json.load(open(os.path.join(out, "api", "v1", "matrix.json")))
+rows = {(r["project"], r["variant"]) for r in matrix["rows"] if r["status"] != "declared"}
+c.ok(("cupy-cuda12x", "cu12x") in rows and ("torch", "cu128") in rows,
+     "both builds in the feed: %s" % sorted(rows))
+
 srv_a.stop()
 srv_b.stop()
 c.done()

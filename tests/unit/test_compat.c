@@ -12,6 +12,8 @@
 #include "gpuname.h"
 #include "harness.h"
 #include "tables.h"
+#include "variant.h"
+#include "wheelname.h"
 
 static struct tables T;
 
@@ -384,6 +386,74 @@ static void test_amd(void)
     OK(found, "declared ROCm 6.4 list for torch 2.8");
 }
 
+/* Each project's variant rule, from the shipped table. */
+static void test_variants(void)
+{
+    static const struct {
+        const char *filename, *url, *index, *variant, *how;
+    } cases[] = {
+        {"cupy_cuda12x-13.6.0-cp312-cp312-manylinux2014_x86_64.whl", NULL, "simple", "cu12x",
+         "name"},
+        {"cupy_cuda13x-14.0.0-cp312-cp312-manylinux2014_x86_64.whl", NULL, "simple", "cu13x",
+         "name"},
+        {"jax_cuda12_pjrt-0.7.2-py3-none-manylinux_2_27_x86_64.whl", NULL, "pypi", "cu12x", "name"},
+        {"nvidia_cudnn_cu12-9.10.2.21-py3-none-manylinux_2_27_x86_64.whl", NULL, "simple", "cu12x",
+         "name"},
+        {"nvidia_nccl_cu13-2.28.3-py3-none-manylinux_2_18_x86_64.whl", NULL, "simple", "cu13x",
+         "name"},
+        {"flash_attn-2.8.3+cu12torch2.8cxx11abiTRUE-cp312-cp312-linux_x86_64.whl", NULL, "releases",
+         "cu12x", "label"},
+        {"flash_attn-2.8.3+cu128torch2.8-cp312-cp312-linux_x86_64.whl", NULL, "releases", "cu128",
+         "label"},
+        {"onnxruntime_gpu-1.22.0-cp312-cp312-manylinux_2_27_x86_64.whl", NULL, "simple", "cu12x",
+         "rule"},
+        {"onnxruntime_gpu-1.18.1-cp311-cp311-manylinux_2_27_x86_64.whl", NULL, "simple", "cu11x",
+         "rule"},
+        /* PyPI's torch: no label, the release table's default for the platform */
+        {"torch-2.8.0-cp312-cp312-manylinux_2_28_x86_64.whl",
+         "https://files.pythonhosted.org/packages/aa/bb/"
+         "torch-2.8.0-cp312-cp312-manylinux_2_28_x86_64.whl",
+         "simple", "cu128", "release"},
+        {"torch-2.7.1-cp312-cp312-manylinux_2_28_x86_64.whl", NULL, "simple", "cu126", "release"},
+        /* ... but a label, a folder or a variant index comes first */
+        {"torch-2.8.0+cu126-cp312-cp312-manylinux_2_28_x86_64.whl", NULL, "simple", "cu126",
+         "label"},
+        {"torch-2.8.0-cp312-cp312-manylinux_2_28_aarch64.whl", NULL, "cu129", "cu129", "index"},
+        /* the table says PyPI's aarch64 torch 2.8 is a CPU build */
+        {"torch-2.8.0-cp312-cp312-manylinux_2_28_aarch64.whl", NULL, "simple", "cpu", "release"},
+        {"llama_cpp_python-0.3.16-cp312-cp312-linux_x86_64.whl",
+         "https://github.com/abetlen/llama-cpp-python/releases/download/v0.3.16-cu124/"
+         "llama_cpp_python-0.3.16-cp312-cp312-linux_x86_64.whl",
+         "cu124", "cu124", "index"},
+        /* no rule, nothing says: the index's id */
+        {"bitsandbytes-0.47.0-py3-none-manylinux_2_24_x86_64.whl", NULL, "simple", "simple",
+         "index"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct wheel_name wn;
+        struct wa_error e;
+        int parsed = wheelname_parse(cases[i].filename, &wn, &e) == 0;
+        OK(parsed, "parse %s", cases[i].filename);
+        if (!parsed)
+            continue;
+        const char *how = NULL;
+        char *v = variant_decide(&T, &wn, cases[i].url, cases[i].index, &how);
+        char what[200];
+        snprintf(what, sizeof what, "variant of %s", cases[i].filename);
+        STR_EQ(v, cases[i].variant, what);
+        snprintf(what, sizeof what, "how, for %s", cases[i].filename);
+        STR_EQ(how, cases[i].how, what);
+        OK(variant_how_valid(how) && *variant_how_words(how), "how has words: %s", how);
+        free(v);
+        wheelname_free(&wn);
+    }
+    struct dotver cu;
+    OK(tables_variant_cuda("cu12x", &cu) == 0 && cu.f[0] == 12 && cu.f[1] == 0,
+       "cu12x is judged as CUDA 12.0 (minor-version compatibility)");
+    OK(tables_variant_cmp("cu12x", "cu13x") < 0 && tables_variant_cmp("cu12x", "cu118") > 0,
+       "cu12x orders between cu118 and cu13x");
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -399,6 +469,7 @@ int main(int argc, char **argv)
     test_rules();
     test_verdicts();
     test_amd();
+    test_variants();
     tables_free(&T);
     return harness_done();
 }

@@ -11,6 +11,8 @@
 
 #include "config.h"
 #include "crawl.h"
+#include "variant.h"
+#include "wheelname.h"
 #include "fsutil.h"
 #include "harness.h"
 #include "indexpage.h"
@@ -541,31 +543,61 @@ static void test_config(void)
     }
 }
 
+/* The variant of a file name by the generic rules (no tables). */
+static char *variant_of(const char *filename, const char *url, const char *index_id,
+                        const char **how)
+{
+    struct wheel_name wn;
+    struct wa_error e;
+    if (wheelname_parse(filename, &wn, &e) < 0)
+        return NULL;
+    char *v = variant_decide(NULL, &wn, url, index_id, how);
+    wheelname_free(&wn);
+    return v;
+}
+
 static void test_variant_shard(void)
 {
     const char *src;
-    char *v = crawl_variant("cu128", "https://h/whl/cu128/x.whl", "cu126", &src);
+    char *v = variant_of("torch-2.8.0+cu128-cp312-cp312-linux_x86_64.whl",
+                         "https://h/whl/cu128/x.whl", "cu126", &src);
     STR_EQ(v, "cu128", "label");
     STR_EQ(src, "label", "label source");
     free(v);
-    v = crawl_variant("rocm6.4", NULL, "x", &src);
+    v = variant_of("torch-2.8.0+rocm6.4-cp312-cp312-linux_x86_64.whl", NULL, "x", &src);
     STR_EQ(v, "rocm6.4", "rocm label with a dot");
     free(v);
-    v = crawl_variant("cpu.cxx11.abi", NULL, "x", &src);
+    v = variant_of("torch-2.1.0+cpu.cxx11.abi-cp312-cp312-linux_x86_64.whl", NULL, "x", &src);
     STR_EQ(v, "cpu", "cpu.cxx11.abi");
     free(v);
-    v = crawl_variant(NULL,
-                      "https://download-r2.pytorch.org/whl/cu129/"
-                      "torch-2.8.0-cp312-cp312-manylinux_2_28_aarch64.whl",
-                      "cu128", &src);
+    v = variant_of("torch-2.8.0-cp312-cp312-manylinux_2_28_aarch64.whl",
+                   "https://download-r2.pytorch.org/whl/cu129/"
+                   "torch-2.8.0-cp312-cp312-manylinux_2_28_aarch64.whl",
+                   "cu128", &src);
     STR_EQ(v, "cu129", "URL directory");
     STR_EQ(src, "url", "url source");
     free(v);
-    v = crawl_variant("post1", "https://h/whl/torch-2.0.1-cp38-cp38-manylinux2014_aarch64.whl",
-                      "cu117", &src);
+    v = variant_of("torch-2.0.1+post1-cp38-cp38-manylinux2014_aarch64.whl",
+                   "https://h/whl/torch-2.0.1-cp38-cp38-manylinux2014_aarch64.whl", "cu117", &src);
     STR_EQ(v, "cu117", "index fallback");
     STR_EQ(src, "index", "index source");
     free(v);
+    v = variant_of(
+        "torch-2.8.0-cp312-cp312-manylinux_2_28_x86_64.whl",
+        "https://files.example/packages/ab/torch-2.8.0-cp312-cp312-manylinux_2_28_x86_64.whl",
+        "simple", &src);
+    STR_EQ(v, "simple", "nothing says: the index's id");
+    STR_EQ(src, "index", "nothing says: index source");
+    free(v);
+    static const char *const tokens[] = {"cu92",      "cu128", "cu12x", "rocm6.4",
+                                         "rocm6.2.4", "cpu",   NULL};
+    static const char *const not_tokens[] = {
+        "cu1",         "cu1280", "cu1x",   "cu123x",   "cux",  "rocm",   "rocm6",
+        "rocm6.4.1.2", "rocm6.", "rocm.6", "rocm6..4", "cpux", "simple", NULL};
+    for (const char *const *t = tokens; *t; t++)
+        OK(variant_token(*t, strlen(*t)), "variant id: %s", *t);
+    for (const char *const *t = not_tokens; *t; t++)
+        OK(!variant_token(*t, strlen(*t)), "not a variant id: %s", *t);
     int k, n;
     OK(crawl_parse_shard("2/5", &k, &n) == 0 && k == 2 && n == 5, "shard 2/5");
     OK(crawl_parse_shard("0/5", &k, &n) < 0, "shard 0/5");

@@ -214,13 +214,13 @@ static void field_rules(void)
           "variant is an integer, not a string");
     fails("no variant", SCANNED, with("variant", NULL), "variant is missing");
     static const char *const bad_variants[] = {
-        "cu12x",    "cu1", "cu1280", "rocm6",      "rocm6.", "rocm6.4.1.2", "rocm6..4",
-        "rocm6.4a", "",    "cu 128", "cu128/../x", "-x",     "a\"b",        NULL};
+        "cu12y", "cu1",    "cu1280",     "rocm6", "rocm6.", "rocm6.4.1.2", "rocm6..4", "rocm6.4a",
+        "",      "cu 128", "cu128/../x", "-x",    "a\"b",   "cu1x",        "cu123x",   NULL};
     for (const char *const *v = bad_variants; *v; v++)
         fails(*v, SCANNED, with("variant", json_string(*v)), "variant");
-    static const char *const good_variants[] = {"cpu",     "xpu",      "cu92",      "cu128",
-                                                "rocm6.4", "rocm7.14", "rocm6.2.4", "simple",
-                                                "nightly", NULL};
+    static const char *const good_variants[] = {"cpu",       "xpu",    "cu92",    "cu128",
+                                                "cu12x",     "cu13x",  "rocm6.4", "rocm7.14",
+                                                "rocm6.2.4", "simple", "nightly", NULL};
     for (const char *const *v = good_variants; *v; v++) {
         OK(recordcheck_variant_valid(*v), "variant %s is valid", *v);
         passes(*v, SCANNED, with("variant", json_string(*v)));

@@ -1,0 +1,174 @@
+/*
+ * variant: which GPU build of a project a wheel is (see variant.h).
+ */
+#include "variant.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dotver.h"
+#include "xalloc.h"
+
+int variant_token(const char *s, size_t n)
+{
+    if ((n == 3 && memcmp(s, "cpu", 3) == 0) || (n == 3 && memcmp(s, "xpu", 3) == 0))
+        return 1;
+    if (n >= 4 && memcmp(s, "cu", 2) == 0) {
+        size_t d = 0;
+        while (2 + d < n && isdigit((unsigned char)s[2 + d]))
+            d++;
+        if (2 + d == n)
+            return d == 2 || d == 3;                        /* cu92, cu128 */
+        return d == 2 && 2 + d + 1 == n && s[n - 1] == 'x'; /* cu12x */
+    }
+    if (n > 4 && memcmp(s, "rocm", 4) == 0) { /* rocm6.4, rocm6.2.4 */
+        if (!isdigit((unsigned char)s[4]) || s[n - 1] == '.')
+            return 0;
+        int fields = 1;
+        for (size_t i = 4; i < n; i++) {
+            if (s[i] == '.' && s[i - 1] != '.')
+                fields++;
+            else if (!isdigit((unsigned char)s[i]))
+                return 0;
+        }
+        return fields == 2 || fields == 3;
+    }
+    return 0;
+}
+
+/* Whether project matches a rule's name, which may hold one '*'. */
+static int name_matches(const char *pattern, const char *project)
+{
+    const char *star = strchr(pattern, '*');
+    if (!star)
+        return strcmp(pattern, project) == 0;
+    size_t pre = (size_t)(star - pattern), post = strlen(star + 1), n = strlen(project);
+    return n > pre + post && strncmp(project, pattern, pre) == 0 &&
+           strcmp(project + n - post, star + 1) == 0;
+}
+
+const struct variant_rule *variant_rule_of(const struct tables *t, const char *project,
+                                           const char *version)
+{
+    if (!t)
+        return NULL;
+    struct dotver v;
+    int have = version && dotver_parse(version, &v) == 0;
+    for (size_t i = 0; i < t->nvariant_rules; i++) {
+        const struct variant_rule *r = &t->variant_rules[i];
+        if (!name_matches(r->project, project))
+            continue;
+        if (r->min_version.n && (!have || dotver_cmp(&v, &r->min_version) < 0))
+            continue;
+        return r;
+    }
+    return NULL;
+}
+
+/* The variant a local label names: "cu128", "rocm6.4", "cpu.cxx11.abi" ->
+ * "cpu"; with major, "cu12torch2.8cxx11abiTRUE" -> "cu12x". */
+static char *from_label(const char *local, int major)
+{
+    if (!local || !*local)
+        return NULL;
+    size_t n = strncmp(local, "rocm", 4) == 0 ? strlen(local) : strcspn(local, ".");
+    if (variant_token(local, n))
+        return xstrndup(local, n);
+    if (major && strncmp(local, "cu", 2) == 0) {
+        /* "cu12torch2.8": CUDA 12, any minor; "cu128torch2.8": 12.8 */
+        size_t d = strspn(local + 2, "0123456789");
+        if (d == 2)
+            return xasprintf("cu%.2sx", local + 2);
+        if (d == 3)
+            return xstrndup(local, 5);
+    }
+    return NULL;
+}
+
+/* The variant the folder of a URL names ("/whl/cu129/x.whl"), or NULL. */
+static char *from_url(const char *url)
+{
+    if (!url)
+        return NULL;
+    size_t end = strcspn(url, "?#");
+    while (end > 0 && url[end - 1] != '/')
+        end--;
+    if (end == 0)
+        return NULL;
+    size_t dend = end - 1, dstart = dend;
+    while (dstart > 0 && url[dstart - 1] != '/')
+        dstart--;
+    return variant_token(url + dstart, dend - dstart) ? xstrndup(url + dstart, dend - dstart)
+                                                      : NULL;
+}
+
+/* What PyPI's plain install of this release gets, from the release table:
+ * a variant id, or NULL when the table does not know or says none. */
+static char *from_release(const struct tables *t, const struct wheel_name *wn)
+{
+    char *release = dotver_major_minor(wn->public_version);
+    const struct release_info *ri =
+        release ? tables_release(t, wn->normalized, release, wheelname_platform_id(wn->platform))
+                : NULL;
+    free(release);
+    if (!ri || !ri->pypi_default || !variant_token(ri->pypi_default, strlen(ri->pypi_default)))
+        return NULL;
+    return xstrdup(ri->pypi_default);
+}
+
+char *variant_decide(const struct tables *t, const struct wheel_name *wn, const char *url,
+                     const char *index_id, const char **how)
+{
+    const struct variant_rule *rule = variant_rule_of(t, wn->normalized, wn->public_version);
+    int kind = rule ? rule->kind : -1;
+    char *v;
+    if (kind == VARIANT_RULE_NAME) {
+        *how = "name";
+        return xstrdup(rule->variant);
+    }
+    if ((v = from_label(wn->local, kind == VARIANT_RULE_LABEL_MAJOR))) {
+        *how = "label";
+        return v;
+    }
+    if ((v = from_url(url))) {
+        *how = "url";
+        return v;
+    }
+    if (index_id && variant_token(index_id, strlen(index_id))) {
+        *how = "index";
+        return xstrdup(index_id);
+    }
+    if (kind == VARIANT_RULE_RELEASE && (v = from_release(t, wn))) {
+        *how = "release";
+        return v;
+    }
+    if (kind == VARIANT_RULE_FIXED) {
+        *how = "rule";
+        return xstrdup(rule->variant);
+    }
+    *how = "index";
+    return xstrdup(index_id && *index_id ? index_id : "unknown");
+}
+
+static const char *const hows[][2] = {
+    {"name", "the project's name"},
+    {"label", "its local version label"},
+    {"url", "the folder of its URL"},
+    {"index", "the index that lists it"},
+    {"release", "what PyPI's plain install of the release gets (the release table)"},
+    {"rule", "the project's rule (data/variant_rules.csv)"},
+};
+
+int variant_how_valid(const char *how)
+{
+    return how && *variant_how_words(how);
+}
+
+const char *variant_how_words(const char *how)
+{
+    for (size_t i = 0; how && i < sizeof hows / sizeof hows[0]; i++)
+        if (strcmp(hows[i][0], how) == 0)
+            return hows[i][1];
+    return "";
+}
