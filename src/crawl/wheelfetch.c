@@ -259,18 +259,14 @@ static uint64_t member_end(const struct zipdir_entry *ents, size_t n, size_t i, 
 static int wanted(const struct zipdir_entry *e)
 {
     size_t len = strlen(e->name);
-    return scan_member_is_candidate(e->name) && !(len && e->name[len - 1] == '/');
+    return scan_member_is_wanted(e->name) && !(len && e->name[len - 1] == '/');
 }
 
-static int member_sink(void *ud, const struct http_response *resp, const uint8_t *buf, size_t n,
-                       struct wa_error *err)
+/* Feeds the bytes of the span being read (from f->pos on) to the
+ * scanner, member by member, skipping the bytes of members not wanted. */
+static int feed_span(struct fetch *f, const uint8_t *buf, size_t n, struct wa_error *err)
 {
-    struct fetch *f = ud;
-    count(f, n);
-    if (resp->status != 206)
-        return wa_error_set(err, WA_ERR_NETWORK, "server answered a range request with HTTP %ld",
-                            resp->status);
-    int rc = check_range(f, resp, err);
+    int rc = 0;
     while (rc == 0 && n > 0 && f->k <= f->k_last) {
         size_t i = f->wanted[f->k];
         uint64_t lho = f->ents[i].lho, end = member_end(f->ents, f->nents, i, f->cd_offset);
@@ -300,12 +296,35 @@ static int member_sink(void *ud, const struct http_response *resp, const uint8_t
     return rc;
 }
 
+static int member_sink(void *ud, const struct http_response *resp, const uint8_t *buf, size_t n,
+                       struct wa_error *err)
+{
+    struct fetch *f = ud;
+    count(f, n);
+    if (resp->status != 206)
+        return wa_error_set(err, WA_ERR_NETWORK, "server answered a range request with HTTP %ld",
+                            resp->status);
+    int rc = check_range(f, resp, err);
+    if (rc == 0)
+        rc = feed_span(f, buf, n, err);
+    return rc;
+}
+
 /* Wanted members whose gap (other members' bytes) is at most this are read
  * with one request: many small libraries cost one request, not thousands. */
 #define SPAN_GAP (64u << 10)
 
+/* The first bytes read (the file's tail, [start, start + len)): wanted
+ * members inside it (the METADATA, usually) cost no request. */
+struct tail {
+    const uint8_t *buf;
+    size_t len;
+    uint64_t start;
+};
+
 static int scan_members(struct fetch *f, const struct zipdir_entry *ents, size_t n,
-                        uint64_t cd_offset, const size_t *want, size_t nwant, struct wa_error *err)
+                        uint64_t cd_offset, const size_t *want, size_t nwant,
+                        const struct tail *tail, struct wa_error *err)
 {
     f->sw = scan_wheel_new(f->r, ents, n, 0);
     f->ents = ents;
@@ -324,6 +343,11 @@ static int scan_members(struct fetch *f, const struct zipdir_entry *ents, size_t
         f->pos = start;
         f->seeked = 0;
         scan_wheel_mark(f->sw);
+        if (tail && start >= tail->start && end <= tail->start + tail->len) {
+            rc = feed_span(f, tail->buf + (start - tail->start), (size_t)(end - start), err);
+            a = b + 1;
+            continue;
+        }
         struct http_request req;
         base_request(f, &req);
         f->want_start = req.range_start = (int64_t)start;
@@ -433,8 +457,8 @@ static int ranged(struct fetch *f, uint64_t size, uint64_t tail_start, struct wa
     struct zipdir_eocd eocd;
     int rc = zipdir_read((const uint8_t *)keep.buf, keep.len, tail_start, size, fetch_for_zipdir, f,
                          &eocd, &ents, &n, err);
-    strbuf_free(&keep);
     if (rc < 0) {
+        strbuf_free(&keep);
         if (err && err->code != WA_ERR_NETWORK)
             wa_error_prefix(err, "not a readable zip archive");
         return rc;
@@ -453,8 +477,10 @@ static int ranged(struct fetch *f, uint64_t size, uint64_t tail_start, struct wa
         rc = read_whole(f, ents, n, err);
     } else {
         f->st->range_mode = 1;
-        rc = scan_members(f, ents, n, eocd.cd_offset, idx, nidx, err);
+        struct tail t = {(const uint8_t *)keep.buf, keep.len, tail_start};
+        rc = scan_members(f, ents, n, eocd.cd_offset, idx, nidx, &t, err);
     }
+    strbuf_free(&keep);
     free(idx);
     zipdir_entries_free(ents, n);
     return rc;

@@ -18,6 +18,7 @@
 #include "wheelkey.h"
 #include "target.h"
 #include "variant.h"
+#include "wheelmeta.h"
 #include "wheelname.h"
 
 #define SHOWN 80 /* bytes of a bad value quoted in a message (a whole key) */
@@ -833,7 +834,7 @@ int recordcheck_validate(const char *key, json_t *rec, struct wa_error *err)
         (rc = check_string(rec, "upload_time", "upload_time", OPTIONAL, 40, datetime_ok,
                            "an ISO 8601 time", err)) < 0 ||
         (rc = check_string(rec, "variant_source", "variant_source", OPTIONAL, 16, variant_source_ok,
-                           "\"label\", \"url\" or \"index\"", err)) < 0 ||
+                           "name, label, url, index, release or rule", err)) < 0 ||
         (rc = check_string(rec, "index", "index", OPTIONAL, 128, index_id_ok, "an index id", err)) <
             0 ||
         (rc = check_string(rec, "wheelarch_version", "wheelarch_version", OPTIONAL, 32,
@@ -864,6 +865,27 @@ int recordcheck_validate(const char *key, json_t *rec, struct wa_error *err)
                 return bad_type(err, f, x, "a string");
             if (!text_ok(x, 128) || !index_id_ok(str(x)))
                 return bad_value(err, f, str(x), "an index id");
+        }
+    }
+    /* The wheel's Requires-Dist: at most WHEELMETA_MAX_REQUIRES lines of
+     * text (null: no METADATA was read). */
+    v = json_object_get(rec, "requires_dist");
+    if (v && !json_is_null(v)) {
+        if (!json_is_array(v))
+            return bad_type(err, "requires_dist", v, "an array");
+        if (json_array_size(v) > WHEELMETA_MAX_REQUIRES)
+            return wa_error_set(err, WA_ERR_FORMAT, "requires_dist: more than %d requirements",
+                                WHEELMETA_MAX_REQUIRES);
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x)
+        {
+            char f[FIELD_MAX];
+            subfield(f, "requires_dist", "[%zu]", i);
+            if (!json_is_string(x))
+                return bad_type(err, f, x, "a string");
+            if (!text_ok(x, WHEELMETA_MAX_FIELD))
+                return bad_value(err, f, str(x), "one line of text");
         }
     }
     /* The distinct targets of the whole record, over all its lists. */

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "strbuf.h"
+#include "wheelmeta.h"
 #include "xalloc.h"
 #include "zipstream.h"
 
@@ -34,6 +36,7 @@ void scan_result_free(struct scan_result *r)
         binscan_free(r->bins[i].bs);
     }
     free(r->bins);
+    wheelmeta_free(r->requires, r->nrequires);
     wheelname_free(&r->wheel);
     free(r->input);
     free(r);
@@ -48,6 +51,10 @@ void scan_result_clear(struct scan_result *r)
     r->nbins = 0;
     r->members = 0;
     r->binaries_read = 0;
+    wheelmeta_free(r->requires, r->nrequires);
+    r->requires = NULL;
+    r->nrequires = 0;
+    r->has_metadata = 0;
     r->failed = 0;
     r->sha256[0] = '\0';
     wa_error_clear(&r->error);
@@ -98,6 +105,19 @@ int scan_member_is_candidate(const char *name)
     return 0;
 }
 
+int scan_member_is_wanted(const char *name)
+{
+    return scan_member_is_candidate(name) || wheelmeta_is_member(name);
+}
+
+static void clear_requires(struct scan_result *r)
+{
+    wheelmeta_free(r->requires, r->nrequires);
+    r->requires = NULL;
+    r->nrequires = 0;
+    r->has_metadata = 0;
+}
+
 /* ---- zip members -------------------------------------------------------- */
 
 struct scan_wheel {
@@ -107,6 +127,8 @@ struct scan_wheel {
     struct binscan *cur; /* binscan of the member being read */
     char *cur_name;
     int cur_binary; /* the member is an ELF/PE/fatbin file */
+    int in_meta;    /* the member is the wheel's METADATA, read into meta */
+    struct strbuf meta;
     /* what r held at the last seek, for scan_wheel_restart */
     size_t mark_members, mark_binaries_read, mark_nbins;
 };
@@ -120,9 +142,15 @@ static int member_begin(void *ud, const struct zipstream_member *m)
     free(sw->cur_name);
     sw->cur_name = NULL;
     sw->cur_binary = 0;
+    sw->in_meta = 0;
     size_t n = strlen(m->name);
     if (n > 0 && m->name[n - 1] == '/')
         return 0; /* a directory */
+    if (wheelmeta_is_member(m->name)) {
+        sw->in_meta = 1;
+        strbuf_reset(&sw->meta);
+        return 1;
+    }
     if (!sw->sniff_all && !scan_member_is_candidate(m->name))
         return 0;
     sw->cur = binscan_new(m->usize == ZIPSTREAM_SIZE_UNKNOWN ? BINSCAN_SIZE_UNKNOWN : m->usize);
@@ -133,6 +161,11 @@ static int member_begin(void *ud, const struct zipstream_member *m)
 static int member_data(void *ud, const uint8_t *buf, size_t n, struct wa_error *err)
 {
     struct scan_wheel *sw = ud;
+    if (sw->in_meta) {
+        size_t room = WHEELMETA_MAX_SIZE - sw->meta.len;
+        strbuf_add(&sw->meta, buf, n < room ? n : room);
+        return sw->meta.len >= WHEELMETA_MAX_SIZE; /* enough: the headers come first */
+    }
     if (!sw->cur)
         return 1;
     int rc = binscan_feed(sw->cur, buf, n, err);
@@ -152,6 +185,15 @@ static int member_data(void *ud, const uint8_t *buf, size_t n, struct wa_error *
 static int member_end(void *ud, struct wa_error *err)
 {
     struct scan_wheel *sw = ud;
+    if (sw->in_meta) {
+        sw->in_meta = 0;
+        clear_requires(sw->r);
+        wheelmeta_requires(sw->meta.buf ? sw->meta.buf : "", sw->meta.len, &sw->r->requires,
+                           &sw->r->nrequires);
+        sw->r->has_metadata = 1;
+        strbuf_free(&sw->meta);
+        return 0;
+    }
     if (!sw->cur)
         return 0;
     int rc = binscan_finish(sw->cur, err);
@@ -193,6 +235,7 @@ void scan_wheel_free(struct scan_wheel *sw)
     zipstream_free(sw->zs);
     binscan_free(sw->cur);
     free(sw->cur_name);
+    strbuf_free(&sw->meta);
     free(sw);
 }
 
@@ -228,6 +271,8 @@ int scan_wheel_restart(struct scan_wheel *sw, uint64_t offset, struct wa_error *
     free(sw->cur_name);
     sw->cur_name = NULL;
     sw->cur_binary = 0;
+    sw->in_meta = 0;
+    strbuf_reset(&sw->meta);
     return zipstream_seek(sw->zs, offset, err);
 }
 

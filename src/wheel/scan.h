@@ -47,6 +47,9 @@ struct scan_result {
     size_t capbins;
     size_t members;       /* zip members seen */
     size_t binaries_read; /* members that were ELF/PE/fatbin files */
+    int has_metadata;     /* the wheel's METADATA was read: */
+    char **requires;      /* its Requires-Dist values (wheelmeta) */
+    size_t nrequires;
     int failed;
     struct wa_error error;
 };
@@ -66,6 +69,9 @@ int scan_result_has_gpu_code(const struct scan_result *r);
  * fetches only such members; local scans also look inside every other
  * member's first bytes. */
 int scan_member_is_candidate(const char *name);
+/* The members a scan reads: candidates, and the wheel's METADATA
+ * (wheelmeta_is_member) for the distributions it requires. */
+int scan_member_is_wanted(const char *name);
 
 /* ---- push interface for zip archives ------------------------------------ */
 

@@ -455,6 +455,14 @@ json_t *scanreport_json(const struct scan_result *r)
     if (r->kind == SCAN_KIND_ZIP) {
         json_object_set_new(o, "members", json_integer((json_int_t)r->members));
         json_object_set_new(o, "binaries_read", json_integer((json_int_t)r->binaries_read));
+        /* the wheel's Requires-Dist (null: no METADATA read) */
+        json_t *req = json_null();
+        if (r->has_metadata) {
+            req = json_array();
+            for (size_t i = 0; i < r->nrequires; i++)
+                json_array_append_new(req, text_json(r->requires[i]));
+        }
+        json_object_set_new(o, "requires_dist", req);
     }
     json_object_set_new(o, "binaries", bins);
     json_object_set_new(o, "error", r->failed ? text_json(r->error.msg) : json_null());

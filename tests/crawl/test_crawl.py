@@ -39,11 +39,11 @@ LINUX = "manylinux_2_28_x86_64"
 wheels = {}  # filename -> dict(path, sha, gpu fixture, url)
 
 
-def add_wheel(host_root, relpath, project, gpu, url_base):
+def add_wheel(host_root, relpath, project, gpu, url_base, requires=()):
     fname = os.path.basename(relpath)
     path = os.path.join(host_root, relpath)
     members = [(project + "/lib/" + arc, fx) for arc, fx in gpu]
-    sha = pyindex.build_wheel(path, project, members)
+    sha = pyindex.build_wheel(path, project, members, requires=requires)
     url = url_base + "/" + relpath.replace("+", "%2B")
     wheels[fname] = {"path": path, "sha": sha, "gpu": gpu, "url": url, "project": project}
     return fname
@@ -387,8 +387,9 @@ c.eq({l["index"] for l in lines if l["filename"] in many}, {"many"}, "an {url, i
 # comes from the project's rule in data/variant_rules.csv, not the index.
 for d in ("simple/torch", "simple/cupy-cuda12x", "packages/ab"):
     os.makedirs(os.path.join(root_a, d), exist_ok=True)
+REQUIRES = ["filelock", 'nvidia-cudnn-cu12==9.10.2.21; platform_system == "Linux" and platform_machine == "x86_64"']
 pypi_torch = add_wheel(root_a, "packages/ab/torch-2.8.0-cp312-cp312-%s.whl" % LINUX, "torch",
-                       [("libtorch_cuda.so", "libk_fam.so")], srv_a.url)
+                       [("libtorch_cuda.so", "libk_fam.so")], srv_a.url, requires=REQUIRES)
 pypi_cupy = add_wheel(root_a, "packages/ab/cupy_cuda12x-13.6.0-cp312-cp312-%s.whl" % LINUX, "cupy",
                       [("_core.so", "libk_default.so")], srv_a.url)
 for proj, fname in (("torch", pypi_torch), ("cupy-cuda12x", pypi_cupy)):
@@ -405,6 +406,9 @@ got = {l["filename"]: (l.get("variant"), l.get("variant_source")) for l in lines
 c.eq(got.get(pypi_torch), ("cu128", "release"),
      "PyPI's unlabelled torch 2.8: the release table's default variant")
 c.eq(got.get(pypi_cupy), ("cu12x", "name"), "cupy-cuda12x: the variant from the project's name")
+req = {l["filename"]: l.get("requires_dist") for l in lines}
+c.eq(req.get(pypi_torch), REQUIRES, "the wheel's Requires-Dist, read from its METADATA")
+c.eq(req.get(pypi_cupy), [], "none listed: an empty list")
 out = os.path.join(W, "pypisite")
 b = subprocess.run([args.wheelarch, "build", "--cache", pypicache, "--out", out, "-q"],
                    capture_output=True, text=True, timeout=300, cwd=W)

@@ -15,9 +15,10 @@ from watest import CUDA
 DATE = (2026, 1, 1, 0, 0, 0)
 
 
-def build_wheel(path, project, members, pad_py=120, data_mb=1):
+def build_wheel(path, project, members, pad_py=120, data_mb=1, requires=()):
     """A wheel with GPU members [(arcname, fixture file)], pad_py small
-    Python files and a data file of data_mb MB of incompressible bytes."""
+    Python files, a data file of data_mb MB of incompressible bytes and a
+    METADATA that lists requires (Requires-Dist values)."""
     rnd = random.Random(os.path.basename(path))
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         def add(name, data):
@@ -37,7 +38,9 @@ def build_wheel(path, project, members, pad_py=120, data_mb=1):
         add("%s-%s.dist-info/WHEEL" % (dist[0], dist[1]), b"Wheel-Version: 1.0\nRoot-Is-Purelib: false\n")
         # What pip reads to check a downloaded wheel against its file name.
         add("%s-%s.dist-info/METADATA" % (dist[0], dist[1]),
-            ("Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (dist[0], dist[1])).encode())
+            ("Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (dist[0], dist[1])
+             + "".join("Requires-Dist: %s\n" % r for r in requires)
+             + "\nRequires-Dist: the-description-is-not-a-header\n").encode())
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
 

@@ -2,10 +2,77 @@
 #include <stdlib.h>
 
 #include "harness.h"
+#include "wheelmeta.h"
 #include "wheelname.h"
+#include <string.h>
+
+/* METADATA: Requires-Dist, and what each requirement names and pins. */
+static void test_meta(void)
+{
+    OK(wheelmeta_is_member("torch-2.8.0.dist-info/METADATA"), "METADATA member");
+    OK(!wheelmeta_is_member("x/torch-2.8.0.dist-info/METADATA"), "not at the top");
+    OK(!wheelmeta_is_member("torch-2.8.0.dist-info/RECORD"), "another file");
+    OK(!wheelmeta_is_member(".dist-info/METADATA"), "no name");
+    static const char text[] =
+        "Metadata-Version: 2.1\r\nName: torch\r\n"
+        "Requires-Dist: nvidia-cudnn-cu12==9.10.2.21; platform_system == \"Linux\"\r\n"
+        "requires-dist: nvidia_cublas_cu12 (==12.8.4.1)\r\n"
+        "Requires-Dist: typing-extensions\r\n  >=4.10.0\r\n"
+        "Requires-Dist: bad\x01control\r\n"
+        "Requires-Dist:    \r\n"
+        "Requires-Dist: triton===3.4.0\r\n"
+        "Requires-Dist: numpy==2.*\r\n"
+        "Requires-Dist: opt-einsum[x]==3.3; extra == \"opt\"\r\n"
+        "\r\n"
+        "Requires-Dist: in-the-description==1\r\n";
+    char **req;
+    size_t n;
+    wheelmeta_requires(text, sizeof text - 1, &req, &n);
+    INT_EQ(n, 6, "six Requires-Dist (the blank and the control character left out)");
+    if (n == 6) {
+        STR_EQ(req[0], "nvidia-cudnn-cu12==9.10.2.21; platform_system == \"Linux\"", "as written");
+        STR_EQ(req[2], "typing-extensions >=4.10.0", "continuation joined");
+        static const char *const name[] = {
+            "nvidia-cudnn-cu12", "nvidia-cublas-cu12", "typing-extensions", "triton", "numpy",
+            "opt-einsum"};
+        static const char *const pin[] = {"9.10.2.21", "12.8.4.1", NULL, "3.4.0", NULL, "3.3"};
+        for (size_t i = 0; i < 6; i++) {
+            char *nm, *pn;
+            OK(wheelmeta_requirement(req[i], &nm, &pn) == 0, "requirement %zu parses", i);
+            STR_EQ(nm, name[i], "requirement's name");
+            OK(pin[i] ? pn && strcmp(pn, pin[i]) == 0 : pn == NULL, "pin of %s: %s", name[i],
+               pn ? pn : "(none)");
+            free(nm);
+            free(pn);
+        }
+    }
+    wheelmeta_free(req, n);
+    char *nm, *pn;
+    OK(wheelmeta_requirement("==1.0", &nm, &pn) < 0 && !nm && !pn, "no name: refused");
+    /* bounded: 501 fields keep 500; a 2,000-byte field is left out */
+    struct {
+        char *buf;
+        size_t len;
+    } big = {malloc(600 * 40 + 3000), 0};
+    for (int i = 0; i < 501; i++)
+        big.len += (size_t)sprintf(big.buf + big.len, "Requires-Dist: p%d==1\n", i);
+    big.len += (size_t)sprintf(big.buf + big.len, "Requires-Dist: ");
+    memset(big.buf + big.len, 'a', 2000);
+    big.len += 2000;
+    wheelmeta_requires(big.buf, big.len, &req, &n);
+    INT_EQ(n, WHEELMETA_MAX_REQUIRES, "at most 500 requirements");
+    wheelmeta_free(req, n);
+    memcpy(big.buf, "Requires-Dist: ", 15);
+    memset(big.buf + 15, 'a', 2000);
+    wheelmeta_requires(big.buf, 2015, &req, &n);
+    INT_EQ(n, 0, "an over-long field is left out");
+    wheelmeta_free(req, n);
+    free(big.buf);
+}
 
 int main(void)
 {
+    test_meta();
     struct wheel_name w;
     OK(wheelname_parse("torch-2.8.0+cu128-cp312-cp312-manylinux_2_28_x86_64.whl", &w, NULL) == 0,
        "parse torch");

@@ -1,0 +1,163 @@
+/*
+ * wheelmeta: Requires-Dist from a wheel's METADATA.
+ */
+#include "wheelmeta.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "strbuf.h"
+#include "wheelname.h"
+#include "xalloc.h"
+
+int wheelmeta_is_member(const char *name)
+{
+    const char *slash = strchr(name, '/');
+    if (!slash || slash == name || strcmp(slash, "/METADATA") != 0)
+        return 0;
+    size_t n = (size_t)(slash - name);
+    return n > 10 && memcmp(slash - 10, ".dist-info", 10) == 0;
+}
+
+/* Whether s (n bytes) is printable UTF-8 without control characters. */
+static int clean_text(const unsigned char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        unsigned char c = s[i];
+        if (c < 0x20 || c == 0x7f)
+            return 0;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+        if (!len || i + len > n)
+            return 0;
+        for (size_t k = 1; k < len; k++)
+            if ((s[i + k] & 0xc0) != 0x80)
+                return 0;
+        i += len;
+    }
+    return 1;
+}
+
+/* Adds to a field's value, up to a little more than any value kept. */
+static void append(struct strbuf *v, const char *s, size_t n, int *too_long)
+{
+    if (v->len + n > WHEELMETA_MAX_FIELD + 64) {
+        *too_long = 1;
+        return;
+    }
+    strbuf_add(v, s, n);
+}
+
+static void add_field(struct strbuf *v, int too_long, char ***out, size_t *n, size_t *cap)
+{
+    const char *s = v->buf ? v->buf : "";
+    size_t len = v->len;
+    while (len && isspace((unsigned char)s[len - 1]))
+        len--;
+    while (len && isspace((unsigned char)*s)) {
+        s++;
+        len--;
+    }
+    if (!too_long && len && len <= WHEELMETA_MAX_FIELD && *n < WHEELMETA_MAX_REQUIRES &&
+        clean_text((const unsigned char *)s, len)) {
+        *out = xgrow(*out, cap, *n + 1, sizeof **out);
+        (*out)[(*n)++] = xstrndup(s, len);
+    }
+    strbuf_reset(v);
+}
+
+size_t wheelmeta_requires(const char *text, size_t n, char ***out, size_t *n_out)
+{
+    static const char key[] = "Requires-Dist:";
+    const size_t klen = sizeof key - 1;
+    *out = NULL;
+    size_t count = 0, cap = 0;
+    struct strbuf v = STRBUF_INIT;
+    int in_field = 0, too_long = 0;
+    if (n > WHEELMETA_MAX_SIZE)
+        n = WHEELMETA_MAX_SIZE;
+    for (size_t i = 0; i < n;) {
+        size_t end = i;
+        while (end < n && text[end] != '\n')
+            end++;
+        size_t len = end - i;
+        if (len && text[i + len - 1] == '\r')
+            len--;
+        const char *line = text + i;
+        i = end < n ? end + 1 : n;
+        if (len == 0)
+            break; /* the end of the headers: the description follows */
+        if (line[0] == ' ' || line[0] == '\t') { /* a continuation line */
+            size_t k = 0;
+            while (k < len && (line[k] == ' ' || line[k] == '\t'))
+                k++;
+            if (in_field && k < len) {
+                append(&v, " ", 1, &too_long);
+                append(&v, line + k, len - k, &too_long);
+            }
+            continue;
+        }
+        if (in_field)
+            add_field(&v, too_long, out, &count, &cap);
+        too_long = 0;
+        in_field = len >= klen && strncasecmp(line, key, klen) == 0;
+        if (in_field)
+            append(&v, line + klen, len - klen, &too_long);
+    }
+    if (in_field)
+        add_field(&v, too_long, out, &count, &cap);
+    strbuf_free(&v);
+    *n_out = count;
+    return count;
+}
+
+void wheelmeta_free(char **list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(list[i]);
+    free(list);
+}
+
+int wheelmeta_requirement(const char *req, char **name, char **pinned)
+{
+    *name = *pinned = NULL;
+    /* PEP 508: the name, then extras, a version spec or a marker */
+    size_t n = 0;
+    while (isalnum((unsigned char)req[n]) || req[n] == '-' || req[n] == '_' || req[n] == '.')
+        n++;
+    if (n == 0 || n > 200)
+        return -1;
+    char *raw = xstrndup(req, n);
+    *name = wheelname_normalize(raw);
+    free(raw);
+    const char *p = req + n;
+    while (*p == ' ')
+        p++;
+    if (*p == '[') { /* extras */
+        const char *close = strchr(p, ']');
+        if (!close)
+            return 0;
+        p = close + 1;
+    }
+    while (*p == ' ' || *p == '(')
+        p++;
+    size_t op = strncmp(p, "===", 3) == 0 ? 3 : strncmp(p, "==", 2) == 0 ? 2 : 0;
+    if (!op)
+        return 0; /* no pin: any version, a range, or a marker only */
+    p += op;
+    while (*p == ' ')
+        p++;
+    size_t v = 0;
+    while (isalnum((unsigned char)p[v]) || p[v] == '.' || p[v] == '+' || p[v] == '-' ||
+           p[v] == '_' || p[v] == '!')
+        v++;
+    /* "==2.*" is a range, not a pin */
+    if (v && p[v] != '*' && v <= 100)
+        *pinned = xstrndup(p, v);
+    return 0;
+}

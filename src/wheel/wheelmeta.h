@@ -1,0 +1,41 @@
+/*
+ * wheelmeta: what a wheel's METADATA file says about the distributions it
+ * needs (core metadata, the email-header format of PEP 566/643).
+ *
+ * Only the header block is read (it ends at the first empty line); each
+ * "Requires-Dist:" field, with its continuation lines joined, becomes one
+ * requirement string as written ("nvidia-cudnn-cu12==9.10.2.21;
+ * platform_system == \"Linux\""), whitespace trimmed.  The text is
+ * untrusted: fields are bounded (WHEELMETA_MAX_FIELD bytes; longer ones are
+ * left out), so is their number (WHEELMETA_MAX_REQUIRES), and a field that
+ * holds a control character or bytes that are not UTF-8 is left out.
+ *
+ * Ownership: wheelmeta_requires fills a list the caller frees with
+ * wheelmeta_free.
+ */
+#ifndef WHEELARCH_WHEELMETA_H
+#define WHEELARCH_WHEELMETA_H
+
+#include <stddef.h>
+
+#define WHEELMETA_MAX_SIZE (1u << 20) /* METADATA bytes read at most */
+#define WHEELMETA_MAX_FIELD 1000
+#define WHEELMETA_MAX_REQUIRES 500
+
+/* Whether a wheel member is its METADATA file: "NAME.dist-info/METADATA" at
+ * the top of the archive. */
+int wheelmeta_is_member(const char *name);
+
+/* The Requires-Dist values of METADATA text (n bytes, not terminated),
+ * in file order.  Returns how many (also in *n_out). */
+size_t wheelmeta_requires(const char *text, size_t n, char ***out, size_t *n_out);
+
+void wheelmeta_free(char **list, size_t n);
+
+/* The distribution a requirement names, PEP 503-normalised
+ * ("nvidia-cudnn-cu12" for "nvidia_cudnn_cu12==9.10.2.21; ..."), and the
+ * version it pins with "==" or "===" ("9.10.2.21"), or NULL when it pins
+ * none.  Returns 0, or -1 when it names no distribution.  Caller frees. */
+int wheelmeta_requirement(const char *req, char **name, char **pinned);
+
+#endif
