@@ -126,6 +126,11 @@ static void free_indexes(struct config *cfg)
 void config_free(struct config *cfg)
 {
     free_indexes(cfg);
+    if (cfg->libraries_index) {
+        free(cfg->libraries_index->url);
+        free(cfg->libraries_index->id);
+        free(cfg->libraries_index);
+    }
     for (size_t i = 0; i < cfg->nprojects; i++) {
         free(cfg->projects[i]);
         free(cfg->min_versions[i]);
@@ -320,7 +325,9 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
                             je.text);
     }
     int rc = 0;
-    static const char *const top[] = {"indexes", "projects", "jobs", "http", "comment", NULL};
+    static const char *const top[] = {"indexes", "projects", "libraries", "jobs",
+                                      "http",    "comment",  NULL};
+    static const char *const libs[] = {"index", "comment", NULL};
     static const char *const http[] = {"connect_timeout_ms",
                                        "stall_timeout_ms",
                                        "min_rate",
@@ -485,6 +492,24 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
             for (size_t j = 0; j < ntop; j++)
                 index_add_project(&cfg->indexes[k], cfg->projects[j]);
         }
+    }
+    json_t *lib = json_object_get(root, "libraries");
+    if (lib) {
+        const char *u = json_string_value(json_object_get(lib, "index"));
+        if (!json_is_object(lib)) {
+            rc = bad(err, "\"libraries\"", "must be an object: {\"index\": URL}");
+            goto out;
+        }
+        if ((rc = check_keys(lib, libs, "\"libraries\"", err)) < 0)
+            goto out;
+        if (!u || !url_ok(u)) {
+            rc = bad(err, "\"libraries\"", "\"index\" must be an http or https URL");
+            goto out;
+        }
+        size_t n = strlen(u);
+        cfg->libraries_index = xcalloc(1, sizeof *cfg->libraries_index);
+        cfg->libraries_index->url = n && u[n - 1] == '/' ? xstrdup(u) : xasprintf("%s/", u);
+        cfg->libraries_index->id = config_index_id(u);
     }
     long jobs = 0;
     if ((rc = get_int(root, "jobs", 0, 256, &jobs, "top level", err)) < 0)

@@ -9,6 +9,7 @@
  *       "https://example.org/simple/"
  *     ],
  *     "projects": {"torch": {"min_version": "2.0"}, "cupy-cuda12x": {}},
+ *     "libraries": {"index": "https://pypi.org/simple/"},
  *     "jobs": 0,
  *     "http": {"connect_timeout_ms": 15000, "stall_timeout_ms": 60000,
  *              "min_rate": 1024, "min_average_rate": 65536,
@@ -23,7 +24,9 @@
  * An index crawls the projects it lists, else the top-level ones;
  * "projects" is a list of names or an object of names and their options
  * ("min_version": versions before it are not crawled), and may be left
- * out when every index lists its own.
+ * out when every index lists its own.  "libraries" names the index the GPU
+ * libraries (data/gpu_libraries.csv) that crawled wheels pin in their
+ * Requires-Dist are read from, each pinned version once.
  */
 #ifndef WHEELARCH_CONFIG_H
 #define WHEELARCH_CONFIG_H
@@ -47,6 +50,9 @@ struct config {
     char **projects;     /* every project named, PEP 503-normalised */
     char **min_versions; /* per project: its version floor, or NULL */
     size_t nprojects;
+    /* Where the GPU libraries that crawled wheels pin are crawled from
+     * ("libraries": {"index": URL}), or NULL: not crawled. */
+    struct config_index *libraries_index;
     int jobs; /* 0: the number of cores */
     struct http_options http;
 };

@@ -29,7 +29,9 @@
 #include "scanreport.h"
 #include "strbuf.h"
 #include "strmap.h"
+#include "tables.h"
 #include "variant.h"
+#include "wheelmeta.h"
 #include "version.h"
 #include "wheelfetch.h"
 #include "wheelname.h"
@@ -77,6 +79,7 @@ struct crawl {
     struct cwheel *w;
     size_t nw, capw;
     struct strmap *by_key;
+    struct strmap *only; /* when set: list only these "project|version" (the libraries) */
     struct group *groups;
     size_t ngroups, capgroups;
     size_t *tasks; /* groups that need scanning */
@@ -313,6 +316,15 @@ static void add_link(struct crawl *c, const struct config_index *ix, const char 
         wheelname_free(&wn);
         return;
     }
+    if (c->only) {
+        char *k = xasprintf("%s|%s", project, wn.public_version);
+        int wanted = strmap_get(c->only, k, NULL);
+        free(k);
+        if (!wanted) {
+            wheelname_free(&wn);
+            return;
+        }
+    }
     /* Versions before the project's floor are not crawled at all. */
     const char *floor = config_min_version(c->o->cfg, project);
     if (floor && dotver_cmp_str(wn.public_version, floor) < 0) {
@@ -371,6 +383,49 @@ static void add_link(struct crawl *c, const struct config_index *ix, const char 
     c->nw++;
 }
 
+/* Reads one project's page of an index and lists its wheels.  Returns 0,
+ * or -1 when the server gave no answer at all (e holds why). */
+static int read_page(struct crawl *c, struct http_client *hc, const struct config_index *ix,
+                     const char *project, struct wa_error *e)
+{
+    char *url = xasprintf("%s%s/", ix->url, project);
+    char *body = NULL, *ctype = NULL, *final_url = NULL;
+    size_t len = 0;
+    int unchanged = 0, no_answer = 0, public_addr = 0;
+    c->sum->pages++;
+    int rc = fetch_page(c, hc, ix->url, url, &body, &len, &ctype, &final_url, &unchanged,
+                        &no_answer, &public_addr, e);
+    int out = 0;
+    if (rc == 1) {
+        c->sum->pages_missing++;
+    } else if (rc < 0 && no_answer) {
+        c->sum->pages_failed++;
+        out = -1;
+    } else if (rc < 0) {
+        c->sum->pages_failed++;
+        warn(c, "%s: %s", url, e->msg);
+    } else {
+        c->sum->pages_unchanged += unchanged;
+        struct index_page page;
+        if (indexpage_parse(final_url, ctype, body, len, &page, e) < 0) {
+            c->sum->pages_failed++;
+            warn(c, "%s: %s", url, e->msg);
+        } else {
+            for (size_t k = 0; k < page.n; k++)
+                add_link(c, ix, project, &page.links[k], public_addr);
+            if (page.skipped)
+                warn(c, "%s: %zu link%s longer than %u bytes skipped", url, page.skipped,
+                     page.skipped == 1 ? "" : "s", INDEXPAGE_MAX_URL);
+            indexpage_free(&page);
+        }
+    }
+    free(body);
+    free(ctype);
+    free(final_url);
+    free(url);
+    return out;
+}
+
 static void read_indexes(struct crawl *c, struct http_client *hc)
 {
     const struct config *cfg = c->o->cfg;
@@ -391,51 +446,87 @@ static void read_indexes(struct crawl *c, struct http_client *hc)
             continue;
         }
         for (size_t j = 0; j < ix->nprojects; j++) {
-            char *url = xasprintf("%s%s/", ixurl, ix->projects[j]);
-            char *body = NULL, *ctype = NULL, *final_url = NULL;
-            size_t len = 0;
-            int unchanged = 0, no_answer = 0, public_addr = 0;
             struct wa_error e;
-            c->sum->pages++;
-            int rc = fetch_page(c, hc, ixurl, url, &body, &len, &ctype, &final_url, &unchanged,
-                                &no_answer, &public_addr, &e);
-            if (rc == 1) {
-                c->sum->pages_missing++;
-            } else if (rc < 0 && no_answer) {
+            if (read_page(c, hc, ix, ix->projects[j], &e) < 0) {
                 size_t left = ix->nprojects - j - 1;
-                c->sum->pages_failed += 1 + left;
+                c->sum->pages_failed += left;
                 c->sum->pages += left;
                 warn(c, "index %s unreachable: %s; %zu page%s not read", ixurl, e.msg, left + 1,
                      left ? "s" : "");
                 strmap_put(dead_hosts, host, 1);
-                free(url);
                 break;
-            } else if (rc < 0) {
-                c->sum->pages_failed++;
-                warn(c, "%s: %s", url, e.msg);
-            } else {
-                c->sum->pages_unchanged += unchanged;
-                struct index_page page;
-                if (indexpage_parse(final_url, ctype, body, len, &page, &e) < 0) {
-                    c->sum->pages_failed++;
-                    warn(c, "%s: %s", url, e.msg);
-                } else {
-                    for (size_t k = 0; k < page.n; k++)
-                        add_link(c, ix, ix->projects[j], &page.links[k], public_addr);
-                    if (page.skipped)
-                        warn(c, "%s: %zu link%s longer than %u bytes skipped", url, page.skipped,
-                             page.skipped == 1 ? "" : "s", INDEXPAGE_MAX_URL);
-                    indexpage_free(&page);
-                }
             }
-            free(body);
-            free(ctype);
-            free(final_url);
-            free(url);
         }
         free(host);
     }
     strmap_free(dead_hosts);
+}
+
+/* ---- the GPU libraries that crawled wheels pin ------------------------------ */
+
+struct pins {
+    struct crawl *c;
+    struct strmap *want; /* "project|version" pinned and not stored yet */
+    char **names;        /* their projects, each once, in the order found */
+    size_t nnames, cap;
+};
+
+static int collect_pins(void *ud, const char *key, const char *requires, struct wa_error *err)
+{
+    (void)key;
+    (void)err;
+    struct pins *p = ud;
+    json_t *list = json_loads(requires, 0, NULL);
+    size_t i;
+    json_t *r;
+    json_array_foreach(list, i, r)
+    {
+        char *name, *pin;
+        const char *text = json_string_value(r);
+        if (!text || wheelmeta_requirement(text, &name, &pin) < 0)
+            continue;
+        if (pin && tables_gpu_library(p->c->o->tables, name) &&
+            !db_has_version(p->c->db, name, pin)) {
+            char *k = xasprintf("%s|%s", name, pin);
+            if (!strmap_get(p->want, k, NULL)) {
+                strmap_put(p->want, k, 1);
+                size_t j = 0;
+                while (j < p->nnames && strcmp(p->names[j], name) != 0)
+                    j++;
+                if (j == p->nnames) {
+                    p->names = xgrow(p->names, &p->cap, p->nnames + 1, sizeof *p->names);
+                    p->names[p->nnames++] = xstrdup(name);
+                }
+            }
+            free(k);
+        }
+        free(name);
+        free(pin);
+    }
+    json_decref(list);
+    return 0;
+}
+
+/* Lists, from the libraries' index, the wheels of every pinned version of a
+ * GPU library that the stored wheels require and the database lacks. */
+static void read_libraries(struct crawl *c, struct http_client *hc)
+{
+    struct pins p = {c, strmap_new(), NULL, 0, 0};
+    struct wa_error e;
+    if (db_each_requirement_list(c->db, collect_pins, &p, &e) < 0)
+        warn(c, "cannot read the stored wheels' requirements: %s", e.msg);
+    c->only = p.want;
+    for (size_t i = 0; i < p.nnames; i++) {
+        if (read_page(c, hc, c->o->cfg->libraries_index, p.names[i], &e) < 0) {
+            warn(c, "index %s unreachable: %s", c->o->cfg->libraries_index->url, e.msg);
+            break;
+        }
+    }
+    c->only = NULL;
+    for (size_t i = 0; i < p.nnames; i++)
+        free(p.names[i]);
+    free(p.names);
+    strmap_free(p.want);
 }
 
 /* ---- records ------------------------------------------------------------ */
@@ -927,7 +1018,7 @@ static void plan(struct crawl *c)
             qsort_r(c->groups[g].wheels, c->groups[g].n, sizeof(size_t), cmp_wheel_idx, c);
     if (c->ngroups > 1)
         qsort_r(c->groups, c->ngroups, sizeof *c->groups, cmp_group, c);
-    c->sum->wheels = c->total;
+    c->sum->wheels += c->total;
 }
 
 /* Whether rec, stored under w's key, may stand for w: its sha256 was
@@ -1109,6 +1200,55 @@ static void settle_known(struct crawl *c)
     }
 }
 
+/* Scans, infers or settles every wheel listed in c->w, then forgets them
+ * (a crawl runs one pass for the indexes and one for the libraries). */
+static void run_pass(struct crawl *c)
+{
+    const struct crawl_options *o = c->o;
+    plan(c);
+    pthread_mutex_lock(&c->lock);
+    settle_known(c);
+    progress(c, 1);
+    pthread_mutex_unlock(&c->lock);
+
+    int nworkers = c->njobs < (int)c->ntasks ? c->njobs : (int)c->ntasks;
+    struct worker *wk = xcalloc(nworkers > 0 ? (size_t)nworkers : 1, sizeof *wk);
+    for (int i = 0; i < nworkers; i++) {
+        wk[i].c = c;
+        wk[i].id = i;
+        wk[i].hc = http_client_new(&o->cfg->http);
+        http_client_on_retry(wk[i].hc, on_retry, c);
+    }
+    workers_run(nworkers > 0 ? (unsigned)nworkers : 0, worker_main, wk);
+    for (int i = 0; i < nworkers; i++)
+        http_client_free(wk[i].hc);
+    free(wk);
+    /* Only this thread is left: the isolated pass may fork. */
+    for (size_t t = 0; t < c->nitasks; t++)
+        run_group_isolated(c, &c->groups[c->itasks[t]]);
+    pthread_mutex_lock(&c->lock);
+    progress(c, 1);
+    pthread_mutex_unlock(&c->lock);
+
+    for (size_t i = 0; i < c->nw; i++)
+        free_wheel(&c->w[i]);
+    free(c->w);
+    c->w = NULL;
+    c->nw = c->capw = 0;
+    for (size_t g = 0; g < c->ngroups; g++)
+        free(c->groups[g].wheels);
+    free(c->groups);
+    c->groups = NULL;
+    c->ngroups = c->capgroups = 0;
+    free(c->tasks);
+    free(c->itasks);
+    c->tasks = c->itasks = NULL;
+    c->ntasks = c->next_task = c->nitasks = 0;
+    c->total = c->done = 0;
+    strmap_free(c->by_key);
+    c->by_key = strmap_new();
+}
+
 int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
               struct crawl_summary *sum, struct wa_error *err)
 {
@@ -1144,40 +1284,18 @@ int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
     read_indexes(&c, hc);
     http_client_free(hc);
 
-    plan(&c);
-    pthread_mutex_lock(&c.lock);
-    settle_known(&c);
-    progress(&c, 1);
-    pthread_mutex_unlock(&c.lock);
-
-    int nworkers = c.njobs < (int)c.ntasks ? c.njobs : (int)c.ntasks;
-    struct worker *wk = xcalloc(nworkers > 0 ? (size_t)nworkers : 1, sizeof *wk);
-    for (int i = 0; i < nworkers; i++) {
-        wk[i].c = &c;
-        wk[i].id = i;
-        wk[i].hc = http_client_new(&o->cfg->http);
-        http_client_on_retry(wk[i].hc, on_retry, &c);
+    run_pass(&c);
+    /* The GPU libraries the wheels pin (their Requires-Dist), from the
+     * libraries' index: each pinned version once. */
+    if (o->cfg->libraries_index) {
+        hc = http_client_new(&o->cfg->http);
+        http_client_on_retry(hc, on_retry, &c);
+        read_libraries(&c, hc);
+        http_client_free(hc);
+        if (c.nw)
+            run_pass(&c);
     }
-    workers_run(nworkers > 0 ? (unsigned)nworkers : 0, worker_main, wk);
-    for (int i = 0; i < nworkers; i++)
-        http_client_free(wk[i].hc);
-    free(wk);
-    /* Only this thread is left: the isolated pass may fork. */
-    for (size_t t = 0; t < c.nitasks; t++)
-        run_group_isolated(&c, &c.groups[c.itasks[t]]);
-    pthread_mutex_lock(&c.lock);
-    progress(&c, 1);
-    pthread_mutex_unlock(&c.lock);
     sum->bytes = c.bytes;
-
-    for (size_t i = 0; i < c.nw; i++)
-        free_wheel(&c.w[i]);
-    free(c.w);
-    for (size_t g = 0; g < c.ngroups; g++)
-        free(c.groups[g].wheels);
-    free(c.groups);
-    free(c.tasks);
-    free(c.itasks);
     free(c.current);
     strmap_free(c.by_key);
     strmap_free(c.stale);

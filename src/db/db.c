@@ -681,6 +681,45 @@ int db_has_record(struct db *db, const char *key)
     return db_record_status(db, key) != NULL;
 }
 
+int db_each_requirement_list(struct db *db,
+                             int (*fn)(void *ud, const char *key, const char *requires,
+                                       struct wa_error *err),
+                             void *ud, struct wa_error *err)
+{
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = prep(db, "SELECT key, json_extract(record, '$.requires_dist') FROM wheels "
+                                "WHERE status = 'scanned' AND json_valid(record) AND "
+                                "json_type(record, '$.requires_dist') = 'array' ORDER BY key");
+    int rc = st ? 0 : sql_error(db, err, "cannot read requirements");
+    int s = SQLITE_DONE;
+    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *key = (const char *)sqlite3_column_text(st, 0);
+        const char *req = (const char *)sqlite3_column_text(st, 1);
+        if (key && req)
+            rc = fn(ud, key, req, err);
+    }
+    if (rc == 0 && s != SQLITE_DONE)
+        rc = sql_error(db, err, "cannot read requirements");
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return rc;
+}
+
+int db_has_version(struct db *db, const char *project, const char *version)
+{
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = prep(db, "SELECT 1 FROM wheels WHERE project = ? AND version = ? LIMIT 1");
+    int found = 0;
+    if (st) {
+        bind_text(st, 1, project);
+        bind_text(st, 2, version);
+        found = sqlite3_step(st) == SQLITE_ROW;
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return found;
+}
+
 const char *db_record_status(struct db *db, const char *key)
 {
     char *s = get_text(db, "SELECT status FROM wheels WHERE key = ?", key);

@@ -86,6 +86,14 @@ int db_settle_notes(struct db *db, struct wa_error *err);
 /* ---- records ----------------------------------------------------------- */
 
 int db_has_record(struct db *db, const char *key);
+/* Calls fn with the requires_dist list (JSON text) of every scanned wheel
+ * whose record has one. */
+int db_each_requirement_list(struct db *db,
+                             int (*fn)(void *ud, const char *key, const char *requires,
+                                       struct wa_error *err),
+                             void *ud, struct wa_error *err);
+/* Whether any wheel of a project (normalised) and public version is stored. */
+int db_has_version(struct db *db, const char *project, const char *version);
 /* The status of the record of key ("scanned"/"inferred", static), or NULL. */
 const char *db_record_status(struct db *db, const char *key);
 /* Reads a record; returns 0 and a new reference, or an error (a missing

@@ -563,6 +563,52 @@ out:
     return rc;
 }
 
+/* data/gpu_libraries.csv: the GPU library wheels that requirements name. */
+static int load_gpu_libraries(const char *dir, struct tables *t, struct wa_error *err)
+{
+    static const char file[] = "gpu_libraries.csv";
+    struct csvfile c;
+    static const char *const cols[] = {"project", "library", "source", NULL};
+    int idx[3];
+    int rc = load(dir, file, &c, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = need_cols(&c, file, cols, idx, err)) < 0)
+        goto out;
+    t->gpu_libraries = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->gpu_libraries);
+    for (size_t r = 0; r < c.nrows; r++) {
+        const char *project = c.rows[r][idx[0]], *library = c.rows[r][idx[1]];
+        size_t n = strlen(project);
+        if (!n || strspn(project, "abcdefghijklmnopqrstuvwxyz0123456789-.*") != n ||
+            (strchr(project, '*') && strchr(project, '*') != project + n - 1) || !*library) {
+            rc = wa_error_set(err, WA_ERR_FORMAT,
+                              "%s line %zu: \"%s\" is not a normalised project name (a '*' "
+                              "only at its end) with a library name",
+                              file, r + 2, project);
+            break;
+        }
+        struct gpu_library *g = &t->gpu_libraries[t->ngpu_libraries++];
+        g->project = xstrdup(project);
+        g->library = xstrdup(library);
+        g->source = xstrdup(c.rows[r][idx[2]]);
+    }
+out:
+    csvfile_free(&c);
+    return rc;
+}
+
+const char *tables_gpu_library(const struct tables *t, const char *project)
+{
+    for (size_t i = 0; t && project && i < t->ngpu_libraries; i++) {
+        const char *p = t->gpu_libraries[i].project;
+        size_t n = strlen(p);
+        if (n && p[n - 1] == '*' ? strncmp(project, p, n - 1) == 0 && project[n - 1]
+                                 : strcmp(project, p) == 0)
+            return t->gpu_libraries[i].library;
+    }
+    return NULL;
+}
+
 const struct toolkit *tables_first_toolkit(const struct tables *t, uint16_t cc)
 {
     for (size_t i = 0; i < t->narch_support; i++)
@@ -743,6 +789,8 @@ int tables_load(const char *dir, struct tables *t, struct wa_error *err)
         rc = load_arch_support(dir, t, err);
     if (rc == 0)
         rc = load_variant_rules(dir, t, err);
+    if (rc == 0)
+        rc = load_gpu_libraries(dir, t, err);
     if (rc < 0)
         tables_free(t);
     return rc;
@@ -813,6 +861,12 @@ void tables_free(struct tables *t)
         free(t->variant_rules[i].source);
     }
     free(t->variant_rules);
+    for (size_t i = 0; i < t->ngpu_libraries; i++) {
+        free(t->gpu_libraries[i].project);
+        free(t->gpu_libraries[i].library);
+        free(t->gpu_libraries[i].source);
+    }
+    free(t->gpu_libraries);
     free(t->releases);
     memset(t, 0, sizeof *t);
 }

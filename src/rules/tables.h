@@ -137,6 +137,14 @@ struct variant_rule {
     char *source;
 };
 
+/* A GPU library wheel: a distribution that wheels require and that carries
+ * GPU code of its own (data/gpu_libraries.csv). */
+struct gpu_library {
+    char *project; /* normalised; may end in '*' ("nvidia-cudnn-cu*") */
+    char *library; /* "cuDNN" */
+    char *source;
+};
+
 struct tables {
     struct gpu *gpus;
     size_t ngpus;
@@ -158,6 +166,8 @@ struct tables {
     size_t narch_support;
     struct variant_rule *variant_rules; /* in file order: the first match wins */
     size_t nvariant_rules;
+    struct gpu_library *gpu_libraries;
+    size_t ngpu_libraries;
     char checked_on[11]; /* the newest checked_on of the declared data, "" if none */
 };
 
@@ -208,6 +218,10 @@ int tables_variant_rocm(const char *variant, struct dotver *rocm);
  * version (cu126 < cu128 < cu130), then ROCm by version (rocm7.2 <
  * rocm7.14); ties by name.  strcmp-style result. */
 int tables_variant_cmp(const char *a, const char *b);
+
+/* The GPU library a distribution (normalised name) is ("cuDNN" for
+ * nvidia-cudnn-cu12), or NULL when it is none. */
+const char *tables_gpu_library(const struct tables *t, const char *project);
 
 /* CUDA version of a variant id: "cu128" -> 12.8; "cu12x" (any 12.x) ->
  * 12.0, the oldest whose driver runs every 12.x build (minor-version

@@ -385,7 +385,7 @@ c.eq({l["index"] for l in lines if l["filename"] in many}, {"many"}, "an {url, i
 
 # A PyPI-like index (PEP 691 JSON only, files under /packages/): the variant
 # comes from the project's rule in data/variant_rules.csv, not the index.
-for d in ("simple/torch", "simple/cupy-cuda12x", "packages/ab"):
+for d in ("simple/torch", "simple/cupy-cuda12x", "simple/nvidia-cudnn-cu12", "packages/ab"):
     os.makedirs(os.path.join(root_a, d), exist_ok=True)
 REQUIRES = ["filelock", 'nvidia-cudnn-cu12==9.10.2.21; platform_system == "Linux" and platform_machine == "x86_64"']
 pypi_torch = add_wheel(root_a, "packages/ab/torch-2.8.0-cp312-cp312-%s.whl" % LINUX, "torch",
@@ -396,16 +396,32 @@ for proj, fname in (("torch", pypi_torch), ("cupy-cuda12x", pypi_cupy)):
     with open(os.path.join(root_a, "simple", proj, "index.json"), "w") as f:
         f.write(pyindex.page_json(proj, [{"filename": fname, "url": wheels[fname]["url"],
                                           "hashes": {"sha256": wheels[fname]["sha"]}}]))
+# The library torch pins, in the pinned version and a newer one.
+cudnn = {v: add_wheel(root_a, "packages/ab/nvidia_cudnn_cu12-%s-py3-none-%s.whl" % (v, LINUX),
+                      "nvidia", [("cudnn/lib/libcudnn_engines.so.9", "libk_two.so")], srv_a.url)
+         for v in ("9.10.2.21", "9.11.0.98")}
+with open(os.path.join(root_a, "simple", "nvidia-cudnn-cu12", "index.json"), "w") as f:
+    f.write(pyindex.page_json("nvidia-cudnn-cu12", [
+        {"filename": fn, "url": wheels[fn]["url"], "hashes": {"sha256": wheels[fn]["sha"]}}
+        for fn in cudnn.values()]))
 pypicfg = os.path.join(W, "pypi.json")
 with open(pypicfg, "w") as f:
     json.dump({"indexes": [{"url": srv_a.url + "/simple/", "id": "pypi",
-                            "projects": ["torch", "cupy-cuda12x"]}], "http": HTTP}, f, indent=2)
+                            "projects": ["torch", "cupy-cuda12x"]}],
+               "libraries": {"index": srv_a.url + "/simple/"}, "http": HTTP}, f, indent=2)
 pypicache = fresh("cachepypi")
 p, lines = crawl("--config", pypicfg, cache=pypicache, expect=0)
 got = {l["filename"]: (l.get("variant"), l.get("variant_source")) for l in lines}
 c.eq(got.get(pypi_torch), ("cu128", "release"),
      "PyPI's unlabelled torch 2.8: the release table's default variant")
 c.eq(got.get(pypi_cupy), ("cu12x", "name"), "cupy-cuda12x: the variant from the project's name")
+c.eq(got.get(cudnn["9.10.2.21"]), ("cu12x", "name"),
+     "the cuDNN version torch pins is crawled after torch, from the libraries' index")
+c.ok(cudnn["9.11.0.98"] not in got, "and no other cuDNN version")
+before = len(srv_a.entries())
+p2, lines2 = crawl("--config", pypicfg, cache=pypicache, expect=0)
+c.eq([e["path"] for e in srv_a.entries()[before:] if "cudnn" in e["path"]], [],
+     "a second crawl does not ask for a library version it has")
 req = {l["filename"]: l.get("requires_dist") for l in lines}
 c.eq(req.get(pypi_torch), REQUIRES, "the wheel's Requires-Dist, read from its METADATA")
 c.eq(req.get(pypi_cupy), [], "none listed: an empty list")

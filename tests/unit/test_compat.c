@@ -447,6 +447,11 @@ static void test_variants(void)
         free(v);
         wheelname_free(&wn);
     }
+    STR_EQ(tables_gpu_library(&T, "nvidia-cudnn-cu12"), "cuDNN", "cuDNN's wheel");
+    STR_EQ(tables_gpu_library(&T, "nvidia-cublas"), "cuBLAS", "CUDA 13's cuBLAS wheel");
+    OK(tables_gpu_library(&T, "nvidia-cuda-runtime-cu12") == NULL, "the runtime has no kernels");
+    OK(tables_gpu_library(&T, "nvidia-cudnn-cu") == NULL, "a '*' stands for at least one byte");
+    OK(tables_gpu_library(&T, "torch") == NULL, "torch is no library wheel");
     struct dotver cu;
     OK(tables_variant_cuda("cu12x", &cu) == 0 && cu.f[0] == 12 && cu.f[1] == 0,
        "cu12x is judged as CUDA 12.0 (minor-version compatibility)");

@@ -466,7 +466,8 @@ static void test_config(void)
         " {\"url\": \"https://pypi.org/simple/\", \"id\": \"pypi\", \"projects\": [\"torch\","
         " \"CuPy_CUDA12x\"]},"
         " \"https://example.org/simple/\"],"
-        " \"projects\": {\"torch\": {\"min_version\": \"2.0\"}, \"bitsandbytes\": {}}}";
+        " \"projects\": {\"torch\": {\"min_version\": \"2.0\"}, \"bitsandbytes\": {}},"
+        " \"libraries\": {\"index\": \"https://pypi.org/simple\"}}";
     OK(config_parse(stack, sizeof stack - 1, &cfg, &err) == 0, "stack config: %s", err.msg);
     INT_EQ(cfg.nindexes, 4, "stack: indexes");
     if (cfg.nindexes == 4) {
@@ -478,6 +479,8 @@ static void test_config(void)
         STR_EQ(cfg.indexes[3].projects[1], "bitsandbytes", "in their order");
     }
     STR_EQ(config_min_version(&cfg, "torch"), "2.0", "torch's floor");
+    STR_EQ(cfg.libraries_index ? cfg.libraries_index->url : "", "https://pypi.org/simple/",
+           "the libraries' index, with its slash");
     OK(config_min_version(&cfg, "xformers") == NULL, "no floor for xformers");
     INT_EQ(cfg.nprojects, 4, "every project named, once");
     /* --project keeps each index's own names, and sends an unlisted one
@@ -514,6 +517,12 @@ static void test_config(void)
         {"{\"indexes\": [\"https://x/\"], \"projects\": {\"t\": {\"max_version\": \"2\"}}}",
          "unknown key"},
         {"{\"indexes\": [\"https://x/\"], \"projects\": {\"t\": 1}}", "object of options"},
+        {"{\"indexes\": [\"https://x/\"], \"projects\": [\"t\"], \"libraries\": {\"index\": "
+         "\"ftp://x/\"}}",
+         "\"index\" must be an http"},
+        {"{\"indexes\": [\"https://x/\"], \"projects\": [\"t\"], \"libraries\": {\"url\": "
+         "\"https://x/\"}}",
+         "unknown key"},
         {"{\"indexes\": [\"https://x/\"], \"projects\": {}}", "empty"},
         {"{\"indexes\": [{\"url\": \"https://x/\", \"projects\": [\"-t\"]}]}", "project names"},
         {"{\"indexes\": [{\"url\": \"https://x/\", \"ids\": [\"a\"]}], \"projects\": [\"t\"]}",
