@@ -43,6 +43,13 @@ struct db {
     " (SELECT max(scanned_at) FROM wheels WHERE " GROUP_OF(x) "),"                                 \
     " inferred_from, index_url, wheelarch_version, code FROM wheels WHERE " GROUP_OF(x)            \
     " ORDER BY status DESC, key LIMIT 1; "
+/* Version 5's: the same, with the wheel's requirements. */
+#define REFRESH5(x)                                                                                \
+    " DELETE FROM builds WHERE " GROUP_OF(x) ";"                                                   \
+    " INSERT INTO builds SELECT project, version, variant, platform, key, status,"                 \
+    " (SELECT max(scanned_at) FROM wheels WHERE " GROUP_OF(x) "),"                                 \
+    " inferred_from, index_url, wheelarch_version, code, requires FROM wheels WHERE " GROUP_OF(x)  \
+    " ORDER BY status DESC, key LIMIT 1; "
 /* clang-format on */
 
 /* Each entry takes a database of the version before it to its own version.
@@ -114,6 +121,20 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
     "ALTER TABLE wheels ADD COLUMN yanked INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE wheels ADD COLUMN yanked_reason TEXT;"
     "ALTER TABLE wheels DROP COLUMN entry;",
+    /* 5: the wheel's Requires-Dist (its record's requires_dist, JSON) in
+     * wheels and, for the wheel that stands for a build, in builds: what
+     * query and build read to take the GPU libraries a build pins into its
+     * verdict */
+    "DROP TRIGGER wheels_insert; DROP TRIGGER wheels_delete; DROP TRIGGER wheels_update;"
+    "ALTER TABLE wheels ADD COLUMN requires TEXT;"
+    "ALTER TABLE builds ADD COLUMN requires TEXT;"
+    "UPDATE wheels SET requires = json_extract(record, '$.requires_dist')"
+    "  WHERE json_valid(record) AND json_type(record, '$.requires_dist') = 'array';"
+    "UPDATE builds SET requires = (SELECT requires FROM wheels WHERE key = builds.best);"
+    "CREATE TRIGGER wheels_insert AFTER INSERT ON wheels BEGIN" CHANGED REFRESH5("new") "END;"
+    "CREATE TRIGGER wheels_delete AFTER DELETE ON wheels BEGIN" CHANGED REFRESH5("old") "END;"
+    "CREATE TRIGGER wheels_update AFTER UPDATE ON wheels BEGIN" CHANGED
+        REFRESH5("old") REFRESH5("new") "END;",
 };
 /* clang-format on */
 
@@ -182,6 +203,7 @@ static int put_binaries(struct db *db, const char *key, json_t *rec, struct wa_e
     json_t *bins = json_object_get(rec, "binaries");
     if (!json_array_size(bins))
         return 0;
+    int bundles = record_bundles_libraries(rec);
     sqlite3_stmt *b = prep(db, "INSERT OR REPLACE INTO binaries (wheel, path, format, size, "
                                "modules, bundled) VALUES (?, ?, ?, ?, ?, ?)");
     sqlite3_stmt *t = prep(db, "INSERT OR REPLACE INTO targets (wheel, path, target, kind, "
@@ -211,7 +233,7 @@ static int put_binaries(struct db *db, const char *key, json_t *rec, struct wa_e
             sqlite3_bind_int64(b, 5, json_integer_value(v));
         else
             sqlite3_bind_null(b, 5);
-        sqlite3_bind_int(b, 6, record_is_bundled(path));
+        sqlite3_bind_int(b, 6, bundles && record_is_bundled(path));
         if (sqlite3_step(b) != SQLITE_DONE) {
             rc = sql_error(db, err, "cannot store binaries");
             break;
@@ -282,6 +304,9 @@ static int fill_binaries(struct db *db, struct wa_error *err)
     " size, sha256_verified, yanked, yanked_reason"
 #define COLUMN_SLOTS "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
 #define NCOLUMNS 29
+/* ... and those of version 5 on: the record's requirements too. */
+#define COLUMNS5 COLUMNS ", requires"
+#define COLUMN_SLOTS5 COLUMN_SLOTS ",?"
 
 static void bind_int_or_null(sqlite3_stmt *st, int i, long long v, int known)
 {
@@ -771,12 +796,13 @@ int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error
     pthread_mutex_lock(&db->mu);
     rc = tx_begin(db, err);
     if (rc == 0) {
-        sqlite3_stmt *st = prep(db, "INSERT OR REPLACE INTO wheels (key, record, " COLUMNS
-                                    ") VALUES (?, ?, " COLUMN_SLOTS ")");
+        sqlite3_stmt *st = prep(db, "INSERT OR REPLACE INTO wheels (key, record, " COLUMNS5
+                                    ") VALUES (?, ?, " COLUMN_SLOTS5 ")");
         if (st) {
             bind_text(st, 1, key);
             bind_text(st, 2, text);
             bind_columns(st, 3, &c);
+            bind_text(st, 3 + NCOLUMNS, c.requires);
         }
         if (!st || sqlite3_step(st) != SQLITE_DONE)
             rc = sql_error(db, err, "cannot store a record");
@@ -839,7 +865,7 @@ int db_each_wheel(struct db *db, int (*want)(void *ud, const char *project, cons
         "SELECT key, status, project, version, variant, platform, scanned_at, inferred_from, "
         "index_url, wheelarch_version, code, filename, url, sha256, upload_time, "
         "requires_python, yanked_reason, size, sha256_verified, yanked, "
-        "CASE WHEN code IS NOT NULL THEN record END FROM wheels ORDER BY key";
+        "CASE WHEN code IS NOT NULL THEN record END, requires FROM wheels ORDER BY key";
     pthread_mutex_lock(&db->mu);
     sqlite3_stmt *st = prep(db, sql);
     int rc = st ? 0 : sql_error(db, err, "cannot read records");
@@ -878,6 +904,7 @@ int db_each_wheel(struct db *db, int (*want)(void *ud, const char *project, cons
                                    : -1,
             .yanked = sqlite3_column_int(st, 19) != 0,
             .record = (const char *)sqlite3_column_text(st, 20),
+            .requires = (const char *)sqlite3_column_text(st, 21),
         };
         rc = fn(ud, &w, err);
     }
@@ -913,16 +940,18 @@ int db_each_build(struct db *db,
                   struct wa_error *err)
 {
     pthread_mutex_lock(&db->mu);
-    sqlite3_stmt *st = prep(db, "SELECT project, version, variant, platform, best, status, "
-                                "scanned_at, inferred_from, index_url, wheelarch_version, code "
-                                "FROM builds ORDER BY project, version, variant, platform");
+    sqlite3_stmt *st =
+        prep(db, "SELECT project, version, variant, platform, best, status, "
+                 "scanned_at, inferred_from, index_url, wheelarch_version, code, "
+                 "requires FROM builds ORDER BY project, version, variant, platform");
     int rc = st ? 0 : sql_error(db, err, "cannot read builds");
     int s = SQLITE_DONE;
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *c[11];
-        for (int i = 0; i < 11; i++)
+        const char *c[12];
+        for (int i = 0; i < 12; i++)
             c[i] = (const char *)sqlite3_column_text(st, i);
-        struct db_build b = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10]};
+        struct db_build b = {c[0], c[1], c[2], c[3], c[4],  c[5],
+                             c[6], c[7], c[8], c[9], c[10], c[11]};
         rc = fn(ud, &b, err);
     }
     if (rc == 0 && s != SQLITE_DONE)

@@ -38,7 +38,7 @@
 #include "error.h"
 
 #define DB_FILE "wheelarch.db"
-#define DB_SCHEMA_VERSION 4
+#define DB_SCHEMA_VERSION 5
 #define DB_BUSY_MS 60000
 
 struct db;
@@ -115,8 +115,9 @@ struct db_wheel {
     long long size;      /* -1 when unknown */
     int sha256_verified; /* -1 when unknown, else 0 or 1 */
     int yanked;
-    const char *record; /* the whole record of a wheel that lists its binaries
-                         * (scanned ones, as crawl writes them), else NULL */
+    const char *record;   /* the whole record of a wheel that lists its binaries
+                           * (scanned ones, as crawl writes them), else NULL */
+    const char *requires; /* its Requires-Dist as a JSON array, or NULL */
 };
 
 /* Calls fn for every wheel in key order; an error fn returns stops the
@@ -131,6 +132,7 @@ struct db_build {
     const char *best, *status; /* the wheel's key and status */
     const char *scanned_at;    /* the newest scan date of the group */
     const char *inferred_from, *index_url, *wheelarch_version, *code;
+    const char *requires; /* the wheel's Requires-Dist as a JSON array, or NULL */
 };
 
 /* Calls fn for every build, in (project, version, variant, platform)

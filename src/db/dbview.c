@@ -16,6 +16,7 @@
 #include "record.h"
 #include "strbuf.h"
 #include "strmap.h"
+#include "wheelmeta.h"
 #include "xalloc.h"
 
 #define DEFAULT_INDEX_ROOT "https://download.pytorch.org/whl/"
@@ -70,6 +71,7 @@ static void row_free(struct dbview_row *r)
     free(r->scanned_at);
     free(r->wheelarch_version);
     free(r->source_key);
+    free(r->requires);
 }
 
 void dbview_skips_free(struct dbview_skip *s, size_t n)
@@ -272,12 +274,14 @@ void dbview_row_apply_code(struct dbview_row *r, const char *code)
 static char *binaries_of(json_t *rec)
 {
     json_t *out = json_array();
+    int bundles = record_bundles_libraries(rec);
     size_t i;
     json_t *b;
     json_array_foreach(json_object_get(rec, "binaries"), i, b)
     {
         const char *path = jstr(b, "path");
-        if (!path || record_is_bundled(path) || !json_array_size(json_object_get(b, "module_sets")))
+        if (!path || (bundles && record_is_bundled(path)) ||
+            !json_array_size(json_object_get(b, "module_sets")))
             continue;
         json_t *bj = json_object();
         json_object_set_new(bj, "path", json_string(path));
@@ -605,6 +609,8 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
         r->binaries = NULL;
         free(r->source_key);
         r->source_key = NULL;
+        free(r->requires);
+        r->requires = opt_dup(w->requires);
         if (st == VIEW_INFERRED && !w->code && w->inferred_from) {
             /* A compact inferred record: the code is its source's. */
             r->source_key = xstrdup(w->inferred_from);
@@ -638,8 +644,9 @@ static int read_build(void *ud, const struct db_build *b, struct wa_error *err)
         skip(v, x->skip_cap, x->dbpath, b->best, why);
         return 0;
     }
-    if (x->project && strcmp(x->project, b->project) != 0)
-        return 0; /* another project: not asked about */
+    /* another project: not asked about, unless a GPU library it may pin */
+    if (x->project && strcmp(x->project, b->project) != 0 && !tables_gpu_library(v->t, b->project))
+        return 0;
     if (x->platform && strcmp(x->platform, b->platform) != 0) {
         /* Another platform: only its version counts (declared rows of a
          * release show under its newest crawled version, see build_view). */
@@ -669,6 +676,7 @@ static int read_build(void *ud, const struct db_build *b, struct wa_error *err)
         dbview_row_apply_code(r, b->code);
     r->wheelarch_version = b->wheelarch_version ? xstrdup(b->wheelarch_version) : NULL;
     r->index_url = b->index_url ? xstrdup(b->index_url) : NULL;
+    r->requires = b->requires ? xstrdup(b->requires) : NULL;
     return 0;
 }
 
@@ -755,6 +763,56 @@ static struct strmap *dropped_nightlies(struct db *db, int keep, struct wa_error
     free(ns.v);
     strmap_free(ns.seen);
     return out;
+}
+
+/* The GPU libraries each crawled row pins (its Requires-Dist, where the
+ * marker holds on its platform) join its code, when the view holds that
+ * library version for the platform: a wheel then runs natively only where
+ * its libraries do too, and verdicts name the library that lacks code. */
+static void attach_libraries(struct dbview *v, const struct tables *t)
+{
+    struct strmap *lib_at = strmap_new(); /* "project|version|platform" -> best row */
+    size_t nlibs = 0;
+    for (size_t k = 0; k < v->nrows; k++) {
+        const struct dbview_row *r = &v->rows[k];
+        if (!tables_gpu_library(t, r->project) || !r->code.nsets)
+            continue;
+        char *key = xasprintf("%s|%s|%s", r->project, r->version, r->platform);
+        size_t at;
+        if (!strmap_get(lib_at, key, &at) || r->status < v->rows[at].status)
+            strmap_put(lib_at, key, k);
+        free(key);
+        nlibs++;
+    }
+    for (size_t k = 0; nlibs && k < v->nrows; k++) {
+        struct dbview_row *r = &v->rows[k];
+        if (!r->requires || tables_gpu_library(t, r->project))
+            continue;
+        json_t *list = json_loads(r->requires, 0, NULL);
+        size_t i;
+        json_t *q;
+        json_array_foreach(list, i, q)
+        {
+            const char *req = json_string_value(q);
+            char *name, *pin;
+            if (!req || !wheelmeta_marker_applies(req, r->platform) ||
+                wheelmeta_requirement(req, &name, &pin) < 0)
+                continue;
+            const char *lib = pin ? tables_gpu_library(t, name) : NULL;
+            char *key = lib ? xasprintf("%s|%s|%s", name, pin, r->platform) : NULL;
+            size_t at;
+            if (key && strmap_get(lib_at, key, &at)) {
+                char *origin = xasprintf("%s %s", lib, pin);
+                compat_code_add_library(&r->code, &v->rows[at].code, origin);
+                free(origin);
+            }
+            free(key);
+            free(name);
+            free(pin);
+        }
+        json_decref(list);
+    }
+    strmap_free(lib_at);
 }
 
 static int build_view(const char *cache_dir, const struct tables *t, int flags, const char *project,
@@ -907,6 +965,9 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
             qsort(r->wheels, r->nwheels, sizeof *r->wheels, wheel_cmp);
         differences(r);
     }
+    /* after differences: those compare the wheel's own code with the
+     * declared list */
+    attach_libraries(v, t);
     if (v->nrows > 1)
         qsort(v->rows, v->nrows, sizeof *v->rows, row_cmp);
     strmap_free(by_key);

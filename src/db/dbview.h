@@ -47,6 +47,9 @@ struct dbview_row {
     json_t *differences; /* ["sm_90a (2 of 341 modules) is not in the declared list", ...] */
     char *scanned_at;    /* newest scan date of its records, or NULL */
     char *source_key;    /* inferred rows: the record their code comes from */
+    char *requires;      /* the Requires-Dist of the wheel its code comes from
+                          * (JSON), or NULL; the GPU libraries it pins that
+                          * the view holds join `code` (compat_code_add_library) */
     char *wheelarch_version;
 };
 

@@ -39,6 +39,13 @@ int record_is_bundled(const char *path)
     return 0;
 }
 
+int record_bundles_libraries(json_t *rec)
+{
+    const char *name =
+        json_string_value(json_object_get(json_object_get(rec, "wheel"), "normalized_name"));
+    return !name || strncmp(name, "nvidia-", 7) != 0;
+}
+
 static json_t *str_or_null(const char *s)
 {
     return s ? json_string(s) : json_null();
@@ -253,13 +260,14 @@ char *record_code(json_t *rec)
     if (!json_is_array(bins))
         return NULL;
     struct strbuf sets = STRBUF_INIT, isas = STRBUF_INIT;
+    int bundles = record_bundles_libraries(rec);
     size_t i;
     json_t *b;
     json_array_foreach(bins, i, b)
     {
         const char *path = jstr(b, "path");
         json_t *ms = json_object_get(b, "module_sets");
-        if (!path || record_is_bundled(path) || !json_array_size(ms))
+        if (!path || (bundles && record_is_bundled(path)) || !json_array_size(ms))
             continue;
         size_t k;
         json_t *s;
@@ -358,6 +366,8 @@ int record_columns_of(const char *key, json_t *rec, struct record_columns *c, st
     c->ptx = joined(json_object_get(rec, "ptx"));
     c->gfx = joined(json_object_get(rec, "gfx"));
     c->code = record_code(rec);
+    json_t *req = json_object_get(rec, "requires_dist");
+    c->requires = json_is_array(req) ? json_dumps(req, JSON_COMPACT) : NULL;
     record_wheel_from_json(rec, &c->line);
     return 0;
 }
@@ -368,6 +378,7 @@ void record_columns_free(struct record_columns *c)
     free(c->ptx);
     free(c->gfx);
     free(c->code);
+    free(c->requires);
     free(c->indexes);
     record_wheel_free(&c->line);
     memset(c, 0, sizeof *c);

@@ -62,6 +62,7 @@ struct record_columns {
     char *ptx;
     char *gfx;
     char *code;               /* record_code, or NULL (no binaries listed) */
+    char *requires;           /* requires_dist as compact JSON, or NULL (none read) */
     struct record_wheel line; /* the wheel's line (record_wheel_of) */
 };
 
@@ -157,5 +158,10 @@ char *record_code(json_t *rec);
 /* Whether a binary path names a bundled third-party CUDA library (cuDNN,
  * cuBLAS, NCCL, ...): its kernels serve other GPUs than the project's. */
 int record_is_bundled(const char *path);
+/* Whether a record's wheel bundles such libraries, i.e. is not itself one
+ * of NVIDIA's library wheels (nvidia-cudnn-cu12, nvidia-cublas, ...: their
+ * libraries are their own code).  Callers test record_is_bundled only when
+ * this holds. */
+int record_bundles_libraries(json_t *rec);
 
 #endif

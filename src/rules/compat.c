@@ -19,7 +19,19 @@ void compat_code_add_set(struct compat_code *c, const struct target *t, size_t n
         memcpy(s->targets, t, n * sizeof *t);
     s->n = n;
     s->modules = modules;
+    s->origin = NULL;
     c->modules += modules;
+}
+
+void compat_code_add_library(struct compat_code *c, const struct compat_code *lib,
+                             const char *origin)
+{
+    for (size_t i = 0; i < lib->nsets; i++) {
+        compat_code_add_set(c, lib->sets[i].targets, lib->sets[i].n, lib->sets[i].modules);
+        c->sets[c->nsets - 1].origin = xstrdup(origin);
+    }
+    for (size_t i = 0; i < lib->nisas; i++)
+        compat_code_set_isa(c, &lib->isas[i].ptx, &lib->isas[i].isa);
 }
 
 void compat_code_set_isa(struct compat_code *c, const struct target *ptx, const struct dotver *isa)
@@ -38,8 +50,10 @@ void compat_code_set_isa(struct compat_code *c, const struct target *ptx, const 
 
 void compat_code_free(struct compat_code *c)
 {
-    for (size_t i = 0; i < c->nsets; i++)
+    for (size_t i = 0; i < c->nsets; i++) {
         free(c->sets[i].targets);
+        free(c->sets[i].origin);
+    }
     free(c->sets);
     free(c->isas);
     memset(c, 0, sizeof *c);
@@ -269,6 +283,18 @@ static void why_not(const struct tables *t, const struct compat_code_set *s, uin
     (void)t;
 }
 
+/* Whether any target of a module set runs on cc (SASS, or PTX it JITs). */
+static int set_runs(const struct tables *t, const struct compat_code_set *s, uint16_t cc)
+{
+    for (size_t k = 0; k < s->n; k++) {
+        const struct target *x = &s->targets[k];
+        if ((x->kind == TARGET_SASS && compat_sass_runs(t, x, cc)) ||
+            (x->kind == TARGET_PTX && compat_ptx_jits(t, x, cc)))
+            return 1;
+    }
+    return 0;
+}
+
 void compat_judge(const struct tables *t, const struct compat_query *q,
                   const struct compat_code *code, const struct dotver *cuda,
                   struct compat_result *r)
@@ -277,6 +303,22 @@ void compat_judge(const struct tables *t, const struct compat_query *q,
     if (q->cc >= TABLES_AMD_MIN) {
         judge_amd(t, q, code, r);
         return;
+    }
+    /* With the libraries it requires: the wheel's own code decides first
+     * (a library's kernels do not make a wheel run that has none). */
+    size_t nown = 0;
+    while (nown < code->nsets && !code->sets[nown].origin)
+        nown++;
+    if (nown < code->nsets) {
+        struct compat_code mine = *code;
+        mine.nsets = nown;
+        mine.modules = 0;
+        for (size_t i = 0; i < nown; i++)
+            mine.modules += code->sets[i].modules;
+        compat_judge(t, q, &mine, cuda, r);
+        if (r->verdict == COMPAT_UNSUPPORTED || r->verdict == COMPAT_DRIVER_TOO_OLD || nown == 0)
+            return;
+        memset(r, 0, sizeof *r);
     }
     char ccs[16];
     compat_cc_string(q->cc, ccs, sizeof ccs);
@@ -416,6 +458,36 @@ void compat_judge(const struct tables *t, const struct compat_query *q,
         }
     } else if (r->native_modules + r->ptx_modules > 0) {
         r->verdict = COMPAT_PARTIAL;
+        /* The libraries the wheel requires that have no code for it come
+         * first: "cuDNN 9.10.2.21 has no code for 7.0". */
+        size_t own_none = 0, named = 0;
+        for (size_t i = 0; i < code->nsets; i++) {
+            const struct compat_code_set *s = &code->sets[i];
+            if (set_runs(t, s, q->cc))
+                continue;
+            if (!s->origin) {
+                own_none += s->modules;
+                continue;
+            }
+            int dup = 0;
+            for (size_t j = 0; j < i; j++)
+                dup |= code->sets[j].origin && !strcmp(code->sets[j].origin, s->origin) &&
+                       !set_runs(t, &code->sets[j], q->cc);
+            if (dup)
+                continue;
+            strbuf_addf(&b, "%s%s", named ? ", " : "", s->origin);
+            named++;
+        }
+        if (named) {
+            strbuf_addf(&b, " %s no code for %s", named == 1 ? "has" : "have", ccs);
+            if (own_none)
+                strbuf_addf(&b, ", nor do %zu of the wheel's own modules", own_none);
+            if (r->has_via)
+                strbuf_addf(&b, "; %s covers the rest", via);
+            wa_strlcpy(r->reason, strbuf_str(&b), sizeof r->reason);
+            strbuf_free(&b);
+            return;
+        }
         strbuf_addf(&b, "%zu of %zu modules have no code for %s", r->none_modules, r->modules, ccs);
         for (size_t i = 0; i < code->nsets; i++) {
             const struct compat_code_set *s = &code->sets[i];

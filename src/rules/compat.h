@@ -47,6 +47,8 @@ struct compat_code_set {
     struct target *targets;
     size_t n;
     size_t modules;
+    char *origin; /* NULL: the wheel's own code; else the library it comes
+                   * from ("cuDNN 9.10.2.21"), which verdicts name */
 };
 
 struct compat_code_isa {
@@ -63,6 +65,13 @@ struct compat_code {
 };
 
 void compat_code_add_set(struct compat_code *c, const struct target *t, size_t n, size_t modules);
+/* Adds the sets (and PTX ISAs) of a library the wheel requires, each
+ * labelled with origin (copied), after the wheel's own sets (a code's own
+ * sets come first).  compat_judge then judges the wheel's own code first
+ * (no code of its own for a GPU: no library helps), and names the
+ * libraries that lack code for a GPU its own code runs on. */
+void compat_code_add_library(struct compat_code *c, const struct compat_code *lib,
+                             const char *origin);
 void compat_code_set_isa(struct compat_code *c, const struct target *ptx, const struct dotver *isa);
 void compat_code_free(struct compat_code *c);
 

@@ -400,6 +400,7 @@ json_t *sitedata_wheel_page(const struct record *r)
         free(p);
     }
     json_t *bins = json_array();
+    int bundles = record_bundles_libraries(rec);
     size_t i;
     json_t *b;
     json_array_foreach(json_object_get(rec, "binaries"), i, b)
@@ -412,11 +413,9 @@ json_t *sitedata_wheel_page(const struct record *r)
         for (const char *const *k = bk; *k; k++)
             if (json_object_get(b, *k))
                 json_object_set(x, *k, json_object_get(b, *k));
-        json_object_set_new(
-            x, "bundled",
-            json_boolean(record_is_bundled(json_string_value(json_object_get(b, "path"))
-                                               ? json_string_value(json_object_get(b, "path"))
-                                               : "")));
+        const char *path = json_string_value(json_object_get(b, "path"));
+        json_object_set_new(x, "bundled",
+                            json_boolean(bundles && record_is_bundled(path ? path : "")));
         json_t *tl = json_array();
         const char *name;
         json_t *tv;

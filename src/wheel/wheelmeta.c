@@ -161,3 +161,71 @@ int wheelmeta_requirement(const char *req, char **name, char **pinned)
         *pinned = xstrndup(p, v);
     return 0;
 }
+
+/* The marker variables of a platform id. */
+static const char *marker_value(const char *var, size_t n, const char *platform_id)
+{
+    int win = strncmp(platform_id, "windows", 7) == 0, mac = strncmp(platform_id, "macos", 5) == 0;
+    const char *machine = strchr(platform_id, '-') ? strchr(platform_id, '-') + 1 : "";
+    if (n == 15 && memcmp(var, "platform_system", n) == 0)
+        return win ? "Windows" : mac ? "Darwin" : "Linux";
+    if (n == 12 && memcmp(var, "sys_platform", n) == 0)
+        return win ? "win32" : mac ? "darwin" : "linux";
+    if (n == 16 && memcmp(var, "platform_machine", n) == 0)
+        return win && strcmp(machine, "x86_64") == 0 ? "AMD64" : machine;
+    return NULL;
+}
+
+int wheelmeta_marker_applies(const char *req, const char *platform_id)
+{
+    const char *m = strchr(req, ';');
+    if (!m)
+        return 1;
+    m++;
+    if (strstr(m, " or ") || strchr(m, '('))
+        return 1; /* beyond this evaluator: taken to hold */
+    for (;;) {
+        while (*m == ' ')
+            m++;
+        const char *var = m;
+        while (isalnum((unsigned char)*m) || *m == '_')
+            m++;
+        size_t vn = (size_t)(m - var);
+        while (*m == ' ')
+            m++;
+        int eq = strncmp(m, "==", 2) == 0, ne = strncmp(m, "!=", 2) == 0;
+        if (!vn || (!eq && !ne))
+            return 1; /* another operator or form: taken to hold */
+        m += 2;
+        while (*m == ' ')
+            m++;
+        char quote = *m;
+        if (quote != '"' && quote != '\'')
+            return 1;
+        const char *val = ++m;
+        while (*m && *m != quote)
+            m++;
+        if (!*m)
+            return 1;
+        size_t valn = (size_t)(m - val);
+        m++;
+        if (vn == 5 && memcmp(var, "extra", 5) == 0) {
+            if (eq)
+                return 0; /* an optional dependency */
+        } else {
+            const char *have = marker_value(var, vn, platform_id);
+            if (have) {
+                int same = strlen(have) == valn && strncmp(have, val, valn) == 0;
+                if (same != eq)
+                    return 0;
+            }
+        }
+        while (*m == ' ')
+            m++;
+        if (!*m)
+            return 1;
+        if (strncmp(m, "and", 3) != 0 || (m[3] != ' ' && m[3] != '\0'))
+            return 1;
+        m += 3;
+    }
+}

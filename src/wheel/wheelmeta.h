@@ -38,4 +38,12 @@ void wheelmeta_free(char **list, size_t n);
  * none.  Returns 0, or -1 when it names no distribution.  Caller frees. */
 int wheelmeta_requirement(const char *req, char **name, char **pinned);
 
+/* Whether a requirement's environment marker (after ';') can hold on a
+ * platform id ("linux-x86_64"): comparisons of platform_system,
+ * platform_machine and sys_platform with '==' / '!=' are evaluated, joined
+ * by "and"; "extra == ..." (an optional dependency) never holds; anything
+ * else (python_version, "or", parentheses) is taken to hold.  No marker:
+ * it holds. */
+int wheelmeta_marker_applies(const char *req, const char *platform_id);
+
 #endif

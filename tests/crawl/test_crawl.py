@@ -422,6 +422,20 @@ before = len(srv_a.entries())
 p2, lines2 = crawl("--config", pypicfg, cache=pypicache, expect=0)
 c.eq([e["path"] for e in srv_a.entries()[before:] if "cudnn" in e["path"]], [],
      "a second crawl does not ask for a library version it has")
+# The library torch pins joins torch's verdict: cuDNN's fixture has SASS for
+# 8.0, 8.6 and 9.0a only, torch's own for 10.0 ... 12.1 (sm_120a).
+def verdict(cc):
+    q = subprocess.run([args.wheelarch, "query", "--cc", cc, "--project", "torch", "--version", "2.8.0",
+                        "--platform", "linux-x86_64", "--cache", pypicache, "--json"],
+                       capture_output=True, text=True, timeout=60, cwd=W)
+    v = [x for x in json.loads(q.stdout)["variants"] if x["variant"] == "cu128"] if q.returncode == 0 else []
+    return (v[0]["verdict"], v[0]["reason"]) if v else (None, q.stderr)
+
+
+v120 = verdict("12.0")
+c.eq(v120[0], "partial", "torch runs on 12.0 but the cuDNN it pins does not: %s" % (v120,))
+c.ok("cuDNN 9.10.2.21 has no code for 12.0" in v120[1], "the reason names the library: " + v120[1])
+c.eq(verdict("8.6")[0], "unsupported", "8.6: torch's own code decides (cuDNN's sm_86 does not help)")
 req = {l["filename"]: l.get("requires_dist") for l in lines}
 c.eq(req.get(pypi_torch), REQUIRES, "the wheel's Requires-Dist, read from its METADATA")
 c.eq(req.get(pypi_cupy), [], "none listed: an empty list")
@@ -433,6 +447,9 @@ matrix = json.load(open(os.path.join(out, "api", "v1", "matrix.json")))
 rows = {(r["project"], r["variant"]) for r in matrix["rows"] if r["status"] != "declared"}
 c.ok(("cupy-cuda12x", "cu12x") in rows and ("torch", "cu128") in rows,
      "both builds in the feed: %s" % sorted(rows))
+cell = [r["cells"].get("12.0") for r in matrix["rows"]
+        if r["project"] == "torch" and r["variant"] == "cu128" and r["status"] != "declared"]
+c.eq(cell, ["partial"], "the site's matrix agrees with query: partial on 12.0 (cuDNN)")
 
 srv_a.stop()
 srv_b.stop()

@@ -452,6 +452,32 @@ static void test_variants(void)
     OK(tables_gpu_library(&T, "nvidia-cuda-runtime-cu12") == NULL, "the runtime has no kernels");
     OK(tables_gpu_library(&T, "nvidia-cudnn-cu") == NULL, "a '*' stands for at least one byte");
     OK(tables_gpu_library(&T, "torch") == NULL, "torch is no library wheel");
+    /* A wheel's own code and a library it pins. */
+    {
+        struct target own[1], lib[2];
+        target_parse("sm_120a", &own[0]);
+        target_parse("sm_80", &lib[0]);
+        target_parse("sm_86", &lib[1]);
+        struct compat_code c = {0}, l = {0};
+        compat_code_add_set(&c, own, 1, 1);
+        compat_code_add_set(&l, lib, 2, 4);
+        compat_code_add_library(&c, &l, "cuDNN 9.10.2.21");
+        struct compat_query q = {0};
+        struct compat_result r;
+        struct dotver cu128;
+        dotver_parse("12.8", &cu128);
+        q.cc = 120;
+        compat_judge(&T, &q, &c, &cu128, &r);
+        INT_EQ(r.verdict, COMPAT_PARTIAL, "12.0: the wheel runs, its cuDNN does not");
+        OK(strstr(r.reason, "cuDNN 9.10.2.21 has no code for 12.0") != NULL, "names it: %s",
+           r.reason);
+        q.cc = 86;
+        compat_judge(&T, &q, &c, &cu128, &r);
+        INT_EQ(r.verdict, COMPAT_UNSUPPORTED, "8.6: the wheel's own code decides");
+        OK(strstr(r.reason, "cuDNN") == NULL, "and the reason is the wheel's: %s", r.reason);
+        compat_code_free(&c);
+        compat_code_free(&l);
+    }
     struct dotver cu;
     OK(tables_variant_cuda("cu12x", &cu) == 0 && cu.f[0] == 12 && cu.f[1] == 0,
        "cu12x is judged as CUDA 12.0 (minor-version compatibility)");

@@ -49,6 +49,22 @@ static void test_meta(void)
     wheelmeta_free(req, n);
     char *nm, *pn;
     OK(wheelmeta_requirement("==1.0", &nm, &pn) < 0 && !nm && !pn, "no name: refused");
+    /* markers on a platform */
+    static const char cudnn[] = "nvidia-cudnn-cu12==9.10.2.21; platform_system == \"Linux\" and "
+                                "platform_machine == \"x86_64\"";
+    OK(wheelmeta_marker_applies(cudnn, "linux-x86_64"), "Linux x86_64 marker on linux-x86_64");
+    OK(!wheelmeta_marker_applies(cudnn, "linux-aarch64"), "not on linux-aarch64");
+    OK(!wheelmeta_marker_applies(cudnn, "windows-x86_64"), "not on Windows");
+    OK(wheelmeta_marker_applies("x; sys_platform == 'win32'", "windows-x86_64"), "win32");
+    OK(wheelmeta_marker_applies("x; platform_machine == \"AMD64\"", "windows-x86_64"), "AMD64");
+    OK(!wheelmeta_marker_applies("x; platform_system != \"Linux\"", "linux-x86_64"), "!=");
+    OK(!wheelmeta_marker_applies("x; extra == \"opt\"", "linux-x86_64"), "an extra: optional");
+    OK(wheelmeta_marker_applies("x; python_version >= \"3.9\"", "linux-x86_64"),
+       "another variable: taken to hold");
+    OK(wheelmeta_marker_applies("x; platform_system == \"Windows\" or python_version < \"4\"",
+                                "linux-x86_64"),
+       "'or': taken to hold");
+    OK(wheelmeta_marker_applies("x", "linux-aarch64"), "no marker: holds");
     /* bounded: 501 fields keep 500; a 2,000-byte field is left out */
     struct {
         char *buf;
