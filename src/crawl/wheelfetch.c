@@ -168,16 +168,24 @@ static void tail_restart(void *ud)
     f->checked = 0;
 }
 
+/* Counts n bytes of a range request's answer and checks it: a 206 with
+ * the range asked for (check_range). */
+static int range_answer(struct fetch *f, const struct http_response *resp, size_t n,
+                        struct wa_error *err)
+{
+    count(f, n);
+    if (resp->status != 206)
+        return wa_error_set(err, WA_ERR_NETWORK, "server answered a range request with HTTP %ld",
+                            resp->status);
+    return check_range(f, resp, err);
+}
+
 /* Sink of a ranged request into memory (end records, central directory). */
 static int mem_sink(void *ud, const struct http_response *resp, const uint8_t *buf, size_t n,
                     struct wa_error *err)
 {
     struct fetch *f = ud;
-    count(f, n);
-    if (resp->status != 206)
-        return wa_error_set(err, WA_ERR_NETWORK, "server answered a range request with HTTP %ld",
-                            resp->status);
-    int rc = check_range(f, resp, err);
+    int rc = range_answer(f, resp, n, err);
     if (rc < 0)
         return rc;
     return keep(f, buf, n, err);
@@ -300,11 +308,7 @@ static int member_sink(void *ud, const struct http_response *resp, const uint8_t
                        struct wa_error *err)
 {
     struct fetch *f = ud;
-    count(f, n);
-    if (resp->status != 206)
-        return wa_error_set(err, WA_ERR_NETWORK, "server answered a range request with HTTP %ld",
-                            resp->status);
-    int rc = check_range(f, resp, err);
+    int rc = range_answer(f, resp, n, err);
     if (rc == 0)
         rc = feed_span(f, buf, n, err);
     return rc;

@@ -68,6 +68,17 @@ static int need_cols(const struct csvfile *c, const char *file, const char *cons
     return 0;
 }
 
+/* Loads a table that must have cols, their places in idx.  On an error
+ * nothing is left to free. */
+static int open_table(const char *dir, const char *file, const char *const *cols, int *idx,
+                      struct csvfile *c, struct wa_error *err)
+{
+    int rc = load(dir, file, c, err);
+    if (rc == 0 && (rc = need_cols(c, file, cols, idx, err)) < 0)
+        csvfile_free(c);
+    return rc;
+}
+
 static int load_gpus(const char *dir, struct tables *t, struct wa_error *err)
 {
     struct csvfile c;
@@ -355,11 +366,9 @@ static int load_declared(const char *dir, struct tables *t, struct wa_error *err
                                        "arch_list",  "confidence", "source",  "evidence",
                                        "checked_on", NULL};
     int idx[9];
-    int rc = load(dir, file, &c, err);
+    int rc = open_table(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
-    if ((rc = need_cols(&c, file, cols, idx, err)) < 0)
-        goto out;
     t->declared = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->declared);
     for (size_t r = 0; r < c.nrows && rc == 0; r++) {
         char *const *row = c.rows[r];
@@ -387,7 +396,6 @@ static int load_declared(const char *dir, struct tables *t, struct wa_error *err
         else
             tables_parse_arch_list(d->arch_list, d->sass, &d->nsass, 32, d->ptx, &d->nptx, 8);
     }
-out:
     csvfile_free(&c);
     return rc;
 }
@@ -410,11 +418,9 @@ static int load_releases(const char *dir, struct tables *t, struct wa_error *err
                                        "checked_on",
                                        NULL};
     int idx[10];
-    int rc = load(dir, file, &c, err);
+    int rc = open_table(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
-    if ((rc = need_cols(&c, file, cols, idx, err)) < 0)
-        goto out;
     t->releases = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->releases);
     for (size_t r = 0; r < c.nrows && rc == 0; r++) {
         char *const *row = c.rows[r];
@@ -450,7 +456,6 @@ static int load_releases(const char *dir, struct tables *t, struct wa_error *err
                 v++;
         }
     }
-out:
     csvfile_free(&c);
     return rc;
 }
@@ -485,11 +490,9 @@ static int load_arch_support(const char *dir, struct tables *t, struct wa_error 
     struct csvfile c;
     static const char *const cols[] = {"compute_capability", "first_toolkit", "last_toolkit", NULL};
     int idx[3];
-    int rc = load(dir, file, &c, err);
+    int rc = open_table(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
-    if ((rc = need_cols(&c, file, cols, idx, err)) < 0)
-        goto out;
     t->arch_support = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->arch_support);
     for (size_t r = 0; r < c.nrows; r++) {
         struct arch_support *a = &t->arch_support[t->narch_support];
@@ -502,7 +505,6 @@ static int load_arch_support(const char *dir, struct tables *t, struct wa_error 
         a->last_toolkit = c.rows[r][idx[2]][0] ? xstrdup(c.rows[r][idx[2]]) : NULL;
         t->narch_support++;
     }
-out:
     csvfile_free(&c);
     return rc;
 }
@@ -517,11 +519,9 @@ static int load_variant_rules(const char *dir, struct tables *t, struct wa_error
     static const char *const cols[] = {"project", "rule", "variant", "min_version", "source", NULL};
     static const char *const kinds[] = {"name", "label-major", "release", "fixed", "index", NULL};
     int idx[5];
-    int rc = load(dir, file, &c, err);
+    int rc = open_table(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
-    if ((rc = need_cols(&c, file, cols, idx, err)) < 0)
-        goto out;
     t->variant_rules = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->variant_rules);
     for (size_t r = 0; r < c.nrows && rc == 0; r++) {
         const char *project = c.rows[r][idx[0]], *kind = c.rows[r][idx[1]];
@@ -558,7 +558,6 @@ static int load_variant_rules(const char *dir, struct tables *t, struct wa_error
         v->source = xstrdup(c.rows[r][idx[4]]);
         t->nvariant_rules++;
     }
-out:
     csvfile_free(&c);
     return rc;
 }
@@ -570,11 +569,9 @@ static int load_gpu_libraries(const char *dir, struct tables *t, struct wa_error
     struct csvfile c;
     static const char *const cols[] = {"project", "library", "source", NULL};
     int idx[3];
-    int rc = load(dir, file, &c, err);
+    int rc = open_table(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
-    if ((rc = need_cols(&c, file, cols, idx, err)) < 0)
-        goto out;
     t->gpu_libraries = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->gpu_libraries);
     for (size_t r = 0; r < c.nrows; r++) {
         const char *project = c.rows[r][idx[0]], *library = c.rows[r][idx[1]];
@@ -592,7 +589,6 @@ static int load_gpu_libraries(const char *dir, struct tables *t, struct wa_error
         g->library = xstrdup(library);
         g->source = xstrdup(c.rows[r][idx[2]]);
     }
-out:
     csvfile_free(&c);
     return rc;
 }
