@@ -434,6 +434,33 @@ static int get_string(json_t *o, const char *key, const char *field, enum presen
 typedef int (*rule_fn)(const char *s);
 
 /* A string field: text, then the rule. */
+/* An optional array of strings under key (null counts as absent): at most
+ * max_items of them (0: any number), each one line of at most max_len
+ * bytes that rule (when given) accepts. */
+static int check_string_list(json_t *o, const char *key, size_t max_items, size_t max_len,
+                             rule_fn rule, const char *what, struct wa_error *err)
+{
+    json_t *v = json_object_get(o, key);
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_array(v))
+        return bad_type(err, key, v, "an array");
+    if (max_items && json_array_size(v) > max_items)
+        return wa_error_set(err, WA_ERR_FORMAT, "%s: more than %zu entries", key, max_items);
+    size_t i;
+    json_t *x;
+    json_array_foreach(v, i, x)
+    {
+        char f[FIELD_MAX];
+        subfield(f, key, "[%zu]", i);
+        if (!json_is_string(x))
+            return bad_type(err, f, x, "a string");
+        if (!text_ok(x, max_len) || (rule && !rule(str(x))))
+            return bad_value(err, f, str(x), what);
+    }
+    return 0;
+}
+
 static int check_string(json_t *o, const char *key, const char *field, enum presence p, size_t max,
                         rule_fn rule, const char *what, struct wa_error *err)
 {
@@ -851,43 +878,12 @@ int recordcheck_validate(const char *key, json_t *rec, struct wa_error *err)
         if (!text_ok(v, SHORT_TEXT_MAX))
             return bad_value(err, "yanked", str(v), "one line of text");
     }
-    v = json_object_get(rec, "indexes");
-    if (v && !json_is_null(v)) {
-        if (!json_is_array(v))
-            return bad_type(err, "indexes", v, "an array");
-        size_t i;
-        json_t *x;
-        json_array_foreach(v, i, x)
-        {
-            char f[FIELD_MAX];
-            subfield(f, "indexes", "[%zu]", i);
-            if (!json_is_string(x))
-                return bad_type(err, f, x, "a string");
-            if (!text_ok(x, 128) || !index_id_ok(str(x)))
-                return bad_value(err, f, str(x), "an index id");
-        }
-    }
-    /* The wheel's Requires-Dist: at most WHEELMETA_MAX_REQUIRES lines of
-     * text (null: no METADATA was read). */
-    v = json_object_get(rec, "requires_dist");
-    if (v && !json_is_null(v)) {
-        if (!json_is_array(v))
-            return bad_type(err, "requires_dist", v, "an array");
-        if (json_array_size(v) > WHEELMETA_MAX_REQUIRES)
-            return wa_error_set(err, WA_ERR_FORMAT, "requires_dist: more than %d requirements",
-                                WHEELMETA_MAX_REQUIRES);
-        size_t i;
-        json_t *x;
-        json_array_foreach(v, i, x)
-        {
-            char f[FIELD_MAX];
-            subfield(f, "requires_dist", "[%zu]", i);
-            if (!json_is_string(x))
-                return bad_type(err, f, x, "a string");
-            if (!text_ok(x, WHEELMETA_MAX_FIELD))
-                return bad_value(err, f, str(x), "one line of text");
-        }
-    }
+    /* The indexes that list the wheel; its Requires-Dist (null: no
+     * METADATA was read). */
+    if ((rc = check_string_list(rec, "indexes", 0, 128, index_id_ok, "an index id", err)) < 0 ||
+        (rc = check_string_list(rec, "requires_dist", WHEELMETA_MAX_REQUIRES, WHEELMETA_MAX_FIELD,
+                                NULL, "one line of text", err)) < 0)
+        return rc;
     /* The distinct targets of the whole record, over all its lists. */
     struct seen all;
     all.n = 0;
