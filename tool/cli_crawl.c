@@ -222,6 +222,7 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
     o.tables = &tables;
     o.cache_dir = cli_get(cmd, &a, "cache") ? cli_get(cmd, &a, "cache") : "cache";
     o.all = cli_get(cmd, &a, "all") != NULL;
+    o.bundled = cli_get(cmd, &a, "bundled") != NULL;
     const char *jobs = cli_get(cmd, &a, "jobs");
     o.jobs = cfg.jobs > 0 ? cfg.jobs : (int)workers_cpus();
     if (jobs) {

@@ -31,6 +31,10 @@ static const struct cli_option crawl_options[] = {
     {"cache", 0, "DIR", "database folder (default: cache)", 0},
     {"jobs", 'j', "N", "wheels read at once (default: the number of cores)", 0},
     {"all", 0, NULL, "scan every wheel instead of one per release, variant and platform", 0},
+    {"bundled", 0, NULL,
+     "also read NVIDIA libraries bundled in wheels (cuDNN, cuBLAS, NCCL ...), which verdicts leave "
+     "out (a wheel read whole reads them anyway)",
+     0},
     {"shard", 0, "K/N", "crawl only the K-th of N deterministic shares of the wheels", 0},
     {"timeout", 0, "SECONDS",
      "give up on a connection, or a transfer slower than 1 KiB/s, after this long "
@@ -111,6 +115,10 @@ static const struct cli_option update_options[] = {
      0},
     {"jobs", 'j', "N", "wheels read at once (default: the number of cores)", 0},
     {"all", 0, NULL, "scan every wheel instead of one per release, variant and platform", 0},
+    {"bundled", 0, NULL,
+     "also read NVIDIA libraries bundled in wheels (cuDNN, cuBLAS, NCCL ...), which verdicts leave "
+     "out (a wheel read whole reads them anyway)",
+     0},
     {"timeout", 0, "SECONDS",
      "give up on a connection, or a transfer slower than 1 KiB/s, after this long", 0},
     {"no-wait", 0, NULL,

@@ -732,8 +732,12 @@ static int scan_and_store(struct crawl *c, struct http_client *hc, struct cwheel
     memset(st, 0, sizeof *st);
     struct scan_result *r = scan_result_new(w->url);
     scan_result_set_name(r, w->filename);
-    struct wheelfetch_request rq = {w->url, w->index_url, w->sha256, w->must_verify,
-                                    w->strict_origin};
+    /* Bundled NVIDIA libraries do not count for a wheel's verdict: not read
+     * unless asked for (NVIDIA's own library wheels: they are its code). */
+    struct wheelfetch_request rq = {
+        w->url,           w->index_url,
+        w->sha256,        w->must_verify,
+        w->strict_origin, !c->o->bundled && strncmp(w->wn.normalized, "nvidia-", 7) != 0};
     int rc = wheelfetch_scan_from(hc, &rq, r, st, prog, ud, e);
     if (rc == 0 && w->must_verify && !st->sha256_checked)
         rc = wa_error_set(e, WA_ERR_CHECKSUM, "the file could not be checked against its sha256");

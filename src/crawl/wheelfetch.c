@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record.h"
 #include "sha256.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -22,6 +23,7 @@ struct fetch {
     const char *url;
     const char *origin;
     int strict_origin;
+    int skip_bundled;
     const char *expected; /* the index's sha256, or NULL */
     struct scan_result *r;
     struct wheelfetch_stats *st;
@@ -264,10 +266,11 @@ static uint64_t member_end(const struct zipdir_entry *ents, size_t n, size_t i, 
     return i + 1 < n ? ents[i + 1].lho : cd_offset;
 }
 
-static int wanted(const struct zipdir_entry *e)
+static int wanted(const struct fetch *f, const struct zipdir_entry *e)
 {
     size_t len = strlen(e->name);
-    return scan_member_is_wanted(e->name) && !(len && e->name[len - 1] == '/');
+    return scan_member_is_wanted(e->name) && !(len && e->name[len - 1] == '/') &&
+           !(f->skip_bundled && record_is_bundled(e->name));
 }
 
 /* Feeds the bytes of the span being read (from f->pos on) to the
@@ -472,7 +475,7 @@ static int ranged(struct fetch *f, uint64_t size, uint64_t tail_start, struct wa
     size_t *idx = xcalloc(n ? n : 1, sizeof *idx), nidx = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t end = member_end(ents, n, i, eocd.cd_offset);
-        if (wanted(&ents[i]) && end > ents[i].lho) {
+        if (wanted(f, &ents[i]) && end > ents[i].lho) {
             want += end - ents[i].lho;
             idx[nidx++] = i;
         }
@@ -494,7 +497,7 @@ int wheelfetch_scan(struct http_client *c, const char *url, const char *expected
                     struct scan_result *r, struct wheelfetch_stats *st,
                     wheelfetch_progress progress, void *ud, struct wa_error *err)
 {
-    struct wheelfetch_request rq = {url, NULL, expected_sha256, 0, 0};
+    struct wheelfetch_request rq = {url, NULL, expected_sha256, 0, 0, 0};
     return wheelfetch_scan_from(c, &rq, r, st, progress, ud, err);
 }
 
@@ -510,6 +513,7 @@ int wheelfetch_scan_from(struct http_client *c, const struct wheelfetch_request 
     f.url = url;
     f.origin = rq->origin;
     f.strict_origin = rq->strict_origin;
+    f.skip_bundled = rq->skip_bundled;
     f.expected = expected_sha256 && *expected_sha256 ? expected_sha256 : NULL;
     f.r = r;
     f.st = st;

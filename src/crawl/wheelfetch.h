@@ -59,6 +59,8 @@ struct wheelfetch_request {
     const char *expected_sha256; /* or NULL */
     int whole;                   /* read the whole file and check its hash, never ranges */
     int strict_origin;           /* http_request.strict_origin */
+    int skip_bundled;            /* a ranged read leaves out bundled NVIDIA libraries
+                                  * (record_is_bundled): their code does not count */
 };
 
 /* The same with the index it comes from and the choice of a whole read. */

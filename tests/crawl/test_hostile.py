@@ -448,5 +448,30 @@ c.eq(lines.get(fname12, {}).get("requires_dist"), [], "its METADATA was read (no
 c.eq(lines.get(fname12, {}).get("fetch", {}).get("mode"), "range", "by range")
 c.ok("sm_90a" in json.dumps(lines.get(fname12, {}).get("sass")), "the one GPU library among them found")
 
+# ---- 13. bundled NVIDIA libraries are not read unless asked for ---------------
+fname13 = wheel_name("9.13.0")
+os.makedirs(os.path.join(ROOT, "whl", "bundled"), exist_ok=True)
+sha13 = pyindex.build_wheel(os.path.join(ROOT, "whl", "bundled", fname13), "torch",
+                            [("torch/lib/libtorch_cuda.so", "libk_two.so"),
+                             ("torch/lib/libcudnn_ops.so.9", "libk_default.so")], pad_py=20, data_mb=4)
+page("bundled", [rel("bundled", fname13, sha13)])
+
+
+def bundled_paths(extra, cache):
+    srv.clear_log()
+    p, lines, _ = crawl(config("bundled", srv.url, "bundled"), cache, 0, extra)
+    line = lines.get(fname13, {})
+    sent = sum(e.get("bytes", 0) for e in srv.entries() if e["path"].endswith(fname13.replace("+", "%2B")))
+    return [b["path"] for b in line.get("binaries", [])], line.get("fetch", {}).get("mode"), sent
+
+
+paths, mode, sent = bundled_paths((), "cache-bundled")
+c.eq((paths, mode), (["torch/lib/libtorch_cuda.so"], "range"),
+     "a bundled cuDNN is not read: its code does not count")
+paths_b, _, sent_b = bundled_paths(("--bundled",), "cache-bundled-on")
+c.eq(sorted(paths_b), ["torch/lib/libcudnn_ops.so.9", "torch/lib/libtorch_cuda.so"],
+     "--bundled reads it too")
+c.ok(sent < sent_b, "fewer bytes without it: %d < %d" % (sent, sent_b))
+
 srv.stop()
 c.done()
