@@ -16,6 +16,7 @@
 #include "tables.h"
 #include "target.h"
 #include "wheelname.h"
+#include "xalloc.h"
 
 static void print_text(json_t *o)
 {
@@ -208,6 +209,103 @@ static int resolve_gpu(const struct cli_command *cmd, const struct tables *t, co
     return -1;
 }
 
+/* The length of an index URL without its last segment: the family of
+ * indexes it belongs to ("https://download.pytorch.org/whl/" of
+ * ".../whl/cu128/"). */
+static size_t index_root_len(const char *url)
+{
+    size_t n = strlen(url);
+    while (n > 0 && url[n - 1] == '/')
+        n--;
+    while (n > 0 && url[n - 1] != '/')
+        n--;
+    return n;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* --stack: the query for every crawled project of the view (torch first,
+ * then by name; not the GPU libraries, which the projects' verdicts take
+ * in), and where a project's recommended index differs from torch's, a
+ * line that says so. */
+static int query_stack(const struct dbview *v, struct query_options *o, int as_json)
+{
+    const char **names = xcalloc(v->nrows + 1, sizeof *names);
+    size_t n = 0;
+    for (size_t i = 0; i < v->nrows; i++) {
+        const struct dbview_row *r = &v->rows[i];
+        if (r->status == VIEW_DECLARED || tables_gpu_library(v->t, r->project))
+            continue;
+        size_t k = 0;
+        while (k < n && strcmp(names[k], r->project) != 0)
+            k++;
+        if (k == n)
+            names[n++] = r->project;
+    }
+    qsort(names, n, sizeof *names, cmp_str);
+    for (size_t k = 0; k < n; k++) /* torch first */
+        if (strcmp(names[k], "torch") == 0 && k > 0) {
+            memmove(names + 1, names, k * sizeof *names);
+            names[0] = "torch";
+        }
+    json_t *all = json_array();
+    const char *torch_index = NULL;
+    char *torch_root = NULL;
+    for (size_t k = 0; k < n; k++) {
+        struct wa_error err;
+        o->project = names[k];
+        json_t *res = query_run(v, o, &err);
+        if (!res) {
+            if (!as_json)
+                printf("%s: %s\n\n", names[k], err.msg);
+            continue;
+        }
+        json_t *rec = json_object_get(res, "recommendation");
+        const char *ix = json_string_value(json_object_get(rec, "index"));
+        const char *url = json_string_value(json_object_get(rec, "index_url"));
+        if (k == 0 && strcmp(names[k], "torch") == 0) {
+            torch_index = ix;
+            torch_root = url ? xstrndup(url, index_root_len(url)) : NULL;
+        } else if (torch_index && ix && url && torch_root && strcmp(ix, torch_index) != 0 &&
+                   index_root_len(url) == strlen(torch_root) &&
+                   strncmp(url, torch_root, strlen(torch_root)) == 0) {
+            /* both from one family of indexes (download.pytorch.org/whl/cuXYZ),
+             * each recommending another */
+            char *note = xasprintf("%s's recommended build is %s, torch's %s: install both from "
+                                   "the same CUDA variant where one has native code for this "
+                                   "GPU, or check that the two CUDA versions work together",
+                                   names[k], ix, torch_index);
+            json_object_set_new(res, "stack_note", json_string(note));
+            free(note);
+        }
+        if (!as_json) {
+            print_text(res);
+            if (json_is_string(json_object_get(res, "stack_note")))
+                printf("note: %s\n", json_string_value(json_object_get(res, "stack_note")));
+            printf("\n");
+        }
+        json_array_append_new(all, res);
+    }
+    if (as_json) {
+        json_t *o2 = json_object();
+        json_object_set_new(o2, "stack", all);
+        char *s = json_dumps(o2, JSON_COMPACT);
+        printf("%s\n", s);
+        free(s);
+        json_decref(o2);
+    } else {
+        if (n == 0)
+            printf("no crawled project in the database for this platform\n");
+        json_decref(all);
+    }
+    free(names);
+    free(torch_root);
+    return n ? WA_EXIT_OK : WA_EXIT_FAILURE;
+}
+
 int cli_query(int argc, char **argv)
 {
     const struct cli_command *cmd = cli_find_command("query");
@@ -275,6 +373,12 @@ int cli_query(int argc, char **argv)
         o.driver_text = driver;
     }
     const char *project = cli_get(cmd, &a, "project");
+    int stack = cli_get(cmd, &a, "stack") != NULL;
+    if (stack && (project || cli_get(cmd, &a, "version") || diffs)) {
+        rc = cli_usage_error(cmd, "--stack answers for every project's newest release: it takes "
+                                  "no --project, --version or --differences");
+        goto out;
+    }
     char *norm = wheelname_normalize(project ? project : "torch");
     o.project = norm;
     o.version = cli_get(cmd, &a, "version");
@@ -295,7 +399,7 @@ int cli_query(int argc, char **argv)
     /* Without --differences the question is about one project on one
      * platform: only those rows' code is decoded. */
     int built = diffs ? dbview_build(cache, &t, DBVIEW_CODE_ONLY, &v, &err)
-                      : dbview_build_for(cache, &t, norm, o.platform, &v, &err);
+                      : dbview_build_for(cache, &t, stack ? NULL : norm, o.platform, &v, &err);
     if (built < 0) {
         free(norm);
         cli_warn("%s: %s", cache, err.msg);
@@ -332,6 +436,11 @@ int cli_query(int argc, char **argv)
         }
         json_decref(d);
         rc = WA_EXIT_OK;
+        goto out;
+    }
+    if (stack) {
+        free(norm);
+        rc = query_stack(&v, &o, cli_get(cmd, &a, "json") != NULL);
         goto out;
     }
     json_t *res = query_run(&v, &o, &err);

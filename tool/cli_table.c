@@ -58,11 +58,18 @@ static const struct cli_option query_options[] = {
      "the GPU by compute capability instead, e.g. 6.1 or sm_61 (or an AMD processor: gfx1100)", 0},
     {"driver", 0, "VERSION", "the installed driver, e.g. 570.86.15 (nvidia-smi shows it)", 0},
     {"project", 0, "NAME", "project (default: torch)", 0},
+    {"stack", 0, NULL,
+     "every crawled project instead, torch first (the GPU libraries wheels pin are judged "
+     "with the wheels that pin them)",
+     0},
     {"version", 0, "V", "release, e.g. 2.8 or 2.8.0 (default: the newest in the data)", 0},
     {"platform", 0, "P", "linux-x86_64, linux-aarch64 or windows-x86_64 (default: this machine's)",
      0},
     {"cache", 0, "DIR", "database folder (default: cache)", 0},
-    {"json", 0, NULL, "print one JSON object with \"variants\" and \"recommendation\"", 0},
+    {"json", 0, NULL,
+     "print one JSON object with \"variants\" and \"recommendation\" (--stack: {\"stack\": "
+     "[one per project]})",
+     0},
     {"differences", 0, NULL,
      "instead: list where the binaries read disagree with PyTorch's "
      "declared arch lists",

@@ -436,6 +436,15 @@ v120 = verdict("12.0")
 c.eq(v120[0], "partial", "torch runs on 12.0 but the cuDNN it pins does not: %s" % (v120,))
 c.ok("cuDNN 9.10.2.21 has no code for 12.0" in v120[1], "the reason names the library: " + v120[1])
 c.eq(verdict("8.6")[0], "unsupported", "8.6: torch's own code decides (cuDNN's sm_86 does not help)")
+st = subprocess.run([args.wheelarch, "query", "--cc", "12.0", "--stack", "--platform", "linux-x86_64",
+                     "--cache", pypicache, "--json"], capture_output=True, text=True, timeout=60, cwd=W)
+c.eq(st.returncode, 0, "query --stack: " + st.stderr)
+stack = json.loads(st.stdout)["stack"] if st.returncode == 0 else []
+c.eq([x["project"] for x in stack], ["torch", "cupy-cuda12x"],
+     "query --stack: every crawled project, torch first, not the libraries they pin")
+bad = subprocess.run([args.wheelarch, "query", "--cc", "12.0", "--stack", "--project", "torch",
+                      "--cache", pypicache], capture_output=True, text=True, timeout=60, cwd=W)
+c.eq(bad.returncode, 2, "--stack with --project is a usage error")
 req = {l["filename"]: l.get("requires_dist") for l in lines}
 c.eq(req.get(pypi_torch), REQUIRES, "the wheel's Requires-Dist, read from its METADATA")
 c.eq(req.get(pypi_cupy), [], "none listed: an empty list")
