@@ -4,7 +4,7 @@
  * record checks accept: at most WHEELMETA_MAX_REQUIRES values, each one
  * non-empty line of at most WHEELMETA_MAX_FIELD bytes, trimmed, without
  * control characters; each value's requirement parse gives a normalised
- * name or none. */
+ * name or none, and its marker an answer. */
 #include <ctype.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -29,6 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t k = 0; k < len; k++)
             if ((unsigned char)req[i][k] < 0x20 || req[i][k] == 0x7f)
                 abort();
+        /* markers: any text ends in an answer */
+        (void)wheelmeta_marker_applies(req[i], "linux-x86_64");
+        (void)wheelmeta_marker_applies(req[i], "windows-x86_64");
         char *name, *pin;
         if (wheelmeta_requirement(req[i], &name, &pin) == 0) {
             if (!name || !*name)
