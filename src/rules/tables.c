@@ -517,7 +517,8 @@ static int load_variant_rules(const char *dir, struct tables *t, struct wa_error
     static const char file[] = "variant_rules.csv";
     struct csvfile c;
     static const char *const cols[] = {"project", "rule", "variant", "min_version", "source", NULL};
-    static const char *const kinds[] = {"name", "label-major", "release", "fixed", "index", NULL};
+    static const char *const kinds[] = {"name",  "label-major",   "release", "fixed",
+                                        "index", "version-major", NULL};
     int idx[5];
     int rc = open_table(dir, file, cols, idx, &c, err);
     if (rc < 0)
@@ -542,7 +543,7 @@ static int load_variant_rules(const char *dir, struct tables *t, struct wa_error
         else if (!kinds[k])
             rc = wa_error_set(err, WA_ERR_FORMAT,
                               "%s line %zu: rule \"%s\" is none of name, label-major, release, "
-                              "fixed, index",
+                              "fixed, index, version-major",
                               file, r + 2, kind);
         else if (needs_variant != (variant[0] != '\0'))
             rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: a %s rule %s a variant", file,

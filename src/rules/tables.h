@@ -126,7 +126,8 @@ enum variant_rule_kind {
     VARIANT_RULE_LABEL_MAJOR, /* labels may name only the CUDA major: "+cu12torch2.8" */
     VARIANT_RULE_RELEASE,     /* no label: what PyPI's plain install gets (the release table) */
     VARIANT_RULE_FIXED,       /* no label: `variant` */
-    VARIANT_RULE_INDEX        /* the index's id (the generic rules say so already) */
+    VARIANT_RULE_INDEX,       /* the index's id (the generic rules say so already) */
+    VARIANT_RULE_VERSION      /* the version's major is the CUDA major: 13.0.0.19 -> cu13x */
 };
 
 struct variant_rule {

@@ -147,6 +147,13 @@ char *variant_decide(const struct tables *t, const struct wheel_name *wn, const 
         *how = "rule";
         return xstrdup(rule->variant);
     }
+    if (kind == VARIANT_RULE_VERSION) {
+        struct dotver d;
+        if (dotver_parse(wn->public_version, &d) == 0 && d.f[0] >= 10 && d.f[0] <= 99) {
+            *how = "rule";
+            return xasprintf("cu%ldx", d.f[0]);
+        }
+    }
     *how = "index";
     return xstrdup(index_id && *index_id ? index_id : "unknown");
 }

@@ -16,7 +16,9 @@
  *   4. the index's id, when it is a variant id (".../whl/cu121/");
  *   5. a "release" rule: what plain `pip install` gets for that release and
  *      platform (data/pytorch_releases.csv's pypi_default); a "fixed" rule:
- *      the variant the project's rule names (from its min_version on);
+ *      the variant the project's rule names (from its min_version on); a
+ *      "version-major" rule: the version's major is the CUDA major (CUDA
+ *      13's NVIDIA wheels, nvidia-cublas 13.0.0.19 -> cu13x);
  *   6. else the index's id ("simple"): unknown.
  *
  * How it was decided is kept with the record ("name", "label", "url",

@@ -401,6 +401,9 @@ static void test_variants(void)
          "name"},
         {"nvidia_nccl_cu13-2.28.3-py3-none-manylinux_2_18_x86_64.whl", NULL, "simple", "cu13x",
          "name"},
+        /* CUDA 13's unsuffixed toolkit wheels: the version's major */
+        {"nvidia_cublas-13.0.0.19-py3-none-manylinux_2_27_x86_64.whl", NULL, "simple", "cu13x",
+         "rule"},
         {"flash_attn-2.8.3+cu12torch2.8cxx11abiTRUE-cp312-cp312-linux_x86_64.whl", NULL, "releases",
          "cu12x", "label"},
         {"flash_attn-2.8.3+cu128torch2.8-cp312-cp312-linux_x86_64.whl", NULL, "releases", "cu128",
