@@ -737,7 +737,7 @@ static int scan_and_store(struct crawl *c, struct http_client *hc, struct cwheel
     struct wheelfetch_request rq = {
         w->url,           w->index_url,
         w->sha256,        w->must_verify,
-        w->strict_origin, !c->o->bundled && strncmp(w->wn.normalized, "nvidia-", 7) != 0};
+        w->strict_origin, !c->o->bundled && !record_is_library_project(w->wn.normalized)};
     int rc = wheelfetch_scan_from(hc, &rq, r, st, prog, ud, e);
     if (rc == 0 && w->must_verify && !st->sha256_checked)
         rc = wa_error_set(e, WA_ERR_CHECKSUM, "the file could not be checked against its sha256");

@@ -676,7 +676,7 @@ static int read_build(void *ud, const struct db_build *b, struct wa_error *err)
         dbview_row_apply_code(r, b->code);
     r->wheelarch_version = b->wheelarch_version ? xstrdup(b->wheelarch_version) : NULL;
     r->index_url = b->index_url ? xstrdup(b->index_url) : NULL;
-    r->requires = b->requires ? xstrdup(b->requires) : NULL;
+    r->requires = opt_dup(b->requires);
     return 0;
 }
 

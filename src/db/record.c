@@ -39,13 +39,16 @@ int record_is_bundled(const char *path)
     return 0;
 }
 
-int record_bundles_libraries(json_t *rec)
+int record_is_library_project(const char *project)
 {
-    const char *name =
-        json_string_value(json_object_get(json_object_get(rec, "wheel"), "normalized_name"));
-    return !name || strncmp(name, "nvidia-", 7) != 0;
+    return project && strncmp(project, "nvidia-", 7) == 0;
 }
 
+int record_bundles_libraries(json_t *rec)
+{
+    json_t *w = json_object_get(rec, "wheel");
+    return !record_is_library_project(json_string_value(json_object_get(w, "normalized_name")));
+}
 static json_t *str_or_null(const char *s)
 {
     return s ? json_string(s) : json_null();

@@ -158,10 +158,13 @@ char *record_code(json_t *rec);
 /* Whether a binary path names a bundled third-party CUDA library (cuDNN,
  * cuBLAS, NCCL, ...): its kernels serve other GPUs than the project's. */
 int record_is_bundled(const char *path);
-/* Whether a record's wheel bundles such libraries, i.e. is not itself one
- * of NVIDIA's library wheels (nvidia-cudnn-cu12, nvidia-cublas, ...: their
- * libraries are their own code).  Callers test record_is_bundled only when
- * this holds. */
+/* Whether a project (normalised) is one of NVIDIA's library wheels
+ * (nvidia-cudnn-cu12, nvidia-cublas, ...): the libraries record_is_bundled
+ * names are its own code there. */
+int record_is_library_project(const char *project);
+/* Whether a record's wheel bundles such libraries, i.e. is not one of
+ * NVIDIA's library wheels.  Callers test record_is_bundled only when this
+ * holds. */
 int record_bundles_libraries(json_t *rec);
 
 #endif

@@ -433,26 +433,24 @@ static int get_string(json_t *o, const char *key, const char *field, enum presen
 
 typedef int (*rule_fn)(const char *s);
 
-/* A string field: text, then the rule. */
-/* An optional array of strings under key (null counts as absent): at most
- * max_items of them (0: any number), each one line of at most max_len
- * bytes that rule (when given) accepts. */
-static int check_string_list(json_t *o, const char *key, size_t max_items, size_t max_len,
+/* An optional array of strings v, named field (absent and null are
+ * accepted): at most max_items of them (0: any number), each one line of
+ * at most max_len bytes that rule (when given) accepts. */
+static int check_string_list(json_t *v, const char *field, size_t max_items, size_t max_len,
                              rule_fn rule, const char *what, struct wa_error *err)
 {
-    json_t *v = json_object_get(o, key);
     if (!v || json_is_null(v))
         return 0;
     if (!json_is_array(v))
-        return bad_type(err, key, v, "an array");
+        return bad_type(err, field, v, "an array of strings");
     if (max_items && json_array_size(v) > max_items)
-        return wa_error_set(err, WA_ERR_FORMAT, "%s: more than %zu entries", key, max_items);
+        return wa_error_set(err, WA_ERR_FORMAT, "%s: more than %zu entries", field, max_items);
     size_t i;
     json_t *x;
     json_array_foreach(v, i, x)
     {
         char f[FIELD_MAX];
-        subfield(f, key, "[%zu]", i);
+        subfield(f, field, "[%zu]", i);
         if (!json_is_string(x))
             return bad_type(err, f, x, "a string");
         if (!text_ok(x, max_len) || (rule && !rule(str(x))))
@@ -461,6 +459,7 @@ static int check_string_list(json_t *o, const char *key, size_t max_items, size_
     return 0;
 }
 
+/* A string field: text, then the rule. */
 static int check_string(json_t *o, const char *key, const char *field, enum presence p, size_t max,
                         rule_fn rule, const char *what, struct wa_error *err)
 {
@@ -533,27 +532,6 @@ static int check_targets(json_t *arr, const char *field, enum presence p, int ki
     if (rc == 0 && seen_over(&list))
         rc = too_many(err, field, 0);
     return rc;
-}
-
-/* An array of free text lines. */
-static int check_lines(json_t *arr, const char *field, struct wa_error *err)
-{
-    if (!arr || json_is_null(arr))
-        return 0;
-    if (!json_is_array(arr))
-        return bad_type(err, field, arr, "an array of strings");
-    size_t i;
-    json_t *x;
-    json_array_foreach(arr, i, x)
-    {
-        char f[FIELD_MAX];
-        subfield(f, field, "[%zu]", i);
-        if (!json_is_string(x))
-            return bad_type(err, f, x, "a string");
-        if (!text_ok(x, TEXT_MAX))
-            return bad_value(err, f, str(x), "one line of text");
-    }
-    return 0;
 }
 
 static int check_wheel(json_t *w, struct wa_error *err)
@@ -756,10 +734,12 @@ static int check_binary(json_t *b, size_t i, struct seen *rec, struct wa_error *
             return rc;
     }
     subfield(g, f, ".arch_flags");
-    if ((rc = check_lines(json_object_get(b, "arch_flags"), g, err)) < 0)
+    if ((rc = check_string_list(json_object_get(b, "arch_flags"), g, 0, TEXT_MAX, NULL,
+                                "one line of text", err)) < 0)
         return rc;
     subfield(g, f, ".warnings");
-    return check_lines(json_object_get(b, "warnings"), g, err);
+    return check_string_list(json_object_get(b, "warnings"), g, 0, TEXT_MAX, NULL,
+                             "one line of text", err);
 }
 
 static int key_ok(const char *s)
@@ -880,9 +860,11 @@ int recordcheck_validate(const char *key, json_t *rec, struct wa_error *err)
     }
     /* The indexes that list the wheel; its Requires-Dist (null: no
      * METADATA was read). */
-    if ((rc = check_string_list(rec, "indexes", 0, 128, index_id_ok, "an index id", err)) < 0 ||
-        (rc = check_string_list(rec, "requires_dist", WHEELMETA_MAX_REQUIRES, WHEELMETA_MAX_FIELD,
-                                NULL, "one line of text", err)) < 0)
+    if ((rc = check_string_list(json_object_get(rec, "indexes"), "indexes", 0, 128, index_id_ok,
+                                "an index id", err)) < 0 ||
+        (rc = check_string_list(json_object_get(rec, "requires_dist"), "requires_dist",
+                                WHEELMETA_MAX_REQUIRES, WHEELMETA_MAX_FIELD, NULL,
+                                "one line of text", err)) < 0)
         return rc;
     /* The distinct targets of the whole record, over all its lists. */
     struct seen all;

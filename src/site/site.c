@@ -187,6 +187,29 @@ static int wheel_page(struct ctx *c, const struct record *r, struct wa_error *er
     return rc;
 }
 
+/* The context of a second thread: the same output and options, its own
+ * templates (a tmpl_set is one thread's), page count and list of pages
+ * left out.  Free its templates with tmpl_set_free when it is done. */
+static void ctx_for_thread(struct ctx *child, const struct ctx *c)
+{
+    *child = *c;
+    child->pages = 0;
+    child->dups = NULL;
+    child->ndups = child->capdups = 0;
+    child->tmpls = tmpl_set_new(tmpl_dir_loader, (void *)c->o->templates_dir);
+}
+
+/* rc, or a joined thread's error (thread_rc, why) when rc is 0. */
+static int first_error(int rc, struct wa_error *err, int thread_rc, const struct wa_error *why)
+{
+    if (rc == 0 && thread_rc < 0) {
+        if (err)
+            *err = *why;
+        return thread_rc;
+    }
+    return rc;
+}
+
 /* Wheel pages are rendered on a second thread while the first reads the
  * database (the other core is idle then): records wait in a short queue;
  * when it is full, or no thread could be started, the reader renders the
@@ -232,11 +255,7 @@ static void wheel_pages_start(struct wheel_pages *w, struct ctx *c)
 {
     memset(w, 0, sizeof *w);
     w->main = c;
-    w->c = *c;
-    w->c.pages = 0;
-    w->c.dups = NULL;
-    w->c.ndups = w->c.capdups = 0;
-    w->c.tmpls = tmpl_set_new(tmpl_dir_loader, (void *)c->o->templates_dir);
+    ctx_for_thread(&w->c, c);
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->ready, NULL);
     w->running = workers_try_spawn(&w->task, wheel_pages_run, w) == 0;
@@ -262,12 +281,7 @@ static int wheel_pages_join(struct wheel_pages *w, int rc, struct wa_error *err)
     tmpl_set_free(w->c.tmpls);
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->ready);
-    if (rc == 0 && w->rc < 0) {
-        if (err)
-            *err = w->err;
-        return w->rc;
-    }
-    return rc;
+    return first_error(rc, err, w->rc, &w->err);
 }
 
 static int on_record(void *ud, struct record *r, struct wa_error *err)
@@ -757,11 +771,7 @@ static void feeds_run(void *arg)
 
 static void feeds_start(struct feeds_job *j, const struct ctx *c, struct sitedata *d)
 {
-    j->c = *c;
-    j->c.pages = 0;
-    j->c.dups = NULL; /* its own list, joined to the main one after */
-    j->c.ndups = j->c.capdups = 0;
-    j->c.tmpls = tmpl_set_new(tmpl_dir_loader, (void *)c->o->templates_dir);
+    ctx_for_thread(&j->c, c); /* its pages left out join the main list after */
     j->d = d;
     workers_spawn(&j->task, feeds_run, j);
 }
@@ -772,12 +782,7 @@ static int feeds_join(struct feeds_job *j, int rc, struct wa_error *err)
     workers_join(&j->task);
     tmpl_set_free(j->c.tmpls);
     j->c.tmpls = NULL;
-    if (rc == 0 && j->rc < 0) {
-        if (err)
-            *err = j->err;
-        return j->rc;
-    }
-    return rc;
+    return first_error(rc, err, j->rc, &j->err);
 }
 
 /* Appends the n pages of list (taken) to the skipped records of st. */
