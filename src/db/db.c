@@ -24,7 +24,8 @@ struct db {
     sqlite3 *h;
     char *path;
     int readonly;
-    int in_tx; /* inside db_begin ... db_commit */
+    int in_tx;   /* inside db_begin ... db_commit */
+    int version; /* the schema's, once open */
     pthread_mutex_t mu;
 };
 
@@ -135,6 +136,15 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
     "CREATE TRIGGER wheels_delete AFTER DELETE ON wheels BEGIN" CHANGED REFRESH5("old") "END;"
     "CREATE TRIGGER wheels_update AFTER UPDATE ON wheels BEGIN" CHANGED
         REFRESH5("old") REFRESH5("new") "END;",
+    /* 6: the records (JSON, ~1.6 KB each) in a table of their own: inline,
+     * they filled nine tenths of the pages of wheels, which every build
+     * and query scans for the columns alone; a wheel's record goes with it */
+    "CREATE TABLE records (key TEXT PRIMARY KEY NOT NULL, record TEXT NOT NULL);"
+    "INSERT INTO records SELECT key, record FROM wheels ORDER BY key;"
+    "DROP TRIGGER wheels_delete;"
+    "ALTER TABLE wheels DROP COLUMN record;"
+    "CREATE TRIGGER wheels_delete AFTER DELETE ON wheels BEGIN"
+    "  DELETE FROM records WHERE key = old.key;" CHANGED REFRESH5("old") "END;",
 };
 /* clang-format on */
 
@@ -499,6 +509,7 @@ static int open_at(const char *path, int flags, int max_version, struct db **out
                           path, version, DB_SCHEMA_VERSION);
         goto fail;
     }
+    db->version = !ro && version < max_version ? max_version : version;
     *out = db;
     return 0;
 fail:
@@ -712,9 +723,8 @@ int db_each_requirement_list(struct db *db,
                              void *ud, struct wa_error *err)
 {
     pthread_mutex_lock(&db->mu);
-    sqlite3_stmt *st = prep(db, "SELECT key, json_extract(record, '$.requires_dist') FROM wheels "
-                                "WHERE status = 'scanned' AND json_valid(record) AND "
-                                "json_type(record, '$.requires_dist') = 'array' ORDER BY key");
+    sqlite3_stmt *st = prep(db, "SELECT key, requires FROM wheels WHERE status = 'scanned' AND "
+                                "requires IS NOT NULL ORDER BY key");
     int rc = st ? 0 : sql_error(db, err, "cannot read requirements");
     int s = SQLITE_DONE;
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -774,7 +784,7 @@ int db_read_record(struct db *db, const char *key, json_t **rec, struct wa_error
     *rec = NULL;
     if (!wheelkey_valid(key))
         return bad_key(key, err);
-    char *text = get_text(db, "SELECT record FROM wheels WHERE key = ?", key);
+    char *text = get_text(db, "SELECT record FROM records WHERE key = ?", key);
     if (!text)
         return wa_error_set(err, WA_ERR_IO, "%s: no record %s", db->path, key);
     *rec = parse(text, "the record", key, db, err);
@@ -796,15 +806,23 @@ int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error
     pthread_mutex_lock(&db->mu);
     rc = tx_begin(db, err);
     if (rc == 0) {
-        sqlite3_stmt *st = prep(db, "INSERT OR REPLACE INTO wheels (key, record, " COLUMNS5
-                                    ") VALUES (?, ?, " COLUMN_SLOTS5 ")");
+        sqlite3_stmt *st = prep(db, "INSERT OR REPLACE INTO wheels (key, " COLUMNS5
+                                    ") VALUES (?, " COLUMN_SLOTS5 ")");
+        if (st) {
+            bind_text(st, 1, key);
+            bind_columns(st, 2, &c);
+            bind_text(st, 2 + NCOLUMNS, c.requires);
+        }
+        if (!st || sqlite3_step(st) != SQLITE_DONE)
+            rc = sql_error(db, err, "cannot store a record");
+        sqlite3_finalize(st);
+        st =
+            rc == 0 ? prep(db, "INSERT OR REPLACE INTO records (key, record) VALUES (?, ?)") : NULL;
         if (st) {
             bind_text(st, 1, key);
             bind_text(st, 2, text);
-            bind_columns(st, 3, &c);
-            bind_text(st, 3 + NCOLUMNS, c.requires);
         }
-        if (!st || sqlite3_step(st) != SQLITE_DONE)
+        if (rc == 0 && (!st || sqlite3_step(st) != SQLITE_DONE))
             rc = sql_error(db, err, "cannot store a record");
         sqlite3_finalize(st);
         static const char *const clear[] = {
@@ -865,7 +883,8 @@ int db_each_wheel(struct db *db, int (*want)(void *ud, const char *project, cons
         "SELECT key, status, project, version, variant, platform, scanned_at, inferred_from, "
         "index_url, wheelarch_version, code, filename, url, sha256, upload_time, "
         "requires_python, yanked_reason, size, sha256_verified, yanked, "
-        "CASE WHEN code IS NOT NULL THEN record END, requires FROM wheels ORDER BY key";
+        "CASE WHEN code IS NOT NULL THEN (SELECT record FROM records r WHERE r.key = w.key) END, "
+        "requires FROM wheels w ORDER BY key";
     pthread_mutex_lock(&db->mu);
     sqlite3_stmt *st = prep(db, sql);
     int rc = st ? 0 : sql_error(db, err, "cannot read records");
@@ -920,7 +939,8 @@ int db_each_record(struct db *db,
                    void *ud, struct wa_error *err)
 {
     pthread_mutex_lock(&db->mu);
-    sqlite3_stmt *st = prep(db, "SELECT key, record FROM wheels ORDER BY key");
+    sqlite3_stmt *st = prep(db, db->version >= 6 ? "SELECT key, record FROM records ORDER BY key"
+                                                 : "SELECT key, record FROM wheels ORDER BY key");
     int rc = st ? 0 : sql_error(db, err, "cannot read records");
     int s = SQLITE_DONE;
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {

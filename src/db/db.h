@@ -2,10 +2,11 @@
  * db: the compatibility database, one SQLite file: DIR/wheelarch.db
  * (cache/wheelarch.db by default).  docs/database.md documents its schema.
  *
- *   wheels       one row per wheel: the record (JSON, see record.h) and the
- *                columns derived from it (identity, status, target unions,
- *                the project's own GPU code), indexed by project, version,
- *                variant and platform
+ *   wheels       one row per wheel: the columns derived from its record
+ *                (identity, status, target unions, the project's own GPU
+ *                code), indexed by project, version, variant and platform
+ *   records      the record of each wheel (JSON, see record.h), apart so
+ *                that scans of wheels read small rows
  *   binaries     one row per binary of a scanned wheel
  *   targets      one row per (binary, GPU target): modules, entries,
  *                bytes, codecs, PTX ISA
@@ -38,7 +39,7 @@
 #include "error.h"
 
 #define DB_FILE "wheelarch.db"
-#define DB_SCHEMA_VERSION 5
+#define DB_SCHEMA_VERSION 6
 #define DB_BUSY_MS 60000
 
 struct db;

@@ -95,12 +95,12 @@ def records(cache):
     there is no database)."""
     if not os.path.exists(db_path(cache)):
         return {}
-    return dict(db_query(cache, "SELECT key, record FROM wheels"))
+    return dict(db_query(cache, "SELECT key, record FROM records"))
 
 
 def record(cache, key):
     """The record of key as an object, or None."""
-    rows = db_query(cache, "SELECT record FROM wheels WHERE key = ?", (key,))
+    rows = db_query(cache, "SELECT record FROM records WHERE key = ?", (key,))
     return json.loads(rows[0][0]) if rows else None
 
 

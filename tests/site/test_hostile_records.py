@@ -195,6 +195,7 @@ with con:
     con.execute("CREATE TEMP TABLE copy AS SELECT * FROM wheels WHERE key = ?", (ROCM,))
     con.execute("UPDATE copy SET key = ?, variant = 'rocm6<b>INJ</b>'", (EDITED,))
     con.execute("INSERT INTO wheels SELECT * FROM copy")
+    con.execute("INSERT INTO records SELECT ?, record FROM records WHERE key = ?", (EDITED, ROCM))
 con.close()
 
 # ---- build -----------------------------------------------------------------

@@ -363,6 +363,8 @@ static void round_trip(void)
     INT_EQ(count(dir, "SELECT count(*) FROM builds WHERE best = '" K2 "' AND status = 'inferred'"),
            1, "without it, the inferred sibling does");
     run_sql(path, "DELETE FROM wheels WHERE key = '" K2 "'");
+    INT_EQ(count(dir, "SELECT count(*) FROM records WHERE key = '" K2 "'"), 0,
+           "a wheel's record goes with its row");
     INT_EQ(count(dir, "SELECT count(*) FROM builds"), 1, "a group without wheels has no row");
     free(path);
     db = open_db(dir);
@@ -458,6 +460,10 @@ static void migrations(void)
            1, "the upgrade filled the identity and line columns from the record");
     OK(count(dir, "SELECT count(*) FROM pragma_table_info('wheels') WHERE name = 'entry'") == 0,
        "and dropped the line's JSON copy");
+    INT_EQ(count(dir, "SELECT count(*) FROM records WHERE key = '" SCANNED "'"), 1,
+           "the record moved to records");
+    OK(count(dir, "SELECT count(*) FROM pragma_table_info('wheels') WHERE name = 'record'") == 0,
+       "and out of wheels");
     db = open_db(dir);
     json_t *back = NULL;
     OK(db && db_read_record(db, SCANNED, &back, &err) == 0 && json_equal(back, rec),
@@ -545,7 +551,7 @@ static void merges(void)
 
     /* Damaged and invalid inputs are refused whole. */
     char *bad = make_db("m-bad", kb, sb, 2);
-    run_sql(bad, "UPDATE wheels SET record = replace(record, '\"cu130\"', '\"cu 130\"') WHERE "
+    run_sql(bad, "UPDATE records SET record = replace(record, '\"cu130\"', '\"cu 130\"') WHERE "
                  "key = '" K3 "'");
     char *junk = fsutil_join(work, "junk.db");
     FILE *f = fopen(junk, "wb");

@@ -549,12 +549,16 @@ static void view_skips(const char *work, const struct tables *t)
         "CREATE TEMP TABLE copy AS SELECT * FROM wheels WHERE key = '" SCANNED "';"
         "UPDATE copy SET key = '" OTHER_KEY "', variant = 'rocm6<b>INJ</b>';"
         "INSERT INTO wheels SELECT * FROM copy;"
+        "INSERT INTO records SELECT '" OTHER_KEY "', record FROM records"
+        "  WHERE key = '" SCANNED "';"
         "UPDATE copy SET key = 'evil', variant = (SELECT variant FROM wheels"
         "  WHERE key = '" SCANNED "');"
         "INSERT INTO wheels SELECT * FROM copy;"
-        "UPDATE copy SET key = '2222222222222222222222222222222222222222222222222222222222222222',"
-        "  record = '{\"key\": ';"
-        "INSERT INTO wheels SELECT * FROM copy;";
+        "INSERT INTO records SELECT 'evil', record FROM records WHERE key = '" SCANNED "';"
+        "UPDATE copy SET key = '2222222222222222222222222222222222222222222222222222222222222222';"
+        "INSERT INTO wheels SELECT * FROM copy;"
+        "INSERT INTO records VALUES"
+        "  ('2222222222222222222222222222222222222222222222222222222222222222', '{\"key\": ');";
     char *msg = NULL;
     OK(sqlite3_exec(h, sql, NULL, NULL, &msg) == SQLITE_OK, "hand edits: %s", msg ? msg : "");
     sqlite3_free(msg);
