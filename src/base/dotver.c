@@ -85,12 +85,14 @@ int dotver_cmp_str(const char *a, const char *b)
     return dotver_cmp(&x, &y);
 }
 
-char *dotver_major_minor(const char *s)
+char *dotver_release(const char *s)
 {
     struct dotver v;
     if (dotver_parse(s, &v) < 0)
         return xstrdup(s ? s : "");
     if (v.n < 2)
         return xasprintf("%ld", v.f[0]);
+    if (v.n >= 3 && v.f[0] == 0 && v.f[1] == 0)
+        return xasprintf("0.0.%ld", v.f[2]);
     return xasprintf("%ld.%ld", v.f[0], v.f[1]);
 }

@@ -28,7 +28,10 @@ int dotver_cmp(const struct dotver *a, const struct dotver *b);
 /* Compares two version strings (unparsable ones sort first). */
 int dotver_cmp_str(const char *a, const char *b);
 
-/* "2.8" from "2.8.1": the first two fields; caller frees. */
-char *dotver_major_minor(const char *s);
+/* The release a version belongs to, the unit pages, pins ("==2.8.*") and
+ * history group versions by: its first two fields ("2.8" of "2.8.1"),
+ * or three when the first two are 0.0 ("0.0.33": projects such as
+ * xformers that never left 0.0 make each patch a release).  Caller frees. */
+char *dotver_release(const char *s);
 
 #endif

@@ -461,7 +461,7 @@ static struct dbview_row *new_row(struct dbview *v, size_t *cap, const char *pro
     memset(r, 0, sizeof *r);
     r->project = xstrdup(project);
     r->version = xstrdup(version);
-    r->release = release ? xstrdup(release) : dotver_major_minor(version);
+    r->release = release ? xstrdup(release) : dotver_release(version);
     r->variant = xstrdup(variant);
     r->platform = xstrdup(platform);
     r->status = status;
@@ -650,7 +650,7 @@ static int read_build(void *ud, const struct db_build *b, struct wa_error *err)
     if (x->platform && strcmp(x->platform, b->platform) != 0) {
         /* Another platform: only its version counts (declared rows of a
          * release show under its newest crawled version, see build_view). */
-        char *release = dotver_major_minor(b->version), pk[512];
+        char *release = dotver_release(b->version), pk[512];
         decl_key(pk, sizeof pk, b->project, release, "", "");
         free(release);
         size_t at;

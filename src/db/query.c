@@ -130,7 +130,7 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
      * the driver table and the newest release per variant are releases
      * (pip takes a pre-release only with --pre, and a nightly index is
      * not what someone fixing "no kernel image" should be sent to). */
-    char *asked = o->version ? dotver_major_minor(o->version) : NULL;
+    char *asked = o->version ? dotver_release(o->version) : NULL;
     for (size_t i = 0; i < v->nrows; i++) {
         const struct dbview_row *r = &v->rows[o->order ? o->order[i] : i];
         if (strcmp(r->project, o->project) != 0 || strcmp(r->platform, o->platform) != 0 ||
@@ -714,7 +714,7 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
                                              : "");
         return NULL;
     }
-    char *release = o->version ? dotver_major_minor(o->version) : xstrdup(c.releases[0]);
+    char *release = o->version ? dotver_release(o->version) : xstrdup(c.releases[0]);
     const char *exact = NULL;
     struct dotver ov;
     if (o->version && dotver_parse(o->version, &ov) == 0 && ov.n >= 3)

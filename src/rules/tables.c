@@ -383,7 +383,7 @@ static int load_declared(const char *dir, struct tables *t, struct wa_error *err
         struct declared *d = &t->declared[t->ndeclared++];
         d->project = xstrdup(row[idx[0]]);
         d->version = xstrdup(row[idx[1]]);
-        d->release = dotver_major_minor(d->version);
+        d->release = dotver_release(d->version);
         d->variant = xstrdup(row[idx[2]]);
         d->platform = xstrdup(row[idx[3]]);
         d->arch_list = xstrdup(row[idx[4]]);
@@ -434,7 +434,7 @@ static int load_releases(const char *dir, struct tables *t, struct wa_error *err
         struct release_info *ri = &t->releases[t->nreleases++];
         ri->project = xstrdup(row[idx[0]]);
         ri->version = xstrdup(row[idx[1]]);
-        ri->release = dotver_major_minor(ri->version);
+        ri->release = dotver_release(ri->version);
         ri->torch_release = xstrdup(row[idx[2]]);
         ri->platform = xstrdup(row[idx[3]]);
         ri->pypi_default = xstrdup(row[idx[5]]);

@@ -107,7 +107,7 @@ static char *from_url(const char *url)
  * a variant id, or NULL when the table does not know or says none. */
 static char *from_release(const struct tables *t, const struct wheel_name *wn)
 {
-    char *release = dotver_major_minor(wn->public_version);
+    char *release = dotver_release(wn->public_version);
     const struct release_info *ri =
         release ? tables_release(t, wn->normalized, release, wheelname_platform_id(wn->platform))
                 : NULL;

@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 
 #include "db.h"
+#include "dotver.h"
 #include "wheelkey.h"
 #include "error.h"
 #include "fsutil.h"
@@ -48,9 +49,27 @@ static void workers(void)
     INT_EQ(flag, 1, "a spawned task has run when joined");
 }
 
+/* dotver_release: the unit versions are grouped by. */
+static void releases(void)
+{
+    static const char *const cases[][2] = {
+        {"2.8.1", "2.8"},     {"2.8", "2.8"},
+        {"2", "2"},           {"0.24.0", "0.24"},
+        {"0.0.33", "0.0.33"}, {"0.0.33.post1", "0.0.33"},
+        {"13.6.0", "13.6"},   {"2.10.0.dev20261120", "2.10"},
+        {"0.0", "0.0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *r = dotver_release(cases[i][0]);
+        OK(strcmp(r, cases[i][1]) == 0, "release of %s: %s, want %s", cases[i][0], r, cases[i][1]);
+        free(r);
+    }
+}
+
 int main(int argc, char **argv)
 {
     workers();
+    releases();
     struct strbuf b = STRBUF_INIT;
     STR_EQ(strbuf_str(&b), "", "empty strbuf");
     strbuf_grow(&b, 0);
