@@ -12,6 +12,7 @@
 #include "compat.h"
 #include "gpuname.h"
 #include "query.h"
+#include "stack.h"
 #include "strbuf.h"
 #include "tables.h"
 #include "target.h"
@@ -209,101 +210,39 @@ static int resolve_gpu(const struct cli_command *cmd, const struct tables *t, co
     return -1;
 }
 
-/* The length of an index URL without its last segment: the family of
- * indexes it belongs to ("https://download.pytorch.org/whl/" of
- * ".../whl/cu128/"). */
-static size_t index_root_len(const char *url)
-{
-    size_t n = strlen(url);
-    while (n > 0 && url[n - 1] == '/')
-        n--;
-    while (n > 0 && url[n - 1] != '/')
-        n--;
-    return n;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* --stack: the query for every crawled project of the view (torch first,
- * then by name; not the GPU libraries, which the projects' verdicts take
- * in), and where a project's recommended index differs from torch's, a
- * line that says so. */
+/* --stack: every crawled project's answer (stack_run), each followed by
+ * its note when it does not go with torch's. */
 static int query_stack(const struct dbview *v, struct query_options *o, int as_json)
 {
-    const char **names = xcalloc(v->nrows + 1, sizeof *names);
-    size_t n = 0;
-    for (size_t i = 0; i < v->nrows; i++) {
-        const struct dbview_row *r = &v->rows[i];
-        if (r->status == VIEW_DECLARED || tables_gpu_library(v->t, r->project))
-            continue;
-        size_t k = 0;
-        while (k < n && strcmp(names[k], r->project) != 0)
-            k++;
-        if (k == n)
-            names[n++] = r->project;
-    }
-    qsort(names, n, sizeof *names, cmp_str);
-    for (size_t k = 0; k < n; k++) /* torch first */
-        if (strcmp(names[k], "torch") == 0 && k > 0) {
-            memmove(names + 1, names, k * sizeof *names);
-            names[0] = "torch";
-        }
-    json_t *all = json_array();
-    const char *torch_index = NULL;
-    char *torch_root = NULL;
-    for (size_t k = 0; k < n; k++) {
-        struct wa_error err;
-        o->project = names[k];
-        json_t *res = query_run(v, o, &err);
-        if (!res) {
-            if (!as_json)
-                printf("%s: %s\n\n", names[k], err.msg);
-            continue;
-        }
-        json_t *rec = json_object_get(res, "recommendation");
-        const char *ix = json_string_value(json_object_get(rec, "index"));
-        const char *url = json_string_value(json_object_get(rec, "index_url"));
-        if (k == 0 && strcmp(names[k], "torch") == 0) {
-            torch_index = ix;
-            torch_root = url ? xstrndup(url, index_root_len(url)) : NULL;
-        } else if (torch_index && ix && url && torch_root && strcmp(ix, torch_index) != 0 &&
-                   index_root_len(url) == strlen(torch_root) &&
-                   strncmp(url, torch_root, strlen(torch_root)) == 0) {
-            /* both from one family of indexes (download.pytorch.org/whl/cuXYZ),
-             * each recommending another */
-            char *note = xasprintf("%s's recommended build is %s, torch's %s: install both from "
-                                   "the same CUDA variant where one has native code for this "
-                                   "GPU, or check that the two CUDA versions work together",
-                                   names[k], ix, torch_index);
-            json_object_set_new(res, "stack_note", json_string(note));
-            free(note);
-        }
-        if (!as_json) {
-            print_text(res);
-            if (json_is_string(json_object_get(res, "stack_note")))
-                printf("note: %s\n", json_string_value(json_object_get(res, "stack_note")));
-            printf("\n");
-        }
-        json_array_append_new(all, res);
-    }
+    json_t *out = stack_run(v, o);
+    json_t *all = json_object_get(out, "stack");
     if (as_json) {
-        json_t *o2 = json_object();
-        json_object_set_new(o2, "stack", all);
-        char *s = json_dumps(o2, JSON_COMPACT);
+        char *s = json_dumps(out, JSON_COMPACT);
         printf("%s\n", s);
         free(s);
-        json_decref(o2);
     } else {
-        if (n == 0)
+        size_t i;
+        json_t *res;
+        json_array_foreach(all, i, res)
+        {
+            print_text(res);
+            const char *note = json_string_value(json_object_get(res, "stack_note"));
+            if (note)
+                printf("note: %s\n", note);
+            json_t *t = json_object_get(res, "together");
+            if (json_is_object(t)) {
+                json_t *cmds = json_object_get(t, "commands");
+                printf("  %s\n  %s\n", json_string_value(json_object_get(cmds, "pip")),
+                       json_string_value(json_object_get(cmds, "uv")));
+            }
+            printf("\n");
+        }
+        if (json_array_size(all) == 0)
             printf("no crawled project in the database for this platform\n");
-        json_decref(all);
     }
-    free(names);
-    free(torch_root);
-    return n ? WA_EXIT_OK : WA_EXIT_FAILURE;
+    int rc = json_array_size(all) ? WA_EXIT_OK : WA_EXIT_FAILURE;
+    json_decref(out);
+    return rc;
 }
 
 int cli_query(int argc, char **argv)

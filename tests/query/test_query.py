@@ -175,6 +175,69 @@ if o:
     c.ok(o["recommendation"]["commands"]["pip"].endswith("torch==%s --index-url "
                                                          "https://download.pytorch.org/whl/nightly/cu130" % ver),
          "pinned exactly, from its nightly index: " + o["recommendation"]["commands"]["pip"])
+# ---- the stack: companions checked against torch --------------------------------
+# xformers 0.0.33 from download.pytorch.org with the GPU code of two fixture
+# wheels: cu126 (sm_75 ... sm_120) and cu128 (sm_100 and newer only).
+
+
+def companion(src, folder, requires=None):
+    fn = "xformers-0.0.33+%s-cp312-cp312-manylinux_2_28_x86_64.whl" % folder
+    r = watest.clone_record(watest.record(SITEDB, src), fn, folder)
+    r["wheel"].update(project="xformers", normalized_name="xformers")
+    if requires is not None:
+        r["requires_dist"] = requires
+    return r
+
+
+CU126 = "5bfab464df510417e090120aa3077e848465b23412f6646c6bbb6d91d1712285"
+CU128 = "c12c85a51b9ab33ca3ec535b9122bd92364f25535ede1c09d391df231e8c0cec"
+
+
+def stack(cache, cc):
+    p = subprocess.run([args.wheelarch, "query", "--stack", "--json", "--cc", cc, "--platform", "linux-x86_64",
+                        "--cache", cache], capture_output=True, text=True, timeout=60)
+    c.eq(p.returncode, 0, "query --stack --cc %s: %s" % (cc, p.stderr.strip()))
+    return {x["project"]: x for x in json.loads(p.stdout)["stack"]} if p.returncode == 0 else {}
+
+
+stack_db = os.path.join(W, "stack-db")
+p = watest.db_with_records(args, SITEDB, stack_db, [companion(CU126, "cu126"), companion(CU128, "cu128")])
+c.eq(p.returncode, 0, "import of the companion's wheels: " + p.stderr.strip())
+s = stack(stack_db, "8.9")
+x = s.get("xformers", {})
+c.eq(list(s)[:1], ["torch"], "torch first")
+c.eq(x.get("version"), "0.0.33", "a 0.0.x project's release is its patch: 0.0.33, not 0.0")
+c.eq((x.get("recommendation") or {}).get("index"), "cu126", "8.9: xformers runs natively from cu126 only")
+torch_ix = (s.get("torch", {}).get("recommendation") or {}).get("index")
+c.ok(torch_ix and torch_ix != "cu126", "torch's own best variant is another: %s" % torch_ix)
+t = x.get("together") or {}
+c.eq(t.get("index"), "cu126", "together: the variant in which both run natively")
+c.eq(t.get("commands", {}).get("pip"),
+     "pip install torch==%s.* xformers==0.0.33.* --index-url https://download.pytorch.org/whl/cu126"
+     % s["torch"]["version"], "one command installs both from it")
+c.ok("do not work together" in x.get("stack_note", "") and "cu126" in x["stack_note"],
+     "the note says why: " + x.get("stack_note", ""))
+s = stack(stack_db, "10.0")
+x = s.get("xformers", {})
+c.eq((x.get("recommendation") or {}).get("index"), "cu128", "10.0: xformers' best is cu128")
+c.ok("together" not in x and "no variant of both" in x.get("stack_note", ""),
+     "no variant suits both: said so, no command: " + x.get("stack_note", ""))
+c.ok("stack_note" not in s.get("torchvision", {}), "torchvision's best variant is torch's: no note")
+
+# The companion pins torch 2.9.0 (Requires-Dist): it is judged with that
+# torch, not with the newest.
+pinned_db = os.path.join(W, "stack-pinned-db")
+p = watest.db_with_records(args, SITEDB, pinned_db, [companion(CU126, "cu126", ["torch==2.9.0"]),
+                                                      companion(CU128, "cu128", ["torch==2.9.0"])])
+c.eq(p.returncode, 0, "import of pinned companions: " + p.stderr.strip())
+s = stack(pinned_db, "8.9")
+x = s.get("xformers", {})
+t = x.get("together") or {}
+c.eq(t.get("versions", {}).get("torch"), "2.9.0", "together: the torch it requires")
+c.ok("requires torch 2.9.0" in x.get("stack_note", ""), "the note names the pin: " + x.get("stack_note", ""))
+c.ok(t.get("commands", {}).get("pip", "").startswith("pip install torch==2.9.0 xformers==0.0.33.* --index-url "),
+     "the command pins that torch: " + t.get("commands", {}).get("pip", ""))
+
 p = subprocess.run([args.wheelarch, "query", "--cc", "gfx9999", "--cache", empty], capture_output=True, text=True)
 c.ok(p.returncode == 2 and "unknown AMD processor 'gfx9999'" in p.stderr, "an unknown processor is a usage error: " + p.stderr.strip())
 c.done()

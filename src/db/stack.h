@@ -1,0 +1,46 @@
+/*
+ * stack: the answer for a whole GPU software stack on one GPU and platform —
+ * every crawled project (torch first, then by name; not NVIDIA's library
+ * wheels, which the projects' own verdicts take in), each with query's
+ * answer for its newest release, and a check that the projects can be
+ * installed together.
+ *
+ * A companion (torchvision, xformers, ...) installed from another variant
+ * of torch's family of indexes (download.pytorch.org/whl/cuXYZ) than torch
+ * is built against another CUDA; pip installs it, and it fails at import
+ * or at the first kernel.  When the two recommendations differ inside one
+ * family, the stack names the variant in which both have native code for
+ * the GPU (the newest CUDA among such), with the one command that installs
+ * both from it, or says that there is none.
+ *
+ * The result is a JSON object, a public interface (`wheelarch query
+ * --stack --json`):
+ *
+ *   {"stack": [QUERY_RESULT + {"stack_note": TEXT or absent,
+ *                              "together": {"index", "index_url",
+ *                                           "versions": {PROJECT: PIN},
+ *                                           "commands": {"pip", "uv"}}
+ *                                          or absent}]}
+ *
+ * QUERY_RESULT being query_run's object for that project.
+ */
+#ifndef WHEELARCH_STACK_H
+#define WHEELARCH_STACK_H
+
+#include <jansson.h>
+
+#include "dbview.h"
+#include "query.h"
+
+/* The crawled projects of v that stack_run answers for: not declared-only,
+ * not GPU libraries; torch first, then by name.  Sets *n; the names are
+ * borrowed from v.  Caller frees the array. */
+const char **stack_projects(const struct dbview *v, size_t *n);
+
+/* Runs query_run for every project of stack_projects(v) with o (its
+ * project and version ignored) and checks them together.  Projects the
+ * query has no answer for on o's platform are left out.  Returns a new
+ * object (see above); never NULL. */
+json_t *stack_run(const struct dbview *v, const struct query_options *o);
+
+#endif
