@@ -204,8 +204,16 @@ static void check_pair(const struct dbview *v, const struct query_options *o, co
                              proj, cver, pin, trel);
     } else if (strcmp(tix, cix) != 0 || pinned) {
         const json_t *common = common_variant(tq, res);
-        char *tpin = pin ? xstrdup(pin) : xasprintf("%s.*", tver ? tver : trel);
-        char *cpin = xasprintf("%s.*", str_at(res, "version", NULL));
+        /* the answers' own pins where they are of the releases compared */
+        const json_t *tqa = answer_of(tq);
+        const char *tqa_rel = str_at(tqa, "release", NULL), *ca_rel = str_at(ca, "release", NULL);
+        const char *crel = str_at(res, "version", NULL);
+        char *tpin = pin ? xstrdup(pin)
+                     : tqa_rel && tver && strcmp(tqa_rel, tver) == 0
+                         ? xstrdup(str_at(tqa, "pin", NULL))
+                         : xasprintf("%s.*", tver ? tver : trel);
+        char *cpin = ca_rel && crel && strcmp(ca_rel, crel) == 0 ? xstrdup(str_at(ca, "pin", NULL))
+                                                                 : xasprintf("%s.*", crel);
         if (common) {
             const char *id = json_string_value(json_object_get(common, "variant"));
             note = pinned ? xasprintf("%s %s requires torch %s; both have native code for this "

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "query.h"
+#include "stack.h"
 #include "strmap.h"
 #include "version.h"
 #include "xalloc.h"
@@ -286,6 +287,50 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
         vs, json_string_value(json_object_get(x, "variant")), json_object_get(x, "verdict"));
     json_object_set_new(out, "variants", vs);
     json_decref(r);
+    return out;
+}
+
+/* The rest of the stack for a device on a platform: every crawled
+ * project but torch (stack_run), each as a GPU page shows it; NULL when
+ * torch is all there is. */
+json_t *sitedata_stack_for(struct sitedata *d, uint16_t cc, int arm_host, const char *platform)
+{
+    struct query_options o = {0};
+    o.cc = cc;
+    o.arm_host = arm_host;
+    o.platform = platform;
+    o.order = d->query_order;
+    for (size_t c = 0; c < d->grid.nccs; c++)
+        if (d->grid.ccs[c] == cc) {
+            o.judged = d->grid.results;
+            o.judged_index = &d->grid.cell[c * d->v->nrows];
+        }
+    json_t *st = stack_run(d->v, &o);
+    json_t *out = json_array();
+    size_t i;
+    json_t *res;
+    json_array_foreach(json_object_get(st, "stack"), i, res)
+    {
+        const char *proj = json_string_value(json_object_get(res, "project"));
+        if (!proj || strcmp(proj, "torch") == 0 || !json_is_true(json_object_get(res, "applies")))
+            continue;
+        json_t *x = json_object();
+        json_object_set(x, "project", json_object_get(res, "project"));
+        json_object_set(x, "release", json_object_get(res, "version"));
+        json_object_set(x, "newest", json_object_get(res, "version"));
+        json_t *rec = json_object_get(res, "recommendation");
+        json_t *a = sitedata_answer_of(res);
+        json_object_set_new(x, "answer", slim_answer(a, 0));
+        json_object_set_new(x, "is_fallback", json_boolean(a && !json_is_object(rec)));
+        json_object_set(x, "note", json_object_get(res, "stack_note"));
+        json_object_set(x, "together", json_object_get(res, "together"));
+        json_array_append_new(out, x);
+    }
+    json_decref(st);
+    if (json_array_size(out) == 0) {
+        json_decref(out);
+        return NULL;
+    }
     return out;
 }
 

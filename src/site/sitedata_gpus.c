@@ -216,6 +216,7 @@ struct sitedata_gpu_state {
     int *declared_by_cc;
     char **svg_by_cc;
     size_t (*tl_by_cc)[2];
+    json_t **stack_by_cc; /* per device: {platform: the rest of the stack} */
 };
 
 void sitedata_build_gpus(struct sitedata *d)
@@ -234,6 +235,7 @@ void sitedata_build_gpus(struct sitedata *d)
     gs->declared_by_cc = xcalloc(gs->nslots, sizeof *gs->declared_by_cc);
     gs->svg_by_cc = xcalloc(gs->nslots, sizeof *gs->svg_by_cc);
     gs->tl_by_cc = xcalloc(gs->nslots, sizeof *gs->tl_by_cc);
+    gs->stack_by_cc = xcalloc(gs->nslots, sizeof *gs->stack_by_cc);
     gs->pages = xcalloc(t->ngpus + 1, sizeof *gs->pages);
     gs->recs = xcalloc(t->ngpus + 1, sizeof *gs->recs);
     gs->ci = xcalloc(t->ngpus + 1, sizeof *gs->ci);
@@ -264,6 +266,12 @@ void sitedata_build_gpus(struct sitedata *d)
                 query_applies(g->cc, g->tegra, g->arm_host, "linux-x86_64")
                     ? timeline_svg(&d->grid, g->cc, &gs->tl_by_cc[ci][0], &gs->tl_by_cc[ci][1])
                     : xstrdup("");
+            gs->stack_by_cc[ci] = json_object();
+            for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
+                json_t *sk = sitedata_stack_for(d, g->cc, g->arm_host, sitedata_platforms[p]);
+                if (sk)
+                    json_object_set_new(gs->stack_by_cc[ci], sitedata_platforms[p], sk);
+            }
         }
         gs->pages[gs->npages] = g;
         gs->recs[gs->npages] = recs;
@@ -345,6 +353,10 @@ json_t *sitedata_gpu_page(const struct sitedata *d, size_t i)
         if (json_is_true(json_object_get(x, "applies")) &&
             json_array_size(json_object_get(x, "by_driver")) > 0)
             json_object_set(drivers, sitedata_platforms[p], json_object_get(x, "by_driver"));
+        json_t *sk = json_object_get(gs->stack_by_cc[ci], sitedata_platforms[p]);
+        if (sk)
+            json_object_set(x, "stack", sk);
+        json_object_set_new(x, "has_stack", json_boolean(sk != NULL));
         json_array_append_new(recl, x);
     }
     json_object_set_new(page, "all_declared", json_boolean(gs->declared_by_cc[ci]));
@@ -366,12 +378,14 @@ void sitedata_gpus_free(struct sitedata *d)
         json_decref(gs->cache[i].by_platform);
     for (size_t i = 0; i < gs->nslots; i++) {
         json_decref(gs->releases_by_cc[i]);
+        json_decref(gs->stack_by_cc[i]);
         free(gs->svg_by_cc[i]);
     }
     free(gs->releases_by_cc);
     free(gs->declared_by_cc);
     free(gs->svg_by_cc);
     free(gs->tl_by_cc);
+    free(gs->stack_by_cc);
     free(gs->cache);
     free(gs->pages);
     free(gs->recs);

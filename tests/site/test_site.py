@@ -108,6 +108,49 @@ else:
             sys.stdout.writelines(list(difflib.unified_diff(want.splitlines(True), (got or "").splitlines(True),
                                                             "want", "got", n=1))[:40])
 
+# ---- the stack: a companion on the same indexes, checked against torch -------
+# xformers 0.0.33 built for cu126 (code for sm_75 ... sm_120) and cu128 (sm_100
+# and newer only), cloned from fixture wheels: on an RTX 4090 (8.9) its only
+# native build is cu126 while torch's best is another, so the GPU page says
+# which variant both run from, with the one command (golden page).
+STACK_EXPECTED = os.path.join(watest.TESTS, "expected", "site-stack")
+
+
+def companion(src, folder):
+    fn = "xformers-0.0.33+%s-cp312-cp312-manylinux_2_28_x86_64.whl" % folder
+    r = watest.clone_record(watest.record(DB, src), fn, folder)
+    r["wheel"].update(project="xformers", normalized_name="xformers")
+    return r
+
+
+stack_db = os.path.join(W, "stack-db")
+p = watest.db_with_records(args, DB, stack_db,
+                           [companion("5bfab464df510417e090120aa3077e848465b23412f6646c6bbb6d91d1712285", "cu126"),
+                            companion("c12c85a51b9ab33ca3ec535b9122bd92364f25535ede1c09d391df231e8c0cec", "cu128")])
+c.eq(p.returncode, 0, "the stack database: " + p.stderr.strip())
+stack_site = os.path.join(W, "site-stack")
+p = build(stack_site, stack_db)
+c.eq(p.returncode, 0, "build with a companion (%s)" % p.stderr.strip())
+page = "gpu/geforce-rtx-4090/index.html"
+got = read(os.path.join(stack_site, page)) if os.path.exists(os.path.join(stack_site, page)) else ""
+if update:
+    os.makedirs(os.path.dirname(os.path.join(STACK_EXPECTED, page)), exist_ok=True)
+    with open(os.path.join(STACK_EXPECTED, page), "w", encoding="utf-8") as f:
+        f.write(got)
+elif not c.ok(got == read(os.path.join(STACK_EXPECTED, page)),
+              "%s differs from tests/expected/site-stack/%s" % (page, page)):
+    sys.stdout.writelines(list(difflib.unified_diff(read(os.path.join(STACK_EXPECTED, page)).splitlines(True),
+                                                    got.splitlines(True), "want", "got", n=1))[:40])
+c.ok("install them together from that index" in got and
+     "xformers==0.0.33 --index-url https://download.pytorch.org/whl/cu126" in got,
+     "the RTX 4090 page names the variant both run from, with the command")
+root = read(os.path.join(stack_site, "simple/sm_89/index.html"))
+c.ok('href="xformers/"' in root and 'href="torch/"' in root, "simple/sm_89/ lists every crawled project")
+xf = read(os.path.join(stack_site, "simple/sm_89/xformers/index.html"))
+c.ok("xformers-0.0.33+cu126" in xf and "+cu128" not in xf, "its xformers index: the build that runs on sm_89")
+with open(os.path.join(stack_site, "api/v1/index-table.json")) as f:
+    c.ok("xformers" in f.read(), "index-table.json carries the companion")
+
 # ---- the AMD side: ROCm rows against gfx processors, never the other vendor ----
 with open(os.path.join(site, "api/v1/matrix.json")) as f:
     matrix = json.load(f)
