@@ -867,9 +867,23 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
                     "Which PyTorch wheel runs on which NVIDIA GPU, read from the GPU code in the "
                     "wheels",
                     NULL, err);
-    if (rc == 0)
-        rc = render(&c, "matrix", "matrix/index.html", d.matrix_page, "The matrix",
-                    "PyTorch releases and CUDA variants against GPU architectures", NULL, err);
+    size_t mi;
+    json_t *mp;
+    json_array_foreach(d.matrix_pages, mi, mp)
+    {
+        if (rc < 0)
+            break;
+        json_t *page = json_object_get(mp, "page");
+        const char *proj = json_string_value(json_object_get(page, "project"));
+        char *title = mi == 0 ? xstrdup("The matrix") : xasprintf("The matrix: %s", proj);
+        char *desc = mi == 0
+                         ? xstrdup("PyTorch releases and CUDA variants against GPU architectures")
+                         : xasprintf("%s releases and variants against GPU architectures", proj);
+        rc = render(&c, "matrix", json_string_value(json_object_get(mp, "path")), page, title, desc,
+                    NULL, err);
+        free(title);
+        free(desc);
+    }
     phase("home");
     if (rc == 0)
         rc = gpu_pages(&c, &d, err);

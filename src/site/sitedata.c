@@ -420,7 +420,7 @@ void sitedata_free(struct sitedata *d)
     strbuf_free(&d->csv);
     json_decref(d->home);
     free(d->answers_js);
-    json_decref(d->matrix_page);
+    json_decref(d->matrix_pages);
     sitedata_gpus_free(d);
     json_decref(d->changes);
     json_decref(d->simple);

@@ -56,7 +56,7 @@ struct sitedata {
     struct strbuf csv;                    /* api/v1/matrix.csv */
     json_t *home;                         /* index.html */
     char *answers_js;                     /* assets/answers.js: the home filter's answers */
-    json_t *matrix_page;                  /* matrix/ */
+    json_t *matrix_pages;                 /* [{"path", "page"}]: matrix/ (torch), matrix/NAME/ */
     struct sitedata_gpu_state *gpu_state; /* what the GPU pages share */
     json_t *changes;                      /* changes/ and changes.atom */
     json_t *simple;                       /* simple/<arch>/: {projects, rows: [{project}],
@@ -74,7 +74,7 @@ int sitedata_build(const struct dbview *v, const struct tables *t, const char *b
 /* sitedata_build in steps, for a caller that uses two threads: begin
  * computes what both halves read (the grid, the newest rows); then the
  * feed half (csv, index_table, variants, simple) and the page half
- * (gpus and what the GPU pages share, home, matrix_page, changes) only read
+ * (gpus and what the GPU pages share, home, matrix_pages, changes) only read
  * it and each other's nothing, so they may run at the same time. */
 void sitedata_begin(const struct dbview *v, const struct tables *t, const char *base_url,
                     struct sitedata *d);

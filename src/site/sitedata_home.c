@@ -316,10 +316,11 @@ static void newest_releases(const struct dbview *v, size_t keep, unsigned char *
     strmap_free(rels);
 }
 
-void sitedata_build_matrix_page(struct sitedata *d)
+/* The matrix of one project: one table per platform and vendor. */
+static json_t *matrix_of(struct sitedata *d, const char *project)
 {
     const struct dbview *v = d->v;
-    d->matrix_page = json_object();
+    json_t *page = json_object();
     json_t *pls = json_array();
     /* One cell object per verdict, shared by every cell that shows it. */
     json_t *cell_of[COMPAT_VERDICTS];
@@ -334,7 +335,7 @@ void sitedata_build_matrix_page(struct sitedata *d)
     newest_releases(v, SITEDATA_MATRIX_RELEASES, shown);
     size_t hidden = 0, nightlies = 0;
     for (size_t r = 0; r < v->nrows; r++)
-        hidden += !shown[r];
+        hidden += !shown[r] && strcmp(v->rows[r].project, project) == 0;
     for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
         for (int amd = 0; amd < 2; amd++) {
             json_t *pl = json_object();
@@ -361,7 +362,8 @@ void sitedata_build_matrix_page(struct sitedata *d)
             json_t *rows = json_array();
             for (size_t r = 0; r < v->nrows; r++) {
                 const struct dbview_row *row = &v->rows[r];
-                if (!shown[r] || strcmp(row->platform, sitedata_platforms[p]) != 0 ||
+                if (!shown[r] || strcmp(row->project, project) != 0 ||
+                    strcmp(row->platform, sitedata_platforms[p]) != 0 ||
                     tables_variant_rocm(row->variant, NULL) != amd)
                     continue;
                 /* of a release's nightlies, the newest (the others are
@@ -378,9 +380,9 @@ void sitedata_build_matrix_page(struct sitedata *d)
                 json_object_set_new(x, "status", json_string(dbview_status_name(row->status)));
                 const char *conf = dbview_row_confidence(row);
                 json_object_set_new(x, "confidence", conf ? json_string(conf) : json_null());
-                char *page = sitedata_release_path(row->project, row->version);
-                json_object_set_new(x, "page", json_string(page));
-                free(page);
+                char *rp = sitedata_release_path(row->project, row->version);
+                json_object_set_new(x, "page", json_string(rp));
+                free(rp);
                 json_t *cells = json_array();
                 for (size_t c = d->grid.nccs; c-- > 0;) {
                     if ((d->grid.ccs[c] >= TABLES_AMD_MIN) != amd)
@@ -397,14 +399,72 @@ void sitedata_build_matrix_page(struct sitedata *d)
             json_array_append_new(pls, pl);
         }
     }
-    json_object_set_new(d->matrix_page, "platforms", pls);
-    json_object_set_new(d->matrix_page, "has_nightlies", json_boolean(nightlies > 0));
+    json_object_set_new(page, "platforms", pls);
+    json_object_set_new(page, "has_nightlies", json_boolean(nightlies > 0));
     if (hidden) {
         json_t *cut = json_object();
         json_object_set_new(cut, "releases", json_integer(SITEDATA_MATRIX_RELEASES));
-        json_object_set_new(d->matrix_page, "older", cut);
+        json_object_set_new(page, "older", cut);
     }
     for (int k = 0; k < COMPAT_VERDICTS; k++)
         json_decref(cell_of[k]);
     free(shown);
+    return page;
+}
+
+static int cmp_project(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    int tx = strcmp(x, "torch") == 0, ty = strcmp(y, "torch") == 0;
+    return tx != ty ? ty - tx : strcmp(x, y);
+}
+
+/* A matrix page per project (torch's is matrix/, the others'
+ * matrix/NAME/), each with links to the others.  The GPU libraries a
+ * build pins have no page of their own: their code is in their users'. */
+void sitedata_build_matrix_page(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    const char **names = xcalloc(v->nrows + 1, sizeof *names);
+    size_t n = 0;
+    for (size_t r = 0; r < v->nrows; r++) {
+        const char *p = v->rows[r].project;
+        if (tables_gpu_library(d->t, p))
+            continue;
+        size_t k = 0;
+        while (k < n && strcmp(names[k], p) != 0)
+            k++;
+        if (k == n)
+            names[n++] = p;
+    }
+    if (n > 1)
+        qsort(names, n, sizeof *names, cmp_project);
+    d->matrix_pages = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_t *page = matrix_of(d, names[i]);
+        json_object_set_new(page, "project", json_string(names[i]));
+        json_t *links = json_array();
+        for (size_t k = 0; n > 1 && k < n; k++) {
+            json_t *l = json_object();
+            char *seg = sitedata_segment(names[k]);
+            char *href = k == 0 ? xstrdup("matrix/") : xasprintf("matrix/%s/", seg);
+            json_object_set_new(l, "name", json_string(names[k]));
+            json_object_set_new(l, "href", json_string(href));
+            json_object_set_new(l, "current", json_boolean(k == i));
+            json_array_append_new(links, l);
+            free(href);
+            free(seg);
+        }
+        json_object_set_new(page, "projects", links);
+        json_object_set_new(page, "has_projects", json_boolean(n > 1));
+        char *seg = sitedata_segment(names[i]);
+        char *path = i == 0 ? xstrdup("matrix/index.html") : xasprintf("matrix/%s/index.html", seg);
+        json_t *x = json_object();
+        json_object_set_new(x, "path", json_string(path));
+        json_object_set_new(x, "page", page);
+        json_array_append_new(d->matrix_pages, x);
+        free(path);
+        free(seg);
+    }
+    free(names);
 }
