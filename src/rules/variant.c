@@ -18,8 +18,8 @@ int variant_token(const char *s, size_t n)
         size_t d = 0;
         while (2 + d < n && isdigit((unsigned char)s[2 + d]))
             d++;
-        if (2 + d == n)
-            return d == 2 || d == 3;                        /* cu92, cu128 */
+        if (2 + d == n) /* cu92, cu128; no CUDA 1.x, so "cu12" is no variant */
+            return (d == 2 && s[2] != '1') || d == 3;
         return d == 2 && 2 + d + 1 == n && s[n - 1] == 'x'; /* cu12x */
     }
     if (n > 4 && memcmp(s, "rocm", 4) == 0) { /* rocm6.4, rocm6.2.4 */
@@ -67,7 +67,8 @@ const struct variant_rule *variant_rule_of(const struct tables *t, const char *p
 }
 
 /* The variant a local label names: "cu128", "rocm6.4", "cpu.cxx11.abi" ->
- * "cpu"; with major, "cu12torch2.8cxx11abiTRUE" -> "cu12x". */
+ * "cpu", "cu12.8.torch2.8" -> "cu128"; with major,
+ * "cu12torch2.8cxx11abiTRUE" -> "cu12x". */
 static char *from_label(const char *local, int major)
 {
     if (!local || !*local)
@@ -75,6 +76,14 @@ static char *from_label(const char *local, int major)
     size_t n = strncmp(local, "rocm", 4) == 0 ? strlen(local) : strcspn(local, ".");
     if (variant_token(local, n))
         return xstrndup(local, n);
+    if (strncmp(local, "cu", 2) == 0) {
+        /* a dotted CUDA version: "cu12.8.torch2.8", "cu11.8" -> cu128, cu118 */
+        size_t d = strspn(local + 2, "0123456789");
+        size_t m = local[2 + d] == '.' ? strspn(local + 3 + d, "0123456789") : 0;
+        char after = m ? local[3 + d + m] : 'x';
+        if ((d == 1 || d == 2) && m == 1 && (after == '\0' || after == '.'))
+            return xasprintf("cu%.*s%c", (int)d, local + 2, local[3 + d]);
+    }
     if (major && strncmp(local, "cu", 2) == 0) {
         /* "cu12torch2.8": CUDA 12, any minor; "cu128torch2.8": 12.8 */
         size_t d = strspn(local + 2, "0123456789");

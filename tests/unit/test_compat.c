@@ -428,6 +428,14 @@ static void test_variants(void)
          "https://github.com/abetlen/llama-cpp-python/releases/download/v0.3.16-cu124/"
          "llama_cpp_python-0.3.16-cp312-cp312-linux_x86_64.whl",
          "cu124", "cu124", "index"},
+        /* vLLM on PyPI: CUDA 12 builds without a label; its GitHub
+         * releases' other CUDA builds carry one */
+        {"vllm-0.11.0-cp38-abi3-manylinux1_x86_64.whl", NULL, "pypi", "cu12x", "rule"},
+        {"vllm-0.6.1.post1+cu118-cp310-cp310-manylinux1_x86_64.whl", NULL, "releases", "cu118",
+         "label"},
+        /* a dotted CUDA version in the label, torch's release after it */
+        {"sgl_kernel-0.3.9+cu12.8.torch2.8-cp39-abi3-manylinux2014_x86_64.whl", NULL, "releases",
+         "cu128", "label"},
         /* no rule, nothing says: the index's id */
         {"bitsandbytes-0.47.0-py3-none-manylinux_2_24_x86_64.whl", NULL, "simple", "simple",
          "index"},

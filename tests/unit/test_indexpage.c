@@ -15,6 +15,7 @@
 #include "wheelname.h"
 #include "fsutil.h"
 #include "harness.h"
+#include "tables.h"
 #include "indexpage.h"
 
 static double now(void)
@@ -602,7 +603,7 @@ static void test_variant_shard(void)
                                          "rocm6.2.4", "cpu",   NULL};
     static const char *const not_tokens[] = {
         "cu1",         "cu1280", "cu1x",   "cu123x",   "cux",  "rocm",   "rocm6",
-        "rocm6.4.1.2", "rocm6.", "rocm.6", "rocm6..4", "cpux", "simple", NULL};
+        "rocm6.4.1.2", "rocm6.", "rocm.6", "rocm6..4", "cpux", "simple", "cu12", NULL};
     for (const char *const *t = tokens; *t; t++)
         OK(variant_token(*t, strlen(*t)), "variant id: %s", *t);
     for (const char *const *t = not_tokens; *t; t++)
@@ -613,6 +614,45 @@ static void test_variant_shard(void)
     OK(crawl_parse_shard("6/5", &k, &n) < 0, "shard 6/5");
     OK(crawl_parse_shard("1/x", &k, &n) < 0, "shard 1/x");
     OK(crawl_parse_shard("1", &k, &n) < 0, "shard 1");
+}
+
+/* The shipped wheelarch.json: it parses, reads the projects of the three
+ * families of indexes, bounds the first crawl with floors, and every
+ * project on an index whose ids are not variants has a variant rule (else
+ * its wheels would be the variant "pypi", which says nothing). */
+static void test_shipped(const char *path, const char *data_dir)
+{
+    struct config cfg;
+    struct wa_error err = {0};
+    int loaded = config_load(path, &cfg, &err) == 0;
+    OK(loaded, "%s: %s", path, err.msg);
+    if (!loaded)
+        return;
+    struct tables t;
+    OK(tables_load(data_dir, &t, &err) == 0, "tables: %s", err.msg);
+    size_t pytorch = 0, pypi = 0, llama = 0;
+    for (size_t i = 0; i < cfg.nindexes; i++) {
+        const struct config_index *ix = &cfg.indexes[i];
+        pytorch += strncmp(ix->url, "https://download.pytorch.org/whl/", 33) == 0;
+        llama += strstr(ix->url, "llama-cpp-python") != NULL;
+        if (strcmp(ix->url, "https://pypi.org/simple/") == 0) {
+            pypi++;
+            for (size_t k = 0; k < ix->nprojects; k++) {
+                const char *p = ix->projects[k];
+                OK(variant_rule_of(&t, p, "99.0") || strcmp(p, "bitsandbytes") == 0,
+                   "PyPI's %s has a variant rule", p);
+            }
+        }
+    }
+    OK(pytorch >= 18 && pypi == 1 && llama >= 5, "the three families: %zu %zu %zu", pytorch, pypi,
+       llama);
+    const char *floored[] = {"torch", "torchvision", "xformers", "vllm", "llama-cpp-python"};
+    for (size_t i = 0; i < sizeof floored / sizeof *floored; i++)
+        OK(config_min_version(&cfg, floored[i]) != NULL, "%s has a floor", floored[i]);
+    OK(cfg.libraries_index && strcmp(cfg.libraries_index->url, "https://pypi.org/simple/") == 0,
+       "the GPU libraries come from PyPI");
+    tables_free(&t);
+    config_free(&cfg);
 }
 
 int main(int argc, char **argv)
@@ -629,5 +669,7 @@ int main(int argc, char **argv)
     test_variant_shard();
     if (argc > 1)
         test_samples(argv[1]);
+    if (argc > 3)
+        test_shipped(argv[2], argv[3]);
     return harness_done();
 }
