@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:?usage: bench/crawl.sh BUILD_DIR}" && pwd)
 work=$here/work/crawl
 rm -rf "$work"
-mkdir -p "$work/root/whl/cu126/torch" "$work/root/whl/cu128/torch"
+mkdir -p "$work/root/whl/cu126/torch" "$work/root/whl/cu128/torch" "$work/root/whl/cu129/samplepkg"
 
 wheel=$(ls "$here"/work/torch-*.whl 2>/dev/null | head -1 || true)
 if [ -z "$wheel" ]; then
@@ -82,6 +82,48 @@ if [ "${mode%% *}" = range ]; then
 else
     echo "  read whole once (target: ratio 1.0, sha256 verified)"
 fi
+
+# 1b. Range mode, always: the sample wheel's members plus 16 MB of data
+# that holds no GPU code (so its GPU members are under 90% of it).  Bytes
+# sent for it against what must be read: the GPU members, METADATA (its
+# Requires-Dist), and the zip's end (central directory).
+padded=$(python3 - "$small" "$work/root/whl/cu129" <<'PY'
+import os, sys, zipfile
+src, out = sys.argv[1:]
+name = os.path.basename(src).replace("+cu130", "+cu129")
+with zipfile.ZipFile(src) as zi, zipfile.ZipFile(os.path.join(out, name), "w") as zo:
+    for i in zi.infolist():
+        if not i.filename.endswith(".dist-info/METADATA"):
+            zo.writestr(i, zi.read(i.filename))
+    zo.writestr(zipfile.ZipInfo("samplepkg/data/blob.bin"), os.urandom(16 << 20))
+    meta = "Metadata-Version: 2.1\nName: samplepkg\nVersion: 1.0+cu129\n" + "".join(
+        "Requires-Dist: nvidia-%s-cu12==12.9.%d; platform_system == \"Linux\"\n" % (n, k)
+        for k, n in enumerate(["cublas", "cudnn", "cufft", "curand", "cusolver", "cusparse", "nccl"]))
+    zo.writestr("samplepkg-1.0.dist-info/METADATA", meta, zipfile.ZIP_DEFLATED)
+print(name)
+PY
+)
+penc=${padded//+/%2B}
+printf '<html><body><a href="/whl/cu129/%s">%s</a></body></html>\n' "$penc" "$padded" \
+    > "$work/root/whl/cu129/samplepkg/index.html"
+"$build/wheelarch" crawl --quiet --index "$url/cu129/" --project samplepkg --cache "$work/cache" \
+    --json > "$work/crawl-range.json" 2> "$work/crawl2.txt"
+python3 - "$work/root/whl/cu129/$padded" "$work/server.log" "$penc" "$work/crawl-range.json" <<'PY'
+import json, sys, zipfile
+path, log, enc, line = sys.argv[1:]
+z = zipfile.ZipFile(path)
+def local(i):
+    return i.compress_size + 30 + len(i.filename) + len(i.extra)
+gpu = sum(local(i) for i in z.infolist() if i.filename.endswith((".so", ".dll", ".pyd")) or ".so." in i.filename)
+meta = sum(local(i) for i in z.infolist() if i.filename.endswith(".dist-info/METADATA"))
+sent = sum(e["bytes"] for e in map(json.loads, open(log)) if e["path"].endswith(enc))
+rec = json.loads(open(line).readline())
+size = z.fp.seek(0, 2)
+print("range wheel: %d bytes, GPU members %d bytes, METADATA %d bytes; fetch mode %s; requires_dist %s"
+      % (size, gpu, meta, rec["fetch"]["mode"], "read" if rec.get("requires_dist") is not None else "none"))
+print("  bytes sent: %d; bytes sent / GPU member bytes: %.3f; above GPU members + METADATA: %d KiB (target < 1024 KiB)"
+      % (sent, sent / gpu, (sent - gpu - meta) // 1024))
+PY
 
 # 2. Unchanged re-crawl of both indexes vs curl fetching the same pages once.
 "$build/wheelarch" crawl --quiet --index "$url/cu128/" --project torch --cache "$work/cache" \
