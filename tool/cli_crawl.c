@@ -165,6 +165,69 @@ static void today(char buf[16])
     strftime(buf, 16, "%Y-%m-%d", &tm);
 }
 
+/* --plan: a table per project on stdout (or one JSON object), the pages
+ * read on stderr.  Exit status as a crawl's for the pages. */
+static int print_plan(const struct crawl_summary *sum, int as_json)
+{
+    struct crawl_plan_row t = {0};
+    json_t *rows = json_array();
+    if (!as_json)
+        printf("%-22s %8s %8s %8s %8s %12s\n", "project", "listed", "known", "to read", "to infer",
+               "bytes to read");
+    for (size_t i = 0; i < sum->nplan; i++) {
+        const struct crawl_plan_row *r = &sum->plan[i];
+        t.listed += r->listed;
+        t.known += r->known;
+        t.to_scan += r->to_scan;
+        t.to_infer += r->to_infer;
+        t.unusable += r->unusable;
+        t.bytes += r->bytes;
+        t.unsized += r->unsized;
+        char b[32];
+        fmt_bytes(b, sizeof b, (double)r->bytes);
+        if (as_json)
+            json_array_append_new(
+                rows, json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "project", r->project,
+                                "listed", (json_int_t)r->listed, "known", (json_int_t)r->known,
+                                "to_read", (json_int_t)r->to_scan, "to_infer",
+                                (json_int_t)r->to_infer, "unusable", (json_int_t)r->unusable,
+                                "bytes", (json_int_t)r->bytes, "unsized", (json_int_t)r->unsized));
+        else
+            printf("%-22s %8zu %8zu %8zu %8zu %12s%s\n", r->project, r->listed, r->known,
+                   r->to_scan, r->to_infer, b, r->unsized ? " +" : "");
+    }
+    char b[32];
+    fmt_bytes(b, sizeof b, (double)t.bytes);
+    if (as_json) {
+        json_t *o = json_pack("{s:o,s:I,s:I}", "plan", rows, "pages", (json_int_t)sum->pages,
+                              "pages_failed", (json_int_t)sum->pages_failed);
+        char *text = json_dumps(o, JSON_COMPACT);
+        printf("%s\n", text);
+        free(text);
+        json_decref(o);
+    } else {
+        json_decref(rows);
+        printf("%-22s %8zu %8zu %8zu %8zu %12s%s\n", "total", t.listed, t.known, t.to_scan,
+               t.to_infer, b, t.unsized ? " +" : "");
+        if (t.unsized)
+            printf("+ %zu of the wheels to read have no size on their index (PEP 503 HTML pages "
+                   "give none).\n",
+                   t.unsized);
+        printf("A wheel to read costs at most its size: by Range, only its zip directory, the "
+               "members that can hold GPU code and its METADATA; whole, once, when those are 90%% "
+               "of it or more.\n");
+    }
+    fprintf(stderr,
+            "wheelarch: plan from %zu index pages (%zu unchanged, %zu missing, %zu failed)\n",
+            sum->pages, sum->pages_unchanged, sum->pages_missing, sum->pages_failed);
+    if (sum->below_floor)
+        fprintf(stderr, "wheelarch: %zu wheel%s older than their project's min_version left out\n",
+                sum->below_floor, sum->below_floor == 1 ? "" : "s");
+    if (sum->pages > 0 && sum->pages_failed == sum->pages)
+        return WA_EXIT_FAILURE;
+    return sum->pages_failed ? WA_EXIT_PARTIAL : WA_EXIT_OK;
+}
+
 int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
 {
     const struct cli_args a = *ap;
@@ -223,6 +286,7 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
     o.cache_dir = cli_get(cmd, &a, "cache") ? cli_get(cmd, &a, "cache") : "cache";
     o.all = cli_get(cmd, &a, "all") != NULL;
     o.bundled = cli_get(cmd, &a, "bundled") != NULL;
+    o.plan = cli_get_opt(cmd, &a, "plan") != NULL;
     const char *jobs = cli_get(cmd, &a, "jobs");
     o.jobs = cfg.jobs > 0 ? cfg.jobs : (int)workers_cpus();
     if (jobs) {
@@ -269,6 +333,11 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
         goto out;
     }
     clear_bar(&d);
+    if (o.plan) {
+        rc = print_plan(&sum, d.json);
+        crawl_summary_free(&sum);
+        goto out;
+    }
     char bytes[32];
     fmt_bytes(bytes, sizeof bytes, (double)sum.bytes);
     fprintf(stderr,

@@ -35,6 +35,11 @@ static const struct cli_option crawl_options[] = {
      "also read NVIDIA libraries bundled in wheels (cuDNN, cuBLAS, NCCL ...), which verdicts leave "
      "out (a wheel read whole reads them anyway)",
      0},
+    {"plan", 0, NULL,
+     "read the index pages only and print, per project, the wheels a crawl would read, infer or "
+     "find known, and the bytes of those it would read where the index gives sizes; writes no "
+     "record",
+     0},
     {"shard", 0, "K/N", "crawl only the K-th of N deterministic shares of the wheels", 0},
     {"timeout", 0, "SECONDS",
      "give up on a connection, or a transfer slower than 1 KiB/s, after this long "

@@ -63,6 +63,7 @@ struct cwheel {
     char *bad;         /* why the index's data for it cannot be used, or NULL */
     int must_verify;   /* its key's record came from another host unverified: read whole */
     int strict_origin; /* its index's pages came from a public address (http.h) */
+    long long size;    /* as the index gives it (PEP 700), or -1 */
 };
 
 struct group {
@@ -157,6 +158,9 @@ void crawl_summary_free(struct crawl_summary *sum)
         free(sum->failures[i].error);
     }
     free(sum->failures);
+    for (size_t i = 0; i < sum->nplan; i++)
+        free(sum->plan[i].project);
+    free(sum->plan);
     memset(sum, 0, sizeof *sum);
 }
 
@@ -372,6 +376,7 @@ static void add_link(struct crawl *c, const struct config_index *ix, const char 
     w->filename = xstrdup(l->filename);
     w->sha256 = l->sha256 && !bad ? wheelkey_make(l->sha256, NULL) : NULL;
     w->upload_time = index_text(l->upload_time);
+    w->size = l->size;
     w->requires_python = index_text(l->requires_python);
     w->yanked = index_text(l->yanked);
     w->indexes = xmalloc(sizeof *w->indexes);
@@ -1204,6 +1209,72 @@ static void settle_known(struct crawl *c)
     }
 }
 
+/* The row of sum->plan for project, added when new. */
+static struct crawl_plan_row *plan_row(struct crawl_summary *sum, const char *project)
+{
+    for (size_t i = 0; i < sum->nplan; i++)
+        if (strcmp(sum->plan[i].project, project) == 0)
+            return &sum->plan[i];
+    sum->plan = xrealloc(sum->plan, (sum->nplan + 1) * sizeof *sum->plan);
+    struct crawl_plan_row *r = &sum->plan[sum->nplan++];
+    memset(r, 0, sizeof *r);
+    r->project = xstrdup(project);
+    return r;
+}
+
+/* --plan: what a crawl of the wheels listed would do, counted per project
+ * from the database as it is, writing nothing: the wheels it would scan
+ * (one per group, every one with --all) and their size where the index
+ * gives it, those it would infer and those already known. */
+static void plan_report(struct crawl *c)
+{
+    for (size_t g = 0; g < c->ngroups; g++) {
+        const struct group *gr = &c->groups[g];
+        struct crawl_plan_row *row = plan_row(c->sum, c->w[gr->wheels[0]].wn.normalized);
+        int have_scanned = 0;
+        size_t unknown = 0;
+        const struct cwheel *first = NULL;
+        for (size_t i = 0; i < gr->n; i++) {
+            const struct cwheel *w = &c->w[gr->wheels[i]];
+            row->listed++;
+            if (w->bad) {
+                row->unusable++;
+                continue;
+            }
+            const char *st = db_record_status(c->db, w->key);
+            if (st && !(c->o->all && strcmp(st, "scanned") != 0)) {
+                row->known++;
+                have_scanned |= strcmp(st, "scanned") == 0;
+                continue;
+            }
+            unknown++;
+            if (!first)
+                first = w;
+            if (c->o->all) {
+                row->to_scan++;
+                if (w->size >= 0)
+                    row->bytes += (uint64_t)w->size;
+                else
+                    row->unsized++;
+            }
+        }
+        if (!unknown || c->o->all)
+            continue;
+        if (have_scanned) {
+            row->to_infer += unknown; /* from the scanned sibling: no download */
+            continue;
+        }
+        row->to_scan++;
+        row->to_infer += unknown - 1;
+        if (first->size >= 0)
+            row->bytes += (uint64_t)first->size;
+        else
+            row->unsized++;
+    }
+}
+
+static void run_forget(struct crawl *c);
+
 /* Scans, infers or settles every wheel listed in c->w, then forgets them
  * (a crawl runs one pass for the indexes and one for the libraries). */
 static void run_pass(struct crawl *c)
@@ -1233,7 +1304,12 @@ static void run_pass(struct crawl *c)
     pthread_mutex_lock(&c->lock);
     progress(c, 1);
     pthread_mutex_unlock(&c->lock);
+    run_forget(c);
+}
 
+/* Forgets the wheels listed and their groups (after a pass, or a plan). */
+static void run_forget(struct crawl *c)
+{
     for (size_t i = 0; i < c->nw; i++)
         free_wheel(&c->w[i]);
     free(c->w);
@@ -1281,13 +1357,21 @@ int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
     c.isolated_timeout = o->isolated_timeout_s > 0 ? o->isolated_timeout_s : 3600;
     c.njobs = o->jobs > 0 ? o->jobs : 1;
     c.current = xcalloc((size_t)c.njobs, sizeof *c.current);
-    recover_journal(&c);
+    if (!o->plan)
+        recover_journal(&c);
 
     struct http_client *hc = http_client_new(&o->cfg->http);
     http_client_on_retry(hc, on_retry, &c);
     read_indexes(&c, hc);
     http_client_free(hc);
 
+    if (o->plan) {
+        plan(&c);
+        plan_report(&c);
+        c.total = 0;
+        run_forget(&c);
+        goto done;
+    }
     run_pass(&c);
     /* The GPU libraries the wheels pin (their Requires-Dist), from the
      * libraries' index: each pinned version once. */
@@ -1299,6 +1383,7 @@ int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
         if (c.nw)
             run_pass(&c);
     }
+done:
     sum->bytes = c.bytes;
     free(c.current);
     strmap_free(c.by_key);

@@ -47,6 +47,8 @@ struct crawl_options {
     const char *today;       /* "YYYY-MM-DD", stamped into records */
     int no_wait;             /* fail with WA_ERR_BUSY when another crawl holds the database */
     long isolated_timeout_s; /* an isolated scan running longer hangs (0: 3600) */
+    int plan;                /* read the index pages only and fill crawl_summary.plan:
+                              * no wheel read, no record or failure written */
 };
 
 struct crawl_event {
@@ -80,6 +82,18 @@ struct crawl_failure {
     char *error;
 };
 
+/* What a crawl would do for one project (crawl_options.plan). */
+struct crawl_plan_row {
+    char *project;
+    size_t listed;   /* wheels the indexes list for it, above its floor */
+    size_t known;    /* already in the database */
+    size_t to_scan;  /* would be read: one per (version, variant, platform, host) */
+    size_t to_infer; /* would be recorded from a sibling, no download */
+    size_t unusable; /* the index's data for them cannot be used */
+    uint64_t bytes;  /* sum of the sizes of those to scan, where the index gives them */
+    size_t unsized;  /* of those to scan, how many without a size (PEP 503 HTML pages) */
+};
+
 struct crawl_summary {
     size_t pages, pages_unchanged, pages_missing, pages_failed;
     size_t wheels, scanned, inferred, known, failed;
@@ -87,6 +101,8 @@ struct crawl_summary {
     uint64_t bytes;
     struct crawl_failure *failures;
     size_t nfailures;
+    struct crawl_plan_row *plan; /* with crawl_options.plan: per project, first listed first */
+    size_t nplan;
 };
 
 /* Runs a crawl.  Returns 0 when it ran (wheel and page failures are in the

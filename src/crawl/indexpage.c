@@ -528,6 +528,7 @@ int indexpage_parse_html(const char *page_url, const char *s, size_t n, struct i
         }
         l.yanked = attr_value(find_attr(h.attrs, h.na, "data-yanked"));
         l.upload_time = attr_value(find_attr(h.attrs, h.na, "data-upload-time"));
+        l.size = -1; /* HTML pages say no size */
         l.has_metadata = find_attr(h.attrs, h.na, "data-core-metadata") != NULL ||
                          find_attr(h.attrs, h.na, "data-dist-info-metadata") != NULL;
         rc = add_link(&c, &l, err);
@@ -664,6 +665,8 @@ int indexpage_parse_json(const char *page_url, const char *body, size_t len, str
         else if (json_is_true(y))
             l.yanked = xstrdup("");
         l.upload_time = json_str_dup(json_object_get(f, "upload-time"));
+        json_t *sz = json_object_get(f, "size");
+        l.size = json_is_integer(sz) && json_integer_value(sz) >= 0 ? json_integer_value(sz) : -1;
         json_t *md = json_object_get(f, "core-metadata");
         if (!md)
             md = json_object_get(f, "dist-info-metadata");

@@ -38,6 +38,7 @@ struct index_link {
     char *requires_python; /* entity-decoded, or NULL */
     char *yanked;          /* NULL: not yanked; "" or a reason: yanked */
     char *upload_time;     /* as given (RFC 3339), or NULL */
+    long long size;        /* the file's size in bytes as PEP 700 gives it, or -1 */
     int has_metadata;      /* PEP 658/714 metadata file announced */
 };
 

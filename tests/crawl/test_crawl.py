@@ -372,8 +372,27 @@ with open(stackcfg, "w") as f:
     json.dump({"indexes": [{"url": srv_a.url + "/whl/many/", "id": "many", "projects": ["torch"]},
                            {"root": srv_a.url + "/whl/", "ids": ["cu126"], "projects": ["torchvision"]}],
                "projects": {"torch": {"min_version": "3.7"}}, "http": HTTP}, f, indent=2)
+# --plan first: the index pages only, nothing read or written; its counts
+# are what the crawl then does.
+plancache = fresh("cachestack")
 before = len(srv_a.entries())
-p, lines = crawl("--config", stackcfg, cache=fresh("cachestack"), expect=0)
+p, plan = crawl("--config", stackcfg, "--plan", cache=plancache, expect=0)
+c.eq([e["path"] for e in srv_a.entries()[before:] if e["path"].endswith(".whl")], [],
+     "--plan reads no wheel")
+c.eq(watest.records(plancache), {}, "--plan writes no record")
+plan = {r["project"]: r for r in plan[0]["plan"]} if plan else {}
+before = len(srv_a.entries())
+p, lines = crawl("--config", stackcfg, cache=plancache, expect=0)
+for proj in ("torch", "torchvision"):
+    mine = [l for l in lines if l["filename"].startswith(proj + "-")]
+    r = plan.get(proj, {})
+    c.eq((r.get("listed"), r.get("to_read"), r.get("to_infer"), r.get("known")),
+         (len(mine), sum(l["status"] == "scanned" for l in mine), sum(l["status"] == "inferred" for l in mine), 0),
+         "--plan foresaw %s's crawl (listed, read, inferred, known)" % proj)
+    c.eq((r.get("bytes"), r.get("unsized")), (0, r.get("to_read")), "PEP 503 HTML gives no sizes: " + proj)
+_, plan = crawl("--config", stackcfg, "--plan", cache=plancache, expect=0)
+c.ok(plan and all(r["to_read"] == 0 and r["known"] == r["listed"] for r in plan[0]["plan"]),
+     "after the crawl, --plan finds everything known")
 asked = sorted({e["path"] for e in srv_a.entries()[before:] if e["path"].endswith("/")})
 c.eq(asked, ["/whl/cu126/torchvision/", "/whl/many/torch/"], "each index asked for its own projects only")
 c.eq(sorted(l["filename"] for l in lines),
@@ -395,7 +414,8 @@ pypi_cupy = add_wheel(root_a, "packages/ab/cupy_cuda12x-13.6.0-cp312-cp312-%s.wh
 for proj, fname in (("torch", pypi_torch), ("cupy-cuda12x", pypi_cupy)):
     with open(os.path.join(root_a, "simple", proj, "index.json"), "w") as f:
         f.write(pyindex.page_json(proj, [{"filename": fname, "url": wheels[fname]["url"],
-                                          "hashes": {"sha256": wheels[fname]["sha"]}}]))
+                                          "hashes": {"sha256": wheels[fname]["sha"]},
+                                          "size": os.path.getsize(os.path.join(root_a, "packages/ab", fname))}]))
 # The library torch pins, in the pinned version and a newer one.
 cudnn = {v: add_wheel(root_a, "packages/ab/nvidia_cudnn_cu12-%s-py3-none-%s.whl" % (v, LINUX),
                       "nvidia", [("cudnn/lib/libcudnn_engines.so.9", "libk_two.so")], srv_a.url)
@@ -410,6 +430,12 @@ with open(pypicfg, "w") as f:
                             "projects": ["torch", "cupy-cuda12x"]}],
                "libraries": {"index": srv_a.url + "/simple/"}, "http": HTTP}, f, indent=2)
 pypicache = fresh("cachepypi")
+p, plan = crawl("--config", pypicfg, "--plan", cache=pypicache, expect=0)
+plan = {r["project"]: r for r in plan[0]["plan"]} if plan else {}
+c.eq((plan.get("torch", {}).get("to_read"), plan.get("torch", {}).get("bytes"),
+      plan.get("torch", {}).get("unsized")),
+     (1, os.path.getsize(os.path.join(root_a, "packages/ab", pypi_torch)), 0),
+     "--plan on a PEP 691 index: the bytes of the wheel to read, from its size")
 p, lines = crawl("--config", pypicfg, cache=pypicache, expect=0)
 got = {l["filename"]: (l.get("variant"), l.get("variant_source")) for l in lines}
 c.eq(got.get(pypi_torch), ("cu128", "release"),

@@ -149,8 +149,9 @@ static void test_json(void)
         "\"hashes\": {\"sha256\": "
         "\"CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC\"}, "
         "\"requires-python\": \">=3.9\", \"yanked\": \"oops\", \"core-metadata\": {\"sha256\": "
-        "\"x\"}},"
-        "{\"filename\": \"b.whl\", \"url\": \"b.whl\", \"hashes\": {}, \"yanked\": false}]}";
+        "\"x\"}, \"size\": 184523456},"
+        "{\"filename\": \"b.whl\", \"url\": \"b.whl\", \"hashes\": {}, \"yanked\": false, "
+        "\"size\": -5}]}";
     struct index_page p;
     OK(indexpage_parse("https://h/whl/cpu/torch/", "application/vnd.pypi.simple.v1+json", page,
                        sizeof page - 1, &p, NULL) == 0,
@@ -165,6 +166,8 @@ static void test_json(void)
         STR_EQ(p.links[0].yanked, "oops", "yank reason");
         OK(p.links[0].has_metadata, "core-metadata");
         OK(p.links[1].yanked == NULL && p.links[1].sha256 == NULL, "second file");
+        OK(p.links[0].size == 184523456, "PEP 700 size");
+        OK(p.links[1].size == -1, "a negative size is no size");
     }
     indexpage_free(&p);
     static const char v2[] = "{\"meta\": {\"api-version\": \"2.0\"}, \"files\": []}";
@@ -602,8 +605,8 @@ static void test_variant_shard(void)
     static const char *const tokens[] = {"cu92",      "cu128", "cu12x", "rocm6.4",
                                          "rocm6.2.4", "cpu",   NULL};
     static const char *const not_tokens[] = {
-        "cu1",         "cu1280", "cu1x",   "cu123x",   "cux",  "rocm",   "rocm6",
-        "rocm6.4.1.2", "rocm6.", "rocm.6", "rocm6..4", "cpux", "simple", "cu12", NULL};
+        "cu1",    "cu1280", "cu1x",     "cu123x", "cux",    "rocm", "rocm6", "rocm6.4.1.2",
+        "rocm6.", "rocm.6", "rocm6..4", "cpux",   "simple", "cu12", NULL};
     for (const char *const *t = tokens; *t; t++)
         OK(variant_token(*t, strlen(*t)), "variant id: %s", *t);
     for (const char *const *t = not_tokens; *t; t++)
