@@ -150,6 +150,10 @@ xf = read(os.path.join(stack_site, "simple/sm_89/xformers/index.html"))
 c.ok("xformers-0.0.33+cu126" in xf and "+cu128" not in xf, "its xformers index: the build that runs on sm_89")
 with open(os.path.join(stack_site, "api/v1/index-table.json")) as f:
     c.ok("xformers" in f.read(), "index-table.json carries the companion")
+con = sqlite3.connect(os.path.join(stack_site, "api/v1/wheelarch.sqlite"))
+c.eq(con.execute("SELECT count(*) FROM builds WHERE project = 'xformers'").fetchone()[0], 2,
+     "the SQLite feed carries the companion's two builds")
+con.close()
 
 # ---- the AMD side: ROCm rows against gfx processors, never the other vendor ----
 with open(os.path.join(site, "api/v1/matrix.json")) as f:
