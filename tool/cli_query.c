@@ -11,6 +11,8 @@
 #include "paths.h"
 #include "compat.h"
 #include "gpuname.h"
+#include "hostgpu.h"
+#include "multigpu.h"
 #include "query.h"
 #include "stack.h"
 #include "strbuf.h"
@@ -210,6 +212,34 @@ static int resolve_gpu(const struct cli_command *cmd, const struct tables *t, co
     return -1;
 }
 
+/* The answer for several GPUs (multigpu.h). */
+static void print_machine(json_t *o)
+{
+    printf("%s %s on %s, for every GPU of this machine:\n",
+           json_string_value(json_object_get(o, "project")),
+           json_string_value(json_object_get(o, "version")),
+           json_string_value(json_object_get(o, "platform")));
+    size_t i;
+    json_t *g;
+    json_array_foreach(json_object_get(o, "gpus"), i, g)
+    {
+        json_t *own = json_object_get(json_object_get(g, "result"), "recommendation");
+        printf("  %s: %s\n", json_string_value(json_object_get(g, "label")),
+               json_is_object(own) ? json_string_value(json_object_get(own, "index"))
+                                   : "no variant of this release");
+    }
+    json_t *rec = json_object_get(o, "recommendation");
+    if (json_is_object(rec)) {
+        printf("recommended: %s (%s)\n", json_string_value(json_object_get(rec, "index")),
+               json_string_value(json_object_get(o, "reason")));
+        json_t *cmds = json_object_get(rec, "commands");
+        printf("  %s\n  %s\n", json_string_value(json_object_get(cmds, "pip")),
+               json_string_value(json_object_get(cmds, "uv")));
+    } else {
+        printf("%s\n", json_string_value(json_object_get(o, "reason")));
+    }
+}
+
 /* --stack: every crawled project's answer (stack_run), each followed by
  * its note when it does not go with torch's. */
 static int query_stack(const struct dbview *v, struct query_options *o, int as_json)
@@ -245,12 +275,243 @@ static int query_stack(const struct dbview *v, struct query_options *o, int as_j
     return rc;
 }
 
+/* ---- which GPUs: given, or this machine's -------------------------------- */
+
+/* The GPUs a query answers for: distinct devices with their counts, and
+ * what was detected (NULL when the GPU was given). */
+struct machine {
+    struct multigpu_gpu *gpus;
+    size_t n;
+    char **labels;
+    json_t *detected;
+    char *driver;     /* detected or WHEELARCH_DRIVER, or NULL */
+    char *driver_how; /* "via NVML" ... */
+    char *line;       /* "detected: 2 × ... via NVML, driver 570.86.15" */
+};
+
+static void machine_free(struct machine *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        free(m->labels[i]);
+    free(m->labels);
+    free(m->gpus);
+    json_decref(m->detected);
+    free(m->driver);
+    free(m->driver_how);
+    free(m->line);
+    memset(m, 0, sizeof *m);
+}
+
+struct raw_gpu {
+    char *name;      /* as written or detected, or NULL */
+    char code[16];   /* "6.1", "gfx90a", or "" */
+    const char *via; /* NULL when given on the command line */
+};
+
+/* Resolves one GPU into query options and a label; 0, or an exit status
+ * (the error printed). */
+static int resolve_raw(const struct cli_command *cmd, const struct tables *t,
+                       const struct raw_gpu *g, struct query_options *o, char **label)
+{
+    memset(o, 0, sizeof *o);
+    if (g->code[0]) {
+        if (gpuname_parse_code(g->code, 1, &o->cc) < 0)
+            return cli_usage_error(cmd,
+                                   "\"%s\" is not a compute capability such as 8.6 or an AMD "
+                                   "processor such as gfx1100",
+                                   g->code);
+        if (g->name) { /* the table's row of that name, when it agrees */
+            struct gpuname_result r;
+            gpuname_resolve(t, g->name, &r);
+            if (r.decided && r.gpu && r.cc == o->cc)
+                o->gpu = r.gpu;
+        }
+    } else if (resolve_gpu(cmd, t, g->name, o) < 0) {
+        return WA_EXIT_USAGE;
+    }
+    if (o->gpu)
+        o->arm_host = o->gpu->arm_host;
+    if (o->cc >= TABLES_AMD_MIN && !tables_amd_processor(t, o->cc, 0)) {
+        char name[16];
+        compat_cc_string(o->cc, name, sizeof name);
+        return cli_usage_error(cmd,
+                               "unknown AMD processor '%s' (not in data/amdgpu_targets.csv; e.g. "
+                               "gfx90a, gfx942, gfx1100)",
+                               name);
+    }
+    char cc[16];
+    compat_cc_string(o->cc, cc, sizeof cc);
+    const char *name = o->gpu ? o->gpu->name : g->name;
+    if (g->via && g->name && g->code[0])
+        name = g->name; /* what the machine calls it */
+    if (name && strcmp(name, cc) != 0)
+        *label = xasprintf("%s (%s)", name, cc);
+    else
+        *label = o->cc >= TABLES_AMD_MIN ? xstrdup(cc) : xasprintf("compute capability %s", cc);
+    return 0;
+}
+
+/* Fills m from --cc, the --gpu list, WHEELARCH_GPUS or detection, then
+ * --gpu-index.  Returns 0 or an exit status (the error printed). */
+static int choose_gpus(const struct cli_command *cmd, const struct cli_args *a,
+                       const struct tables *t, const char **names, size_t nnames, const char *ccs,
+                       struct machine *m)
+{
+    struct raw_gpu *raw = NULL;
+    size_t nraw = 0;
+    struct hostgpu_info info;
+    memset(&info, 0, sizeof info);
+    int rc = 0, detected = 0;
+    const char *env_gpus = getenv("WHEELARCH_GPUS");
+    const char *env_driver = getenv("WHEELARCH_DRIVER");
+    if (ccs) {
+        raw = xcalloc(1, sizeof *raw);
+        raw[0].name = NULL;
+        snprintf(raw[0].code, sizeof raw[0].code, "%s", ccs);
+        if (strlen(ccs) >= sizeof raw[0].code)
+            raw[0].code[0] = '?';
+        nraw = 1;
+    } else if (nnames) {
+        raw = xcalloc(nnames, sizeof *raw);
+        for (size_t i = 0; i < nnames; i++)
+            raw[i].name = xstrdup(names[i]);
+        nraw = nnames;
+    } else {
+        detected = 1;
+        struct wa_error err;
+        if (env_gpus && *env_gpus) {
+            if (hostgpu_override(&info, env_gpus, "WHEELARCH_GPUS", &err) < 0) {
+                rc = cli_usage_error(cmd, "%s", err.msg);
+                goto done;
+            }
+        } else {
+            struct hostgpu_options ho = {0};
+            ho.sysroot = getenv("WHEELARCH_SYSROOT");
+            ho.nvml_library = getenv("WHEELARCH_NVML");
+            ho.nvidia_smi = getenv("WHEELARCH_NVIDIA_SMI");
+            const char *xn = getenv("HSA_XNACK");
+            ho.xnack = xn && *xn ? strcmp(xn, "1") == 0 : -1;
+            hostgpu_detect(&ho, &info);
+        }
+        raw = xcalloc(info.ngpus ? info.ngpus : 1, sizeof *raw);
+        for (size_t i = 0; i < info.ngpus; i++) {
+            const struct hostgpu *g = &info.gpus[i];
+            uint16_t code;
+            raw[i].via = g->via;
+            if (g->code[0]) {
+                raw[i].name = xstrdup(g->name);
+                snprintf(raw[i].code, sizeof raw[i].code, "%s", g->code);
+            } else if (gpuname_parse_code(g->name, 1, &code) == 0) {
+                snprintf(raw[i].code, sizeof raw[i].code, "%s", g->name); /* "6.1", "gfx90a" */
+            } else {
+                raw[i].name = xstrdup(g->name);
+            }
+        }
+        nraw = info.ngpus;
+        if (nraw == 0) {
+            struct strbuf why = STRBUF_INIT;
+            for (size_t i = 0; i < info.nnotes; i++)
+                strbuf_addf(&why, "%s%s", i ? "; " : "", info.notes[i]);
+            cli_warn("query: no GPU found on this machine (%s): give --gpu NAME or --cc X.Y, or "
+                     "set WHEELARCH_GPUS (e.g. WHEELARCH_GPUS=6.1,12.0)",
+                     why.buf ? why.buf : "no NVIDIA driver, no AMD KFD topology");
+            strbuf_free(&why);
+            rc = WA_EXIT_USAGE;
+            goto done;
+        }
+        if (env_driver && *env_driver) {
+            m->driver = xstrdup(env_driver);
+            m->driver_how = xstrdup("WHEELARCH_DRIVER");
+        } else if (info.driver) {
+            m->driver = xstrdup(info.driver);
+            m->driver_how = xasprintf("via %s", info.driver_via ? info.driver_via : "?");
+        }
+    }
+    const char *gi = cli_get(cmd, a, "gpu-index");
+    size_t first = 0, count = nraw;
+    if (gi) {
+        char *end;
+        long k = strtol(gi, &end, 10);
+        if (*end || k < 0 || (size_t)k >= nraw) {
+            rc = cli_usage_error(cmd, "--gpu-index wants 0 to %zu: %zu GPU%s %s", nraw - 1, nraw,
+                                 nraw == 1 ? "" : "s", detected ? "found" : "given");
+            goto done;
+        }
+        first = (size_t)k;
+        count = 1;
+    }
+    m->gpus = xcalloc(count, sizeof *m->gpus);
+    m->labels = xcalloc(count, sizeof *m->labels);
+    for (size_t i = first; i < first + count; i++) {
+        struct query_options o;
+        char *label = NULL;
+        if ((rc = resolve_raw(cmd, t, &raw[i], &o, &label)) != 0)
+            goto done;
+        size_t k = 0;
+        while (k < m->n && !(m->gpus[k].o.cc == o.cc && m->gpus[k].o.arm_host == o.arm_host))
+            k++;
+        if (k < m->n) {
+            m->gpus[k].count++;
+            free(label);
+            continue;
+        }
+        m->gpus[m->n].o = o;
+        m->gpus[m->n].count = 1;
+        m->labels[m->n] = label;
+        m->gpus[m->n].label = label;
+        m->n++;
+    }
+    if (detected) {
+        struct strbuf line = STRBUF_INIT;
+        strbuf_adds(&line, "detected: ");
+        for (size_t k = 0; k < m->n; k++)
+            strbuf_addf(&line, "%s%zu \xc3\x97 %s", k ? ", " : "", m->gpus[k].count, m->labels[k]);
+        strbuf_addf(&line, " via %s", raw[first].via ? raw[first].via : "?");
+        if (gi)
+            strbuf_addf(&line, " (--gpu-index %s of %zu)", gi, nraw);
+        if (m->driver)
+            strbuf_addf(&line, ", driver %s%s%s%s", m->driver,
+                        info.driver_cuda && !(env_driver && *env_driver) ? " (CUDA " : "",
+                        info.driver_cuda && !(env_driver && *env_driver) ? info.driver_cuda : "",
+                        info.driver_cuda && !(env_driver && *env_driver) ? ")" : "");
+        if (m->driver_how && strcmp(m->driver_how, "WHEELARCH_DRIVER") == 0)
+            strbuf_adds(&line, " (WHEELARCH_DRIVER)");
+        if (info.rocm)
+            strbuf_addf(&line, ", ROCm %s", info.rocm);
+        m->line = strbuf_detach(&line, NULL);
+        json_t *d = json_object();
+        json_t *gl = json_array();
+        for (size_t i = 0; i < nraw; i++) {
+            json_t *g = json_object();
+            json_object_set_new(g, "name", raw[i].name ? json_string(raw[i].name) : json_null());
+            json_object_set_new(g, "code", raw[i].code[0] ? json_string(raw[i].code) : json_null());
+            json_object_set_new(g, "via", json_string(raw[i].via ? raw[i].via : ""));
+            json_array_append_new(gl, g);
+        }
+        json_object_set_new(d, "gpus", gl);
+        json_object_set_new(d, "driver", m->driver ? json_string(m->driver) : json_null());
+        json_object_set_new(d, "driver_cuda",
+                            info.driver_cuda ? json_string(info.driver_cuda) : json_null());
+        json_object_set_new(d, "rocm", info.rocm ? json_string(info.rocm) : json_null());
+        json_object_set_new(d, "line", json_string(m->line));
+        m->detected = d;
+    }
+done:
+    for (size_t i = 0; i < nraw; i++)
+        free(raw[i].name);
+    free(raw);
+    hostgpu_free(&info);
+    return rc;
+}
+
 int cli_query(int argc, char **argv)
 {
     const struct cli_command *cmd = cli_find_command("query");
     struct cli_args a;
     struct tables t;
     struct dbview v;
+    struct machine m;
+    memset(&m, 0, sizeof m);
     int have_tables = 0, have_view = 0;
     int rc = WA_EXIT_USAGE;
     memset(&t, 0, sizeof t);
@@ -265,11 +526,13 @@ int cli_query(int argc, char **argv)
         rc = cli_usage_error(cmd, "unexpected argument '%s'", a.rest[0]);
         goto out;
     }
-    const char *gpu_name = cli_get(cmd, &a, "gpu"), *ccs = cli_get(cmd, &a, "cc");
+    const char **gpu_names;
+    size_t ngpu_names = cli_get_list(cmd, &a, "gpu", &gpu_names);
+    const char *ccs = cli_get(cmd, &a, "cc");
     int diffs = cli_get(cmd, &a, "differences") != NULL;
-    if (diffs ? (gpu_name || ccs) : !gpu_name == !ccs) {
+    if (diffs ? (ngpu_names || ccs) : (ngpu_names && ccs)) {
         rc = cli_usage_error(cmd, diffs ? "--differences takes no GPU"
-                                        : "give exactly one of --gpu NAME and --cc X.Y");
+                                        : "give --gpu NAME (repeatable) or --cc X.Y, not both");
         goto out;
     }
     struct wa_error err;
@@ -280,27 +543,11 @@ int cli_query(int argc, char **argv)
     }
     have_tables = 1;
     struct query_options o = {0};
-    if (diffs) {
-        /* handled below, once the view is built */
-    } else if (gpu_name) {
-        if (resolve_gpu(cmd, &t, gpu_name, &o) < 0) {
-            rc = WA_EXIT_USAGE;
+    if (!diffs) {
+        rc = choose_gpus(cmd, &a, &t, gpu_names, ngpu_names, ccs, &m);
+        if (rc != 0)
             goto out;
-        }
-    } else if (gpuname_parse_code(ccs, 1, &o.cc) < 0) {
-        rc = cli_usage_error(
-            cmd,
-            "--cc wants a compute capability such as 8.6, or an AMD processor such as gfx1100");
-        goto out;
-    }
-    if (o.cc >= TABLES_AMD_MIN && !tables_amd_processor(&t, o.cc, 0)) {
-        char name[16];
-        compat_cc_string(o.cc, name, sizeof name);
-        rc = cli_usage_error(cmd,
-                             "unknown AMD processor '%s' (not in data/amdgpu_targets.csv; e.g. "
-                             "gfx90a, gfx942, gfx1100)",
-                             name);
-        goto out;
+        o = m.gpus[0].o;
     }
     const char *driver = cli_get(cmd, &a, "driver");
     if (driver) {
@@ -310,6 +557,19 @@ int cli_query(int argc, char **argv)
         }
         o.has_driver = 1;
         o.driver_text = driver;
+    } else if (m.driver) {
+        if (dotver_parse(m.driver, &o.driver) < 0 || o.driver.f[0] < 100) {
+            rc = cli_usage_error(cmd, "driver %s (%s) is not a driver version such as 570.86.15",
+                                 m.driver, m.driver_how);
+            goto out;
+        }
+        o.has_driver = 1;
+        o.driver_text = m.driver;
+    }
+    if (m.n > 1 && cli_get(cmd, &a, "stack")) {
+        rc = cli_usage_error(cmd, "%s; --stack answers for one GPU: add --gpu-index N",
+                             m.line ? m.line : "several GPUs");
+        goto out;
     }
     const char *project = cli_get(cmd, &a, "project");
     int stack = cli_get(cmd, &a, "stack") != NULL;
@@ -379,22 +639,47 @@ int cli_query(int argc, char **argv)
     }
     if (stack) {
         free(norm);
+        if (m.line && !cli_get(cmd, &a, "json"))
+            printf("%s\n", m.line);
         rc = query_stack(&v, &o, cli_get(cmd, &a, "json") != NULL);
         goto out;
     }
-    json_t *res = query_run(&v, &o, &err);
+    int as_json = cli_get(cmd, &a, "json") != NULL;
+    json_t *res;
+    if (m.n > 1) {
+        /* every GPU asked the same question */
+        for (size_t i = 0; i < m.n; i++) {
+            struct query_options *g = &m.gpus[i].o;
+            g->has_driver = o.has_driver;
+            g->driver = o.driver;
+            g->driver_text = o.driver_text;
+            g->project = o.project;
+            g->version = o.version;
+            g->platform = o.platform;
+        }
+        res = multigpu_run(&v, m.gpus, m.n, &err);
+    } else {
+        res = query_run(&v, &o, &err);
+    }
     free(norm);
     if (!res) {
         cli_warn("%s", err.msg);
         rc = err.code == WA_ERR_USAGE ? WA_EXIT_USAGE : WA_EXIT_FAILURE;
         goto out;
     }
-    if (cli_get(cmd, &a, "json")) {
+    if (m.detected)
+        json_object_set(res, "detected", m.detected);
+    if (as_json) {
         char *s = json_dumps(res, JSON_COMPACT);
         printf("%s\n", s);
         free(s);
     } else {
-        print_text(res);
+        if (m.line)
+            printf("%s\n", m.line);
+        if (m.n > 1)
+            print_machine(res);
+        else
+            print_text(res);
     }
     json_decref(res);
     rc = WA_EXIT_OK;
@@ -403,6 +688,7 @@ out:
         dbview_free(&v);
     if (have_tables)
         tables_free(&t);
+    machine_free(&m);
     cli_args_free(&a);
     return rc;
 }

@@ -57,7 +57,14 @@ static const struct cli_option query_options[] = {
     {"gpu", 0, "NAME",
      "the GPU as you know it: a name (\"1080 ti\", \"RTX 4090\", \"a100\", \"RX 7900 XTX\"), "
      "what nvidia-smi, torch or rocminfo print (\"NVIDIA GeForce RTX 3060 Laptop GPU\"), or a "
-     "device code (6.1, sm_61, gfx1100); a miss says which names are near",
+     "device code (6.1, sm_61, gfx1100); a miss says which names are near; repeat it for a "
+     "machine with several GPUs.  Without --gpu and --cc: this machine's GPUs and driver "
+     "(NVML, else /proc/driver/nvidia/version and nvidia-smi; AMD: the KFD topology), or "
+     "WHEELARCH_GPUS (e.g. 6.1,12.0) and WHEELARCH_DRIVER when set",
+     1},
+    {"gpu-index", 0, "N",
+     "of several GPUs (detected or given), answer for the N-th only (from 0, in the order "
+     "nvidia-smi lists them)",
      0},
     {"cc", 0, "X.Y",
      "the GPU by compute capability instead, e.g. 6.1 or sm_61 (or an AMD processor: gfx1100)", 0},
