@@ -1,0 +1,33 @@
+/*
+ * cli_machine: the GPUs a command answers for (see cli_machine.c).
+ */
+#ifndef WHEELARCH_CLI_MACHINE_H
+#define WHEELARCH_CLI_MACHINE_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "cli.h"
+#include "multigpu.h"
+#include "tables.h"
+
+/* Distinct devices with their counts, and what was detected (NULL when the
+ * GPUs were given). */
+struct machine {
+    struct multigpu_gpu *gpus; /* labels point into labels[] */
+    size_t n;
+    char **labels;
+    json_t *detected;
+    char *driver;     /* detected or WHEELARCH_DRIVER, or NULL */
+    char *driver_how; /* "via NVML", "WHEELARCH_DRIVER" */
+    char *line;       /* "detected: 2 × ... via NVML, driver 570.86.15" */
+};
+
+/* Fills m from --cc (ccs), the --gpu list (names), WHEELARCH_GPUS or
+ * detection, then the command's --gpu-index.  Returns 0 or an exit status
+ * (the error printed).  Caller frees m with machine_free either way. */
+int choose_gpus(const struct cli_command *cmd, const struct cli_args *a, const struct tables *t,
+                const char **names, size_t nnames, const char *ccs, struct machine *m);
+void machine_free(struct machine *m);
+
+#endif
