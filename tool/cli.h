@@ -94,6 +94,7 @@ const struct cli_command *cli_find_command(const char *name);
 int cli_scan(int argc, char **argv);
 int cli_crawl(int argc, char **argv);
 int cli_query(int argc, char **argv);
+int cli_doctor(int argc, char **argv);
 int cli_build(int argc, char **argv);
 int cli_update(int argc, char **argv);
 int cli_merge(int argc, char **argv);

@@ -89,6 +89,23 @@ static const struct cli_option query_options[] = {
     {NULL, 0, NULL, NULL, 0},
 };
 
+static const struct cli_option doctor_options[] = {
+    {"python", 0, "PATH",
+     "the Python whose environment to check (default: python3 on PATH; its "
+     "sysconfig purelib and platlib folders)",
+     0},
+    {"site-packages", 0, "DIR", "check this folder instead (repeatable)", 1},
+    {"gpu", 0, "NAME", "judge for this GPU instead of this machine's (repeatable)", 1},
+    {"cc", 0, "X.Y", "judge for this compute capability or AMD processor instead", 0},
+    {"gpu-index", 0, "N", "of several GPUs, judge for the N-th only (from 0)", 0},
+    {"driver", 0, "VERSION", "the driver instead of the detected one, e.g. 570.86.15", 0},
+    {"platform", 0, "P", "linux-x86_64, linux-aarch64 or windows-x86_64 (default: this machine's)",
+     0},
+    {"cache", 0, "DIR", "database folder for the fixes (default: cache; works without)", 0},
+    {"json", 0, NULL, "print one JSON object (see README.md, doctor)", 0},
+    {NULL, 0, NULL, NULL, 0},
+};
+
 static const struct cli_option build_options[] = {
     {"cache", 0, "DIR", "database folder (default: cache)", 0},
     {"out", 0, "DIR", "output folder, replaced atomically (default: site)", 0},
@@ -178,7 +195,7 @@ const struct cli_command cli_commands[] = {
      "index pages failed.",
      "wheelarch crawl --index https://download.pytorch.org/whl/cu126/ --project torch --json",
      crawl_options, cli_crawl},
-    {"query", "(--gpu NAME | --cc X.Y) [--driver V] [--project P] [--version V] [OPTIONS]",
+    {"query", "[--gpu NAME... | --cc X.Y] [--driver V] [--project P] [--version V] [OPTIONS]",
      "Say which variant of a release runs on a GPU, and how to install it.",
      "Prints one line per variant (cu126, cu128, ...) of the release with its verdict: native "
      "(SASS for the GPU in every module), PTX JIT (only PTX covers it; compiled at first start "
@@ -190,6 +207,18 @@ const struct cli_command cli_commands[] = {
      "declared arch lists shipped in data/, so it works before any crawl.",
      "wheelarch query --gpu \"GTX 1080 Ti\" --driver 570.86.15 --version 2.8", query_options,
      cli_query},
+    {"doctor", "[--python PATH | --site-packages DIR...] [--gpu NAME... | --cc X.Y] [OPTIONS]",
+     "Check that the GPU code installed in a Python environment runs on this machine's GPUs.",
+     "Lists the distributions installed in the environment (their .dist-info), scans every "
+     "installed file that can hold GPU code with the same scanner as wheels, and judges each "
+     "distribution with the GPU libraries it pins (cuDNN, cuBLAS, ...) for every GPU of this "
+     "machine (detected as by query, or --gpu/--cc) and its driver: native, PTX JIT (the first "
+     "start compiles), partial (names the libraries without code), no, or driver too old. For "
+     "each problem it prints the fix: the index and the pip and uv commands that replace the "
+     "installed build, from the database or PyTorch's declared lists (no network). Exit status "
+     "0 when everything runs natively, 4 when something only runs through PTX JIT, 1 when "
+     "something will fail, 2 for a usage error: it can gate a CI job or a container's start.",
+     "wheelarch doctor --python .venv/bin/python", doctor_options, cli_doctor},
     {"build", "[--cache DIR] [--out DIR] [--base-url URL] [--nightlies N]",
      "Render the database into a static website, a JSON feed and GPU-aware package indexes.",
      "Pages per GPU, release and wheel, the matrix, changes and an Atom feed, the methodology; "

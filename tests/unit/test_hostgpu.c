@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "doctor.h"
 #include "hostgpu.h"
 
 static void gfx_names(void)
@@ -90,8 +91,27 @@ static void overrides(void)
     hostgpu_free(&in);
 }
 
+static void record_paths(void)
+{
+    static const char *const cases[][2] = {
+        {"torch/lib/libtorch_cuda.so,sha256=abc,123\n", "torch/lib/libtorch_cuda.so"},
+        {"\"odd,name.so\",sha256=abc,1", "odd,name.so"},
+        {"\"say \"\"hi\"\".so\",,", "say \"hi\".so"},
+        {"\"unclosed.so,,", NULL},
+        {",sha256=x,1", NULL},
+        {"", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *p = doctor_record_path(cases[i][0]);
+        OK(cases[i][1] ? p && strcmp(p, cases[i][1]) == 0 : p == NULL, "RECORD line %zu: %s", i,
+           p ? p : "(none)");
+        free(p);
+    }
+}
+
 int main(void)
 {
+    record_paths();
     gfx_names();
     proc_driver();
     smi_lines();

@@ -1,0 +1,439 @@
+/*
+ * doctor: installed distributions judged against this machine's GPUs
+ * (doctor.h).
+ */
+#include "doctor.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compat.h"
+#include "dotver.h"
+#include "fsutil.h"
+#include "query.h"
+#include "record.h"
+#include "scan.h"
+#include "scanreport.h"
+#include "strbuf.h"
+#include "variant.h"
+#include "wheelmeta.h"
+#include "wheelname.h"
+#include "xalloc.h"
+
+/* RECORD files read at most (a torch RECORD is about 2 MB). */
+#define DOCTOR_MAX_RECORD (64u << 20)
+
+struct dist {
+    char *name;    /* PEP 503-normalised */
+    char *version; /* as METADATA says, local label included */
+    const char *site;
+    char **requires;
+    size_t nrequires;
+    json_t *rec; /* {"wheel": {...}, "binaries": [...]}: what record_code reads */
+    size_t gpu_files;
+    char *code;      /* record_code of rec, or NULL */
+    int required_by; /* a GPU library another distribution pins */
+};
+
+static void dist_free(struct dist *d)
+{
+    free(d->name);
+    free(d->version);
+    wheelmeta_free(d->requires, d->nrequires);
+    json_decref(d->rec);
+    free(d->code);
+}
+
+/* The whole of a file up to max bytes, NUL-terminated, or NULL. */
+static char *slurp(const char *path, size_t max, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    struct strbuf b = STRBUF_INIT;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0 && b.len < max)
+        strbuf_add(&b, buf, n < max - b.len ? n : max - b.len);
+    fclose(f);
+    if (len)
+        *len = b.len;
+    return strbuf_detach(&b, NULL);
+}
+
+/* A header's value in METADATA text ("Name", "Version"), up to the first
+ * blank line; NULL when absent. */
+static char *header(const char *text, const char *key)
+{
+    size_t kl = strlen(key);
+    for (const char *p = text; p && *p && *p != '\n' && !(p[0] == '\r' && p[1] == '\n');) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        if (n > kl + 1 && strncasecmp(p, key, kl) == 0 && p[kl] == ':') {
+            const char *v = p + kl + 1;
+            while (*v == ' ' || *v == '\t')
+                v++;
+            size_t vl = (size_t)(p + n - v);
+            while (vl && (v[vl - 1] == '\r' || v[vl - 1] == ' '))
+                vl--;
+            return vl ? xstrndup(v, vl) : NULL;
+        }
+        p = eol ? eol + 1 : NULL;
+    }
+    return NULL;
+}
+
+char *doctor_record_path(const char *line)
+{
+    if (!line || !*line)
+        return NULL;
+    if (*line != '"') {
+        size_t n = strcspn(line, ",\r\n");
+        return n ? xstrndup(line, n) : NULL;
+    }
+    struct strbuf b = STRBUF_INIT;
+    for (const char *p = line + 1; *p; p++) {
+        if (*p == '"') {
+            if (p[1] != '"')
+                return strbuf_detach(&b, NULL);
+            p++;
+        }
+        strbuf_addc(&b, *p);
+    }
+    strbuf_free(&b); /* no closing quote */
+    return NULL;
+}
+
+/* Whether an installed file's path (relative to its folder) stays inside
+ * the folder and can hold GPU code. */
+static int wanted_path(const char *p)
+{
+    if (!p || !*p || p[0] == '/' || strncmp(p, "../", 3) == 0 || strstr(p, "/../"))
+        return 0;
+    return scan_member_is_wanted(p);
+}
+
+/* Scans the files of d listed in its RECORD into d->rec's binaries. */
+static void scan_dist(struct dist *d, const char *infodir)
+{
+    char *rp = fsutil_join(infodir, "RECORD");
+    size_t len = 0;
+    char *record = slurp(rp, DOCTOR_MAX_RECORD, &len);
+    free(rp);
+    json_t *bins = json_object_get(d->rec, "binaries");
+    size_t files = 0;
+    for (const char *p = record; p && *p && files < DOCTOR_MAX_FILES;) {
+        const char *eol = strchr(p, '\n');
+        char *path = doctor_record_path(p);
+        p = eol ? eol + 1 : NULL;
+        if (!wanted_path(path)) {
+            free(path);
+            continue;
+        }
+        files++;
+        char *full = fsutil_join(d->site, path);
+        struct stat st;
+        if (lstat(full, &st) == 0 && S_ISREG(st.st_mode)) {
+            struct scan_result *r = scan_file(full);
+            json_t *j = r ? scanreport_json(r) : NULL;
+            size_t i;
+            json_t *b;
+            json_array_foreach(json_object_get(j, "binaries"), i, b)
+            {
+                if (!json_array_size(json_object_get(b, "module_sets")))
+                    continue;
+                json_object_set_new(b, "path", json_string(path));
+                json_array_append(bins, b);
+                d->gpu_files++;
+            }
+            json_decref(j);
+            scan_result_free(r);
+        }
+        free(full);
+        free(path);
+    }
+    free(record);
+    d->code = record_code(d->rec);
+}
+
+/* Reads the distributions of one folder into *ds. */
+static void list_site(const char *site, struct dist **ds, size_t *n, size_t *cap)
+{
+    DIR *dir = opendir(site);
+    if (!dir)
+        return;
+    struct dirent *e;
+    char **names = NULL;
+    size_t nn = 0;
+    while ((e = readdir(dir)) && nn < DOCTOR_MAX_DISTS) {
+        size_t l = strlen(e->d_name);
+        if (l > 10 && strcmp(e->d_name + l - 10, ".dist-info") == 0) {
+            names = xrealloc(names, (nn + 1) * sizeof *names);
+            names[nn++] = xstrdup(e->d_name);
+        }
+    }
+    closedir(dir);
+    for (size_t i = 0; i < nn; i++) {
+        char *info = fsutil_join(site, names[i]);
+        char *mp = fsutil_join(info, "METADATA");
+        size_t len = 0;
+        char *meta = slurp(mp, WHEELMETA_MAX_SIZE, &len);
+        free(mp);
+        char *name = meta ? header(meta, "Name") : NULL;
+        char *version = meta ? header(meta, "Version") : NULL;
+        if (name && version && strlen(name) < 200 && strlen(version) < 100) {
+            *ds = xgrow(*ds, cap, *n + 1, sizeof **ds);
+            struct dist *d = &(*ds)[(*n)++];
+            memset(d, 0, sizeof *d);
+            d->name = wheelname_normalize(name);
+            d->version = xstrdup(version);
+            d->site = site;
+            wheelmeta_requires(meta, len, &d->requires, &d->nrequires);
+            d->rec = json_pack("{s:{s:s,s:s},s:[]}", "wheel", "normalized_name", d->name, "version",
+                               d->version, "binaries");
+            scan_dist(d, info);
+        }
+        free(name);
+        free(version);
+        free(meta);
+        free(info);
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* The public version of v (without "+label"), copied. */
+static char *public_of(const char *v)
+{
+    return xstrndup(v, strcspn(v, "+"));
+}
+
+/* The installed distribution name==pin (a GPU library), or NULL. */
+static struct dist *installed(struct dist *ds, size_t n, const char *name, const char *pin)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(ds[i].name, name) != 0)
+            continue;
+        char *pub = public_of(ds[i].version);
+        int same = strcmp(ds[i].version, pin) == 0 || strcmp(pub, pin) == 0;
+        free(pub);
+        if (same)
+            return &ds[i];
+    }
+    return NULL;
+}
+
+static void row_free(struct dbview_row *r)
+{
+    compat_code_free(&r->code);
+    free(r->sass);
+    free(r->ptx);
+    free(r->gfx);
+}
+
+/* The variant of an installed distribution (its label, its project's rule). */
+static char *variant_of(const struct doctor_options *o, const struct dist *d, const char **how)
+{
+    /* a wheel name of this platform, for the rules that depend on it
+     * (PyPI's unlabelled torch: the release's default per platform) */
+    const char *tag = strcmp(o->platform, "linux-x86_64") == 0     ? "manylinux_2_28_x86_64"
+                      : strcmp(o->platform, "linux-aarch64") == 0  ? "manylinux_2_28_aarch64"
+                      : strcmp(o->platform, "windows-x86_64") == 0 ? "win_amd64"
+                                                                   : "any";
+    char *fn = xasprintf("%s-%s-py3-none-%s.whl", d->name, d->version, tag);
+    for (char *p = fn; *p && p < fn + strlen(d->name); p++)
+        if (*p == '-')
+            *p = '_';
+    struct wheel_name wn;
+    char *v = NULL;
+    if (wheelname_parse(fn, &wn, NULL) == 0) {
+        v = variant_decide(o->t, &wn, NULL, "installed", how);
+        wheelname_free(&wn);
+    }
+    free(fn);
+    if (!v) {
+        v = xstrdup("installed");
+        *how = "index";
+    }
+    return v;
+}
+
+/* The commands that replace the installed build of name with answer a. */
+static json_t *fix_of(const char *name, const json_t *a)
+{
+    const char *pin = json_string_value(json_object_get(a, "pin"));
+    const char *url = json_string_value(json_object_get(a, "index_url"));
+    if (!pin || !url)
+        return json_null();
+    json_t *f = json_object();
+    json_object_set(f, "index", json_object_get(a, "index"));
+    json_object_set(f, "index_url", json_object_get(a, "index_url"));
+    json_object_set(f, "version", json_object_get(a, "version"));
+    json_object_set(f, "verdict", json_object_get(a, "verdict"));
+    /* pip keeps an installed build that satisfies the pin, whatever its
+     * variant: uninstall first; uv reinstalls the package when asked */
+    char *pip =
+        xasprintf("pip uninstall -y %s && pip install %s==%s --index-url %s", name, name, pin, url);
+    char *uv = xasprintf("uv pip install --reinstall-package %s %s==%s --index-url %s", name, name,
+                         pin, url);
+    json_t *c = json_object();
+    json_object_set_new(c, "pip", json_string(pip));
+    json_object_set_new(c, "uv", json_string(uv));
+    json_object_set_new(f, "commands", c);
+    free(pip);
+    free(uv);
+    return f;
+}
+
+/* query's answer for name's release (else its newest) on the machine. */
+static json_t *fix_for(const struct doctor_options *o, const struct dist *d)
+{
+    int known = 0;
+    for (size_t i = 0; i < o->v->nrows && !known; i++)
+        known = strcmp(o->v->rows[i].project, d->name) == 0;
+    if (!known || !o->ngpus)
+        return json_null();
+    char *pub = public_of(d->version);
+    char *rel = dotver_release(pub);
+    free(pub);
+    json_t *fix = json_null();
+    for (int attempt = 0; attempt < 2 && json_is_null(fix); attempt++) {
+        struct multigpu_gpu *g = xcalloc(o->ngpus, sizeof *g);
+        for (size_t i = 0; i < o->ngpus; i++) {
+            g[i] = o->gpus[i];
+            g[i].o.project = d->name;
+            g[i].o.version = attempt == 0 ? rel : NULL;
+            g[i].o.platform = o->platform;
+        }
+        struct wa_error err;
+        json_t *r =
+            o->ngpus == 1 ? query_run(o->v, &g[0].o, &err) : multigpu_run(o->v, g, o->ngpus, &err);
+        free(g);
+        json_t *a = json_object_get(r, "recommendation");
+        if (!json_is_object(a))
+            a = json_object_get(r, "fallback");
+        if (json_is_object(a))
+            fix = fix_of(d->name, a);
+        json_decref(r);
+    }
+    free(rel);
+    return fix;
+}
+
+json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
+{
+    struct dist *ds = NULL;
+    size_t n = 0, cap = 0, readable = 0;
+    for (size_t i = 0; i < o->nsite_dirs; i++) {
+        struct stat st;
+        if (stat(o->site_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        readable++;
+        list_site(o->site_dirs[i], &ds, &n, &cap);
+    }
+    if (!readable) {
+        wa_error_set(err, WA_ERR_IO, "%s: no such site-packages folder",
+                     o->nsite_dirs ? o->site_dirs[0] : "(none)");
+        free(ds);
+        return NULL;
+    }
+    /* The GPU libraries another distribution pins are judged with it. */
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < ds[i].nrequires; k++) {
+            char *name, *pin;
+            if (!wheelmeta_marker_applies(ds[i].requires[k], o -> platform) ||
+                wheelmeta_requirement(ds[i].requires[k], &name, &pin) < 0)
+                continue;
+            struct dist *lib =
+                pin && tables_gpu_library(o->t, name) ? installed(ds, n, name, pin) : NULL;
+            if (lib && lib != &ds[i])
+                lib->required_by = 1;
+            free(name);
+            free(pin);
+        }
+    int os = strncmp(o->platform, "windows", 7) == 0 ? TABLES_WINDOWS : TABLES_LINUX;
+    json_t *list = json_array();
+    int worst_all = -1;
+    size_t without = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct dist *d = &ds[i];
+        if (!d->gpu_files || !d->code || d->required_by) {
+            without += !d->gpu_files;
+            continue;
+        }
+        struct dbview_row row;
+        memset(&row, 0, sizeof row);
+        dbview_row_apply_code(&row, d->code);
+        json_t *libs = json_array();
+        struct dbview_row *lrows = xcalloc(d->nrequires + 1, sizeof *lrows);
+        for (size_t k = 0; k < d->nrequires; k++) {
+            char *name, *pin;
+            if (!wheelmeta_marker_applies(d->requires[k], o -> platform) ||
+                wheelmeta_requirement(d->requires[k], &name, &pin) < 0)
+                continue;
+            const char *label = pin ? tables_gpu_library(o->t, name) : NULL;
+            struct dist *lib = label ? installed(ds, n, name, pin) : NULL;
+            if (lib && lib->code) {
+                dbview_row_apply_code(&lrows[k], lib->code);
+                char *origin = xasprintf("%s %s", label, pin);
+                compat_code_add_library(&row.code, &lrows[k].code, origin);
+                json_array_append_new(libs, json_string(origin));
+                free(origin);
+            }
+            free(name);
+            free(pin);
+        }
+        const char *how = NULL;
+        char *variant = variant_of(o, d, &how);
+        struct dotver cuda = {0};
+        tables_variant_cuda(variant, &cuda);
+        json_t *vs = json_array();
+        int worst = COMPAT_NATIVE;
+        for (size_t g = 0; g < o->ngpus; g++) {
+            struct compat_query q = {0};
+            q.cc = o->gpus[g].o.cc;
+            q.has_driver = o->gpus[g].o.has_driver;
+            q.driver = o->gpus[g].o.driver;
+            q.os = os;
+            struct compat_result res;
+            compat_judge(o->t, &q, &row.code, &cuda, &res);
+            if (res.verdict > worst)
+                worst = res.verdict;
+            json_array_append_new(
+                vs,
+                json_pack("{s:s,s:I,s:s,s:s,s:s,s:s*}", "gpu", o->gpus[g].label, "count",
+                          (json_int_t)o->gpus[g].count, "verdict", compat_verdict_name(res.verdict),
+                          "label", compat_verdict_label(res.verdict), "reason", res.reason,
+                          "min_driver", res.min_driver[0] ? res.min_driver : NULL));
+        }
+        if (worst > worst_all)
+            worst_all = worst;
+        json_t *x = json_pack("{s:s,s:s,s:s,s:s,s:s,s:I,s:o,s:o,s:s}", "name", d->name, "version",
+                              d->version, "variant", variant, "variant_source", how, "site",
+                              d->site, "gpu_files", (json_int_t)d->gpu_files, "libraries", libs,
+                              "verdicts", vs, "verdict", compat_verdict_name(worst));
+        json_object_set_new(x, "fix", worst == COMPAT_NATIVE ? json_null() : fix_for(o, d));
+        json_array_append_new(list, x);
+        free(variant);
+        row_free(&row);
+        for (size_t k = 0; k < d->nrequires; k++)
+            row_free(&lrows[k]);
+        free(lrows);
+    }
+    int status = worst_all <= COMPAT_NATIVE    ? DOCTOR_EXIT_OK
+                 : worst_all == COMPAT_PTX_JIT ? DOCTOR_EXIT_JIT
+                                               : DOCTOR_EXIT_FAIL;
+    json_t *sites = json_array();
+    for (size_t i = 0; i < o->nsite_dirs; i++)
+        json_array_append_new(sites, json_string(o->site_dirs[i]));
+    json_t *out = json_pack("{s:o,s:s,s:o,s:I,s:I,s:i}", "site_packages", sites, "platform",
+                            o->platform, "distributions", list, "installed", (json_int_t)n,
+                            "without_gpu_code", (json_int_t)without, "exit", status);
+    for (size_t i = 0; i < n; i++)
+        dist_free(&ds[i]);
+    free(ds);
+    return out;
+}

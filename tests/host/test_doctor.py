@@ -1,0 +1,141 @@
+"""wheelarch doctor against fake site-packages folders built from the nvcc
+fixtures: a "torch" without code for the GPU (exit 1, with the fix), one
+with PTX only (exit 4), one that runs (exit 0), one whose pinned cuDNN lacks
+the GPU (partial, naming cuDNN), bundled NVIDIA libraries left out, files
+outside the folder never read, and --python asking an interpreter for its
+folders.  The GPU is given (--cc) or overridden (WHEELARCH_GPUS): expected
+verdicts follow the rules (docs/compat.md)."""
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import watest  # noqa: E402
+
+args = watest.parse_args()
+c = watest.Checker()
+W = args.work
+CUDA = os.path.join(HERE, "..", "fixtures", "cuda")
+EMPTY = os.path.join(W, "empty-cache")  # fixes from the shipped declared lists
+
+
+def dist(site, name, version, files, requires=()):
+    """Installs a distribution: files = {path in the folder: fixture name}."""
+    info = os.path.join(site, "%s-%s.dist-info" % (name.replace("-", "_"), version))
+    os.makedirs(info, exist_ok=True)
+    with open(os.path.join(info, "METADATA"), "w") as f:
+        f.write("Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (name, version))
+        for r in requires:
+            f.write("Requires-Dist: %s\n" % r)
+        f.write("\nA description that says Name: nothing\n")
+    record = []
+    for path, fixture in files.items():
+        full = os.path.normpath(os.path.join(site, path))
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        shutil.copyfile(os.path.join(CUDA, fixture), full)
+        record.append('"%s",sha256=x,1' % path if "," in path else "%s,sha256=x,1" % path)
+    record.append("%s/METADATA,," % os.path.basename(info))
+    with open(os.path.join(info, "RECORD"), "w") as f:
+        f.write("\n".join(record) + "\n")
+
+
+def doctor(*argv, expect, env=None):
+    e = {k: v for k, v in os.environ.items() if not k.startswith("WHEELARCH_")}
+    e.update(env or {})
+    driver = [] if "--driver" in argv else ["--driver", "580.82.07"]  # CUDA 13.0
+    p = subprocess.run([args.wheelarch, "doctor", "--json", "--cache", EMPTY, "--platform", "linux-x86_64"]
+                       + driver + list(argv), capture_output=True, text=True, timeout=120, env=e)
+    c.ok(p.returncode == expect, "doctor %s: exit %d, want %d: %s" % (" ".join(argv), p.returncode, expect,
+                                                                     p.stderr.strip()))
+    try:
+        return json.loads(p.stdout), p
+    except ValueError:
+        return None, p
+
+
+def by_name(o):
+    return {d["name"]: d for d in o["distributions"]} if o else {}
+
+
+# 12.0 (RTX 5090): libk_two.so has SASS sm_80 sm_86 sm_90a, no PTX: nothing for 12.0.
+none = os.path.join(W, "none")
+dist(none, "torch", "2.8.0+cu126", {"torch/lib/libtorch_cuda.so": "libk_two.so"})
+dist(none, "numpy", "2.3.0", {"numpy/_core/_multiarray_umath.so": "nogpu.so"})
+o, _ = doctor("--site-packages", none, "--cc", "12.0", expect=1)
+t = by_name(o).get("torch", {})
+c.eq((t.get("verdict"), t.get("variant"), t.get("gpu_files")), ("unsupported", "cu126", 1),
+     "a torch without code for 12.0: no")
+c.ok("numpy" not in by_name(o) and o and o["installed"] == 2, "numpy: installed, no GPU code, not judged")
+fix = t.get("fix") or {}
+c.ok(fix.get("index") in ("cu128", "cu129", "cu130") and fix.get("verdict") == "native",
+     "the fix: a variant of torch 2.8 with native code for 12.0 (%s)" % fix.get("index"))
+c.eq(fix.get("commands", {}).get("pip", ""),
+     "pip uninstall -y torch && pip install torch==2.8.* --index-url https://download.pytorch.org/whl/%s"
+     % fix.get("index"), "the exact pip command, which replaces the installed build")
+c.ok(fix.get("commands", {}).get("uv", "").startswith("uv pip install --reinstall-package torch torch==2.8.*"),
+     "and uv's")
+
+# PTX only: libk_debug.so has sm_80 and compute_80 (PTX ISA 9.0, nvcc 13):
+# 12.0 JIT-compiles it with a CUDA 13 driver (580 here).
+ptx = os.path.join(W, "ptx")
+dist(ptx, "torch", "2.8.0+cu128", {"torch/lib/libtorch_cuda.so": "libk_debug.so"})
+o, _ = doctor("--site-packages", ptx, "--cc", "12.0", expect=4)
+t = by_name(o).get("torch", {})
+c.eq(t.get("verdict"), "ptx-jit", "PTX only: runs through JIT, exit 4")
+o, _ = doctor("--site-packages", ptx, "--cc", "12.0", "--driver", "575.51.03", expect=1)
+v = (by_name(o).get("torch", {}).get("verdicts") or [{}])[0]
+c.eq(v.get("verdict"), "driver-too-old", "the same PTX with a CUDA 12.9 driver: driver too old")
+c.ok("PTX of ISA 9.0" in v.get("reason", "") and "580" in v.get("reason", ""),
+     "it names the PTX ISA and the driver floor: " + v.get("reason", ""))
+
+# Runs: libk_default.so has sm_120.
+good = os.path.join(W, "good")
+dist(good, "torch", "2.8.0+cu128", {"torch/lib/libtorch_cuda.so": "libk_default.so",
+                                    # a bundled cuDNN without 12.0 code is not torch's own
+                                    "torch/lib/libcudnn_ops.so.9": "libk_two.so",
+                                    # outside the folder: never read
+                                    "../../bin/evil.so": "libk_two.so"})
+o, _ = doctor("--site-packages", good, "--cc", "12.0", expect=0)
+t = by_name(o).get("torch", {})
+c.eq((t.get("verdict"), t.get("fix"), t.get("gpu_files")), ("native", None, 2),
+     "native on 12.0, no fix; the bundled library scanned but not counted, the outside file not read")
+
+# The GPU library torch pins lacks 12.0: partial, and the reason names it.
+pinned = os.path.join(W, "pinned")
+dist(pinned, "torch", "2.8.0", {"torch/lib/libtorch_cuda.so": "libk_default.so"},
+     requires=['nvidia-cudnn-cu12==9.10.2.21; platform_system == "Linux"', "filelock"])
+dist(pinned, "nvidia-cudnn-cu12", "9.10.2.21", {"nvidia/cudnn/lib/libcudnn_engines.so.9": "libk_two.so"})
+o, _ = doctor("--site-packages", pinned, "--cc", "12.0", expect=1)
+d = by_name(o)
+t = d.get("torch", {})
+c.eq(t.get("verdict"), "partial", "torch runs, the cuDNN it pins does not: partial")
+c.ok("cuDNN 9.10.2.21 has no code for 12.0" in (t.get("verdicts") or [{}])[0].get("reason", ""),
+     "the reason names cuDNN: %s" % (t.get("verdicts") or [{}])[0].get("reason"))
+c.eq(t.get("libraries"), ["cuDNN 9.10.2.21"], "the library judged with it")
+c.eq(t.get("variant"), "cu128", "PyTorch's PyPI torch 2.8: the release's default variant")
+c.ok("nvidia-cudnn-cu12" not in d, "the library is judged with torch, not alone")
+o, _ = doctor("--site-packages", pinned, "--cc", "8.6", expect=0)
+c.eq(by_name(o).get("torch", {}).get("verdict"), "native", "8.6: torch and cuDNN both have code")
+
+# Several GPUs (WHEELARCH_GPUS): each judged; the worst decides the exit.
+o, _ = doctor("--site-packages", good, expect=1, env={"WHEELARCH_GPUS": "12.0,6.1"})
+t = by_name(o).get("torch", {})
+c.eq([v["verdict"] for v in t.get("verdicts", [])], ["native", "unsupported"], "12.0 runs it, 6.1 does not")
+c.eq(o and o.get("detected", {}).get("gpus", [{}])[0].get("via"), "WHEELARCH_GPUS", "the GPUs' source said")
+
+# --python: the interpreter names its folders.
+py = os.path.join(W, "python")
+with open(py, "w") as f:
+    f.write("#!/bin/sh\necho '[\"%s\", \"%s\"]'\n" % (good, good))
+os.chmod(py, os.stat(py).st_mode | stat.S_IXUSR)
+o, _ = doctor("--python", py, "--cc", "12.0", expect=0)
+c.eq(o and o["site_packages"], [good], "--python: its purelib and platlib, once")
+_, p = doctor("--site-packages", os.path.join(W, "nowhere"), "--cc", "12.0", expect=2)
+c.ok("no such site-packages folder" in p.stderr, "a missing folder: " + p.stderr.strip())
+_, p = doctor("--python", os.path.join(W, "no-python"), "--cc", "12.0", expect=2)
+c.ok("cannot ask it for its site-packages" in p.stderr, "a missing python: " + p.stderr.strip())
+c.done()

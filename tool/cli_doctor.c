@@ -1,0 +1,226 @@
+/*
+ * cli_doctor: `wheelarch doctor`, the installed GPU code against this
+ * machine (src/host/doctor.c), printed as text or JSON.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_machine.h"
+#include "dbview.h"
+#include "doctor.h"
+#include "dotver.h"
+#include "paths.h"
+#include "query.h"
+#include "strbuf.h"
+#include "tables.h"
+#include "xalloc.h"
+
+/* Asks python for its site-packages folders (purelib, platlib); returns
+ * how many were added to *dirs, or -1 (the error printed). */
+static int python_sites(const char *python, char ***dirs, size_t *n)
+{
+    if (strchr(python, '\'')) {
+        cli_warn("doctor: --python %s: a path with a quote is not run", python);
+        return -1;
+    }
+    char *cmd = xasprintf("'%s' -c 'import json, sysconfig; p = sysconfig.get_paths(); "
+                          "print(json.dumps([p[\"purelib\"], p[\"platlib\"]]))' 2>/dev/null",
+                          python);
+    FILE *p = popen(cmd, "r");
+    free(cmd);
+    char buf[8192];
+    size_t len = p ? fread(buf, 1, sizeof buf - 1, p) : 0;
+    int st = p ? pclose(p) : -1;
+    buf[len] = '\0';
+    json_t *j = st == 0 ? json_loads(buf, 0, NULL) : NULL;
+    if (!json_is_array(j)) {
+        cli_warn("doctor: %s: cannot ask it for its site-packages (is it a Python 3?); give "
+                 "--python PATH or --site-packages DIR",
+                 python);
+        json_decref(j);
+        return -1;
+    }
+    size_t i, added = 0;
+    json_t *x;
+    json_array_foreach(j, i, x)
+    {
+        const char *d = json_string_value(x);
+        int dup = 0;
+        for (size_t k = 0; d && k < *n; k++)
+            dup |= strcmp((*dirs)[k], d) == 0;
+        if (d && !dup) {
+            *dirs = xrealloc(*dirs, (*n + 1) * sizeof **dirs);
+            (*dirs)[(*n)++] = xstrdup(d);
+            added++;
+        }
+    }
+    json_decref(j);
+    return (int)added;
+}
+
+static void print_doctor(const json_t *r, const struct machine *m)
+{
+    size_t i;
+    json_t *x;
+    if (m->line)
+        printf("%s\n", m->line);
+    json_array_foreach(json_object_get(r, "site_packages"), i, x)
+        printf("environment: %s\n", json_string_value(x));
+    json_t *ds = json_object_get(r, "distributions");
+    printf("%zu distributions installed, %zu with GPU code\n",
+           (size_t)json_integer_value(json_object_get(r, "installed")), json_array_size(ds));
+    json_array_foreach(ds, i, x)
+    {
+        printf("\n%s %s (%s): %s\n", json_string_value(json_object_get(x, "name")),
+               json_string_value(json_object_get(x, "version")),
+               json_string_value(json_object_get(x, "variant")),
+               json_string_value(json_object_get(x, "verdict")));
+        size_t k;
+        json_t *v;
+        json_array_foreach(json_object_get(x, "verdicts"), k, v)
+            printf("  %s: %s: %s\n", json_string_value(json_object_get(v, "gpu")),
+                   json_string_value(json_object_get(v, "label")),
+                   json_string_value(json_object_get(v, "reason")));
+        json_t *libs = json_object_get(x, "libraries");
+        if (json_array_size(libs)) {
+            printf("  with the GPU libraries it pins:");
+            json_array_foreach(libs, k, v) printf("%s %s", k ? "," : "", json_string_value(v));
+            printf("\n");
+        }
+        json_t *fix = json_object_get(x, "fix");
+        if (json_is_object(fix)) {
+            json_t *c = json_object_get(fix, "commands");
+            printf("  fix: the %s build (%s):\n    %s\n    %s\n",
+                   json_string_value(json_object_get(fix, "index")),
+                   json_string_value(json_object_get(fix, "verdict")),
+                   json_string_value(json_object_get(c, "pip")),
+                   json_string_value(json_object_get(c, "uv")));
+        } else if (strcmp(json_string_value(json_object_get(x, "verdict")), "native") != 0) {
+            printf("  fix: wheelarch knows no build of it that runs better here; build it from "
+                   "source for this GPU\n");
+        }
+    }
+    int ex = (int)json_integer_value(json_object_get(r, "exit"));
+    printf("\n%s\n", ex == DOCTOR_EXIT_OK    ? "everything with GPU code runs natively"
+                     : ex == DOCTOR_EXIT_JIT ? "something runs only through PTX JIT (slow first "
+                                               "start)"
+                                             : "something will fail on this machine's GPUs");
+}
+
+int cli_doctor(int argc, char **argv)
+{
+    const struct cli_command *cmd = cli_find_command("doctor");
+    struct cli_args a;
+    struct tables t;
+    struct dbview v;
+    struct machine m;
+    memset(&m, 0, sizeof m);
+    memset(&t, 0, sizeof t);
+    int have_tables = 0, have_view = 0, rc = WA_EXIT_USAGE;
+    char **dirs = NULL;
+    size_t ndirs = 0;
+    if (cli_parse(cmd, argc, argv, &a) != 0)
+        return WA_EXIT_USAGE;
+    if (a.help) {
+        cli_print_help(stdout, cmd);
+        rc = WA_EXIT_OK;
+        goto out;
+    }
+    if (a.nrest > 0) {
+        rc = cli_usage_error(cmd, "unexpected argument '%s'", a.rest[0]);
+        goto out;
+    }
+    const char **sites;
+    size_t nsites = cli_get_list(cmd, &a, "site-packages", &sites);
+    const char *python = cli_get(cmd, &a, "python");
+    if (nsites && python) {
+        rc = cli_usage_error(cmd, "give --python or --site-packages, not both");
+        goto out;
+    }
+    for (size_t i = 0; i < nsites; i++) {
+        dirs = xrealloc(dirs, (ndirs + 1) * sizeof *dirs);
+        dirs[ndirs++] = xstrdup(sites[i]);
+    }
+    if (!nsites && python_sites(python ? python : "python3", &dirs, &ndirs) < 0) {
+        rc = WA_EXIT_USAGE;
+        goto out;
+    }
+    struct wa_error err;
+    if (tables_load(paths_data_dir(), &t, &err) < 0) {
+        cli_warn("%s", err.msg);
+        rc = WA_EXIT_FAILURE;
+        goto out;
+    }
+    have_tables = 1;
+    const char **names;
+    size_t nnames = cli_get_list(cmd, &a, "gpu", &names);
+    const char *ccs = cli_get(cmd, &a, "cc");
+    if (nnames && ccs) {
+        rc = cli_usage_error(cmd, "give --gpu NAME (repeatable) or --cc X.Y, not both");
+        goto out;
+    }
+    if ((rc = choose_gpus(cmd, &a, &t, names, nnames, ccs, &m)) != 0)
+        goto out;
+    const char *driver = cli_get(cmd, &a, "driver");
+    if (!driver)
+        driver = m.driver;
+    struct dotver dv = {0};
+    if (driver && (dotver_parse(driver, &dv) < 0 || dv.f[0] < 100)) {
+        rc = cli_usage_error(cmd, "driver %s is not a driver version such as 570.86.15", driver);
+        goto out;
+    }
+    const char *platform =
+        cli_get(cmd, &a, "platform") ? cli_get(cmd, &a, "platform") : query_this_platform();
+    for (size_t i = 0; i < m.n; i++) {
+        m.gpus[i].o.has_driver = driver != NULL;
+        m.gpus[i].o.driver = dv;
+        m.gpus[i].o.driver_text = driver;
+        m.gpus[i].o.platform = platform;
+    }
+    const char *cache = cli_get(cmd, &a, "cache") ? cli_get(cmd, &a, "cache") : "cache";
+    if (dbview_build_for(cache, &t, NULL, platform, &v, &err) < 0) {
+        cli_warn("%s: %s", cache, err.msg);
+        rc = WA_EXIT_FAILURE;
+        goto out;
+    }
+    have_view = 1;
+    struct doctor_options o = {0};
+    o.site_dirs = (const char *const *)dirs;
+    o.nsite_dirs = ndirs;
+    o.t = &t;
+    o.v = &v;
+    o.gpus = m.gpus;
+    o.ngpus = m.n;
+    o.platform = platform;
+    json_t *r = doctor_run(&o, &err);
+    if (!r) {
+        cli_warn("doctor: %s", err.msg);
+        rc = WA_EXIT_USAGE;
+        goto out;
+    }
+    if (m.detected)
+        json_object_set(r, "detected", m.detected);
+    if (cli_get(cmd, &a, "json")) {
+        char *s = json_dumps(r, JSON_COMPACT);
+        printf("%s\n", s);
+        free(s);
+    } else {
+        print_doctor(r, &m);
+    }
+    rc = (int)json_integer_value(json_object_get(r, "exit"));
+    json_decref(r);
+out:
+    for (size_t i = 0; i < ndirs; i++)
+        free(dirs[i]);
+    free(dirs);
+    if (have_view)
+        dbview_free(&v);
+    if (have_tables)
+        tables_free(&t);
+    machine_free(&m);
+    cli_args_free(&a);
+    return rc;
+}
