@@ -95,6 +95,7 @@ int cli_scan(int argc, char **argv);
 int cli_crawl(int argc, char **argv);
 int cli_query(int argc, char **argv);
 int cli_doctor(int argc, char **argv);
+int cli_variants(int argc, char **argv);
 int cli_build(int argc, char **argv);
 int cli_update(int argc, char **argv);
 int cli_merge(int argc, char **argv);

@@ -106,6 +106,17 @@ static const struct cli_option doctor_options[] = {
     {NULL, 0, NULL, NULL, 0},
 };
 
+static const struct cli_option variants_options[] = {
+    {"gpu", 0, "NAME", "these GPUs instead of this machine's (repeatable)", 1},
+    {"cc", 0, "X.Y", "this compute capability or AMD processor instead", 0},
+    {"gpu-index", 0, "N", "of several GPUs, the N-th only (from 0)", 0},
+    {"driver", 0, "VERSION", "the driver instead of the detected one, e.g. 570.86.15", 0},
+    {"platform", 0, "P", "linux-x86_64, linux-aarch64 or windows-x86_64 (default: this machine's)",
+     0},
+    {"json", 0, NULL, "print {NAMESPACE: {FEATURE: [VALUE...]}}", 0},
+    {NULL, 0, NULL, NULL, 0},
+};
+
 static const struct cli_option build_options[] = {
     {"cache", 0, "DIR", "database folder (default: cache)", 0},
     {"out", 0, "DIR", "output folder, replaced atomically (default: site)", 0},
@@ -219,6 +230,15 @@ const struct cli_command cli_commands[] = {
      "0 when everything runs natively, 4 when something only runs through PTX JIT, 1 when "
      "something will fail, 2 for a usage error: it can gate a CI job or a container's start.",
      "wheelarch doctor --python .venv/bin/python", doctor_options, cli_doctor},
+    {"variants", "[--gpu NAME... | --cc X.Y] [--driver V] [--json]",
+     "Print the wheel-variant properties (PEP 825) this machine's GPUs and driver support.",
+     "One line per property, NAMESPACE :: FEATURE :: VALUE, as a variant provider reports them: "
+     "nvidia :: sm_arch :: XY_real for SASS that runs natively on every NVIDIA GPU, XY_virtual "
+     "for PTX they all compile, nvidia :: cuda_version_lower_bound for each CUDA the driver "
+     "supports natively, amd :: gfx_arch and amd :: rocm_version. The GPUs are detected as by "
+     "query (or --gpu/--cc, WHEELARCH_GPUS); the values match those of api/v1/variants/, so an "
+     "installer plugin can be a thin wrapper.",
+     "wheelarch variants --json", variants_options, cli_variants},
     {"build", "[--cache DIR] [--out DIR] [--base-url URL] [--nightlies N]",
      "Render the database into a static website, a JSON feed and GPU-aware package indexes.",
      "Pages per GPU, release and wheel, the matrix, changes and an Atom feed, the methodology; "

@@ -14,6 +14,7 @@
 #include "fsutil.h"
 #include "markdown.h"
 #include "feeddb.h"
+#include "pepvariants.h"
 #include "sitedata.h"
 #include "sitestamp.h"
 #include "strbuf.h"
@@ -697,6 +698,21 @@ static int copy_asset(struct ctx *c, const char *name, struct wa_error *err)
     return rc;
 }
 
+struct pepfile {
+    struct ctx *c;
+    struct wa_error *err;
+    int rc;
+};
+
+static int put_pepvariants(void *ud, const char *file, json_t *doc)
+{
+    struct pepfile *pf = ud;
+    char *path = xasprintf("api/v1/variants/%s", file);
+    int rc = put_json(pf->c, path, doc, pf->err);
+    free(path);
+    return rc;
+}
+
 static int api(struct ctx *c, struct sitedata *d, struct wa_error *err)
 {
     struct strbuf m = STRBUF_INIT;
@@ -716,6 +732,15 @@ static int api(struct ctx *c, struct sitedata *d, struct wa_error *err)
         rc = put_json(c, "api/v1/variants.json", d->variants, err);
         json_decref(d->variants);
         d->variants = NULL;
+    }
+    if (rc == 0) {
+        /* PEP 825 index metadata per (project, version), and their list */
+        struct pepfile pf = {c, err, 0};
+        json_t *vindex = NULL;
+        rc = pepvariants_each(d->v, d->t, put_pepvariants, &pf, &vindex);
+        if (rc == 0)
+            rc = put_json(c, "api/v1/variants/index.json", vindex, err);
+        json_decref(vindex);
     }
     if (rc == 0) {
         sitedata_build_csv(d);

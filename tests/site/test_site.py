@@ -108,6 +108,76 @@ else:
             sys.stdout.writelines(list(difflib.unified_diff(want.splitlines(True), (got or "").splitlines(True),
                                                             "want", "got", n=1))[:40])
 
+# ---- PEP 825 variant metadata, checked from the PEP's text -------------------
+# Top level exactly $schema, default-priorities (namespace: a non-empty list
+# of unique namespaces naming every one used) and variants; labels and values
+# [a-z0-9_.]+, namespaces and features [a-z0-9_]+; value lists non-empty,
+# unique and sorted lexically; "null" the variant without properties.
+PEP_LABEL, PEP_NAME = re.compile(r"^[a-z0-9_.]+$"), re.compile(r"^[a-z0-9_]+$")
+vdir = os.path.join(site, "api/v1/variants")
+vfiles = sorted(f for f in os.listdir(vdir) if f != "index.json")
+vindex = json.load(open(os.path.join(vdir, "index.json")))
+c.eq(sorted(e["file"] for e in vindex), vfiles, "api/v1/variants/index.json lists every file")
+c.ok("torch-2.9.0-variants.json" in vfiles, "one file per (project, version) read: %s" % vfiles)
+for f in vfiles:
+    doc = json.load(open(os.path.join(vdir, f)))
+    c.ok(re.match(r"^[a-z0-9_]+-[A-Za-z0-9.!+_]+-variants\.json$", f), "%s: {name}-{version}-variants.json" % f)
+    c.eq(sorted(doc), ["$schema", "default-priorities", "variants"], "%s: the top-level keys" % f)
+    c.eq(doc["$schema"], "https://variants-schema.wheelnext.dev/peps/825/v0.1.1.json", "%s: $schema" % f)
+    ns = doc["default-priorities"].get("namespace", [])
+    c.ok(sorted(doc["default-priorities"]) == ["namespace"] and ns and len(set(ns)) == len(ns)
+         and all(PEP_NAME.match(n) for n in ns), "%s: default-priorities.namespace" % f)
+    for label, props in doc["variants"].items():
+        c.ok(PEP_LABEL.match(label) and isinstance(props, dict), "%s: label %r" % (f, label))
+        c.ok(label != "null" or props == {}, "%s: null has no properties" % f)
+        for name, feats in props.items():
+            c.ok(PEP_NAME.match(name) and name in ns, "%s %s: namespace %s, in default-priorities" % (f, label, name))
+            for feat, vals in feats.items():
+                c.ok(PEP_NAME.match(feat) and vals and len(set(vals)) == len(vals) and vals == sorted(vals)
+                     and all(PEP_LABEL.match(x) for x in vals), "%s %s: %s :: %s %s" % (f, label, name, feat, vals))
+# compared with the scan it came from: torch 2.9.0 cu130 for Linux x86_64
+rec = watest.record(DB, SCANNED)
+doc = json.load(open(os.path.join(vdir, "torch-2.9.0-variants.json")))
+nv = doc["variants"].get("cu130.linux_x86_64", {}).get("nvidia", {})
+c.eq(nv.get("sm_arch"), sorted(["%s_real" % t[3:] for t in rec["sass"] if t[-1].isdigit()] +
+                               ["%s_virtual" % t[8:] for t in rec["ptx"] if t[-1].isdigit()]),
+     "sm_arch: every plain SASS target as _real, PTX as _virtual, as scanned")
+c.eq(nv.get("cuda_version_lower_bound"), ["13.0"], "cuda_version_lower_bound: the variant's CUDA")
+labels = {e["version"]: e["labels"] for e in vindex if e["project"] == "torch"}.get("2.9.0", {})
+c.eq(labels.get("cu130.linux_x86_64", {}).get("sm_arch_specific"),
+     sorted(t for t in rec["sass"] + rec["ptx"] if not t[-1].isdigit()),
+     "a and f cubins kept apart, in the index")
+c.ok("cu130.linux_aarch64" in doc["variants"] and "cu130" not in doc["variants"],
+     "aarch64's cu130 build differs from x86_64's: a label per platform")
+c.eq(doc["variants"].get("rocm6.4", {}).get("amd", {}).get("rocm_version"), ["6.4"], "amd :: rocm_version")
+c.ok("gfx1100" in doc["variants"].get("rocm6.4", {}).get("amd", {}).get("gfx_arch", []), "amd :: gfx_arch")
+c.eq(doc["variants"].get("null"), {}, "the CPU build: the null variant")
+# `wheelarch variants` reports what a machine supports in the same terms: a
+# variant is for it when each of its features shares a value with it.
+
+
+def supported(*argv):
+    p = subprocess.run([args.wheelarch, "variants", "--json", "--platform", "linux-x86_64"] + list(argv),
+                       capture_output=True, text=True, timeout=60)
+    c.eq(p.returncode, 0, "variants %s: %s" % (" ".join(argv), p.stderr.strip()))
+    return json.loads(p.stdout) if p.returncode == 0 else {}
+
+
+def selects(machine, props):
+    return all(set(vals) & set(machine.get(ns, {}).get(feat, []))
+               for ns, feats in props.items() for feat, vals in feats.items())
+
+
+m89 = supported("--cc", "8.9", "--driver", "580.82.07")
+c.ok("89_real" in m89.get("nvidia", {}).get("sm_arch", []) and "90_real" not in m89["nvidia"]["sm_arch"]
+     and "13.0" in m89["nvidia"].get("cuda_version_lower_bound", []), "8.9 with a CUDA 13 driver: %s" % m89)
+c.ok(selects(m89, doc["variants"]["cu130.linux_x86_64"]), "an RTX 4090 selects torch 2.9.0's cu130 build")
+m61 = supported("--cc", "6.1", "--driver", "580.82.07")
+c.ok(not selects(m61, doc["variants"]["cu130.linux_x86_64"]), "a GTX 1080 Ti does not: no 6.x code")
+m_old = supported("--cc", "8.9", "--driver", "535.104.05")
+c.ok("13.0" not in m_old["nvidia"].get("cuda_version_lower_bound", [])
+     and not selects(m_old, doc["variants"]["cu130.linux_x86_64"]), "nor a driver without CUDA 13")
+
 # ---- the stack: a companion on the same indexes, checked against torch -------
 # xformers 0.0.33 built for cu126 (code for sm_75 ... sm_120) and cu128 (sm_100
 # and newer only), cloned from fixture wheels: on an RTX 4090 (8.9) its only

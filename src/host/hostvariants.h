@@ -1,0 +1,37 @@
+/*
+ * hostvariants: the wheel-variant properties (PEP 825) this machine
+ * supports, in the namespaces and features a variant provider reports and
+ * the files of api/v1/variants/ use (pepvariants.h):
+ *
+ *   nvidia :: sm_arch :: {MAJOR}{MINOR}_real   SASS that runs natively on
+ *                                               every NVIDIA GPU given
+ *   nvidia :: sm_arch :: {MAJOR}{MINOR}_virtual PTX they all JIT-compile
+ *   nvidia :: cuda_version_lower_bound :: X.Y   every CUDA up to what the
+ *                                               driver supports natively
+ *                                               (and each major "X" it covers)
+ *   amd :: gfx_arch :: gfxNNN                   the AMD processor, when every
+ *                                               AMD GPU is that processor
+ *   amd :: rocm_version :: X.Y                  the installed ROCm
+ *
+ * The rules are wheelarch's (compat.h), judged per GPU: a property holds
+ * when it holds for every GPU of its vendor, so that a variant selected
+ * with them runs on each.
+ */
+#ifndef WHEELARCH_HOSTVARIANTS_H
+#define WHEELARCH_HOSTVARIANTS_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dotver.h"
+#include "tables.h"
+
+/* ccs: the machine's device codes (compute capabilities and AMD
+ * processors); driver (n == 0: unknown) and os (enum tables_os) for the
+ * CUDA bounds; rocm "6.4.1" or NULL.  Returns a new object
+ * {NAMESPACE: {FEATURE: [VALUE...]}}, values sorted lexically. */
+json_t *hostvariants_properties(const struct tables *t, const uint16_t *ccs, size_t n,
+                                const struct dotver *driver, int os, const char *rocm);
+
+#endif

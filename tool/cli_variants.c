@@ -1,0 +1,99 @@
+/*
+ * cli_variants: `wheelarch variants`, the PEP 825 properties this machine
+ * supports (src/host/hostvariants.c), as a variant provider prints them.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_machine.h"
+#include "dotver.h"
+#include "hostvariants.h"
+#include "paths.h"
+#include "query.h"
+#include "tables.h"
+#include "xalloc.h"
+
+int cli_variants(int argc, char **argv)
+{
+    const struct cli_command *cmd = cli_find_command("variants");
+    struct cli_args a;
+    struct tables t;
+    struct machine m;
+    memset(&m, 0, sizeof m);
+    memset(&t, 0, sizeof t);
+    int have_tables = 0, rc = WA_EXIT_USAGE;
+    if (cli_parse(cmd, argc, argv, &a) != 0)
+        return WA_EXIT_USAGE;
+    if (a.help) {
+        cli_print_help(stdout, cmd);
+        rc = WA_EXIT_OK;
+        goto out;
+    }
+    if (a.nrest > 0) {
+        rc = cli_usage_error(cmd, "unexpected argument '%s'", a.rest[0]);
+        goto out;
+    }
+    struct wa_error err;
+    if (tables_load(paths_data_dir(), &t, &err) < 0) {
+        cli_warn("%s", err.msg);
+        rc = WA_EXIT_FAILURE;
+        goto out;
+    }
+    have_tables = 1;
+    const char **names;
+    size_t nnames = cli_get_list(cmd, &a, "gpu", &names);
+    const char *ccs = cli_get(cmd, &a, "cc");
+    if (nnames && ccs) {
+        rc = cli_usage_error(cmd, "give --gpu NAME (repeatable) or --cc X.Y, not both");
+        goto out;
+    }
+    if ((rc = choose_gpus(cmd, &a, &t, names, nnames, ccs, &m)) != 0)
+        goto out;
+    const char *driver = cli_get(cmd, &a, "driver") ? cli_get(cmd, &a, "driver") : m.driver;
+    struct dotver dv = {0};
+    if (driver && (dotver_parse(driver, &dv) < 0 || dv.f[0] < 100)) {
+        rc = cli_usage_error(cmd, "driver %s is not a driver version such as 570.86.15", driver);
+        goto out;
+    }
+    const char *platform =
+        cli_get(cmd, &a, "platform") ? cli_get(cmd, &a, "platform") : query_this_platform();
+    uint16_t *codes = xcalloc(m.n ? m.n : 1, sizeof *codes);
+    for (size_t i = 0; i < m.n; i++)
+        codes[i] = m.gpus[i].o.cc;
+    const char *rocm = json_string_value(json_object_get(m.detected, "rocm"));
+    json_t *props = hostvariants_properties(
+        &t, codes, m.n, &dv, strncmp(platform, "windows", 7) == 0 ? TABLES_WINDOWS : TABLES_LINUX,
+        rocm);
+    free(codes);
+    if (cli_get(cmd, &a, "json")) {
+        char *s = json_dumps(props, JSON_COMPACT | JSON_SORT_KEYS);
+        printf("%s\n", s);
+        free(s);
+    } else {
+        if (m.line)
+            fprintf(stderr, "%s\n", m.line);
+        const char *ns, *feat;
+        json_t *fs, *vals;
+        json_object_foreach(props, ns, fs)
+        {
+            json_object_foreach(fs, feat, vals)
+            {
+                size_t i;
+                json_t *v;
+                json_array_foreach(vals, i, v)
+                    printf("%s :: %s :: %s\n", ns, feat, json_string_value(v));
+            }
+        }
+    }
+    json_decref(props);
+    rc = WA_EXIT_OK;
+out:
+    if (have_tables)
+        tables_free(&t);
+    machine_free(&m);
+    cli_args_free(&a);
+    return rc;
+}
