@@ -155,23 +155,10 @@ int cli_doctor(int argc, char **argv)
         goto out;
     }
     have_tables = 1;
-    const char **names;
-    size_t nnames = cli_get_list(cmd, &a, "gpu", &names);
-    const char *ccs = cli_get(cmd, &a, "cc");
-    if (nnames && ccs) {
-        rc = cli_usage_error(cmd, "give --gpu NAME (repeatable) or --cc X.Y, not both");
+    const char *driver;
+    struct dotver dv;
+    if ((rc = machine_from_args(cmd, &a, &t, &m, &driver, &dv)) != 0)
         goto out;
-    }
-    if ((rc = choose_gpus(cmd, &a, &t, names, nnames, ccs, &m)) != 0)
-        goto out;
-    const char *driver = cli_get(cmd, &a, "driver");
-    if (!driver)
-        driver = m.driver;
-    struct dotver dv = {0};
-    if (driver && (dotver_parse(driver, &dv) < 0 || dv.f[0] < 100)) {
-        rc = cli_usage_error(cmd, "driver %s is not a driver version such as 570.86.15", driver);
-        goto out;
-    }
     const char *platform =
         cli_get(cmd, &a, "platform") ? cli_get(cmd, &a, "platform") : query_this_platform();
     for (size_t i = 0; i < m.n; i++) {

@@ -317,3 +317,22 @@ done:
     hostgpu_free(&info);
     return rc;
 }
+
+int machine_from_args(const struct cli_command *cmd, const struct cli_args *a,
+                      const struct tables *t, struct machine *m, const char **driver,
+                      struct dotver *dv)
+{
+    const char **names;
+    size_t nnames = cli_get_list(cmd, a, "gpu", &names);
+    const char *ccs = cli_get(cmd, a, "cc");
+    if (nnames && ccs)
+        return cli_usage_error(cmd, "give --gpu NAME (repeatable) or --cc X.Y, not both");
+    int rc = choose_gpus(cmd, a, t, names, nnames, ccs, m);
+    if (rc != 0)
+        return rc;
+    *driver = cli_get(cmd, a, "driver") ? cli_get(cmd, a, "driver") : m->driver;
+    memset(dv, 0, sizeof *dv);
+    if (*driver && (dotver_parse(*driver, dv) < 0 || dv->f[0] < 100))
+        return cli_usage_error(cmd, "driver %s is not a driver version such as 570.86.15", *driver);
+    return 0;
+}

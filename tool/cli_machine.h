@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "cli.h"
+#include "dotver.h"
 #include "multigpu.h"
 #include "tables.h"
 
@@ -29,5 +30,12 @@ struct machine {
 int choose_gpus(const struct cli_command *cmd, const struct cli_args *a, const struct tables *t,
                 const char **names, size_t nnames, const char *ccs, struct machine *m);
 void machine_free(struct machine *m);
+
+/* choose_gpus with the command's own --gpu and --cc (not both), then the
+ * driver: --driver, else the detected one or WHEELARCH_DRIVER; *driver is
+ * its text (NULL when none) and *dv its parse.  0 or an exit status. */
+int machine_from_args(const struct cli_command *cmd, const struct cli_args *a,
+                      const struct tables *t, struct machine *m, const char **driver,
+                      struct dotver *dv);
 
 #endif

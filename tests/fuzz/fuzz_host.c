@@ -62,8 +62,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hostgpu_free(&info);
     if (size >= 4) {
         char gfx[16];
-        unsigned long v = (unsigned long)data[0] | (unsigned long)data[1] << 8 |
-                          (unsigned long)data[2] << 16;
+        unsigned long v =
+            (unsigned long)data[0] | (unsigned long)data[1] << 8 | (unsigned long)data[2] << 16;
         if (hostgpu_gfx_name(v, gfx, sizeof gfx) == 0 && strncmp(gfx, "gfx", 3) != 0)
             abort();
     }
