@@ -377,7 +377,10 @@ with open(stackcfg, "w") as f:
 plancache = fresh("cachestack")
 before = len(srv_a.entries())
 p, plan = crawl("--config", stackcfg, "--plan", cache=plancache, expect=0)
-c.eq([e["path"] for e in srv_a.entries()[before:] if e["path"].endswith(".whl")], [],
+# (only the wheels this configuration lists: an earlier crawl's slow transfer
+# may still be logged late, as seen under AddressSanitizer)
+c.eq([e["path"] for e in srv_a.entries()[before:] if e["path"].endswith(".whl")
+      and (e["path"].startswith("/whl/many/") or "torchvision-" in e["path"])], [],
      "--plan reads no wheel")
 c.eq(watest.records(plancache), {}, "--plan writes no record")
 plan = {r["project"]: r for r in plan[0]["plan"]} if plan else {}
