@@ -14,6 +14,7 @@
 #include "gpuname.h"
 #include "hostgpu.h"
 #include "strbuf.h"
+#include "target.h"
 #include "xalloc.h"
 
 /* --gpu: the resolver's answer into o, or one clear error (what matched,
@@ -121,6 +122,7 @@ struct raw_gpu {
     char *name;      /* as written or detected, or NULL */
     char code[16];   /* "6.1", "gfx90a", or "" */
     const char *via; /* NULL when given on the command line */
+    int xnack;       /* enum target_feature: the AMD GPU's mode when known, else ANY */
 };
 
 /* Resolves one GPU into query options and a label; 0, or an exit status
@@ -146,6 +148,7 @@ static int resolve_raw(const struct cli_command *cmd, const struct tables *t,
     }
     if (o->gpu)
         o->arm_host = o->gpu->arm_host;
+    o->xnack = g->xnack;
     if (o->cc >= TABLES_AMD_MIN && !tables_amd_processor(t, o->cc, 0)) {
         char name[16];
         compat_cc_string(o->cc, name, sizeof name);
@@ -212,6 +215,9 @@ int choose_gpus(const struct cli_command *cmd, const struct cli_args *a, const s
             const struct hostgpu *g = &info.gpus[i];
             uint16_t code;
             raw[i].via = g->via;
+            raw[i].xnack = g->xnack == 1   ? TARGET_FEAT_ON
+                           : g->xnack == 0 ? TARGET_FEAT_OFF
+                                           : TARGET_FEAT_ANY;
             if (g->code[0]) {
                 raw[i].name = xstrdup(g->name);
                 snprintf(raw[i].code, sizeof raw[i].code, "%s", g->code);

@@ -111,6 +111,7 @@ static void judge_one(const struct qctx *c, const struct dbview_row *r, int has_
     struct compat_query q;
     memset(&q, 0, sizeof q);
     q.cc = c->o->cc;
+    q.xnack = c->o->xnack;
     q.has_driver = has_driver;
     q.os = c->os;
     if (has_driver)
@@ -746,6 +747,8 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
         struct target dev;
         char devs[TARGET_NAME_MAX];
         tables_amd_device(v->t, o->cc, &dev);
+        if (o->xnack != TARGET_FEAT_ANY && dev.xnack != TARGET_FEAT_ANY)
+            dev.xnack = (uint8_t)o->xnack;
         target_format(&dev, devs, sizeof devs);
         json_object_set_new(g, "gfx", json_string(ccs));
         json_object_set_new(g, "gfx_target", json_string(devs)); /* with its feature modes */

@@ -47,6 +47,9 @@ struct query_options {
     const size_t *order;
     /* The GPU comes only in Arm (Grace) systems; also taken from gpu. */
     int arm_host;
+    /* AMD: the xnack mode the GPU runs in (compat_query.xnack), 0 for its
+     * default.  Not applied to the precomputed `judged` verdicts. */
+    int xnack;
 };
 
 /* The indexes of the view's rows in the order a query reads them (newest

@@ -395,6 +395,7 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
         for (size_t g = 0; g < o->ngpus; g++) {
             struct compat_query q = {0};
             q.cc = o->gpus[g].o.cc;
+            q.xnack = o->gpus[g].o.xnack;
             q.has_driver = o->gpus[g].o.has_driver;
             q.driver = o->gpus[g].o.driver;
             q.os = os;

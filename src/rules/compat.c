@@ -119,6 +119,8 @@ static void judge_amd(const struct tables *t, const struct compat_query *q,
 {
     struct target dev;
     tables_amd_device(t, q->cc, &dev);
+    if (q->xnack != TARGET_FEAT_ANY && dev.xnack != TARGET_FEAT_ANY)
+        dev.xnack = (uint8_t)q->xnack; /* a processor that can switch it, switched */
     char devs[TARGET_NAME_MAX];
     target_format(&dev, devs, sizeof devs);
     r->modules = code->modules;

@@ -86,6 +86,9 @@ struct compat_query {
     int has_driver;
     struct dotver driver;
     int os; /* enum tables_os */
+    /* AMD: the xnack mode the GPU runs in (enum target_feature: ON, OFF),
+     * or TARGET_FEAT_ANY for its default (tables_amd_device) */
+    int xnack;
 };
 
 struct compat_result {

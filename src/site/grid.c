@@ -144,7 +144,8 @@ static void grid_fill(void *ud, unsigned i)
                                      0,
                                      {0},
                                      strncmp(x->platform, "windows", 7) == 0 ? TABLES_WINDOWS
-                                                                             : TABLES_LINUX};
+                                                                             : TABLES_LINUX,
+                                     TARGET_FEAT_ANY};
             compat_judge(h->t, &q, &x->code, &x->cuda, &r);
             h->g->cell[c * v->nrows + row] = pool_add(&h->pool, &r);
         }

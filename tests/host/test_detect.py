@@ -21,14 +21,14 @@ NOWHERE = os.path.join(W, "no-nvml")     # a folder without libnvidia-ml.so.1
 os.makedirs(NOWHERE)
 
 
-def query(*argv, env=None, expect=0, as_json=True):
+def query(*argv, env=None, expect=0, as_json=True, cache=EMPTY):
     e = {k: v for k, v in os.environ.items()
          if not k.startswith(("WHEELARCH_", "FAKE_NVML_", "HSA_")) and k != "LD_LIBRARY_PATH"}
     # by default: no NVML, no nvidia-smi, an empty machine
     e.update(LD_LIBRARY_PATH=NOWHERE, WHEELARCH_NVIDIA_SMI=os.path.join(W, "no-smi"),
              WHEELARCH_SYSROOT=os.path.join(W, "empty-root"))
     e.update(env or {})
-    cmd = [args.wheelarch, "query", "--cache", EMPTY, "--platform", "linux-x86_64"] + list(argv)
+    cmd = [args.wheelarch, "query", "--cache", cache, "--platform", "linux-x86_64"] + list(argv)
     if as_json:
         cmd.append("--json")
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=e)
@@ -130,6 +130,24 @@ if o:
          "two AMD GPUs, the CPU node left out")
     c.eq(d["rocm"], "6.4.1", "the installed ROCm")
     c.eq(o["gpu"]["gfx"], "gfx1100", "--gpu-index 0: the gfx1100")
+
+# xnack: the scanned rocm6.4 torch carries gfx90a:xnack- code, which a gfx90a
+# runs in its default mode (off) but not with HSA_XNACK=1.
+SITEDB = watest.site_db(args)
+mi = os.path.join(W, "root-mi250")
+write(os.path.join(mi, "sys/class/kfd/kfd/topology/nodes/1/properties"), "gfx_target_version 90010\n")
+write(os.path.join(mi, "sys/class/kfd/kfd/topology/nodes/1/name"), "gfx90a\n")
+
+
+def rocm64(env):
+    o, _ = query("--version", "2.9.0", env=env, cache=SITEDB)
+    return ({x["variant"]: x["verdict"] for x in o["variants"]}.get("rocm6.4"), o["gpu"]["gfx_target"]) if o else None
+
+
+c.eq(rocm64({"WHEELARCH_SYSROOT": mi}), ("native", "gfx90a:sramecc+:xnack-"), "gfx90a, xnack off by default: native")
+on = rocm64({"WHEELARCH_SYSROOT": mi, "HSA_XNACK": "1"})
+c.eq(on and on[1], "gfx90a:sramecc+:xnack+", "HSA_XNACK=1: the GPU runs with xnack on")
+c.ok(on and on[0] != "native", "and xnack- code does not run natively then: %s" % (on,))
 
 # ---- nothing, and the overrides ---------------------------------------------------
 _, p = query(expect=2, as_json=False)

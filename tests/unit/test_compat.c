@@ -129,7 +129,7 @@ static void verdict_case(const struct vcase *vc)
                 if (code.sets[i].targets[k].kind == TARGET_PTX)
                     compat_code_set_isa(&code, &code.sets[i].targets[k], &isa);
     }
-    struct compat_query q = {cc_of(vc->gpu), vc->driver != NULL, {0}, vc->os};
+    struct compat_query q = {cc_of(vc->gpu), vc->driver != NULL, {0}, vc->os, 0};
     if (vc->driver)
         dotver_parse(vc->driver, &q.driver);
     struct dotver cuda;
@@ -324,7 +324,7 @@ static void amd_verdict(const char *gpu, const char *sets0, const char *sets1, i
     add_set(&code, sets0, 3);
     if (sets1)
         add_set(&code, sets1, 1);
-    struct compat_query q = {g->cc, 0, {0}, TABLES_LINUX};
+    struct compat_query q = {g->cc, 0, {0}, TABLES_LINUX, 0};
     struct dotver none = {0};
     struct compat_result r;
     compat_judge(&T, &q, &code, &none, &r);
