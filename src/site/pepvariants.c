@@ -24,11 +24,11 @@ static json_t *sorted_list(char **s, size_t n)
     if (n > 1)
         qsort(s, n, sizeof *s, cmp_str);
     json_t *a = json_array();
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         if (i == 0 || strcmp(s[i], s[i - 1]) != 0)
             json_array_append_new(a, json_string(s[i]));
+    for (size_t i = 0; i < n; i++)
         free(s[i]);
-    }
     free(s);
     return a;
 }

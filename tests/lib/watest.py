@@ -199,6 +199,11 @@ class Server:
         self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "httpserver.py"), root,
                                       "--faults", self.faults, "--log", self.log,
                                       "--port-file", portfile])
+        # A test that dies of an exception stops its servers too: left
+        # running, they hold the test's output pipes open and CTest waits
+        # for them until its timeout.
+        import atexit
+        atexit.register(self.stop)
         for _ in range(200):
             if os.path.exists(portfile):
                 break
@@ -220,5 +225,6 @@ class Server:
             return [json.loads(line) for line in f if line.strip()]
 
     def stop(self):
-        self.proc.terminate()
-        self.proc.wait()
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait()
