@@ -97,13 +97,17 @@ char *doctor_record_path(const char *line)
     struct strbuf b = STRBUF_INIT;
     for (const char *p = line + 1; *p; p++) {
         if (*p == '"') {
-            if (p[1] != '"')
+            if (p[1] != '"') {
+                /* the closing quote ends the field; an empty path is none */
+                if ((p[1] && p[1] != ',' && p[1] != '\r' && p[1] != '\n') || b.len == 0)
+                    break;
                 return strbuf_detach(&b, NULL);
+            }
             p++;
         }
         strbuf_addc(&b, *p);
     }
-    strbuf_free(&b); /* no closing quote */
+    strbuf_free(&b); /* no closing quote, or nothing valid */
     return NULL;
 }
 

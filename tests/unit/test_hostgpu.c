@@ -98,6 +98,8 @@ static void record_paths(void)
         {"\"odd,name.so\",sha256=abc,1", "odd,name.so"},
         {"\"say \"\"hi\"\".so\",,", "say \"hi\".so"},
         {"\"unclosed.so,,", NULL},
+        {"\"\"o,s./x.so,,", NULL}, /* an empty quoted field, then bytes */
+        {"\"a.so\"x,,", NULL},     /* bytes after the closing quote */
         {",sha256=x,1", NULL},
         {"", NULL},
     };
