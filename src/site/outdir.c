@@ -229,8 +229,18 @@ static int put(struct outdir *o, const char *relpath, const void *data, size_t l
         rc = make_parent(o, dst, err);
     pthread_mutex_unlock(&o->mu);
     if (rc == 0) {
-        FILE *f = fopen(dst, "wb");
-        if (!f || (len && fwrite(data, 1, len, f) != len) || fclose(f) != 0)
+        /* one write(2) for the whole file, not stdio's 4 KiB pieces */
+        int fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        size_t off = 0;
+        while (fd >= 0 && off < len) {
+            ssize_t k = write(fd, (const char *)data + off, len - off);
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k <= 0)
+                break;
+            off += (size_t)k;
+        }
+        if (fd < 0 || off < len || close(fd) != 0)
             rc = wa_error_set(err, WA_ERR_IO, "cannot write %s: %s", dst, strerror(errno));
     }
     free(dst);
