@@ -76,15 +76,8 @@ static json_t *answer_from(const json_t *r0, const json_t *x, const char *verdic
     json_object_set_new(a, "verdict", json_string(verdict));
     json_object_set(a, "min_driver", json_object_get(x, "min_driver"));
     json_object_set(a, "status", json_object_get(x, "status"));
-    json_t *cmds = json_object();
-    char *pip = xasprintf("pip install %s==%s --index-url %s", project ? project : "torch", pin,
-                          url ? url : "");
-    char *uv = xasprintf("uv %s", pip);
-    json_object_set_new(cmds, "pip", json_string(pip));
-    json_object_set_new(cmds, "uv", json_string(uv));
-    json_object_set_new(a, "commands", cmds);
-    free(pip);
-    free(uv);
+    json_object_set_new(a, "commands",
+                        query_commands(project ? project : "torch", pin, url ? url : ""));
     free(pin);
     return a;
 }

@@ -398,16 +398,21 @@ static json_t *answer_json(const struct qctx *c, const struct answer *a, const c
     if (a->res.full_driver[0])
         json_object_set_new(rec, "full_driver", json_string(a->res.full_driver));
     set_provenance(rec, r);
-    json_t *cmds = json_object();
-    char *pip = xasprintf("pip install %s==%s --index-url %s", project, a->pin, u);
-    char *uv = xasprintf("uv pip install %s==%s --index-url %s", project, a->pin, u);
-    json_object_set_new(cmds, "pip", json_string(pip));
-    json_object_set_new(cmds, "uv", json_string(uv));
-    json_object_set_new(rec, "commands", cmds);
-    free(pip);
-    free(uv);
+    json_object_set_new(rec, "commands", query_commands(project, a->pin, u));
     free(u);
     return rec;
+}
+
+json_t *query_commands(const char *project, const char *pin, const char *index_url)
+{
+    json_t *cmds = json_object();
+    char *pip = xasprintf("pip install %s==%s --index-url %s", project, pin, index_url);
+    char *uv = xasprintf("uv %s", pip);
+    json_object_set_new(cmds, "pip", json_string(pip));
+    json_object_set_new(cmds, "uv", json_string(uv));
+    free(pip);
+    free(uv);
+    return cmds;
 }
 
 static const char *why_chosen(const struct qctx *c, const struct answer *a, int has_driver)

@@ -57,6 +57,10 @@ struct query_options {
  * for query_options.order.  Caller frees. */
 size_t *query_row_order(const struct dbview *v);
 
+/* {"pip": "pip install PROJECT==PIN --index-url URL", "uv": "uv pip install
+ * ..."}: the commands of an answer.  New reference. */
+json_t *query_commands(const char *project, const char *pin, const char *index_url);
+
 /* Runs the query.  Returns a new JSON object, or NULL with err set
  * (WA_ERR_USAGE: no such project, release or platform in the data). */
 json_t *query_run(const struct dbview *v, const struct query_options *o, struct wa_error *err);
