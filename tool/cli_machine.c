@@ -252,7 +252,7 @@ int choose_gpus(const struct cli_command *cmd, const struct cli_args *a, const s
     if (gi) {
         char *end;
         long k = strtol(gi, &end, 10);
-        if (*end || k < 0 || (size_t)k >= nraw) {
+        if (!*gi || strspn(gi, "0123456789") != strlen(gi) || *end || k < 0 || (size_t)k >= nraw) {
             rc = cli_usage_error(cmd, "--gpu-index wants 0 to %zu: %zu GPU%s %s", nraw - 1, nraw,
                                  nraw == 1 ? "" : "s", detected ? "found" : "given");
             goto done;

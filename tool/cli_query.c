@@ -139,19 +139,22 @@ static void print_machine(json_t *o)
     json_array_foreach(json_object_get(o, "gpus"), i, g)
     {
         json_t *own = json_object_get(json_object_get(g, "result"), "recommendation");
-        printf("  %s: %s\n", json_string_value(json_object_get(g, "label")),
+        const char *label = json_string_value(json_object_get(g, "label"));
+        printf("  %s: %s\n", label ? label : "?",
                json_is_object(own) ? json_string_value(json_object_get(own, "index"))
                                    : "no variant of this release");
     }
     json_t *rec = json_object_get(o, "recommendation");
+    const char *reason = json_string_value(json_object_get(o, "reason"));
+    if (!reason)
+        reason = "";
     if (json_is_object(rec)) {
-        printf("recommended: %s (%s)\n", json_string_value(json_object_get(rec, "index")),
-               json_string_value(json_object_get(o, "reason")));
+        printf("recommended: %s (%s)\n", json_string_value(json_object_get(rec, "index")), reason);
         json_t *cmds = json_object_get(rec, "commands");
         printf("  %s\n  %s\n", json_string_value(json_object_get(cmds, "pip")),
                json_string_value(json_object_get(cmds, "uv")));
     } else {
-        printf("%s\n", json_string_value(json_object_get(o, "reason")));
+        printf("%s\n", reason);
     }
 }
 

@@ -97,8 +97,12 @@ json_t *multigpu_run(const struct dbview *v, const struct multigpu_gpu *gpus, si
     }
     /* The best variant that runs on every GPU: native on the most of
      * them, then the newest toolkit. */
+    /* within what the driver supports natively first, as query prefers */
+    const char *dcuda =
+        json_string_value(json_object_get(json_object_get(res[0], "driver"), "cuda"));
     const json_t *best = NULL;
     size_t best_native = 0;
+    int best_within = 0;
     size_t i;
     json_t *x;
     json_array_foreach(json_object_get(res[0], "variants"), i, x)
@@ -114,9 +118,14 @@ json_t *multigpu_run(const struct dbview *v, const struct multigpu_gpu *gpus, si
         }
         if (!id || !ok)
             continue;
-        if (!best || native > best_native || (native == best_native && newer(x, best) > 0)) {
+        const char *cuda = json_string_value(json_object_get(x, "cuda"));
+        int within = !dcuda || !cuda || dotver_cmp_str(cuda, dcuda) <= 0;
+        if (!best || native > best_native ||
+            (native == best_native &&
+             (within > best_within || (within == best_within && newer(x, best) > 0)))) {
             best = x;
             best_native = native;
+            best_within = within;
         }
     }
     json_t *out = json_object();
@@ -162,8 +171,10 @@ json_t *multigpu_run(const struct dbview *v, const struct multigpu_gpu *gpus, si
                     }
             }
         }
-        strbuf_addf(&why, "%s is the newest variant with %s code for every GPU of this machine", id,
-                    best_native == n ? "native" : "native or PTX");
+        strbuf_addf(&why,
+                    "%s has %s code for every GPU of this machine, the newest CUDA among such%s",
+                    id, best_native == n ? "native" : "native or PTX",
+                    dcuda ? " that this driver supports natively" : "");
         if (ruled) {
             const char *rid = json_string_value(json_object_get(ruled, "variant"));
             for (size_t g = 0; g < n && !decided; g++) {

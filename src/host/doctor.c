@@ -47,9 +47,21 @@ static void dist_free(struct dist *d)
     free(d->code);
 }
 
-/* The whole of a file up to max bytes, NUL-terminated, or NULL. */
+/* Replaces what is not printable ASCII with '?' (names and versions from
+ * METADATA, folder names: they end up in JSON and on terminals). */
+static void printable(char *s)
+{
+    for (; s && *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+            *s = '?';
+}
+
+/* The whole of a regular file up to max bytes, NUL-terminated, or NULL. */
 static char *slurp(const char *path, size_t max, size_t *len)
 {
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return NULL; /* a FIFO would block, a device never end */
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
@@ -188,6 +200,8 @@ static void list_site(const char *site, struct dist **ds, size_t *n, size_t *cap
         free(mp);
         char *name = meta ? header(meta, "Name") : NULL;
         char *version = meta ? header(meta, "Version") : NULL;
+        printable(name);
+        printable(version);
         if (name && version && strlen(name) < 200 && strlen(version) < 100) {
             *ds = xgrow(*ds, cap, *n + 1, sizeof **ds);
             struct dist *d = &(*ds)[(*n)++];
@@ -344,9 +358,11 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
         free(ds);
         return NULL;
     }
-    /* The GPU libraries another distribution pins are judged with it. */
+    /* The GPU libraries another distribution with GPU code pins are judged
+     * with it (one without code of its own, or a library pinned only by
+     * such, is judged alone). */
     for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < ds[i].nrequires; k++) {
+        for (size_t k = 0; ds[i].gpu_files && ds[i].code && k < ds[i].nrequires; k++) {
             char *name, *pin;
             if (!wheelmeta_marker_applies(ds[i].requires[k], o -> platform) ||
                 wheelmeta_requirement(ds[i].requires[k], &name, &pin) < 0)
@@ -380,7 +396,7 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
                 continue;
             const char *label = pin ? tables_gpu_library(o->t, name) : NULL;
             struct dist *lib = label ? installed(ds, n, name, pin) : NULL;
-            if (lib && lib->code) {
+            if (lib && lib != d && lib->gpu_files && lib->code) {
                 dbview_row_apply_code(&lrows[k], lib->code);
                 char *origin = xasprintf("%s %s", label, pin);
                 compat_code_add_library(&row.code, &lrows[k].code, origin);
@@ -416,10 +432,13 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
         }
         if (worst > worst_all)
             worst_all = worst;
+        char *site = xstrdup(d->site);
+        printable(site);
         json_t *x = json_pack("{s:s,s:s,s:s,s:s,s:s,s:I,s:o,s:o,s:s}", "name", d->name, "version",
-                              d->version, "variant", variant, "variant_source", how, "site",
-                              d->site, "gpu_files", (json_int_t)d->gpu_files, "libraries", libs,
-                              "verdicts", vs, "verdict", compat_verdict_name(worst));
+                              d->version, "variant", variant, "variant_source", how, "site", site,
+                              "gpu_files", (json_int_t)d->gpu_files, "libraries", libs, "verdicts",
+                              vs, "verdict", compat_verdict_name(worst));
+        free(site);
         json_object_set_new(x, "fix", worst == COMPAT_NATIVE ? json_null() : fix_for(o, d));
         json_array_append_new(list, x);
         free(variant);
@@ -432,11 +451,20 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
                  : worst_all == COMPAT_PTX_JIT ? DOCTOR_EXIT_JIT
                                                : DOCTOR_EXIT_FAIL;
     json_t *sites = json_array();
-    for (size_t i = 0; i < o->nsite_dirs; i++)
-        json_array_append_new(sites, json_string(o->site_dirs[i]));
+    for (size_t i = 0; i < o->nsite_dirs; i++) {
+        char *site = xstrdup(o->site_dirs[i]);
+        printable(site);
+        json_array_append_new(sites, json_string(site));
+        free(site);
+    }
+    char *platform = xstrdup(o->platform);
+    printable(platform);
     json_t *out = json_pack("{s:o,s:s,s:o,s:I,s:I,s:i}", "site_packages", sites, "platform",
-                            o->platform, "distributions", list, "installed", (json_int_t)n,
+                            platform, "distributions", list, "installed", (json_int_t)n,
                             "without_gpu_code", (json_int_t)without, "exit", status);
+    free(platform);
+    if (!out)
+        wa_error_set(err, WA_ERR_FORMAT, "cannot make the report");
     for (size_t i = 0; i < n; i++)
         dist_free(&ds[i]);
     free(ds);

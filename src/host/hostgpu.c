@@ -33,6 +33,15 @@ static void note(struct hostgpu_info *in, const char *fmt, ...)
     in->notes[in->nnotes++] = xstrdup(buf);
 }
 
+/* Replaces what is not printable ASCII with '?': names come from a driver,
+ * a command's output or sysfs, and end up in JSON and terminals. */
+static void printable(char *s)
+{
+    for (; s && *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+            *s = '?';
+}
+
 static struct hostgpu *add_gpu(struct hostgpu_info *in, int vendor, const char *name,
                                const char *code, const char *via)
 {
@@ -41,6 +50,7 @@ static struct hostgpu *add_gpu(struct hostgpu_info *in, int vendor, const char *
     memset(g, 0, sizeof *g);
     g->vendor = vendor;
     g->name = xstrdup(name);
+    printable(g->name);
     snprintf(g->code, sizeof g->code, "%s", code);
     g->xnack = -1;
     g->via = via;
@@ -120,6 +130,7 @@ int hostgpu_smi_line(const char *line, struct hostgpu *gpu, char **driver)
     if (ok) {
         memset(gpu, 0, sizeof *gpu);
         gpu->vendor = HOSTGPU_NVIDIA;
+        printable(name);
         gpu->name = name;
         snprintf(gpu->code, sizeof gpu->code, "%s", cc);
         gpu->xnack = -1;
@@ -255,6 +266,13 @@ static void from_smi(const struct hostgpu_options *o, struct hostgpu_info *in)
     size_t total = 0, found = 0;
     while (fgets(line, sizeof line, p) && total < HOSTGPU_MAX_TEXT && found < HOSTGPU_MAX_DEVICES) {
         total += strlen(line);
+        if (!strchr(line, '\n') && !feof(p)) {
+            /* longer than any device's line: skip all of it */
+            int ch;
+            while ((ch = fgetc(p)) != EOF && ch != '\n')
+                total++;
+            continue;
+        }
         struct hostgpu g;
         char *drv = NULL;
         if (hostgpu_smi_line(line, &g, &drv) < 0)
@@ -271,7 +289,9 @@ static void from_smi(const struct hostgpu_options *o, struct hostgpu_info *in)
     }
     int st = pclose(p);
     if (!found)
-        note(in, "nvidia-smi: %s", st == 0 ? "listed no GPU" : "not installed or failed");
+        note(in, "nvidia-smi: %s",
+             st == 0 ? "listed no GPU with a compute capability (it needs driver 510 or newer)"
+                     : "not installed or failed");
 }
 
 /* ---- AMD: the KFD topology ------------------------------------------------------ */

@@ -90,6 +90,12 @@ if o:
     c.eq((o["recommendation"], o["decided_by"]), (None, None), "6.1 with 12.0: no torch 2.8 variant runs on both")
     c.ok("--gpu-index" in o["reason"], "it says how to answer for one: " + o["reason"])
 
+o, _ = query("--driver", "580.82.07", env=nvml("NVIDIA GeForce RTX 3090:8.6;NVIDIA H100:9.0"))
+if o:
+    own = {g["result"]["recommendation"]["index"] for g in o["gpus"]}
+    c.eq({o["recommendation"]["index"]}, own,
+         "two GPUs that agree: the machine's answer is theirs, within what the driver supports (%s)" % own)
+
 # ---- without NVML: /proc and nvidia-smi -------------------------------------------
 root = os.path.join(W, "root-nvidia")
 write(os.path.join(root, "proc/driver/nvidia/version"),
@@ -108,6 +114,16 @@ if o:
     c.eq([(g["code"], g["via"]) for g in d["gpus"]], [("8.9", "nvidia-smi")] * 2, "devices from nvidia-smi")
     c.eq(d["driver"], "575.51.03", "the driver from /proc/driver/nvidia/version")
     c.eq(o["gpu"]["compute_capability"], "8.9", "two of one GPU: one answer")
+odd = os.path.join(W, "odd-smi")
+write(odd, "#!/bin/sh\nprintf 'NVIDIA GeForce RTX 5090 \\351, 12.0, 580.82.07\\n'\n"
+      "printf '%0600d, 12.0, 580.82.07\\n' 0\n"
+      "echo 'NVIDIA GeForce GTX 1080 Ti, 6.1, 580.82.07'\n")
+os.chmod(odd, os.stat(odd).st_mode | stat.S_IXUSR)
+o, p = query("--version", "2.8", env={"WHEELARCH_SYSROOT": root, "WHEELARCH_NVIDIA_SMI": odd})
+if o:
+    c.eq([g["name"] for g in o["detected"]["gpus"]], ["NVIDIA GeForce RTX 5090 ?", "NVIDIA GeForce GTX 1080 Ti"],
+         "a name that is not ASCII is made printable; an overlong line is no GPU")
+    c.ok(o.get("reason"), "the machine's answer has its reason")
 o, _ = query("--version", "2.8", env={"WHEELARCH_SYSROOT": root, "WHEELARCH_NVIDIA_SMI": smi,
                                       "LD_LIBRARY_PATH": args.nvml_dir, "FAKE_NVML_FAIL": "init"})
 if o:

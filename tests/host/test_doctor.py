@@ -127,6 +127,23 @@ t = by_name(o).get("torch", {})
 c.eq([v["verdict"] for v in t.get("verdicts", [])], ["native", "unsupported"], "12.0 runs it, 6.1 does not")
 c.eq(o and o.get("detected", {}).get("gpus", [{}])[0].get("via"), "WHEELARCH_GPUS", "the GPUs' source said")
 
+# A GPU library pinned only by a distribution without GPU code is judged
+# alone; a FIFO in place of METADATA is skipped, not read forever; a name
+# that is not ASCII is made printable.
+odd = os.path.join(W, "odd")
+dist(odd, "nvidia-cudnn-cu12", "9.10.2.21", {"nvidia/cudnn/lib/libcudnn_engines.so.9": "libk_two.so"})
+dist(odd, "meta", "1.0", {}, requires=["nvidia-cudnn-cu12==9.10.2.21"])
+dist(odd, "fifo", "1.0", {"fifo/lib.so": "libk_two.so"})
+os.remove(os.path.join(odd, "fifo-1.0.dist-info", "METADATA"))
+os.mkfifo(os.path.join(odd, "fifo-1.0.dist-info", "METADATA"))
+dist(odd, "plain", "1.0", {"plain/k.so": "libk_default.so"})
+with open(os.path.join(odd, "plain-1.0.dist-info", "METADATA"), "wb") as f:
+    f.write(b"Name: pl\xe9in\nVersion: 1.0\n\n")
+o, _ = doctor("--site-packages", odd, "--cc", "12.0", expect=1)
+d = by_name(o)
+c.eq(d.get("nvidia-cudnn-cu12", {}).get("verdict"), "unsupported", "the library, pinned by no GPU code, judged alone")
+c.ok("pl?in" in d and "fifo" not in d, "printable name; the FIFO skipped: %s" % sorted(d))
+
 # --python: the interpreter names its folders.
 py = os.path.join(W, "python")
 with open(py, "w") as f:
