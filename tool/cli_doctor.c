@@ -122,8 +122,10 @@ int cli_doctor(int argc, char **argv)
     int have_tables = 0, have_view = 0, rc = WA_EXIT_USAGE;
     char **dirs = NULL;
     size_t ndirs = 0;
-    if (cli_parse(cmd, argc, argv, &a) != 0)
+    if (cli_parse(cmd, argc, argv, &a) != 0) {
+        cli_args_free(&a);
         return WA_EXIT_USAGE;
+    }
     if (a.help) {
         cli_print_help(stdout, cmd);
         rc = WA_EXIT_OK;

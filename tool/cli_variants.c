@@ -25,8 +25,10 @@ int cli_variants(int argc, char **argv)
     memset(&m, 0, sizeof m);
     memset(&t, 0, sizeof t);
     int have_tables = 0, rc = WA_EXIT_USAGE;
-    if (cli_parse(cmd, argc, argv, &a) != 0)
+    if (cli_parse(cmd, argc, argv, &a) != 0) {
+        cli_args_free(&a);
         return WA_EXIT_USAGE;
+    }
     if (a.help) {
         cli_print_help(stdout, cmd);
         rc = WA_EXIT_OK;
