@@ -263,7 +263,7 @@ static void set_value(const struct cli_command *cmd, struct cli_args *a, int i, 
     }
 }
 
-int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_args *a)
+static int parse_into(const struct cli_command *cmd, int argc, char **argv, struct cli_args *a)
 {
     size_t n = option_count(cmd);
     memset(a, 0, sizeof *a);
@@ -321,6 +321,14 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_a
         set_value(cmd, a, i, val);
     }
     return 0;
+}
+
+int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_args *a)
+{
+    int rc = parse_into(cmd, argc, argv, a);
+    if (rc != 0)
+        cli_args_free(a); /* a usage error leaves nothing to free */
+    return rc;
 }
 
 void cli_args_free(struct cli_args *a)

@@ -78,7 +78,8 @@ struct cli_args {
 };
 
 /* Parses argv[1..argc) (argv[0] is the command name) against cmd's options.
- * Returns 0, or WA_EXIT_USAGE after printing a usage error. */
+ * Returns 0 (free a with cli_args_free), or WA_EXIT_USAGE after printing a
+ * usage error, a then holding nothing (cli_args_free on it is harmless). */
 int cli_parse(const struct cli_command *cmd, int argc, char **argv, struct cli_args *a);
 void cli_args_free(struct cli_args *a);
 /* Index of option `name` in cmd's table (aborts if absent: a programming error). */

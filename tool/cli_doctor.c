@@ -110,10 +110,9 @@ static void print_doctor(const json_t *r, const struct machine *m)
                                              : "something will fail on this machine's GPUs");
 }
 
-int cli_doctor(int argc, char **argv)
+/* After cli_run_step has parsed the options. */
+static int doctor_step(const struct cli_command *cmd, const struct cli_args *a)
 {
-    const struct cli_command *cmd = cli_find_command("doctor");
-    struct cli_args a;
     struct tables t;
     struct dbview v;
     struct machine m;
@@ -122,22 +121,9 @@ int cli_doctor(int argc, char **argv)
     int have_tables = 0, have_view = 0, rc = WA_EXIT_USAGE;
     char **dirs = NULL;
     size_t ndirs = 0;
-    if (cli_parse(cmd, argc, argv, &a) != 0) {
-        cli_args_free(&a);
-        return WA_EXIT_USAGE;
-    }
-    if (a.help) {
-        cli_print_help(stdout, cmd);
-        rc = WA_EXIT_OK;
-        goto out;
-    }
-    if (a.nrest > 0) {
-        rc = cli_usage_error(cmd, "unexpected argument '%s'", a.rest[0]);
-        goto out;
-    }
     const char **sites;
-    size_t nsites = cli_get_list(cmd, &a, "site-packages", &sites);
-    const char *python = cli_get(cmd, &a, "python");
+    size_t nsites = cli_get_list(cmd, a, "site-packages", &sites);
+    const char *python = cli_get(cmd, a, "python");
     if (nsites && python) {
         rc = cli_usage_error(cmd, "give --python or --site-packages, not both");
         goto out;
@@ -159,17 +145,17 @@ int cli_doctor(int argc, char **argv)
     have_tables = 1;
     const char *driver;
     struct dotver dv;
-    if ((rc = machine_from_args(cmd, &a, &t, &m, &driver, &dv)) != 0)
+    if ((rc = machine_from_args(cmd, a, &t, &m, &driver, &dv)) != 0)
         goto out;
     const char *platform =
-        cli_get(cmd, &a, "platform") ? cli_get(cmd, &a, "platform") : query_this_platform();
+        cli_get(cmd, a, "platform") ? cli_get(cmd, a, "platform") : query_this_platform();
     for (size_t i = 0; i < m.n; i++) {
         m.gpus[i].o.has_driver = driver != NULL;
         m.gpus[i].o.driver = dv;
         m.gpus[i].o.driver_text = driver;
         m.gpus[i].o.platform = platform;
     }
-    const char *cache = cli_get(cmd, &a, "cache") ? cli_get(cmd, &a, "cache") : "cache";
+    const char *cache = cli_get(cmd, a, "cache") ? cli_get(cmd, a, "cache") : "cache";
     if (dbview_build_for(cache, &t, NULL, platform, &v, &err) < 0) {
         cli_warn("%s: %s", cache, err.msg);
         rc = WA_EXIT_FAILURE;
@@ -192,7 +178,7 @@ int cli_doctor(int argc, char **argv)
     }
     if (m.detected)
         json_object_set(r, "detected", m.detected);
-    if (cli_get(cmd, &a, "json")) {
+    if (cli_get(cmd, a, "json")) {
         char *s = json_dumps(r, JSON_COMPACT);
         printf("%s\n", s);
         free(s);
@@ -210,6 +196,10 @@ out:
     if (have_tables)
         tables_free(&t);
     machine_free(&m);
-    cli_args_free(&a);
     return rc;
+}
+
+int cli_doctor(int argc, char **argv)
+{
+    return cli_run_step("doctor", argc, argv, doctor_step);
 }

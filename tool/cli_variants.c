@@ -16,28 +16,14 @@
 #include "tables.h"
 #include "xalloc.h"
 
-int cli_variants(int argc, char **argv)
+/* After cli_run_step has parsed the options. */
+static int variants_step(const struct cli_command *cmd, const struct cli_args *a)
 {
-    const struct cli_command *cmd = cli_find_command("variants");
-    struct cli_args a;
     struct tables t;
     struct machine m;
     memset(&m, 0, sizeof m);
     memset(&t, 0, sizeof t);
     int have_tables = 0, rc = WA_EXIT_USAGE;
-    if (cli_parse(cmd, argc, argv, &a) != 0) {
-        cli_args_free(&a);
-        return WA_EXIT_USAGE;
-    }
-    if (a.help) {
-        cli_print_help(stdout, cmd);
-        rc = WA_EXIT_OK;
-        goto out;
-    }
-    if (a.nrest > 0) {
-        rc = cli_usage_error(cmd, "unexpected argument '%s'", a.rest[0]);
-        goto out;
-    }
     struct wa_error err;
     if (tables_load(paths_data_dir(), &t, &err) < 0) {
         cli_warn("%s", err.msg);
@@ -47,10 +33,10 @@ int cli_variants(int argc, char **argv)
     have_tables = 1;
     const char *driver;
     struct dotver dv;
-    if ((rc = machine_from_args(cmd, &a, &t, &m, &driver, &dv)) != 0)
+    if ((rc = machine_from_args(cmd, a, &t, &m, &driver, &dv)) != 0)
         goto out;
     const char *platform =
-        cli_get(cmd, &a, "platform") ? cli_get(cmd, &a, "platform") : query_this_platform();
+        cli_get(cmd, a, "platform") ? cli_get(cmd, a, "platform") : query_this_platform();
     uint16_t *codes = xcalloc(m.n ? m.n : 1, sizeof *codes);
     for (size_t i = 0; i < m.n; i++)
         codes[i] = m.gpus[i].o.cc;
@@ -59,7 +45,7 @@ int cli_variants(int argc, char **argv)
         &t, codes, m.n, &dv, strncmp(platform, "windows", 7) == 0 ? TABLES_WINDOWS : TABLES_LINUX,
         rocm);
     free(codes);
-    if (cli_get(cmd, &a, "json")) {
+    if (cli_get(cmd, a, "json")) {
         char *s = json_dumps(props, JSON_COMPACT | JSON_SORT_KEYS);
         printf("%s\n", s);
         free(s);
@@ -85,6 +71,10 @@ out:
     if (have_tables)
         tables_free(&t);
     machine_free(&m);
-    cli_args_free(&a);
     return rc;
+}
+
+int cli_variants(int argc, char **argv)
+{
+    return cli_run_step("variants", argc, argv, variants_step);
 }
