@@ -124,3 +124,10 @@ char *wa_quote(char *dst, size_t n, const char *src, size_t max_src)
     dst[o] = '\0';
     return dst;
 }
+
+void wa_printable_ascii(char *s)
+{
+    for (; s && *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+            *s = '?';
+}

@@ -54,6 +54,12 @@ void wa_strlcat(char *dst, const char *src, size_t n);
  * max_src bytes of src with "..." added.  Returns dst. */
 char *wa_quote(char *dst, size_t n, const char *src, size_t max_src);
 
+/* Replaces, in place, every byte of s that is not printable ASCII (below
+ * 0x20, 0x7f and above) with '?': for names read from the machine (a
+ * driver, a command's output, sysfs, METADATA) that end up in JSON, which
+ * wants UTF-8, and on terminals.  NULL is left alone. */
+void wa_printable_ascii(char *s);
+
 /* A short lowercase name for a code, e.g. "truncated". */
 const char *wa_errcode_name(int code);
 

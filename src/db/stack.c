@@ -22,13 +22,13 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(x, y);
 }
 
-const char **stack_projects(const struct dbview *v, size_t *n)
+const char **stack_projects(const struct dbview *v, int with_declared, size_t *n)
 {
     const char **names = xcalloc(v->nrows + 1, sizeof *names);
     size_t k = 0;
     for (size_t i = 0; i < v->nrows; i++) {
         const struct dbview_row *r = &v->rows[i];
-        if (r->status == VIEW_DECLARED || tables_gpu_library(v->t, r->project))
+        if ((!with_declared && r->status == VIEW_DECLARED) || tables_gpu_library(v->t, r->project))
             continue;
         size_t j = 0;
         while (j < k && strcmp(names[j], r->project) != 0)
@@ -247,7 +247,7 @@ static void check_pair(const struct dbview *v, const struct query_options *o, co
 json_t *stack_run(const struct dbview *v, const struct query_options *o)
 {
     size_t n;
-    const char **names = stack_projects(v, &n);
+    const char **names = stack_projects(v, 0, &n);
     json_t *all = json_array();
     const json_t *torch = NULL;
     for (size_t k = 0; k < n; k++) {

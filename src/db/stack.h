@@ -32,10 +32,12 @@
 #include "dbview.h"
 #include "query.h"
 
-/* The crawled projects of v that stack_run answers for: not declared-only,
- * not GPU libraries; torch first, then by name.  Sets *n; the names are
- * borrowed from v.  Caller frees the array. */
-const char **stack_projects(const struct dbview *v, size_t *n);
+/* The projects of v, not GPU libraries (their code is in their users'
+ * verdicts); torch first, then by name.  with_declared: also those known
+ * only from the declared lists (the site's matrices); else only crawled
+ * ones (what stack_run answers for).  Sets *n; the names are borrowed
+ * from v.  Caller frees the array. */
+const char **stack_projects(const struct dbview *v, int with_declared, size_t *n);
 
 /* Runs query_run for every project of stack_projects(v) with o (its
  * project and version ignored) and checks them together.  Projects the

@@ -47,15 +47,6 @@ static void dist_free(struct dist *d)
     free(d->code);
 }
 
-/* Replaces what is not printable ASCII with '?' (names and versions from
- * METADATA, folder names: they end up in JSON and on terminals). */
-static void printable(char *s)
-{
-    for (; s && *s; s++)
-        if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
-            *s = '?';
-}
-
 /* The whole of a regular file up to max bytes, NUL-terminated, or NULL. */
 static char *slurp(const char *path, size_t max, size_t *len)
 {
@@ -200,8 +191,8 @@ static void list_site(const char *site, struct dist **ds, size_t *n, size_t *cap
         free(mp);
         char *name = meta ? header(meta, "Name") : NULL;
         char *version = meta ? header(meta, "Version") : NULL;
-        printable(name);
-        printable(version);
+        wa_printable_ascii(name);
+        wa_printable_ascii(version);
         if (name && version && strlen(name) < 200 && strlen(version) < 100) {
             *ds = xgrow(*ds, cap, *n + 1, sizeof **ds);
             struct dist *d = &(*ds)[(*n)++];
@@ -433,7 +424,7 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
         if (worst > worst_all)
             worst_all = worst;
         char *site = xstrdup(d->site);
-        printable(site);
+        wa_printable_ascii(site);
         json_t *x = json_pack("{s:s,s:s,s:s,s:s,s:s,s:I,s:o,s:o,s:s}", "name", d->name, "version",
                               d->version, "variant", variant, "variant_source", how, "site", site,
                               "gpu_files", (json_int_t)d->gpu_files, "libraries", libs, "verdicts",
@@ -453,12 +444,12 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
     json_t *sites = json_array();
     for (size_t i = 0; i < o->nsite_dirs; i++) {
         char *site = xstrdup(o->site_dirs[i]);
-        printable(site);
+        wa_printable_ascii(site);
         json_array_append_new(sites, json_string(site));
         free(site);
     }
     char *platform = xstrdup(o->platform);
-    printable(platform);
+    wa_printable_ascii(platform);
     json_t *out = json_pack("{s:o,s:s,s:o,s:I,s:I,s:i}", "site_packages", sites, "platform",
                             platform, "distributions", list, "installed", (json_int_t)n,
                             "without_gpu_code", (json_int_t)without, "exit", status);

@@ -33,15 +33,6 @@ static void note(struct hostgpu_info *in, const char *fmt, ...)
     in->notes[in->nnotes++] = xstrdup(buf);
 }
 
-/* Replaces what is not printable ASCII with '?': names come from a driver,
- * a command's output or sysfs, and end up in JSON and terminals. */
-static void printable(char *s)
-{
-    for (; s && *s; s++)
-        if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
-            *s = '?';
-}
-
 static struct hostgpu *add_gpu(struct hostgpu_info *in, int vendor, const char *name,
                                const char *code, const char *via)
 {
@@ -50,7 +41,7 @@ static struct hostgpu *add_gpu(struct hostgpu_info *in, int vendor, const char *
     memset(g, 0, sizeof *g);
     g->vendor = vendor;
     g->name = xstrdup(name);
-    printable(g->name);
+    wa_printable_ascii(g->name);
     snprintf(g->code, sizeof g->code, "%s", code);
     g->xnack = -1;
     g->via = via;
@@ -130,7 +121,7 @@ int hostgpu_smi_line(const char *line, struct hostgpu *gpu, char **driver)
     if (ok) {
         memset(gpu, 0, sizeof *gpu);
         gpu->vendor = HOSTGPU_NVIDIA;
-        printable(name);
+        wa_printable_ascii(name);
         gpu->name = name;
         snprintf(gpu->code, sizeof gpu->code, "%s", cc);
         gpu->xnack = -1;

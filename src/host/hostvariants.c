@@ -17,28 +17,24 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Appends s (taken) unless the list has it. */
+/* Appends s (taken) to the list. */
 static void add(char ***l, size_t *n, char *s)
 {
-    for (size_t i = 0; i < *n; i++)
-        if (strcmp((*l)[i], s) == 0) {
-            free(s);
-            return;
-        }
     *l = xrealloc(*l, (*n + 1) * sizeof **l);
     (*l)[(*n)++] = s;
 }
 
-static json_t *list_json(char **l, size_t n)
+json_t *hostvariants_values(char **values, size_t n)
 {
     if (n > 1)
-        qsort(l, n, sizeof *l, cmp_str);
+        qsort(values, n, sizeof *values, cmp_str);
     json_t *a = json_array();
-    for (size_t i = 0; i < n; i++) {
-        json_array_append_new(a, json_string(l[i]));
-        free(l[i]);
-    }
-    free(l);
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || strcmp(values[i], values[i - 1]) != 0)
+            json_array_append_new(a, json_string(values[i]));
+    for (size_t i = 0; i < n; i++)
+        free(values[i]);
+    free(values);
     return a;
 }
 
@@ -78,7 +74,7 @@ json_t *hostvariants_properties(const struct tables *t, const uint16_t *ccs, siz
                 add(&sm, &nsm, xasprintf("%u_virtual", (unsigned)arch));
         }
         json_t *nv = json_object();
-        json_object_set_new(nv, "sm_arch", list_json(sm, nsm));
+        json_object_set_new(nv, "sm_arch", hostvariants_values(sm, nsm));
         const struct toolkit *top = driver && driver->n ? tables_driver_cuda(t, driver, os) : NULL;
         if (top) {
             char **cv = NULL;
@@ -98,7 +94,7 @@ json_t *hostvariants_properties(const struct tables *t, const uint16_t *ccs, siz
                 add(&cv, &ncv, xasprintf("%ld.%ld", mm.f[0], mm.f[1]));
                 add(&cv, &ncv, xasprintf("%ld", mm.f[0]));
             }
-            json_object_set_new(nv, "cuda_version_lower_bound", list_json(cv, ncv));
+            json_object_set_new(nv, "cuda_version_lower_bound", hostvariants_values(cv, ncv));
         }
         json_object_set_new(out, "nvidia", nv);
     }

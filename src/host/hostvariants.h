@@ -27,6 +27,11 @@
 #include "dotver.h"
 #include "tables.h"
 
+/* A PEP 825 value list: the n strings (taken, with the array) sorted
+ * lexically, each once, as a new JSON array.  Also what the files of
+ * api/v1/variants/ are made with. */
+json_t *hostvariants_values(char **values, size_t n);
+
 /* ccs: the machine's device codes (compute capabilities and AMD
  * processors); driver (n == 0: unknown) and os (enum tables_os) for the
  * CUDA bounds; rocm "6.4.1" or NULL.  Returns a new object

@@ -9,29 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hostvariants.h"
 #include "strbuf.h"
 #include "target.h"
+#include "wheelname.h"
 #include "xalloc.h"
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* A sorted, duplicate-free JSON array of the n strings (taken). */
-static json_t *sorted_list(char **s, size_t n)
-{
-    if (n > 1)
-        qsort(s, n, sizeof *s, cmp_str);
-    json_t *a = json_array();
-    for (size_t i = 0; i < n; i++)
-        if (i == 0 || strcmp(s[i], s[i - 1]) != 0)
-            json_array_append_new(a, json_string(s[i]));
-    for (size_t i = 0; i < n; i++)
-        free(s[i]);
-    free(s);
-    return a;
-}
 
 struct list {
     char **s;
@@ -79,7 +61,7 @@ static json_t *props_of(const struct dbview_row *r, const struct tables *t, json
     }
     if (sm.n) {
         json_t *nv = json_object();
-        json_object_set_new(nv, "sm_arch", sorted_list(sm.s, sm.n));
+        json_object_set_new(nv, "sm_arch", hostvariants_values(sm.s, sm.n));
         if (r->cuda.n >= 1) {
             size_t vl = strlen(r->variant);
             char *b = vl && r->variant[vl - 1] == 'x'
@@ -114,7 +96,7 @@ static json_t *props_of(const struct dbview_row *r, const struct tables *t, json
     }
     if (gfx.n) {
         json_t *amd = json_object();
-        json_object_set_new(amd, "gfx_arch", sorted_list(gfx.s, gfx.n));
+        json_object_set_new(amd, "gfx_arch", hostvariants_values(gfx.s, gfx.n));
         if (strncmp(r->variant, "rocm", 4) == 0) {
             int maj = 0, min = 0;
             if (sscanf(r->variant + 4, "%d.%d", &maj, &min) == 2) {
@@ -127,25 +109,18 @@ static json_t *props_of(const struct dbview_row *r, const struct tables *t, json
     } else {
         free(gfx.s);
     }
-    *specific = sorted_list(sp.s, sp.n);
+    *specific = hostvariants_values(sp.s, sp.n);
     return props;
 }
 
-/* "torch", "fbgemm_gpu": a project's name as wheel file names spell it. */
+/* "torch", "fbgemm_gpu": a project's name as wheel file names spell it
+ * (PEP 503-normalised, '-' as '_'). */
 static char *file_name(const char *project)
 {
-    char *s = xstrdup(project);
-    size_t o = 0;
-    for (size_t i = 0; s[i]; i++) {
-        char ch = (char)tolower((unsigned char)s[i]);
-        if (ch == '-' || ch == '.' || ch == '_') {
-            if (o == 0 || s[o - 1] != '_')
-                s[o++] = '_';
-        } else {
-            s[o++] = ch;
-        }
-    }
-    s[o] = '\0';
+    char *s = wheelname_normalize(project);
+    for (char *p = s; *p; p++)
+        if (*p == '-')
+            *p = '_';
     return s;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stack.h"
 #include "strmap.h"
 #include "xalloc.h"
 
@@ -412,33 +413,13 @@ static json_t *matrix_of(struct sitedata *d, const char *project)
     return page;
 }
 
-static int cmp_project(const void *a, const void *b)
-{
-    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-    int tx = strcmp(x, "torch") == 0, ty = strcmp(y, "torch") == 0;
-    return tx != ty ? ty - tx : strcmp(x, y);
-}
-
 /* A matrix page per project (torch's is matrix/, the others'
  * matrix/NAME/), each with links to the others.  The GPU libraries a
  * build pins have no page of their own: their code is in their users'. */
 void sitedata_build_matrix_page(struct sitedata *d)
 {
-    const struct dbview *v = d->v;
-    const char **names = xcalloc(v->nrows + 1, sizeof *names);
-    size_t n = 0;
-    for (size_t r = 0; r < v->nrows; r++) {
-        const char *p = v->rows[r].project;
-        if (tables_gpu_library(d->t, p))
-            continue;
-        size_t k = 0;
-        while (k < n && strcmp(names[k], p) != 0)
-            k++;
-        if (k == n)
-            names[n++] = p;
-    }
-    if (n > 1)
-        qsort(names, n, sizeof *names, cmp_project);
+    size_t n;
+    const char **names = stack_projects(d->v, 1, &n);
     d->matrix_pages = json_array();
     for (size_t i = 0; i < n; i++) {
         json_t *page = matrix_of(d, names[i]);

@@ -49,6 +49,15 @@ static void workers(void)
     INT_EQ(flag, 1, "a spawned task has run when joined");
 }
 
+/* wa_printable_ascii: text for JSON and terminals. */
+static void printable(void)
+{
+    char s[] = "GeForce \xe9\x1b[2J\x7f ok";
+    wa_printable_ascii(s);
+    OK(strcmp(s, "GeForce ??[2J? ok") == 0, "non-ASCII and controls become '?': %s", s);
+    wa_printable_ascii(NULL);
+}
+
 /* dotver_release: the unit versions are grouped by. */
 static void releases(void)
 {
@@ -70,6 +79,7 @@ int main(int argc, char **argv)
 {
     workers();
     releases();
+    printable();
     struct strbuf b = STRBUF_INIT;
     STR_EQ(strbuf_str(&b), "", "empty strbuf");
     strbuf_grow(&b, 0);
