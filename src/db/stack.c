@@ -248,6 +248,14 @@ json_t *stack_run(const struct dbview *v, const struct query_options *o)
 {
     size_t n;
     const char **names = stack_projects(v, 0, &n);
+    json_t *out = stack_run_projects(v, o, names, n);
+    free(names);
+    return out;
+}
+
+json_t *stack_run_projects(const struct dbview *v, const struct query_options *o,
+                           const char *const *names, size_t n)
+{
     json_t *all = json_array();
     const json_t *torch = NULL;
     for (size_t k = 0; k < n; k++) {
@@ -264,7 +272,6 @@ json_t *stack_run(const struct dbview *v, const struct query_options *o)
             check_pair(v, o, torch, res);
         json_array_append_new(all, res);
     }
-    free(names);
     json_t *out = json_object();
     json_object_set_new(out, "stack", all);
     return out;

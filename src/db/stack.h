@@ -45,4 +45,9 @@ const char **stack_projects(const struct dbview *v, int with_declared, size_t *n
  * object (see above); never NULL. */
 json_t *stack_run(const struct dbview *v, const struct query_options *o);
 
+/* stack_run for the projects of stack_projects(v, 0, ...) already listed:
+ * a caller asking for many GPUs lists them once. */
+json_t *stack_run_projects(const struct dbview *v, const struct query_options *o,
+                           const char *const *names, size_t n);
+
 #endif

@@ -291,9 +291,10 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
 }
 
 /* The rest of the stack for a device on a platform: every crawled
- * project but torch (stack_run), each as a GPU page shows it; NULL when
- * torch is all there is. */
-json_t *sitedata_stack_for(struct sitedata *d, uint16_t cc, int arm_host, const char *platform)
+ * project but torch (stack_run_projects of the names of stack_projects),
+ * each as a GPU page shows it; NULL when torch is all there is. */
+json_t *sitedata_stack_for(struct sitedata *d, const char *const *names, size_t n, uint16_t cc,
+                           int arm_host, const char *platform)
 {
     struct query_options o = {0};
     o.cc = cc;
@@ -305,7 +306,7 @@ json_t *sitedata_stack_for(struct sitedata *d, uint16_t cc, int arm_host, const 
             o.judged = d->grid.results;
             o.judged_index = &d->grid.cell[c * d->v->nrows];
         }
-    json_t *st = stack_run(d->v, &o);
+    json_t *st = stack_run_projects(d->v, &o, names, n);
     json_t *out = json_array();
     size_t i;
     json_t *res;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "query.h"
+#include "stack.h"
 #include "strmap.h"
 #include "timeline.h"
 #include "xalloc.h"
@@ -240,6 +241,14 @@ void sitedata_build_gpus(struct sitedata *d)
     gs->recs = xcalloc(t->ngpus + 1, sizeof *gs->recs);
     gs->ci = xcalloc(t->ngpus + 1, sizeof *gs->ci);
 
+    /* the crawled projects, listed once for every device's stack; none
+     * but torch: no stack to compute */
+    size_t nnames;
+    const char **names = stack_projects(d->v, 0, &nnames);
+    int companions = 0;
+    for (size_t k = 0; k < nnames; k++)
+        companions |= strcmp(names[k], "torch") != 0;
+
     d->gpus = json_object();
     json_object_set_new(d->gpus, "meta", sitedata_meta_copy(d));
     json_t *list = json_array();
@@ -267,8 +276,9 @@ void sitedata_build_gpus(struct sitedata *d)
                     ? timeline_svg(&d->grid, g->cc, &gs->tl_by_cc[ci][0], &gs->tl_by_cc[ci][1])
                     : xstrdup("");
             gs->stack_by_cc[ci] = json_object();
-            for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
-                json_t *sk = sitedata_stack_for(d, g->cc, g->arm_host, sitedata_platforms[p]);
+            for (int p = 0; companions && p < SITEDATA_NPLATFORMS; p++) {
+                json_t *sk =
+                    sitedata_stack_for(d, names, nnames, g->cc, g->arm_host, sitedata_platforms[p]);
                 if (sk)
                     json_object_set_new(gs->stack_by_cc[ci], sitedata_platforms[p], sk);
             }
@@ -280,6 +290,7 @@ void sitedata_build_gpus(struct sitedata *d)
     }
     json_object_set_new(d->gpus, "gpus", list);
     free(sorted);
+    free(names);
 }
 
 size_t sitedata_gpu_count(const struct sitedata *d)

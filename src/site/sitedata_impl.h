@@ -33,7 +33,8 @@ json_t *sitedata_cc_json(uint16_t cc);
 long sitedata_newest_row(const struct sitedata *d, const char *project, const char *release,
                          const char *variant, const char *platform);
 json_t *sitedata_answer_of(json_t *r);
-json_t *sitedata_stack_for(struct sitedata *d, uint16_t cc, int arm_host, const char *platform);
+json_t *sitedata_stack_for(struct sitedata *d, const char *const *names, size_t n, uint16_t cc,
+                           int arm_host, const char *platform);
 json_t *sitedata_recs_for(struct sitedata *d, struct recs *cache, size_t *ncache, uint16_t cc,
                           int arm_host);
 json_t *sitedata_meta_copy(const struct sitedata *d);
