@@ -701,7 +701,6 @@ static int copy_asset(struct ctx *c, const char *name, struct wa_error *err)
 struct pepfile {
     struct ctx *c;
     struct wa_error *err;
-    int rc;
 };
 
 static int put_pepvariants(void *ud, const char *file, json_t *doc)
@@ -735,7 +734,7 @@ static int api(struct ctx *c, struct sitedata *d, struct wa_error *err)
     }
     if (rc == 0) {
         /* PEP 825 index metadata per (project, version), and their list */
-        struct pepfile pf = {c, err, 0};
+        struct pepfile pf = {c, err};
         json_t *vindex = NULL;
         rc = pepvariants_each(d->v, d->t, put_pepvariants, &pf, &vindex);
         if (rc == 0)
