@@ -59,6 +59,69 @@ void compat_code_free(struct compat_code *c)
     memset(c, 0, sizeof *c);
 }
 
+static int isa_same(const struct compat_code_isa *a, const struct compat_code_isa *b)
+{
+    if (target_cmp(&a->ptx, &b->ptx) != 0 || a->isa.n != b->isa.n || a->isa.pre != b->isa.pre ||
+        a->isa.pre_num != b->isa.pre_num)
+        return 0;
+    for (int i = 0; i < a->isa.n && i < DOTVER_FIELDS; i++)
+        if (a->isa.f[i] != b->isa.f[i])
+            return 0;
+    return 1;
+}
+
+int compat_code_same(const struct compat_code *a, const struct compat_code *b)
+{
+    if (a->nsets != b->nsets || a->modules != b->modules || a->nisas != b->nisas)
+        return 0;
+    for (size_t i = 0; i < a->nsets; i++) {
+        const struct compat_code_set *x = &a->sets[i], *y = &b->sets[i];
+        if (x->n != y->n || x->modules != y->modules || !x->origin != !y->origin ||
+            (x->origin && strcmp(x->origin, y->origin) != 0))
+            return 0;
+        for (size_t k = 0; k < x->n; k++)
+            if (target_cmp(&x->targets[k], &y->targets[k]) != 0)
+                return 0;
+    }
+    for (size_t i = 0; i < a->nisas; i++)
+        if (!isa_same(&a->isas[i], &b->isas[i]))
+            return 0;
+    return 1;
+}
+
+/* FNV-1a over one value at a time: the structs' padding never counts. */
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+    for (int i = 0; i < 8; i++, x >>= 8)
+        h = (h ^ (x & 0xff)) * 1099511628211ULL;
+    return h;
+}
+
+uint64_t compat_code_hash(uint64_t h, const struct compat_code *c)
+{
+    h = mix(h ^ 14695981039346656037ULL, c->nsets);
+    h = mix(h, c->modules);
+    for (size_t i = 0; i < c->nsets; i++) {
+        const struct compat_code_set *s = &c->sets[i];
+        h = mix(mix(h, s->n), s->modules);
+        for (size_t k = 0; k < s->n; k++) {
+            const struct target *t = &s->targets[k];
+            h = mix(h, (uint64_t)t->kind | (uint64_t)(unsigned char)t->suffix << 8 |
+                           (uint64_t)t->arch << 16 | (uint64_t)t->sramecc << 32 |
+                           (uint64_t)t->xnack << 40);
+        }
+        for (const char *o = s->origin; o && *o; o++)
+            h = mix(h, (unsigned char)*o);
+    }
+    for (size_t i = 0; i < c->nisas; i++) {
+        const struct dotver *v = &c->isas[i].isa;
+        h = mix(mix(h, c->isas[i].ptx.arch), (uint64_t)v->n);
+        for (int k = 0; k < v->n && k < DOTVER_FIELDS; k++)
+            h = mix(h, (uint64_t)v->f[k]);
+    }
+    return h;
+}
+
 const char *compat_verdict_name(int v)
 {
     static const char *const n[] = {"native", "ptx-jit", "partial", "driver-too-old",

@@ -74,6 +74,12 @@ void compat_code_add_library(struct compat_code *c, const struct compat_code *li
                              const char *origin);
 void compat_code_set_isa(struct compat_code *c, const struct target *ptx, const struct dotver *isa);
 void compat_code_free(struct compat_code *c);
+/* Whether a and b are the same code: the same sets (targets, modules,
+ * origin) in the same order and the same PTX ISAs, so that compat_judge
+ * gives both the same answer for every query. */
+int compat_code_same(const struct compat_code *a, const struct compat_code *b);
+/* A hash of what compat_code_same compares, mixed into h (start with 0). */
+uint64_t compat_code_hash(uint64_t h, const struct compat_code *c);
 
 int compat_sass_runs(const struct tables *t, const struct target *code, uint16_t cc);
 /* Whether an AMD code object target runs on a device (its processor and

@@ -123,11 +123,72 @@ static uint32_t pool_add(struct pool *p, const struct compat_result *r)
     return (uint32_t)(p->n - 1);
 }
 
+/* Rows judged alike for every device: the same code, CUDA version and OS.
+ * Only the first row of each class is judged; the others copy its cells
+ * (at 100,000 wheels the view has ~10,000 rows and a few hundred codes). */
+struct classes {
+    size_t *rep;   /* per row: the row that stands for its class */
+    size_t *heads; /* the rows that stand for a class, in row order */
+    size_t nheads;
+};
+
+static int row_os(const struct dbview_row *x)
+{
+    return strncmp(x->platform, "windows", 7) == 0 ? TABLES_WINDOWS : TABLES_LINUX;
+}
+
+static int cuda_same(const struct dotver *a, const struct dotver *b)
+{
+    if (a->n != b->n || a->pre != b->pre || a->pre_num != b->pre_num)
+        return 0;
+    for (int i = 0; i < a->n && i < DOTVER_FIELDS; i++)
+        if (a->f[i] != b->f[i])
+            return 0;
+    return 1;
+}
+
+static uint64_t row_hash(const struct dbview_row *x)
+{
+    uint64_t h = compat_code_hash((uint64_t)row_os(x), &x->code);
+    h = fnv(h, &x->cuda.n, sizeof x->cuda.n);
+    for (int i = 0; i < x->cuda.n && i < DOTVER_FIELDS; i++)
+        h = fnv(h, &x->cuda.f[i], sizeof x->cuda.f[i]);
+    return h;
+}
+
+static void classes_find(struct classes *k, const struct dbview *v)
+{
+    size_t ns = 1024;
+    while (ns < 2 * v->nrows)
+        ns *= 2;
+    size_t *slot = xcalloc(ns, sizeof *slot); /* head row + 1, 0 = empty */
+    k->rep = xmalloc((v->nrows ? v->nrows : 1) * sizeof *k->rep);
+    k->heads = xmalloc((v->nrows ? v->nrows : 1) * sizeof *k->heads);
+    k->nheads = 0;
+    for (size_t row = 0; row < v->nrows; row++) {
+        const struct dbview_row *x = &v->rows[row];
+        size_t i = (size_t)row_hash(x) & (ns - 1);
+        for (; slot[i]; i = (i + 1) & (ns - 1)) {
+            const struct dbview_row *y = &v->rows[slot[i] - 1];
+            if (row_os(x) == row_os(y) && cuda_same(&x->cuda, &y->cuda) &&
+                compat_code_same(&x->code, &y->code))
+                break;
+        }
+        if (!slot[i]) {
+            slot[i] = row + 1;
+            k->heads[k->nheads++] = row;
+        }
+        k->rep[row] = slot[i] - 1;
+    }
+    free(slot);
+}
+
 /* The grid on two threads (a half of the compute capabilities each): each
  * cell is independent and the cells are most of the shared work. */
 struct grid_half {
     struct grid *g;
     const struct tables *t;
+    const struct classes *k;
     size_t from, to;
     struct pool pool;
 };
@@ -138,14 +199,10 @@ static void grid_fill(void *ud, unsigned i)
     const struct dbview *v = h->g->v;
     struct compat_result r;
     for (size_t c = h->from; c < h->to; c++)
-        for (size_t row = 0; row < v->nrows; row++) {
+        for (size_t j = 0; j < h->k->nheads; j++) {
+            size_t row = h->k->heads[j];
             const struct dbview_row *x = &v->rows[row];
-            struct compat_query q = {h->g->ccs[c],
-                                     0,
-                                     {0},
-                                     strncmp(x->platform, "windows", 7) == 0 ? TABLES_WINDOWS
-                                                                             : TABLES_LINUX,
-                                     TARGET_FEAT_ANY};
+            struct compat_query q = {h->g->ccs[c], 0, {0}, row_os(x), TARGET_FEAT_ANY};
             compat_judge(h->t, &q, &x->code, &x->cuda, &r);
             h->g->cell[c * v->nrows + row] = pool_add(&h->pool, &r);
         }
@@ -154,7 +211,10 @@ static void grid_fill(void *ud, unsigned i)
 void grid_build(struct grid *g, const struct dbview *v, const struct tables *t)
 {
     grid_shape(g, v, t);
-    struct grid_half halves[2] = {{g, t, 0, g->nccs / 2, {0}}, {g, t, g->nccs / 2, g->nccs, {0}}};
+    struct classes k;
+    classes_find(&k, v);
+    struct grid_half halves[2] = {{g, t, &k, 0, g->nccs / 2, {0}},
+                                  {g, t, &k, g->nccs / 2, g->nccs, {0}}};
     workers_run(2, grid_fill, halves);
     /* one array: the second half's indexes move past the first's results */
     struct pool *a = &halves[0].pool, *b = &halves[1].pool;
@@ -164,12 +224,20 @@ void grid_build(struct grid *g, const struct dbview *v, const struct tables *t)
         memcpy(g->results, a->v, a->n * sizeof *a->v);
     if (b->n)
         memcpy(g->results + a->n, b->v, b->n * sizeof *b->v);
-    for (size_t i = halves[1].from * v->nrows; i < halves[1].to * v->nrows; i++)
-        g->cell[i] += (uint32_t)a->n;
-    for (int k = 0; k < 2; k++) {
-        free(halves[k].pool.v);
-        free(halves[k].pool.slot);
+    for (size_t c = halves[1].from; c < halves[1].to; c++)
+        for (size_t j = 0; j < k.nheads; j++)
+            g->cell[c * v->nrows + k.heads[j]] += (uint32_t)a->n;
+    /* every other row: its class's cells */
+    for (size_t c = 0; c < g->nccs; c++)
+        for (size_t row = 0; row < v->nrows; row++)
+            if (k.rep[row] != row)
+                g->cell[c * v->nrows + row] = g->cell[c * v->nrows + k.rep[row]];
+    for (int h = 0; h < 2; h++) {
+        free(halves[h].pool.v);
+        free(halves[h].pool.slot);
     }
+    free(k.rep);
+    free(k.heads);
 }
 
 void grid_free(struct grid *g)

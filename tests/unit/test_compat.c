@@ -496,6 +496,43 @@ static void test_variants(void)
        "cu12x orders between cu118 and cu13x");
 }
 
+/* The identity the site's grid uses to judge each distinct code once. */
+static void test_code_identity(void)
+{
+    struct compat_code a = {0}, b = {0}, c = {0}, d = {0}, lib = {0};
+    add_set(&a, "sm_80 sm_90 compute_90", 3);
+    add_set(&a, "sm_80", 1);
+    add_set(&b, "sm_80 sm_90 compute_90", 3);
+    add_set(&b, "sm_80", 1);
+    OK(compat_code_same(&a, &b), "the same sets are the same code");
+    OK(compat_code_hash(0, &a) == compat_code_hash(0, &b), "the same code hashes alike");
+    OK(compat_code_hash(0, &a) != compat_code_hash(1, &a), "the seed counts");
+    add_set(&c, "sm_80", 1);
+    add_set(&c, "sm_80 sm_90 compute_90", 3);
+    OK(!compat_code_same(&a, &c), "the order of the sets counts (verdicts name the first)");
+    add_set(&d, "sm_80 sm_90 compute_90", 3);
+    add_set(&d, "sm_80", 2);
+    OK(!compat_code_same(&a, &d), "module counts count");
+    struct target ptx;
+    struct dotver isa;
+    target_parse("compute_90", &ptx);
+    dotver_parse("8.8", &isa);
+    compat_code_set_isa(&b, &ptx, &isa);
+    OK(!compat_code_same(&a, &b), "a PTX ISA counts");
+    compat_code_set_isa(&a, &ptx, &isa);
+    OK(compat_code_same(&a, &b) && compat_code_hash(0, &a) == compat_code_hash(0, &b),
+       "the same ISA: the same code again");
+    add_set(&lib, "sm_80", 1);
+    compat_code_add_library(&a, &lib, "cuDNN 9.1");
+    compat_code_add_library(&b, &lib, "cuDNN 9.2");
+    OK(!compat_code_same(&a, &b), "a library's origin counts (verdicts name it)");
+    compat_code_free(&a);
+    compat_code_free(&b);
+    compat_code_free(&c);
+    compat_code_free(&d);
+    compat_code_free(&lib);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -512,6 +549,7 @@ int main(int argc, char **argv)
     test_verdicts();
     test_amd();
     test_variants();
+    test_code_identity();
     tables_free(&T);
     return harness_done();
 }
