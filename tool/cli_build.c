@@ -31,6 +31,7 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
     o.cache_dir = cli_get(cmd, a, "cache") ? cli_get(cmd, a, "cache") : "cache";
     o.out_dir = cli_get(cmd, a, "out") ? cli_get(cmd, a, "out") : "site";
     o.base_url = base;
+    o.simple_json = cli_get_opt(cmd, a, "simple-json") != 0;
     o.templates_dir = paths_templates_dir();
     o.data_dir = paths_data_dir();
     int usage = cli_check_out_dir(cmd, o.cache_dir, o.out_dir);

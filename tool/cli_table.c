@@ -128,6 +128,10 @@ static const struct cli_option build_options[] = {
      "nightly (.dev) versions per project the site, feed and simple/ indexes show, the newest "
      "(default: 30; \"all\" for every one; the database keeps them all)",
      0},
+    {"simple-json", 0, NULL,
+     "also write each simple/ index as PEP 691 JSON (index.json beside index.html), for a server "
+     "that answers Accept: application/vnd.pypi.simple.v1+json with it",
+     0},
     {"no-wait", 0, NULL,
      "fail at once instead of waiting when another wheelarch holds the output folder", 0},
     {"quiet", 'q', NULL, "no summary line", 0},
@@ -159,6 +163,10 @@ static const struct cli_option update_options[] = {
     {"nightlies", 0, "N",
      "nightly (.dev) versions per project the site, feed and simple/ indexes show, the newest "
      "(default: 30; \"all\" for every one; the database keeps them all)",
+     0},
+    {"simple-json", 0, NULL,
+     "also write each simple/ index as PEP 691 JSON (index.json beside index.html), for a server "
+     "that answers Accept: application/vnd.pypi.simple.v1+json with it",
      0},
     {"jobs", 'j', "N", "wheels read at once (default: the number of cores)", 0},
     {"all", 0, NULL, "scan every wheel instead of one per release, variant and platform", 0},

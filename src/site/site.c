@@ -541,8 +541,9 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
     json_t *rows = json_object_get(d->simple, "rows");
     json_t *projects = json_object_get(d->simple, "projects");
     size_t nrows = json_array_size(rows);
-    /* Each link formatted once, as HTML and as PEP 691 JSON, however many
-     * architecture pages list it. */
+    /* Each link formatted once, as HTML and (--simple-json) as PEP 691
+     * JSON, however many architecture pages list it. */
+    int want_json = c->o->simple_json;
     char ***html = xcalloc(nrows + 1, sizeof *html), ***json = xcalloc(nrows + 1, sizeof *json);
     size_t *nlinks = xcalloc(nrows + 1, sizeof *nlinks);
     int rc = 0;
@@ -562,7 +563,7 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
             struct strbuf out = STRBUF_INIT;
             rc = tmpl_render_name(c->tmpls, "simple_links", data, &out, err);
             html[i][k] = strbuf_detach(&out, NULL);
-            json[i][k] = files_json(one);
+            json[i][k] = want_json ? files_json(one) : NULL;
             json_decref(data);
             json_decref(one);
         }
@@ -606,7 +607,7 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
         json_object_set_new(root, "meta", meta);
         json_object_set_new(root, "projects", plist);
         path = xasprintf("simple/%s/index.json", an);
-        if (rc == 0)
+        if (rc == 0 && want_json)
             rc = put_json(c, path, root, err);
         free(path);
         json_decref(root);
@@ -624,7 +625,7 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
                 if (r >= nrows || strcmp(rp, name) != 0)
                     continue;
                 strbuf_adds(&links, html[r][l]);
-                if (json[r][l][0]) {
+                if (json[r][l] && json[r][l][0]) {
                     if (files.len)
                         strbuf_addc(&files, ',');
                     strbuf_adds(&files, json[r][l]);
@@ -649,20 +650,22 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
             free(path);
             json_decref(pd);
             /* PEP 691, keys in sorted order like every JSON file here. */
-            char *qname = json_dumps(p, JSON_ENCODE_ANY);
-            struct strbuf doc = STRBUF_INIT;
-            strbuf_adds(&doc, "{\"files\":[");
-            strbuf_add(&doc, files.buf ? files.buf : "", files.len);
-            strbuf_adds(&doc, "],\"meta\":{\"api-version\":\"1.0\"},\"name\":");
-            strbuf_adds(&doc, qname);
-            strbuf_adds(&doc, "}\n");
-            path = xasprintf("simple/%s/%s/index.json", an, seg);
-            if (rc == 0 && !left_out && (rc = put_page(c, path, doc.buf, doc.len, what, err)) > 0)
-                rc = 0;
+            if (rc == 0 && want_json && !left_out) {
+                char *qname = json_dumps(p, JSON_ENCODE_ANY);
+                struct strbuf doc = STRBUF_INIT;
+                strbuf_adds(&doc, "{\"files\":[");
+                strbuf_add(&doc, files.buf ? files.buf : "", files.len);
+                strbuf_adds(&doc, "],\"meta\":{\"api-version\":\"1.0\"},\"name\":");
+                strbuf_adds(&doc, qname);
+                strbuf_adds(&doc, "}\n");
+                path = xasprintf("simple/%s/%s/index.json", an, seg);
+                if ((rc = put_page(c, path, doc.buf, doc.len, what, err)) > 0)
+                    rc = 0;
+                free(path);
+                strbuf_free(&doc);
+                free(qname);
+            }
             free(what);
-            free(path);
-            strbuf_free(&doc);
-            free(qname);
             free(seg);
             strbuf_free(&links);
             strbuf_free(&files);

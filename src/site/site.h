@@ -34,9 +34,11 @@ struct site_options {
     const char *base_url;  /* NULL or "https://example.org/wheelarch" */
     const char *templates_dir;
     const char *data_dir;
-    int nightlies; /* nightly (.dev) versions per project the site shows:
-                      the newest ones (SITE_NIGHTLIES is the CLI's
-                      default); < 0: all */
+    int nightlies;   /* nightly (.dev) versions per project the site shows:
+                        the newest ones (SITE_NIGHTLIES is the CLI's
+                        default); < 0: all */
+    int simple_json; /* also write each simple/ index as PEP 691 JSON
+                        (index.json beside index.html) */
 };
 
 struct dbview_skip;

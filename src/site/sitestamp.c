@@ -81,6 +81,7 @@ char *sitestamp_inputs(const struct site_options *o)
     char nightlies[24];
     snprintf(nightlies, sizeof nightlies, "%d", o->nightlies);
     add_field(h, "nightlies", nightlies, strlen(nightlies));
+    add_field(h, "simple_json", o->simple_json ? "1" : "0", 1);
     char state[128] = "none";
     if (o->cache_dir && db_exists(o->cache_dir)) {
         struct db *db;

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.parse
 from html.parser import HTMLParser
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -81,8 +82,8 @@ GOLDEN = [
     "wheel/%s.html" % SCANNED, "wheel/%s.html" % EVIL, "changes/index.html", "changes.atom",
     "methodology/index.html", "api/v1/matrix.json", "api/v1/gpus.json",
     "api/v1/index-table.json", "api/v1/variants.json", "api/v1/matrix.csv",
-    "simple/sm_86/index.html", "simple/sm_86/torch/index.html", "simple/sm_86/torch/index.json",
-    "simple/sm_61/torch/index.html", "simple/sm_61/torch/index.json",
+    "simple/sm_86/index.html", "simple/sm_86/torch/index.html",
+    "simple/sm_61/torch/index.html",
     "simple/gfx1100/torch/index.html",
 ]
 listing = "".join(sorted(f + "\n" for f in files))
@@ -356,9 +357,6 @@ c.ok("?%22%3E%3Cscript%3Ealert(1)%3C/script%3E\"" in wp, "and is percent-encoded
 rp = read(os.path.join(site, "release/torch/2.9.0/index.html"))
 c.ok("&lt;img src=x onerror=alert(4)&gt;" in rp, "the hostile yanked reason shows as text")
 c.ok("?%22%3E%3Cscript%3Ealert(1)%3C/script%3E\"" in rp, "the hostile URL is percent-encoded inside the attribute")
-sj = read(os.path.join(site, "simple/sm_86/torch/index.json"))
-c.ok(any(x.get("requires-python") == '>=3.10"><script>alert(3)</script>' for x in json.loads(sj)["files"]),
-     "PEP 691 JSON keeps the hostile requires-python as data")
 c.ok("data-requires-python=\"&gt;=3.10&quot;&gt;&lt;script&gt;alert(3)&lt;/script&gt;\"" in sm86_page,
      "the simple index escapes it inside its attribute")
 
@@ -487,6 +485,32 @@ finally:
 c.ok(os.path.getsize(feed) < 10 * 1024 * 1024, "wheelarch.sqlite under 10 MB (%d bytes)" % os.path.getsize(feed))
 
 # ---- the simple indexes -----------------------------------------------------------
+# PEP 691 JSON only with --simple-json (a static host such as GitHub Pages
+# cannot serve it at the index's URL): the same links as the HTML.
+c.eq([f for f in files if f.startswith("simple/") and f.endswith("index.json")], [],
+     "no PEP 691 JSON in simple/ by default")
+jsite = os.path.join(W, "site-simple-json")
+p = build(jsite, DB, "--simple-json")
+c.eq(p.returncode, 0, "build --simple-json (%s)" % p.stderr.strip())
+jfiles = tree(jsite)
+simple_dirs = sorted(os.path.dirname(f) for f in files if f.startswith("simple/") and f.endswith("index.html"))
+c.eq(sorted(os.path.dirname(f) for f in jfiles if f.startswith("simple/") and f.endswith("index.json")),
+     simple_dirs, "--simple-json: an index.json beside every simple/ index.html")
+c.ok({f: h for f, h in jfiles.items() if not (f.startswith("simple/") and f.endswith("index.json"))} == files,
+     "--simple-json changes no other file")
+sj = json.loads(read(os.path.join(jsite, "simple/sm_86/torch/index.json")))
+c.eq(sj["meta"], {"api-version": "1.0"}, "PEP 691 meta")
+c.eq(sorted(x["filename"] for x in sj["files"]),
+     sorted(re.findall(r'>([^<>]+\.whl)</a>', read(os.path.join(jsite, "simple/sm_86/torch/index.html")))),
+     "the JSON lists the HTML's wheels")
+c.ok(all(x["filename"] in urllib.parse.unquote(x["url"]) for x in sj["files"]), "each JSON file has its URL")
+c.ok({"sha256": "dbb3ef635357a2eb037f857bf739f5307f725ec56d2808c2aee868a0b38cb2c7"} in
+     [x["hashes"] for x in sj["files"] if x["filename"] == "torch-2.9.0+cu130-cp312-cp312-manylinux_2_28_x86_64.whl"],
+     "the JSON gives a wheel's sha256")
+c.ok(any(x.get("requires-python") == '>=3.10"><script>alert(3)</script>' for x in sj["files"]),
+     "PEP 691 JSON keeps the hostile requires-python as data")
+c.eq(json.loads(read(os.path.join(jsite, "simple/sm_86/index.json")))["projects"],
+     [{"name": "torch"}, {"name": "torchvision"}], "the root's PEP 691 project list")
 sm86 = read(os.path.join(site, "simple/sm_86/torch/index.html"))
 c.ok("torch-2.9.0+cu130-cp312-cp312-manylinux_2_28_x86_64.whl</a>" in sm86 and
      "#sha256=dbb3ef635357a2eb037f857bf739f5307f725ec56d2808c2aee868a0b38cb2c7" in sm86,
