@@ -13,6 +13,7 @@ packages=(
     libcurl4-openssl-dev libjansson-dev
     libcmark-gfm-dev libcmark-gfm-extensions-dev
     libisal-dev libzstd-dev liblz4-dev libssl-dev zlib1g-dev libsqlite3-dev
+    libjemalloc-dev
 )
 [ "$build_only" -eq 1 ] || packages+=(
     # tests: clang for libFuzzer and the sanitizers, formatting, Python (its

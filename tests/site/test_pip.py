@@ -1,7 +1,8 @@
 """pip through the GPU-aware indexes: wheels built from the nvcc fixtures
 are served on 127.0.0.1 like download.pytorch.org, crawled, and the site
 is built and served on 127.0.0.1 too (once by tests/lib/httpserver.py,
-which answers PEP 691 JSON to clients that ask for it, as pip does, and
+which answers PEP 691 JSON to clients that ask for it, as pip does, from
+the index.json files `build --simple-json` writes, and
 once by python3 -m http.server, which serves only the PEP 503 HTML).
 `pip download --index-url SITE/simple/sm_86/ torch` must fetch a wheel
 with sm_86 code; through simple/sm_61/ pip must find nothing."""
@@ -52,8 +53,8 @@ try:
     p = sitedb.crawl(args.wheelarch, W, idx, cache)
     c.eq(p.returncode, 0, "crawl of the local index (%s)" % p.stderr.strip())
     site = os.path.join(W, "site")
-    p = subprocess.run([args.wheelarch, "build", "--cache", cache, "--out", site], capture_output=True, text=True,
-                       timeout=300)
+    p = subprocess.run([args.wheelarch, "build", "--simple-json", "--cache", cache, "--out", site],
+                       capture_output=True, text=True, timeout=300)
     c.eq(p.returncode, 0, "build (%s)" % p.stderr.strip())
 
     site_srv = watest.Server("site", site, W)
