@@ -200,6 +200,21 @@ static void ctx_for_thread(struct ctx *child, const struct ctx *c)
     child->tmpls = tmpl_set_new(tmpl_dir_loader, (void *)c->o->templates_dir);
 }
 
+/* Adds a thread's page count and pages left out to c's. */
+static void ctx_join(struct ctx *c, struct ctx *child)
+{
+    c->pages += child->pages;
+    for (size_t i = 0; i < child->ndups; i++) {
+        c->dups = xgrow(c->dups, &c->capdups, c->ndups + 1, sizeof *c->dups);
+        c->dups[c->ndups++] = child->dups[i];
+    }
+    free(child->dups);
+    child->dups = NULL;
+    child->ndups = child->capdups = 0;
+    tmpl_set_free(child->tmpls);
+    child->tmpls = NULL;
+}
+
 /* rc, or a joined thread's error (thread_rc, why) when rc is 0. */
 static int first_error(int rc, struct wa_error *err, int thread_rc, const struct wa_error *why)
 {
@@ -272,14 +287,7 @@ static int wheel_pages_join(struct wheel_pages *w, int rc, struct wa_error *err)
     pthread_mutex_unlock(&w->mu);
     if (w->running)
         workers_join(&w->task);
-    w->main->pages += w->c.pages;
-    for (size_t i = 0; i < w->c.ndups; i++) {
-        w->main->dups =
-            xgrow(w->main->dups, &w->main->capdups, w->main->ndups + 1, sizeof *w->main->dups);
-        w->main->dups[w->main->ndups++] = w->c.dups[i];
-    }
-    free(w->c.dups);
-    tmpl_set_free(w->c.tmpls);
+    ctx_join(w->main, &w->c);
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->ready);
     return first_error(rc, err, w->rc, &w->err);
@@ -409,24 +417,73 @@ static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
     return rc;
 }
 
-static int release_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
+/* Release pages on two threads: each page is independent, and by the time
+ * they are made the feeds' thread is usually done.  A thread takes the
+ * next page (its rows: one project and version) under the lock and makes
+ * it outside. */
+struct release_job {
+    struct ctx c;
+    const struct sitedata *d;
+    pthread_mutex_t *mu;
+    size_t *next; /* the first row of the next page */
+    int rc;
+    struct wa_error err;
+    struct workers_task task;
+};
+
+static int same_page(const struct dbview_row *a, const struct dbview_row *b)
 {
-    size_t next = 0;
-    json_t *p;
-    while ((p = sitedata_release_page(d, &next))) {
+    return strcmp(a->project, b->project) == 0 && strcmp(a->version, b->version) == 0;
+}
+
+static void release_pages_run(void *arg)
+{
+    struct release_job *j = arg;
+    const struct dbview *v = j->d->v;
+    while (j->rc == 0) {
+        pthread_mutex_lock(j->mu);
+        size_t at = *j->next, end = at;
+        while (end < v->nrows && same_page(&v->rows[at], &v->rows[end]))
+            end++;
+        *j->next = end;
+        pthread_mutex_unlock(j->mu);
+        json_t *p = at < v->nrows ? sitedata_release_page(j->d, &at) : NULL;
+        if (!p)
+            return;
         char *path = xasprintf("%sindex.html", json_string_value(json_object_get(p, "path")));
         char *title = xasprintf("%s %s", json_string_value(json_object_get(p, "project")),
                                 json_string_value(json_object_get(p, "version")));
-        int rc =
-            render(c, "release", path, p, title,
-                   "GPU targets per variant and platform, module coverage, provenance", title, err);
+        j->rc = render(&j->c, "release", path, p, title,
+                       "GPU targets per variant and platform, module coverage, provenance", title,
+                       &j->err);
         free(title);
         free(path);
         json_decref(p);
-        if (rc < 0)
-            return rc;
     }
-    return 0;
+}
+
+static int release_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
+{
+    pthread_mutex_t mu;
+    pthread_mutex_init(&mu, NULL);
+    size_t next = 0;
+    struct release_job other = {0}, mine = {0};
+    ctx_for_thread(&other.c, c);
+    other.d = mine.d = d;
+    other.mu = mine.mu = &mu;
+    other.next = mine.next = &next;
+    int spawned = workers_try_spawn(&other.task, release_pages_run, &other) == 0;
+    mine.c = *c; /* this thread's own context */
+    release_pages_run(&mine);
+    *c = mine.c;
+    if (spawned)
+        workers_join(&other.task);
+    ctx_join(c, &other.c);
+    pthread_mutex_destroy(&mu);
+    int rc = mine.rc;
+    if (rc < 0 && err)
+        *err = mine.err;
+    return first_error(rc, err, other.rc, &other.err);
 }
 
 static char *atom_time(const char *date)
