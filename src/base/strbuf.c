@@ -80,3 +80,72 @@ char *strbuf_detach(struct strbuf *sb, size_t *len)
     sb->len = sb->cap = 0;
     return s;
 }
+
+/* The length of the UTF-8 sequence at p (1 to 4), or 0 when it is not
+ * one: overlong forms, surrogates and code points past U+10FFFF refused. */
+static size_t utf8_len(const unsigned char *p)
+{
+    unsigned c = p[0];
+    if (c < 0x80)
+        return 1;
+    size_t n = c >= 0xf0 && c <= 0xf4  ? 4
+               : c >= 0xe0 && c < 0xf0 ? 3
+               : c >= 0xc2 && c < 0xe0 ? 2
+                                       : 0;
+    if (!n)
+        return 0;
+    unsigned cp = c & (0x7f >> n);
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[i] & 0x3f);
+    }
+    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+        (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+        return 0;
+    return n;
+}
+
+int strbuf_add_json(struct strbuf *sb, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t n; *p; p += n)
+        if (!(n = utf8_len(p)))
+            return -1;
+    strbuf_addc(sb, '"');
+    const char *run = s; /* bytes not yet appended that need no escape */
+    for (p = (const unsigned char *)s; *p; p++) {
+        if (*p >= 0x20 && *p != '"' && *p != '\\')
+            continue;
+        strbuf_add(sb, run, (size_t)((const char *)p - run));
+        run = (const char *)p + 1;
+        switch (*p) {
+        case '"':
+            strbuf_adds(sb, "\\\"");
+            break;
+        case '\\':
+            strbuf_adds(sb, "\\\\");
+            break;
+        case '\b':
+            strbuf_adds(sb, "\\b");
+            break;
+        case '\f':
+            strbuf_adds(sb, "\\f");
+            break;
+        case '\n':
+            strbuf_adds(sb, "\\n");
+            break;
+        case '\r':
+            strbuf_adds(sb, "\\r");
+            break;
+        case '\t':
+            strbuf_adds(sb, "\\t");
+            break;
+        default:
+            strbuf_addf(sb, "\\u%04X", *p);
+        }
+    }
+    strbuf_adds(sb, run);
+    strbuf_addc(sb, '"');
+    return 0;
+}

@@ -28,6 +28,12 @@ void strbuf_add(struct strbuf *sb, const void *data, size_t n);
 void strbuf_adds(struct strbuf *sb, const char *s);
 void strbuf_addc(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends s as a JSON string, quoted and escaped byte for byte as
+ * jansson's json_dumps writes it (\" \\ \b \f \n \r \t, other control
+ * characters as \u00XX, the rest as is), so that a document written partly
+ * by hand is identical to one jansson dumps.  Returns 0, or -1 without
+ * appending anything when s is not UTF-8 (json_string refuses it too). */
+int strbuf_add_json(struct strbuf *sb, const char *s);
 /* The content as a C string; "" for an empty buffer (never NULL). */
 const char *strbuf_str(const struct strbuf *sb);
 /* Hands the content to the caller (who frees it) and empties the buffer. */

@@ -40,6 +40,57 @@ static void add_json(struct strbuf *out, json_t *v)
     free(t);
 }
 
+/* Appends the row's slim_wheels as json_dumps would write them, without
+ * the tree (100,000 wheels are most of matrix.json); a wheel with a field
+ * that is not UTF-8 goes through jansson, which leaves that field out. */
+static void add_wheels(struct strbuf *out, const struct dbview_row *row)
+{
+    strbuf_addc(out, '[');
+    for (size_t i = 0; i < row->nwheels; i++) {
+        const struct record_wheel *w = &row->wheels[i];
+        if (i)
+            strbuf_addc(out, ',');
+        size_t mark = out->len;
+        strbuf_adds(out, "{\"filename\":");
+        int rc = strbuf_add_json(out, w->filename);
+        strbuf_adds(out, ",\"sha256\":");
+        if (rc == 0 && w->sha256)
+            rc = strbuf_add_json(out, w->sha256);
+        else
+            strbuf_adds(out, "null");
+        strbuf_adds(out, w->scanned ? ",\"status\":\"scanned\",\"url\":"
+                                    : ",\"status\":\"inferred\",\"url\":");
+        if (rc == 0)
+            rc = strbuf_add_json(out, w->url);
+        strbuf_addc(out, '}');
+        if (rc < 0) {
+            out->len = mark;
+            out->buf[mark] = '\0';
+            struct dbview_row one = *row;
+            one.wheels = (struct record_wheel *)w;
+            one.nwheels = 1;
+            json_t *x = slim_wheels(&one);
+            add_json(out, json_array_get(x, 0));
+            json_decref(x);
+        }
+    }
+    strbuf_addc(out, ']');
+}
+
+/* Appends row object o (keys sorted, none after "wheels") with the row's
+ * wheels as its last key. */
+static void add_row_with_wheels(struct strbuf *out, json_t *o, const struct dbview_row *row)
+{
+    size_t mark = out->len;
+    add_json(out, o);
+    if (out->len - mark < 2 || out->buf[out->len - 1] != '}')
+        return; /* not an object: cannot happen */
+    out->buf[--out->len] = '\0';
+    strbuf_adds(out, out->len - mark > 1 ? ",\"wheels\":" : "\"wheels\":");
+    add_wheels(out, row);
+    strbuf_addc(out, '}');
+}
+
 void sitedata_matrix_json(const struct sitedata *d, struct strbuf *out)
 {
     const struct dbview *v = d->v;
@@ -60,7 +111,6 @@ void sitedata_matrix_json(const struct sitedata *d, struct strbuf *out)
         name_of[k] = json_string(compat_verdict_name(k));
     for (size_t r = 0; r < v->nrows; r++) {
         json_t *o = dbview_row_json(v, &v->rows[r]);
-        json_object_set_new(o, "wheels", slim_wheels(&v->rows[r]));
         json_t *cells = json_object();
         for (size_t c = 0; c < d->grid.nccs; c++) {
             if (!grid_row_fits(&v->rows[r], d->grid.ccs[c]))
@@ -74,7 +124,17 @@ void sitedata_matrix_json(const struct sitedata *d, struct strbuf *out)
         json_object_set_new(o, "cells", cells);
         if (r)
             strbuf_addc(out, ',');
-        add_json(out, o);
+        /* "wheels" sorts after every key a row has, so it goes last */
+        const char *key;
+        json_t *val;
+        int after = 0;
+        json_object_foreach(o, key, val) after |= strcmp(key, "wheels") >= 0;
+        if (after) {
+            json_object_set_new(o, "wheels", slim_wheels(&v->rows[r]));
+            add_json(out, o);
+        } else {
+            add_row_with_wheels(out, o, &v->rows[r]);
+        }
         json_decref(o);
     }
     for (int k = 0; k < COMPAT_VERDICTS; k++)

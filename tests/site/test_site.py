@@ -484,6 +484,25 @@ finally:
     con.close()
 c.ok(os.path.getsize(feed) < 10 * 1024 * 1024, "wheelarch.sqlite under 10 MB (%d bytes)" % os.path.getsize(feed))
 
+# ---- a wheel's file name that is not UTF-8 (a hand-edited database) --------------
+# matrix.json writes the wheels without a JSON tree; a field jansson would
+# refuse is left out as before, and the document stays valid JSON.
+u8db = os.path.join(W, "u8-db")
+shutil.rmtree(u8db, ignore_errors=True)
+shutil.copytree(DB, u8db)
+con = sqlite3.connect(os.path.join(u8db, "wheelarch.db"))
+with con:
+    u8key = con.execute("SELECT key FROM wheels WHERE status = 'inferred' ORDER BY key LIMIT 1").fetchone()[0]
+    con.execute("UPDATE wheels SET filename = CAST(X'746f7263682dff2e77686c' AS TEXT) WHERE key = ?", (u8key,))
+con.close()
+p = build(os.path.join(W, "site-u8"), u8db)
+c.eq(p.returncode, 0, "build with a file name that is not UTF-8 (%s)" % p.stderr.strip())
+u8rows = json.loads(read(os.path.join(W, "site-u8", "api/v1/matrix.json")))["rows"]
+u8wheels = [w for r in u8rows for w in r["wheels"]]
+c.eq([sorted(w) for w in u8wheels if w.get("sha256") == u8key], [["sha256", "status", "url"]],
+     "matrix.json: the wheel whose name is not UTF-8 keeps its other fields")
+c.eq(sum(1 for w in u8wheels if "filename" in w), len(u8wheels) - 1, "and every other wheel its name")
+
 # ---- the simple indexes -----------------------------------------------------------
 # PEP 691 JSON only with --simple-json (a static host such as GitHub Pages
 # cannot serve it at the index's URL): the same links as the HTML.

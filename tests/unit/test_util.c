@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
@@ -75,9 +77,50 @@ static void releases(void)
     }
 }
 
+/* strbuf_add_json writes what jansson's json_dumps writes, or refuses
+ * what json_string refuses. */
+static void json_same(const char *s, const char *what)
+{
+    struct strbuf b = STRBUF_INIT;
+    json_t *j = json_string(s);
+    int rc = strbuf_add_json(&b, s);
+    if (!j) {
+        OK(rc < 0 && b.len == 0, "%s: refused, as jansson refuses it", what);
+    } else {
+        char *want = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT);
+        OK(rc == 0 && strcmp(strbuf_str(&b), want) == 0, "%s: %s, jansson %s", what, strbuf_str(&b),
+           want);
+        free(want);
+    }
+    json_decref(j);
+    strbuf_free(&b);
+}
+
+static void json_strings(void)
+{
+    char s[8];
+    for (int c = 1; c < 256; c++) {
+        char what[32];
+        snprintf(s, sizeof s, "a%cb", c);
+        snprintf(what, sizeof what, "byte 0x%02x", c);
+        json_same(s, what);
+    }
+    json_same("", "empty");
+    json_same("torch-2.9.0+cu130-cp312-cp312-manylinux_2_28_x86_64.whl", "a wheel name");
+    json_same("https://x/a%2Bb?q=\"<>&/", "a URL with quotes and a slash");
+    json_same("caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80", "two-, three- and four-byte UTF-8");
+    json_same("\xc0\xaf", "an overlong '/'");
+    json_same("\xed\xa0\x80", "a surrogate");
+    json_same("\xf4\x90\x80\x80", "past U+10FFFF");
+    json_same("\xe2\x9c", "a truncated sequence");
+    json_same("\xf5\x80\x80\x80", "a lead byte past F4");
+    json_same("\x1f\x7f\t\n", "control characters and DEL");
+}
+
 int main(int argc, char **argv)
 {
     workers();
+    json_strings();
     releases();
     printable();
     struct strbuf b = STRBUF_INIT;
