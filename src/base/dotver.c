@@ -76,6 +76,24 @@ int dotver_cmp(const struct dotver *a, const struct dotver *b)
     return 0;
 }
 
+int dotver_same(const struct dotver *a, const struct dotver *b)
+{
+    if (a->n != b->n || a->pre != b->pre || a->pre_num != b->pre_num)
+        return 0;
+    for (int i = 0; i < a->n && i < DOTVER_FIELDS; i++)
+        if (a->f[i] != b->f[i])
+            return 0;
+    return 1;
+}
+
+uint64_t dotver_hash(uint64_t h, const struct dotver *v)
+{
+    h = (h ^ (uint64_t)v->n) * 1099511628211ULL;
+    for (int i = 0; i < v->n && i < DOTVER_FIELDS; i++)
+        h = (h ^ (uint64_t)v->f[i]) * 1099511628211ULL;
+    return h;
+}
+
 int dotver_cmp_str(const char *a, const char *b)
 {
     struct dotver x, y;

@@ -9,6 +9,8 @@
 #ifndef WHEELARCH_DOTVER_H
 #define WHEELARCH_DOTVER_H
 
+#include <stdint.h>
+
 #define DOTVER_FIELDS 6
 
 struct dotver {
@@ -24,6 +26,12 @@ int dotver_parse(const char *s, struct dotver *v);
 
 /* <0, 0, >0. */
 int dotver_cmp(const struct dotver *a, const struct dotver *b);
+
+/* Whether a and b are written alike: the same fields and pre-release
+ * (dotver_cmp says "12.8" == "12.8.0"; this does not). */
+int dotver_same(const struct dotver *a, const struct dotver *b);
+/* A hash of what dotver_same compares, mixed into h. */
+uint64_t dotver_hash(uint64_t h, const struct dotver *v);
 
 /* Compares two version strings (unparsable ones sort first). */
 int dotver_cmp_str(const char *a, const char *b);

@@ -504,6 +504,10 @@ struct reading {
     dbview_record_fn on_record;
     void *ud;
     struct strmap *dropped; /* "project|version" of nightlies left out, or NULL */
+    /* the project and version of the last build read on another platform:
+     * builds come in (project, version, ...) order, so the next ones of
+     * that version change nothing */
+    char *ew_project, *ew_version;
 };
 
 /* Why a row read from the database cannot be used, or NULL.  Records
@@ -650,6 +654,14 @@ static int read_build(void *ud, const struct db_build *b, struct wa_error *err)
     if (x->platform && strcmp(x->platform, b->platform) != 0) {
         /* Another platform: only its version counts (declared rows of a
          * release show under its newest crawled version, see build_view). */
+        v->elsewhere++;
+        if (x->ew_project && strcmp(x->ew_project, b->project) == 0 &&
+            strcmp(x->ew_version, b->version) == 0)
+            return 0;
+        free(x->ew_project);
+        free(x->ew_version);
+        x->ew_project = xstrdup(b->project);
+        x->ew_version = xstrdup(b->version);
         char *release = dotver_release(b->version), pk[512];
         decl_key(pk, sizeof pk, b->project, release, "", "");
         free(release);
@@ -662,7 +674,6 @@ static int read_build(void *ud, const struct db_build *b, struct wa_error *err)
             free(x->ew_versions[at]);
             x->ew_versions[at] = xstrdup(b->version);
         }
-        v->elsewhere++;
         return 0;
     }
     struct dbview_row *r =
@@ -834,8 +845,9 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
             return rc;
         }
         int code_only = (flags & DBVIEW_CODE_ONLY) != 0;
-        struct reading x = {v,    flags,     project, platform,    elsewhere, NULL, 0,   0,
-                            &cap, &skip_cap, by_key,  db_path(db), on_record, ud,   NULL};
+        struct reading x = {v,         flags, project, platform,  elsewhere, NULL,
+                            0,         0,     &cap,    &skip_cap, by_key,    db_path(db),
+                            on_record, ud,    NULL,    NULL,      NULL};
         if (code_only) {
             rc = db_each_build(db, read_build, &x, err); /* v->records stays 0 */
         } else {
@@ -845,6 +857,8 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
                 rc = db_each_wheel(db, want_wheel, read_wheel, &x, err);
             strmap_free(x.dropped);
         }
+        free(x.ew_project);
+        free(x.ew_version);
         ew_versions = x.ew_versions;
         new = x.new;
         if (rc < 0) {

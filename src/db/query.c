@@ -77,18 +77,49 @@ struct qctx {
     int amd;
 };
 
-static int row_order(const void *a, const void *b)
+/* A row with its release and version parsed once: a sort compares each
+ * row about log n times, and parsing was most of a query's time. */
+struct keyed_row {
+    const struct dbview_row *r;
+    struct dotver release, version;
+    int release_ok, version_ok;
+};
+
+static int parsed_cmp(const struct dotver *x, int okx, const struct dotver *y, int oky)
 {
-    const struct dbview_row *x = *(const struct dbview_row *const *)a;
-    const struct dbview_row *y = *(const struct dbview_row *const *)b;
-    int c = dotver_cmp_str(y->release, x->release);
+    return !okx || !oky ? okx - oky : dotver_cmp(x, y); /* as dotver_cmp_str */
+}
+
+/* Newest release first, then variant preference, newest version, best
+ * source. */
+static int keyed_order(const void *a, const void *b)
+{
+    const struct keyed_row *x = a, *y = b;
+    int c = parsed_cmp(&y->release, y->release_ok, &x->release, x->release_ok);
     if (!c)
-        c = tables_variant_cmp(x->variant, y->variant);
+        c = tables_variant_cmp(x->r->variant, y->r->variant);
     if (!c)
-        c = dotver_cmp_str(y->version, x->version);
+        c = parsed_cmp(&y->version, y->version_ok, &x->version, x->version_ok);
     if (!c)
-        c = x->status - y->status;
+        c = x->r->status - y->r->status;
     return c;
+}
+
+/* Sorts rows[0..n) in query order. */
+static void sort_rows(const struct dbview_row **rows, size_t n)
+{
+    if (n < 2)
+        return;
+    struct keyed_row *k = xmalloc(n * sizeof *k);
+    for (size_t i = 0; i < n; i++) {
+        k[i].r = rows[i];
+        k[i].release_ok = dotver_parse(rows[i]->release, &k[i].release) == 0;
+        k[i].version_ok = dotver_parse(rows[i]->version, &k[i].version) == 0;
+    }
+    qsort(k, n, sizeof *k, keyed_order);
+    for (size_t i = 0; i < n; i++)
+        rows[i] = k[i].r;
+    free(k);
 }
 
 size_t *query_row_order(const struct dbview *v)
@@ -96,8 +127,7 @@ size_t *query_row_order(const struct dbview *v)
     const struct dbview_row **rows = xmalloc((v->nrows + 1) * sizeof *rows);
     for (size_t i = 0; i < v->nrows; i++)
         rows[i] = &v->rows[i];
-    if (v->nrows > 1)
-        qsort(rows, v->nrows, sizeof *rows, row_order);
+    sort_rows(rows, v->nrows);
     size_t *order = xmalloc((v->nrows + 1) * sizeof *order);
     for (size_t i = 0; i < v->nrows; i++)
         order[i] = (size_t)(rows[i] - v->rows);
@@ -137,30 +167,52 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
         if (strcmp(r->project, o->project) != 0 || strcmp(r->platform, o->platform) != 0 ||
             !row_fits(r, o->cc))
             continue;
+        /* a pre-release has a letter (dev, a, b, rc): most versions are
+         * not parsed here at all */
         struct dotver rv;
-        if (dotver_parse(r->version, &rv) == 0 && rv.pre && !(asked && !strcmp(r->release, asked)))
+        if (strpbrk(r->version, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") &&
+            dotver_parse(r->version, &rv) == 0 && rv.pre && !(asked && !strcmp(r->release, asked)))
             continue;
         if (c->n % 64 == 0)
             c->rows = xrealloc(c->rows, (c->n + 64) * sizeof *c->rows);
         c->rows[c->n++] = r;
     }
     free(asked);
-    if (c->n > 1 && !o->order) /* rows of one project and platform: no two tie */
-        qsort(c->rows, c->n, sizeof *c->rows, row_order);
+    if (!o->order) /* rows of one project and platform: no two tie */
+        sort_rows(c->rows, c->n);
     c->plain = xcalloc(c->n ? c->n : 1, sizeof *c->plain);
     c->releases = xcalloc(c->n + 1, sizeof *c->releases);
     c->rel_start = xcalloc(c->n + 1, sizeof *c->rel_start);
+    /* Without the caller's verdicts, each distinct code (and CUDA version)
+     * is judged once: a project's rows share a few codes. */
+    size_t nslots = 16;
+    while (!o->judged && nslots < 2 * c->n)
+        nslots *= 2;
+    size_t *slot = o->judged ? NULL : xcalloc(nslots, sizeof *slot); /* row + 1 */
     for (size_t i = 0; i < c->n; i++) {
-        if (o->judged)
+        if (o->judged) {
             c->plain[i] = o->judged[o->judged_index[c->rows[i] - v->rows]];
-        else
-            judge_one(c, c->rows[i], 0, NULL, &c->plain[i]);
+        } else {
+            const struct dbview_row *r = c->rows[i];
+            size_t k = (size_t)dotver_hash(compat_code_hash(0, &r->code), &r->cuda) & (nslots - 1);
+            for (; slot[k]; k = (k + 1) & (nslots - 1))
+                if (dotver_same(&c->rows[slot[k] - 1]->cuda, &r->cuda) &&
+                    compat_code_same(&c->rows[slot[k] - 1]->code, &r->code))
+                    break;
+            if (slot[k]) {
+                c->plain[i] = c->plain[slot[k] - 1];
+            } else {
+                judge_one(c, r, 0, NULL, &c->plain[i]);
+                slot[k] = i + 1;
+            }
+        }
         if (i == 0 || strcmp(c->rows[i]->release, c->rows[i - 1]->release) != 0) {
             c->releases[c->nrel] = c->rows[i]->release;
             c->rel_start[c->nrel++] = i;
         }
     }
     c->rel_start[c->nrel] = c->n;
+    free(slot);
 }
 
 static void qctx_free(struct qctx *c)

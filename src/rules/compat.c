@@ -61,13 +61,7 @@ void compat_code_free(struct compat_code *c)
 
 static int isa_same(const struct compat_code_isa *a, const struct compat_code_isa *b)
 {
-    if (target_cmp(&a->ptx, &b->ptx) != 0 || a->isa.n != b->isa.n || a->isa.pre != b->isa.pre ||
-        a->isa.pre_num != b->isa.pre_num)
-        return 0;
-    for (int i = 0; i < a->isa.n && i < DOTVER_FIELDS; i++)
-        if (a->isa.f[i] != b->isa.f[i])
-            return 0;
-    return 1;
+    return target_cmp(&a->ptx, &b->ptx) == 0 && dotver_same(&a->isa, &b->isa);
 }
 
 int compat_code_same(const struct compat_code *a, const struct compat_code *b)
@@ -114,10 +108,7 @@ uint64_t compat_code_hash(uint64_t h, const struct compat_code *c)
             h = mix(h, (unsigned char)*o);
     }
     for (size_t i = 0; i < c->nisas; i++) {
-        const struct dotver *v = &c->isas[i].isa;
-        h = mix(mix(h, c->isas[i].ptx.arch), (uint64_t)v->n);
-        for (int k = 0; k < v->n && k < DOTVER_FIELDS; k++)
-            h = mix(h, (uint64_t)v->f[k]);
+        h = dotver_hash(mix(h, c->isas[i].ptx.arch), &c->isas[i].isa);
     }
     return h;
 }

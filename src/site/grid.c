@@ -137,23 +137,9 @@ static int row_os(const struct dbview_row *x)
     return strncmp(x->platform, "windows", 7) == 0 ? TABLES_WINDOWS : TABLES_LINUX;
 }
 
-static int cuda_same(const struct dotver *a, const struct dotver *b)
-{
-    if (a->n != b->n || a->pre != b->pre || a->pre_num != b->pre_num)
-        return 0;
-    for (int i = 0; i < a->n && i < DOTVER_FIELDS; i++)
-        if (a->f[i] != b->f[i])
-            return 0;
-    return 1;
-}
-
 static uint64_t row_hash(const struct dbview_row *x)
 {
-    uint64_t h = compat_code_hash((uint64_t)row_os(x), &x->code);
-    h = fnv(h, &x->cuda.n, sizeof x->cuda.n);
-    for (int i = 0; i < x->cuda.n && i < DOTVER_FIELDS; i++)
-        h = fnv(h, &x->cuda.f[i], sizeof x->cuda.f[i]);
-    return h;
+    return dotver_hash(compat_code_hash((uint64_t)row_os(x), &x->code), &x->cuda);
 }
 
 static void classes_find(struct classes *k, const struct dbview *v)
@@ -170,7 +156,7 @@ static void classes_find(struct classes *k, const struct dbview *v)
         size_t i = (size_t)row_hash(x) & (ns - 1);
         for (; slot[i]; i = (i + 1) & (ns - 1)) {
             const struct dbview_row *y = &v->rows[slot[i] - 1];
-            if (row_os(x) == row_os(y) && cuda_same(&x->cuda, &y->cuda) &&
+            if (row_os(x) == row_os(y) && dotver_same(&x->cuda, &y->cuda) &&
                 compat_code_same(&x->code, &y->code))
                 break;
         }
