@@ -8,8 +8,8 @@
  *   workers_spawn   one task beside the caller's own work, joined later
  *                   (the site's feeds while its pages are written)
  *   workers_try_spawn  the same without the fallback below, for a task
- *                   that waits for its caller (the site's wheel pages,
- *                   rendered as the records are read)
+ *                   that waits for its caller (recqueue's parser, fed
+ *                   as the database is read)
  *
  * A thread that cannot be started never fails the work: its task runs on
  * the caller's thread instead (after the others for workers_run, at once

@@ -13,6 +13,7 @@
 #include "wheelkey.h"
 #include "fsutil.h"
 #include "recordcheck.h"
+#include "recqueue.h"
 #include "record.h"
 #include "strbuf.h"
 #include "strmap.h"
@@ -508,6 +509,9 @@ struct reading {
      * builds come in (project, version, ...) order, so the next ones of
      * that version change nothing */
     char *ew_project, *ew_version;
+    /* with on_record: whole records are parsed and checked there, beside
+     * this thread (recqueue.h) */
+    struct recqueue *rq;
 };
 
 /* Why a row read from the database cannot be used, or NULL.  Records
@@ -556,7 +560,8 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
     json_t *rec = NULL;
     struct record full = {0}; /* the whole record: scanned wheels only */
     struct wa_error e;
-    if (!why && w->record) {
+    long tag = -1; /* with x->rq: the row whose binaries this record gives */
+    if (!why && w->record && !x->rq) {
         json_error_t je;
         json_t *parsed = json_loads(w->record, JSON_REJECT_DUPLICATES, &je);
         if (!parsed)
@@ -622,6 +627,8 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
             dbview_row_apply_code(r, w->code);
             if (rec)
                 r->binaries = binaries_of(rec);
+            else if (x->rq && w->record)
+                tag = (long)(r - v->rows);
         }
         r->status = st;
         free(r->wheelarch_version);
@@ -629,8 +636,10 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
         free(r->index_url);
         r->index_url = w->index_url ? xstrdup(w->index_url) : NULL;
     }
+    if (x->rq && w->record)
+        return recqueue_put(x->rq, w->key, w->record, tag, err);
     if (rec && x->on_record)
-        return x->on_record(x->ud, &full, err); /* it takes the record */
+        return x->on_record(x->ud, 0, &full, err); /* it takes the record */
     record_free(&full);
     return 0;
 }
@@ -845,23 +854,39 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
             return rc;
         }
         int code_only = (flags & DBVIEW_CODE_ONLY) != 0;
+        size_t bad = 0; /* records recqueue found failing their check */
         struct reading x = {v,         flags, project, platform,  elsewhere, NULL,
                             0,         0,     &cap,    &skip_cap, by_key,    db_path(db),
-                            on_record, ud,    NULL,    NULL,      NULL};
+                            on_record, ud,    NULL,    NULL,      NULL,      NULL};
         if (code_only) {
             rc = db_each_build(db, read_build, &x, err); /* v->records stays 0 */
         } else {
             if (nightlies >= 0)
                 x.dropped = dropped_nightlies(db, nightlies, err, &rc);
+            if (on_record)
+                x.rq = recqueue_start(on_record, ud, binaries_of);
             if (rc == 0)
                 rc = db_each_wheel(db, want_wheel, read_wheel, &x, err);
             strmap_free(x.dropped);
+            if (x.rq) {
+                struct recqueue_binaries *bins;
+                size_t nbins;
+                int qrc = recqueue_finish(x.rq, &bins, &nbins, &bad, rc < 0 ? NULL : err);
+                for (size_t i = 0; i < nbins; i++) {
+                    struct dbview_row *r = &v->rows[bins[i].tag];
+                    free(r->binaries);
+                    r->binaries = bins[i].text;
+                }
+                free(bins);
+                if (rc == 0)
+                    rc = qrc;
+            }
         }
         free(x.ew_project);
         free(x.ew_version);
         ew_versions = x.ew_versions;
         new = x.new;
-        if (rc < 0) {
+        if (rc < 0 || bad) {
             db_close(db);
             strmap_free(by_key);
             strmap_free(elsewhere);
@@ -869,7 +894,12 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
                 free(ew_versions[i]);
             free(ew_versions);
             dbview_free(v);
-            return rc;
+            /* A record failed its check after its wheel joined the view:
+             * read again, checking each record before its wheel joins
+             * (the pages of the valid ones are made already). */
+            return rc < 0 ? rc
+                          : build_view(cache_dir, t, flags, project, platform, nightlies, v, NULL,
+                                       NULL, err);
         }
         /* Inferred rows take the code of the wheel they were inferred
          * from, which may belong to no row of its own (a shard, or a

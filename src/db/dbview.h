@@ -71,9 +71,11 @@ struct dbview {
 };
 
 /* Called with each record that lists binaries (those crawl scanned) as it
- * is read.  It takes the record: it frees r's fields with record_free, now
- * or later (the struct itself is the caller's; copy it to keep it). */
-typedef int (*dbview_record_fn)(void *ud, struct record *r, struct wa_error *err);
+ * is read, on one of two threads (worker 0 or 1: see recqueue.h), which
+ * may call it at the same time.  It takes the record: it frees r's fields
+ * with record_free, now or later (the struct itself is the caller's; copy
+ * it to keep it). */
+typedef int (*dbview_record_fn)(void *ud, unsigned worker, struct record *r, struct wa_error *err);
 
 enum dbview_flags {
     /* Rows with their GPU code only: no wheels, no binaries, and no whole

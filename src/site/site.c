@@ -226,93 +226,18 @@ static int first_error(int rc, struct wa_error *err, int thread_rc, const struct
     return rc;
 }
 
-/* Wheel pages are rendered on a second thread while the first reads the
- * database (the other core is idle then): records wait in a short queue;
- * when it is full, or no thread could be started, the reader renders the
- * page itself, so the queue never holds more than WHEEL_QUEUE_MAX
- * records and the reader never waits. */
-#define WHEEL_QUEUE_MAX 32
-
+/* Wheel pages are made as the database is read, from the records dbview
+ * hands on, on its two threads (recqueue.h): each has its own context. */
 struct wheel_pages {
-    struct ctx *main; /* the reader's */
-    struct ctx c;     /* the second thread's: its own templates and counts */
-    pthread_mutex_t mu;
-    pthread_cond_t ready;
-    struct record q[WHEEL_QUEUE_MAX];
-    size_t head, n; /* a ring: n records from q[head] on */
-    int done, running;
-    int rc;
-    struct wa_error err;
-    struct workers_task task;
+    struct ctx *c[2]; /* per worker */
 };
 
-static void wheel_pages_run(void *arg)
-{
-    struct wheel_pages *w = arg;
-    for (;;) {
-        pthread_mutex_lock(&w->mu);
-        while (w->n == 0 && !w->done)
-            pthread_cond_wait(&w->ready, &w->mu);
-        if (w->n == 0) {
-            pthread_mutex_unlock(&w->mu);
-            return;
-        }
-        struct record r = w->q[w->head];
-        w->head = (w->head + 1) % WHEEL_QUEUE_MAX;
-        w->n--;
-        pthread_mutex_unlock(&w->mu);
-        if (w->rc == 0)
-            w->rc = wheel_page(&w->c, &r, &w->err);
-        record_free(&r);
-    }
-}
-
-static void wheel_pages_start(struct wheel_pages *w, struct ctx *c)
-{
-    memset(w, 0, sizeof *w);
-    w->main = c;
-    ctx_for_thread(&w->c, c);
-    pthread_mutex_init(&w->mu, NULL);
-    pthread_cond_init(&w->ready, NULL);
-    w->running = workers_try_spawn(&w->task, wheel_pages_run, w) == 0;
-}
-
-/* Waits for the queue to empty; returns rc, or the thread's error when rc
- * is 0.  Its pages join the reader's count and list. */
-static int wheel_pages_join(struct wheel_pages *w, int rc, struct wa_error *err)
-{
-    pthread_mutex_lock(&w->mu);
-    w->done = 1;
-    pthread_cond_signal(&w->ready);
-    pthread_mutex_unlock(&w->mu);
-    if (w->running)
-        workers_join(&w->task);
-    ctx_join(w->main, &w->c);
-    pthread_mutex_destroy(&w->mu);
-    pthread_cond_destroy(&w->ready);
-    return first_error(rc, err, w->rc, &w->err);
-}
-
-static int on_record(void *ud, struct record *r, struct wa_error *err)
+static int on_record(void *ud, unsigned worker, struct record *r, struct wa_error *err)
 {
     struct wheel_pages *w = ud;
     /* Inferred wheels were not read: the release page lists them with their
      * provenance and links to the page of the wheel that was. */
-    if (!r->scanned) {
-        record_free(r);
-        return 0;
-    }
-    pthread_mutex_lock(&w->mu);
-    int queued = w->running && w->n < WHEEL_QUEUE_MAX;
-    if (queued) {
-        w->q[(w->head + w->n) % WHEEL_QUEUE_MAX] = *r; /* taken */
-        w->n++;
-        pthread_cond_signal(&w->ready);
-    }
-    pthread_mutex_unlock(&w->mu);
-    if (queued)
-        return 0;
-    int rc = wheel_page(w->main, r, err);
+    int rc = r->scanned ? wheel_page(w->c[worker ? 1 : 0], r, err) : 0;
     record_free(r);
     return rc;
 }
@@ -922,10 +847,11 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     if (rc < 0)
         goto out;
     phase(NULL);
-    struct wheel_pages wp;
-    wheel_pages_start(&wp, &c);
+    struct ctx second;
+    ctx_for_thread(&second, &c);
+    struct wheel_pages wp = {{&c, &second}};
     rc = dbview_build_with(o->cache_dir, &t, 0, o->nightlies, &v, on_record, &wp, err);
-    rc = wheel_pages_join(&wp, rc, err);
+    ctx_join(&c, &second);
     if (rc < 0)
         goto out;
     have_view = 1;
