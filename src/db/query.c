@@ -75,6 +75,19 @@ struct qctx {
     size_t nrel;
     int os;
     int amd;
+    /* Rows alike for every question (the same code and CUDA version, see
+     * compat_code_same): cls[i] is row i's class, first[k] the first row
+     * of class k.  A driver's verdict is made once per class: the driver
+     * table asks each floor of every release, mostly the same codes. */
+    size_t *cls, *first, ncls;
+    struct driver_memo *memo;
+};
+
+struct driver_memo {
+    int set;
+    struct dotver driver;      /* the driver res[] was judged with */
+    unsigned gen, *gen_of;     /* res[k] is valid when gen_of[k] == gen */
+    struct compat_result *res; /* per class */
 };
 
 /* A row with its release and version parsed once: a sort compares each
@@ -149,6 +162,27 @@ static void judge_one(const struct qctx *c, const struct dbview_row *r, int has_
     compat_judge(c->v->t, &q, &r->code, &r->cuda, res);
 }
 
+/* Row i judged with a driver: its class's verdict for that driver. */
+static void judge_driver(const struct qctx *c, size_t i, const struct dotver *driver,
+                         struct compat_result *res)
+{
+    struct driver_memo *m = c->memo;
+    if (!m->set || !dotver_same(&m->driver, driver)) {
+        m->set = 1;
+        m->driver = *driver;
+        if (++m->gen == 0) { /* wrapped: forget everything */
+            memset(m->gen_of, 0, (c->ncls ? c->ncls : 1) * sizeof *m->gen_of);
+            m->gen = 1;
+        }
+    }
+    size_t k = c->cls[i];
+    if (m->gen_of[k] != m->gen) {
+        judge_one(c, c->rows[c->first[k]], 1, driver, &m->res[k]);
+        m->gen_of[k] = m->gen;
+    }
+    *res = m->res[k];
+}
+
 static void qctx_init(struct qctx *c, const struct dbview *v, const struct query_options *o)
 {
     memset(c, 0, sizeof *c);
@@ -183,40 +217,54 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
     c->plain = xcalloc(c->n ? c->n : 1, sizeof *c->plain);
     c->releases = xcalloc(c->n + 1, sizeof *c->releases);
     c->rel_start = xcalloc(c->n + 1, sizeof *c->rel_start);
-    /* Without the caller's verdicts, each distinct code (and CUDA version)
-     * is judged once: a project's rows share a few codes. */
+    /* The classes; without the caller's verdicts, each class is judged
+     * once. */
     size_t nslots = 16;
-    while (!o->judged && nslots < 2 * c->n)
+    while (nslots < 2 * c->n)
         nslots *= 2;
-    size_t *slot = o->judged ? NULL : xcalloc(nslots, sizeof *slot); /* row + 1 */
+    size_t *slot = xcalloc(nslots, sizeof *slot); /* class + 1 */
+    c->cls = xmalloc((c->n ? c->n : 1) * sizeof *c->cls);
+    c->first = xmalloc((c->n ? c->n : 1) * sizeof *c->first);
     for (size_t i = 0; i < c->n; i++) {
-        if (o->judged) {
-            c->plain[i] = o->judged[o->judged_index[c->rows[i] - v->rows]];
-        } else {
-            const struct dbview_row *r = c->rows[i];
-            size_t k = (size_t)dotver_hash(compat_code_hash(0, &r->code), &r->cuda) & (nslots - 1);
-            for (; slot[k]; k = (k + 1) & (nslots - 1))
-                if (dotver_same(&c->rows[slot[k] - 1]->cuda, &r->cuda) &&
-                    compat_code_same(&c->rows[slot[k] - 1]->code, &r->code))
-                    break;
-            if (slot[k]) {
-                c->plain[i] = c->plain[slot[k] - 1];
-            } else {
-                judge_one(c, r, 0, NULL, &c->plain[i]);
-                slot[k] = i + 1;
-            }
+        const struct dbview_row *r = c->rows[i];
+        size_t k = (size_t)dotver_hash(compat_code_hash(0, &r->code), &r->cuda) & (nslots - 1);
+        for (; slot[k]; k = (k + 1) & (nslots - 1)) {
+            const struct dbview_row *f = c->rows[c->first[slot[k] - 1]];
+            if (dotver_same(&f->cuda, &r->cuda) && compat_code_same(&f->code, &r->code))
+                break;
         }
+        if (!slot[k]) {
+            c->first[c->ncls] = i;
+            slot[k] = ++c->ncls;
+        }
+        c->cls[i] = slot[k] - 1;
+        if (o->judged)
+            c->plain[i] = o->judged[o->judged_index[r - v->rows]];
+        else if (c->first[c->cls[i]] == i)
+            judge_one(c, r, 0, NULL, &c->plain[i]);
+        else
+            c->plain[i] = c->plain[c->first[c->cls[i]]];
         if (i == 0 || strcmp(c->rows[i]->release, c->rows[i - 1]->release) != 0) {
             c->releases[c->nrel] = c->rows[i]->release;
             c->rel_start[c->nrel++] = i;
         }
     }
+    c->memo = xcalloc(1, sizeof *c->memo);
+    c->memo->gen_of = xcalloc(c->ncls ? c->ncls : 1, sizeof *c->memo->gen_of);
+    c->memo->res = xmalloc((c->ncls ? c->ncls : 1) * sizeof *c->memo->res);
     c->rel_start[c->nrel] = c->n;
     free(slot);
 }
 
 static void qctx_free(struct qctx *c)
 {
+    free(c->cls);
+    free(c->first);
+    if (c->memo) {
+        free(c->memo->gen_of);
+        free(c->memo->res);
+        free(c->memo);
+    }
     free(c->rows);
     free(c->plain);
     free(c->releases);
@@ -310,7 +358,7 @@ static int decide_release(const struct qctx *c, size_t k, const char *exact, int
          * every release). */
         int v = c->plain[idx[i]].verdict;
         if (has_driver && (v == COMPAT_NATIVE || v == COMPAT_PTX_JIT))
-            judge_one(c, c->rows[idx[i]], 1, driver, &res[i]);
+            judge_driver(c, idx[i], driver, &res[i]);
         else
             res[i] = c->plain[idx[i]];
     }
