@@ -512,6 +512,11 @@ struct reading {
     /* with on_record: whole records are parsed and checked there, beside
      * this thread (recqueue.h) */
     struct recqueue *rq;
+    /* per row: the number of the put (recqueue_put) whose binaries it
+     * takes, 0 none: an inferred wheel's record may tag a row that a
+     * scanned wheel takes over later, with or without binaries of its own */
+    unsigned long *want;
+    size_t capwant, nwant;
 };
 
 /* Why a row read from the database cannot be used, or NULL.  Records
@@ -630,14 +635,26 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
             else if (x->rq && w->record)
                 tag = (long)(r - v->rows);
         }
+        if (x->rq) {
+            /* binaries only from this wheel's record, if it has one */
+            x->want = xgrow(x->want, &x->capwant, v->nrows, sizeof *x->want);
+            while (x->nwant < v->nrows)
+                x->want[x->nwant++] = 0;
+            x->want[r - v->rows] = 0;
+        }
         r->status = st;
         free(r->wheelarch_version);
         r->wheelarch_version = w->wheelarch_version ? xstrdup(w->wheelarch_version) : NULL;
         free(r->index_url);
         r->index_url = w->index_url ? xstrdup(w->index_url) : NULL;
     }
-    if (x->rq && w->record)
-        return recqueue_put(x->rq, w->key, w->record, tag, err);
+    if (x->rq && w->record) {
+        unsigned long seq;
+        int qrc = recqueue_put(x->rq, w->key, w->record, tag, &seq, err);
+        if (tag >= 0)
+            x->want[tag] = seq;
+        return qrc;
+    }
     if (rec && x->on_record)
         return x->on_record(x->ud, 0, &full, err); /* it takes the record */
     record_free(&full);
@@ -855,9 +872,9 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
         }
         int code_only = (flags & DBVIEW_CODE_ONLY) != 0;
         size_t bad = 0; /* records recqueue found failing their check */
-        struct reading x = {v,         flags, project, platform,  elsewhere, NULL,
-                            0,         0,     &cap,    &skip_cap, by_key,    db_path(db),
-                            on_record, ud,    NULL,    NULL,      NULL,      NULL};
+        struct reading x = {v,    flags, project,   platform, elsewhere,   NULL,      0,
+                            0,    &cap,  &skip_cap, by_key,   db_path(db), on_record, ud,
+                            NULL, NULL,  NULL,      NULL,     NULL,        0,         0};
         if (code_only) {
             rc = db_each_build(db, read_build, &x, err); /* v->records stays 0 */
         } else {
@@ -874,6 +891,10 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
                 int qrc = recqueue_finish(x.rq, &bins, &nbins, &bad, rc < 0 ? NULL : err);
                 for (size_t i = 0; i < nbins; i++) {
                     struct dbview_row *r = &v->rows[bins[i].tag];
+                    if (x.want[bins[i].tag] != bins[i].seq) {
+                        free(bins[i].text); /* a row taken over since */
+                        continue;
+                    }
                     free(r->binaries);
                     r->binaries = bins[i].text;
                 }
@@ -882,6 +903,7 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
                     rc = qrc;
             }
         }
+        free(x.want);
         free(x.ew_project);
         free(x.ew_version);
         ew_versions = x.ew_versions;

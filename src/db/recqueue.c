@@ -17,6 +17,7 @@
 struct job {
     char *key, *text;
     long tag;
+    unsigned long seq;
 };
 
 /* What one thread made. */
@@ -36,6 +37,7 @@ struct recqueue {
     size_t head, n; /* a ring: n jobs from q[head] on */
     int done, running;
     int rc; /* the first error, under mu */
+    unsigned long nput;
     struct wa_error err;
     struct made made[2]; /* per worker */
     struct workers_task task;
@@ -74,9 +76,10 @@ static void work(struct recqueue *q, unsigned worker, struct job *j)
     } else if (record_read(j->key, parsed, &full, &e) < 0) {
         m->bad++;
     } else {
-        if (j->tag >= 0) {
+        if (j->tag >= 0 && q->binaries) {
             m->v = xgrow(m->v, &m->cap, m->n + 1, sizeof *m->v);
             m->v[m->n].tag = j->tag;
+            m->v[m->n].seq = j->seq;
             m->v[m->n].text = q->binaries(full.scan);
             m->n++;
         }
@@ -120,9 +123,11 @@ struct recqueue *recqueue_start(recqueue_fn fn, void *ud, recqueue_binaries_fn b
 }
 
 int recqueue_put(struct recqueue *q, const char *key, const char *text, long tag,
-                 struct wa_error *err)
+                 unsigned long *seq, struct wa_error *err)
 {
-    struct job j = {xstrdup(key), xstrdup(text), tag};
+    struct job j = {xstrdup(key), xstrdup(text), tag, ++q->nput};
+    if (seq)
+        *seq = j.seq;
     pthread_mutex_lock(&q->mu);
     int queued = q->running && q->n < RECQUEUE_MAX;
     if (queued) {

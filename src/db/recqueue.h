@@ -35,18 +35,25 @@ typedef char *(*recqueue_binaries_fn)(json_t *scan);
 
 struct recqueue;
 
-/* Starts the second thread (or not, when none can be started). */
+/* Starts the second thread (or not, when none can be started).  binaries
+ * may be NULL when no put has a tag. */
 struct recqueue *recqueue_start(recqueue_fn fn, void *ud, recqueue_binaries_fn binaries);
 
 /* Hands on the record text of wheel key (both copied).  tag >= 0: the
- * record's binaries come back under that tag.  Returns 0, or the first
- * error the work met so far (then stop putting and call recqueue_finish). */
+ * record's binaries come back under that tag, with the put's number
+ * (1, 2, ... in the order of the puts; *seq, when seq is not NULL): the
+ * threads finish records in any order, so a caller that puts one tag
+ * twice tells by the number which binaries are the ones it wants.
+ * Returns 0, or the first error the work met so far (then stop putting
+ * and call recqueue_finish). */
 int recqueue_put(struct recqueue *q, const char *key, const char *text, long tag,
-                 struct wa_error *err);
+                 unsigned long *seq, struct wa_error *err);
 
-/* Compact binaries made for a tag (tag, text); the text is the caller's. */
+/* Compact binaries made for a tag (tag, the put's number, text); the text
+ * is the caller's. */
 struct recqueue_binaries {
     long tag;
+    unsigned long seq;
     char *text;
 };
 

@@ -84,10 +84,11 @@ static int put(struct ctx *c, const char *path, const char *data, size_t len, st
 /* Writes a page whose path was made from data (a release, a GPU, a wheel,
  * a project's simple index), named `what` in messages.  Segments are
  * injective (sitedata_segment), so two pages should never share a path; if
- * two still do, the first one stays and the later one is left out with a
- * warning: the build goes on, deterministically, since each thread writes
- * its pages in data order.  Returns 0, 1 when the page was left out, or a
- * WA_ERR_* code. */
+ * two still do, the first one written stays and the other is left out with
+ * a warning, and the build goes on.  (Which one is first depends on the
+ * threads' timing where two threads make pages of one kind: wheel and
+ * release pages.)  Returns 0, 1 when the page was left out, or a WA_ERR_*
+ * code. */
 static int put_page(struct ctx *c, const char *path, const char *data, size_t len, const char *what,
                     struct wa_error *err)
 {
@@ -350,7 +351,8 @@ struct release_job {
     struct ctx c;
     const struct sitedata *d;
     pthread_mutex_t *mu;
-    size_t *next; /* the first row of the next page */
+    size_t *next; /* the first row of the next page; past the last row
+                   * when either thread failed, so both stop */
     int rc;
     struct wa_error err;
     struct workers_task task;
@@ -368,6 +370,10 @@ static void release_pages_run(void *arg)
     while (j->rc == 0) {
         pthread_mutex_lock(j->mu);
         size_t at = *j->next, end = at;
+        if (at > v->nrows) { /* the other thread failed */
+            pthread_mutex_unlock(j->mu);
+            return;
+        }
         while (end < v->nrows && same_page(&v->rows[at], &v->rows[end]))
             end++;
         *j->next = end;
@@ -381,6 +387,11 @@ static void release_pages_run(void *arg)
         j->rc = render(&j->c, "release", path, p, title,
                        "GPU targets per variant and platform, module coverage, provenance", title,
                        &j->err);
+        if (j->rc < 0) {
+            pthread_mutex_lock(j->mu);
+            *j->next = v->nrows + 1;
+            pthread_mutex_unlock(j->mu);
+        }
         free(title);
         free(path);
         json_decref(p);

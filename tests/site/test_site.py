@@ -511,6 +511,37 @@ c.eq(p2.returncode, 0, "the same database without that wheel (%s)" % p2.stderr.s
 c.ok(tree(os.path.join(W, "site-badrec")) == tree(os.path.join(W, "site-norec")),
      "the site is the one the database without that wheel gives")
 
+# ---- an inferred record with binaries, read before the scanned wheel -------------
+# A row's binaries come from the wheel whose code stands for it; recqueue
+# makes them on either thread, so the view keeps only the ones of the last
+# wheel that took the row.  Here an inferred wheel that lists binaries
+# (renamed INFERRED/...) sorts first in its group; the scanned wheel after
+# it takes the row without a record of its own (its code column emptied):
+# the release page must show no binaries of the inferred wheel.
+tk_db = os.path.join(W, "takeover-db")
+shutil.rmtree(tk_db, ignore_errors=True)
+shutil.copytree(DB, tk_db)
+con = sqlite3.connect(os.path.join(tk_db, "wheelarch.db"))
+with con:
+    grp = "project = 'torch' AND version = '2.8.0' AND variant = 'cu126' AND platform = 'linux-x86_64'"
+    skey = con.execute("SELECT key FROM wheels WHERE status = 'scanned' AND " + grp).fetchone()[0]
+    ikey = con.execute("SELECT key FROM wheels WHERE status = 'inferred' AND " + grp).fetchone()[0]
+    scanned = json.loads(con.execute("SELECT record FROM records WHERE key = ?", (skey,)).fetchone()[0])
+    inferred = json.loads(con.execute("SELECT record FROM records WHERE key = ?", (ikey,)).fetchone()[0])
+    first = "0" * 63 + "1"
+    inferred["key"] = first
+    inferred["binaries"] = [dict(b, path="INFERRED/" + b["path"]) for b in scanned["binaries"]]
+    con.execute("UPDATE wheels SET key = ?, code = (SELECT code FROM wheels WHERE key = ?) WHERE key = ?",
+                (first, skey, ikey))
+    con.execute("UPDATE records SET key = ?, record = ? WHERE key = ?", (first, json.dumps(inferred), ikey))
+    con.execute("UPDATE wheels SET code = NULL WHERE key = ?", (skey,))
+con.close()
+tk_site = os.path.join(W, "site-takeover")
+p = build(tk_site, tk_db)
+c.eq(p.returncode, 0, "build with an inferred record that lists binaries (%s)" % p.stderr.strip())
+tk_page = read(os.path.join(tk_site, "release/torch/2.8.0/index.html"))
+c.ok("INFERRED/" not in tk_page, "the scanned wheel took the row: no binaries of the inferred wheel")
+
 # ---- a wheel's file name that is not UTF-8 (a hand-edited database) --------------
 # matrix.json writes the wheels without a JSON tree; a field jansson would
 # refuse is left out as before, and the document stays valid JSON.
