@@ -6,6 +6,7 @@
  */
 #include "cli_machine.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,6 +325,24 @@ done:
     return rc;
 }
 
+int machine_driver_parse(const char *s, struct dotver *dv)
+{
+    int parts = 1;
+    memset(dv, 0, sizeof *dv);
+    if (!s || !isdigit((unsigned char)*s))
+        return -1;
+    for (const char *p = s; *p; p++) {
+        if (*p == '.') {
+            if (!isdigit((unsigned char)p[1]))
+                return -1;
+            parts++;
+        } else if (!isdigit((unsigned char)*p)) {
+            return -1;
+        }
+    }
+    return parts <= 4 && dotver_parse(s, dv) == 0 && dv->f[0] >= 100 ? 0 : -1;
+}
+
 int machine_from_args(const struct cli_command *cmd, const struct cli_args *a,
                       const struct tables *t, struct machine *m, const char **driver,
                       struct dotver *dv)
@@ -338,7 +357,10 @@ int machine_from_args(const struct cli_command *cmd, const struct cli_args *a,
         return rc;
     *driver = cli_get(cmd, a, "driver") ? cli_get(cmd, a, "driver") : m->driver;
     memset(dv, 0, sizeof *dv);
-    if (*driver && (dotver_parse(*driver, dv) < 0 || dv->f[0] < 100))
-        return cli_usage_error(cmd, "driver %s is not a driver version such as 570.86.15", *driver);
+    if (*driver && machine_driver_parse(*driver, dv) < 0) {
+        char q[100];
+        return cli_usage_error(cmd, "driver %s is not a driver version such as 570.86.15",
+                               wa_quote(q, sizeof q, *driver, 60));
+    }
     return 0;
 }

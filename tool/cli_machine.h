@@ -34,6 +34,10 @@ void machine_free(struct machine *m);
 /* choose_gpus with the command's own --gpu and --cc (not both), then the
  * driver: --driver, else the detected one or WHEELARCH_DRIVER; *driver is
  * its text (NULL when none) and *dv its parse.  0 or an exit status. */
+/* Parses a driver version as NVIDIA writes it: numbers joined by single
+ * dots ("570.86.15"), 100 or more, nothing before or after.  Returns 0, or
+ * -1 (dv zeroed). */
+int machine_driver_parse(const char *s, struct dotver *dv);
 int machine_from_args(const struct cli_command *cmd, const struct cli_args *a,
                       const struct tables *t, struct machine *m, const char **driver,
                       struct dotver *dv);

@@ -240,16 +240,19 @@ int cli_query(int argc, char **argv)
     }
     const char *driver = cli_get(cmd, &a, "driver");
     if (driver) {
-        if (dotver_parse(driver, &o.driver) < 0 || o.driver.f[0] < 100) {
-            rc = cli_usage_error(cmd, "--driver wants a driver version such as 570.86.15");
+        if (machine_driver_parse(driver, &o.driver) < 0) {
+            char q[100];
+            rc = cli_usage_error(cmd, "--driver %s is not a driver version such as 570.86.15",
+                                 wa_quote(q, sizeof q, driver, 60));
             goto out;
         }
         o.has_driver = 1;
         o.driver_text = driver;
     } else if (m.driver) {
-        if (dotver_parse(m.driver, &o.driver) < 0 || o.driver.f[0] < 100) {
+        if (machine_driver_parse(m.driver, &o.driver) < 0) {
+            char q[100];
             rc = cli_usage_error(cmd, "driver %s (%s) is not a driver version such as 570.86.15",
-                                 m.driver, m.driver_how);
+                                 wa_quote(q, sizeof q, m.driver, 60), m.driver_how);
             goto out;
         }
         o.has_driver = 1;

@@ -70,6 +70,15 @@ o, p = query("--cc", "sixone", expect=2)
 o, p = query("--cc", "6.1", "--version", "0.0", expect=2)
 c.ok("no torch 0.0" in p.stderr, "unknown release named: " + p.stderr)
 o, p = query("--cc", "6.1", "--project", "nosuch", expect=2)
+# a driver version is numbers joined by dots, nothing before or after
+for bad in ("580.82.07a", "580..82", "580.", "v580.82.07", "580.82.07 ", "1.2.3.4.5", "99.1"):
+    o, p = query("--cc", "8.6", "--driver", bad, expect=2)
+    c.ok("is not a driver version" in p.stderr.splitlines()[0],
+         "--driver %r refused, the first line says why: %s" % (bad, p.stderr))
+o, p = query("--cc", "8.6", "--driver", "580\x1b[31m", expect=2)
+c.ok("\x1b" not in p.stderr, "a control character in --driver is escaped in the message: %r" % p.stderr)
+o, _ = query("--cc", "8.6", "--driver", "580", "--platform", "linux-x86_64")
+c.ok(o is not None, "a driver given as its major version alone is taken")
 o, _ = query("--cc", "8.6")
 c.ok(o and o["version"] and o["recommendation"], "default version is the newest release")
 o, _ = query("--gpu", "Tesla K80", "--driver", "470.82.01", "--platform", "linux-x86_64")
