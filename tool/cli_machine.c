@@ -197,18 +197,23 @@ int choose_gpus(const struct cli_command *cmd, const struct cli_args *a, const s
     } else {
         detected = 1;
         struct wa_error err;
+        /* ROCm's switch for xnack, for detected and named AMD GPUs alike */
+        const char *xn = getenv("HSA_XNACK");
+        int xnack = xn && *xn ? strcmp(xn, "1") == 0 : -1;
         if (env_gpus && *env_gpus) {
             if (hostgpu_override(&info, env_gpus, "WHEELARCH_GPUS", &err) < 0) {
                 rc = cli_usage_error(cmd, "%s", err.msg);
                 goto done;
             }
+            for (size_t i = 0; i < info.ngpus; i++)
+                if (info.gpus[i].xnack < 0)
+                    info.gpus[i].xnack = xnack; /* NVIDIA GPUs: never read */
         } else {
             struct hostgpu_options ho = {0};
             ho.sysroot = getenv("WHEELARCH_SYSROOT");
             ho.nvml_library = getenv("WHEELARCH_NVML");
             ho.nvidia_smi = getenv("WHEELARCH_NVIDIA_SMI");
-            const char *xn = getenv("HSA_XNACK");
-            ho.xnack = xn && *xn ? strcmp(xn, "1") == 0 : -1;
+            ho.xnack = xnack;
             hostgpu_detect(&ho, &info);
         }
         raw = xcalloc(info.ngpus ? info.ngpus : 1, sizeof *raw);

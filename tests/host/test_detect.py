@@ -164,6 +164,9 @@ c.eq(rocm64({"WHEELARCH_SYSROOT": mi}), ("native", "gfx90a:sramecc+:xnack-"), "g
 on = rocm64({"WHEELARCH_SYSROOT": mi, "HSA_XNACK": "1"})
 c.eq(on and on[1], "gfx90a:sramecc+:xnack+", "HSA_XNACK=1: the GPU runs with xnack on")
 c.ok(on and on[0] != "native", "and xnack- code does not run natively then: %s" % (on,))
+named = rocm64({"WHEELARCH_GPUS": "gfx90a", "HSA_XNACK": "1"})
+c.eq(named and named[1], "gfx90a:sramecc+:xnack+", "HSA_XNACK=1 applies to a GPU named in WHEELARCH_GPUS too")
+c.eq(rocm64({"WHEELARCH_GPUS": "gfx90a"}), ("native", "gfx90a:sramecc+:xnack-"), "and without it, the default mode")
 
 # ---- nothing, and the overrides ---------------------------------------------------
 _, p = query(expect=2, as_json=False)
