@@ -72,6 +72,12 @@ static void print_doctor(const json_t *r, const struct machine *m)
     json_t *ds = json_object_get(r, "distributions");
     printf("%zu distributions installed, %zu with GPU code\n",
            (size_t)json_integer_value(json_object_get(r, "installed")), json_array_size(ds));
+    json_array_foreach(json_object_get(r, "without_record"), i, x)
+        printf("not checked: %s %s in %s has no readable RECORD, so its files are unknown "
+               "(reinstall it)\n",
+               json_string_value(json_object_get(x, "name")),
+               json_string_value(json_object_get(x, "version")),
+               json_string_value(json_object_get(x, "site")));
     json_array_foreach(ds, i, x)
     {
         printf("\n%s %s (%s): %s\n", json_string_value(json_object_get(x, "name")),
@@ -104,7 +110,11 @@ static void print_doctor(const json_t *r, const struct machine *m)
         }
     }
     int ex = (int)json_integer_value(json_object_get(r, "exit"));
-    printf("\n%s\n", ex == DOCTOR_EXIT_OK    ? "everything with GPU code runs natively"
+    size_t unchecked = json_array_size(json_object_get(r, "without_record"));
+    printf("\n%s\n", ex == DOCTOR_EXIT_OK && unchecked
+                         ? "everything checked runs natively; see above for what could not be "
+                           "checked"
+                     : ex == DOCTOR_EXIT_OK  ? "everything with GPU code runs natively"
                      : ex == DOCTOR_EXIT_JIT ? "something runs only through PTX JIT (slow first "
                                                "start)"
                                              : "something will fail on this machine's GPUs");

@@ -36,6 +36,7 @@ struct dist {
     size_t gpu_files;
     char *code;      /* record_code of rec, or NULL */
     int required_by; /* a GPU library another distribution pins */
+    int no_record;   /* its RECORD is missing or unreadable: files unknown */
 };
 
 static void dist_free(struct dist *d)
@@ -130,6 +131,7 @@ static void scan_dist(struct dist *d, const char *infodir)
     size_t len = 0;
     char *record = slurp(rp, DOCTOR_MAX_RECORD, &len);
     free(rp);
+    d->no_record = record == NULL;
     json_t *bins = json_object_get(d->rec, "binaries");
     size_t files = 0;
     for (const char *p = record; p && *p && files < DOCTOR_MAX_FILES;) {
@@ -366,11 +368,20 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
             free(pin);
         }
     int os = strncmp(o->platform, "windows", 7) == 0 ? TABLES_WINDOWS : TABLES_LINUX;
-    json_t *list = json_array();
+    json_t *list = json_array(), *unread = json_array();
     int worst_all = -1;
     size_t without = 0;
     for (size_t i = 0; i < n; i++) {
         struct dist *d = &ds[i];
+        if (d->no_record) {
+            /* not "without GPU code": nobody knows what it installed */
+            char *site = xstrdup(d->site);
+            wa_printable_ascii(site);
+            json_array_append_new(unread, json_pack("{s:s,s:s,s:s}", "name", d->name, "version",
+                                                    d->version, "site", site));
+            free(site);
+            continue;
+        }
         if (!d->gpu_files || !d->code || d->required_by) {
             without += !d->gpu_files;
             continue;
@@ -450,9 +461,10 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
     }
     char *platform = xstrdup(o->platform);
     wa_printable_ascii(platform);
-    json_t *out = json_pack("{s:o,s:s,s:o,s:I,s:I,s:i}", "site_packages", sites, "platform",
-                            platform, "distributions", list, "installed", (json_int_t)n,
-                            "without_gpu_code", (json_int_t)without, "exit", status);
+    json_t *out =
+        json_pack("{s:o,s:s,s:o,s:I,s:I,s:o,s:i}", "site_packages", sites, "platform", platform,
+                  "distributions", list, "installed", (json_int_t)n, "without_gpu_code",
+                  (json_int_t)without, "without_record", unread, "exit", status);
     free(platform);
     if (!out)
         wa_error_set(err, WA_ERR_FORMAT, "cannot make the report");

@@ -70,6 +70,25 @@ t = by_name(o).get("torch", {})
 c.eq((t.get("verdict"), t.get("variant"), t.get("gpu_files")), ("unsupported", "cu126", 1),
      "a torch without code for 12.0: no")
 c.ok("numpy" not in by_name(o) and o and o["installed"] == 2, "numpy: installed, no GPU code, not judged")
+c.eq(o and o["without_record"], [], "every RECORD read")
+
+# A distribution whose RECORD is gone: its files are unknown, so it is named
+# as not checked, neither judged nor counted as without GPU code.
+norec = os.path.join(W, "norec")
+dist(norec, "torch", "2.8.0+cu126", {"torch/lib/libtorch_cuda.so": "libk_two.so"})
+dist(norec, "numpy", "2.3.0", {"numpy/_core/_multiarray_umath.so": "nogpu.so"})
+os.remove(os.path.join(norec, "torch-2.8.0+cu126.dist-info", "RECORD"))
+o, _ = doctor("--site-packages", norec, "--cc", "12.0", expect=0)
+c.eq(o and [(x["name"], x["version"]) for x in o["without_record"]], [("torch", "2.8.0+cu126")],
+     "torch without a RECORD: not checked, and said so")
+c.eq(o and (o["without_gpu_code"], by_name(o)), (1, {}), "only numpy counts as without GPU code")
+p = subprocess.run([args.wheelarch, "doctor", "--cache", EMPTY, "--platform", "linux-x86_64", "--driver",
+                    "580.82.07", "--site-packages", norec, "--cc", "12.0"], capture_output=True, text=True,
+                   timeout=120, env={k: v for k, v in os.environ.items() if not k.startswith("WHEELARCH_")})
+c.ok("not checked: torch 2.8.0+cu126 in %s has no readable RECORD" % norec in p.stdout,
+     "the text report names it: " + p.stdout)
+c.ok("everything checked runs natively; see above for what could not be checked" in p.stdout,
+     "and does not claim that everything runs")
 fix = t.get("fix") or {}
 c.ok(fix.get("index") in ("cu128", "cu129", "cu130") and fix.get("verdict") == "native",
      "the fix: a variant of torch 2.8 with native code for 12.0 (%s)" % fix.get("index"))
