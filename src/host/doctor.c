@@ -134,6 +134,11 @@ static void scan_dist(struct dist *d, const char *infodir)
     d->no_record = record == NULL;
     json_t *bins = json_object_get(d->rec, "binaries");
     size_t files = 0;
+    /* the folder itself, links resolved: a listed file must be inside it
+     * after its own links are resolved too (a linked folder in between
+     * would lead anywhere) */
+    char *root = realpath(d->site, NULL);
+    size_t rootlen = root ? strlen(root) : 0;
     for (const char *p = record; p && *p && files < DOCTOR_MAX_FILES;) {
         const char *eol = strchr(p, '\n');
         char *path = doctor_record_path(p);
@@ -144,8 +149,11 @@ static void scan_dist(struct dist *d, const char *infodir)
         }
         files++;
         char *full = fsutil_join(d->site, path);
+        char *real = root ? realpath(full, NULL) : NULL;
+        int inside = real && strncmp(real, root, rootlen) == 0 && real[rootlen] == '/';
+        free(real);
         struct stat st;
-        if (lstat(full, &st) == 0 && S_ISREG(st.st_mode)) {
+        if (inside && lstat(full, &st) == 0 && S_ISREG(st.st_mode)) {
             struct scan_result *r = scan_file(full);
             json_t *j = r ? scanreport_json(r) : NULL;
             size_t i;
@@ -165,6 +173,7 @@ static void scan_dist(struct dist *d, const char *infodir)
         free(path);
     }
     free(record);
+    free(root);
     d->code = record_code(d->rec);
 }
 

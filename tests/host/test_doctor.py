@@ -123,6 +123,21 @@ t = by_name(o).get("torch", {})
 c.eq((t.get("verdict"), t.get("fix"), t.get("gpu_files")), ("native", None, 2),
      "native on 12.0, no fix; the bundled library scanned but not counted, the outside file not read")
 
+# A folder inside site-packages that is a link to elsewhere: its files are
+# not the environment's, and are not read (the link target holds code
+# without 12.0, which would make the verdict "no").
+linked = os.path.join(W, "linked")
+elsewhere = os.path.join(W, "elsewhere")
+dist(linked, "torch", "2.8.0+cu128", {"torch/lib/libtorch_cuda.so": "libk_default.so"})
+os.makedirs(os.path.join(elsewhere, "lib"), exist_ok=True)
+shutil.copyfile(os.path.join(CUDA, "libk_two.so"), os.path.join(elsewhere, "lib", "libtorch_extra.so"))
+os.symlink(elsewhere, os.path.join(linked, "torch", "ext"))
+with open(os.path.join(linked, "torch-2.8.0+cu128.dist-info", "RECORD"), "a") as f:
+    f.write("torch/ext/lib/libtorch_extra.so,sha256=x,1\n")
+o, _ = doctor("--site-packages", linked, "--cc", "12.0", expect=0)
+t = by_name(o).get("torch", {})
+c.eq((t.get("verdict"), t.get("gpu_files")), ("native", 1), "a file behind a linked folder is not read")
+
 # The GPU library torch pins lacks 12.0: partial, and the reason names it.
 pinned = os.path.join(W, "pinned")
 dist(pinned, "torch", "2.8.0", {"torch/lib/libtorch_cuda.so": "libk_default.so"},
