@@ -113,6 +113,18 @@ void dbview_free(struct dbview *v);
  * parse is left out, every token is bounded. */
 void dbview_row_apply_code(struct dbview_row *r, const char *code);
 
+/* The OS a row's wheels run on, for compat_query.os (enum tables_os). */
+int dbview_row_os(const struct dbview_row *r);
+
+/* Sorts rows[0..n) into classes that compat_judge answers alike for every
+ * query: the same code (compat_code_same), CUDA version (dotver_same) and
+ * OS.  Fills cls[i], row i's class, and first[k], the first row of class
+ * k (both n long); returns the number of classes.  A view of 100,000
+ * wheels has ~10,000 rows and a few hundred classes, so the site's grid
+ * and query judge each class once. */
+size_t dbview_row_classes(const struct dbview_row *const *rows, size_t n, size_t *cls,
+                          size_t *first);
+
 /* A nightly (PEP 440 dev release: "2.12.0.dev20261120"). */
 int dbview_is_nightly(const char *version);
 

@@ -219,25 +219,11 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
     c->rel_start = xcalloc(c->n + 1, sizeof *c->rel_start);
     /* The classes; without the caller's verdicts, each class is judged
      * once. */
-    size_t nslots = 16;
-    while (nslots < 2 * c->n)
-        nslots *= 2;
-    size_t *slot = xcalloc(nslots, sizeof *slot); /* class + 1 */
     c->cls = xmalloc((c->n ? c->n : 1) * sizeof *c->cls);
     c->first = xmalloc((c->n ? c->n : 1) * sizeof *c->first);
+    c->ncls = dbview_row_classes(c->rows, c->n, c->cls, c->first);
     for (size_t i = 0; i < c->n; i++) {
         const struct dbview_row *r = c->rows[i];
-        size_t k = (size_t)dotver_hash(compat_code_hash(0, &r->code), &r->cuda) & (nslots - 1);
-        for (; slot[k]; k = (k + 1) & (nslots - 1)) {
-            const struct dbview_row *f = c->rows[c->first[slot[k] - 1]];
-            if (dotver_same(&f->cuda, &r->cuda) && compat_code_same(&f->code, &r->code))
-                break;
-        }
-        if (!slot[k]) {
-            c->first[c->ncls] = i;
-            slot[k] = ++c->ncls;
-        }
-        c->cls[i] = slot[k] - 1;
         if (o->judged)
             c->plain[i] = o->judged[o->judged_index[r - v->rows]];
         else if (c->first[c->cls[i]] == i)
@@ -253,7 +239,6 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
     c->memo->gen_of = xcalloc(c->ncls ? c->ncls : 1, sizeof *c->memo->gen_of);
     c->memo->res = xmalloc((c->ncls ? c->ncls : 1) * sizeof *c->memo->res);
     c->rel_start[c->nrel] = c->n;
-    free(slot);
 }
 
 static void qctx_free(struct qctx *c)

@@ -123,50 +123,22 @@ static uint32_t pool_add(struct pool *p, const struct compat_result *r)
     return (uint32_t)(p->n - 1);
 }
 
-/* Rows judged alike for every device: the same code, CUDA version and OS.
- * Only the first row of each class is judged; the others copy its cells
- * (at 100,000 wheels the view has ~10,000 rows and a few hundred codes). */
+/* Rows judged alike for every device (dbview_row_classes): only the first
+ * row of each class is judged; the others copy its cells. */
 struct classes {
-    size_t *rep;   /* per row: the row that stands for its class */
-    size_t *heads; /* the rows that stand for a class, in row order */
-    size_t nheads;
+    size_t *cls, *first;
+    size_t n;
 };
-
-static int row_os(const struct dbview_row *x)
-{
-    return strncmp(x->platform, "windows", 7) == 0 ? TABLES_WINDOWS : TABLES_LINUX;
-}
-
-static uint64_t row_hash(const struct dbview_row *x)
-{
-    return dotver_hash(compat_code_hash((uint64_t)row_os(x), &x->code), &x->cuda);
-}
 
 static void classes_find(struct classes *k, const struct dbview *v)
 {
-    size_t ns = 1024;
-    while (ns < 2 * v->nrows)
-        ns *= 2;
-    size_t *slot = xcalloc(ns, sizeof *slot); /* head row + 1, 0 = empty */
-    k->rep = xmalloc((v->nrows ? v->nrows : 1) * sizeof *k->rep);
-    k->heads = xmalloc((v->nrows ? v->nrows : 1) * sizeof *k->heads);
-    k->nheads = 0;
-    for (size_t row = 0; row < v->nrows; row++) {
-        const struct dbview_row *x = &v->rows[row];
-        size_t i = (size_t)row_hash(x) & (ns - 1);
-        for (; slot[i]; i = (i + 1) & (ns - 1)) {
-            const struct dbview_row *y = &v->rows[slot[i] - 1];
-            if (row_os(x) == row_os(y) && dotver_same(&x->cuda, &y->cuda) &&
-                compat_code_same(&x->code, &y->code))
-                break;
-        }
-        if (!slot[i]) {
-            slot[i] = row + 1;
-            k->heads[k->nheads++] = row;
-        }
-        k->rep[row] = slot[i] - 1;
-    }
-    free(slot);
+    const struct dbview_row **rows = xmalloc((v->nrows ? v->nrows : 1) * sizeof *rows);
+    for (size_t i = 0; i < v->nrows; i++)
+        rows[i] = &v->rows[i];
+    k->cls = xmalloc((v->nrows ? v->nrows : 1) * sizeof *k->cls);
+    k->first = xmalloc((v->nrows ? v->nrows : 1) * sizeof *k->first);
+    k->n = dbview_row_classes(rows, v->nrows, k->cls, k->first);
+    free(rows);
 }
 
 /* The grid on two threads (a half of the compute capabilities each): each
@@ -185,10 +157,10 @@ static void grid_fill(void *ud, unsigned i)
     const struct dbview *v = h->g->v;
     struct compat_result r;
     for (size_t c = h->from; c < h->to; c++)
-        for (size_t j = 0; j < h->k->nheads; j++) {
-            size_t row = h->k->heads[j];
+        for (size_t j = 0; j < h->k->n; j++) {
+            size_t row = h->k->first[j];
             const struct dbview_row *x = &v->rows[row];
-            struct compat_query q = {h->g->ccs[c], 0, {0}, row_os(x), TARGET_FEAT_ANY};
+            struct compat_query q = {h->g->ccs[c], 0, {0}, dbview_row_os(x), TARGET_FEAT_ANY};
             compat_judge(h->t, &q, &x->code, &x->cuda, &r);
             h->g->cell[c * v->nrows + row] = pool_add(&h->pool, &r);
         }
@@ -211,19 +183,19 @@ void grid_build(struct grid *g, const struct dbview *v, const struct tables *t)
     if (b->n)
         memcpy(g->results + a->n, b->v, b->n * sizeof *b->v);
     for (size_t c = halves[1].from; c < halves[1].to; c++)
-        for (size_t j = 0; j < k.nheads; j++)
-            g->cell[c * v->nrows + k.heads[j]] += (uint32_t)a->n;
+        for (size_t j = 0; j < k.n; j++)
+            g->cell[c * v->nrows + k.first[j]] += (uint32_t)a->n;
     /* every other row: its class's cells */
     for (size_t c = 0; c < g->nccs; c++)
         for (size_t row = 0; row < v->nrows; row++)
-            if (k.rep[row] != row)
-                g->cell[c * v->nrows + row] = g->cell[c * v->nrows + k.rep[row]];
+            if (k.first[k.cls[row]] != row)
+                g->cell[c * v->nrows + row] = g->cell[c * v->nrows + k.first[k.cls[row]]];
     for (int h = 0; h < 2; h++) {
         free(halves[h].pool.v);
         free(halves[h].pool.slot);
     }
-    free(k.rep);
-    free(k.heads);
+    free(k.cls);
+    free(k.first);
 }
 
 void grid_free(struct grid *g)
