@@ -12,8 +12,6 @@
 #include "dbview.h"
 #include "doctor.h"
 #include "dotver.h"
-#include "paths.h"
-#include "query.h"
 #include "strbuf.h"
 #include "tables.h"
 #include "xalloc.h"
@@ -146,19 +144,15 @@ static int doctor_step(const struct cli_command *cmd, const struct cli_args *a)
         rc = WA_EXIT_USAGE;
         goto out;
     }
-    struct wa_error err;
-    if (tables_load(paths_data_dir(), &t, &err) < 0) {
-        cli_warn("%s", err.msg);
-        rc = WA_EXIT_FAILURE;
+    if ((rc = machine_load_tables(&t)) != 0)
         goto out;
-    }
     have_tables = 1;
+    struct wa_error err;
     const char *driver;
     struct dotver dv;
     if ((rc = machine_from_args(cmd, a, &t, &m, &driver, &dv)) != 0)
         goto out;
-    const char *platform =
-        cli_get(cmd, a, "platform") ? cli_get(cmd, a, "platform") : query_this_platform();
+    const char *platform = machine_platform(cmd, a);
     for (size_t i = 0; i < m.n; i++) {
         m.gpus[i].o.has_driver = driver != NULL;
         m.gpus[i].o.driver = dv;

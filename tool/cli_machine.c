@@ -14,6 +14,8 @@
 #include "compat.h"
 #include "gpuname.h"
 #include "hostgpu.h"
+#include "paths.h"
+#include "query.h"
 #include "strbuf.h"
 #include "target.h"
 #include "xalloc.h"
@@ -346,6 +348,22 @@ int machine_driver_parse(const char *s, struct dotver *dv)
         }
     }
     return parts <= 4 && dotver_parse(s, dv) == 0 && dv->f[0] >= 100 ? 0 : -1;
+}
+
+int machine_load_tables(struct tables *t)
+{
+    struct wa_error err;
+    if (tables_load(paths_data_dir(), t, &err) < 0) {
+        cli_warn("%s", err.msg);
+        return WA_EXIT_FAILURE;
+    }
+    return 0;
+}
+
+const char *machine_platform(const struct cli_command *cmd, const struct cli_args *a)
+{
+    const char *p = cli_get(cmd, a, "platform");
+    return p ? p : query_this_platform();
 }
 
 int machine_from_args(const struct cli_command *cmd, const struct cli_args *a,

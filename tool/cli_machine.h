@@ -31,13 +31,21 @@ int choose_gpus(const struct cli_command *cmd, const struct cli_args *a, const s
                 const char **names, size_t nnames, const char *ccs, struct machine *m);
 void machine_free(struct machine *m);
 
-/* choose_gpus with the command's own --gpu and --cc (not both), then the
- * driver: --driver, else the detected one or WHEELARCH_DRIVER; *driver is
- * its text (NULL when none) and *dv its parse.  0 or an exit status. */
 /* Parses a driver version as NVIDIA writes it: numbers joined by single
  * dots ("570.86.15"), 100 or more, nothing before or after.  Returns 0, or
  * -1 (dv zeroed). */
 int machine_driver_parse(const char *s, struct dotver *dv);
+
+/* The shipped tables (paths_data_dir).  Returns 0, or WA_EXIT_FAILURE
+ * with the error printed. */
+int machine_load_tables(struct tables *t);
+
+/* The command's --platform, else this machine's. */
+const char *machine_platform(const struct cli_command *cmd, const struct cli_args *a);
+
+/* choose_gpus with the command's own --gpu and --cc (not both), then the
+ * driver: --driver, else the detected one or WHEELARCH_DRIVER; *driver is
+ * its text (NULL when none) and *dv its parse.  0 or an exit status. */
 int machine_from_args(const struct cli_command *cmd, const struct cli_args *a,
                       const struct tables *t, struct machine *m, const char **driver,
                       struct dotver *dv);

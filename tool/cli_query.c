@@ -224,13 +224,10 @@ int cli_query(int argc, char **argv)
                                         : "give --gpu NAME (repeatable) or --cc X.Y, not both");
         goto out;
     }
-    struct wa_error err;
-    if (tables_load(paths_data_dir(), &t, &err) < 0) {
-        cli_warn("%s", err.msg);
-        rc = WA_EXIT_FAILURE;
+    if ((rc = machine_load_tables(&t)) != 0)
         goto out;
-    }
     have_tables = 1;
+    struct wa_error err;
     struct query_options o = {0};
     if (!diffs) {
         rc = choose_gpus(cmd, &a, &t, gpu_names, ngpu_names, ccs, &m);
@@ -273,8 +270,7 @@ int cli_query(int argc, char **argv)
     char *norm = wheelname_normalize(project ? project : "torch");
     o.project = norm;
     o.version = cli_get(cmd, &a, "version");
-    o.platform =
-        cli_get(cmd, &a, "platform") ? cli_get(cmd, &a, "platform") : query_this_platform();
+    o.platform = machine_platform(cmd, &a);
     static const char *const platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64",
                                             NULL};
     int pok = 0;

@@ -11,8 +11,6 @@
 #include "cli_machine.h"
 #include "dotver.h"
 #include "hostvariants.h"
-#include "paths.h"
-#include "query.h"
 #include "tables.h"
 #include "xalloc.h"
 
@@ -24,19 +22,14 @@ static int variants_step(const struct cli_command *cmd, const struct cli_args *a
     memset(&m, 0, sizeof m);
     memset(&t, 0, sizeof t);
     int have_tables = 0, rc = WA_EXIT_USAGE;
-    struct wa_error err;
-    if (tables_load(paths_data_dir(), &t, &err) < 0) {
-        cli_warn("%s", err.msg);
-        rc = WA_EXIT_FAILURE;
+    if ((rc = machine_load_tables(&t)) != 0)
         goto out;
-    }
     have_tables = 1;
     const char *driver;
     struct dotver dv;
     if ((rc = machine_from_args(cmd, a, &t, &m, &driver, &dv)) != 0)
         goto out;
-    const char *platform =
-        cli_get(cmd, a, "platform") ? cli_get(cmd, a, "platform") : query_this_platform();
+    const char *platform = machine_platform(cmd, a);
     uint16_t *codes = xcalloc(m.n ? m.n : 1, sizeof *codes);
     for (size_t i = 0; i < m.n; i++)
         codes[i] = m.gpus[i].o.cc;
