@@ -34,9 +34,8 @@ static int variants_step(const struct cli_command *cmd, const struct cli_args *a
     for (size_t i = 0; i < m.n; i++)
         codes[i] = m.gpus[i].o.cc;
     const char *rocm = json_string_value(json_object_get(m.detected, "rocm"));
-    json_t *props = hostvariants_properties(
-        &t, codes, m.n, &dv, strncmp(platform, "windows", 7) == 0 ? TABLES_WINDOWS : TABLES_LINUX,
-        rocm);
+    json_t *props =
+        hostvariants_properties(&t, codes, m.n, &dv, tables_platform_os(platform), rocm);
     free(codes);
     if (cli_get(cmd, a, "json")) {
         char *s = json_dumps(props, JSON_COMPACT | JSON_SORT_KEYS);

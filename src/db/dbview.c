@@ -94,11 +94,6 @@ void dbview_free(struct dbview *v)
     memset(v, 0, sizeof *v);
 }
 
-int dbview_row_os(const struct dbview_row *r)
-{
-    return strncmp(r->platform, "windows", 7) == 0 ? TABLES_WINDOWS : TABLES_LINUX;
-}
-
 size_t dbview_row_classes(const struct dbview_row *const *rows, size_t n, size_t *cls,
                           size_t *first)
 {
@@ -108,12 +103,12 @@ size_t dbview_row_classes(const struct dbview_row *const *rows, size_t n, size_t
     size_t *slot = xcalloc(ns, sizeof *slot); /* class + 1, 0 = empty */
     for (size_t i = 0; i < n; i++) {
         const struct dbview_row *r = rows[i];
-        int os = dbview_row_os(r);
+        int os = tables_platform_os(r->platform);
         size_t k =
             (size_t)dotver_hash(compat_code_hash((uint64_t)os, &r->code), &r->cuda) & (ns - 1);
         for (; slot[k]; k = (k + 1) & (ns - 1)) {
             const struct dbview_row *f = rows[first[slot[k] - 1]];
-            if (dbview_row_os(f) == os && dotver_same(&f->cuda, &r->cuda) &&
+            if (tables_platform_os(f->platform) == os && dotver_same(&f->cuda, &r->cuda) &&
                 compat_code_same(&f->code, &r->code))
                 break;
         }

@@ -113,9 +113,6 @@ void dbview_free(struct dbview *v);
  * parse is left out, every token is bounded. */
 void dbview_row_apply_code(struct dbview_row *r, const char *code);
 
-/* The OS a row's wheels run on, for compat_query.os (enum tables_os). */
-int dbview_row_os(const struct dbview_row *r);
-
 /* Sorts rows[0..n) into classes that compat_judge answers alike for every
  * query: the same code (compat_code_same), CUDA version (dotver_same) and
  * OS.  Fills cls[i], row i's class, and first[k], the first row of class

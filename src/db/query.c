@@ -188,7 +188,7 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
     memset(c, 0, sizeof *c);
     c->v = v;
     c->o = o;
-    c->os = strncmp(o->platform, "windows", 7) == 0 ? TABLES_WINDOWS : TABLES_LINUX;
+    c->os = tables_platform_os(o->platform);
     c->amd = o->cc >= TABLES_AMD_MIN;
     /* Nightlies and other pre-releases answer only when their release is
      * asked for: the default answer, the fallback to an older release,

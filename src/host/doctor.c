@@ -376,7 +376,7 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
             free(name);
             free(pin);
         }
-    int os = strncmp(o->platform, "windows", 7) == 0 ? TABLES_WINDOWS : TABLES_LINUX;
+    int os = tables_platform_os(o->platform);
     json_t *list = json_array(), *unread = json_array();
     int worst_all = -1;
     size_t without = 0;

@@ -731,6 +731,11 @@ int tables_amd_device(const struct tables *t, uint16_t cc, struct target *device
     return 0;
 }
 
+int tables_platform_os(const char *platform)
+{
+    return strncmp(platform, "windows", 7) == 0 ? TABLES_WINDOWS : TABLES_LINUX;
+}
+
 int tables_variant_rocm(const char *variant, struct dotver *rocm)
 {
     if (strncmp(variant, "rocm", 4) != 0 || variant[4] < '0' || variant[4] > '9')

@@ -18,6 +18,10 @@
 
 enum tables_os { TABLES_LINUX = 0, TABLES_WINDOWS = 1 };
 
+/* The OS of a platform id ("windows-x86_64" -> TABLES_WINDOWS; Linux for
+ * every other). */
+int tables_platform_os(const char *platform);
+
 /* A GPU of either vendor.  `cc` is its device code, the key the rules and
  * the site use for it: the compute capability for NVIDIA (61), the LLVM
  * processor number for AMD (0x1100 for gfx1100: always >= TABLES_AMD_MIN,

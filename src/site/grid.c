@@ -160,7 +160,8 @@ static void grid_fill(void *ud, unsigned i)
         for (size_t j = 0; j < h->k->n; j++) {
             size_t row = h->k->first[j];
             const struct dbview_row *x = &v->rows[row];
-            struct compat_query q = {h->g->ccs[c], 0, {0}, dbview_row_os(x), TARGET_FEAT_ANY};
+            struct compat_query q = {
+                h->g->ccs[c], 0, {0}, tables_platform_os(x->platform), TARGET_FEAT_ANY};
             compat_judge(h->t, &q, &x->code, &x->cuda, &r);
             h->g->cell[c * v->nrows + row] = pool_add(&h->pool, &r);
         }
