@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "jsontext.h"
 #include "record.h"
 #include "target.h"
 #include "wheelkey.h"
@@ -270,7 +271,7 @@ static int put_binaries(struct db *db, const char *key, json_t *rec, struct wa_e
                     sqlite3_bind_null(t, 5 + k);
             }
             json_t *codecs = json_object_get(tv, "codecs");
-            char *cs = json_is_array(codecs) ? json_dumps(codecs, JSON_COMPACT) : NULL;
+            char *cs = json_is_array(codecs) ? jsontext_dumps(codecs, JSON_COMPACT) : NULL;
             bind_text(t, 9, cs);
             free(cs);
             bind_text(t, 10, json_string_value(json_object_get(tv, "isa")));
@@ -802,7 +803,7 @@ int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error
         record_columns_free(&c);
         return rc;
     }
-    char *text = json_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS);
+    char *text = jsontext_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS);
     pthread_mutex_lock(&db->mu);
     rc = tx_begin(db, err);
     if (rc == 0) {
@@ -1006,7 +1007,7 @@ static int put_json(struct db *db, const char *sql, const char *also, const char
 {
     if (!wheelkey_valid(key))
         return bad_key(key, err);
-    char *text = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+    char *text = jsontext_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
     pthread_mutex_lock(&db->mu);
     int rc = tx_begin(db, err);
     if (rc == 0) {

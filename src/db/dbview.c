@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "db.h"
+#include "jsontext.h"
 #include "wheelkey.h"
 #include "fsutil.h"
 #include "recordcheck.h"
@@ -326,7 +327,7 @@ static char *binaries_of(json_t *rec)
             json_object_set(bj, "declared", json_object_get(b, "declared"));
         json_array_append_new(out, bj);
     }
-    char *text = json_dumps(out, JSON_COMPACT);
+    char *text = jsontext_dumps(out, JSON_COMPACT);
     json_decref(out);
     return text;
 }

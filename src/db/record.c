@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "dotver.h"
+#include "jsontext.h"
 #include "recordcheck.h"
 #include "scanreport.h"
 #include "strbuf.h"
@@ -370,7 +371,7 @@ int record_columns_of(const char *key, json_t *rec, struct record_columns *c, st
     c->gfx = joined(json_object_get(rec, "gfx"));
     c->code = record_code(rec);
     json_t *req = json_object_get(rec, "requires_dist");
-    c->requires = json_is_array(req) ? json_dumps(req, JSON_COMPACT) : NULL;
+    c->requires = json_is_array(req) ? jsontext_dumps(req, JSON_COMPACT) : NULL;
     record_wheel_from_json(rec, &c->line);
     return 0;
 }

@@ -12,6 +12,7 @@
 
 #include "dbview.h"
 #include "fsutil.h"
+#include "jsontext.h"
 #include "markdown.h"
 #include "feeddb.h"
 #include "pepvariants.h"
@@ -105,15 +106,14 @@ static int put_page(struct ctx *c, const char *path, const char *data, size_t le
 
 static int put_json(struct ctx *c, const char *path, json_t *v, struct wa_error *err)
 {
-    char *s = json_dumps(v, JSON_SORT_KEYS | JSON_COMPACT);
-    if (!s)
+    struct strbuf s = STRBUF_INIT;
+    if (jsontext_append(&s, v, JSON_SORT_KEYS | JSON_COMPACT) < 0) {
+        strbuf_free(&s);
         return wa_error_set(err, WA_ERR_FORMAT, "cannot serialise %s", path);
-    size_t n = strlen(s);
-    s = xrealloc(s, n + 2);
-    s[n] = '\n';
-    s[n + 1] = '\0';
-    int rc = put(c, path, s, n + 1, err);
-    free(s);
+    }
+    strbuf_addc(&s, '\n');
+    int rc = put(c, path, s.buf, s.len, err);
+    strbuf_free(&s);
     return rc;
 }
 
@@ -321,7 +321,8 @@ static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
         }
         char *title = xasprintf("%s: which PyTorch wheels run on it", name);
         if (rc == 0) {
-            json_object_set_new(p, "releases_html", json_string(html[k] ? html[k] : ""));
+            /* rendered from checked strings: no need to check its UTF-8 again */
+            json_object_set_new(p, "releases_html", json_string_nocheck(html[k] ? html[k] : ""));
             json_object_set_new(p, "has_releases",
                                 json_boolean(json_array_size(json_object_get(p, "releases")) > 0));
             rc = render(c, "gpu", path, p, title,
@@ -521,7 +522,7 @@ static char *files_json(json_t *links)
             json_object_set(f, "yanked", json_string_value(y)[0] ? y : json_true());
         json_array_append_new(files, f);
     }
-    char *s = json_dumps(files, JSON_COMPACT | JSON_SORT_KEYS);
+    char *s = jsontext_dumps(files, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(files);
     size_t n = strlen(s);
     char *inner = xstrndup(s + 1, n >= 2 ? n - 2 : 0);

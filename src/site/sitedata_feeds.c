@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsontext.h"
 #include "strmap.h"
 #include "wheelname.h"
 #include "xalloc.h"
@@ -35,9 +36,8 @@ static json_t *slim_wheels(const struct dbview_row *row)
 /* Appends v as compact JSON with sorted keys, as put_json writes it. */
 static void add_json(struct strbuf *out, json_t *v)
 {
-    char *t = json_dumps(v, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
-    strbuf_adds(out, t ? t : "null");
-    free(t);
+    if (jsontext_append(out, v, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY) < 0)
+        strbuf_adds(out, "null");
 }
 
 /* Appends the row's slim_wheels as json_dumps would write them, without

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsontext.h"
 #include "query.h"
 #include "stack.h"
 #include "strmap.h"
@@ -18,15 +19,21 @@
  * text can never close the element. */
 char *sitedata_script_json(json_t *v)
 {
-    char *s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
-    struct strbuf b = STRBUF_INIT;
-    for (const char *p = s; *p; p++) {
-        if (*p == '<')
-            strbuf_adds(&b, "\\u003c");
-        else
-            strbuf_addc(&b, *p);
+    struct strbuf s = STRBUF_INIT, b = STRBUF_INIT;
+    if (jsontext_append(&s, v, JSON_COMPACT | JSON_SORT_KEYS) < 0 || !s.buf) {
+        strbuf_free(&s);
+        return xstrdup("");
     }
-    free(s);
+    const char *p = s.buf, *lt;
+    while ((lt = strchr(p, '<'))) {
+        strbuf_add(&b, p, (size_t)(lt - p));
+        strbuf_adds(&b, "\\u003c");
+        p = lt + 1;
+    }
+    if (p == s.buf) /* nothing to escape: the text as it is */
+        return strbuf_detach(&s, NULL);
+    strbuf_adds(&b, p);
+    strbuf_free(&s);
     return strbuf_detach(&b, NULL);
 }
 
@@ -328,7 +335,8 @@ json_t *sitedata_gpu_page(const struct sitedata *d, size_t i)
     json_object_set_new(page, "description", json_string(desc));
     free(desc);
     json_object_set(page, "releases", gs->releases_by_cc[ci]);
-    json_object_set_new(page, "svg", json_string(gs->svg_by_cc[ci]));
+    json_object_set_new(page, "svg",
+                        json_string_nocheck(gs->svg_by_cc[ci])); /* made from checked strings */
     json_object_set_new(page, "has_timeline", json_boolean(gs->svg_by_cc[ci][0] != 0));
     if (gs->tl_by_cc[ci][0] < gs->tl_by_cc[ci][1]) {
         json_t *cut = json_object();
@@ -372,7 +380,7 @@ json_t *sitedata_gpu_page(const struct sitedata *d, size_t i)
     }
     json_object_set_new(page, "all_declared", json_boolean(gs->declared_by_cc[ci]));
     char *dj = sitedata_script_json(drivers);
-    json_object_set_new(page, "drivers_json", json_string(dj));
+    json_object_set_new(page, "drivers_json", json_string_nocheck(dj)); /* jsontext's: UTF-8 */
     free(dj);
     json_object_set_new(page, "driver_box", json_boolean(!g->amd && json_object_size(drivers) > 0));
     json_decref(drivers);
