@@ -3,6 +3,8 @@
  */
 #include "jsontext.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,4 +167,325 @@ char *jsontext_dumps(const json_t *v, size_t flags)
     if (!sb.buf)
         return xstrdup("");
     return strbuf_detach(&sb, NULL);
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+struct reader {
+    const unsigned char *p; /* the next byte; the text ends at a NUL */
+    size_t flags;
+    int depth;
+    struct strbuf tmp; /* a string with escapes, decoded */
+};
+
+static void skip_space(struct reader *r)
+{
+    while (*r->p == ' ' || *r->p == '\n' || *r->p == '\r' || *r->p == '\t')
+        r->p++;
+}
+
+static int hex4(const unsigned char *p, unsigned *out)
+{
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned c = p[i], d;
+        if (c >= '0' && c <= '9')
+            d = c - '0';
+        else if (c >= 'a' && c <= 'f')
+            d = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F')
+            d = c - 'A' + 10;
+        else
+            return -1;
+        v = v << 4 | d;
+    }
+    *out = v;
+    return 0;
+}
+
+static void put_utf8(struct strbuf *sb, unsigned cp)
+{
+    char b[4];
+    size_t n;
+    if (cp < 0x80) {
+        b[0] = (char)cp;
+        n = 1;
+    } else if (cp < 0x800) {
+        b[0] = (char)(0xc0 | cp >> 6);
+        b[1] = (char)(0x80 | (cp & 0x3f));
+        n = 2;
+    } else if (cp < 0x10000) {
+        b[0] = (char)(0xe0 | cp >> 12);
+        b[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+        b[2] = (char)(0x80 | (cp & 0x3f));
+        n = 3;
+    } else {
+        b[0] = (char)(0xf0 | cp >> 18);
+        b[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+        b[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+        b[3] = (char)(0x80 | (cp & 0x3f));
+        n = 4;
+    }
+    strbuf_add(sb, b, n);
+}
+
+/* One escape after the backslash at r->p, decoded into r->tmp. */
+static int read_escape(struct reader *r)
+{
+    unsigned char c = *++r->p;
+    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+    const char *at = c ? strchr(from, c) : NULL;
+    if (at) {
+        strbuf_addc(&r->tmp, to[at - from]);
+        r->p++;
+        return 0;
+    }
+    unsigned cp, lo;
+    if (c != 'u' || hex4(r->p + 1, &cp) < 0)
+        return -1;
+    r->p += 5;
+    if (cp >= 0xdc00 && cp <= 0xdfff)
+        return -1; /* a low surrogate alone */
+    if (cp >= 0xd800 && cp <= 0xdbff) {
+        if (r->p[0] != '\\' || r->p[1] != 'u' || hex4(r->p + 2, &lo) < 0 || lo < 0xdc00 ||
+            lo > 0xdfff)
+            return -1;
+        r->p += 6;
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+    }
+    if (cp == 0)
+        return -1; /* NUL in a string: jansson's call (JSON_ALLOW_NUL) */
+    put_utf8(&r->tmp, cp);
+    return 0;
+}
+
+/* The string at r->p (past its opening quote): *s and *len point either
+ * into the text (no escapes) or into r->tmp. */
+static int read_string(struct reader *r, const char **s, size_t *len)
+{
+    const unsigned char *start = r->p;
+    for (;;) {
+        unsigned char c = *r->p;
+        if (c == '"') {
+            *s = (const char *)start;
+            *len = (size_t)(r->p - start);
+            r->p++;
+            return 0;
+        }
+        if (c == '\\')
+            break;
+        if (c < 0x20)
+            return -1; /* a control character, or the end of the text */
+        if (c < 0x80) {
+            r->p++;
+        } else {
+            size_t n = strbuf_utf8_len(r->p);
+            if (!n)
+                return -1;
+            r->p += n;
+        }
+    }
+    /* escapes: decode into tmp */
+    strbuf_reset(&r->tmp);
+    strbuf_add(&r->tmp, start, (size_t)(r->p - start));
+    for (;;) {
+        unsigned char c = *r->p;
+        if (c == '"') {
+            r->p++;
+            *s = r->tmp.buf;
+            *len = r->tmp.len;
+            return 0;
+        }
+        if (c == '\\') {
+            if (read_escape(r) < 0)
+                return -1;
+            continue;
+        }
+        if (c < 0x20)
+            return -1;
+        size_t n = c < 0x80 ? 1 : strbuf_utf8_len(r->p);
+        if (!n)
+            return -1;
+        strbuf_add(&r->tmp, r->p, n);
+        r->p += n;
+    }
+}
+
+/* An integer, as strtoll reads it; reals and integers out of range are
+ * jansson's to read (NULL). */
+static json_t *read_number(struct reader *r)
+{
+    const unsigned char *p = r->p;
+    int neg = *p == '-';
+    if (neg)
+        p++;
+    if (*p < '0' || *p > '9')
+        return NULL;
+    if (*p == '0' && p[1] >= '0' && p[1] <= '9')
+        return NULL; /* a leading zero */
+    unsigned long long u = 0;
+    const unsigned long long lim = neg ? (unsigned long long)LLONG_MAX + 1 : LLONG_MAX;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        unsigned d = *p - '0';
+        if (u > (lim - d) / 10)
+            return NULL; /* out of range */
+        u = u * 10 + d;
+    }
+    if (*p == '.' || *p == 'e' || *p == 'E')
+        return NULL; /* a real */
+    r->p = p;
+    json_int_t i =
+        neg ? (u == (unsigned long long)LLONG_MAX + 1 ? LLONG_MIN : -(json_int_t)u) : (json_int_t)u;
+    return json_integer(i);
+}
+
+static json_t *read_value(struct reader *r);
+
+static json_t *read_object(struct reader *r)
+{
+    json_t *o = json_object();
+    skip_space(r);
+    if (*r->p == '}') {
+        r->p++;
+        return o;
+    }
+    for (;;) {
+        const char *k;
+        size_t klen;
+        if (*r->p != '"')
+            goto fail;
+        r->p++;
+        if (read_string(r, &k, &klen) < 0)
+            goto fail;
+        /* the key may sit in tmp, which the value's strings reuse */
+        char kbuf[128];
+        char *key = klen < sizeof kbuf ? kbuf : xmalloc(klen + 1);
+        memcpy(key, k, klen);
+        key[klen] = '\0';
+        json_t *v = NULL;
+        int dup = (r->flags & JSON_REJECT_DUPLICATES) && json_object_getn(o, key, klen);
+        skip_space(r);
+        if (!dup && *r->p == ':') {
+            r->p++;
+            skip_space(r);
+            v = read_value(r);
+        }
+        if (v && json_object_setn_new_nocheck(o, key, klen, v) < 0)
+            v = NULL;
+        if (key != kbuf)
+            free(key);
+        if (!v)
+            goto fail;
+        skip_space(r);
+        if (*r->p == '}') {
+            r->p++;
+            return o;
+        }
+        if (*r->p != ',')
+            goto fail;
+        r->p++;
+        skip_space(r);
+    }
+fail:
+    json_decref(o);
+    return NULL;
+}
+
+static json_t *read_array(struct reader *r)
+{
+    json_t *a = json_array();
+    skip_space(r);
+    if (*r->p == ']') {
+        r->p++;
+        return a;
+    }
+    for (;;) {
+        json_t *v = read_value(r);
+        if (!v || json_array_append_new(a, v) < 0)
+            goto fail;
+        skip_space(r);
+        if (*r->p == ']') {
+            r->p++;
+            return a;
+        }
+        if (*r->p != ',')
+            goto fail;
+        r->p++;
+        skip_space(r);
+    }
+fail:
+    json_decref(a);
+    return NULL;
+}
+
+/* The value at r->p (no space before it), or NULL. */
+static json_t *read_value(struct reader *r)
+{
+    const char *s;
+    size_t len;
+    json_t *v = NULL;
+    switch (*r->p) {
+    case '{':
+    case '[':
+        if (++r->depth > JSONTEXT_MAX_DEPTH)
+            return NULL;
+        r->p++;
+        v = r->p[-1] == '{' ? read_object(r) : read_array(r);
+        r->depth--;
+        return v;
+    case '"':
+        r->p++;
+        return read_string(r, &s, &len) < 0 ? NULL : json_stringn_nocheck(s, len);
+    case 't':
+        if (strncmp((const char *)r->p, "true", 4) == 0) {
+            r->p += 4;
+            return json_true();
+        }
+        return NULL;
+    case 'f':
+        if (strncmp((const char *)r->p, "false", 5) == 0) {
+            r->p += 5;
+            return json_false();
+        }
+        return NULL;
+    case 'n':
+        if (strncmp((const char *)r->p, "null", 4) == 0) {
+            r->p += 4;
+            return json_null();
+        }
+        return NULL;
+    default:
+        return read_number(r);
+    }
+}
+
+json_t *jsontext_loads(const char *text, size_t flags, json_error_t *error)
+{
+    json_t *v = NULL;
+    size_t end = 0;
+    if (text && !(flags & ~(size_t)JSON_REJECT_DUPLICATES)) {
+        struct reader r = {(const unsigned char *)text, flags, 0, STRBUF_INIT};
+        skip_space(&r);
+        if (*r.p == '{' || *r.p == '[')
+            v = read_value(&r);
+        if (v) {
+            skip_space(&r);
+            if (*r.p) { /* something after the value */
+                json_decref(v);
+                v = NULL;
+            }
+            end = (size_t)((const char *)r.p - text);
+        }
+        strbuf_free(&r.tmp);
+    }
+    if (!v) /* anything unusual or wrong: jansson's result and message */
+        return json_loads(text, flags, error);
+    if (error) {
+        /* as jansson leaves it after a success: the bytes read */
+        memset(error, 0, sizeof *error);
+        error->line = error->column = -1;
+        error->position = end > INT_MAX ? INT_MAX : (int)end;
+        snprintf(error->source, sizeof error->source, "%s", "<string>");
+    }
+    return v;
 }

@@ -83,7 +83,7 @@ char *strbuf_detach(struct strbuf *sb, size_t *len)
 
 /* The length of the UTF-8 sequence at p (1 to 4), or 0 when it is not
  * one: overlong forms, surrogates and code points past U+10FFFF refused. */
-static size_t utf8_len(const unsigned char *p)
+size_t strbuf_utf8_len(const unsigned char *p)
 {
     unsigned c = p[0];
     if (c < 0x80)
@@ -110,7 +110,7 @@ int strbuf_add_json(struct strbuf *sb, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     for (size_t n; *p; p += n)
-        if (!(n = utf8_len(p)))
+        if (!(n = strbuf_utf8_len(p)))
             return -1;
     strbuf_addc(sb, '"');
     const char *run = s; /* bytes not yet appended that need no escape */

@@ -34,6 +34,11 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(
  * by hand is identical to one jansson dumps.  Returns 0, or -1 without
  * appending anything when s is not UTF-8 (json_string refuses it too). */
 int strbuf_add_json(struct strbuf *sb, const char *s);
+/* The length of the UTF-8 sequence at p (1 to 4), or 0 when p does not
+ * start a valid one: overlong forms, surrogates and code points past
+ * U+10FFFF are invalid, as for jansson.  Reads at most up to the first
+ * byte that is not a continuation byte, so a NUL ends it. */
+size_t strbuf_utf8_len(const unsigned char *p);
 /* The content as a C string; "" for an empty buffer (never NULL). */
 const char *strbuf_str(const struct strbuf *sb);
 /* Hands the content to the caller (who frees it) and empties the buffer. */

@@ -19,6 +19,7 @@
 
 #include "db.h"
 #include "dotver.h"
+#include "jsontext.h"
 #include "wheelkey.h"
 #include "http.h"
 #include "indexpage.h"
@@ -481,7 +482,7 @@ static int collect_pins(void *ud, const char *key, const char *requires, struct 
     (void)key;
     (void)err;
     struct pins *p = ud;
-    json_t *list = json_loads(requires, 0, NULL);
+    json_t *list = jsontext_loads(requires, 0, NULL);
     size_t i;
     json_t *r;
     json_array_foreach(list, i, r)

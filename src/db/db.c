@@ -296,7 +296,7 @@ static int fill_binaries(struct db *db, struct wa_error *err)
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
         const char *key = (const char *)sqlite3_column_text(st, 0);
         const char *text = (const char *)sqlite3_column_text(st, 1);
-        json_t *rec = text ? json_loads(text, 0, NULL) : NULL;
+        json_t *rec = text ? jsontext_loads(text, 0, NULL) : NULL;
         if (rec && key)
             rc = put_binaries(db, key, rec, err);
         json_decref(rec);
@@ -375,7 +375,7 @@ static int fill_columns(struct db *db, struct wa_error *err)
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
         const char *key = (const char *)sqlite3_column_text(st, 0);
         const char *text = (const char *)sqlite3_column_text(st, 1);
-        json_t *rec = text ? json_loads(text, 0, NULL) : NULL;
+        json_t *rec = text ? jsontext_loads(text, 0, NULL) : NULL;
         struct record_columns c = {0};
         /* A record that no longer passes the checks keeps its old columns:
          * readers skip it with the checks' message, as before. */
@@ -773,7 +773,7 @@ static json_t *parse(const char *text, const char *what, const char *key, struct
                      struct wa_error *err)
 {
     json_error_t je;
-    json_t *v = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+    json_t *v = jsontext_loads(text, JSON_REJECT_DUPLICATES, &je);
     if (!v)
         wa_error_set(err, WA_ERR_FORMAT, "%s: %s of %s: line %d column %d: %s", db->path, what, key,
                      je.line, je.column, je.text);
@@ -1051,7 +1051,7 @@ static void delete_key(struct db *db, const char *sql, const char *key)
 static json_t *get_json(struct db *db, const char *sql, const char *key)
 {
     char *text = get_text(db, sql, key);
-    json_t *v = text ? json_loads(text, 0, NULL) : NULL;
+    json_t *v = text ? jsontext_loads(text, 0, NULL) : NULL;
     free(text);
     return v;
 }

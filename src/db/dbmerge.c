@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "fsutil.h"
+#include "jsontext.h"
 #include "recordcheck.h"
 #include "wheelkey.h"
 #include "xalloc.h"
@@ -51,7 +52,7 @@ static int merge_record(void *ud, const char *key, const char *text, struct wa_e
         return wa_error_set(err, WA_ERR_FORMAT, "\"%s\" is not a record key",
                             recordcheck_quote(q, sizeof q, key, 80));
     json_error_t je;
-    json_t *rec = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+    json_t *rec = jsontext_loads(text, JSON_REJECT_DUPLICATES, &je);
     if (!rec)
         return wa_error_set(err, WA_ERR_FORMAT, "record %s: line %d column %d: %s", key, je.line,
                             je.column, je.text);

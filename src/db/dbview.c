@@ -597,7 +597,7 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
     long tag = -1; /* with x->rq: the row whose binaries this record gives */
     if (!why && w->record && !x->rq) {
         json_error_t je;
-        json_t *parsed = json_loads(w->record, JSON_REJECT_DUPLICATES, &je);
+        json_t *parsed = jsontext_loads(w->record, JSON_REJECT_DUPLICATES, &je);
         if (!parsed)
             why = "the record is not JSON";
         else if (record_read(w->key, parsed, &full, &e) < 0)
@@ -854,7 +854,7 @@ static void attach_libraries(struct dbview *v, const struct tables *t)
         struct dbview_row *r = &v->rows[k];
         if (!r->requires || tables_gpu_library(t, r->project))
             continue;
-        json_t *list = json_loads(r->requires, 0, NULL);
+        json_t *list = jsontext_loads(r->requires, 0, NULL);
         size_t i;
         json_t *q;
         json_array_foreach(list, i, q)
@@ -1171,7 +1171,7 @@ json_t *dbview_row_differences(const struct dbview_row *r)
 
 json_t *dbview_row_binaries(const struct dbview_row *r)
 {
-    json_t *b = r->binaries ? json_loads(r->binaries, 0, NULL) : NULL;
+    json_t *b = r->binaries ? jsontext_loads(r->binaries, 0, NULL) : NULL;
     if (json_is_array(b))
         return b;
     json_decref(b);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsontext.h"
 #include "workers.h"
 #include "xalloc.h"
 
@@ -69,7 +70,7 @@ static void work(struct recqueue *q, unsigned worker, struct job *j)
     struct wa_error e;
     json_error_t je;
     int stop = failed(q);
-    json_t *parsed = stop ? NULL : json_loads(j->text, JSON_REJECT_DUPLICATES, &je);
+    json_t *parsed = stop ? NULL : jsontext_loads(j->text, JSON_REJECT_DUPLICATES, &je);
     free(j->text);
     if (!parsed) {
         m->bad += !stop; /* not JSON */

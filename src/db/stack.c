@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsontext.h"
 #include "xalloc.h"
 #include "strbuf.h"
 #include "tables.h"
@@ -121,7 +122,7 @@ static char *pinned_torch(const struct dbview *v, const json_t *res, const char 
         if (!r->requires || strcmp(r->project, proj) != 0 || strcmp(r->version, ver) != 0 ||
             strcmp(r->variant, ix) != 0 || strcmp(r->platform, platform) != 0)
             continue;
-        json_t *list = json_loads(r->requires, 0, NULL);
+        json_t *list = jsontext_loads(r->requires, 0, NULL);
         size_t k;
         json_t *q;
         json_array_foreach(list, k, q)

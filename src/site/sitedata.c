@@ -163,30 +163,45 @@ json_t *sitedata_meta_copy(const struct sitedata *d)
 
 /* ---- the newest version per (project, release, variant, platform) ------- */
 
-static char *group_key(const char *project, const char *release, const char *variant,
-                       const char *platform)
+/* project|release|variant|platform, into k (reset first) */
+static void group_key(struct strbuf *k, const char *project, const char *release,
+                      const char *variant, const char *platform)
 {
-    return xasprintf("%s|%s|%s|%s", project, release, variant, platform);
+    strbuf_reset(k);
+    strbuf_adds(k, project);
+    strbuf_addc(k, '|');
+    strbuf_adds(k, release);
+    strbuf_addc(k, '|');
+    strbuf_adds(k, variant);
+    strbuf_addc(k, '|');
+    strbuf_adds(k, platform);
 }
 
 static void build_newest(struct sitedata *d)
 {
     const struct dbview *v = d->v;
+    struct strbuf k = STRBUF_INIT;
     d->newest = strmap_new();
+    d->newest_of = xmalloc((v->nrows ? v->nrows : 1) * sizeof *d->newest_of);
     for (size_t r = 0; r < v->nrows; r++) {
         const struct dbview_row *row = &v->rows[r];
-        char *k = group_key(row->project, row->release, row->variant, row->platform);
+        group_key(&k, row->project, row->release, row->variant, row->platform);
         size_t best;
-        if (!strmap_get(d->newest, k, &best)) {
-            strmap_put(d->newest, k, r);
+        if (!strmap_get(d->newest, k.buf, &best)) {
+            strmap_put(d->newest, k.buf, r);
         } else {
             const struct dbview_row *b = &v->rows[best];
             int c = dotver_cmp_str(row->version, b->version);
             if (c > 0 || (c == 0 && row->status < b->status))
-                strmap_put(d->newest, k, r);
+                strmap_put(d->newest, k.buf, r);
         }
-        free(k);
     }
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct dbview_row *row = &v->rows[r];
+        group_key(&k, row->project, row->release, row->variant, row->platform);
+        strmap_get(d->newest, k.buf, &d->newest_of[r]);
+    }
+    strbuf_free(&k);
 }
 
 /* The row of (project, release, variant, platform) with the newest version
@@ -194,11 +209,17 @@ static void build_newest(struct sitedata *d)
 long sitedata_newest_row(const struct sitedata *d, const char *project, const char *release,
                          const char *variant, const char *platform)
 {
-    char *k = group_key(project, release, variant, platform);
+    struct strbuf k = STRBUF_INIT;
+    group_key(&k, project, release, variant, platform);
     size_t r;
-    long out = strmap_get(d->newest, k, &r) ? (long)r : -1;
-    free(k);
+    long out = strmap_get(d->newest, k.buf, &r) ? (long)r : -1;
+    strbuf_free(&k);
     return out;
+}
+
+int sitedata_is_newest(const struct sitedata *d, size_t r)
+{
+    return d->newest_of[r] == r;
 }
 
 /* ---- recommendations per compute capability and platform ---------------- */
@@ -412,6 +433,7 @@ void sitedata_free(struct sitedata *d)
     free(d->simple_rows);
     free(d->query_order);
     strmap_free(d->newest);
+    free(d->newest_of);
     grid_free(&d->grid);
     free(d->base_url);
     json_decref(d->meta);

@@ -64,6 +64,7 @@ struct sitedata {
     size_t *simple_rows;                  /* the view row of each of d->simple's rows */
     struct sitedata_picks *simple_picks;  /* per entry of "archs": what it lists */
     struct strmap *newest;                /* project|release|variant|platform -> newest row */
+    size_t *newest_of;                    /* per view row: its group's newest row */
 };
 
 /* Builds everything.  base_url (may be NULL) only changes absolute URLs.

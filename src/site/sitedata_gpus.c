@@ -140,16 +140,19 @@ static json_t *gpu_history(struct sitedata *d, uint16_t cc, int tegra, int arm_h
     int any = 0, all_declared = 1;
     for (size_t r = 0; r < v->nrows; r++) {
         const struct dbview_row *row = &v->rows[r];
-        if ((long)r !=
-                sitedata_newest_row(d, row->project, row->release, row->variant, row->platform) ||
-            !grid_row_fits(row, cc) || !query_applies(cc, tegra, arm_host, row->platform))
+        if (!sitedata_is_newest(d, r) || !grid_row_fits(row, cc) ||
+            !query_applies(cc, tegra, arm_host, row->platform))
             continue;
         const struct compat_result *res = grid_get(&d->grid, cc, r);
         any = 1;
         if (row->status != VIEW_DECLARED)
             all_declared = 0;
         strbuf_reset(&key);
-        strbuf_addf(&key, "%s%c%s%c%s", row->project, 1, row->variant, 1, row->platform);
+        strbuf_adds(&key, row->project);
+        strbuf_addc(&key, 1);
+        strbuf_adds(&key, row->variant);
+        strbuf_addc(&key, 1);
+        strbuf_adds(&key, row->platform);
         size_t at;
         /* rows come newest version first within a project, so the group's
          * latest run ends at the release just before this one */

@@ -369,9 +369,7 @@ static json_t *matrix_of(struct sitedata *d, const char *project)
                     continue;
                 /* of a release's nightlies, the newest (the others are
                  * on the release pages) */
-                if (dbview_is_nightly(row->version) &&
-                    sitedata_newest_row(d, row->project, row->release, row->variant,
-                                        row->platform) != (long)r)
+                if (dbview_is_nightly(row->version) && !sitedata_is_newest(d, r))
                     continue;
                 nightlies += dbview_is_nightly(row->version);
                 json_t *x = json_object();

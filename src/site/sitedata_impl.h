@@ -32,6 +32,9 @@ void sitedata_rocm_of(const struct dbview_row *row, char *buf, size_t n);
 json_t *sitedata_cc_json(uint16_t cc);
 long sitedata_newest_row(const struct sitedata *d, const char *project, const char *release,
                          const char *variant, const char *platform);
+/* Whether view row r is the newest of its (project, release, variant,
+ * platform): sitedata_newest_row of its own fields, without a lookup. */
+int sitedata_is_newest(const struct sitedata *d, size_t r);
 json_t *sitedata_answer_of(json_t *r);
 json_t *sitedata_stack_for(struct sitedata *d, const char *const *names, size_t n, uint16_t cc,
                            int arm_host, const char *platform);

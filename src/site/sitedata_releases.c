@@ -247,7 +247,7 @@ void sitedata_build_changes(struct sitedata *d)
             const struct dbview_row *x = &v->rows[k];
             if (strcmp(x->project, row->project) || strcmp(x->release, row->release))
                 break;
-            if ((long)k != sitedata_newest_row(d, x->project, x->release, x->variant, x->platform))
+            if (!sitedata_is_newest(d, k))
                 continue;
             /* the release's date: its first upload where crawled */
             for (size_t wi = 0; wi < x->nwheels; wi++) {
@@ -301,7 +301,7 @@ void sitedata_build_changes(struct sitedata *d)
                 const struct dbview_row *p = &v->rows[k];
                 if (strcmp(p->project, row->project) || strcmp(p->release, prev))
                     continue;
-                if ((long)k != sitedata_newest_row(d, p->project, prev, p->variant, p->platform))
+                if (!sitedata_is_newest(d, k))
                     continue;
                 if (sitedata_newest_row(d, p->project, row->release, p->variant, p->platform) >= 0)
                     continue;

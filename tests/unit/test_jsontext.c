@@ -194,9 +194,163 @@ static void edges(void)
     json_decref(o);
 }
 
+/* jsontext_loads(text) is json_loads(text): both NULL with one message,
+ * or values that write the same, key order included. */
+static int loads_same(const char *text, size_t flags)
+{
+    json_error_t e1, e2;
+    json_t *want = json_loads(text, flags, &e1);
+    json_t *got = jsontext_loads(text, flags, &e2);
+    int same;
+    if (!want || !got) {
+        same = !want && !got && strcmp(e1.text, e2.text) == 0 && e1.position == e2.position;
+    } else {
+        char *a = json_dumps(want, JSON_ENCODE_ANY), *b = json_dumps(got, JSON_ENCODE_ANY);
+        same = a && b && strcmp(a, b) == 0 && json_equal(want, got) &&
+               strcmp(e1.text, e2.text) == 0 && e1.line == e2.line && e1.column == e2.column &&
+               e1.position == e2.position && strcmp(e1.source, e2.source) == 0;
+        free(a);
+        free(b);
+    }
+    if (!same)
+        fprintf(stderr, "flags %#zx, text '%s': jansson %s (%s), jsontext %s (%s)\n", flags, text,
+                want ? "a value" : "NULL", e1.text, got ? "a value" : "NULL", e2.text);
+    json_decref(want);
+    json_decref(got);
+    return same;
+}
+
+static void random_texts(void)
+{
+    static const char noise[] = "{}[]\",:\\ \t\n0123456789-+.eEtrufalsn\x01\x7f\xc3\xa9\xed";
+    static const char *const escapes[] = {"\\u0000",       "\\ud800", "\\udc00", "\\ud83d\\ude00",
+                                          "\\u00e9",       "\\uZZZZ", "\\x",     "\\/",
+                                          "\\ud800\\u0041"};
+    int bad = 0, parsed = 0;
+    for (int i = 0; i < 20000; i++) {
+        json_t *v = random_value(0, 1);
+        if (!json_is_object(v) && !json_is_array(v)) { /* a text is an object or an array */
+            json_t *a = json_array();
+            json_array_append_new(a, v);
+            v = a;
+        }
+        size_t flags = i % 2 ? JSON_COMPACT : JSON_SORT_KEYS;
+        char *text = json_dumps(v, flags | JSON_ENCODE_ANY);
+        json_decref(v);
+        if (!text)
+            continue;
+        size_t n = strlen(text);
+        char *m = malloc(n + 32);
+        memcpy(m, text, n + 1);
+        /* most texts stay valid; the rest get a byte changed, inserted or
+         * removed, or an escape put in a string */
+        unsigned how = rnd(6);
+        if (how == 1 && n) {
+            m[rnd((unsigned)n)] = noise[rnd(sizeof noise - 1)];
+        } else if (how == 2 && n) {
+            size_t at = rnd((unsigned)n);
+            memmove(m + at, m + at + 1, n - at);
+        } else if (how == 3) {
+            size_t at = rnd((unsigned)n + 1);
+            memmove(m + at + 1, m + at, n - at + 1);
+            m[at] = noise[rnd(sizeof noise - 1)];
+        } else if (how == 4) {
+            char *q = strchr(m, '"');
+            if (q) {
+                const char *e = escapes[rnd(sizeof escapes / sizeof *escapes)];
+                size_t el = strlen(e), at = (size_t)(q - m) + 1;
+                memmove(m + at + el, m + at, n - at + 1);
+                memcpy(m + at, e, el);
+            }
+        }
+        if (!loads_same(m, 0))
+            bad++;
+        if (!loads_same(m, JSON_REJECT_DUPLICATES))
+            bad++;
+        json_t *p = jsontext_loads(m, 0, NULL);
+        parsed += p != NULL;
+        json_decref(p);
+        free(m);
+        free(text);
+    }
+    INT_EQ(bad, 0, "random texts read unlike json_loads");
+    OK(parsed > 10000, "most random texts are JSON (%d)", parsed);
+}
+
+static void load_edges(void)
+{
+    static const char *const texts[] = {
+        "[1.5]",
+        "[01]",
+        "[-0]",
+        "[-]",
+        "[0]",
+        "[\"\\u0000\"]",
+        "[\"\\ud800\"]",
+        "[\"\\ud800\\udc00\"]",
+        "[\"\\udbff\\udfff\"]",
+        "[\"\\uDC00\"]",
+        "[\"\\u00E9\\u00e9\"]",
+        "{\"a\":1,\"a\":2,\"b\":3}",
+        "[9223372036854775807]",
+        "[9223372036854775808]",
+        "[-9223372036854775808]",
+        "[-9223372036854775809]",
+        " \t\r\n[1] \n",
+        "[1] x",
+        "1",
+        "\"s\"",
+        "[tru]",
+        "[true,false,null]",
+        "[\"\xc3\"]",
+        "[\"\x7f\"]",
+        "[\"\x1f\"]",
+        "[\"\xf0\x9f\x98\x80\"]",
+        "[\"\xed\xa0\x80\"]",
+        "[\"\xc0\xaf\"]",
+        "[1,]",
+        "[,1]",
+        "{\"a\" : [ {} , [ ] ] }",
+        "{\"a\"}",
+        "{\"a\":}",
+        "{1:2}",
+        "",
+        "[",
+        "{",
+        "[\"a",
+        "[1e5]",
+        "[1E-2]",
+        "[\"\\/\\b\\f\\n\\r\\t\\\"\\\\\"]",
+        "[\"\\a\"]",
+        "\xef\xbb\xbf[]",
+        "[]\x01",
+        "{\"\\u0000\":1}",
+        "{\"k\\u00e9y\":{\"k\":[]}}",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        OK(loads_same(texts[i], 0), "text %zu: %s", i, texts[i]);
+        OK(loads_same(texts[i], JSON_REJECT_DUPLICATES), "text %zu, no duplicates: %s", i,
+           texts[i]);
+    }
+    /* nesting: within the fast path, past it, past jansson's limit */
+    int depths[] = {100, JSONTEXT_MAX_DEPTH + 10, 3000};
+    for (int k = 0; k < 3; k++) {
+        int d = depths[k];
+        char *t = malloc((size_t)d * 2 + 1);
+        memset(t, '[', (size_t)d);
+        memset(t + d, ']', (size_t)d);
+        t[2 * d] = '\0';
+        OK(loads_same(t, 0), "nesting %d deep", d);
+        free(t);
+    }
+    OK(jsontext_loads(NULL, 0, NULL) == NULL, "NULL text");
+}
+
 int main(void)
 {
     random_values();
     edges();
+    random_texts();
+    load_edges();
     return harness_done();
 }
