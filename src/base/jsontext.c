@@ -17,9 +17,7 @@ static int put_value(struct strbuf *sb, const json_t *v, size_t flags, int depth
 
 static int put_string(struct strbuf *sb, const char *s, size_t len)
 {
-    if (memchr(s, '\0', len))
-        return -1;
-    return strbuf_add_json(sb, s);
+    return strbuf_add_json_n(sb, s, len); /* a NUL as \u0000, as jansson */
 }
 
 static void put_integer(struct strbuf *sb, json_int_t i)

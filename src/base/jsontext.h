@@ -11,8 +11,8 @@
  *
  * The fast path takes JSON_COMPACT, JSON_SORT_KEYS and JSON_ENCODE_ANY and
  * the values the site makes: objects, arrays, strings, integers, true,
- * false and null.  Anything else (another flag, a real, a string or key
- * with a NUL byte, a string that is not UTF-8, nesting deeper than
+ * false and null.  Anything else (another flag, a real, a key with a NUL
+ * byte, a string that is not UTF-8, nesting deeper than
  * JSONTEXT_MAX_DEPTH) is handed to json_dumps itself, so the result is
  * always json_dumps's.  test_jsontext compares the two on random values.
  */

@@ -53,16 +53,24 @@ void strbuf_addc(struct strbuf *sb, char c)
 
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 {
+    /* one vsnprintf when the text fits what the buffer has left */
+    if (!sb->buf)
+        strbuf_grow(sb, 64);
+    size_t room = sb->cap - sb->len;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(sb->buf + sb->len, room, fmt, ap);
     va_end(ap);
-    if (n <= 0)
+    if (n <= 0) {
+        sb->buf[sb->len] = '\0';
         return;
-    strbuf_grow(sb, (size_t)n);
-    va_start(ap, fmt);
-    vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
+    }
+    if ((size_t)n >= room) {
+        strbuf_grow(sb, (size_t)n);
+        va_start(ap, fmt);
+        vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
     sb->len += (size_t)n;
 }
 
@@ -106,46 +114,66 @@ size_t strbuf_utf8_len(const unsigned char *p)
     return n;
 }
 
-int strbuf_add_json(struct strbuf *sb, const char *s)
+int strbuf_add_json_n(struct strbuf *sb, const char *s, size_t len)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    for (size_t n; *p; p += n)
-        if (!(n = strbuf_utf8_len(p)))
-            return -1;
-    strbuf_addc(sb, '"');
-    const char *run = s; /* bytes not yet appended that need no escape */
-    for (p = (const unsigned char *)s; *p; p++) {
-        if (*p >= 0x20 && *p != '"' && *p != '\\')
+    size_t mark = sb->len;
+    strbuf_grow(sb, len + 2);
+    sb->buf[sb->len++] = '"';
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    const unsigned char *run = p; /* bytes not yet appended that need no escape */
+    while (p < end) {
+        unsigned c = *p;
+        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+            p++;
             continue;
-        strbuf_add(sb, run, (size_t)((const char *)p - run));
-        run = (const char *)p + 1;
-        switch (*p) {
+        }
+        if (c >= 0x80) {
+            size_t n = strbuf_utf8_len(p);
+            if (!n || n > (size_t)(end - p)) {
+                sb->len = mark;
+                sb->buf[mark] = '\0';
+                return -1;
+            }
+            p += n;
+            continue;
+        }
+        strbuf_add(sb, run, (size_t)(p - run));
+        run = ++p;
+        switch (c) {
         case '"':
-            strbuf_adds(sb, "\\\"");
+            strbuf_add(sb, "\\\"", 2);
             break;
         case '\\':
-            strbuf_adds(sb, "\\\\");
+            strbuf_add(sb, "\\\\", 2);
             break;
         case '\b':
-            strbuf_adds(sb, "\\b");
+            strbuf_add(sb, "\\b", 2);
             break;
         case '\f':
-            strbuf_adds(sb, "\\f");
+            strbuf_add(sb, "\\f", 2);
             break;
         case '\n':
-            strbuf_adds(sb, "\\n");
+            strbuf_add(sb, "\\n", 2);
             break;
         case '\r':
-            strbuf_adds(sb, "\\r");
+            strbuf_add(sb, "\\r", 2);
             break;
         case '\t':
-            strbuf_adds(sb, "\\t");
+            strbuf_add(sb, "\\t", 2);
             break;
-        default:
-            strbuf_addf(sb, "\\u%04X", *p);
+        default: {
+            static const char hex[] = "0123456789ABCDEF";
+            char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+            strbuf_add(sb, u, 6);
+        }
         }
     }
-    strbuf_adds(sb, run);
+    strbuf_add(sb, run, (size_t)(p - run));
     strbuf_addc(sb, '"');
     return 0;
+}
+
+int strbuf_add_json(struct strbuf *sb, const char *s)
+{
+    return strbuf_add_json_n(sb, s, strlen(s));
 }

@@ -34,6 +34,9 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(
  * by hand is identical to one jansson dumps.  Returns 0, or -1 without
  * appending anything when s is not UTF-8 (json_string refuses it too). */
 int strbuf_add_json(struct strbuf *sb, const char *s);
+/* The same for the len bytes at s (a NUL among them is written \u0000,
+ * as jansson writes it). */
+int strbuf_add_json_n(struct strbuf *sb, const char *s, size_t len);
 /* The length of the UTF-8 sequence at p (1 to 4), or 0 when p does not
  * start a valid one: overlong forms, surrogates and code points past
  * U+10FFFF are invalid, as for jansson.  Reads at most up to the first

@@ -8,6 +8,8 @@
 #include <sys/utsname.h>
 
 #include "compat.h"
+#include "strbuf.h"
+#include "strmap.h"
 #include "xalloc.h"
 
 json_t *query_differences(const struct dbview *v, const char *project, const char *version,
@@ -135,17 +137,74 @@ static void sort_rows(const struct dbview_row **rows, size_t n)
     free(k);
 }
 
-size_t *query_row_order(const struct dbview *v)
+struct query_order {
+    struct strmap *lists; /* "project\x01platform" -> index in rows */
+    size_t **rows;        /* per (project, platform): its rows, in query order */
+    size_t *nrows;
+    size_t n, cap;
+};
+
+static void order_key(struct strbuf *k, const char *project, const char *platform)
+{
+    strbuf_reset(k);
+    strbuf_adds(k, project);
+    strbuf_addc(k, 1);
+    strbuf_adds(k, platform);
+}
+
+struct query_order *query_order_new(const struct dbview *v)
 {
     const struct dbview_row **rows = xmalloc((v->nrows + 1) * sizeof *rows);
     for (size_t i = 0; i < v->nrows; i++)
         rows[i] = &v->rows[i];
     sort_rows(rows, v->nrows);
-    size_t *order = xmalloc((v->nrows + 1) * sizeof *order);
-    for (size_t i = 0; i < v->nrows; i++)
-        order[i] = (size_t)(rows[i] - v->rows);
+    struct query_order *q = xcalloc(1, sizeof *q);
+    q->lists = strmap_new();
+    struct strbuf k = STRBUF_INIT;
+    size_t capn = 0;
+    for (size_t i = 0; i < v->nrows; i++) {
+        order_key(&k, rows[i]->project, rows[i]->platform);
+        size_t at;
+        if (!strmap_get(q->lists, k.buf, &at)) {
+            at = q->n++;
+            q->rows = xgrow(q->rows, &q->cap, q->n, sizeof *q->rows);
+            q->nrows = xgrow(q->nrows, &capn, q->n, sizeof *q->nrows);
+            q->rows[at] = NULL;
+            q->nrows[at] = 0;
+            strmap_put(q->lists, k.buf, at);
+        }
+        if (q->nrows[at] % 64 == 0)
+            q->rows[at] = xrealloc(q->rows[at], (q->nrows[at] + 64) * sizeof **q->rows);
+        q->rows[at][q->nrows[at]++] = (size_t)(rows[i] - v->rows);
+    }
+    strbuf_free(&k);
     free(rows);
-    return order;
+    return q;
+}
+
+void query_order_free(struct query_order *q)
+{
+    if (!q)
+        return;
+    for (size_t i = 0; i < q->n; i++)
+        free(q->rows[i]);
+    free(q->rows);
+    free(q->nrows);
+    strmap_free(q->lists);
+    free(q);
+}
+
+/* The rows of project on platform, in query order (none: *n is 0). */
+static const size_t *order_rows(const struct query_order *q, const char *project,
+                                const char *platform, size_t *n)
+{
+    struct strbuf k = STRBUF_INIT;
+    order_key(&k, project, platform);
+    size_t at;
+    int found = strmap_get(q->lists, k.buf, &at);
+    strbuf_free(&k);
+    *n = found ? q->nrows[at] : 0;
+    return found ? q->rows[at] : NULL;
 }
 
 static void judge_one(const struct qctx *c, const struct dbview_row *r, int has_driver,
@@ -196,8 +255,10 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
      * (pip takes a pre-release only with --pre, and a nightly index is
      * not what someone fixing "no kernel image" should be sent to). */
     char *asked = o->version ? dotver_release(o->version) : NULL;
-    for (size_t i = 0; i < v->nrows; i++) {
-        const struct dbview_row *r = &v->rows[o->order ? o->order[i] : i];
+    size_t nread = v->nrows;
+    const size_t *read = o->order ? order_rows(o->order, o->project, o->platform, &nread) : NULL;
+    for (size_t i = 0; i < nread; i++) {
+        const struct dbview_row *r = &v->rows[read ? read[i] : i];
         if (strcmp(r->project, o->project) != 0 || strcmp(r->platform, o->platform) != 0 ||
             !row_fits(r, o->cc))
             continue;

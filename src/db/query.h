@@ -26,6 +26,8 @@
 #include "error.h"
 #include "tables.h"
 
+struct query_order;
+
 struct query_options {
     const struct gpu *gpu; /* NULL when only a compute capability is given */
     uint16_t cc;
@@ -41,10 +43,11 @@ struct query_options {
      * NULL: query judges. */
     const struct compat_result *judged;
     const uint32_t *judged_index;
-    /* Optional: every row of the view, by index, in the order a query
-     * reads them (query_row_order), so that many queries of one view sort
-     * it once; NULL: query sorts the rows it reads. */
-    const size_t *order;
+    /* Optional: the view's rows in the order a query reads them, per
+     * project and platform (query_order_new), so that many queries of one
+     * view sort it once and read only their own rows; NULL: query looks
+     * at every row and sorts the ones it reads. */
+    const struct query_order *order;
     /* The GPU comes only in Arm (Grace) systems; also taken from gpu. */
     int arm_host;
     /* AMD: the xnack mode the GPU runs in (compat_query.xnack), 0 for its
@@ -52,10 +55,13 @@ struct query_options {
     int xnack;
 };
 
-/* The indexes of the view's rows in the order a query reads them (newest
- * release first, then variant preference, newest version, best source),
- * for query_options.order.  Caller frees. */
-size_t *query_row_order(const struct dbview *v);
+/* The view's rows in the order a query reads them (newest release first,
+ * then variant preference, newest version, best source), grouped by
+ * project and platform, for query_options.order.  It borrows nothing from
+ * the view but its size; read-only once made, so threads may share it.
+ * Caller frees with query_order_free. */
+struct query_order *query_order_new(const struct dbview *v);
+void query_order_free(struct query_order *q);
 
 /* {"pip": "pip install PROJECT==PIN --index-url URL", "uv": "uv pip install
  * ..."}: the commands of an answer.  New reference. */

@@ -395,7 +395,7 @@ void sitedata_begin(const struct dbview *v, const struct tables *t, const char *
     json_object_set_new(d->meta, "wheels-read", json_boolean(v->data_date != NULL));
     json_object_set_new(d->meta, "generator", json_string("wheelarch " WHEELARCH_VERSION));
     grid_build(&d->grid, v, t);
-    d->query_order = query_row_order(v);
+    d->query_order = query_order_new(v);
     build_newest(d);
 }
 
@@ -431,7 +431,7 @@ void sitedata_free(struct sitedata *d)
         free(d->simple_picks[i].v);
     free(d->simple_picks);
     free(d->simple_rows);
-    free(d->query_order);
+    query_order_free(d->query_order);
     strmap_free(d->newest);
     free(d->newest_of);
     grid_free(&d->grid);

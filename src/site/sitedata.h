@@ -47,7 +47,7 @@ struct sitedata {
     const struct dbview *v;
     const struct tables *t;
     struct grid grid;
-    size_t *query_order;                  /* query_row_order of the view, for its many queries */
+    struct query_order *query_order;      /* query_order_new of the view, for its many queries */
     char *base_url;                       /* "" when none */
     json_t *meta;                         /* {"api-version", "data-as-of", "generator"} */
     json_t *gpus;                         /* api/v1/gpus.json */
