@@ -44,6 +44,8 @@ int dotver_parse(const char *s, struct dotver *v)
     const char *t = s;
     if ((*t == '.' || *t == '-' || *t == '_') && isalpha((unsigned char)t[1]))
         t++;
+    if (!isalpha((unsigned char)*t))
+        return 0; /* no tag: a release (most versions) */
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         size_t n = strlen(kinds[i].tag);
         if (strncasecmp(t, kinds[i].tag, n) != 0 || isalpha((unsigned char)t[n]))

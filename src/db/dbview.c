@@ -572,12 +572,21 @@ static const char *ids_wrong(const char *key, const char *project, const char *v
 static int want_wheel(void *ud, const char *project, const char *version)
 {
     const struct reading *x = ud;
-    if (!x->dropped || !project || !version || !dbview_is_nightly(version))
+    /* a nightly's version has "dev" (any case): most are not parsed */
+    if (!x->dropped || !project || !version || !strpbrk(version, "dD") ||
+        !dbview_is_nightly(version))
         return 1;
-    char *k = xasprintf("%s|%s", project, version);
+    char buf[256], *k = buf;
+    size_t pl = strlen(project), vl = strlen(version);
+    if (pl + vl + 2 > sizeof buf)
+        k = xmalloc(pl + vl + 2);
+    memcpy(k, project, pl);
+    k[pl] = '|';
+    memcpy(k + pl + 1, version, vl + 1);
     size_t one;
     int out = strmap_get(x->dropped, k, &one);
-    free(k);
+    if (k != buf)
+        free(k);
     return !out;
 }
 

@@ -71,9 +71,12 @@ struct qctx {
     const struct query_options *o;
     const struct dbview_row **rows;
     size_t n;
-    struct compat_result *plain; /* each row judged without a driver */
-    const char **releases;       /* distinct, newest first */
-    size_t *rel_start;           /* first row of each release; rel_start[nrel] = n */
+    /* each row judged without a driver: the caller's verdict
+     * (query_options.judged) or its class's (own) */
+    const struct compat_result **plain;
+    struct compat_result *own;
+    const char **releases; /* distinct, newest first */
+    size_t *rel_start;     /* first row of each release; rel_start[nrel] = n */
     size_t nrel;
     int os;
     int amd;
@@ -194,9 +197,8 @@ void query_order_free(struct query_order *q)
     free(q);
 }
 
-/* The rows of project on platform, in query order (none: *n is 0). */
-static const size_t *order_rows(const struct query_order *q, const char *project,
-                                const char *platform, size_t *n)
+const size_t *query_order_rows(const struct query_order *q, const char *project,
+                               const char *platform, size_t *n)
 {
     struct strbuf k = STRBUF_INIT;
     order_key(&k, project, platform);
@@ -222,8 +224,8 @@ static void judge_one(const struct qctx *c, const struct dbview_row *r, int has_
 }
 
 /* Row i judged with a driver: its class's verdict for that driver. */
-static void judge_driver(const struct qctx *c, size_t i, const struct dotver *driver,
-                         struct compat_result *res)
+static const struct compat_result *judge_driver(const struct qctx *c, size_t i,
+                                                const struct dotver *driver)
 {
     struct driver_memo *m = c->memo;
     if (!m->set || !dotver_same(&m->driver, driver)) {
@@ -239,7 +241,7 @@ static void judge_driver(const struct qctx *c, size_t i, const struct dotver *dr
         judge_one(c, c->rows[c->first[k]], 1, driver, &m->res[k]);
         m->gen_of[k] = m->gen;
     }
-    *res = m->res[k];
+    return &m->res[k]; /* valid until another driver is asked */
 }
 
 static void qctx_init(struct qctx *c, const struct dbview *v, const struct query_options *o)
@@ -256,7 +258,8 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
      * not what someone fixing "no kernel image" should be sent to). */
     char *asked = o->version ? dotver_release(o->version) : NULL;
     size_t nread = v->nrows;
-    const size_t *read = o->order ? order_rows(o->order, o->project, o->platform, &nread) : NULL;
+    const size_t *read =
+        o->order ? query_order_rows(o->order, o->project, o->platform, &nread) : NULL;
     for (size_t i = 0; i < nread; i++) {
         const struct dbview_row *r = &v->rows[read ? read[i] : i];
         if (strcmp(r->project, o->project) != 0 || strcmp(r->platform, o->platform) != 0 ||
@@ -275,7 +278,7 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
     free(asked);
     if (!o->order) /* rows of one project and platform: no two tie */
         sort_rows(c->rows, c->n);
-    c->plain = xcalloc(c->n ? c->n : 1, sizeof *c->plain);
+    c->plain = xmalloc((c->n ? c->n : 1) * sizeof *c->plain);
     c->releases = xcalloc(c->n + 1, sizeof *c->releases);
     c->rel_start = xcalloc(c->n + 1, sizeof *c->rel_start);
     /* The classes; without the caller's verdicts, each class is judged
@@ -283,14 +286,17 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
     c->cls = xmalloc((c->n ? c->n : 1) * sizeof *c->cls);
     c->first = xmalloc((c->n ? c->n : 1) * sizeof *c->first);
     c->ncls = dbview_row_classes(c->rows, c->n, c->cls, c->first);
+    if (!o->judged)
+        c->own = xmalloc((c->ncls ? c->ncls : 1) * sizeof *c->own);
     for (size_t i = 0; i < c->n; i++) {
         const struct dbview_row *r = c->rows[i];
-        if (o->judged)
-            c->plain[i] = o->judged[o->judged_index[r - v->rows]];
-        else if (c->first[c->cls[i]] == i)
-            judge_one(c, r, 0, NULL, &c->plain[i]);
-        else
-            c->plain[i] = c->plain[c->first[c->cls[i]]];
+        if (o->judged) {
+            c->plain[i] = &o->judged[o->judged_index[r - v->rows]];
+        } else {
+            if (c->first[c->cls[i]] == i)
+                judge_one(c, r, 0, NULL, &c->own[c->cls[i]]);
+            c->plain[i] = &c->own[c->cls[i]];
+        }
         if (i == 0 || strcmp(c->rows[i]->release, c->rows[i - 1]->release) != 0) {
             c->releases[c->nrel] = c->rows[i]->release;
             c->rel_start[c->nrel++] = i;
@@ -313,6 +319,7 @@ static void qctx_free(struct qctx *c)
     }
     free(c->rows);
     free(c->plain);
+    free(c->own);
     free(c->releases);
     free(c->rel_start);
 }
@@ -353,12 +360,12 @@ static int driver_tier(const struct dbview_row *r, const struct toolkit *driver_
  * driver supports natively, the newest CUDA (or ROCm) among them; then
  * those that need minor-version compatibility, the oldest CUDA (the least
  * ahead of the driver).  Returns the position in idx or -1. */
-static int best_of(const struct qctx *c, const size_t *idx, const struct compat_result *res,
+static int best_of(const struct qctx *c, const size_t *idx, const struct compat_result *const *res,
                    size_t n, const struct toolkit *driver_cuda)
 {
     int best = -1;
     for (size_t i = 0; i < n; i++) {
-        int v = res[i].verdict;
+        int v = res[i]->verdict;
         if (v != COMPAT_NATIVE && v != COMPAT_PTX_JIT)
             continue;
         if (best < 0) {
@@ -372,8 +379,8 @@ static int best_of(const struct qctx *c, const size_t *idx, const struct compat_
         if (cmp == 0 && tables_variant_rocm(ri->variant, &vi) &&
             tables_variant_rocm(rb->variant, &vb))
             cmp = dotver_cmp(&vi, &vb); /* the newest ROCm */
-        if (v < res[best].verdict ||
-            (v == res[best].verdict && (ti < tb || (ti == tb && (ti == 0 ? cmp > 0 : cmp < 0)))))
+        if (v < res[best]->verdict ||
+            (v == res[best]->verdict && (ti < tb || (ti == tb && (ti == 0 ? cmp > 0 : cmp < 0)))))
             best = (int)i;
     }
     return best;
@@ -395,24 +402,23 @@ static int decide_release(const struct qctx *c, size_t k, const char *exact, int
                           struct answer *a)
 {
     size_t idx[64];
-    struct compat_result res[64];
+    const struct compat_result *res[64];
     size_t n = pick(c, k, exact, idx, 64);
     for (size_t i = 0; i < n; i++) {
         /* A driver can only make a row that runs fail ("driver too old"),
          * never make one run: rows that do not run without one are not
          * judged again (the search for the last release that runs reads
          * every release). */
-        int v = c->plain[idx[i]].verdict;
-        if (has_driver && (v == COMPAT_NATIVE || v == COMPAT_PTX_JIT))
-            judge_driver(c, idx[i], driver, &res[i]);
-        else
-            res[i] = c->plain[idx[i]];
+        int v = c->plain[idx[i]]->verdict;
+        res[i] = has_driver && (v == COMPAT_NATIVE || v == COMPAT_PTX_JIT)
+                     ? judge_driver(c, idx[i], driver)
+                     : c->plain[idx[i]];
     }
     int b = best_of(c, idx, res, n, dcuda);
     if (b < 0)
         return 0;
     a->row = (long)idx[b];
-    a->res = res[b];
+    a->res = *res[b];
     a->tier = driver_tier(c->rows[idx[b]], dcuda);
     return 1;
 }
@@ -689,8 +695,8 @@ static json_t *pypi_json(const struct qctx *c, size_t k, const char *exact, int 
         for (size_t i = 0; i < n; i++)
             if (strcmp(c->rows[idx[i]]->variant, ri->pypi_default) == 0) {
                 row = c->rows[idx[i]];
-                verdict = c->plain[idx[i]].verdict;
-                why = c->plain[idx[i]].reason;
+                verdict = c->plain[idx[i]]->verdict;
+                why = c->plain[idx[i]]->reason;
             }
         if (!row) {
             why = "the arch list of that build is not in the data";
@@ -729,7 +735,7 @@ static json_t *last_native(const struct qctx *c)
     struct native_row seen[256];
     size_t nseen = 0;
     for (size_t i = 0; i < c->n && nseen < 256; i++) {
-        if (c->plain[i].verdict != COMPAT_NATIVE)
+        if (c->plain[i]->verdict != COMPAT_NATIVE)
             continue;
         size_t k;
         for (k = 0; k < nseen; k++)
@@ -938,7 +944,7 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
         if (o->has_driver)
             judge_one(&c, r, 1, &o->driver, &res);
         else
-            res = c.plain[idx[i]];
+            res = *c.plain[idx[i]];
         json_t *x = json_object();
         json_object_set_new(x, "variant", json_string(r->variant));
         json_object_set_new(x, "version", json_string(r->version));

@@ -62,6 +62,10 @@ struct query_options {
  * Caller frees with query_order_free. */
 struct query_order *query_order_new(const struct dbview *v);
 void query_order_free(struct query_order *q);
+/* The view rows of project on platform, in query order, borrowed from q
+ * (NULL and *n = 0: none). */
+const size_t *query_order_rows(const struct query_order *q, const char *project,
+                               const char *platform, size_t *n);
 
 /* {"pip": "pip install PROJECT==PIN --index-url URL", "uv": "uv pip install
  * ..."}: the commands of an answer.  New reference. */

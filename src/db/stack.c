@@ -109,7 +109,8 @@ static const json_t *common_variant(const json_t *torch, const json_t *comp)
 
 /* The torch version that the build res answers with pins in its
  * Requires-Dist ("torch==2.9.0" of torchvision 0.24.0), or NULL. */
-static char *pinned_torch(const struct dbview *v, const json_t *res, const char *platform)
+static char *pinned_torch(const struct dbview *v, const struct query_order *order,
+                          const json_t *res, const char *platform)
 {
     const json_t *a = answer_of(res);
     const char *proj = str_at(res, "project", NULL), *ver = str_at(a, "version", NULL);
@@ -117,8 +118,11 @@ static char *pinned_torch(const struct dbview *v, const json_t *res, const char 
     if (!proj || !ver || !ix || !platform)
         return NULL;
     char *pin = NULL;
-    for (size_t i = 0; i < v->nrows && !pin; i++) {
-        const struct dbview_row *r = &v->rows[i];
+    /* with the query order, only the project's rows on the platform */
+    size_t n = v->nrows;
+    const size_t *rows = order ? query_order_rows(order, proj, platform, &n) : NULL;
+    for (size_t i = 0; i < n && !pin; i++) {
+        const struct dbview_row *r = &v->rows[rows ? rows[i] : i];
         if (!r->requires || strcmp(r->project, proj) != 0 || strcmp(r->version, ver) != 0 ||
             strcmp(r->variant, ix) != 0 || strcmp(r->platform, platform) != 0)
             continue;
@@ -183,7 +187,7 @@ static void check_pair(const struct dbview *v, const struct query_options *o, co
     size_t fl = family_len(turl);
     int same_family = family_len(curl) == fl && strncmp(turl, curl, fl) == 0;
     /* The torch the companion was built for, when it pins one. */
-    char *pin = pinned_torch(v, res, o->platform);
+    char *pin = pinned_torch(v, o->order, res, o->platform);
     char *pin_release = pin ? dotver_release(pin) : NULL;
     const char *trel = str_at(torch, "version", NULL);
     json_t *pinned = NULL;

@@ -101,16 +101,19 @@ char *sitedata_href(const char *url)
         return NULL;
     static const char hex[] = "0123456789ABCDEF";
     struct strbuf b = STRBUF_INIT;
-    for (const unsigned char *p = (const unsigned char *)url; *p; p++) {
-        int pct_ok = *p == '%' && isxdigit(p[1]) && isxdigit(p[2]);
-        if (*p <= 0x20 || *p >= 0x7f || strchr("\"<>\\^`{|}", *p) || (*p == '%' && !pct_ok)) {
-            strbuf_addc(&b, '%');
-            strbuf_addc(&b, hex[*p >> 4]);
-            strbuf_addc(&b, hex[*p & 15]);
-        } else {
-            strbuf_addc(&b, (char)*p);
-        }
+    strbuf_grow(&b, strlen(url));
+    const unsigned char *p = (const unsigned char *)url, *run = p; /* run: bytes kept as they are */
+    for (; *p; p++) {
+        if (*p > 0x20 && *p < 0x7f && !strchr("\"<>\\^`{|}%", *p))
+            continue;
+        if (*p == '%' && isxdigit(p[1]) && isxdigit(p[2]))
+            continue; /* already percent-encoded */
+        strbuf_add(&b, run, (size_t)(p - run));
+        char pct[3] = {'%', hex[*p >> 4], hex[*p & 15]};
+        strbuf_add(&b, pct, 3);
+        run = p + 1;
     }
+    strbuf_add(&b, run, (size_t)(p - run));
     return strbuf_detach(&b, NULL);
 }
 

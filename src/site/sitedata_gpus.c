@@ -353,7 +353,10 @@ json_t *sitedata_gpu_page(const struct sitedata *d, size_t i)
         json_t *r = json_object_get(recs, sitedata_platforms[p]);
         if (!json_is_object(r))
             continue;
-        json_t *x = json_deep_copy(r);
+        /* shallow copies: only keys of x and of its "pypi" are set here */
+        json_t *x = json_copy(r);
+        if (json_is_object(json_object_get(x, "pypi")))
+            json_object_set_new(x, "pypi", json_copy(json_object_get(x, "pypi")));
         json_object_set_new(x, "platform", json_string(sitedata_platforms[p]));
         json_object_set_new(x, "platform_name",
                             json_string(sitedata_platform_name(sitedata_platforms[p])));
