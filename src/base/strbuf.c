@@ -114,6 +114,15 @@ size_t strbuf_utf8_len(const unsigned char *p)
     return n;
 }
 
+int strbuf_utf8_valid(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t n; *p; p += n)
+        if (!(n = strbuf_utf8_len(p)))
+            return 0;
+    return 1;
+}
+
 int strbuf_add_json_n(struct strbuf *sb, const char *s, size_t len)
 {
     size_t mark = sb->len;

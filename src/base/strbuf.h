@@ -42,6 +42,8 @@ int strbuf_add_json_n(struct strbuf *sb, const char *s, size_t len);
  * U+10FFFF are invalid, as for jansson.  Reads at most up to the first
  * byte that is not a continuation byte, so a NUL ends it. */
 size_t strbuf_utf8_len(const unsigned char *p);
+/* Whether the C string s is UTF-8 throughout (what json_string takes). */
+int strbuf_utf8_valid(const char *s);
 /* The content as a C string; "" for an empty buffer (never NULL). */
 const char *strbuf_str(const struct strbuf *sb);
 /* Hands the content to the caller (who frees it) and empties the buffer. */

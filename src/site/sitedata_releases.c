@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "record.h"
+#include "strbuf.h"
 #include "strmap.h"
+#include "tmpl.h"
 #include "variant.h"
 #include "xalloc.h"
 
@@ -23,6 +25,75 @@ static void set_wheel_page(json_t *o, const char *name, const char *key)
     free(seg);
     json_object_set_new(o, name, json_string(p));
     free(p);
+}
+
+/* The text of a {{name}} whose value is s: HTML-escaped, or nothing when
+ * s is NULL or not UTF-8 (jansson would have left the key out, and no
+ * outer context of a release page has these names). */
+static void put_text(struct strbuf *out, const char *s)
+{
+    if (s && strbuf_utf8_valid(s))
+        tmpl_html_escape(out, s, strlen(s));
+}
+
+/* Appends the wheel's line of a release page's wheel table, byte for byte
+ * what release.mustache's rows made from the wheel's JSON (it once did):
+ * 100,000 wheels as JSON objects were a good part of a build.  root: the
+ * page's way to the site's root; link_inferred: an inferred wheel links
+ * to the wheel it was inferred from (not all of the row's name one). */
+static void wheel_line(struct strbuf *out, const struct record_wheel *w, const char *root,
+                       int link_inferred)
+{
+    strbuf_adds(out, "<tr><th scope=\"row\">");
+    char *href = sitedata_href(w->url && strbuf_utf8_valid(w->url) ? w->url : NULL);
+    if (href) {
+        strbuf_adds(out, "<a href=\"");
+        put_text(out, href);
+        strbuf_adds(out, "\">");
+        put_text(out, w->filename);
+        strbuf_adds(out, "</a>");
+    } else {
+        put_text(out, w->filename);
+    }
+    free(href);
+    int reason_ok = w->yanked_reason && strbuf_utf8_valid(w->yanked_reason);
+    if (w->yanked_reason ? reason_ok : w->yanked) {
+        strbuf_adds(out, " <span class=\"status\">yanked: ");
+        if (reason_ok)
+            put_text(out, w->yanked_reason);
+        else
+            strbuf_adds(out, "true"); /* the template printed the JSON true */
+        strbuf_adds(out, "</span>");
+    }
+    strbuf_adds(out, "</th><td><code>");
+    put_text(out, w->sha256);
+    strbuf_adds(out, "</code></td><td>");
+    const char *key = w->scanned      ? (w->key[0] ? w->key : NULL)
+                      : link_inferred ? w->inferred_from
+                                      : NULL;
+    char *page = NULL;
+    if (key && strbuf_utf8_valid(key)) {
+        char *seg = sitedata_segment(key);
+        page = xasprintf("wheel/%s.html", seg);
+        free(seg);
+    }
+    if (!w->scanned) {
+        strbuf_adds(out, "inferred");
+        if (page) {
+            strbuf_adds(out, " from <a href=\"");
+            put_text(out, root);
+            put_text(out, page);
+            strbuf_adds(out, "\">its sibling</a>");
+        }
+    } else {
+        strbuf_adds(out, "<a href=\"");
+        put_text(out, root);
+        put_text(out, page);
+        strbuf_adds(out, "\">scanned</a> ");
+        put_text(out, w->scanned_at);
+    }
+    strbuf_adds(out, "</td></tr>\n");
+    free(page);
 }
 
 /* A target-list item with its name parsed once, for by_target_name. */
@@ -80,6 +151,8 @@ json_t *sitedata_release_page(const struct sitedata *d, size_t *next)
     const struct dbview *v = d->v;
     json_t *cur = NULL;
     struct strmap *ids = NULL; /* of the page */
+    struct strbuf rootb = STRBUF_INIT;
+    const char *root = "./";
     size_t r;
     for (r = *next; r < v->nrows; r++) {
         const struct dbview_row *row = &v->rows[r];
@@ -94,15 +167,17 @@ json_t *sitedata_release_page(const struct sitedata *d, size_t *next)
             json_object_set_new(cur, "release", json_string(row->release));
             char *path = sitedata_release_path(row->project, row->version);
             json_object_set_new(cur, "path", json_string(path));
+            /* the page is path + "index.html": "../" per folder */
+            strbuf_reset(&rootb);
+            for (const char *p = path; *p; p++)
+                if (*p == '/')
+                    strbuf_adds(&rootb, "../");
+            root = rootb.len ? rootb.buf : "./";
             free(path);
             json_object_set_new(cur, "rows", json_array());
         }
         json_t *x = dbview_row_json(v, row);
         json_object_set_new(x, "binaries", dbview_row_binaries(row));
-        json_t *wheels = json_array();
-        for (size_t k = 0; k < row->nwheels; k++)
-            json_array_append_new(wheels, record_wheel_json(&row->wheels[k]));
-        json_object_set_new(x, "wheels", wheels);
         json_object_set_new(x, "platform_name", json_string(sitedata_platform_name(row->platform)));
         sitedata_set_href(x, "index_href", row->index_url);
         json_object_set_new(x, "has_differences",
@@ -143,12 +218,12 @@ json_t *sitedata_release_page(const struct sitedata *d, size_t *next)
          * build is read), else on each line. */
         const char *source = NULL;
         int one_source = 1;
-        json_array_foreach(json_object_get(x, "wheels"), i, b)
-        {
-            const char *st = json_string_value(json_object_get(b, "status"));
-            const char *from = json_string_value(json_object_get(b, "inferred_from"));
-            if (!st || strcmp(st, "inferred") != 0)
+        for (size_t k = 0; k < row->nwheels; k++) {
+            const struct record_wheel *w = &row->wheels[k];
+            if (w->scanned)
                 continue;
+            const char *from =
+                w->inferred_from && strbuf_utf8_valid(w->inferred_from) ? w->inferred_from : NULL;
             if (!from || (source && strcmp(source, from) != 0))
                 one_source = 0;
             else
@@ -156,25 +231,17 @@ json_t *sitedata_release_page(const struct sitedata *d, size_t *next)
         }
         if (!source)
             one_source = 0;
-        json_array_foreach(json_object_get(x, "wheels"), i, b)
-        {
-            const char *st = json_string_value(json_object_get(b, "status"));
-            int inferred = st && strcmp(st, "inferred") == 0;
-            const char *key = !inferred    ? json_string_value(json_object_get(b, "key"))
-                              : one_source ? NULL
-                                           : json_string_value(json_object_get(b, "inferred_from"));
-            if (key)
-                set_wheel_page(b, "page", key);
-            sitedata_set_href(b, "href", json_string_value(json_object_get(b, "url")));
-            json_object_set_new(b, "inferred", json_boolean(inferred));
-            json_t *y = json_object_get(b, "yanked");
-            json_object_set_new(b, "is_yanked", json_boolean(json_is_string(y) || json_is_true(y)));
-        }
+        struct strbuf lines = STRBUF_INIT;
+        for (size_t k = 0; k < row->nwheels; k++)
+            wheel_line(&lines, &row->wheels[k], root, !one_source);
+        json_object_set_new(x, "wheels_html", json_stringn_nocheck(strbuf_str(&lines), lines.len));
+        strbuf_free(&lines);
         if (one_source)
             set_wheel_page(x, "inferred_page", source);
         json_array_append_new(json_object_get(cur, "rows"), x);
     }
     strmap_free(ids);
+    strbuf_free(&rootb);
     *next = r;
     return cur;
 }
