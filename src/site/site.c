@@ -517,9 +517,12 @@ static char *files_json(json_t *links)
         json_object_set_new(f, "hashes", h);
         if (json_is_string(json_object_get(l, "requires_python")))
             json_object_set(f, "requires-python", json_object_get(l, "requires_python"));
+        /* PEP 691: the reason, or true for a wheel yanked without one */
         json_t *y = json_object_get(l, "yanked");
         if (json_is_string(y))
             json_object_set(f, "yanked", json_string_value(y)[0] ? y : json_true());
+        else if (json_is_true(y))
+            json_object_set(f, "yanked", y);
         json_array_append_new(files, f);
     }
     char *s = jsontext_dumps(files, JSON_COMPACT | JSON_SORT_KEYS);

@@ -401,8 +401,14 @@ static json_t *row_links(const struct dbview_row *row)
         json_object_set_new(l, "sha256", w->sha256 ? json_string(w->sha256) : json_null());
         json_object_set_new(l, "requires_python",
                             w->requires_python ? json_string(w->requires_python) : json_null());
-        /* PEP 691: the reason, or true; PEP 503's data-yanked: the reason */
-        json_object_set_new(l, "yanked", record_wheel_yanked_json(w));
+        /* PEP 691: the reason, or true; PEP 592's data-yanked: the reason,
+         * empty for a wheel yanked without one */
+        json_t *y = record_wheel_yanked_json(w);
+        if (json_is_string(y) || json_is_true(y))
+            json_object_set_new(l, "data_yanked",
+                                json_string(json_is_string(y) ? json_string_value(y) : ""));
+        json_object_set_new(l, "is_yanked", json_boolean(json_is_string(y) || json_is_true(y)));
+        json_object_set_new(l, "yanked", y);
         json_object_set_new(l, "upload_time",
                             w->upload_time ? json_string(w->upload_time) : json_null());
         json_array_append_new(links, l);

@@ -58,12 +58,12 @@ static void wheel_line(struct strbuf *out, const struct record_wheel *w, const c
     free(href);
     int reason_ok = w->yanked_reason && strbuf_utf8_valid(w->yanked_reason);
     if (w->yanked_reason ? reason_ok : w->yanked) {
-        strbuf_adds(out, " <span class=\"status\">yanked: ");
-        if (reason_ok)
+        strbuf_adds(out, " <span class=\"status\">yanked");
+        if (reason_ok) {
+            strbuf_adds(out, ": ");
             put_text(out, w->yanked_reason);
-        else
-            strbuf_adds(out, "true"); /* the template printed the JSON true */
-        strbuf_adds(out, "</span>");
+        }
+        strbuf_adds(out, "</span>"); /* without a reason: "yanked" (once "yanked: true") */
     }
     strbuf_adds(out, "</th><td><code>");
     put_text(out, w->sha256);
