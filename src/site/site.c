@@ -63,6 +63,9 @@ struct ctx {
      * the skipped records); each thread has its own list. */
     struct dbview_skip *dups;
     size_t ndups, capdups;
+    /* The page being rendered: one buffer per thread, reused, so that
+     * pages do not each grow (and copy) a buffer of their own. */
+    struct strbuf page;
 };
 
 /* "../../" for "gpu/x/index.html", "./" for "index.html". */
@@ -153,18 +156,18 @@ static int render(struct ctx *c, const char *name, const char *path, json_t *dat
     json_object_set_new(data, "checked_on", json_string(c->checked_on ? c->checked_on : ""));
     json_object_set_new(data, "generator", json_string("wheelarch " WHEELARCH_VERSION));
     json_object_set_new(data, "api_version", json_string(SITE_API_VERSION));
-    struct strbuf out = STRBUF_INIT;
-    int rc = tmpl_render_name(c->tmpls, name, data, &out, err);
+    struct strbuf *out = &c->page;
+    strbuf_reset(out);
+    int rc = tmpl_render_name(c->tmpls, name, data, out, err);
     if (rc == 0 && what) {
-        rc = put_page(c, path, out.buf ? out.buf : "", out.len, what, err);
+        rc = put_page(c, path, strbuf_str(out), out->len, what, err);
         if (rc > 0)
             rc = 0; /* left out and listed */
     } else if (rc == 0) {
-        rc = put(c, path, out.buf ? out.buf : "", out.len, err);
+        rc = put(c, path, strbuf_str(out), out->len, err);
     } else {
         wa_error_prefix(err, name);
     }
-    strbuf_free(&out);
     c->pages++;
     return rc;
 }
@@ -198,6 +201,7 @@ static void ctx_for_thread(struct ctx *child, const struct ctx *c)
     child->pages = 0;
     child->dups = NULL;
     child->ndups = child->capdups = 0;
+    child->page = (struct strbuf)STRBUF_INIT;
     child->tmpls = tmpl_set_new(tmpl_dir_loader, (void *)c->o->templates_dir);
 }
 
@@ -214,6 +218,7 @@ static void ctx_join(struct ctx *c, struct ctx *child)
     child->ndups = child->capdups = 0;
     tmpl_set_free(child->tmpls);
     child->tmpls = NULL;
+    strbuf_free(&child->page);
 }
 
 /* rc, or a joined thread's error (thread_rc, why) when rc is 0. */
@@ -808,6 +813,7 @@ static int feeds_join(struct feeds_job *j, int rc, struct wa_error *err)
     workers_join(&j->task);
     tmpl_set_free(j->c.tmpls);
     j->c.tmpls = NULL;
+    strbuf_free(&j->c.page);
     return first_error(rc, err, j->rc, &j->err);
 }
 
@@ -971,6 +977,7 @@ out:
     if (have_view)
         dbview_free(&v);
     tmpl_set_free(c.tmpls);
+    strbuf_free(&c.page);
     tables_free(&t);
     free(c.base_url);
     return rc;
