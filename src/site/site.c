@@ -550,23 +550,22 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
     size_t *nlinks = xcalloc(nrows + 1, sizeof *nlinks);
     int rc = 0;
     for (size_t i = 0; i < nrows && rc == 0; i++) {
-        json_t *links = sitedata_simple_links(d, i); /* one row's at a time */
-        size_t nl = json_array_size(links);
+        size_t nl = sitedata_simple_nlinks(d, i);
         nlinks[i] = nl;
         html[i] = xcalloc(nl + 1, sizeof **html);
         json[i] = xcalloc(nl + 1, sizeof **json);
-        for (size_t k = 0; k < nl && rc == 0; k++) {
+        for (size_t k = 0; k < nl; k++)
+            html[i][k] = sitedata_simple_link_html(d, i, k); /* NULL: not a link */
+        if (!want_json)
+            continue;
+        json_t *links = sitedata_simple_links(d, i); /* one row's at a time */
+        for (size_t k = 0; k < nl; k++) {
             json_t *l = json_array_get(links, k);
             if (json_is_null(l))
-                continue; /* never picked */
-            json_t *one = json_array(), *data = json_object();
+                continue;
+            json_t *one = json_array();
             json_array_append(one, l);
-            json_object_set(data, "links", one);
-            struct strbuf out = STRBUF_INIT;
-            rc = tmpl_render_name(c->tmpls, "simple_links", data, &out, err);
-            html[i][k] = strbuf_detach(&out, NULL);
-            json[i][k] = want_json ? files_json(one) : NULL;
-            json_decref(data);
+            json[i][k] = files_json(one);
             json_decref(one);
         }
         json_decref(links);
@@ -626,7 +625,8 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
                     json_string_value(json_object_get(json_array_get(rows, r), "project"));
                 if (r >= nrows || strcmp(rp, name) != 0)
                     continue;
-                strbuf_adds(&links, html[r][l]);
+                if (html[r][l]) /* picks have http(s) URLs; never a NULL here */
+                    strbuf_adds(&links, html[r][l]);
                 if (json[r][l] && json[r][l][0]) {
                     if (files.len)
                         strbuf_addc(&files, ',');

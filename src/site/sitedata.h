@@ -99,6 +99,11 @@ void sitedata_matrix_json(const struct sitedata *d, struct strbuf *out);
  * (null for a wheel with no http(s) URL): {filename, href, url, sha256,
  * requires_python, yanked, upload_time}.  Made when asked; caller frees. */
 json_t *sitedata_simple_links(const struct sitedata *d, size_t i);
+/* How many links row i of d->simple has (its wheels), and link k's line
+ * of a PEP 503 page ("<a href=...>name</a><br>\n"; caller frees), or NULL
+ * when the wheel's URL is not http(s) (the JSON's null). */
+size_t sitedata_simple_nlinks(const struct sitedata *d, size_t i);
+char *sitedata_simple_link_html(const struct sitedata *d, size_t i, size_t k);
 
 /* The GPU pages (gpu/<slug>/), one per GPU name: how many, and the data of
  * page i, made when asked (caller frees it with json_decref). */
