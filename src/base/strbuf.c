@@ -117,10 +117,16 @@ size_t strbuf_utf8_len(const unsigned char *p)
 int strbuf_utf8_valid(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
-    for (size_t n; *p; p += n)
-        if (!(n = strbuf_utf8_len(p)))
+    for (;;) {
+        while (*p && *p < 0x80) /* ASCII: most text, no call per byte */
+            p++;
+        if (!*p)
+            return 1;
+        size_t n = strbuf_utf8_len(p);
+        if (!n)
             return 0;
-    return 1;
+        p += n;
+    }
 }
 
 int strbuf_add_json_n(struct strbuf *sb, const char *s, size_t len)

@@ -84,6 +84,7 @@ static void json_same(const char *s, const char *what)
     struct strbuf b = STRBUF_INIT;
     json_t *j = json_string(s);
     int rc = strbuf_add_json(&b, s);
+    OK(strbuf_utf8_valid(s) == (j != NULL), "%s: strbuf_utf8_valid agrees with json_string", what);
     if (!j) {
         OK(rc < 0 && b.len == 0, "%s: refused, as jansson refuses it", what);
     } else {
