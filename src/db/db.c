@@ -982,6 +982,26 @@ int db_each_build(struct db *db,
     return rc;
 }
 
+int db_each_version(struct db *db,
+                    int (*fn)(void *ud, const char *project, const char *version,
+                              struct wa_error *err),
+                    void *ud, struct wa_error *err)
+{
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st =
+        prep(db, "SELECT DISTINCT project, version FROM builds ORDER BY project, version");
+    int rc = st ? 0 : sql_error(db, err, "cannot read builds");
+    int s = SQLITE_DONE;
+    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW)
+        rc = fn(ud, (const char *)sqlite3_column_text(st, 0),
+                (const char *)sqlite3_column_text(st, 1), err);
+    if (rc == 0 && s != SQLITE_DONE)
+        rc = sql_error(db, err, "cannot read builds");
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return rc;
+}
+
 int db_state(struct db *db, char id[65], long long *changes, struct wa_error *err)
 {
     pthread_mutex_lock(&db->mu);

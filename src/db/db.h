@@ -142,6 +142,13 @@ int db_each_build(struct db *db,
                   int (*fn)(void *ud, const struct db_build *b, struct wa_error *err), void *ud,
                   struct wa_error *err);
 
+/* Calls fn for every (project, version) with a build, once each, in that
+ * order (the strings are borrowed). */
+int db_each_version(struct db *db,
+                    int (*fn)(void *ud, const char *project, const char *version,
+                              struct wa_error *err),
+                    void *ud, struct wa_error *err);
+
 /* What tells one state of the database from another: its id (made with
  * it) and the number of changes to its wheels so far.  id has room for 64
  * characters. */

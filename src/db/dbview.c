@@ -546,6 +546,7 @@ struct reading {
      * scanned wheel takes over later, with or without binaries of its own */
     unsigned long *want;
     size_t capwant, nwant;
+    struct strbuf gk; /* a row's key, remade for each wheel */
 };
 
 /* Why a row read from the database cannot be used, or NULL.  Records
@@ -621,17 +622,24 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
     }
     v->records++;
     int st = strcmp(w->status, "scanned") == 0 ? VIEW_VERIFIED : VIEW_INFERRED;
-    char *gk = xasprintf("%s|%s|%s|%s", w->project, w->version, w->variant, w->platform);
+    struct strbuf *gk = &x->gk; /* project|version|variant|platform */
+    strbuf_reset(gk);
+    strbuf_adds(gk, w->project);
+    strbuf_addc(gk, '|');
+    strbuf_adds(gk, w->version);
+    strbuf_addc(gk, '|');
+    strbuf_adds(gk, w->variant);
+    strbuf_addc(gk, '|');
+    strbuf_adds(gk, w->platform);
     size_t at;
     struct dbview_row *r;
-    if (!strmap_get(x->by_key, gk, &at)) {
+    if (!strmap_get(x->by_key, gk->buf, &at)) {
         r = new_row(v, x->cap, w->project, w->version, NULL, w->variant, w->platform,
                     VIEW_DECLARED + 1 /* nothing yet */);
-        strmap_put(x->by_key, gk, v->nrows - 1);
+        strmap_put(x->by_key, gk->buf, v->nrows - 1);
     } else {
         r = &v->rows[at];
     }
-    free(gk);
     r->wheels = xgrow(r->wheels, &r->capwheels, r->nwheels + 1, sizeof *r->wheels);
     struct record_wheel *line = &r->wheels[r->nwheels++];
     line->filename = xstrdup(w->filename ? w->filename : "");
@@ -788,25 +796,17 @@ static int nightly_cmp(const void *a, const void *b)
 struct nightlies {
     struct nightly *v;
     size_t n, cap;
-    struct strmap *seen;
 };
 
-static int collect_nightly(void *ud, const struct db_build *b, struct wa_error *err)
+/* (project, version) come once each (db_each_version) */
+static int collect_nightly(void *ud, const char *project, const char *version, struct wa_error *err)
 {
     (void)err;
     struct nightlies *ns = ud;
-    if (!b->project || !b->version || !dbview_is_nightly(b->version))
+    if (!project || !version || !strpbrk(version, "dD") || !dbview_is_nightly(version))
         return 0;
-    char *k = xasprintf("%s|%s", b->project, b->version);
-    size_t one;
-    if (strmap_get(ns->seen, k, &one)) {
-        free(k);
-        return 0;
-    }
-    strmap_put(ns->seen, k, 1);
-    free(k);
     ns->v = xgrow(ns->v, &ns->cap, ns->n + 1, sizeof *ns->v);
-    ns->v[ns->n++] = (struct nightly){xstrdup(b->project), xstrdup(b->version)};
+    ns->v[ns->n++] = (struct nightly){xstrdup(project), xstrdup(version)};
     return 0;
 }
 
@@ -814,8 +814,8 @@ static int collect_nightly(void *ud, const struct db_build *b, struct wa_error *
  * project, or NULL when none is. */
 static struct strmap *dropped_nightlies(struct db *db, int keep, struct wa_error *err, int *rc)
 {
-    struct nightlies ns = {NULL, 0, 0, strmap_new()};
-    *rc = db_each_build(db, collect_nightly, &ns, err);
+    struct nightlies ns = {NULL, 0, 0};
+    *rc = db_each_version(db, collect_nightly, &ns, err);
     struct strmap *out = NULL;
     if (*rc == 0 && ns.n > 1)
         qsort(ns.v, ns.n, sizeof *ns.v, nightly_cmp);
@@ -836,7 +836,6 @@ static struct strmap *dropped_nightlies(struct db *db, int keep, struct wa_error
         free(ns.v[i].version);
     }
     free(ns.v);
-    strmap_free(ns.seen);
     return out;
 }
 
@@ -910,9 +909,10 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
         }
         int code_only = (flags & DBVIEW_CODE_ONLY) != 0;
         size_t bad = 0; /* records recqueue found failing their check */
-        struct reading x = {v,    flags, project,   platform, elsewhere,   NULL,      0,
-                            0,    &cap,  &skip_cap, by_key,   db_path(db), on_record, ud,
-                            NULL, NULL,  NULL,      NULL,     NULL,        0,         0};
+        struct reading x = {v,         flags, project, platform,   elsewhere, NULL,
+                            0,         0,     &cap,    &skip_cap,  by_key,    db_path(db),
+                            on_record, ud,    NULL,    NULL,       NULL,      NULL,
+                            NULL,      0,     0,       STRBUF_INIT};
         if (code_only) {
             rc = db_each_build(db, read_build, &x, err); /* v->records stays 0 */
         } else {
@@ -942,6 +942,7 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
             }
         }
         free(x.want);
+        strbuf_free(&x.gk);
         free(x.ew_project);
         free(x.ew_version);
         ew_versions = x.ew_versions;
@@ -1175,7 +1176,9 @@ json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r)
 
 json_t *dbview_row_differences(const struct dbview_row *r)
 {
-    return r->differences ? json_deep_copy(r->differences) : json_array();
+    /* strings, never changed: a shallow copy (jansson counts references
+     * atomically, so threads may share them) */
+    return r->differences ? json_copy(r->differences) : json_array();
 }
 
 json_t *dbview_row_binaries(const struct dbview_row *r)

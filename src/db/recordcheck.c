@@ -135,7 +135,9 @@ static int bad_value(struct wa_error *err, const char *field, const char *s, con
 }
 
 /* Writes a field path for messages into buf (FIELD_MAX bytes): parent,
- * then fmt.  A very long path is cut, as messages may be. */
+ * then fmt, whose only conversions are %s and %zu (what vsnprintf would
+ * write; a record's check makes a path for each of its fields, so this
+ * skips printf).  A very long path is cut, as messages may be. */
 __attribute__((format(printf, 3, 4))) static const char *subfield(char *buf, const char *parent,
                                                                   const char *fmt, ...)
 {
@@ -145,8 +147,27 @@ __attribute__((format(printf, 3, 4))) static const char *subfield(char *buf, con
     memcpy(buf, parent, n);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf + n, FIELD_MAX - n, fmt, ap);
+    for (const char *p = fmt; *p && n < FIELD_MAX - 1; p++) {
+        if (p[0] == '%' && p[1] == 's') {
+            for (const char *s = va_arg(ap, const char *); *s && n < FIELD_MAX - 1; s++)
+                buf[n++] = *s;
+            p++;
+        } else if (p[0] == '%' && p[1] == 'z' && p[2] == 'u') {
+            size_t v = va_arg(ap, size_t);
+            char digits[24];
+            int k = 0;
+            do
+                digits[k++] = (char)('0' + v % 10);
+            while ((v /= 10) != 0);
+            while (k > 0 && n < FIELD_MAX - 1)
+                buf[n++] = digits[--k];
+            p += 2;
+        } else {
+            buf[n++] = *p;
+        }
+    }
     va_end(ap);
+    buf[n] = '\0';
     return buf;
 }
 

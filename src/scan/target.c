@@ -148,11 +148,26 @@ void target_format(const struct target *t, char *buf, size_t n)
         format_gfx(t, buf, n);
         return;
     }
+    /* prefix, arch in decimal, suffix: as snprintf would write it (cut to
+     * n - 1 bytes), without printf (sites and checks format thousands) */
     const char *prefix = t->kind < 3 ? kind_prefix[t->kind] : "unknown_";
+    char tmp[32], digits[12];
+    size_t len = strlen(prefix), k = 0;
+    memcpy(tmp, prefix, len);
+    unsigned a = (unsigned)t->arch;
+    do
+        digits[k++] = (char)('0' + a % 10);
+    while ((a /= 10) != 0);
+    while (k > 0)
+        tmp[len++] = digits[--k];
     if (t->suffix)
-        snprintf(buf, n, "%s%u%c", prefix, (unsigned)t->arch, t->suffix);
-    else
-        snprintf(buf, n, "%s%u", prefix, (unsigned)t->arch);
+        tmp[len++] = t->suffix;
+    if (n == 0)
+        return;
+    if (len >= n)
+        len = n - 1;
+    memcpy(buf, tmp, len);
+    buf[len] = '\0';
 }
 
 int target_cmp(const struct target *a, const struct target *b)

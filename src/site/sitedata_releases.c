@@ -198,7 +198,7 @@ json_t *sitedata_release_page(const struct sitedata *d, size_t *next)
             json_t *tv;
             json_object_foreach(json_object_get(b, "targets"), name, tv)
             {
-                json_t *e = json_deep_copy(tv);
+                json_t *e = json_copy(tv); /* keys are only added: a shallow copy */
                 json_object_set_new(e, "name", json_string(name));
                 json_int_t m = json_integer_value(json_object_get(tv, "modules"));
                 json_t *all = json_object_get(b, "modules");
@@ -488,7 +488,7 @@ json_t *sitedata_wheel_page(const struct record *r)
         json_t *tv;
         json_object_foreach(json_object_get(b, "targets"), name, tv)
         {
-            json_t *e = json_deep_copy(tv);
+            json_t *e = json_copy(tv); /* keys are only added: a shallow copy */
             json_object_set_new(e, "name", json_string(name));
             json_array_append_new(tl, e);
         }
