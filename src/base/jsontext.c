@@ -4,6 +4,7 @@
 #include "jsontext.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,13 +13,55 @@
 
 #define FAST_FLAGS (JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY)
 
-/* -1: not for the fast path (json_dumps decides) */
-static int put_value(struct strbuf *sb, const json_t *v, size_t flags, int depth);
+/* The text of a container referenced from several places (GPUs of one
+ * compute capability share their answers): written once, then copied
+ * from where it was written.  Keyed by address, open addressing. */
+struct seen_text {
+    const json_t *v; /* NULL: empty slot */
+    size_t off, len; /* in the output */
+};
 
-static int put_string(struct strbuf *sb, const char *s, size_t len)
+struct writer {
+    struct strbuf *sb;
+    size_t flags;
+    struct seen_text *seen;
+    size_t nseen, capseen; /* capseen: 0 or a power of two */
+};
+
+/* Containers smaller than this are written again: a lookup costs more. */
+#define SHARED_MIN_BYTES 64
+
+static size_t seen_slot(const struct writer *w, const json_t *v)
 {
-    return strbuf_add_json_n(sb, s, len); /* a NUL as \u0000, as jansson */
+    size_t h = (size_t)(uintptr_t)v;
+    h ^= h >> 17;
+    h *= 0x9e3779b97f4a7c15ull;
+    size_t i = (h >> 7) & (w->capseen - 1);
+    while (w->seen[i].v && w->seen[i].v != v)
+        i = (i + 1) & (w->capseen - 1);
+    return i;
 }
+
+static void seen_add(struct writer *w, const json_t *v, size_t off, size_t len)
+{
+    if ((w->nseen + 1) * 2 > w->capseen) {
+        struct seen_text *old = w->seen;
+        size_t oldcap = w->capseen;
+        w->capseen = oldcap ? oldcap * 2 : 64;
+        w->seen = xcalloc(w->capseen, sizeof *w->seen);
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].v)
+                w->seen[seen_slot(w, old[i].v)] = old[i];
+        free(old);
+    }
+    size_t i = seen_slot(w, v);
+    if (!w->seen[i].v)
+        w->nseen++;
+    w->seen[i] = (struct seen_text){v, off, len};
+}
+
+/* -1: not for the fast path (json_dumps decides) */
+static int put_value(struct writer *w, const json_t *v, int depth);
 
 static void put_integer(struct strbuf *sb, json_int_t i)
 {
@@ -40,30 +83,30 @@ static int key_cmp(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static int put_member(struct strbuf *sb, const char *key, const json_t *value, size_t flags,
-                      int depth, int first)
+static int put_member(struct writer *w, const char *key, const json_t *value, int depth, int first)
 {
+    int compact = (w->flags & JSON_COMPACT) != 0;
     if (!first)
-        strbuf_add(sb, ", ", flags & JSON_COMPACT ? 1 : 2);
-    if (strbuf_add_json(sb, key) < 0)
+        strbuf_add(w->sb, ", ", compact ? 1 : 2);
+    if (strbuf_add_json(w->sb, key) < 0)
         return -1;
-    strbuf_add(sb, ": ", flags & JSON_COMPACT ? 1 : 2);
-    return put_value(sb, value, flags, depth + 1);
+    strbuf_add(w->sb, ": ", compact ? 1 : 2);
+    return put_value(w, value, depth + 1);
 }
 
-static int put_object(struct strbuf *sb, const json_t *v, size_t flags, int depth)
+static int put_object(struct writer *w, const json_t *v, int depth)
 {
     size_t n = json_object_size(v);
-    strbuf_addc(sb, '{');
+    strbuf_addc(w->sb, '{');
     const char *key;
     void *it;
-    if (!(flags & JSON_SORT_KEYS) || n < 2) {
+    if (!(w->flags & JSON_SORT_KEYS) || n < 2) {
         int first = 1;
         for (it = json_object_iter((json_t *)v); it; it = json_object_iter_next((json_t *)v, it)) {
             key = json_object_iter_key(it);
             if (json_object_iter_key_len(it) != strlen(key))
                 return -1;
-            if (put_member(sb, key, json_object_iter_value(it), flags, depth, first) < 0)
+            if (put_member(w, key, json_object_iter_value(it), depth, first) < 0)
                 return -1;
             first = 0;
         }
@@ -84,38 +127,63 @@ static int put_object(struct strbuf *sb, const json_t *v, size_t flags, int dept
         if (rc == 0) {
             qsort(keys, k, sizeof *keys, key_cmp);
             for (size_t i = 0; i < k && rc == 0; i++)
-                rc = put_member(sb, keys[i], json_object_get(v, keys[i]), flags, depth, i == 0);
+                rc = put_member(w, keys[i], json_object_get(v, keys[i]), depth, i == 0);
         }
         if (keys != stack)
             free(keys);
         if (rc < 0)
             return -1;
     }
-    strbuf_addc(sb, '}');
+    strbuf_addc(w->sb, '}');
     return 0;
 }
 
-static int put_value(struct strbuf *sb, const json_t *v, size_t flags, int depth)
+static int put_container(struct writer *w, const json_t *v, int depth)
 {
+    if (json_is_object(v))
+        return put_object(w, v, depth);
+    size_t n = json_array_size(v);
+    strbuf_addc(w->sb, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            strbuf_add(w->sb, ", ", w->flags & JSON_COMPACT ? 1 : 2);
+        if (put_value(w, json_array_get(v, i), depth + 1) < 0)
+            return -1;
+    }
+    strbuf_addc(w->sb, ']');
+    return 0;
+}
+
+static int put_value(struct writer *w, const json_t *v, int depth)
+{
+    struct strbuf *sb = w->sb;
     if (depth > JSONTEXT_MAX_DEPTH)
         return -1;
     switch (json_typeof(v)) {
     case JSON_OBJECT:
-        return put_object(sb, v, flags, depth);
     case JSON_ARRAY: {
-        size_t n = json_array_size(v);
-        strbuf_addc(sb, '[');
-        for (size_t i = 0; i < n; i++) {
-            if (i)
-                strbuf_add(sb, ", ", flags & JSON_COMPACT ? 1 : 2);
-            if (put_value(sb, json_array_get(v, i), flags, depth + 1) < 0)
-                return -1;
+        /* referenced more than once: perhaps written already */
+        int shared = v->refcount > 1;
+        if (shared && w->capseen) {
+            size_t i = seen_slot(w, v);
+            if (w->seen[i].v) {
+                size_t off = w->seen[i].off, len = w->seen[i].len;
+                strbuf_grow(sb, len); /* first: the copy's source is in sb */
+                memcpy(sb->buf + sb->len, sb->buf + off, len);
+                sb->len += len;
+                sb->buf[sb->len] = '\0';
+                return 0;
+            }
         }
-        strbuf_addc(sb, ']');
+        size_t off = sb->len;
+        if (put_container(w, v, depth) < 0)
+            return -1;
+        if (shared && sb->len - off >= SHARED_MIN_BYTES)
+            seen_add(w, v, off, sb->len - off);
         return 0;
     }
     case JSON_STRING:
-        return put_string(sb, json_string_value(v), json_string_length(v));
+        return strbuf_add_json_n(sb, json_string_value(v), json_string_length(v));
     case JSON_INTEGER:
         put_integer(sb, json_integer_value(v));
         return 0;
@@ -141,8 +209,13 @@ int jsontext_append(struct strbuf *sb, const json_t *v, size_t flags)
     int container = json_is_object(v) || json_is_array(v);
     if (!container && !(flags & JSON_ENCODE_ANY))
         return -1;
-    if (!(flags & ~(size_t)FAST_FLAGS) && put_value(sb, v, flags, 0) == 0)
-        return 0;
+    if (!(flags & ~(size_t)FAST_FLAGS)) {
+        struct writer w = {sb, flags, NULL, 0, 0};
+        int rc = put_value(&w, v, 0);
+        free(w.seen);
+        if (rc == 0)
+            return 0;
+    }
     /* not for the fast path: what json_dumps writes, or its refusal */
     sb->len = mark;
     if (sb->buf)

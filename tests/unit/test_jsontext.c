@@ -186,6 +186,29 @@ static void edges(void)
     json_decref(a);
     json_decref(b);
 
+    /* values referenced from several places (written once, then copied):
+     * big and small, nested in each other, in arrays and objects */
+    json_t *big = json_pack("{s:[s,s,s],s:{s:i,s:s}}", "sass", "sm_80", "sm_86", "sm_90", "meta",
+                            "n", 12, "why", "a reason long enough to be worth remembering");
+    json_t *small = json_pack("[i]", 1);
+    json_t *outer = json_pack("{s:O,s:O}", "big", big, "small", small);
+    json_t *doc = json_array();
+    for (int k = 0; k < 5; k++) {
+        json_array_append(doc, big);
+        json_array_append(doc, small);
+        json_array_append(doc, outer);
+        json_t *holder = json_object();
+        json_object_set(holder, "again", outer);
+        json_object_set(holder, "big", big);
+        json_array_append_new(doc, holder);
+    }
+    for (size_t f = 0; f < sizeof flag_sets / sizeof *flag_sets; f++)
+        OK(same_as_jansson(doc, flag_sets[f]), "shared values, flags %#zx", flag_sets[f]);
+    json_decref(doc);
+    json_decref(outer);
+    json_decref(small);
+    json_decref(big);
+
     /* a key with a NUL byte goes to jansson */
     o = json_object();
     json_object_setn_new(o, "k\0ey", 4, json_integer(1));
