@@ -538,38 +538,82 @@ static char *files_json(json_t *links)
     return inner;
 }
 
+/* The simple indexes' links, made when first listed: per row of
+ * d->simple, per wheel, its HTML line and its PEP 691 JSON. */
+struct simple_link {
+    int made;
+    char *html; /* NULL: not an http(s) URL */
+    char *json; /* --simple-json only */
+};
+
+struct simple_row_links {
+    struct simple_link *v; /* NULL until one of the row's links is listed */
+    size_t n;
+    json_t *links; /* the row's links as JSON (--simple-json), when made */
+};
+
+struct simple_links {
+    struct sitedata *d;
+    int want_json;
+    struct simple_row_links *rows;
+    size_t nrows;
+};
+
+static const struct simple_link *simple_link(struct simple_links *sl, size_t r, size_t l)
+{
+    static const struct simple_link none = {1, NULL, NULL};
+    struct simple_row_links *row = &sl->rows[r];
+    if (!row->v) {
+        row->n = sitedata_simple_nlinks(sl->d, r);
+        row->v = xcalloc(row->n + 1, sizeof *row->v);
+    }
+    if (l >= row->n)
+        return &none;
+    struct simple_link *k = &row->v[l];
+    if (k->made)
+        return k;
+    k->made = 1;
+    k->html = sitedata_simple_link_html(sl->d, r, l);
+    if (sl->want_json) {
+        if (!row->links)
+            row->links = sitedata_simple_links(sl->d, r);
+        json_t *one_link = json_array_get(row->links, l);
+        if (one_link && !json_is_null(one_link)) {
+            json_t *one = json_array();
+            json_array_append(one, one_link);
+            k->json = files_json(one);
+            json_decref(one);
+        }
+    }
+    return k;
+}
+
+static void simple_links_free(struct simple_links *sl)
+{
+    for (size_t r = 0; r < sl->nrows; r++) {
+        struct simple_row_links *row = &sl->rows[r];
+        for (size_t l = 0; row->v && l < row->n; l++) {
+            free(row->v[l].html);
+            free(row->v[l].json);
+        }
+        free(row->v);
+        json_decref(row->links);
+    }
+    free(sl->rows);
+}
+
 static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
 {
     json_t *rows = json_object_get(d->simple, "rows");
     json_t *projects = json_object_get(d->simple, "projects");
     size_t nrows = json_array_size(rows);
     /* Each link formatted once, as HTML and (--simple-json) as PEP 691
-     * JSON, however many architecture pages list it. */
+     * JSON, when a page first lists it, however many architecture pages
+     * list it (and not at all when none does: most wheels of a project
+     * with hundreds of releases are on no page). */
     int want_json = c->o->simple_json;
-    char ***html = xcalloc(nrows + 1, sizeof *html), ***json = xcalloc(nrows + 1, sizeof *json);
-    size_t *nlinks = xcalloc(nrows + 1, sizeof *nlinks);
+    struct simple_links sl = {d, want_json, xcalloc(nrows + 1, sizeof *sl.rows), nrows};
     int rc = 0;
-    for (size_t i = 0; i < nrows && rc == 0; i++) {
-        size_t nl = sitedata_simple_nlinks(d, i);
-        nlinks[i] = nl;
-        html[i] = xcalloc(nl + 1, sizeof **html);
-        json[i] = xcalloc(nl + 1, sizeof **json);
-        for (size_t k = 0; k < nl; k++)
-            html[i][k] = sitedata_simple_link_html(d, i, k); /* NULL: not a link */
-        if (!want_json)
-            continue;
-        json_t *links = sitedata_simple_links(d, i); /* one row's at a time */
-        for (size_t k = 0; k < nl; k++) {
-            json_t *l = json_array_get(links, k);
-            if (json_is_null(l))
-                continue;
-            json_t *one = json_array();
-            json_array_append(one, l);
-            json[i][k] = files_json(one);
-            json_decref(one);
-        }
-        json_decref(links);
-    }
     size_t a;
     json_t *arch;
     json_array_foreach(json_object_get(d->simple, "archs"), a, arch)
@@ -625,12 +669,13 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
                     json_string_value(json_object_get(json_array_get(rows, r), "project"));
                 if (r >= nrows || strcmp(rp, name) != 0)
                     continue;
-                if (html[r][l]) /* picks have http(s) URLs; never a NULL here */
-                    strbuf_adds(&links, html[r][l]);
-                if (json[r][l] && json[r][l][0]) {
+                const struct simple_link *sk = simple_link(&sl, r, l);
+                if (sk->html) /* picks have http(s) URLs; never a NULL here */
+                    strbuf_adds(&links, sk->html);
+                if (sk->json && sk->json[0]) {
                     if (files.len)
                         strbuf_addc(&files, ',');
-                    strbuf_adds(&files, json[r][l]);
+                    strbuf_adds(&files, sk->json);
                 }
             }
             char *seg = sitedata_segment(name);
@@ -677,17 +722,7 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
         strbuf_free(&out);
         json_decref(data);
     }
-    for (size_t i = 0; i < nrows; i++) {
-        for (size_t k = 0; k < nlinks[i]; k++) {
-            free(html[i] ? html[i][k] : NULL);
-            free(json[i] ? json[i][k] : NULL);
-        }
-        free(html[i]);
-        free(json[i]);
-    }
-    free(html);
-    free(json);
-    free(nlinks);
+    simple_links_free(&sl);
     return rc;
 }
 

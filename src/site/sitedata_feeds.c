@@ -98,6 +98,13 @@ void sitedata_matrix_json(const struct sitedata *d, struct strbuf *out)
     /* The document's keys in sorted order (architectures, meta, rows), each
      * row made, written and freed in turn: the whole matrix is never a
      * tree in memory. */
+    /* Room for the whole document at once, a generous guess (pages never
+     * written to cost no memory): grown by doubling, tens of MB would be
+     * copied about twice over. */
+    size_t room = 1 << 16;
+    for (size_t r = 0; r < v->nrows; r++)
+        room += 2048 + v->rows[r].nwheels * 400;
+    strbuf_grow(out, room);
     json_t *archs = json_array();
     for (size_t c = 0; c < d->grid.nccs; c++)
         json_array_append_new(archs, sitedata_cc_json(d->grid.ccs[c]));
