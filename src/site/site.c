@@ -754,27 +754,62 @@ static int put_pepvariants(void *ud, const char *file, json_t *doc)
     return rc;
 }
 
-static int api(struct ctx *c, struct sitedata *d, struct wa_error *err)
+/* The feed and the simple indexes, in steps that depend on nothing but
+ * the view and the grid, so that either thread may take any: the feeds'
+ * thread starts on them while this one makes the pages, and this one
+ * takes what is left when its pages are done.  Largest first, so that
+ * the last step taken is a short one.  Each document is made, written and
+ * freed in turn: at 100,000 wheels they are tens of MB each as trees. */
+enum feed_step {
+    FEED_SIMPLE,      /* simple/ */
+    FEED_MATRIX_JSON, /* api/v1/matrix.json */
+    FEED_SQLITE,      /* api/v1/wheelarch.sqlite */
+    FEED_VARIANTS,    /* api/v1/variants.json */
+    FEED_INDEX_TABLE, /* api/v1/index-table.json */
+    FEED_PEP,         /* api/v1/variants/ */
+    FEED_CSV,         /* api/v1/matrix.csv */
+    FEED_SCHEMA,      /* api/v1/schema.json */
+    FEED_STEPS
+};
+
+static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err);
+
+static int feed_step(struct ctx *c, struct sitedata *d, enum feed_step step, struct wa_error *err)
 {
-    struct strbuf m = STRBUF_INIT;
-    sitedata_matrix_json(d, &m);
-    int rc = put(c, "api/v1/matrix.json", m.buf ? m.buf : "", m.len, err);
-    strbuf_free(&m);
-    /* Each document made, written and freed in turn: at 100,000 wheels
-     * they are tens of MB each as trees. */
-    if (rc == 0) {
-        d->index_table = sitedata_build_index_table(d);
-        rc = put_json(c, "api/v1/index-table.json", d->index_table, err);
-        json_decref(d->index_table);
-        d->index_table = NULL;
+    int rc = 0;
+    switch (step) {
+    case FEED_SIMPLE:
+        sitedata_build_simple(d);
+        return simple(c, d, err);
+    case FEED_MATRIX_JSON: {
+        struct strbuf m = STRBUF_INIT;
+        sitedata_matrix_json(d, &m);
+        rc = put(c, "api/v1/matrix.json", m.buf ? m.buf : "", m.len, err);
+        strbuf_free(&m);
+        return rc;
     }
-    if (rc == 0) {
+    case FEED_SQLITE: {
+        unsigned char *db;
+        size_t n;
+        rc = feeddb_make(d, &db, &n, err);
+        if (rc == 0)
+            rc = put(c, "api/v1/wheelarch.sqlite", (const char *)db, n, err);
+        free(db);
+        return rc;
+    }
+    case FEED_VARIANTS:
         d->variants = sitedata_build_variants(d);
         rc = put_json(c, "api/v1/variants.json", d->variants, err);
         json_decref(d->variants);
         d->variants = NULL;
-    }
-    if (rc == 0) {
+        return rc;
+    case FEED_INDEX_TABLE:
+        d->index_table = sitedata_build_index_table(d);
+        rc = put_json(c, "api/v1/index-table.json", d->index_table, err);
+        json_decref(d->index_table);
+        d->index_table = NULL;
+        return rc;
+    case FEED_PEP: {
         /* PEP 825 index metadata per (project, version), and their list */
         struct pepfile pf = {c, err};
         json_t *vindex = NULL;
@@ -782,21 +817,14 @@ static int api(struct ctx *c, struct sitedata *d, struct wa_error *err)
         if (rc == 0)
             rc = put_json(c, "api/v1/variants/index.json", vindex, err);
         json_decref(vindex);
+        return rc;
     }
-    if (rc == 0) {
+    case FEED_CSV:
         sitedata_build_csv(d);
         rc = put(c, "api/v1/matrix.csv", d->csv.buf ? d->csv.buf : "", d->csv.len, err);
         strbuf_free(&d->csv);
-    }
-    if (rc == 0) {
-        unsigned char *db;
-        size_t n;
-        rc = feeddb_make(d, &db, &n, err);
-        if (rc == 0)
-            rc = put(c, "api/v1/wheelarch.sqlite", (const char *)db, n, err);
-        free(db);
-    }
-    if (rc == 0) {
+        return rc;
+    case FEED_SCHEMA: {
         char *file = xasprintf("%s/schema.json", c->o->templates_dir);
         json_error_t je;
         json_t *schema = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
@@ -811,8 +839,37 @@ static int api(struct ctx *c, struct sitedata *d, struct wa_error *err)
         }
         rc = put_json(c, "api/v1/schema.json", schema, err);
         json_decref(schema);
+        return rc;
     }
-    return rc;
+    default:
+        return 0;
+    }
+}
+
+/* The steps still to take, shared by the two threads. */
+struct feed_steps {
+    pthread_mutex_t mu;
+    int next; /* FEED_STEPS when all are taken or a step failed */
+};
+
+/* Takes steps until none is left; a failure stops the other thread's too. */
+static int feeds_work(struct feed_steps *fs, struct ctx *c, struct sitedata *d,
+                      struct wa_error *err)
+{
+    for (;;) {
+        pthread_mutex_lock(&fs->mu);
+        int step = fs->next < FEED_STEPS ? fs->next++ : -1;
+        pthread_mutex_unlock(&fs->mu);
+        if (step < 0)
+            return 0;
+        int rc = feed_step(c, d, (enum feed_step)step, err);
+        if (rc < 0) {
+            pthread_mutex_lock(&fs->mu);
+            fs->next = FEED_STEPS;
+            pthread_mutex_unlock(&fs->mu);
+            return rc;
+        }
+    }
 }
 
 /* ---- the second thread ---------------------------------------------------- */
@@ -820,6 +877,7 @@ static int api(struct ctx *c, struct sitedata *d, struct wa_error *err)
 struct feeds_job {
     struct ctx c; /* its own templates and page count */
     struct sitedata *d;
+    struct feed_steps steps;
     struct wa_error err;
     int rc;
     struct workers_task task;
@@ -828,28 +886,44 @@ struct feeds_job {
 static void feeds_run(void *arg)
 {
     struct feeds_job *j = arg;
-    j->rc = api(&j->c, j->d, &j->err);
-    if (j->rc == 0) {
-        sitedata_build_simple(j->d);
-        j->rc = simple(&j->c, j->d, &j->err);
-    }
+    j->rc = feeds_work(&j->steps, &j->c, j->d, &j->err);
 }
 
 static void feeds_start(struct feeds_job *j, const struct ctx *c, struct sitedata *d)
 {
     ctx_for_thread(&j->c, c); /* its pages left out join the main list after */
     j->d = d;
+    pthread_mutex_init(&j->steps.mu, NULL);
+    j->steps.next = 0;
     workers_spawn(&j->task, feeds_run, j);
 }
 
-/* Waits for the feeds; returns rc, or the feeds' error when rc is 0. */
-static int feeds_join(struct feeds_job *j, int rc, struct wa_error *err)
+/* Takes the feeds' steps left (on c's thread, with helper's templates and
+ * lists), waits for the feeds' thread; returns rc, or the first error of
+ * the steps when rc is 0. */
+static int feeds_join(struct feeds_job *j, struct ctx *helper, int rc, struct wa_error *err)
 {
+    struct wa_error mine;
+    int mrc = 0;
+    if (rc == 0)
+        mrc = feeds_work(&j->steps, helper, j->d, &mine);
+    else { /* stop the feeds' thread at its next step */
+        pthread_mutex_lock(&j->steps.mu);
+        j->steps.next = FEED_STEPS;
+        pthread_mutex_unlock(&j->steps.mu);
+    }
     workers_join(&j->task);
+    pthread_mutex_destroy(&j->steps.mu);
     tmpl_set_free(j->c.tmpls);
     j->c.tmpls = NULL;
     strbuf_free(&j->c.page);
+    rc = first_error(rc, err, mrc, &mine);
     return first_error(rc, err, j->rc, &j->err);
+}
+
+static int skip_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct dbview_skip *)a)->file, ((const struct dbview_skip *)b)->file);
 }
 
 /* Appends the n pages of list (taken) to the skipped records of st. */
@@ -969,14 +1043,22 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     if (rc == 0)
         rc = prose(&c, "faq.md", "faq/index.html", "Questions and answers", err);
     phase("pages");
-    rc = feeds_join(&fj, rc, err);
+    struct ctx helper; /* this thread's part of the feeds */
+    ctx_for_thread(&helper, &c);
+    rc = feeds_join(&fj, &helper, rc, err);
     phase("feeds");
-    c.pages += fj.c.pages;
-    /* Pages left out, in a fixed order: this thread's, then the feeds'. */
+    /* Pages left out, in a fixed order: this thread's, then the feeds' by
+     * path (either thread may have made any of them). */
     add_skips(st, c.dups, c.ndups);
+    c.dups = NULL;
+    c.ndups = 0;
+    ctx_join(&fj.c, &helper); /* its pages and pages left out to the feeds' */
+    c.pages += fj.c.pages;
+    if (fj.c.ndups > 1)
+        qsort(fj.c.dups, fj.c.ndups, sizeof *fj.c.dups, skip_cmp);
     add_skips(st, fj.c.dups, fj.c.ndups);
-    c.dups = fj.c.dups = NULL;
-    c.ndups = fj.c.ndups = 0;
+    fj.c.dups = NULL;
+    fj.c.ndups = 0;
     if (rc == 0)
         rc = copy_asset(&c, "style.css", err);
     if (rc == 0)
