@@ -3,6 +3,7 @@
  */
 #include "query.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -144,6 +145,8 @@ struct query_order {
     struct strmap *lists; /* "project\x01platform" -> index in rows */
     size_t **rows;        /* per (project, platform): its rows, in query order */
     size_t *nrows;
+    size_t **cls; /* per list: each row's class (dbview_row_classes) */
+    size_t *ncls;
     size_t n, cap;
 };
 
@@ -182,6 +185,21 @@ struct query_order *query_order_new(const struct dbview *v)
     }
     strbuf_free(&k);
     free(rows);
+    /* The classes of each list, made once for all the queries that read
+     * it (hashing every row's code per query was most of a query). */
+    q->cls = xcalloc(q->n + 1, sizeof *q->cls);
+    q->ncls = xcalloc(q->n + 1, sizeof *q->ncls);
+    for (size_t l = 0; l < q->n; l++) {
+        size_t n = q->nrows[l];
+        const struct dbview_row **lr = xmalloc((n + 1) * sizeof *lr);
+        for (size_t i = 0; i < n; i++)
+            lr[i] = &v->rows[q->rows[l][i]];
+        size_t *first = xmalloc((n + 1) * sizeof *first);
+        q->cls[l] = xmalloc((n + 1) * sizeof **q->cls);
+        q->ncls[l] = dbview_row_classes(lr, n, q->cls[l], first);
+        free(first);
+        free(lr);
+    }
     return q;
 }
 
@@ -189,24 +207,35 @@ void query_order_free(struct query_order *q)
 {
     if (!q)
         return;
-    for (size_t i = 0; i < q->n; i++)
+    for (size_t i = 0; i < q->n; i++) {
         free(q->rows[i]);
+        free(q->cls[i]);
+    }
     free(q->rows);
     free(q->nrows);
+    free(q->cls);
+    free(q->ncls);
     strmap_free(q->lists);
     free(q);
 }
 
-const size_t *query_order_rows(const struct query_order *q, const char *project,
-                               const char *platform, size_t *n)
+/* The list of project on platform: its index, or -1. */
+static long order_list(const struct query_order *q, const char *project, const char *platform)
 {
     struct strbuf k = STRBUF_INIT;
     order_key(&k, project, platform);
     size_t at;
     int found = strmap_get(q->lists, k.buf, &at);
     strbuf_free(&k);
-    *n = found ? q->nrows[at] : 0;
-    return found ? q->rows[at] : NULL;
+    return found ? (long)at : -1;
+}
+
+const size_t *query_order_rows(const struct query_order *q, const char *project,
+                               const char *platform, size_t *n)
+{
+    long at = order_list(q, project, platform);
+    *n = at >= 0 ? q->nrows[at] : 0;
+    return at >= 0 ? q->rows[at] : NULL;
 }
 
 static void judge_one(const struct qctx *c, const struct dbview_row *r, int has_driver,
@@ -258,8 +287,15 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
      * not what someone fixing "no kernel image" should be sent to). */
     char *asked = o->version ? dotver_release(o->version) : NULL;
     size_t nread = v->nrows;
-    const size_t *read =
-        o->order ? query_order_rows(o->order, o->project, o->platform, &nread) : NULL;
+    const size_t *read = NULL, *read_cls = NULL; /* with an order: its list, its classes */
+    if (o->order) {
+        long l = order_list(o->order, o->project, o->platform);
+        nread = l >= 0 ? o->order->nrows[l] : 0;
+        read = l >= 0 ? o->order->rows[l] : NULL;
+        read_cls = l >= 0 ? o->order->cls[l] : NULL;
+        c->ncls = l >= 0 ? o->order->ncls[l] : 0;
+        c->cls = xmalloc((nread ? nread : 1) * sizeof *c->cls);
+    }
     for (size_t i = 0; i < nread; i++) {
         const struct dbview_row *r = &v->rows[read ? read[i] : i];
         if (strcmp(r->project, o->project) != 0 || strcmp(r->platform, o->platform) != 0 ||
@@ -273,6 +309,8 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
             continue;
         if (c->n % 64 == 0)
             c->rows = xrealloc(c->rows, (c->n + 64) * sizeof *c->rows);
+        if (read_cls)
+            c->cls[c->n] = read_cls[i];
         c->rows[c->n++] = r;
     }
     free(asked);
@@ -281,11 +319,20 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
     c->plain = xmalloc((c->n ? c->n : 1) * sizeof *c->plain);
     c->releases = xcalloc(c->n + 1, sizeof *c->releases);
     c->rel_start = xcalloc(c->n + 1, sizeof *c->rel_start);
-    /* The classes; without the caller's verdicts, each class is judged
-     * once. */
-    c->cls = xmalloc((c->n ? c->n : 1) * sizeof *c->cls);
-    c->first = xmalloc((c->n ? c->n : 1) * sizeof *c->first);
-    c->ncls = dbview_row_classes(c->rows, c->n, c->cls, c->first);
+    /* The classes (the order's, or made here); without the caller's
+     * verdicts, each class is judged once, by its first row read. */
+    if (read_cls) {
+        c->first = xmalloc((c->ncls ? c->ncls : 1) * sizeof *c->first);
+        for (size_t k = 0; k < c->ncls; k++)
+            c->first[k] = SIZE_MAX; /* a class none of whose rows is read */
+        for (size_t i = 0; i < c->n; i++)
+            if (c->first[c->cls[i]] == SIZE_MAX)
+                c->first[c->cls[i]] = i;
+    } else {
+        c->cls = xmalloc((c->n ? c->n : 1) * sizeof *c->cls);
+        c->first = xmalloc((c->n ? c->n : 1) * sizeof *c->first);
+        c->ncls = dbview_row_classes(c->rows, c->n, c->cls, c->first);
+    }
     if (!o->judged)
         c->own = xmalloc((c->ncls ? c->ncls : 1) * sizeof *c->own);
     for (size_t i = 0; i < c->n; i++) {

@@ -361,7 +361,6 @@ struct release_job {
                    * when either thread failed, so both stop */
     int rc;
     struct wa_error err;
-    struct workers_task task;
 };
 
 static int same_page(const struct dbview_row *a, const struct dbview_row *b)
@@ -404,28 +403,29 @@ static void release_pages_run(void *arg)
     }
 }
 
-static int release_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
-{
+/* The release pages not taken yet, shared by the two threads: the feeds'
+ * thread takes them when its steps are done, this one after its other
+ * pages; pages are small, so the two end together. */
+struct release_cursor {
     pthread_mutex_t mu;
-    pthread_mutex_init(&mu, NULL);
-    size_t next = 0;
-    struct release_job other = {0}, mine = {0};
-    ctx_for_thread(&other.c, c);
-    other.d = mine.d = d;
-    other.mu = mine.mu = &mu;
-    other.next = mine.next = &next;
-    int spawned = workers_try_spawn(&other.task, release_pages_run, &other) == 0;
+    size_t next; /* the first row of the next page; past the last row when
+                  * a thread failed, so the other stops */
+};
+
+/* Makes release pages from cur on c's thread until none is left. */
+static int release_pages(struct ctx *c, const struct sitedata *d, struct release_cursor *cur,
+                         struct wa_error *err)
+{
+    struct release_job mine = {0};
     mine.c = *c; /* this thread's own context */
+    mine.d = d;
+    mine.mu = &cur->mu;
+    mine.next = &cur->next;
     release_pages_run(&mine);
     *c = mine.c;
-    if (spawned)
-        workers_join(&other.task);
-    ctx_join(c, &other.c);
-    pthread_mutex_destroy(&mu);
-    int rc = mine.rc;
-    if (rc < 0 && err)
+    if (mine.rc < 0 && err)
         *err = mine.err;
-    return first_error(rc, err, other.rc, &other.err);
+    return mine.rc;
 }
 
 static char *atom_time(const char *date)
@@ -878,6 +878,7 @@ struct feeds_job {
     struct ctx c; /* its own templates and page count */
     struct sitedata *d;
     struct feed_steps steps;
+    struct release_cursor releases; /* then release pages, beside this thread */
     struct wa_error err;
     int rc;
     struct workers_task task;
@@ -887,6 +888,8 @@ static void feeds_run(void *arg)
 {
     struct feeds_job *j = arg;
     j->rc = feeds_work(&j->steps, &j->c, j->d, &j->err);
+    if (j->rc == 0)
+        j->rc = release_pages(&j->c, j->d, &j->releases, &j->err);
 }
 
 static void feeds_start(struct feeds_job *j, const struct ctx *c, struct sitedata *d)
@@ -895,6 +898,8 @@ static void feeds_start(struct feeds_job *j, const struct ctx *c, struct sitedat
     j->d = d;
     pthread_mutex_init(&j->steps.mu, NULL);
     j->steps.next = 0;
+    pthread_mutex_init(&j->releases.mu, NULL);
+    j->releases.next = 0;
     workers_spawn(&j->task, feeds_run, j);
 }
 
@@ -907,13 +912,17 @@ static int feeds_join(struct feeds_job *j, struct ctx *helper, int rc, struct wa
     int mrc = 0;
     if (rc == 0)
         mrc = feeds_work(&j->steps, helper, j->d, &mine);
-    else { /* stop the feeds' thread at its next step */
+    else { /* stop the feeds' thread at its next step or page */
         pthread_mutex_lock(&j->steps.mu);
         j->steps.next = FEED_STEPS;
         pthread_mutex_unlock(&j->steps.mu);
+        pthread_mutex_lock(&j->releases.mu);
+        j->releases.next = j->d->v->nrows + 1;
+        pthread_mutex_unlock(&j->releases.mu);
     }
     workers_join(&j->task);
     pthread_mutex_destroy(&j->steps.mu);
+    pthread_mutex_destroy(&j->releases.mu);
     tmpl_set_free(j->c.tmpls);
     j->c.tmpls = NULL;
     strbuf_free(&j->c.page);
@@ -1031,9 +1040,6 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
         rc = gpu_pages(&c, &d, err);
     phase("gpus");
     if (rc == 0)
-        rc = release_pages(&c, &d, err);
-    phase("releases");
-    if (rc == 0)
         rc = changes(&c, &d, err);
     if (rc == 0)
         rc = prose(&c, "methodology.md", "methodology/index.html",
@@ -1043,10 +1049,19 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     if (rc == 0)
         rc = prose(&c, "faq.md", "faq/index.html", "Questions and answers", err);
     phase("pages");
+    /* The feeds' steps left, then the release pages with the feeds' thread
+     * (small pages: the two threads end together). */
     struct ctx helper; /* this thread's part of the feeds */
     ctx_for_thread(&helper, &c);
-    rc = feeds_join(&fj, &helper, rc, err);
+    struct wa_error ferr;
+    int frc = rc == 0 ? feeds_work(&fj.steps, &helper, &d, &ferr) : 0;
+    rc = first_error(rc, err, frc, &ferr);
     phase("feeds");
+    if (rc == 0)
+        rc = release_pages(&c, &d, &fj.releases, err);
+    phase("releases");
+    rc = feeds_join(&fj, &helper, rc, err);
+    phase("join");
     /* Pages left out, in a fixed order: this thread's, then the feeds' by
      * path (either thread may have made any of them). */
     add_skips(st, c.dups, c.ndups);
