@@ -4,6 +4,7 @@
 #include "strbuf.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,19 +115,45 @@ size_t strbuf_utf8_len(const unsigned char *p)
     return n;
 }
 
+/* 8 bytes at p (any alignment) */
+static uint64_t word_at(const unsigned char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* Whether one of the 8 bytes of w needs a look: not ASCII, a control
+ * character, '"' or '\\' (the usual test for a zero byte, applied to
+ * w ^ the byte repeated, and to w - 0x20 repeated for bytes below 0x20). */
+static int word_special(uint64_t w)
+{
+    uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
+    uint64_t zero_q = (q - ONES) & ~q, zero_b = (b - ONES) & ~b;
+    uint64_t low = (w - ONES * 0x20) & ~w;
+    return ((zero_q | zero_b | low) & HIGHS) != 0 || (w & HIGHS) != 0;
+}
+
 int strbuf_utf8_valid(const char *s)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    for (;;) {
-        while (*p && *p < 0x80) /* ASCII: most text, no call per byte */
+    size_t len = strlen(s);
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    while (p < end) {
+        while (end - p >= 8 && !(word_at(p) & HIGHS)) /* ASCII, 8 at a time */
+            p += 8;
+        while (p < end && *p < 0x80)
             p++;
-        if (!*p)
+        if (p == end)
             return 1;
         size_t n = strbuf_utf8_len(p);
         if (!n)
             return 0;
         p += n;
     }
+    return 1;
 }
 
 int strbuf_add_json_n(struct strbuf *sb, const char *s, size_t len)
@@ -137,6 +164,10 @@ int strbuf_add_json_n(struct strbuf *sb, const char *s, size_t len)
     const unsigned char *p = (const unsigned char *)s, *end = p + len;
     const unsigned char *run = p; /* bytes not yet appended that need no escape */
     while (p < end) {
+        if (end - p >= 8 && !word_special(word_at(p))) { /* 8 plain bytes */
+            p += 8;
+            continue;
+        }
         unsigned c = *p;
         if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
             p++;

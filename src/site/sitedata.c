@@ -95,9 +95,14 @@ void sitedata_set_page_id(json_t *o, const char *key, struct strmap *used, const
     free(id);
 }
 
+int sitedata_is_http(const char *url)
+{
+    return url && (strncmp(url, "https://", 8) == 0 || strncmp(url, "http://", 7) == 0);
+}
+
 char *sitedata_href(const char *url)
 {
-    if (!url || (strncmp(url, "https://", 8) != 0 && strncmp(url, "http://", 7) != 0))
+    if (!sitedata_is_http(url))
         return NULL;
     static const char hex[] = "0123456789ABCDEF";
     struct strbuf b = STRBUF_INIT;

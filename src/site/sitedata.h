@@ -139,6 +139,8 @@ char *sitedata_id(const char *s);
  * an escape) percent-encoded.  HTML escaping is still the template's job.
  * Caller frees. */
 char *sitedata_href(const char *url);
+/* Whether sitedata_href(url) is not NULL, without making it. */
+int sitedata_is_http(const char *url);
 
 /* "sm_61" for 61, "gfx1100" for an AMD device code. */
 void sitedata_arch_dir(uint16_t cc, char *buf, size_t n);

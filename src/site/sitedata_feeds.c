@@ -483,11 +483,9 @@ void sitedata_build_simple(struct sitedata *d)
         d->simple_rows[at] = r;
         tags[at] = xcalloc(row->nwheels + 1, sizeof **tags);
         ntags[at] = row->nwheels;
-        for (size_t k = 0; k < row->nwheels; k++) {
-            char *href = sitedata_href(row->wheels[k].url);
-            tags[at][k] = href ? link_tag(row->wheels[k].filename) : NULL; /* NULL: no link */
-            free(href);
-        }
+        for (size_t k = 0; k < row->nwheels; k++) /* NULL: no link (sitedata_href's NULL) */
+            tags[at][k] =
+                sitedata_is_http(row->wheels[k].url) ? link_tag(row->wheels[k].filename) : NULL;
         json_array_append_new(rows, x);
         index[r] = at + 1;
         size_t k;

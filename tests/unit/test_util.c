@@ -106,6 +106,19 @@ static void json_strings(void)
         snprintf(what, sizeof what, "byte 0x%02x", c);
         json_same(s, what);
     }
+    /* the same bytes at every place of a longer string: the writer and
+     * the check look at 8 bytes at a time */
+    for (int c = 1; c < 256; c++)
+        for (int at = 0; at < 20; at++) {
+            char t[32], what[48];
+            memset(t, 'x', 23);
+            t[23] = '\0';
+            t[at] = (char)c;
+            if (c >= 0xc2 && c <= 0xdf && at < 22)
+                t[at + 1] = (char)0xa9; /* a two-byte sequence, whole */
+            snprintf(what, sizeof what, "byte 0x%02x at %d", c, at);
+            json_same(t, what);
+        }
     json_same("", "empty");
     json_same("torch-2.9.0+cu130-cp312-cp312-manylinux_2_28_x86_64.whl", "a wheel name");
     json_same("https://x/a%2Bb?q=\"<>&/", "a URL with quotes and a slash");
