@@ -412,6 +412,22 @@ static json_t *read_number(struct reader *r)
 
 static json_t *read_value(struct reader *r);
 
+/* After an item of an object or array: 1 at its close (taken), 0 at a
+ * ',' (taken, with the space after it), -1 at anything else. */
+static int after_item(struct reader *r, char close)
+{
+    skip_space(r);
+    if (*r->p == (unsigned char)close) {
+        r->p++;
+        return 1;
+    }
+    if (*r->p != ',')
+        return -1;
+    r->p++;
+    skip_space(r);
+    return 0;
+}
+
 static json_t *read_object(struct reader *r)
 {
     json_t *o = json_object();
@@ -424,10 +440,10 @@ static json_t *read_object(struct reader *r)
         const char *k;
         size_t klen;
         if (*r->p != '"')
-            goto fail;
+            break;
         r->p++;
         if (read_string(r, &k, &klen) < 0)
-            goto fail;
+            break;
         /* the key may sit in tmp, which the value's strings reuse */
         char kbuf[128];
         char *key = klen < sizeof kbuf ? kbuf : xmalloc(klen + 1);
@@ -445,19 +461,12 @@ static json_t *read_object(struct reader *r)
             v = NULL;
         if (key != kbuf)
             free(key);
-        if (!v)
-            goto fail;
-        skip_space(r);
-        if (*r->p == '}') {
-            r->p++;
+        int end = v ? after_item(r, '}') : -1;
+        if (end > 0)
             return o;
-        }
-        if (*r->p != ',')
-            goto fail;
-        r->p++;
-        skip_space(r);
+        if (end < 0)
+            break;
     }
-fail:
     json_decref(o);
     return NULL;
 }
@@ -472,19 +481,12 @@ static json_t *read_array(struct reader *r)
     }
     for (;;) {
         json_t *v = read_value(r);
-        if (!v || json_array_append_new(a, v) < 0)
-            goto fail;
-        skip_space(r);
-        if (*r->p == ']') {
-            r->p++;
+        int end = v && json_array_append_new(a, v) == 0 ? after_item(r, ']') : -1;
+        if (end > 0)
             return a;
-        }
-        if (*r->p != ',')
-            goto fail;
-        r->p++;
-        skip_space(r);
+        if (end < 0)
+            break;
     }
-fail:
     json_decref(a);
     return NULL;
 }
