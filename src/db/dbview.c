@@ -18,6 +18,7 @@
 #include "record.h"
 #include "strbuf.h"
 #include "strmap.h"
+#include "strpool.h"
 #include "wheelmeta.h"
 #include "xalloc.h"
 
@@ -92,6 +93,7 @@ void dbview_free(struct dbview *v)
     free(v->rows);
     free(v->data_date);
     dbview_skips_free(v->skipped, v->nskipped);
+    strpool_free(v->strings);
     memset(v, 0, sizeof *v);
 }
 
@@ -642,19 +644,23 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
     }
     r->wheels = xgrow(r->wheels, &r->capwheels, r->nwheels + 1, sizeof *r->wheels);
     struct record_wheel *line = &r->wheels[r->nwheels++];
-    line->filename = xstrdup(w->filename ? w->filename : "");
-    line->url = xstrdup(w->url ? w->url : "");
-    line->key = xstrdup(w->key);
-    line->sha256 = opt_dup(w->sha256);
+    if (!v->strings)
+        v->strings = strpool_new();
+    struct strpool *sp = v->strings; /* a wheel's strings side by side */
+    line->pooled = 1;
+    line->filename = strpool_dup(sp, w->filename ? w->filename : "");
+    line->url = strpool_dup(sp, w->url ? w->url : "");
+    line->key = strpool_dup(sp, w->key);
+    line->sha256 = strpool_dup(sp, w->sha256);
     line->scanned = st == VIEW_VERIFIED;
-    line->upload_time = opt_dup(w->upload_time);
-    line->scanned_at = opt_dup(w->scanned_at);
-    line->inferred_from = opt_dup(w->inferred_from);
-    line->requires_python = opt_dup(w->requires_python);
+    line->upload_time = strpool_dup(sp, w->upload_time);
+    line->scanned_at = strpool_dup(sp, w->scanned_at);
+    line->inferred_from = strpool_dup(sp, w->inferred_from);
+    line->requires_python = strpool_dup(sp, w->requires_python);
     line->size = w->size;
     line->sha256_verified = w->sha256_verified;
     line->yanked = w->yanked;
-    line->yanked_reason = opt_dup(w->yanked_reason);
+    line->yanked_reason = strpool_dup(sp, w->yanked_reason);
     newer(&r->scanned_at, w->scanned_at);
     newer(&v->data_date, w->scanned_at);
     if (st < r->status) {

@@ -68,6 +68,7 @@ struct dbview {
     char *data_date;  /* newest scanned_at, or NULL */
     struct dbview_skip *skipped; /* in file name order */
     size_t nskipped;
+    struct strpool *strings; /* the wheels' strings (record_wheel.pooled) */
 };
 
 /* Called with each record that lists binaries (those crawl scanned) as it

@@ -210,6 +210,10 @@ void record_wheel_from_json(json_t *e, struct record_wheel *w)
 
 void record_wheel_free(struct record_wheel *w)
 {
+    if (w->pooled) {
+        memset(w, 0, sizeof *w);
+        return;
+    }
     free(w->filename);
     free(w->url);
     free(w->key);

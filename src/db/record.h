@@ -34,6 +34,7 @@ struct record_wheel {
     int sha256_verified; /* -1 when unknown, else 0 or 1 */
     int yanked;          /* 0 or 1 */
     char *yanked_reason; /* the reason when the index gave one, else NULL */
+    int pooled;          /* the strings are a pool's (a view's), not this line's */
 };
 
 struct record_columns {

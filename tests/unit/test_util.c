@@ -19,6 +19,7 @@
 #include "outdir.h"
 #include "strbuf.h"
 #include "strmap.h"
+#include "strpool.h"
 #include "workers.h"
 #include "xalloc.h"
 
@@ -131,8 +132,37 @@ static void json_strings(void)
     json_same("\x1f\x7f\t\n", "control characters and DEL");
 }
 
+/* strpool: every string copied whole and still there after thousands
+ * more, short and long ones (a long one gets a block of its own). */
+static void pool(void)
+{
+    struct strpool *p = strpool_new();
+    OK(strpool_dup(p, NULL) == NULL, "strpool_dup(NULL) is NULL");
+    enum { N = 20000 };
+    char **got = xcalloc(N, sizeof *got);
+    char want[200000];
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        size_t n = i % 997 == 0 ? (size_t)(70000 + i % 5) : (size_t)(i % 113);
+        memset(want, 'a' + i % 26, n);
+        want[n] = '\0';
+        got[i] = strpool_dup(p, want);
+        bad += got[i] == want || strcmp(got[i], want) != 0;
+    }
+    for (int i = 0; i < N; i++) {
+        size_t n = i % 997 == 0 ? (size_t)(70000 + i % 5) : (size_t)(i % 113);
+        bad +=
+            strlen(got[i]) != n || (n && (got[i][0] != 'a' + i % 26 || got[i][n - 1] != got[i][0]));
+    }
+    INT_EQ(bad, 0, "pooled strings that differ from their source");
+    free(got);
+    strpool_free(p);
+    strpool_free(NULL);
+}
+
 int main(int argc, char **argv)
 {
+    pool();
     workers();
     json_strings();
     releases();
