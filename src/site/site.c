@@ -349,10 +349,9 @@ static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
     return rc;
 }
 
-/* Release pages on two threads: each page is independent, and by the time
- * they are made the feeds' thread is usually done.  A thread takes the
- * next page (its rows: one project and version) under the lock and makes
- * it outside. */
+/* Release pages on both threads (struct release_cursor): each page is
+ * independent.  A thread takes the next page (its rows: one project and
+ * version) under the lock and makes it outside. */
 struct release_job {
     struct ctx c;
     const struct sitedata *d;
@@ -368,9 +367,8 @@ static int same_page(const struct dbview_row *a, const struct dbview_row *b)
     return strcmp(a->project, b->project) == 0 && strcmp(a->version, b->version) == 0;
 }
 
-static void release_pages_run(void *arg)
+static void release_pages_run(struct release_job *j)
 {
-    struct release_job *j = arg;
     const struct dbview *v = j->d->v;
     while (j->rc == 0) {
         pthread_mutex_lock(j->mu);
@@ -1006,9 +1004,10 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     sitedata_begin(&v, &t, c.base_url, &d);
     have_data = 1;
     phase("grid");
-    /* The feed and the simple indexes are computed and written on a second
-     * thread while this one does the pages: both only read the view and
-     * the grid. */
+    /* The feed and the simple indexes are made on a second thread while
+     * this one does the pages (both only read the view and the grid); the
+     * two share what is left of the feeds and the release pages at the
+     * end (feeds_work, release_pages). */
     feeds_start(&fj, &c, &d);
     sitedata_build_pages(&d);
     phase("page data");
