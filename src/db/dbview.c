@@ -569,6 +569,34 @@ static const char *ids_wrong(const char *key, const char *project, const char *v
     return NULL;
 }
 
+/* The wheels' strings copied again, in the view's final order: read in
+ * key order, a row's wheels lay scattered over the pool, and each pass
+ * over the rows (the feed, the release pages, the simple indexes) missed
+ * the cache on every wheel. */
+static void compact_strings(struct dbview *v)
+{
+    if (!v->strings)
+        return;
+    struct strpool *sp = strpool_new();
+    for (size_t r = 0; r < v->nrows; r++)
+        for (size_t k = 0; k < v->rows[r].nwheels; k++) {
+            struct record_wheel *w = &v->rows[r].wheels[k];
+            if (!w->pooled)
+                continue;
+            w->filename = strpool_dup(sp, w->filename);
+            w->url = strpool_dup(sp, w->url);
+            w->key = strpool_dup(sp, w->key);
+            w->sha256 = strpool_dup(sp, w->sha256);
+            w->upload_time = strpool_dup(sp, w->upload_time);
+            w->scanned_at = strpool_dup(sp, w->scanned_at);
+            w->inferred_from = strpool_dup(sp, w->inferred_from);
+            w->requires_python = strpool_dup(sp, w->requires_python);
+            w->yanked_reason = strpool_dup(sp, w->yanked_reason);
+        }
+    strpool_free(v->strings);
+    v->strings = sp;
+}
+
 /* One wheel of the database into its row. */
 /* Whether to read a wheel: not when it is an older nightly than the view
  * keeps (then its record is not even fetched). */
@@ -1081,6 +1109,7 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
     attach_libraries(v, t);
     if (v->nrows > 1)
         qsort(v->rows, v->nrows, sizeof *v->rows, row_cmp);
+    compact_strings(v);
     strmap_free(by_key);
     strmap_free(crawled);
     strmap_free(newest_of);

@@ -663,7 +663,9 @@ static json_t *by_driver(const struct qctx *c, size_t rk, const char *exact)
     const struct tables *t = c->v->t;
     for (size_t i = 0; i < c->n; i++) {
         const struct dbview_row *r = c->rows[i];
-        if (!r->cuda.n)
+        /* rows of one class (one CUDA version and code) give the same
+         * floors: its first row stands for them */
+        if (!r->cuda.n || c->first[c->cls[i]] != i)
             continue;
         const struct minor_compat *mc = tables_minor_compat(t, (int)r->cuda.f[0]);
         if (mc)
