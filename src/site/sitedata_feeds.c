@@ -441,6 +441,8 @@ static char *link_tag(const char *filename)
     return tag;
 }
 
+#define NO_TAG UINT32_MAX
+
 struct candidate {
     size_t row;
     const struct dbview_row *vrow;
@@ -468,8 +470,12 @@ void sitedata_build_simple(struct sitedata *d)
     d->simple = json_object();
     json_t *rows = json_array(), *archs = json_array();
     size_t *index = xcalloc(v->nrows + 1, sizeof *index); /* view row -> simple row + 1 */
-    char ***tags = xcalloc(v->nrows + 1, sizeof *tags);   /* per simple row, per wheel */
+    /* per simple row, per wheel: its tag as a number (the same number for
+     * the same tag), NO_TAG for a wheel without a link */
+    uint32_t **tags = xcalloc(v->nrows + 1, sizeof *tags);
     size_t *ntags = xcalloc(v->nrows + 1, sizeof *ntags);
+    struct strmap *tag_ids = strmap_new();
+    size_t nids = 0;
     d->simple_rows = xcalloc(v->nrows + 1, sizeof *d->simple_rows);
     const char **names = xcalloc(v->nrows + 1, sizeof *names);
     size_t nnames = 0;
@@ -483,9 +489,19 @@ void sitedata_build_simple(struct sitedata *d)
         d->simple_rows[at] = r;
         tags[at] = xcalloc(row->nwheels + 1, sizeof **tags);
         ntags[at] = row->nwheels;
-        for (size_t k = 0; k < row->nwheels; k++) /* NULL: no link (sitedata_href's NULL) */
-            tags[at][k] =
-                sitedata_is_http(row->wheels[k].url) ? link_tag(row->wheels[k].filename) : NULL;
+        for (size_t k = 0; k < row->nwheels; k++) {
+            tags[at][k] = NO_TAG;
+            if (!sitedata_is_http(row->wheels[k].url))
+                continue; /* no link (sitedata_href's NULL) */
+            char *tag = link_tag(row->wheels[k].filename);
+            size_t id;
+            if (!strmap_get(tag_ids, tag, &id)) {
+                id = nids++;
+                strmap_put(tag_ids, tag, id);
+            }
+            tags[at][k] = (uint32_t)id;
+            free(tag);
+        }
         json_array_append_new(rows, x);
         index[r] = at + 1;
         size_t k;
@@ -502,7 +518,8 @@ void sitedata_build_simple(struct sitedata *d)
         json_array_append_new(pl, json_string(names[k]));
     d->simple_picks = xcalloc(d->grid.nccs + 1, sizeof *d->simple_picks);
     struct candidate *cand = xcalloc(v->nrows + 1, sizeof *cand);
-    struct strmap *seen = strmap_new();
+    /* the tags a (project, version) has listed: seen[id] == its number */
+    size_t *seen = xcalloc(nids + 1, sizeof *seen), group = 0;
     for (size_t c = 0; c < d->grid.nccs; c++) {
         uint16_t cc = d->grid.ccs[c];
         char arch[16];
@@ -520,6 +537,7 @@ void sitedata_build_simple(struct sitedata *d)
                    strcmp(v->rows[end].version, v->rows[r].version) == 0)
                 end++;
             size_t n = 0;
+            group++;
             for (size_t q = r; q < end; q++)
                 if (index[q] && grid_at(&d->grid, c, q)->verdict == COMPAT_NATIVE)
                     cand[n++] = (struct candidate){q, &v->rows[q]};
@@ -534,29 +552,22 @@ void sitedata_build_simple(struct sitedata *d)
                     size_t sr = index[cand[i].row] - 1;
                     const struct dbview_row *vr = cand[i].vrow;
                     for (size_t k = 0; k < ntags[sr]; k++) {
-                        size_t one;
-                        if (!tags[sr][k] || vr->wheels[k].yanked != pass ||
-                            strmap_get(seen, tags[sr][k], &one))
+                        uint32_t id = tags[sr][k];
+                        if (id == NO_TAG || vr->wheels[k].yanked != pass || seen[id] == group)
                             continue; /* a preferred variant has a wheel for it */
-                        strmap_put(seen, tags[sr][k], 1);
+                        seen[id] = group;
                         pk->v = xgrow(pk->v, &cap, pk->n + 1, sizeof *pk->v);
                         pk->v[pk->n++] = (struct sitedata_pick){(uint32_t)sr, (uint32_t)k};
                     }
                 }
-            if (n) {
-                strmap_free(seen);
-                seen = strmap_new();
-            }
             r = end;
         }
     }
-    strmap_free(seen);
+    free(seen);
+    strmap_free(tag_ids);
     free(cand);
-    for (size_t i = 0; i < json_array_size(rows); i++) {
-        for (size_t k = 0; k < ntags[i]; k++)
-            free(tags[i][k]);
+    for (size_t i = 0; i < json_array_size(rows); i++)
         free(tags[i]);
-    }
     free(tags);
     free(ntags);
     json_object_set_new(d->simple, "projects", pl);
