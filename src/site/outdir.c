@@ -30,6 +30,7 @@ struct outdir {
      * written: unchanged files are only listed here.  A rebuild with
      * nothing changed thus creates no folder and links no file. */
     int materialized;
+    int have_old; /* an old tree was there at outdir_begin */
     char **pending;
     size_t npending, cap_pending;
     pthread_mutex_t mu;
@@ -71,7 +72,8 @@ int outdir_begin(const char *dir, struct outdir **out, struct wa_error *err)
     o->dirs = strmap_new();
     pthread_mutex_init(&o->mu, NULL);
     struct stat sb;
-    o->materialized = !(stat(o->dir, &sb) == 0 && S_ISDIR(sb.st_mode)); /* no old tree */
+    o->have_old = stat(o->dir, &sb) == 0 && S_ISDIR(sb.st_mode);
+    o->materialized = !o->have_old;
     if (outdir_remove_tree(o->tmp) != 0 || mkdir(o->tmp, 0777) != 0) {
         int rc = wa_error_set(err, WA_ERR_IO, "cannot create %s: %s", o->tmp, strerror(errno));
         outdir_abort(o);
@@ -205,9 +207,12 @@ static int put(struct outdir *o, const char *relpath, const void *data, size_t l
         return 1;
     if (dup)
         return wa_error_set(err, WA_ERR_USAGE, "output path '%s' written twice", relpath);
-    char *old = fsutil_join(o->dir, relpath);
-    int same = same_bytes(old, data, len);
-    free(old);
+    int same = 0;
+    if (o->have_old) { /* else there is no old file to compare with */
+        char *old = fsutil_join(o->dir, relpath);
+        same = same_bytes(old, data, len);
+        free(old);
+    }
     int rc = 0;
     pthread_mutex_lock(&o->mu);
     if (same) {
