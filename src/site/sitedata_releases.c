@@ -281,6 +281,27 @@ void sitedata_build_changes(struct sitedata *d)
     const struct dbview *v = d->v;
     d->changes = json_array();
     struct strmap *ids = strmap_new();
+    /* The rows of each (project, release), in view order: a release's
+     * entry looks up the previous release's rows (a scan of every row per
+     * release was most of this page on a project with hundreds). */
+    struct strmap *rel_at = strmap_new(); /* "project\x01release" -> list + 1 */
+    size_t **rel_rows = xcalloc(v->nrows + 1, sizeof *rel_rows);
+    size_t *rel_n = xcalloc(v->nrows + 1, sizeof *rel_n), nrel = 0;
+    struct strbuf key = STRBUF_INIT;
+    for (size_t k = 0; k < v->nrows; k++) {
+        strbuf_reset(&key);
+        strbuf_adds(&key, v->rows[k].project);
+        strbuf_addc(&key, 1);
+        strbuf_adds(&key, v->rows[k].release);
+        size_t at;
+        if (!strmap_get(rel_at, key.buf, &at)) {
+            at = ++nrel;
+            strmap_put(rel_at, key.buf, at);
+        }
+        if (rel_n[at - 1] % 16 == 0)
+            rel_rows[at - 1] = xrealloc(rel_rows[at - 1], (rel_n[at - 1] + 16) * sizeof **rel_rows);
+        rel_rows[at - 1][rel_n[at - 1]++] = k;
+    }
     /* Releases per project, newest first (rows are sorted that way). */
     for (size_t r = 0; r < v->nrows; r++) {
         const struct dbview_row *row = &v->rows[r];
@@ -363,11 +384,19 @@ void sitedata_build_changes(struct sitedata *d)
                 json_decref(it);
         }
         /* Variants the previous release had and this one does not. */
+        size_t prev_list = 0, nprev = 0;
         if (prev) {
-            for (size_t k = 0; k < v->nrows; k++) {
+            strbuf_reset(&key);
+            strbuf_adds(&key, row->project);
+            strbuf_addc(&key, 1);
+            strbuf_adds(&key, prev);
+            if (strmap_get(rel_at, key.buf, &prev_list))
+                nprev = rel_n[prev_list - 1];
+        }
+        if (prev) {
+            for (size_t pi_k = 0; pi_k < nprev; pi_k++) {
+                size_t k = rel_rows[prev_list - 1][pi_k];
                 const struct dbview_row *p = &v->rows[k];
-                if (strcmp(p->project, row->project) || strcmp(p->release, prev))
-                    continue;
                 if (!sitedata_is_newest(d, k))
                     continue;
                 if (sitedata_newest_row(d, p->project, row->release, p->variant, p->platform) >= 0)
@@ -414,6 +443,12 @@ void sitedata_build_changes(struct sitedata *d)
         json_array_append_new(d->changes, entry);
     }
     strmap_free(ids);
+    for (size_t i = 0; i < nrel; i++)
+        free(rel_rows[i]);
+    free(rel_rows);
+    free(rel_n);
+    strmap_free(rel_at);
+    strbuf_free(&key);
 }
 
 /* ---- wheel pages --------------------------------------------------------- */
