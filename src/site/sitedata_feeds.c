@@ -92,6 +92,17 @@ static void add_row_with_wheels(struct strbuf *out, json_t *o, const struct dbvi
     strbuf_addc(out, '}');
 }
 
+/* A column of matrix.json's cells: a grid device and its name. */
+struct cell_col {
+    size_t c;
+    char name[16];
+};
+
+static int cell_col_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct cell_col *)a)->name, ((const struct cell_col *)b)->name);
+}
+
 void sitedata_matrix_json(const struct sitedata *d, struct strbuf *out)
 {
     const struct dbview *v = d->v;
@@ -117,34 +128,73 @@ void sitedata_matrix_json(const struct sitedata *d, struct strbuf *out)
     json_t *name_of[COMPAT_VERDICTS]; /* shared by every cell that says it */
     for (int k = 0; k < COMPAT_VERDICTS; k++)
         name_of[k] = json_string(compat_verdict_name(k));
+    /* A row's "cells" ({cc: verdict}) written straight, its keys in the
+     * order jansson sorts them (strcmp of the names); "cells" sorts before
+     * every other key of a row, so it goes first. */
+    struct cell_col *cols = xcalloc(d->grid.nccs + 1, sizeof *cols);
+    for (size_t c = 0; c < d->grid.nccs; c++) {
+        cols[c].c = c;
+        compat_cc_string(d->grid.ccs[c], cols[c].name, sizeof cols[c].name);
+    }
+    if (d->grid.nccs > 1)
+        qsort(cols, d->grid.nccs, sizeof *cols, cell_col_cmp);
+    struct strbuf rest = STRBUF_INIT;
     for (size_t r = 0; r < v->nrows; r++) {
         json_t *o = dbview_row_json(v, &v->rows[r]);
-        json_t *cells = json_object();
-        for (size_t c = 0; c < d->grid.nccs; c++) {
-            if (!grid_row_fits(&v->rows[r], d->grid.ccs[c]))
-                continue; /* the other vendor's GPUs */
-            char cc[16];
-            compat_cc_string(d->grid.ccs[c], cc, sizeof cc);
-            int verdict = grid_at(&d->grid, c, r)->verdict;
-            if (verdict >= 0 && verdict < COMPAT_VERDICTS)
-                json_object_set(cells, cc, name_of[verdict]);
-        }
-        json_object_set_new(o, "cells", cells);
         if (r)
             strbuf_addc(out, ',');
         /* "wheels" sorts after every key a row has, so it goes last */
         const char *key;
         json_t *val;
-        int after = 0;
-        json_object_foreach(o, key, val) after |= strcmp(key, "wheels") >= 0;
-        if (after) {
+        int after = 0, before_cells = 0;
+        json_object_foreach(o, key, val)
+        {
+            after |= strcmp(key, "wheels") >= 0;
+            before_cells |= strcmp(key, "cells") <= 0;
+        }
+        if (after || before_cells) { /* not a row's usual keys: through the tree */
+            json_t *cells = json_object();
+            for (size_t c = 0; c < d->grid.nccs; c++) {
+                int verdict = grid_at(&d->grid, cols[c].c, r)->verdict;
+                if (grid_row_fits(&v->rows[r], d->grid.ccs[cols[c].c]) && verdict >= 0 &&
+                    verdict < COMPAT_VERDICTS)
+                    json_object_set(cells, cols[c].name, name_of[verdict]);
+            }
+            json_object_set_new(o, "cells", cells);
             json_object_set_new(o, "wheels", slim_wheels(&v->rows[r]));
             add_json(out, o);
+            json_decref(o);
+            continue;
+        }
+        strbuf_adds(out, "{\"cells\":{");
+        int first = 1;
+        for (size_t c = 0; c < d->grid.nccs; c++) {
+            if (!grid_row_fits(&v->rows[r], d->grid.ccs[cols[c].c]))
+                continue; /* the other vendor's GPUs */
+            int verdict = grid_at(&d->grid, cols[c].c, r)->verdict;
+            if (verdict < 0 || verdict >= COMPAT_VERDICTS)
+                continue;
+            strbuf_adds(out, first ? "\"" : ",\"");
+            strbuf_adds(out, cols[c].name);
+            strbuf_adds(out, "\":\"");
+            strbuf_adds(out, compat_verdict_name(verdict));
+            strbuf_addc(out, '"');
+            first = 0;
+        }
+        strbuf_addc(out, '}');
+        /* then the row's other keys, and its wheels last */
+        strbuf_reset(&rest);
+        add_row_with_wheels(&rest, o, &v->rows[r]);
+        if (rest.len > 2) {
+            strbuf_addc(out, ',');
+            strbuf_add(out, rest.buf + 1, rest.len - 1); /* without its '{' */
         } else {
-            add_row_with_wheels(out, o, &v->rows[r]);
+            strbuf_addc(out, '}');
         }
         json_decref(o);
     }
+    strbuf_free(&rest);
+    free(cols);
     for (int k = 0; k < COMPAT_VERDICTS; k++)
         json_decref(name_of[k]);
     strbuf_adds(out, "]}\n");
