@@ -398,6 +398,10 @@ json_t *sitedata_build_variants(struct sitedata *d)
     json_t *doc = json_object();
     json_object_set_new(doc, "meta", sitedata_meta_copy(d));
     json_t *projects = json_object();
+    struct strmap *seen = strmap_new(); /* bound and targets -> parts */
+    json_t **parts = NULL;
+    size_t nparts = 0, capparts = 0;
+    struct strbuf key = STRBUF_INIT;
     for (size_t r = 0; r < v->nrows; r++) {
         const struct dbview_row *row = &v->rows[r];
         char rocm[16];
@@ -409,26 +413,55 @@ json_t *sitedata_build_variants(struct sitedata *d)
             continue; /* cpu: no GPU properties */
         const char *keys[] = {row->project, row->version, row->platform};
         json_t *pl = obj_path(projects, keys, 3);
+        /* Rows with the same targets and bound share their entry's parts
+         * (thousands of rows, a few dozen distinct answers; jsontext then
+         * writes a shared part once and copies it). */
+        strbuf_reset(&key);
+        strbuf_adds(&key, rocm[0] ? "amd " : "nvidia ");
+        strbuf_adds(&key, rocm[0] ? rocm : cuda);
+        const struct target *tl[2] = {rocm[0] ? row->gfx : row->sass, rocm[0] ? NULL : row->ptx};
+        size_t tn[2] = {rocm[0] ? row->ngfx : row->nsass, rocm[0] ? 0 : row->nptx};
+        for (int l = 0; l < 2; l++)
+            for (size_t i = 0; i < tn[l]; i++) {
+                char name[TARGET_NAME_MAX];
+                target_format(&tl[l][i], name, sizeof name);
+                strbuf_addc(&key, ' ');
+                strbuf_adds(&key, name);
+            }
+        size_t at;
         json_t *entry;
-        if (rocm[0]) {
-            /* AMD: `amd :: gfx_arch` (wheelarch's names; no provider plugin
-             * defines them yet). */
-            entry = variant_entry("amd", "gfx_arch", targets_of(row->gfx, row->ngfx, 0),
-                                  "rocm_version_lower_bound", rocm);
+        if (strmap_get(seen, key.buf, &at)) {
+            entry = json_copy(parts[at]); /* the shared vendor object and properties */
         } else {
-            struct target *all = xmalloc((row->nsass + row->nptx + 1) * sizeof *all);
-            if (row->nsass)
-                memcpy(all, row->sass, row->nsass * sizeof *all);
-            if (row->nptx)
-                memcpy(all + row->nsass, row->ptx, row->nptx * sizeof *all);
-            entry = variant_entry("nvidia", "sm_arch", targets_of(all, row->nsass + row->nptx, 1),
+            if (rocm[0]) {
+                /* AMD: `amd :: gfx_arch` (wheelarch's names; no provider plugin
+                 * defines them yet). */
+                entry = variant_entry("amd", "gfx_arch", targets_of(row->gfx, row->ngfx, 0),
+                                      "rocm_version_lower_bound", rocm);
+            } else {
+                struct target *all = xmalloc((row->nsass + row->nptx + 1) * sizeof *all);
+                if (row->nsass)
+                    memcpy(all, row->sass, row->nsass * sizeof *all);
+                if (row->nptx)
+                    memcpy(all + row->nsass, row->ptx, row->nptx * sizeof *all);
+                entry =
+                    variant_entry("nvidia", "sm_arch", targets_of(all, row->nsass + row->nptx, 1),
                                   "cuda_version_lower_bound", cuda);
-            free(all);
+                free(all);
+            }
+            parts = xgrow(parts, &capparts, nparts + 1, sizeof *parts);
+            parts[nparts] = json_copy(entry);
+            strmap_put(seen, key.buf, nparts++);
         }
         json_object_set_new(entry, "status", json_string(dbview_status_name(row->status)));
         json_object_set_new(pl, row->variant, entry);
     }
     json_object_set_new(doc, "variants", projects);
+    for (size_t i = 0; i < nparts; i++)
+        json_decref(parts[i]);
+    free(parts);
+    strmap_free(seen);
+    strbuf_free(&key);
     return doc;
 }
 
