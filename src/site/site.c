@@ -659,8 +659,12 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
             if (rc < 0)
                 break;
             const char *name = json_string_value(p);
-            struct strbuf links = STRBUF_INIT, files = STRBUF_INIT;
+            struct strbuf files = STRBUF_INIT;
             const struct sitedata_picks *pk = &d->simple_picks[a];
+            /* the page's link lines, joined only into the page itself (a
+             * project's page of an architecture can be megabytes) */
+            const char **lines = xmalloc((pk->n + 1) * sizeof *lines);
+            size_t nlines = 0, lines_len = 0;
             for (size_t m = 0; m < pk->n; m++) {
                 size_t r = pk->v[m].row, l = pk->v[m].link;
                 const char *rp =
@@ -668,8 +672,10 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
                 if (r >= nrows || strcmp(rp, name) != 0)
                     continue;
                 const struct simple_link *sk = simple_link(&sl, r, l);
-                if (sk->html) /* picks have http(s) URLs; never a NULL here */
-                    strbuf_adds(&links, sk->html);
+                if (sk->html) { /* picks have http(s) URLs; never a NULL here */
+                    lines[nlines++] = sk->html;
+                    lines_len += strlen(sk->html);
+                }
                 if (sk->json && sk->json[0]) {
                     if (files.len)
                         strbuf_addc(&files, ',');
@@ -680,16 +686,28 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
             json_t *pd = json_object();
             json_object_set(pd, "name", p);
             json_object_set(pd, "arch", json_object_get(arch, "arch"));
-            /* rendered from strings jansson checked: no second UTF-8 check */
-            json_object_set_new(pd, "links_html",
-                                json_stringn_nocheck(strbuf_str(&links), links.len));
+            /* The template is rendered around a marker byte, which nothing
+             * else in it can hold (the name and the architecture are
+             * escaped ids), and the lines go in its place. */
+            json_object_set_new(pd, "links_html", json_string("\x01"));
             strbuf_reset(&out);
             path = xasprintf("simple/%s/%s/index.html", an, seg);
             char *what = xasprintf("the %s index of %s", an, name);
             rc = tmpl_render_name(c->tmpls, "simple_project", pd, &out, err);
             int left_out = 0;
             if (rc == 0) {
-                rc = put_page(c, path, out.buf ? out.buf : "", out.len, what, err);
+                struct strbuf *page = &c->page;
+                strbuf_reset(page);
+                strbuf_grow(page, out.len + lines_len);
+                const char *at = strbuf_str(&out), *end = at + out.len, *mark;
+                while ((mark = memchr(at, 1, (size_t)(end - at))) != NULL) {
+                    strbuf_add(page, at, (size_t)(mark - at));
+                    for (size_t li = 0; li < nlines; li++)
+                        strbuf_adds(page, lines[li]);
+                    at = mark + 1;
+                }
+                strbuf_add(page, at, (size_t)(end - at));
+                rc = put_page(c, path, strbuf_str(page), page->len, what, err);
                 left_out = rc == 1; /* then its index.json too, with one warning */
                 if (rc > 0)
                     rc = 0;
@@ -714,7 +732,7 @@ static int simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
             }
             free(what);
             free(seg);
-            strbuf_free(&links);
+            free(lines);
             strbuf_free(&files);
         }
         strbuf_free(&out);
