@@ -290,11 +290,14 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
     const size_t *read = NULL, *read_cls = NULL; /* with an order: its list, its classes */
     if (o->order) {
         long l = order_list(o->order, o->project, o->platform);
-        nread = l >= 0 ? o->order->nrows[l] : 0;
-        read = l >= 0 ? o->order->rows[l] : NULL;
-        read_cls = l >= 0 ? o->order->cls[l] : NULL;
-        c->ncls = l >= 0 ? o->order->ncls[l] : 0;
-        c->cls = xmalloc((nread ? nread : 1) * sizeof *c->cls);
+        nread = 0; /* no rows of the project on the platform: none to read */
+        if (l >= 0) {
+            nread = o->order->nrows[l];
+            read = o->order->rows[l];
+            read_cls = o->order->cls[l];
+            c->ncls = o->order->ncls[l];
+            c->cls = xmalloc((nread ? nread : 1) * sizeof *c->cls);
+        }
     }
     for (size_t i = 0; i < nread; i++) {
         const struct dbview_row *r = &v->rows[read ? read[i] : i];
