@@ -65,17 +65,12 @@ static int put_value(struct writer *w, const json_t *v, int depth);
 
 static void put_integer(struct strbuf *sb, json_int_t i)
 {
-    char tmp[24];
-    char *p = tmp + sizeof tmp;
+    char digits[20];
+    if (i < 0)
+        strbuf_addc(sb, '-');
     /* unsigned, so that the most negative value has a magnitude */
     unsigned long long u = i < 0 ? 0ull - (unsigned long long)i : (unsigned long long)i;
-    do {
-        *--p = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (i < 0)
-        *--p = '-';
-    strbuf_add(sb, p, (size_t)(tmp + sizeof tmp - p));
+    strbuf_add(sb, digits, strbuf_decimal(u, digits));
 }
 
 static int key_cmp(const void *a, const void *b)

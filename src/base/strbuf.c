@@ -75,6 +75,18 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
     sb->len += (size_t)n;
 }
 
+size_t strbuf_decimal(unsigned long long u, char *out)
+{
+    char tmp[20];
+    size_t k = 0;
+    do
+        tmp[k++] = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    for (size_t i = 0; i < k; i++)
+        out[i] = tmp[k - 1 - i];
+    return k;
+}
+
 const char *strbuf_str(const struct strbuf *sb)
 {
     return sb->buf ? sb->buf : "";

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strbuf.h"
 #include "wheelkey.h"
 #include "target.h"
 #include "variant.h"
@@ -153,14 +154,10 @@ __attribute__((format(printf, 3, 4))) static const char *subfield(char *buf, con
                 buf[n++] = *s;
             p++;
         } else if (p[0] == '%' && p[1] == 'z' && p[2] == 'u') {
-            size_t v = va_arg(ap, size_t);
-            char digits[24];
-            int k = 0;
-            do
-                digits[k++] = (char)('0' + v % 10);
-            while ((v /= 10) != 0);
-            while (k > 0 && n < FIELD_MAX - 1)
-                buf[n++] = digits[--k];
+            char digits[20];
+            size_t k = strbuf_decimal(va_arg(ap, size_t), digits);
+            for (size_t i = 0; i < k && n < FIELD_MAX - 1; i++)
+                buf[n++] = digits[i];
             p += 2;
         } else {
             buf[n++] = *p;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "strbuf.h"
 
 static const char *const kind_prefix[] = {"sm_", "compute_", "lto_"};
 
@@ -151,15 +152,10 @@ void target_format(const struct target *t, char *buf, size_t n)
     /* prefix, arch in decimal, suffix: as snprintf would write it (cut to
      * n - 1 bytes), without printf (sites and checks format thousands) */
     const char *prefix = t->kind < 3 ? kind_prefix[t->kind] : "unknown_";
-    char tmp[32], digits[12];
-    size_t len = strlen(prefix), k = 0;
+    char tmp[40];
+    size_t len = strlen(prefix);
     memcpy(tmp, prefix, len);
-    unsigned a = (unsigned)t->arch;
-    do
-        digits[k++] = (char)('0' + a % 10);
-    while ((a /= 10) != 0);
-    while (k > 0)
-        tmp[len++] = digits[--k];
+    len += strbuf_decimal((unsigned)t->arch, tmp + len);
     if (t->suffix)
         tmp[len++] = t->suffix;
     if (n == 0)

@@ -689,20 +689,15 @@ static void show_name(const struct tmpl *t, const struct node *n, char *buf, siz
     buf[k] = '\0';
 }
 
-/* Decimal digits of i at the end of buf (snprintf costs more than the
- * rest of an interpolation). */
-static const char *format_integer(json_int_t i, char *buf, size_t size, size_t *len)
+/* Decimal digits of i in buf, 21 bytes at least (snprintf costs more than
+ * the rest of an interpolation). */
+static const char *format_integer(json_int_t i, char *buf, size_t *len)
 {
-    char *p = buf + size;
     unsigned long long u = i < 0 ? 0ull - (unsigned long long)i : (unsigned long long)i;
-    do {
-        *--p = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (i < 0)
-        *--p = '-';
-    *len = (size_t)(buf + size - p);
-    return p;
+    size_t sign = i < 0;
+    buf[0] = '-';
+    *len = sign + strbuf_decimal(u, buf + sign);
+    return buf;
 }
 
 static int emit_value(struct render *r, const struct tmpl *t, const struct node *n, json_t *v)
@@ -717,7 +712,7 @@ static int emit_value(struct render *r, const struct tmpl *t, const struct node 
         len = json_string_length(v);
         break;
     case JSON_INTEGER:
-        s = format_integer(json_integer_value(v), num, sizeof num, &len);
+        s = format_integer(json_integer_value(v), num, &len);
         break;
     case JSON_REAL:
         len = format_real(json_real_value(v), num, sizeof num);

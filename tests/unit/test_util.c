@@ -1,4 +1,5 @@
 /* Unit tests: strbuf, strmap, error helpers and atomic file writes. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -134,6 +135,18 @@ static void json_strings(void)
 
 /* strpool: every string copied whole and still there after thousands
  * more, short and long ones (a long one gets a block of its own). */
+/* strbuf_decimal: what printf's %llu writes. */
+static void decimal(void)
+{
+    static const unsigned long long cases[] = {0, 7, 10, 99, 100, 4294967296ull, ULLONG_MAX};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char got[21], want[32];
+        got[strbuf_decimal(cases[i], got)] = '\0';
+        snprintf(want, sizeof want, "%llu", cases[i]);
+        STR_EQ(got, want, "strbuf_decimal");
+    }
+}
+
 static void pool(void)
 {
     struct strpool *p = strpool_new();
@@ -163,6 +176,7 @@ static void pool(void)
 int main(int argc, char **argv)
 {
     pool();
+    decimal();
     workers();
     json_strings();
     releases();
