@@ -75,6 +75,20 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
     sb->len += (size_t)n;
 }
 
+void strbuf_set_joined(struct strbuf *sb, char sep, ...)
+{
+    strbuf_reset(sb);
+    va_list ap;
+    va_start(ap, sep);
+    const char *s;
+    for (int first = 1; (s = va_arg(ap, const char *)) != NULL; first = 0) {
+        if (!first)
+            strbuf_addc(sb, sep);
+        strbuf_adds(sb, s);
+    }
+    va_end(ap);
+}
+
 size_t strbuf_decimal(unsigned long long u, char *out)
 {
     char tmp[20];

@@ -44,6 +44,9 @@ int strbuf_add_json_n(struct strbuf *sb, const char *s, size_t len);
 size_t strbuf_utf8_len(const unsigned char *p);
 /* Whether the C string s is UTF-8 throughout (what json_string takes). */
 int strbuf_utf8_valid(const char *s);
+/* Empties sb and joins the strings after sep (up to a NULL) with sep
+ * between them: a map key made of several fields ("torch|2.9|cu128"). */
+void strbuf_set_joined(struct strbuf *sb, char sep, ...);
 /* The decimal digits of u into out (room for 20 bytes, not NUL-terminated);
  * returns how many.  For formatting many numbers without printf. */
 size_t strbuf_decimal(unsigned long long u, char *out);

@@ -548,7 +548,7 @@ struct reading {
      * scanned wheel takes over later, with or without binaries of its own */
     unsigned long *want;
     size_t capwant, nwant;
-    struct strbuf gk; /* a row's key, remade for each wheel */
+    struct strbuf gk; /* a map key, remade for each wheel */
 };
 
 /* Why a row read from the database cannot be used, or NULL.  Records
@@ -602,23 +602,14 @@ static void compact_strings(struct dbview *v)
  * keeps (then its record is not even fetched). */
 static int want_wheel(void *ud, const char *project, const char *version)
 {
-    const struct reading *x = ud;
+    struct reading *x = ud;
     /* a nightly's version has "dev" (any case): most are not parsed */
     if (!x->dropped || !project || !version || !strpbrk(version, "dD") ||
         !dbview_is_nightly(version))
         return 1;
-    char buf[256], *k = buf;
-    size_t pl = strlen(project), vl = strlen(version);
-    if (pl + vl + 2 > sizeof buf)
-        k = xmalloc(pl + vl + 2);
-    memcpy(k, project, pl);
-    k[pl] = '|';
-    memcpy(k + pl + 1, version, vl + 1);
+    strbuf_set_joined(&x->gk, '|', project, version, (char *)NULL); /* as dropped_nightlies */
     size_t one;
-    int out = strmap_get(x->dropped, k, &one);
-    if (k != buf)
-        free(k);
-    return !out;
+    return !strmap_get(x->dropped, x->gk.buf, &one);
 }
 
 static char *opt_dup(const char *s)
@@ -652,15 +643,8 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
     }
     v->records++;
     int st = strcmp(w->status, "scanned") == 0 ? VIEW_VERIFIED : VIEW_INFERRED;
-    struct strbuf *gk = &x->gk; /* project|version|variant|platform */
-    strbuf_reset(gk);
-    strbuf_adds(gk, w->project);
-    strbuf_addc(gk, '|');
-    strbuf_adds(gk, w->version);
-    strbuf_addc(gk, '|');
-    strbuf_adds(gk, w->variant);
-    strbuf_addc(gk, '|');
-    strbuf_adds(gk, w->platform);
+    struct strbuf *gk = &x->gk;
+    strbuf_set_joined(gk, '|', w->project, w->version, w->variant, w->platform, (char *)NULL);
     size_t at;
     struct dbview_row *r;
     if (!strmap_get(x->by_key, gk->buf, &at)) {
@@ -854,6 +838,7 @@ static struct strmap *dropped_nightlies(struct db *db, int keep, struct wa_error
     if (*rc == 0 && ns.n > 1)
         qsort(ns.v, ns.n, sizeof *ns.v, nightly_cmp);
     long left = 0;
+    struct strbuf k = STRBUF_INIT;
     for (size_t i = 0; *rc == 0 && i < ns.n; i++) {
         if (i == 0 || strcmp(ns.v[i].project, ns.v[i - 1].project))
             left = keep;
@@ -861,10 +846,10 @@ static struct strmap *dropped_nightlies(struct db *db, int keep, struct wa_error
             continue;
         if (!out)
             out = strmap_new();
-        char *k = xasprintf("%s|%s", ns.v[i].project, ns.v[i].version);
-        strmap_put(out, k, 1);
-        free(k);
+        strbuf_set_joined(&k, '|', ns.v[i].project, ns.v[i].version, (char *)NULL);
+        strmap_put(out, k.buf, 1);
     }
+    strbuf_free(&k);
     for (size_t i = 0; i < ns.n; i++) {
         free(ns.v[i].project);
         free(ns.v[i].version);

@@ -152,10 +152,7 @@ struct query_order {
 
 static void order_key(struct strbuf *k, const char *project, const char *platform)
 {
-    strbuf_reset(k);
-    strbuf_adds(k, project);
-    strbuf_addc(k, 1);
-    strbuf_adds(k, platform);
+    strbuf_set_joined(k, 1, project, platform, (char *)NULL);
 }
 
 struct query_order *query_order_new(const struct dbview *v)

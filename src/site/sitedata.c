@@ -175,14 +175,7 @@ json_t *sitedata_meta_copy(const struct sitedata *d)
 static void group_key(struct strbuf *k, const char *project, const char *release,
                       const char *variant, const char *platform)
 {
-    strbuf_reset(k);
-    strbuf_adds(k, project);
-    strbuf_addc(k, '|');
-    strbuf_adds(k, release);
-    strbuf_addc(k, '|');
-    strbuf_adds(k, variant);
-    strbuf_addc(k, '|');
-    strbuf_adds(k, platform);
+    strbuf_set_joined(k, '|', project, release, variant, platform, (char *)NULL);
 }
 
 static void build_newest(struct sitedata *d)

@@ -147,12 +147,7 @@ static json_t *gpu_history(struct sitedata *d, uint16_t cc, int tegra, int arm_h
         any = 1;
         if (row->status != VIEW_DECLARED)
             all_declared = 0;
-        strbuf_reset(&key);
-        strbuf_adds(&key, row->project);
-        strbuf_addc(&key, 1);
-        strbuf_adds(&key, row->variant);
-        strbuf_addc(&key, 1);
-        strbuf_adds(&key, row->platform);
+        strbuf_set_joined(&key, 1, row->project, row->variant, row->platform, (char *)NULL);
         size_t at;
         /* rows come newest version first within a project, so the group's
          * latest run ends at the release just before this one */

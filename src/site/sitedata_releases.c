@@ -289,10 +289,7 @@ void sitedata_build_changes(struct sitedata *d)
     size_t *rel_n = xcalloc(v->nrows + 1, sizeof *rel_n), nrel = 0;
     struct strbuf key = STRBUF_INIT;
     for (size_t k = 0; k < v->nrows; k++) {
-        strbuf_reset(&key);
-        strbuf_adds(&key, v->rows[k].project);
-        strbuf_addc(&key, 1);
-        strbuf_adds(&key, v->rows[k].release);
+        strbuf_set_joined(&key, 1, v->rows[k].project, v->rows[k].release, (char *)NULL);
         size_t at;
         if (!strmap_get(rel_at, key.buf, &at)) {
             at = ++nrel;
@@ -386,10 +383,7 @@ void sitedata_build_changes(struct sitedata *d)
         /* Variants the previous release had and this one does not. */
         size_t prev_list = 0, nprev = 0;
         if (prev) {
-            strbuf_reset(&key);
-            strbuf_adds(&key, row->project);
-            strbuf_addc(&key, 1);
-            strbuf_adds(&key, prev);
+            strbuf_set_joined(&key, 1, row->project, prev, (char *)NULL);
             if (strmap_get(rel_at, key.buf, &prev_list))
                 nprev = rel_n[prev_list - 1];
         }

@@ -147,6 +147,20 @@ static void decimal(void)
     }
 }
 
+/* strbuf_set_joined: the fields with the separator between, anew. */
+static void joined(void)
+{
+    struct strbuf k = STRBUF_INIT;
+    strbuf_adds(&k, "old");
+    strbuf_set_joined(&k, '|', "torch", "2.9", "cu128", (char *)NULL);
+    STR_EQ(strbuf_str(&k), "torch|2.9|cu128", "three fields");
+    strbuf_set_joined(&k, 1, "a", "", "b", (char *)NULL);
+    OK(k.len == 4 && memcmp(k.buf, "a\1\1b", 4) == 0, "an empty field between two");
+    strbuf_set_joined(&k, '|', (char *)NULL);
+    STR_EQ(strbuf_str(&k), "", "no field");
+    strbuf_free(&k);
+}
+
 static void pool(void)
 {
     struct strpool *p = strpool_new();
@@ -177,6 +191,7 @@ int main(int argc, char **argv)
 {
     pool();
     decimal();
+    joined();
     workers();
     json_strings();
     releases();
