@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "query.h"
+#include "record.h"
 #include "stack.h"
 #include "strmap.h"
+#include "tmpl.h"
 #include "version.h"
 #include "xalloc.h"
 const char *const sitedata_platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64"};
@@ -120,6 +122,25 @@ char *sitedata_href(const char *url)
     }
     strbuf_add(&b, run, (size_t)(p - run));
     return strbuf_detach(&b, NULL);
+}
+
+void sitedata_html_text(struct strbuf *out, const char *s)
+{
+    if (s && strbuf_utf8_valid(s))
+        tmpl_html_escape(out, s, strlen(s));
+}
+
+char *sitedata_wheel_href(const struct record_wheel *w)
+{
+    return sitedata_href(w->url && strbuf_utf8_valid(w->url) ? w->url : NULL);
+}
+
+int sitedata_wheel_yanked(const struct record_wheel *w, const char **reason)
+{
+    /* a reason that is not UTF-8 made the JSON's "yanked" missing */
+    int reason_ok = w->yanked_reason && strbuf_utf8_valid(w->yanked_reason);
+    *reason = reason_ok ? w->yanked_reason : NULL;
+    return w->yanked_reason ? reason_ok : w->yanked;
 }
 
 /* Sets key to the safe href of url, when url is an http(s) URL. */

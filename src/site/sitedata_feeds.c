@@ -9,7 +9,6 @@
 
 #include "jsontext.h"
 #include "strmap.h"
-#include "tmpl.h"
 #include "wheelname.h"
 #include "xalloc.h"
 
@@ -670,45 +669,36 @@ size_t sitedata_simple_nlinks(const struct sitedata *d, size_t i)
     return d->v->rows[d->simple_rows[i]].nwheels;
 }
 
-/* {{name}} of a link's JSON string value s: escaped, or nothing where
- * json_string would have refused s (the key was then missing). */
-static void link_text(struct strbuf *out, const char *s)
-{
-    if (s && strbuf_utf8_valid(s))
-        tmpl_html_escape(out, s, strlen(s));
-}
-
 char *sitedata_simple_link_html(const struct sitedata *d, size_t i, size_t k)
 {
     const struct record_wheel *w = &d->v->rows[d->simple_rows[i]].wheels[k];
-    char *url = sitedata_href(w->url && strbuf_utf8_valid(w->url) ? w->url : NULL);
+    char *url = sitedata_wheel_href(w);
     if (!url)
         return NULL;               /* not an http(s) URL: no link */
     url[strcspn(url, "#")] = '\0'; /* as row_links */
     struct strbuf b = STRBUF_INIT;
     strbuf_adds(&b, "<a href=\"");
     if (!w->sha256 || strbuf_utf8_valid(w->sha256)) {
-        link_text(&b, url);
+        sitedata_html_text(&b, url);
         if (w->sha256) {
             strbuf_adds(&b, "#sha256=");
-            link_text(&b, w->sha256);
+            sitedata_html_text(&b, w->sha256);
         }
     }
     strbuf_addc(&b, '"');
     if (w->requires_python && strbuf_utf8_valid(w->requires_python)) {
         strbuf_adds(&b, " data-requires-python=\"");
-        link_text(&b, w->requires_python);
+        sitedata_html_text(&b, w->requires_python);
         strbuf_addc(&b, '"');
     }
-    int reason_ok = w->yanked_reason && strbuf_utf8_valid(w->yanked_reason);
-    if (w->yanked_reason ? reason_ok : w->yanked) {
+    const char *reason;
+    if (sitedata_wheel_yanked(w, &reason)) {
         strbuf_adds(&b, " data-yanked=\""); /* PEP 592: the reason, empty without one */
-        if (reason_ok)
-            link_text(&b, w->yanked_reason);
+        sitedata_html_text(&b, reason);
         strbuf_addc(&b, '"');
     }
     strbuf_addc(&b, '>');
-    link_text(&b, w->filename);
+    sitedata_html_text(&b, w->filename);
     strbuf_adds(&b, "</a><br>\n");
     free(url);
     return strbuf_detach(&b, NULL);

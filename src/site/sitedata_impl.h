@@ -10,6 +10,20 @@
 #include "sitedata.h"
 
 struct strmap;
+struct record_wheel;
+
+/* For lines written in C where a template would print the wheel's JSON
+ * (record_wheel_json), and must print the same:
+ * - sitedata_html_text: the text of a {{name}} whose value is s, escaped
+ *   as the templates escape; nothing when s is NULL or not UTF-8 (json_string
+ *   refuses it, so the key was missing, and no outer context has it);
+ * - sitedata_wheel_href: the wheel's href (sitedata_href), NULL when its URL
+ *   is not UTF-8 or not http(s); caller frees;
+ * - sitedata_wheel_yanked: whether the JSON says yanked (a reason, or
+ *   true), with *reason the reason to show, or NULL when there is none. */
+void sitedata_html_text(struct strbuf *out, const char *s);
+char *sitedata_wheel_href(const struct record_wheel *w);
+int sitedata_wheel_yanked(const struct record_wheel *w, const char **reason);
 
 /* The platforms the site covers, in the order pages show them. */
 #define SITEDATA_NPLATFORMS 3

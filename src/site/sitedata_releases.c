@@ -11,7 +11,6 @@
 #include "record.h"
 #include "strbuf.h"
 #include "strmap.h"
-#include "tmpl.h"
 #include "variant.h"
 #include "xalloc.h"
 
@@ -27,15 +26,6 @@ static void set_wheel_page(json_t *o, const char *name, const char *key)
     free(p);
 }
 
-/* The text of a {{name}} whose value is s: HTML-escaped, or nothing when
- * s is NULL or not UTF-8 (jansson would have left the key out, and no
- * outer context of a release page has these names). */
-static void put_text(struct strbuf *out, const char *s)
-{
-    if (s && strbuf_utf8_valid(s))
-        tmpl_html_escape(out, s, strlen(s));
-}
-
 /* Appends the wheel's line of a release page's wheel table, byte for byte
  * what release.mustache's rows made from the wheel's JSON (it once did):
  * 100,000 wheels as JSON objects were a good part of a build.  root: the
@@ -45,28 +35,28 @@ static void wheel_line(struct strbuf *out, const struct record_wheel *w, const c
                        int link_inferred)
 {
     strbuf_adds(out, "<tr><th scope=\"row\">");
-    char *href = sitedata_href(w->url && strbuf_utf8_valid(w->url) ? w->url : NULL);
+    char *href = sitedata_wheel_href(w);
     if (href) {
         strbuf_adds(out, "<a href=\"");
-        put_text(out, href);
+        sitedata_html_text(out, href);
         strbuf_adds(out, "\">");
-        put_text(out, w->filename);
+        sitedata_html_text(out, w->filename);
         strbuf_adds(out, "</a>");
     } else {
-        put_text(out, w->filename);
+        sitedata_html_text(out, w->filename);
     }
     free(href);
-    int reason_ok = w->yanked_reason && strbuf_utf8_valid(w->yanked_reason);
-    if (w->yanked_reason ? reason_ok : w->yanked) {
+    const char *reason;
+    if (sitedata_wheel_yanked(w, &reason)) {
         strbuf_adds(out, " <span class=\"status\">yanked");
-        if (reason_ok) {
+        if (reason) {
             strbuf_adds(out, ": ");
-            put_text(out, w->yanked_reason);
+            sitedata_html_text(out, reason);
         }
         strbuf_adds(out, "</span>"); /* without a reason: "yanked" (once "yanked: true") */
     }
     strbuf_adds(out, "</th><td><code>");
-    put_text(out, w->sha256);
+    sitedata_html_text(out, w->sha256);
     strbuf_adds(out, "</code></td><td>");
     const char *key = w->scanned      ? (w->key[0] ? w->key : NULL)
                       : link_inferred ? w->inferred_from
@@ -81,16 +71,16 @@ static void wheel_line(struct strbuf *out, const struct record_wheel *w, const c
         strbuf_adds(out, "inferred");
         if (page) {
             strbuf_adds(out, " from <a href=\"");
-            put_text(out, root);
-            put_text(out, page);
+            sitedata_html_text(out, root);
+            sitedata_html_text(out, page);
             strbuf_adds(out, "\">its sibling</a>");
         }
     } else {
         strbuf_adds(out, "<a href=\"");
-        put_text(out, root);
-        put_text(out, page);
+        sitedata_html_text(out, root);
+        sitedata_html_text(out, page);
         strbuf_adds(out, "\">scanned</a> ");
-        put_text(out, w->scanned_at);
+        sitedata_html_text(out, w->scanned_at);
     }
     strbuf_adds(out, "</td></tr>\n");
     free(page);
