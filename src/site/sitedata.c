@@ -203,26 +203,27 @@ static void build_newest(struct sitedata *d)
 {
     const struct dbview *v = d->v;
     struct strbuf k = STRBUF_INIT;
-    d->newest = strmap_new();
+    d->newest = strmap_new(); /* a group's key -> its first row */
     d->newest_of = xmalloc((v->nrows ? v->nrows : 1) * sizeof *d->newest_of);
+    size_t *first = xmalloc((v->nrows ? v->nrows : 1) * sizeof *first); /* per row */
+    /* the newest so far is kept at the group's first row, then copied to
+     * the others */
     for (size_t r = 0; r < v->nrows; r++) {
         const struct dbview_row *row = &v->rows[r];
         group_key(&k, row->project, row->release, row->variant, row->platform);
-        size_t best;
-        if (!strmap_get(d->newest, k.buf, &best)) {
+        if (!strmap_get(d->newest, k.buf, &first[r])) {
             strmap_put(d->newest, k.buf, r);
-        } else {
-            const struct dbview_row *b = &v->rows[best];
-            int c = dotver_cmp_str(row->version, b->version);
-            if (c > 0 || (c == 0 && row->status < b->status))
-                strmap_put(d->newest, k.buf, r);
+            first[r] = d->newest_of[r] = r;
+            continue;
         }
+        const struct dbview_row *b = &v->rows[d->newest_of[first[r]]];
+        int c = dotver_cmp_str(row->version, b->version);
+        if (c > 0 || (c == 0 && row->status < b->status))
+            d->newest_of[first[r]] = r;
     }
-    for (size_t r = 0; r < v->nrows; r++) {
-        const struct dbview_row *row = &v->rows[r];
-        group_key(&k, row->project, row->release, row->variant, row->platform);
-        strmap_get(d->newest, k.buf, &d->newest_of[r]);
-    }
+    for (size_t r = 0; r < v->nrows; r++)
+        d->newest_of[r] = d->newest_of[first[r]];
+    free(first);
     strbuf_free(&k);
 }
 
@@ -233,8 +234,8 @@ long sitedata_newest_row(const struct sitedata *d, const char *project, const ch
 {
     struct strbuf k = STRBUF_INIT;
     group_key(&k, project, release, variant, platform);
-    size_t r;
-    long out = strmap_get(d->newest, k.buf, &r) ? (long)r : -1;
+    size_t first;
+    long out = strmap_get(d->newest, k.buf, &first) ? (long)d->newest_of[first] : -1;
     strbuf_free(&k);
     return out;
 }

@@ -63,7 +63,7 @@ struct sitedata {
                                              archs: [{arch, cc}]} */
     size_t *simple_rows;                  /* the view row of each of d->simple's rows */
     struct sitedata_picks *simple_picks;  /* per entry of "archs": what it lists */
-    struct strmap *newest;                /* project|release|variant|platform -> newest row */
+    struct strmap *newest;                /* project|release|variant|platform -> first row */
     size_t *newest_of;                    /* per view row: its group's newest row */
 };
 
