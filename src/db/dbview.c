@@ -573,26 +573,26 @@ static const char *ids_wrong(const char *key, const char *project, const char *v
  * key order, a row's wheels lay scattered over the pool, and each pass
  * over the rows (the feed, the release pages, the simple indexes) missed
  * the cache on every wheel. */
+/* Replaces each string of w by a copy in sp, side by side. */
+static void pool_wheel_strings(struct strpool *sp, struct record_wheel *w)
+{
+    char **fields[] = {&w->filename,     &w->url,        &w->key,           &w->sha256,
+                       &w->upload_time,  &w->scanned_at, &w->inferred_from, &w->requires_python,
+                       &w->yanked_reason};
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+        *fields[i] = strpool_dup(sp, *fields[i]);
+    w->pooled = 1;
+}
+
 static void compact_strings(struct dbview *v)
 {
     if (!v->strings)
         return;
     struct strpool *sp = strpool_new();
     for (size_t r = 0; r < v->nrows; r++)
-        for (size_t k = 0; k < v->rows[r].nwheels; k++) {
-            struct record_wheel *w = &v->rows[r].wheels[k];
-            if (!w->pooled)
-                continue;
-            w->filename = strpool_dup(sp, w->filename);
-            w->url = strpool_dup(sp, w->url);
-            w->key = strpool_dup(sp, w->key);
-            w->sha256 = strpool_dup(sp, w->sha256);
-            w->upload_time = strpool_dup(sp, w->upload_time);
-            w->scanned_at = strpool_dup(sp, w->scanned_at);
-            w->inferred_from = strpool_dup(sp, w->inferred_from);
-            w->requires_python = strpool_dup(sp, w->requires_python);
-            w->yanked_reason = strpool_dup(sp, w->yanked_reason);
-        }
+        for (size_t k = 0; k < v->rows[r].nwheels; k++)
+            if (v->rows[r].wheels[k].pooled)
+                pool_wheel_strings(sp, &v->rows[r].wheels[k]);
     strpool_free(v->strings);
     v->strings = sp;
 }
@@ -658,21 +658,24 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
     struct record_wheel *line = &r->wheels[r->nwheels++];
     if (!v->strings)
         v->strings = strpool_new();
-    struct strpool *sp = v->strings; /* a wheel's strings side by side */
-    line->pooled = 1;
-    line->filename = strpool_dup(sp, w->filename ? w->filename : "");
-    line->url = strpool_dup(sp, w->url ? w->url : "");
-    line->key = strpool_dup(sp, w->key);
-    line->sha256 = strpool_dup(sp, w->sha256);
-    line->scanned = st == VIEW_VERIFIED;
-    line->upload_time = strpool_dup(sp, w->upload_time);
-    line->scanned_at = strpool_dup(sp, w->scanned_at);
-    line->inferred_from = strpool_dup(sp, w->inferred_from);
-    line->requires_python = strpool_dup(sp, w->requires_python);
-    line->size = w->size;
-    line->sha256_verified = w->sha256_verified;
-    line->yanked = w->yanked;
-    line->yanked_reason = strpool_dup(sp, w->yanked_reason);
+    /* the database's strings (borrowed for a moment: pool_wheel_strings
+     * puts copies in their place, side by side in the view's pool) */
+    *line = (struct record_wheel){
+        .filename = (char *)(w->filename ? w->filename : ""),
+        .url = (char *)(w->url ? w->url : ""),
+        .key = (char *)w->key,
+        .sha256 = (char *)w->sha256,
+        .scanned = st == VIEW_VERIFIED,
+        .upload_time = (char *)w->upload_time,
+        .scanned_at = (char *)w->scanned_at,
+        .inferred_from = (char *)w->inferred_from,
+        .requires_python = (char *)w->requires_python,
+        .size = w->size,
+        .sha256_verified = w->sha256_verified,
+        .yanked = w->yanked,
+        .yanked_reason = (char *)w->yanked_reason,
+    };
+    pool_wheel_strings(v->strings, line);
     newer(&r->scanned_at, w->scanned_at);
     newer(&v->data_date, w->scanned_at);
     if (st < r->status) {

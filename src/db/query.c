@@ -298,7 +298,9 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
     }
     for (size_t i = 0; i < nread; i++) {
         const struct dbview_row *r = &v->rows[read ? read[i] : i];
-        if (strcmp(r->project, o->project) != 0 || strcmp(r->platform, o->platform) != 0 ||
+        /* an order's list holds only the project's rows on the platform */
+        if ((!read &&
+             (strcmp(r->project, o->project) != 0 || strcmp(r->platform, o->platform) != 0)) ||
             !row_fits(r, o->cc))
             continue;
         /* a pre-release has a letter (dev, a, b, rc): most versions are
