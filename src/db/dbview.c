@@ -931,10 +931,18 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
         }
         int code_only = (flags & DBVIEW_CODE_ONLY) != 0;
         size_t bad = 0; /* records recqueue found failing their check */
-        struct reading x = {v,         flags, project, platform,   elsewhere, NULL,
-                            0,         0,     &cap,    &skip_cap,  by_key,    db_path(db),
-                            on_record, ud,    NULL,    NULL,       NULL,      NULL,
-                            NULL,      0,     0,       STRBUF_INIT};
+        struct reading x = {.v = v,
+                            .flags = flags,
+                            .project = project,
+                            .platform = platform,
+                            .elsewhere = elsewhere,
+                            .cap = &cap,
+                            .skip_cap = &skip_cap,
+                            .by_key = by_key,
+                            .dbpath = db_path(db),
+                            .on_record = on_record,
+                            .ud = ud,
+                            .gk = STRBUF_INIT};
         if (code_only) {
             rc = db_each_build(db, read_build, &x, err); /* v->records stays 0 */
         } else {
