@@ -75,7 +75,7 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
     sb->len += (size_t)n;
 }
 
-void strbuf_set_joined(struct strbuf *sb, char sep, ...)
+void strbuf_set_joined(struct strbuf *sb, int sep, ...)
 {
     strbuf_reset(sb);
     va_list ap;
@@ -83,7 +83,7 @@ void strbuf_set_joined(struct strbuf *sb, char sep, ...)
     const char *s;
     for (int first = 1; (s = va_arg(ap, const char *)) != NULL; first = 0) {
         if (!first)
-            strbuf_addc(sb, sep);
+            strbuf_addc(sb, (char)sep);
         strbuf_adds(sb, s);
     }
     va_end(ap);

@@ -45,8 +45,9 @@ size_t strbuf_utf8_len(const unsigned char *p);
 /* Whether the C string s is UTF-8 throughout (what json_string takes). */
 int strbuf_utf8_valid(const char *s);
 /* Empties sb and joins the strings after sep (up to a NULL) with sep
- * between them: a map key made of several fields ("torch|2.9|cu128"). */
-void strbuf_set_joined(struct strbuf *sb, char sep, ...);
+ * between them: a map key made of several fields ("torch|2.9|cu128").
+ * sep is a character; an int, as the parameter before "..." must be. */
+void strbuf_set_joined(struct strbuf *sb, int sep, ...);
 /* The decimal digits of u into out (room for 20 bytes, not NUL-terminated);
  * returns how many.  For formatting many numbers without printf. */
 size_t strbuf_decimal(unsigned long long u, char *out);
