@@ -22,10 +22,9 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
     if (nightlies && strcmp(nightlies, "all") == 0) {
         o.nightlies = -1;
     } else if (nightlies) {
-        char *end;
-        long n = strtol(nightlies, &end, 10);
-        if (!*nightlies || *end || n < 0 || n > 1000000)
-            return cli_usage_error(cmd, "--nightlies wants a number from 0 to 1000000, or all");
+        double n;
+        if (cli_number(cmd, "nightlies", nightlies, 0, 1000000, 1, &n) != 0)
+            return WA_EXIT_USAGE; /* "all" is the other value */
         o.nightlies = (int)n;
     }
     o.cache_dir = cli_get(cmd, a, "cache") ? cli_get(cmd, a, "cache") : "cache";
@@ -52,7 +51,8 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
     if (built < 0) {
         site_stats_free(&st);
         cli_warn("%s", err.msg);
-        return WA_EXIT_FAILURE;
+        /* an output folder that is not wheelarch's: refused, untouched */
+        return built == WA_ERR_USAGE ? WA_EXIT_USAGE : WA_EXIT_FAILURE;
     }
     /* One line per record left out, naming its file (quoted by dbview). */
     for (size_t i = 0; i < st.nskipped; i++)

@@ -61,8 +61,112 @@ char *outdir_tmp_path(const char *dir)
     return tmp;
 }
 
+/* What the marker says to a person who finds it. */
+static const char marker_text[] =
+    "This folder was written by wheelarch (`wheelarch build` or `update`), which replaces it\n"
+    "whole on every build. Files put here by hand are lost on the next build.\n";
+
+/* Whether dir holds no entry at all; -1 when it cannot be read. */
+static int is_empty_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    struct dirent *de;
+    int empty = 1;
+    while (empty && (de = readdir(d)) != NULL)
+        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+            empty = 0;
+    closedir(d);
+    return empty;
+}
+
+/* Whether dir carries the marker, as a regular file (not a link). */
+static int has_marker(const char *dir)
+{
+    char *m = fsutil_join(dir, OUTDIR_MARKER);
+    struct stat sb;
+    int r = lstat(m, &sb) == 0 && S_ISREG(sb.st_mode);
+    free(m);
+    return r;
+}
+
+/* Whether the stamp a build before the marker wrote sits beside abs. */
+static int has_legacy_stamp(const char *abs)
+{
+    char *stamp = xasprintf("%s.stamp", abs);
+    struct stat sb;
+    int r = lstat(stamp, &sb) == 0 && S_ISREG(sb.st_mode);
+    free(stamp);
+    return r;
+}
+
+/* 0 when the folder abs (a real path) is absent, empty or marked: one
+ * that may be removed.  what names it in the message ("the output folder",
+ * "the temporary folder"); legacy_ok accepts DIR.stamp as a marker. */
+static int check_ours(const char *abs, const char *what, int legacy_ok, struct wa_error *err)
+{
+    struct stat sb;
+    if (lstat(abs, &sb) != 0)
+        return errno == ENOENT
+                   ? 0
+                   : wa_error_set(err, WA_ERR_IO, "%s %s: %s", what, abs, strerror(errno));
+    if (!S_ISDIR(sb.st_mode))
+        return wa_error_set(err, WA_ERR_USAGE,
+                            "%s %s exists and is not a folder; refusing to replace it", what, abs);
+    int empty = is_empty_dir(abs);
+    if (empty < 0)
+        return wa_error_set(err, WA_ERR_IO, "%s %s: cannot list it: %s", what, abs,
+                            strerror(errno));
+    if (empty || has_marker(abs) || (legacy_ok && has_legacy_stamp(abs)))
+        return 0;
+    return wa_error_set(err, WA_ERR_USAGE,
+                        "refusing to replace %s %s: it holds files but no %s, so wheelarch did "
+                        "not write it (give a new or empty folder, or remove it yourself)",
+                        what, abs, OUTDIR_MARKER);
+}
+
+int outdir_check_ours(const char *dir, struct wa_error *err)
+{
+    if (!dir || !*dir)
+        return wa_error_set(err, WA_ERR_USAGE, "the output folder is an empty string");
+    char *abs = fsutil_abspath(dir);
+    int rc = 0;
+    struct stat sb, up;
+    if (strcmp(abs, "/") == 0) {
+        rc = wa_error_set(err, WA_ERR_USAGE, "the output folder may not be the root folder");
+    } else {
+        rc = check_ours(abs, "the output folder", 1, err);
+        char *parent = xstrndup(abs, (size_t)(strrchr(abs, '/') - abs));
+        /* A mount point cannot be renamed over: say so before building. */
+        if (rc == 0 && stat(abs, &sb) == 0 && stat(*parent ? parent : "/", &up) == 0 &&
+            sb.st_dev != up.st_dev)
+            rc = wa_error_set(err, WA_ERR_USAGE,
+                              "the output folder %s is a mount point, which a build cannot swap "
+                              "whole: give a folder inside it (--out %s/site)",
+                              abs, abs);
+        free(parent);
+    }
+    if (rc == 0) {
+        /* A stale DIR.tmp is removed: it must be ours too (legacy: when DIR
+         * is, its DIR.tmp is a build of it that was killed). */
+        char *tmp = outdir_tmp_path(dir);
+        int legacy = lstat(abs, &sb) == 0 && (has_marker(abs) || has_legacy_stamp(abs));
+        rc = check_ours(tmp, "the temporary folder", legacy, err);
+        if (rc < 0 && legacy && lstat(tmp, &sb) == 0 && S_ISDIR(sb.st_mode))
+            rc = 0;
+        free(tmp);
+    }
+    free(abs);
+    return rc;
+}
+
 int outdir_begin(const char *dir, struct outdir **out, struct wa_error *err)
 {
+    *out = NULL;
+    int rc = outdir_check_ours(dir, err);
+    if (rc < 0)
+        return rc;
     struct outdir *o = xcalloc(1, sizeof *o);
     /* The real path: "site/." or "site/" must not put the temporary tree
      * inside the folder it replaces ("site/..tmp"). */
@@ -75,7 +179,13 @@ int outdir_begin(const char *dir, struct outdir **out, struct wa_error *err)
     o->have_old = stat(o->dir, &sb) == 0 && S_ISDIR(sb.st_mode);
     o->materialized = !o->have_old;
     if (outdir_remove_tree(o->tmp) != 0 || mkdir(o->tmp, 0777) != 0) {
-        int rc = wa_error_set(err, WA_ERR_IO, "cannot create %s: %s", o->tmp, strerror(errno));
+        rc = wa_error_set(err, WA_ERR_IO, "cannot create %s: %s", o->tmp, strerror(errno));
+        outdir_abort(o);
+        return rc;
+    }
+    /* The marker first: a tree that holds any file holds it. */
+    rc = outdir_put(o, OUTDIR_MARKER, marker_text, sizeof marker_text - 1, err);
+    if (rc < 0) {
         outdir_abort(o);
         return rc;
     }

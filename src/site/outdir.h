@@ -12,6 +12,14 @@
  * A build that fails or is killed leaves DIR whole; the next build removes
  * the stale DIR.tmp first.
  *
+ * Only a folder that is wheelarch's own is ever replaced or removed: DIR
+ * (and a stale DIR.tmp) must be absent, empty, or carry the marker file
+ * OUTDIR_MARKER that every tree written here holds (or, for a site built
+ * before the marker existed, the stamp DIR.stamp beside it).  Anything else
+ * is refused before a byte is touched, so a mistyped or empty --out never
+ * deletes someone's folder.  DIR may not be a mount point (it could not be
+ * swapped by a rename) nor the root folder.
+ *
  * outdir_put may be called from several threads at once.
  */
 #ifndef WHEELARCH_OUTDIR_H
@@ -23,6 +31,10 @@
 
 struct outdir;
 
+/* The file at the top of every tree outdir writes: what tells a folder
+ * that wheelarch may replace from any other. */
+#define OUTDIR_MARKER ".wheelarch-output"
+
 struct outdir_stats {
     size_t files;     /* files in the new tree */
     size_t written;   /* new or changed */
@@ -32,7 +44,10 @@ struct outdir_stats {
 };
 
 /* Starts a build of dir (its parent must exist).  Caller finishes with
- * outdir_commit or outdir_abort, which free it. */
+ * outdir_commit or outdir_abort, which free it.  An empty dir, the root
+ * folder, a dir that exists and is not a folder, a mount point, or a
+ * folder (DIR or DIR.tmp) that holds files but not the marker is
+ * WA_ERR_USAGE with one line naming it; nothing is touched then. */
 int outdir_begin(const char *dir, struct outdir **out, struct wa_error *err);
 
 /* Adds the file relpath ("gpu/geforce-gtx-1080-ti/index.html"); relpath must
@@ -47,12 +62,20 @@ int outdir_put(struct outdir *o, const char *relpath, const void *data, size_t l
 int outdir_put_first(struct outdir *o, const char *relpath, const void *data, size_t len,
                      struct wa_error *err);
 
+/* Swaps the new tree in (see above) and frees o, whatever the outcome:
+ * after outdir_commit, o must not be used again (not even by
+ * outdir_abort).  On failure the old tree stays as it was. */
 int outdir_commit(struct outdir *o, struct outdir_stats *st, struct wa_error *err);
+/* Drops the new tree and frees o; NULL is fine. */
 void outdir_abort(struct outdir *o);
 
 /* The temporary tree a build of dir writes into: its real path + ".tmp".
  * Caller frees. */
 char *outdir_tmp_path(const char *dir);
+
+/* 0 when dir may be replaced by a build (absent, empty, or carrying the
+ * marker or DIR.stamp), else WA_ERR_USAGE saying why not. */
+int outdir_check_ours(const char *dir, struct wa_error *err);
 
 /* Removes a directory tree (no error if absent). */
 int outdir_remove_tree(const char *dir);

@@ -1112,12 +1112,14 @@ out:
         /* The stamp goes before the swap and comes back after it: killed in
          * between, the next build finds none and builds. */
         sitestamp_remove(o->out_dir);
-        if (rc == 0)
-            rc = outdir_commit(c.out, &st->out, err);
-        if (rc == 0 && inputs)
-            sitestamp_write(o->out_dir, inputs, st);
-        else
+        if (rc == 0) {
+            rc = outdir_commit(c.out, &st->out, err); /* frees c.out, whatever it returns */
+            if (rc == 0 && inputs)
+                sitestamp_write(o->out_dir, inputs, st);
+        } else {
             outdir_abort(c.out);
+        }
+        c.out = NULL;
     }
     free(inputs);
     phase("commit");

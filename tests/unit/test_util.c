@@ -368,7 +368,7 @@ int main(int argc, char **argv)
         OK(outdir_put_first(o, "../x", "x", 1, &e) < 0, "outdir_put_first checks the path");
         struct outdir_stats ost;
         OK(outdir_commit(o, &ost, &e) == 0, "outdir commit: %s", e.msg);
-        INT_EQ(ost.files, 2, "two files in the tree");
+        INT_EQ(ost.files, 3, "two files in the tree, and the marker");
         char *page = fsutil_join(out, "release/torch/1.0/index.html");
         char *pd = NULL;
         size_t pl = 0;

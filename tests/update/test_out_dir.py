@@ -1,0 +1,145 @@
+"""What `build` and `update` may replace (docs/robustness.md, "What wheelarch
+deletes"): only an output folder that is new, empty or carries the marker
+every build writes (.wheelarch-output), or the stamp of a build made before
+the marker.  Anything else — the current folder with its .git, a home folder,
+a regular file, the root, a mount point, an empty --out from an unset
+variable — is refused with one line and exit status 2, and a marker file
+planted in it survives.  A build whose last step (the swap) fails says so in
+one line and exits 1, leaving the old site: it used to free its state twice
+and crash with SIGSEGV."""
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import watest  # noqa: E402
+
+args = watest.parse_args(lambda ap: ap.add_argument("--fail-rename", required=True))
+c = watest.Checker()
+W = args.work
+cache = watest.site_db(args)
+MARKER = ".wheelarch-output"
+
+
+def build(out, *extra, **kw):
+    return watest.run(args, "build", "--cache", cache, "--out", out, "-q", *extra, **kw)
+
+
+def someones_folder(path):
+    """A folder that is not wheelarch's: a checkout with a file that must survive."""
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(os.path.join(path, ".git"))
+    with open(os.path.join(path, "keep-me"), "w") as f:
+        f.write("precious\n")
+    return path
+
+
+def intact(path, what):
+    c.ok(os.path.isfile(os.path.join(path, "keep-me")) and os.path.isdir(os.path.join(path, ".git")),
+         "%s: the folder's own files survive" % what)
+
+
+def refused(p, what, words):
+    c.eq(p.returncode, 2, "%s: exit status" % what)
+    lines = p.stderr.strip().splitlines()
+    c.ok(lines and lines[0].startswith("wheelarch: ") and all(w in p.stderr for w in words),
+         "%s: one line naming the folder and why: %r" % (what, p.stderr))
+
+
+# --out "" (an unset $SITE): a usage error, never the current folder.
+cwd = someones_folder(os.path.join(W, "checkout"))
+p = watest.run(args, "build", "--cache", cache, "--out", "", cwd=cwd)
+refused(p, "--out ''", ["--out", "empty"])
+intact(cwd, "--out ''")
+p = watest.run(args, "update", "--cache", cache, "--out", "", "--index",
+               "http://127.0.0.1:9/cu128/", "--project", "torch", cwd=cwd)
+refused(p, "update --out ''", ["--out", "empty"])
+intact(cwd, "update --out ''")
+
+# "." and the same folder by its absolute path
+for out in (".", cwd, cwd + "/"):
+    p = build(out, cwd=cwd)
+    refused(p, "--out %s" % out, [cwd, "refusing", MARKER])
+    intact(cwd, "--out %s" % out)
+    c.ok(not os.path.exists(cwd + ".tmp"), "--out %s: no temporary tree made" % out)
+
+# a regular file, and the root folder
+afile = os.path.join(W, "afile")
+with open(afile, "w") as f:
+    f.write("data\n")
+p = build(afile)
+refused(p, "--out FILE", [afile, "not a folder"])
+c.eq(open(afile).read(), "data\n", "--out FILE: the file is untouched")
+p = build("/")
+c.eq(p.returncode, 2, "--out /: refused")
+
+# A stale OUT.tmp that is not wheelarch's is not removed either.
+site = os.path.join(W, "site")
+someones_folder(site + ".tmp")
+p = build(site)
+refused(p, "a foreign OUT.tmp", [site + ".tmp", "refusing"])
+intact(site + ".tmp", "a foreign OUT.tmp")
+shutil.rmtree(site + ".tmp", ignore_errors=True)
+
+# A new folder, then the same again: the marker makes it wheelarch's.
+p = build(site)
+c.eq(p.returncode, 0, "a new folder: built (%s)" % p.stderr.strip())
+c.ok(os.path.isfile(os.path.join(site, MARKER)), "the site carries the marker")
+with open(os.path.join(site, "stray.html"), "w") as f:
+    f.write("left by hand")
+os.remove(site + ".stamp")  # no shortcut: the next build replaces the folder
+p = build(site)
+c.eq(p.returncode, 0, "a marked folder: rebuilt (%s)" % p.stderr.strip())
+c.ok(not os.path.exists(os.path.join(site, "stray.html")), "a marked folder is replaced whole")
+
+# An empty folder is fine; a site of a build before the marker (its stamp
+# beside it) too.
+empty = os.path.join(W, "empty")
+os.makedirs(empty)
+p = build(empty)
+c.eq(p.returncode, 0, "an empty folder: built (%s)" % p.stderr.strip())
+legacy = os.path.join(W, "legacy")
+shutil.copytree(site, legacy)
+os.remove(os.path.join(legacy, MARKER))
+with open(legacy + ".stamp", "w") as f:
+    f.write("{}\n")  # the stamp of an older build, of other inputs
+p = build(legacy)
+c.eq(p.returncode, 0, "a site with the stamp of an older build: rebuilt (%s)" % p.stderr.strip())
+c.ok(os.path.isfile(os.path.join(legacy, MARKER)), "and now carries the marker")
+
+# A mount point cannot be swapped by a rename: refused before anything is
+# built (root only: it takes a mount).
+if os.geteuid() == 0 and shutil.which("mount"):
+    mnt = os.path.join(W, "mnt")
+    os.makedirs(mnt)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mnt]).returncode == 0:
+        try:
+            p = build(mnt)
+            refused(p, "--out on a mount point", [mnt, "mount point"])
+            c.eq(os.listdir(mnt), [], "the mount point is left as it was")
+        finally:
+            subprocess.run(["umount", mnt])
+    else:
+        print("SKIP: cannot mount a tmpfs here")
+else:
+    print("SKIP: the mount point case needs root")
+
+# The swap fails (rename and renameat2 fail with EXDEV): one line, exit
+# status 1, the old site whole, no temporary tree left.  Under the
+# sanitizers this also proves the state is freed once.
+os.remove(site + ".stamp")
+before = watest.tree(site)
+env = dict(os.environ, LD_PRELOAD=args.fail_rename, WHEELARCH_TEST_FAIL_RENAME="1")
+env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
+with open(os.path.join(site, "index.html"), "a") as f:
+    f.write("<!-- changed, so the build has something to swap -->")
+before = watest.tree(site)
+p = build(site, env=env)
+c.eq(p.returncode, 1, "a failed swap: exit status 1 (%s)" % p.stderr.strip())
+c.ok("cannot" in p.stderr and len(p.stderr.strip().splitlines()) == 1,
+     "a failed swap: one line saying why: %r" % p.stderr)
+c.eq(watest.tree(site), before, "a failed swap: the old site is left as it was")
+c.ok(not os.path.exists(site + ".tmp"), "a failed swap: no temporary tree left")
+c.done()
