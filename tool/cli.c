@@ -4,34 +4,78 @@
 #include "cli.h"
 
 #include <stdarg.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fsutil.h"
 #include "outdir.h"
+#include "strbuf.h"
 #include "xalloc.h"
+
+/* Writes "wheelarch: " and the formatted message as one line, in one
+ * write: names from indexes, wheels and records may hold control
+ * characters or bytes that are not UTF-8, which are printed as \xNN,
+ * never raw: C0, DEL and C1 (U+0080..U+009F, each byte: some terminals
+ * act on U+009B as on ESC [), and every byte of an invalid sequence. */
+static void warn_line(const char *fmt, va_list ap)
+{
+    char buf[4096];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    struct strbuf out = STRBUF_INIT;
+    strbuf_adds(&out, "wheelarch: ");
+    for (const unsigned char *p = (const unsigned char *)buf; *p;) {
+        size_t k = *p < 0x80 ? 1 : strbuf_utf8_len(p);
+        int c1 = k == 2 && p[0] == 0xc2 && p[1] <= 0x9f;
+        if (*p < 0x20 || *p == 0x7f || k == 0 || c1) {
+            for (size_t i = 0; i < (k ? k : 1); i++)
+                strbuf_addf(&out, "\\x%02x", p[i]);
+            p += k ? k : 1;
+        } else {
+            strbuf_add(&out, p, k);
+            p += k;
+        }
+    }
+    strbuf_addc(&out, '\n');
+    fwrite(out.buf, 1, out.len, stderr);
+    strbuf_free(&out);
+}
 
 void cli_warn(const char *fmt, ...)
 {
-    /* A diagnostic is one line: names from indexes, wheels and records may
-     * hold control characters, which are printed as \xNN, never raw: C0,
-     * DEL and C1 (U+0080..U+009F, C2 80..C2 9F, each byte; some terminals
-     * act on U+009B as on ESC [). */
-    char buf[4096];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    warn_line(fmt, ap);
     va_end(ap);
-    fputs("wheelarch: ", stderr);
-    for (const unsigned char *p = (const unsigned char *)buf; *p; p++) {
-        int c1 = (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) ||
-                 (p > (const unsigned char *)buf && p[-1] == 0xc2 && *p >= 0x80 && *p <= 0x9f);
-        if (*p < 0x20 || *p == 0x7f || c1)
-            fprintf(stderr, "\\x%02x", *p);
-        else
-            fputc(*p, stderr);
+}
+
+void cli_warn_at(const char *where, const char *msg)
+{
+    size_t n = strlen(where);
+    if (strncmp(msg, where, n) == 0 && (msg[n] == ':' || msg[n] == '/'))
+        cli_warn("%s", msg); /* the message names it already */
+    else
+        cli_warn("%s: %s", where, msg);
+}
+
+void cli_warn_quota(struct cli_quota *q, const char *fmt, ...)
+{
+    if (q->shown >= CLI_QUOTA_LINES) {
+        q->hidden++;
+        return;
     }
-    fputc('\n', stderr);
+    q->shown++;
+    va_list ap;
+    va_start(ap, fmt);
+    warn_line(fmt, ap);
+    va_end(ap);
+}
+
+void cli_quota_end(struct cli_quota *q, const char *what)
+{
+    if (q->hidden)
+        cli_warn("... and %zu more %s, not shown", q->hidden, what);
+    q->shown = q->hidden = 0;
 }
 
 void cli_print_retry(void *ud, const struct http_retry *r)
@@ -63,23 +107,47 @@ int cli_check_out_dir(const struct cli_command *cmd, const char *cache_dir, cons
                                "--out %s and --cache %s overlap: the output folder is replaced "
                                "whole, so it must not be, hold or lie inside the database",
                                out_dir, cache_dir);
+    /* Checked again under the lock, when the build starts (outdir_begin). */
+    struct wa_error err;
+    if (outdir_check_ours(out_dir, &err) < 0) {
+        cli_warn("%s", err.msg);
+        return err.code == WA_ERR_USAGE ? WA_EXIT_USAGE : WA_EXIT_FAILURE;
+    }
     return 0;
 }
 
 int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fputs("wheelarch: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    warn_line(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     if (cmd)
         fprintf(stderr, "usage: wheelarch %s %s\nTry 'wheelarch %s --help'.\n", cmd->name,
                 cmd->synopsis, cmd->name);
     else
         fputs("Try 'wheelarch --help'.\n", stderr);
     return WA_EXIT_USAGE;
+}
+
+int cli_number(const struct cli_command *cmd, const char *option, const char *s, double min,
+               double max, int integer, double *out)
+{
+    /* Plain decimal digits only: strtod would take "nan", "inf", "0x10",
+     * "1e9", " 5" and "+5", and NaN passes every comparison. */
+    size_t digits = strspn(s, "0123456789"), n = strlen(s);
+    int plain =
+        digits > 0 && (digits == n || (!integer && s[digits] == '.' && digits + 1 < n &&
+                                       strspn(s + digits + 1, "0123456789") == n - digits - 1));
+    double v = plain && n <= 30 ? strtod(s, NULL) : NAN;
+    if (!(v >= min && v <= max)) {
+        char q[100];
+        return cli_usage_error(cmd, "--%s %s: want %s from %.10g to %.10g", option,
+                               wa_quote(q, sizeof q, s, 40),
+                               integer ? "a whole number" : "a number", min, max);
+    }
+    *out = v;
+    return 0;
 }
 
 const struct cli_command *cli_find_command(const char *name)
@@ -314,6 +382,11 @@ static int parse_into(const struct cli_command *cmd, int argc, char **argv, stru
                                        cmd->options[i].name, cmd->options[i].arg);
             val = argv[++k];
         }
+        /* An unset variable ("--out $SITE") must not mean a default, or
+         * the current folder: no option takes an empty value. */
+        if (cmd->options[i].arg && !*val)
+            return cli_usage_error(cmd, "option '--%s' needs a value (%s), not an empty string",
+                                   cmd->options[i].name, cmd->options[i].arg);
         if (!cmd->options[i].arg)
             val = "1";
         if (!cmd->options[i].repeat && a->values[i] && cmd->options[i].arg)

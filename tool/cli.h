@@ -43,10 +43,27 @@ struct cli_command {
 /* All commands, terminated by a zeroed entry. */
 extern const struct cli_command cli_commands[];
 
-/* Diagnostics on stderr, prefixed "wheelarch: ". */
+/* Diagnostics on stderr, prefixed "wheelarch: ", one line written at once
+ * (control characters and bytes that are not UTF-8 as \xNN). */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "where: msg", or msg alone when it starts with where already (a
+ * message about cache/wheelarch.db under --cache cache). */
+void cli_warn_at(const char *where, const char *msg);
+
+/* Warnings of one kind that an input can repeat without bound (a refused
+ * line of an import): the first CLI_QUOTA_LINES are printed, the rest
+ * counted, and cli_quota_end prints how many were not shown. */
+#define CLI_QUOTA_LINES 200
+struct cli_quota {
+    size_t shown, hidden;
+};
+void cli_warn_quota(struct cli_quota *q, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void cli_quota_end(struct cli_quota *q, const char *what);
 /* 0, or a usage error (exit 2, printed) when the output folder (or its
- * DIR.tmp) is, holds or lies inside the database folder. */
+ * DIR.tmp) is, holds or lies inside the database folder, or is a folder
+ * wheelarch may not replace (outdir_check_ours). */
 int cli_check_out_dir(const struct cli_command *cmd, const char *cache_dir, const char *out_dir);
 /* A lockfile wait callback: one warning saying who holds the lock. */
 void cli_print_waiting(void *ud, const char *lock_path, long holder_pid);
@@ -57,6 +74,13 @@ void cli_print_retry(void *ud, const struct http_retry *r);
  * WA_EXIT_USAGE. */
 int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Reads s, the value of --option, as a number from min to max: decimal
+ * digits with (unless integer) one '.', nothing else (no sign, exponent,
+ * hex, inf or nan).  Returns 0 with *out, or WA_EXIT_USAGE after printing
+ * a usage error naming the option and the range. */
+int cli_number(const struct cli_command *cmd, const char *option, const char *s, double min,
+               double max, int integer, double *out);
 
 /* Prints the help of one command (or of everything when cmd is NULL). */
 void cli_print_help(FILE *f, const struct cli_command *cmd);

@@ -256,11 +256,25 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
     } else {
         http_options_default(&cfg.http);
     }
-    for (size_t i = 0; i < nidx; i++)
+    for (size_t i = 0; i < nidx; i++) {
+        char q[200];
         if (!config_url_valid(idx[i])) {
-            rc = cli_usage_error(cmd, "--index %s is not an http or https URL", idx[i]);
+            rc = cli_usage_error(cmd, "--index %s is not an http or https URL",
+                                 wa_quote(q, sizeof q, idx[i], 160));
             goto out;
         }
+        char *id = config_index_id(idx[i]);
+        int ok = config_index_name_valid(id);
+        free(id);
+        if (!ok) {
+            rc = cli_usage_error(cmd,
+                                 "--index %s: its last path segment must name the index "
+                                 "(letters, digits, '.', '_', '+' and '-', a letter or digit "
+                                 "first), as in https://download.pytorch.org/whl/cu128/",
+                                 wa_quote(q, sizeof q, idx[i], 160));
+            goto out;
+        }
+    }
     for (size_t i = 0; i < nproj; i++)
         if (!config_project_name_valid(proj[i])) {
             rc = cli_usage_error(cmd,
@@ -289,25 +303,18 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
     o.plan = cli_get_opt(cmd, &a, "plan") != NULL;
     const char *jobs = cli_get(cmd, &a, "jobs");
     o.jobs = cfg.jobs > 0 ? cfg.jobs : (int)workers_cpus();
+    double num;
     if (jobs) {
-        char *end;
-        long j = strtol(jobs, &end, 10);
-        if (*end || j < 1 || j > 256) {
-            rc = cli_usage_error(cmd, "--jobs wants a number from 1 to 256");
+        if ((rc = cli_number(cmd, "jobs", jobs, 1, 256, 1, &num)) != 0)
             goto out;
-        }
-        o.jobs = (int)j;
+        o.jobs = (int)num;
     }
     const char *timeout = cli_get(cmd, &a, "timeout");
     if (timeout) {
-        char *end;
-        double t = strtod(timeout, &end);
-        if (*end || t <= 0 || t > 3600) {
-            rc = cli_usage_error(cmd, "--timeout wants seconds (0 < T <= 3600)");
+        if ((rc = cli_number(cmd, "timeout", timeout, 0.001, 3600, 0, &num)) != 0)
             goto out;
-        }
-        cfg.http.stall_timeout_ms = (long)(t * 1000);
-        cfg.http.connect_timeout_ms = (long)(t * 1000);
+        cfg.http.stall_timeout_ms = (long)(num * 1000);
+        cfg.http.connect_timeout_ms = (long)(num * 1000);
     }
     const char *shard = cli_get_opt(cmd, &a, "shard");
     if (shard && crawl_parse_shard(shard, &o.shard_k, &o.shard_n) < 0) {

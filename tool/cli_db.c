@@ -15,7 +15,7 @@
 
 static void print_refused(void *ud, const char *what, const char *why)
 {
-    (void)ud;
+    struct cli_quota *q = ud;
     /* File names come from a directory listing: shown quoted.  Reasons
      * quote the values they name already; a parser's message may still
      * hold a raw byte of the input, so control characters become '?'. */
@@ -24,7 +24,7 @@ static void print_refused(void *ud, const char *what, const char *why)
     for (char *ch = y; *ch; ch++)
         if ((unsigned char)*ch < 0x20 || *ch == 0x7f)
             *ch = '?';
-    cli_warn("%s: %s; refused", recordcheck_quote(w, sizeof w, what, 1000), y);
+    cli_warn_quota(q, "%s: %s; refused", recordcheck_quote(w, sizeof w, what, 1000), y);
 }
 
 static const char *cache_of(const struct cli_command *cmd, const struct cli_args *a)
@@ -71,7 +71,9 @@ static int db_import_cmd(const struct cli_command *cmd, const struct cli_args *a
         return rc;
     struct dbmerge_stats st;
     struct wa_error err;
-    rc = db_import(db, a->rest[1], &st, print_refused, NULL, &err);
+    struct cli_quota q = {0, 0};
+    rc = db_import(db, a->rest[1], &st, print_refused, &q, &err);
+    cli_quota_end(&q, "refused");
     if (rc < 0)
         cli_warn("%s", err.msg);
     else
@@ -188,8 +190,11 @@ int cli_merge(int argc, char **argv)
         if (rc == 0) {
             struct dbmerge_stats st;
             struct wa_error err;
-            if (db_merge(db, (const char *const *)a.rest, (size_t)a.nrest, &st, print_refused, NULL,
-                         &err) < 0) {
+            struct cli_quota q = {0, 0};
+            int merged = db_merge(db, (const char *const *)a.rest, (size_t)a.nrest, &st,
+                                  print_refused, &q, &err);
+            cli_quota_end(&q, "refused");
+            if (merged < 0) {
                 cli_warn("%s", err.msg);
                 rc = WA_EXIT_FAILURE;
             } else {

@@ -2,10 +2,17 @@
  * cli_doctor: `wheelarch doctor`, the installed GPU code against this
  * machine (src/host/doctor.c), printed as text or JSON.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_machine.h"
@@ -16,23 +23,100 @@
 #include "tables.h"
 #include "xalloc.h"
 
+/* How long the interpreter may take to say where its site-packages are. */
+#define PYTHON_TIMEOUT_S 30
+
+/* Runs python -c CODE without a shell and reads what it prints (at most
+ * n - 1 bytes) into buf.  Returns its exit status (127: it could not be
+ * started; 128: a signal ended it), or -1 after printing why (no pipe or
+ * process, or it did not finish within PYTHON_TIMEOUT_S and was killed). */
+static int run_python(const char *python, const char *code, char *buf, size_t n)
+{
+    int fds[2];
+    if (pipe(fds) != 0) {
+        cli_warn("doctor: cannot run %s: %s", python, strerror(errno));
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0); /* its own group: a timeout stops whatever it started */
+        int null = open("/dev/null", O_RDWR);
+        dup2(fds[1], 1);
+        if (null >= 0) {
+            dup2(null, 0);
+            dup2(null, 2);
+        }
+        close(fds[0]);
+        close(fds[1]);
+        execlp(python, python, "-c", code, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    if (pid > 0)
+        setpgid(pid, pid); /* as the child does: whichever runs first */
+    if (pid < 0) {
+        close(fds[0]);
+        cli_warn("doctor: cannot run %s: %s", python, strerror(errno));
+        return -1;
+    }
+    size_t len = 0;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int timed_out = 0;
+    for (;;) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long left = PYTHON_TIMEOUT_S * 1000L -
+                    ((now.tv_sec - t0.tv_sec) * 1000L + (now.tv_nsec - t0.tv_nsec) / 1000000L);
+        if (left <= 0) {
+            timed_out = 1;
+            break;
+        }
+        struct pollfd pf = {fds[0], POLLIN, 0};
+        int k = poll(&pf, 1, (int)left);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            timed_out = k == 0;
+            break;
+        }
+        char tmp[4096];
+        ssize_t r = read(fds[0], tmp, sizeof tmp);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        size_t take = (size_t)r < n - 1 - len ? (size_t)r : n - 1 - len;
+        memcpy(buf + len, tmp, take);
+        len += take;
+    }
+    buf[len] = '\0';
+    close(fds[0]);
+    if (timed_out)
+        kill(-pid, SIGKILL);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (timed_out) {
+        cli_warn("doctor: %s did not say where its site-packages are within %d s and was "
+                 "stopped; give --site-packages DIR",
+                 python, PYTHON_TIMEOUT_S);
+        return -1;
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128; /* killed by a signal */
+}
+
 /* Asks python for its site-packages folders (purelib, platlib); returns
  * how many were added to *dirs, or -1 (the error printed). */
 static int python_sites(const char *python, char ***dirs, size_t *n)
 {
-    if (strchr(python, '\'')) {
-        cli_warn("doctor: --python %s: a path with a quote is not run", python);
-        return -1;
-    }
-    char *cmd = xasprintf("'%s' -c 'import json, sysconfig; p = sysconfig.get_paths(); "
-                          "print(json.dumps([p[\"purelib\"], p[\"platlib\"]]))' 2>/dev/null",
-                          python);
-    FILE *p = popen(cmd, "r");
-    free(cmd);
     char buf[8192];
-    size_t len = p ? fread(buf, 1, sizeof buf - 1, p) : 0;
-    int st = p ? pclose(p) : -1;
-    buf[len] = '\0';
+    int st = run_python(python,
+                        "import json, sysconfig; p = sysconfig.get_paths(); "
+                        "print(json.dumps([p['purelib'], p['platlib']]))",
+                        buf, sizeof buf);
+    if (st == -1)
+        return -1; /* why is printed */
     json_t *j = st == 0 ? json_loads(buf, 0, NULL) : NULL;
     if (!json_is_array(j)) {
         cli_warn("doctor: %s: cannot ask it for its site-packages (is it a Python 3?); give "
@@ -76,6 +160,14 @@ static void print_doctor(const json_t *r, const struct machine *m)
                json_string_value(json_object_get(x, "name")),
                json_string_value(json_object_get(x, "version")),
                json_string_value(json_object_get(x, "site")));
+    json_array_foreach(json_object_get(r, "incomplete"), i, x)
+    {
+        const char *v = json_string_value(json_object_get(x, "version"));
+        printf("not fully checked: %s%s%s in %s: %s\n",
+               json_string_value(json_object_get(x, "name")), v ? " " : "", v ? v : "",
+               json_string_value(json_object_get(x, "site")),
+               json_string_value(json_object_get(x, "why")));
+    }
     json_array_foreach(ds, i, x)
     {
         printf("\n%s %s (%s): %s\n", json_string_value(json_object_get(x, "name")),
@@ -115,7 +207,10 @@ static void print_doctor(const json_t *r, const struct machine *m)
                      : ex == DOCTOR_EXIT_OK  ? "everything with GPU code runs natively"
                      : ex == DOCTOR_EXIT_JIT ? "something runs only through PTX JIT (slow first "
                                                "start)"
-                                             : "something will fail on this machine's GPUs");
+                     : ex == DOCTOR_EXIT_INCOMPLETE
+                         ? "nothing checked will fail, but not everything could be checked (see "
+                           "above)"
+                         : "something will fail on this machine's GPUs");
 }
 
 /* After cli_run_step has parsed the options. */
@@ -161,7 +256,7 @@ static int doctor_step(const struct cli_command *cmd, const struct cli_args *a)
     }
     const char *cache = cli_get(cmd, a, "cache") ? cli_get(cmd, a, "cache") : "cache";
     if (dbview_build_for(cache, &t, NULL, platform, &v, &err) < 0) {
-        cli_warn("%s: %s", cache, err.msg);
+        cli_warn_at(cache, err.msg);
         rc = WA_EXIT_FAILURE;
         goto out;
     }

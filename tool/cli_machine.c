@@ -188,8 +188,8 @@ int choose_gpus(const struct cli_command *cmd, const struct cli_args *a, const s
         raw = xcalloc(1, sizeof *raw);
         raw[0].name = NULL;
         snprintf(raw[0].code, sizeof raw[0].code, "%s", ccs);
-        if (strlen(ccs) >= sizeof raw[0].code)
-            raw[0].code[0] = '?';
+        if (!*ccs || strlen(ccs) >= sizeof raw[0].code)
+            raw[0].code[0] = '?'; /* refused by resolve_raw, never taken for a name */
         nraw = 1;
     } else if (nnames) {
         raw = xcalloc(nnames, sizeof *raw);
@@ -338,16 +338,24 @@ int machine_driver_parse(const char *s, struct dotver *dv)
     memset(dv, 0, sizeof *dv);
     if (!s || !isdigit((unsigned char)*s))
         return -1;
+    size_t run = 0; /* digits of the current part */
     for (const char *p = s; *p; p++) {
         if (*p == '.') {
             if (!isdigit((unsigned char)p[1]))
                 return -1;
             parts++;
-        } else if (!isdigit((unsigned char)*p)) {
+            run = 0;
+        } else if (!isdigit((unsigned char)*p) || ++run > 5) {
             return -1;
         }
     }
-    return parts <= 4 && dotver_parse(s, dv) == 0 && dv->f[0] >= 100 ? 0 : -1;
+    /* NVIDIA's drivers so far run from 100 to 5xx: a major version of four
+     * digits or more is a typo, not a driver. */
+    if (parts > 4 || dotver_parse(s, dv) != 0 || dv->f[0] < 100 || dv->f[0] > 999) {
+        memset(dv, 0, sizeof *dv);
+        return -1;
+    }
+    return 0;
 }
 
 int machine_load_tables(struct tables *t)

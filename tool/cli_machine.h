@@ -32,7 +32,8 @@ int choose_gpus(const struct cli_command *cmd, const struct cli_args *a, const s
 void machine_free(struct machine *m);
 
 /* Parses a driver version as NVIDIA writes it: numbers joined by single
- * dots ("570.86.15"), 100 or more, nothing before or after.  Returns 0, or
+ * dots ("570.86.15"), at most four of at most five digits, the first from
+ * 100 to 999, nothing before or after.  Returns 0, or
  * -1 (dv zeroed). */
 int machine_driver_parse(const char *s, struct dotver *dv);
 

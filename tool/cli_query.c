@@ -289,7 +289,7 @@ int cli_query(int argc, char **argv)
                       : dbview_build_for(cache, &t, stack ? NULL : norm, o.platform, &v, &err);
     if (built < 0) {
         free(norm);
-        cli_warn("%s: %s", cache, err.msg);
+        cli_warn_at(cache, err.msg);
         rc = WA_EXIT_FAILURE;
         goto out;
     }

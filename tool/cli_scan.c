@@ -61,11 +61,10 @@ int cli_scan(int argc, char **argv)
     http_options_default(&ho);
     const char *timeout = cli_get(cmd, &a, "timeout");
     if (timeout) {
-        char *end;
-        double t = strtod(timeout, &end);
-        if (*end || !(t > 0 && t <= 3600)) {
+        double t;
+        if (cli_number(cmd, "timeout", timeout, 0.001, 3600, 0, &t) != 0) {
             cli_args_free(&a);
-            return cli_usage_error(cmd, "--timeout wants seconds (0 < T <= 3600)");
+            return WA_EXIT_USAGE;
         }
         ho.stall_timeout_ms = ho.connect_timeout_ms = (long)(t * 1000);
     }

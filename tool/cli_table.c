@@ -119,7 +119,10 @@ static const struct cli_option variants_options[] = {
 
 static const struct cli_option build_options[] = {
     {"cache", 0, "DIR", "database folder (default: cache)", 0},
-    {"out", 0, "DIR", "output folder, replaced atomically (default: site)", 0},
+    {"out", 0, "DIR",
+     "output folder, replaced atomically (default: site); it must be new, empty, or a folder "
+     "wheelarch wrote (it holds .wheelarch-output): any other is refused, never deleted",
+     0},
     {"base-url", 0, "URL",
      "where the site will be served, for canonical links and feed URLs; "
      "internal links stay relative",
@@ -158,7 +161,8 @@ static const struct cli_option update_options[] = {
     {"index", 0, "URL", "index to read (repeatable; replaces the configured indexes)", 1},
     {"project", 0, "NAME", "project to read (repeatable; replaces the configured projects)", 1},
     {"cache", 0, "DIR", "database folder (default: cache)", 0},
-    {"out", 0, "DIR", "output folder, replaced atomically (default: site)", 0},
+    {"out", 0, "DIR",
+     "output folder, replaced atomically (default: site); new, empty, or one wheelarch wrote", 0},
     {"base-url", 0, "URL", "where the site will be served (canonical links, feed URLs)", 0},
     {"nightlies", 0, "N",
      "nightly (.dev) versions per project the site, feed and simple/ indexes show, the newest "
@@ -235,8 +239,10 @@ const struct cli_command cli_commands[] = {
      "start compiles), partial (names the libraries without code), no, or driver too old. For "
      "each problem it prints the fix: the index and the pip and uv commands that replace the "
      "installed build, from the database or PyTorch's declared lists (no network). Exit status "
-     "0 when everything runs natively, 4 when something only runs through PTX JIT, 1 when "
-     "something will fail, 2 for a usage error: it can gate a CI job or a container's start.",
+     "0 when everything runs natively, 4 when something only runs through PTX JIT, 5 when "
+     "nothing checked fails but something could not be checked (each named: a limit hit, a "
+     "METADATA that cannot be read), 1 when something will fail, 2 for a usage error (also when "
+     "--python does not answer within 30 s): it can gate a CI job or a container's start.",
      "wheelarch doctor --python .venv/bin/python", doctor_options, cli_doctor},
     {"variants", "[--gpu NAME... | --cc X.Y] [--driver V] [--json]",
      "Print the wheel-variant properties (PEP 825) this machine's GPUs and driver support.",
@@ -275,10 +281,15 @@ const struct cli_command cli_commands[] = {
     {"merge", "[--cache DIR] OTHER.db...",
      "Merge other databases (crawl shards) into the database.",
      "A union of the records, in one transaction: a wheel already in the database keeps its "
-     "record, unless that one was inferred and the other database read the wheel. Each input is "
-     "checked whole (PRAGMA integrity_check, the schema, every record as a crawl checks it); one "
-     "that fails is refused with one line saying why, and nothing of it is stored. Exit status "
-     "0 when every input was merged, 3 when some were refused, 1 when all were.",
+     "record, unless that one was inferred and the other database read the wheel. Inputs are "
+     "untrusted and never written: each is opened read-only (a private copy when its -wal file "
+     "holds changes), its schema must be exactly wheelarch's, no view or trigger of it runs, "
+     "and it is checked whole (PRAGMA integrity_check, every record as a crawl checks it); one "
+     "that fails is refused with one line saying why, and nothing of it is stored. Of an "
+     "input's journal and failures only the wheels whose scan did not finish come along, to be "
+     "scanned alone by the next crawl; its HTTP cache never does. When the database merged "
+     "into cannot store (a full disk), everything is rolled back and the exit status is 1. "
+     "Exit status 0 when every input was merged, 3 when some were refused, 1 when all were.",
      "wheelarch merge shard-0/wheelarch.db shard-1/wheelarch.db", merge_options, cli_merge},
     {"db", "(import DIR | export [-o FILE] | check) [--cache DIR]",
      "Move records into and out of the database, and check it.",

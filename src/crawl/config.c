@@ -285,9 +285,9 @@ static int url_ok(const char *u)
     "must hold project names such as \"torch\" (letters, digits, \".\", \"_\" and \"-\", "         \
     "starting and ending with a letter or digit)"
 
-static int index_name_ok(const char *s)
+int config_index_name_valid(const char *s)
 {
-    return s && *s && strlen(s) <= 100 &&
+    return s && isalnum((unsigned char)*s) && strlen(s) <= 100 &&
            strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                      "0123456789._+-") == strlen(s);
 }
@@ -393,8 +393,17 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
                 rc = bad(err, where, "\"url\" must be an http or https URL");
                 goto out;
             }
-            if (idv && !index_name_ok(json_string_value(idv))) {
+            if (idv && !config_index_name_valid(json_string_value(idv))) {
                 rc = bad(err, where, "\"id\" must be a plain index name such as \"pypi\"");
+                goto out;
+            }
+            char *derived = idv ? NULL : config_index_id(url);
+            int derived_ok = !derived || config_index_name_valid(derived);
+            free(derived);
+            if (!derived_ok) {
+                rc = bad(err, where,
+                         "the last path segment of \"url\" cannot name the index: give "
+                         "\"id\"");
                 goto out;
             }
             add_index(cfg, url, json_string_value(idv));
@@ -416,7 +425,7 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
             json_array_foreach(ids, j, id)
             {
                 const char *s = json_string_value(id);
-                if (!index_name_ok(s)) {
+                if (!config_index_name_valid(s)) {
                     rc = bad(err, where, "\"ids\" must hold plain index names such as \"cu128\"");
                     goto out;
                 }

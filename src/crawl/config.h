@@ -84,6 +84,11 @@ int config_project_name_valid(const char *name);
  * characters or fragment. */
 int config_url_valid(const char *url);
 
+/* Whether s can be an index id (cu128, pypi): the grammar of a plain
+ * variant id, letters, digits, '.', '_', '+', '-', a letter or digit
+ * first (so never "." or ".."), at most 100 bytes. */
+int config_index_name_valid(const char *s);
+
 /* The id of an index URL: its last non-empty path segment. Caller frees. */
 char *config_index_id(const char *url);
 

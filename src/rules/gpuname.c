@@ -501,6 +501,8 @@ static int resolve_csv(const struct tables *t, const char *query, struct gpuname
 void gpuname_resolve(const struct tables *t, const char *query, struct gpuname_result *r)
 {
     uint16_t cc;
+    if (!query)
+        query = ""; /* matches nothing, as an empty name does */
     if (strpbrk(query, ",\n") && gpuname_parse_code(query, 0, &cc) < 0 &&
         resolve_csv(t, query, r) == 0)
         return;
