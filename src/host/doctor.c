@@ -5,6 +5,7 @@
 #include "doctor.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "scan.h"
 #include "scanreport.h"
 #include "strbuf.h"
+#include "strmap.h"
 #include "variant.h"
 #include "wheelmeta.h"
 #include "wheelname.h"
@@ -37,6 +39,7 @@ struct dist {
     char *code;      /* record_code of rec, or NULL */
     int required_by; /* a GPU library another distribution pins */
     int no_record;   /* its RECORD is missing or unreadable: files unknown */
+    char *limit;     /* a limit hit while checking it (the rest unchecked), or NULL */
 };
 
 static void dist_free(struct dist *d)
@@ -46,26 +49,39 @@ static void dist_free(struct dist *d)
     wheelmeta_free(d->requires, d->nrequires);
     json_decref(d->rec);
     free(d->code);
+    free(d->limit);
 }
 
-/* The whole of a regular file up to max bytes, NUL-terminated, or NULL. */
-static char *slurp(const char *path, size_t max, size_t *len)
+/* The whole of a regular file, NUL-terminated, or NULL when it cannot be
+ * read or is larger than max bytes (*too_big set then). */
+static char *slurp(const char *path, size_t max, size_t *len, int *too_big)
 {
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return NULL; /* a FIFO would block, a device never end */
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    char *data = NULL;
+    size_t n = 0;
+    struct wa_error e;
+    *too_big = 0;
+    /* fsutil_read: a FIFO would block, a device never end */
+    if (fsutil_read(path, max, &data, &n, NULL, &e) < 0) {
+        *too_big = e.code == WA_ERR_LIMIT;
         return NULL;
-    struct strbuf b = STRBUF_INIT;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0 && b.len < max)
-        strbuf_add(&b, buf, n < max - b.len ? n : max - b.len);
-    fclose(f);
+    }
     if (len)
-        *len = b.len;
-    return strbuf_detach(&b, NULL);
+        *len = n;
+    return data;
+}
+
+/* Notes the first limit d hit (printf-style). */
+static void dist_limit(struct dist *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void dist_limit(struct dist *d, const char *fmt, ...)
+{
+    if (d->limit)
+        return;
+    char buf[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    d->limit = xstrdup(buf);
 }
 
 /* A header's value in METADATA text ("Name", "Version"), up to the first
@@ -129,9 +145,14 @@ static void scan_dist(struct dist *d, const char *infodir)
 {
     char *rp = fsutil_join(infodir, "RECORD");
     size_t len = 0;
-    char *record = slurp(rp, DOCTOR_MAX_RECORD, &len);
+    int too_big;
+    char *record = slurp(rp, DOCTOR_MAX_RECORD, &len, &too_big);
     free(rp);
-    d->no_record = record == NULL;
+    d->no_record = record == NULL && !too_big;
+    if (too_big)
+        dist_limit(d, "its RECORD is larger than %u MiB, so its files were not checked",
+                   DOCTOR_MAX_RECORD >> 20);
+    struct strmap *seen = strmap_new(); /* a path listed twice is scanned once */
     json_t *bins = json_object_get(d->rec, "binaries");
     size_t files = 0;
     /* the folder itself, links resolved: a listed file must be inside it
@@ -139,14 +160,23 @@ static void scan_dist(struct dist *d, const char *infodir)
      * would lead anywhere) */
     char *root = realpath(d->site, NULL);
     size_t rootlen = root ? strlen(root) : 0;
-    for (const char *p = record; p && *p && files < DOCTOR_MAX_FILES;) {
+    for (const char *p = record; p && *p;) {
         const char *eol = strchr(p, '\n');
         char *path = doctor_record_path(p);
         p = eol ? eol + 1 : NULL;
-        if (!wanted_path(path)) {
+        if (!wanted_path(path) || strmap_get(seen, path, NULL)) {
             free(path);
             continue;
         }
+        if (files == DOCTOR_MAX_FILES) {
+            dist_limit(d,
+                       "its RECORD lists more than %d files that can hold GPU code; only the "
+                       "first %d were checked",
+                       DOCTOR_MAX_FILES, DOCTOR_MAX_FILES);
+            free(path);
+            break;
+        }
+        strmap_put(seen, path, 1);
         files++;
         char *full = fsutil_join(d->site, path);
         char *real = root ? realpath(full, NULL) : NULL;
@@ -172,13 +202,30 @@ static void scan_dist(struct dist *d, const char *infodir)
         free(full);
         free(path);
     }
+    strmap_free(seen);
     free(record);
     free(root);
     d->code = record_code(d->rec);
 }
 
-/* Reads the distributions of one folder into *ds. */
-static void list_site(const char *site, struct dist **ds, size_t *n, size_t *cap)
+/* What could not be checked in one folder, outside any distribution (a
+ * .dist-info without a readable METADATA, too many of them), as
+ * {"name", "version": null, "site", "why"}. */
+static void folder_limit(json_t *incomplete, const char *site, const char *name, const char *why)
+{
+    char *s = xstrdup(site), *nm = xstrdup(name);
+    wa_printable_ascii(s);
+    wa_printable_ascii(nm);
+    json_array_append_new(
+        incomplete, json_pack("{s:s,s:n,s:s,s:s}", "name", nm, "version", "site", s, "why", why));
+    free(s);
+    free(nm);
+}
+
+/* Reads the distributions of one folder into *ds; what cannot be read is
+ * added to incomplete. */
+static void list_site(const char *site, struct dist **ds, size_t *n, size_t *cap,
+                      json_t *incomplete)
 {
     DIR *dir = opendir(site);
     if (!dir)
@@ -186,25 +233,45 @@ static void list_site(const char *site, struct dist **ds, size_t *n, size_t *cap
     struct dirent *e;
     char **names = NULL;
     size_t nn = 0;
-    while ((e = readdir(dir)) && nn < DOCTOR_MAX_DISTS) {
+    int more = 0;
+    while ((e = readdir(dir))) {
         size_t l = strlen(e->d_name);
         if (l > 10 && strcmp(e->d_name + l - 10, ".dist-info") == 0) {
+            if (nn == DOCTOR_MAX_DISTS) {
+                more = 1;
+                break;
+            }
             names = xrealloc(names, (nn + 1) * sizeof *names);
             names[nn++] = xstrdup(e->d_name);
         }
     }
     closedir(dir);
+    if (more) {
+        char why[160];
+        snprintf(why, sizeof why,
+                 "the folder holds more than %d .dist-info folders; only %d were checked",
+                 DOCTOR_MAX_DISTS, DOCTOR_MAX_DISTS);
+        folder_limit(incomplete, site, "(the folder)", why);
+    }
     for (size_t i = 0; i < nn; i++) {
         char *info = fsutil_join(site, names[i]);
         char *mp = fsutil_join(info, "METADATA");
         size_t len = 0;
-        char *meta = slurp(mp, WHEELMETA_MAX_SIZE, &len);
+        int too_big;
+        char *meta = slurp(mp, WHEELMETA_MAX_SIZE, &len, &too_big);
         free(mp);
         char *name = meta ? header(meta, "Name") : NULL;
         char *version = meta ? header(meta, "Version") : NULL;
         wa_printable_ascii(name);
         wa_printable_ascii(version);
-        if (name && version && strlen(name) < 200 && strlen(version) < 100) {
+        if (!meta || !name || !version || strlen(name) >= 200 || strlen(version) >= 100) {
+            char why[160];
+            snprintf(why, sizeof why, "%s",
+                     too_big ? "its METADATA is larger than 1 MiB; not read"
+                     : !meta ? "its METADATA cannot be read"
+                             : "its METADATA gives no usable Name and Version");
+            folder_limit(incomplete, site, names[i], why);
+        } else {
             *ds = xgrow(*ds, cap, *n + 1, sizeof **ds);
             struct dist *d = &(*ds)[(*n)++];
             memset(d, 0, sizeof *d);
@@ -347,19 +414,30 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
 {
     struct dist *ds = NULL;
     size_t n = 0, cap = 0, readable = 0;
+    json_t *incomplete = json_array();
     for (size_t i = 0; i < o->nsite_dirs; i++) {
         struct stat st;
         if (stat(o->site_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode))
             continue;
         readable++;
-        list_site(o->site_dirs[i], &ds, &n, &cap);
+        list_site(o->site_dirs[i], &ds, &n, &cap, incomplete);
     }
     if (!readable) {
         wa_error_set(err, WA_ERR_IO, "%s: no such site-packages folder",
                      o->nsite_dirs ? o->site_dirs[0] : "(none)");
+        json_decref(incomplete);
         free(ds);
         return NULL;
     }
+    for (size_t i = 0; i < n; i++)
+        if (ds[i].limit) {
+            char *site = xstrdup(ds[i].site);
+            wa_printable_ascii(site);
+            json_array_append_new(incomplete,
+                                  json_pack("{s:s,s:s,s:s,s:s}", "name", ds[i].name, "version",
+                                            ds[i].version, "site", site, "why", ds[i].limit));
+            free(site);
+        }
     /* The GPU libraries another distribution with GPU code pins are judged
      * with it (one without code of its own, or a library pinned only by
      * such, is judged alone). */
@@ -458,9 +536,11 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
             row_free(&lrows[k]);
         free(lrows);
     }
-    int status = worst_all <= COMPAT_NATIVE    ? DOCTOR_EXIT_OK
+    /* what will fail, then what could not be checked, then what is slow */
+    int status = worst_all > COMPAT_PTX_JIT    ? DOCTOR_EXIT_FAIL
+                 : json_array_size(incomplete) ? DOCTOR_EXIT_INCOMPLETE
                  : worst_all == COMPAT_PTX_JIT ? DOCTOR_EXIT_JIT
-                                               : DOCTOR_EXIT_FAIL;
+                                               : DOCTOR_EXIT_OK;
     json_t *sites = json_array();
     for (size_t i = 0; i < o->nsite_dirs; i++) {
         char *site = xstrdup(o->site_dirs[i]);
@@ -470,10 +550,10 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
     }
     char *platform = xstrdup(o->platform);
     wa_printable_ascii(platform);
-    json_t *out =
-        json_pack("{s:o,s:s,s:o,s:I,s:I,s:o,s:i}", "site_packages", sites, "platform", platform,
-                  "distributions", list, "installed", (json_int_t)n, "without_gpu_code",
-                  (json_int_t)without, "without_record", unread, "exit", status);
+    json_t *out = json_pack("{s:o,s:s,s:o,s:I,s:I,s:o,s:o,s:i}", "site_packages", sites, "platform",
+                            platform, "distributions", list, "installed", (json_int_t)n,
+                            "without_gpu_code", (json_int_t)without, "without_record", unread,
+                            "incomplete", incomplete, "exit", status);
     free(platform);
     if (!out)
         wa_error_set(err, WA_ERR_FORMAT, "cannot make the report");

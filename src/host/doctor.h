@@ -21,7 +21,8 @@
  * The result is a JSON object, a public interface (`wheelarch doctor
  * --json`, documented in README.md), with "exit": 0 when every
  * distribution with GPU code runs natively on every GPU, 4 when one only
- * runs through PTX JIT (slow first start), 1 when one will fail.
+ * runs through PTX JIT (slow first start), 1 when one will fail, 5 when
+ * nothing fails but something could not be checked ("incomplete").
  */
 #ifndef WHEELARCH_DOCTOR_H
 #define WHEELARCH_DOCTOR_H
@@ -37,8 +38,14 @@
 #define DOCTOR_EXIT_OK 0
 #define DOCTOR_EXIT_FAIL 1
 #define DOCTOR_EXIT_JIT 4
+/* Nothing fails, but something could not be checked: a limit below was
+ * hit, or a .dist-info's METADATA or RECORD could not be read ("incomplete"
+ * in the report names each). */
+#define DOCTOR_EXIT_INCOMPLETE 5
 
-/* Files scanned at most per distribution, and distributions per folder. */
+/* Files scanned at most per distribution (each path once, however often
+ * RECORD lists it), and distributions per folder; more is reported as a
+ * limit hit, never dropped silently. */
 #define DOCTOR_MAX_FILES 20000
 #define DOCTOR_MAX_DISTS 20000
 
