@@ -476,7 +476,9 @@ struct scan_result *scan_file(const char *path)
     struct wa_error *err = &r->error;
     struct hasher hs;
     int hashing = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO must not hang open(); it is refused below as
+     * not a regular file (reads of a regular file never block anyway). */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     int rc = 0;
     if (fd < 0) {
         rc = wa_error_set(err, WA_ERR_IO, "cannot open: %s", strerror(errno));
