@@ -271,7 +271,6 @@ static size_t on_body(char *buf, size_t size, size_t nmemb, void *ud)
     struct attempt *a = ud;
     size_t n = size * nmemb;
     struct http_response *r = a->resp;
-    r->bytes_received += n;
     if (r->status < 200 || r->status >= 300) {
         /* Error and redirect bodies are not wanted: stop at their first
          * bytes, so an endless one costs nothing (the status is final). */
@@ -432,7 +431,21 @@ static int is_redirect(long s)
  * answer at all), or the full policy (a transient failure). */
 enum retry_kind { RETRY_NONE, RETRY_SHORT, RETRY_FULL };
 
-static int retry_kind_of(CURLcode c, long status, int *unreachable)
+/* Whether a receive error is the network's (a reset, a connection
+ * dropped: worth another try) rather than the server's answer breaking the
+ * protocol (headers too large, a malformed chunk size, endless "100
+ * Continue"), which the same server gives again on every try.  curl names
+ * the socket's failures "Recv failure: ..." and "Failure when receiving
+ * data from the peer"; everything else it reports as RECV_ERROR is a
+ * parse of what the server sent. */
+static int network_recv_error(const char *msg)
+{
+    return !msg || !*msg || strncmp(msg, "Recv failure", 12) == 0 ||
+           strncmp(msg, "Failure when receiving data from the peer", 41) == 0 ||
+           strstr(msg, "Connection reset") != NULL || strstr(msg, "Connection died") != NULL;
+}
+
+static int retry_kind_of(CURLcode c, long status, const char *msg, int *unreachable)
 {
     *unreachable = 0;
     switch (c) {
@@ -446,8 +459,9 @@ static int retry_kind_of(CURLcode c, long status, int *unreachable)
             return RETRY_FULL;
         *unreachable = 1;
         return RETRY_SHORT;
-    case CURLE_PARTIAL_FILE:
     case CURLE_RECV_ERROR:
+        return network_recv_error(msg) ? RETRY_FULL : RETRY_NONE;
+    case CURLE_PARTIAL_FILE:
     case CURLE_SEND_ERROR:
     case CURLE_GOT_NOTHING:
     case CURLE_HTTP2:
@@ -572,6 +586,11 @@ static int run_attempt(struct http_client *c, const struct http_request *req,
         c->errbuf[0] = '\0';
         a.t0 = now_ms();
         CURLcode cc = curl_easy_perform(c->curl);
+        /* The bytes that came over the wire (a compressed page's, not the
+         * decoded ones: a gzip bomb is a few KiB downloaded). */
+        curl_off_t wire = 0;
+        if (curl_easy_getinfo(c->curl, CURLINFO_SIZE_DOWNLOAD_T, &wire) == CURLE_OK && wire > 0)
+            resp->bytes_received += (uint64_t)wire;
         long status = 0;
         curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
         if (status)
@@ -595,10 +614,16 @@ static int run_attempt(struct http_client *c, const struct http_request *req,
         if (cc == CURLE_WRITE_ERROR && a.dropped_body)
             cc = CURLE_OK;
         if (cc != CURLE_OK) {
-            *kind = retry_kind_of(cc, resp->status, &resp->unreachable);
+            *kind = retry_kind_of(cc, resp->status, c->errbuf, &resp->unreachable);
             if (cc == CURLE_OPERATION_TIMEDOUT && !resp->status)
                 rc = wa_error_set(err, WA_ERR_NETWORK, "no connection within %.0f s",
                                   (double)c->opt.connect_timeout_ms / 1000);
+            else if (cc == CURLE_OUT_OF_MEMORY)
+                /* what curl 7.88 says of a header line longer than it takes */
+                rc = wa_error_set(err, WA_ERR_NETWORK,
+                                  "the server's answer was refused: a header is larger than "
+                                  "curl accepts (curl: %s)",
+                                  c->errbuf[0] ? c->errbuf : curl_easy_strerror(cc));
             else
                 rc = wa_error_set(err, WA_ERR_NETWORK, "%s",
                                   c->errbuf[0] ? c->errbuf : curl_easy_strerror(cc));

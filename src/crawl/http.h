@@ -82,7 +82,8 @@ struct http_response {
     int64_t range_total;     /* -1 when "*" or absent */
     int64_t content_length;  /* -1 when absent */
     uint64_t body_bytes;     /* body bytes of the final attempt */
-    uint64_t bytes_received; /* body bytes of all attempts */
+    uint64_t bytes_received; /* body bytes of all attempts as they came over the wire
+                              * (compressed, when the server compressed them) */
     int attempts;
     int unreachable; /* failed without reaching a server: DNS, refused, connect timeout */
     int addr_class;  /* netaddr class of the address that answered; -1 when not known */
