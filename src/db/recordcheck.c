@@ -128,6 +128,17 @@ char *recordcheck_quote(char *dst, size_t n, const char *src, size_t max_src)
     return wa_quote(dst, n, tmp, max_src < sizeof tmp - 1 ? max_src : sizeof tmp - 1);
 }
 
+/* The message for a string that is too long, else 0: said as such, not
+ * as "is not one line of text" (a length is not a grammar). */
+static int too_long(struct wa_error *err, const char *field, json_t *v, size_t max)
+{
+    size_t n = json_string_length(v);
+    if (n <= max)
+        return 0;
+    return wa_error_set(err, WA_ERR_FORMAT, "%s is %zu bytes long; at most %zu are allowed", field,
+                        n, max);
+}
+
 static int bad_value(struct wa_error *err, const char *field, const char *s, const char *what)
 {
     char q[SHOWN * 4 + 8];
@@ -471,6 +482,9 @@ static int check_string_list(json_t *v, const char *field, size_t max_items, siz
         subfield(f, field, "[%zu]", i);
         if (!json_is_string(x))
             return bad_type(err, f, x, "a string");
+        int rc = too_long(err, f, x, max_len);
+        if (rc < 0)
+            return rc;
         if (!text_ok(x, max_len) || (rule && !rule(str(x))))
             return bad_value(err, f, str(x), what);
     }
@@ -484,6 +498,8 @@ static int check_string(json_t *o, const char *key, const char *field, enum pres
     json_t *v;
     int rc = get_string(o, key, field, p, &v, err);
     if (rc < 0 || !v)
+        return rc;
+    if ((rc = too_long(err, field, v, max)) < 0)
         return rc;
     if (!text_ok(v, max) || (rule && !rule(str(v))))
         return bad_value(err, field, str(v), what);
@@ -626,6 +642,24 @@ static int check_target_stats(json_t *o, const char *field, struct seen *rec, st
             return bad_type(err, f, tv, "an object");
         static const char *const counts[] = {"modules", "library_modules", "entries", NULL};
         static const char *const sizes[] = {"bytes", "uncompressed_bytes", NULL};
+        /* the scanner's keys, nothing else: a target object is small and
+         * fixed, so an unknown key is a record made by something else */
+        static const char *const known[] = {
+            "modules", "library_modules", "entries", "bytes", "uncompressed_bytes", "codecs", "isa",
+            NULL};
+        const char *key;
+        json_t *kv;
+        json_object_foreach(tv, key, kv)
+        {
+            const char *const *k = known;
+            while (*k && strcmp(*k, key) != 0)
+                k++;
+            if (!*k) {
+                char q[SHOWN * 4 + 8];
+                return wa_error_set(err, WA_ERR_FORMAT, "%s has an unknown key \"%s\"", f,
+                                    recordcheck_quote(q, sizeof q, key, SHOWN));
+            }
+        }
         int rc;
         for (const char *const *k = counts; *k; k++) {
             char g[FIELD_MAX];
@@ -828,7 +862,8 @@ int recordcheck_validate(const char *key, json_t *rec, struct wa_error *err)
     if ((rc = get_string(rec, "key", "key", REQUIRED, &v, err)) < 0)
         return rc;
     if (strcmp(str(v), key) != 0)
-        return bad_value(err, "key", str(v), "the key in the file name");
+        return wa_error_set(err, WA_ERR_FORMAT,
+                            "the record's \"key\" is not the key it is stored under (%s)", key);
     if ((rc = check_string(rec, "status", "status", REQUIRED, 16, status_ok,
                            "\"scanned\" or \"inferred\"", err)) < 0 ||
         (rc = check_string(rec, "variant", "variant", REQUIRED, 64, recordcheck_variant_valid,
@@ -873,6 +908,8 @@ int recordcheck_validate(const char *key, json_t *rec, struct wa_error *err)
     if (v && !json_is_null(v) && !json_is_boolean(v)) {
         if (!json_is_string(v))
             return bad_type(err, "yanked", v, "a string or a boolean");
+        if ((rc = too_long(err, "yanked", v, SHORT_TEXT_MAX)) < 0)
+            return rc;
         if (!text_ok(v, SHORT_TEXT_MAX))
             return bad_value(err, "yanked", str(v), "one line of text");
     }

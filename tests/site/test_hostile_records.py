@@ -76,7 +76,7 @@ bad(key("1"), r, 'variant "rocm6<b>INJ</b>" is not a variant id')
 
 r = load(SCANNED)
 r.update(key=key("3"))
-bad(key("2"), r, 'key "%s" is not the key in the file name' % key("3"))
+bad(key("2"), r, 'the record\'s "key" is not the key it is stored under (%s)' % key("2"))
 
 r = load(SCANNED)
 r.update(key=key("4"), variant=7)

@@ -228,7 +228,7 @@ static void field_rules(void)
 
     /* The key: the file's, in the record too. */
     fails("key differs", SCANNED, with("key", json_string(OTHER_KEY)),
-          "key \"" OTHER_KEY "\" is not the key in the file name");
+          "the record's \"key\" is not the key it is stored under (" SCANNED ")");
     fails("file name not a key", "evil", load(SCANNED), "\"evil\" is not a record key");
     fails("upper-case key", "DBB3EF635357A2EB037F857BF739F5307F725EC56D2808C2AEE868A0B38CB2C7",
           load(SCANNED), "is not a record key");
@@ -386,6 +386,20 @@ static void field_rules(void)
 
     target_caps();
 
+    /* A target object holds the scanner's keys only. */
+    {
+        json_t *rec = load(SCANNED);
+        json_t *t = json_object_get(json_array_get(json_object_get(rec, "binaries"), 0), "targets");
+        const char *name = json_object_iter_key(json_object_iter(t));
+        OK(name != NULL, "the fixture's first binary has targets");
+        if (name) {
+            json_object_set_new(json_object_get(t, name), "evil", json_true());
+            fails("unknown key in a target object", SCANNED, rec, "has an unknown key \"evil\"");
+        } else {
+            json_decref(rec);
+        }
+    }
+
     /* A long hostile value is cut, and control characters are escaped. */
     {
         char big[300];
@@ -393,11 +407,16 @@ static void field_rules(void)
         big[sizeof big - 1] = '\0';
         big[3] = '\x1b';
         struct wa_error err = {0};
-        json_t *rec = with("variant", json_string(big));
+        json_t *rec = with("requires_python", json_string(big));
         recordcheck_validate(SCANNED, rec, &err);
         OK(strlen(err.msg) < 200 && strstr(err.msg, "\\x1b") && strstr(err.msg, "...") &&
                !strchr(err.msg, '\x1b'),
            "long value cut and escaped: %s", err.msg);
+        json_decref(rec);
+        /* Too long is said as such, never as "not one line of text". */
+        rec = with("variant", json_string(big));
+        recordcheck_validate(SCANNED, rec, &err);
+        STR_EQ(err.msg, "variant is 299 bytes long; at most 64 are allowed", "too long, said so");
         json_decref(rec);
     }
 }
@@ -502,7 +521,7 @@ static void import_refuses(const char *work, const struct tables *t)
                     "variant \"rocm6<b>INJ</b>\" is not a variant id"),
        "refused: markup in the variant");
     OK(refused_with(&r, "/4444444444444444444444444444444444444444444444444444444444444444.json",
-                    "key \"" OTHER_KEY "\" is not the key in the file name"),
+                    "the record's \"key\" is not the key it is stored under"),
        "refused: the key that differs from its file name");
     OK(refused_with(&r, "/evil.json", "\"evil\" is not a record key"), "refused: evil.json");
     OK(refused_with(&r, "/2222222222222222222222222222222222222222222222222222222222222222.json",
