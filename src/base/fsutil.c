@@ -93,6 +93,55 @@ int fsutil_write_atomic(const char *path, const void *data, size_t n, int sync,
     return rc;
 }
 
+int fsutil_copy_file(const char *src, const char *dst, struct wa_error *err)
+{
+    int in = open(src, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (in < 0)
+        return wa_error_set(err, WA_ERR_IO, "cannot open %s: %s", src, strerror(errno));
+    struct stat st;
+    if (fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(in);
+        return wa_error_set(err, WA_ERR_IO, "%s is not a regular file", src);
+    }
+    int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (out < 0) {
+        int rc = wa_error_set(err, WA_ERR_IO, "cannot create %s: %s", dst, strerror(errno));
+        close(in);
+        return rc;
+    }
+    int rc = 0;
+    char buf[1 << 16];
+    for (;;) {
+        ssize_t k = read(in, buf, sizeof buf);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            rc = wa_error_set(err, WA_ERR_IO, "cannot read %s: %s", src, strerror(errno));
+            break;
+        }
+        if (k == 0)
+            break;
+        for (ssize_t off = 0; off < k;) {
+            ssize_t w = write(out, buf + off, (size_t)(k - off));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w < 0) {
+                rc = wa_error_set(err, WA_ERR_IO, "cannot write %s: %s", dst, strerror(errno));
+                break;
+            }
+            off += w;
+        }
+        if (rc < 0)
+            break;
+    }
+    if (close(out) != 0 && rc == 0)
+        rc = wa_error_set(err, WA_ERR_IO, "cannot write %s: %s", dst, strerror(errno));
+    close(in);
+    if (rc < 0)
+        unlink(dst);
+    return rc;
+}
+
 static int read_file(const char *path, int flags, size_t max, char **data, size_t *n, int *missing,
                      struct wa_error *err)
 {

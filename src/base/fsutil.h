@@ -35,6 +35,11 @@ int fsutil_read(const char *path, size_t max, char **data, size_t *n, int *missi
 int fsutil_read_nofollow(const char *path, size_t max, char **data, size_t *n, int *missing,
                          struct wa_error *err);
 
+/* Copies the regular file src (not followed if it is a symbolic link) to
+ * dst, which must not exist yet.  Returns 0 or WA_ERR_IO (a partial dst is
+ * removed). */
+int fsutil_copy_file(const char *src, const char *dst, struct wa_error *err);
+
 /* 0 when dir is a folder and not a symbolic link, else WA_ERR_IO. */
 int fsutil_check_real_dir(const char *dir, struct wa_error *err);
 

@@ -4,6 +4,7 @@
  */
 #include "db.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "fsutil.h"
 #include "jsontext.h"
+#include "strbuf.h"
 #include "record.h"
 #include "target.h"
 #include "wheelkey.h"
@@ -25,8 +27,10 @@ struct db {
     sqlite3 *h;
     char *path;
     int readonly;
-    int in_tx;   /* inside db_begin ... db_commit */
-    int version; /* the schema's, once open */
+    int in_tx;           /* inside db_begin ... db_commit */
+    int version;         /* the schema's, once open */
+    char *tmpdir;        /* a private copy of a database from elsewhere, removed on close */
+    long long work_left; /* of a database from elsewhere: progress calls left */
     pthread_mutex_t mu;
 };
 
@@ -192,10 +196,25 @@ static int bad_key(const char *key, struct wa_error *err)
                         key ? wa_quote(q, sizeof q, key, 80) : "(null)");
 }
 
+/* Inside db_begin, whether SQLite rolled the whole transaction back by
+ * itself (it does on a full disk, an I/O error or no memory): then every
+ * later statement would run, and commit, on its own, so nothing more may
+ * be written.  Returns 0, or WA_ERR_IO saying so. */
+static int tx_lost(struct db *db, struct wa_error *err)
+{
+    if (!db->in_tx || !sqlite3_get_autocommit(db->h))
+        return 0;
+    return wa_error_set(err, WA_ERR_IO,
+                        "%s: the transaction was rolled back after an error of the database "
+                        "(its disk full?); nothing of it was stored",
+                        db->path);
+}
+
 /* A write of its own, or part of the caller's db_begin: a savepoint then. */
 static int tx_begin(struct db *db, struct wa_error *err)
 {
-    return exec(db, db->in_tx ? "SAVEPOINT w" : "BEGIN IMMEDIATE", err);
+    int rc = tx_lost(db, err);
+    return rc < 0 ? rc : exec(db, db->in_tx ? "SAVEPOINT w" : "BEGIN IMMEDIATE", err);
 }
 
 static int tx_end(struct db *db, int rc, struct wa_error *err)
@@ -416,6 +435,9 @@ static int migrate(struct db *db, int from, int to, struct wa_error *err)
     int now = from;
     if (pragma_int(db, "PRAGMA user_version", &now) < 0)
         rc = sql_error(db, err, "cannot read the schema version");
+    else if (now < 0 || now > to)
+        rc = wa_error_set(err, WA_ERR_FORMAT, "%s: schema version %d changed to %d meanwhile",
+                          db->path, from, now);
     for (int v = now; rc == 0 && v < to; v++) {
         rc = exec(db, migrations[v], err);
         if (rc == 0 && v + 1 == 2)
@@ -436,10 +458,165 @@ static int migrate(struct db *db, int from, int to, struct wa_error *err)
     return rc;
 }
 
+/* A URI for sqlite3_open_v2 that opens path with `query` ("immutable=1"):
+ * every byte that a URI gives a meaning to is percent-encoded. */
+static char *file_uri(const char *path, const char *query)
+{
+    struct strbuf b = STRBUF_INIT;
+    strbuf_adds(&b, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            strchr("/-._~", *p))
+            strbuf_addc(&b, (char)*p);
+        else
+            strbuf_addf(&b, "%%%02X", *p);
+    }
+    strbuf_addf(&b, "?%s", query);
+    return strbuf_detach(&b, NULL);
+}
+
+/* A database from elsewhere (a merge input) may hold anything a hostile
+ * writer can put in an SQLite file.  Nothing of its schema runs: no view,
+ * no trigger, no function its schema names is trusted, no extension
+ * loads; no value grows past FOREIGN_VALUE_MAX; and the work of all
+ * statements together is bounded by the file's size (progress_budget), so
+ * no query on it can hang or take memory out of proportion. */
+#define FOREIGN_VALUE_MAX (64 << 20)
+
+static int progress_budget(void *ud)
+{
+    struct db *db = ud;
+    return db->work_left-- <= 0; /* non-zero interrupts the statement */
+}
+
+static void guard_foreign(struct db *db, long long file_bytes)
+{
+    sqlite3 *h = db->h;
+    sqlite3_db_config(h, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+    sqlite3_db_config(h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+    sqlite3_db_config(h, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
+    sqlite3_db_config(h, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+    sqlite3_db_config(h, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+    sqlite3_limit(h, SQLITE_LIMIT_LENGTH, FOREIGN_VALUE_MAX);
+    /* Called every 1,000 virtual machine steps: 64 steps per byte of the
+     * file (reading and checking every row of an honest database takes a
+     * small fraction of that), and at least 10 million. */
+    db->work_left = file_bytes / 16 > 10000 ? file_bytes / 16 : 10000;
+    sqlite3_progress_handler(h, 1000, progress_budget, db);
+}
+
+/* The schema (sqlite_schema: type, name, table, SQL) that wheelarch's
+ * migrations give a database of `version`, one row per line. */
+static char *schema_text(sqlite3 *h)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(h,
+                           "SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_schema "
+                           "ORDER BY type, name",
+                           -1, &st, NULL) != SQLITE_OK)
+        return NULL;
+    struct strbuf b = STRBUF_INIT;
+    int s;
+    while ((s = sqlite3_step(st)) == SQLITE_ROW)
+        for (int i = 0; i < 4; i++) {
+            const char *v = (const char *)sqlite3_column_text(st, i);
+            strbuf_adds(&b, v ? v : "");
+            strbuf_addc(&b, i == 3 ? '\n' : '\t');
+        }
+    sqlite3_finalize(st);
+    if (s != SQLITE_DONE) {
+        strbuf_free(&b);
+        return NULL;
+    }
+    return strbuf_detach(&b, NULL);
+}
+
+static char *reference_schema(int version)
+{
+    sqlite3 *h = NULL;
+    char *text = NULL;
+    if (sqlite3_open_v2(":memory:", &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) ==
+        SQLITE_OK) {
+        int ok = 1;
+        for (int v = 0; ok && v < version; v++)
+            ok = sqlite3_exec(h, migrations[v], NULL, NULL, NULL) == SQLITE_OK;
+        if (ok)
+            text = schema_text(h);
+    }
+    sqlite3_close_v2(h);
+    return text;
+}
+
+/* 0 when a database from elsewhere has exactly the tables, columns and
+ * indexes wheelarch made for its version: a view or anything else in place
+ * of a table is refused before any of its rows is read. */
+static int check_schema(struct db *db, int version, struct wa_error *err)
+{
+    char *want = reference_schema(version);
+    char *have = schema_text(db->h);
+    int rc = 0;
+    if (!have)
+        rc = wa_error_set(err, WA_ERR_FORMAT, "%s: cannot read its schema: %s", db->path,
+                          sqlite3_errmsg(db->h));
+    else if (!want || strcmp(want, have) != 0)
+        rc = wa_error_set(err, WA_ERR_FORMAT,
+                          "%s: its tables are not those of a wheelarch database of schema "
+                          "version %d (a table changed, added, or replaced by a view)",
+                          db->path, version);
+    free(want);
+    free(have);
+    return rc;
+}
+
+/* Whether path's -wal file holds frames (a writer's changes not yet in
+ * the database file). */
+static int wal_has_frames(const char *path, long long *bytes)
+{
+    char *wal = xasprintf("%s-wal", path);
+    struct stat sb;
+    int r = lstat(wal, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0;
+    if (r && bytes)
+        *bytes += sb.st_size;
+    free(wal);
+    return r;
+}
+
+/* A database from elsewhere with changes in its -wal: both files are
+ * copied into a private folder, where SQLite may replay the -wal, so the
+ * input itself is never written (a read-only connection could not read
+ * the -wal without creating files beside it). */
+static int private_copy(struct db *db, const char *path, char **copy, struct wa_error *err)
+{
+    const char *tmp = getenv("TMPDIR");
+    char *dir = xasprintf("%s/wheelarch-merge-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        int rc = wa_error_set(err, WA_ERR_IO, "%s: cannot make a folder for a copy of it: %s", path,
+                              strerror(errno));
+        free(dir);
+        return rc;
+    }
+    db->tmpdir = dir;
+    *copy = fsutil_join(dir, DB_FILE);
+    char *wal = xasprintf("%s-wal", path), *wal_copy = xasprintf("%s-wal", *copy);
+    struct wa_error e;
+    int rc = fsutil_copy_file(path, *copy, &e);
+    if (rc == 0)
+        rc = fsutil_copy_file(wal, wal_copy, &e);
+    if (rc < 0)
+        rc = wa_error_set(err, WA_ERR_IO, "%s: cannot copy it to read its -wal file: %s", path,
+                          e.msg);
+    free(wal);
+    free(wal_copy);
+    return rc;
+}
+
 static int open_at(const char *path, int flags, int max_version, struct db **out,
                    struct wa_error *err)
 {
     *out = NULL;
+    int foreign = (flags & DB_FOREIGN) != 0;
+    if (foreign)
+        flags |= DB_READONLY | DB_ANY_VERSION;
     int ro = (flags & DB_READONLY) != 0;
     struct stat sb;
     if (lstat(path, &sb) == 0) {
@@ -448,6 +625,9 @@ static int open_at(const char *path, int flags, int max_version, struct db **out
             return wa_error_set(err, WA_ERR_IO, "%s: is a symbolic link, not a database", path);
         if (!S_ISREG(sb.st_mode))
             return wa_error_set(err, WA_ERR_IO, "%s: not a regular file", path);
+        if (ro && sb.st_size == 0)
+            return wa_error_set(err, WA_ERR_FORMAT, "%s: an empty file, not a wheelarch database",
+                                path);
     } else if (ro) {
         return wa_error_set(err, WA_ERR_IO, "%s: no such database", path);
     }
@@ -462,31 +642,71 @@ static int open_at(const char *path, int flags, int max_version, struct db **out
     /* SQLite's own lock per call is off (SQLITE_OPEN_NOMUTEX): every use of
      * the connection holds db->mu, a build's reader makes millions of
      * calls, and the two locks were a few percent of a build. */
-    /* A reader opens a writable file for writing all the same (and never
-     * writes): the last connection to close then removes the -wal and -shm
-     * files, which a read-only one would leave behind. */
-    int oflags = (ro && access(path, W_OK) != 0 ? SQLITE_OPEN_READONLY
-                  : ro                          ? SQLITE_OPEN_READWRITE
-                                                : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
-                 SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW;
+    int base = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW;
+    char *dir = xstrndup(path, strrchr(path, '/') ? (size_t)(strrchr(path, '/') - path) : 0);
+    /* A reader of a file it may write opens it for writing all the same
+     * (and never writes): the last connection to close then removes the
+     * -wal and -shm files, which a read-only one would leave behind.  A
+     * file in a place it may not write (no write permission, a read-only
+     * mount) is opened read-only, and as immutable when no -wal holds
+     * changes, since SQLite could not make the -shm file it otherwise
+     * needs.  A file from elsewhere is never opened for writing. */
+    int writable = access(path, W_OK) == 0 && access(*dir ? dir : ".", W_OK) == 0;
+    free(dir);
+    long long bytes = (long long)sb.st_size;
+    int wal = ro && wal_has_frames(path, &bytes);
+    char *open_path = xstrdup(path);
+    int oflags = ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     int rc = 0;
-    if (sqlite3_open_v2(path, &db->h, oflags, NULL) != SQLITE_OK) {
+    if (foreign && wal) {
+        free(open_path);
+        open_path = NULL;
+        if ((rc = private_copy(db, path, &open_path, err)) < 0)
+            goto fail;
+        oflags = SQLITE_OPEN_READWRITE;
+    } else if ((foreign || (ro && !writable)) && !wal) {
+        char *uri = file_uri(path, "immutable=1");
+        free(open_path);
+        open_path = uri;
+        base |= SQLITE_OPEN_URI;
+    } else if (ro && writable) {
+        oflags = SQLITE_OPEN_READWRITE;
+    }
+    if (sqlite3_open_v2(open_path, &db->h, oflags | base, NULL) != SQLITE_OK) {
         rc = wa_error_set(err, WA_ERR_IO, "%s: cannot open the database: %s", path,
                           db->h ? sqlite3_errmsg(db->h) : "out of memory");
         goto fail;
     }
+    if (foreign)
+        guard_foreign(db, bytes);
     sqlite3_busy_timeout(db->h, DB_BUSY_MS);
     sqlite3_extended_result_codes(db->h, 0);
     int app = 0, version = 0;
     if (pragma_int(db, "PRAGMA application_id", &app) < 0 ||
         pragma_int(db, "PRAGMA user_version", &version) < 0) {
-        rc = wa_error_set(err, WA_ERR_FORMAT, "%s: not a wheelarch database (%s)", path,
-                          sqlite3_errmsg(db->h));
+        if (ro && !writable && wal)
+            rc = wa_error_set(err, WA_ERR_IO,
+                              "%s: cannot be read where it lies: it is read-only and its -wal "
+                              "file holds changes SQLite can only read with write access "
+                              "(copy the folder somewhere writable)",
+                              path);
+        else
+            rc = wa_error_set(err, WA_ERR_FORMAT, "%s: not a wheelarch database (%s)", path,
+                              sqlite3_errmsg(db->h));
         goto fail;
     }
     if ((app != 0 && app != DB_APPLICATION_ID) || (app == 0 && version != 0)) {
         rc = wa_error_set(err, WA_ERR_FORMAT, "%s: an SQLite file, but not a wheelarch database",
                           path);
+        goto fail;
+    }
+    if (app == DB_APPLICATION_ID && version < 1) {
+        /* Every wheelarch database has a version from 1 on; anything else
+         * would index the migrations out of bounds. */
+        rc = wa_error_set(err, WA_ERR_FORMAT,
+                          "%s: schema version %d is not one wheelarch has ever written (1 to "
+                          "%d): the database is damaged",
+                          path, version, DB_SCHEMA_VERSION);
         goto fail;
     }
     if (version > DB_SCHEMA_VERSION) {
@@ -496,6 +716,13 @@ static int open_at(const char *path, int flags, int max_version, struct db **out
                           path, version, DB_SCHEMA_VERSION);
         goto fail;
     }
+    if (ro && version == 0) {
+        rc = wa_error_set(err, WA_ERR_FORMAT, "%s: an empty SQLite file, not a wheelarch database",
+                          path);
+        goto fail;
+    }
+    if (foreign && (rc = check_schema(db, version, err)) < 0)
+        goto fail;
     if (ro)
         sqlite3_exec(db->h, "PRAGMA query_only = 1", NULL, NULL, NULL);
     if (!ro) {
@@ -514,9 +741,11 @@ static int open_at(const char *path, int flags, int max_version, struct db **out
         goto fail;
     }
     db->version = !ro && version < max_version ? max_version : version;
+    free(open_path);
     *out = db;
     return 0;
 fail:
+    free(open_path);
     db_close(db);
     return rc;
 }
@@ -571,6 +800,17 @@ void db_close(struct db *db)
         return;
     if (db->h)
         sqlite3_close_v2(db->h);
+    if (db->tmpdir) {
+        char *files[] = {fsutil_join(db->tmpdir, DB_FILE),
+                         xasprintf("%s/%s-wal", db->tmpdir, DB_FILE),
+                         xasprintf("%s/%s-shm", db->tmpdir, DB_FILE)};
+        for (size_t i = 0; i < 3; i++) {
+            unlink(files[i]);
+            free(files[i]);
+        }
+        rmdir(db->tmpdir);
+        free(db->tmpdir);
+    }
     pthread_mutex_destroy(&db->mu);
     free(db->path);
     free(db);
@@ -611,7 +851,9 @@ int db_begin(struct db *db, struct wa_error *err)
 
 int db_commit(struct db *db, struct wa_error *err)
 {
-    int rc = exec(db, "COMMIT", err);
+    int rc = tx_lost(db, err);
+    if (rc == 0)
+        rc = exec(db, "COMMIT", err);
     if (rc < 0)
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
     db->in_tx = 0;
@@ -628,12 +870,14 @@ void db_rollback(struct db *db)
 
 int db_savepoint(struct db *db, struct wa_error *err)
 {
-    return exec(db, "SAVEPOINT batch", err);
+    int rc = tx_lost(db, err);
+    return rc < 0 ? rc : exec(db, "SAVEPOINT batch", err);
 }
 
 int db_release(struct db *db, struct wa_error *err)
 {
-    return exec(db, "RELEASE batch", err);
+    int rc = tx_lost(db, err);
+    return rc < 0 ? rc : exec(db, "RELEASE batch", err);
 }
 
 void db_rollback_to(struct db *db)
@@ -641,49 +885,29 @@ void db_rollback_to(struct db *db)
     sqlite3_exec(db->h, "ROLLBACK TO batch; RELEASE batch", NULL, NULL, NULL);
 }
 
-/* Copies the rows of `select` in other into db with `insert` (the same
- * number of columns, all text or blobs). */
-static int copy_rows(struct db *db, struct db *other, const char *select, const char *insert,
-                     int ncols, struct wa_error *err)
+int db_each_note(struct db *db,
+                 int (*fn)(void *ud, const char *table, const char *key, const char *json,
+                           struct wa_error *err),
+                 void *ud, struct wa_error *err)
 {
-    sqlite3_stmt *from = prep(other, select), *to = prep(db, insert);
-    int rc = from ? 0 : sql_error(other, err, "cannot read");
-    if (rc == 0 && !to)
-        rc = sql_error(db, err, "cannot write");
-    int s = SQLITE_DONE;
-    while (rc == 0 && (s = sqlite3_step(from)) == SQLITE_ROW) {
-        sqlite3_reset(to);
-        for (int i = 0; i < ncols; i++)
-            sqlite3_bind_value(to, i + 1, sqlite3_column_value(from, i));
-        if (sqlite3_step(to) != SQLITE_DONE)
-            rc = sql_error(db, err, "cannot write");
-    }
-    if (rc == 0 && s != SQLITE_DONE)
-        rc = sql_error(other, err, "cannot read");
-    sqlite3_finalize(from);
-    sqlite3_finalize(to);
-    return rc;
-}
-
-int db_merge_notes(struct db *db, struct db *other, struct wa_error *err)
-{
+    static const char *const tables[] = {"journal", "failures"};
+    static const char *const sql[] = {"SELECT key, note FROM journal ORDER BY key",
+                                      "SELECT key, failure FROM failures ORDER BY key"};
     pthread_mutex_lock(&db->mu);
-    pthread_mutex_lock(&other->mu);
-    /* A shard's failures and unfinished scans are newer than ours; those
-     * of wheels with a record are settled by db_settle_notes. */
-    int rc = copy_rows(db, other, "SELECT key, failure FROM failures WHERE json_valid(failure)",
-                       "INSERT OR REPLACE INTO failures (key, failure) VALUES (?, ?)", 2, err);
-    if (rc == 0)
-        rc = copy_rows(db, other, "SELECT key, note FROM journal WHERE json_valid(note)",
-                       "INSERT OR REPLACE INTO journal (key, note) VALUES (?, ?)", 2, err);
-    if (rc == 0)
-        rc = copy_rows(db, other,
-                       "SELECT url, final_url, etag, last_modified, content_type, body FROM "
-                       "http_cache",
-                       "INSERT OR REPLACE INTO http_cache (url, final_url, etag, last_modified, "
-                       "content_type, body) VALUES (?, ?, ?, ?, ?, ?)",
-                       6, err);
-    pthread_mutex_unlock(&other->mu);
+    int rc = 0;
+    for (size_t t = 0; rc == 0 && t < 2; t++) {
+        sqlite3_stmt *st = prep(db, sql[t]);
+        rc = st ? 0 : sql_error(db, err, "cannot read");
+        int s = SQLITE_DONE;
+        while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+            const char *key = (const char *)sqlite3_column_text(st, 0);
+            const char *text = (const char *)sqlite3_column_text(st, 1);
+            rc = fn(ud, tables[t], key ? key : "", text ? text : "", err);
+        }
+        if (rc == 0 && s != SQLITE_DONE)
+            rc = sql_error(db, err, "cannot read");
+        sqlite3_finalize(st);
+    }
     pthread_mutex_unlock(&db->mu);
     return rc;
 }

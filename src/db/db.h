@@ -45,13 +45,23 @@
 struct db;
 
 enum db_open_flags {
-    DB_READONLY = 1,   /* no writes; a missing database is an error (WA_ERR_IO) */
-    DB_ANY_VERSION = 2 /* with DB_READONLY: an older schema is fine too (only
-                        * db_each_record may be used then: merge inputs) */
+    DB_READONLY = 1,    /* no writes; a missing database is an error (WA_ERR_IO) */
+    DB_ANY_VERSION = 2, /* with DB_READONLY: an older schema is fine too (only
+                         * db_each_record may be used then: merge inputs) */
+    DB_FOREIGN = 4      /* a database from elsewhere (a merge input), untrusted:
+                         * read-only and older schemas as above; the file and
+                         * its -wal are never written (opened immutable, or a
+                         * private copy read when its -wal holds changes); its
+                         * schema must be exactly wheelarch's for its version;
+                         * no view, trigger or extension runs; values are at
+                         * most 64 MiB and the work of all reads is bounded by
+                         * the file's size */
 };
 
 /* Opens DIR/wheelarch.db, creating the folder and the database unless
- * DB_READONLY, and upgrading its schema.  A file that is not a wheelarch
+ * DB_READONLY, and upgrading its schema.  DB_READONLY works where nothing
+ * may be written (a read-only file, folder or mount), unless its -wal file
+ * holds changes (then one line says so).  A file that is not a wheelarch
  * database, is damaged, or was made by a newer wheelarch is refused with
  * one line naming it.  Caller frees with db_close. */
 int db_open(const char *dir, int flags, struct db **out, struct wa_error *err);
@@ -78,9 +88,13 @@ int db_savepoint(struct db *db, struct wa_error *err);
 int db_release(struct db *db, struct wa_error *err);
 void db_rollback_to(struct db *db);
 
-/* Inside db_begin: copies the failures, journal rows and cached index
- * pages of other (a crawl shard's database), replacing ours. */
-int db_merge_notes(struct db *db, struct db *other, struct wa_error *err);
+/* Calls fn with every row of the journal (table "journal", its note) and
+ * then of failures ("failures", the failure), each in key order, as
+ * stored: the caller checks them (a merge input's are untrusted). */
+int db_each_note(struct db *db,
+                 int (*fn)(void *ud, const char *table, const char *key, const char *json,
+                           struct wa_error *err),
+                 void *ud, struct wa_error *err);
 /* Removes the failures and journal rows of wheels that have a record. */
 int db_settle_notes(struct db *db, struct wa_error *err);
 

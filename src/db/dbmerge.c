@@ -4,12 +4,18 @@
 #include "dbmerge.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "fsutil.h"
 #include "jsontext.h"
+#include "strbuf.h"
+#include "version.h"
+#include "wheelname.h"
 #include "recordcheck.h"
 #include "wheelkey.h"
 #include "xalloc.h"
@@ -42,6 +48,8 @@ static int store(struct db *db, const char *key, json_t *rec, struct dbmerge_sta
 struct merge_one {
     struct db *db;
     struct dbmerge_stats st;
+    int target_failed; /* the error is the target's (its disk), not the input's */
+    size_t notes;      /* unfinished scans taken from the input */
 };
 
 static int merge_record(void *ud, const char *key, const char *text, struct wa_error *err)
@@ -59,9 +67,92 @@ static int merge_record(void *ud, const char *key, const char *text, struct wa_e
     struct wa_error e;
     int rc = store(m->db, key, rec, &m->st, &e);
     json_decref(rec);
+    if (rc == WA_ERR_IO) {
+        m->target_failed = 1;
+        if (err)
+            *err = e;
+        return rc;
+    }
     if (rc < 0)
         return wa_error_set(err, e.code, "record %s: %s", key, e.msg);
     return 0;
+}
+
+/* A string field of a note, NULL when absent or not a string. */
+static const char *note_str(json_t *note, const char *name)
+{
+    return json_string_value(json_object_get(note, name));
+}
+
+/* One row of an input's journal or failures.  An input's word that a wheel
+ * failed is not taken: a planted failure could block a wheel for good.
+ * What is taken is only that its scan did not finish there (a journal
+ * note: that crawl died during it; a failure of kind unfinished or
+ * crashed), and only as the instruction that costs nothing when false: the
+ * next crawl scans that wheel alone, in a child process (failure kind
+ * "unfinished").  Ordinary failures are not carried: the next crawl
+ * retries those anyway. */
+static int merge_note(void *ud, const char *table, const char *key, const char *json,
+                      struct wa_error *err)
+{
+    struct merge_one *m = ud;
+    char q[100];
+    if (!wheelkey_valid(key))
+        return wa_error_set(err, WA_ERR_FORMAT, "%s: \"%s\" is not a record key", table,
+                            recordcheck_quote(q, sizeof q, key, 80));
+    json_error_t je;
+    json_t *note = jsontext_loads(json, JSON_REJECT_DUPLICATES, &je);
+    if (!json_is_object(note)) {
+        json_decref(note);
+        return wa_error_set(err, WA_ERR_FORMAT, "%s of %s: not a JSON object", table, key);
+    }
+    int failure = strcmp(table, "failures") == 0;
+    const char *kind = note_str(note, "kind");
+    int rc = 0;
+    if (failure && !(kind && (strcmp(kind, "unfinished") == 0 || strcmp(kind, "crashed") == 0))) {
+        json_decref(note);
+        return 0; /* retried by the next crawl anyway */
+    }
+    const char *url = note_str(note, "url"), *filename = note_str(note, "filename");
+    const char *date = note_str(note, failure ? "failed_at" : "started");
+    struct wheel_name wn;
+    if (!url || !recordcheck_url_valid(url))
+        rc =
+            wa_error_set(err, WA_ERR_FORMAT, "%s of %s: \"url\" is not an http(s) URL", table, key);
+    else if (!filename || strchr(filename, '/') || strchr(filename, '\\') ||
+             wheelname_parse(filename, &wn, NULL) < 0)
+        rc = wa_error_set(err, WA_ERR_FORMAT, "%s of %s: \"filename\" is not a wheel file name",
+                          table, key);
+    else if (note_str(note, "key") && strcmp(note_str(note, "key"), key) != 0)
+        rc = wa_error_set(err, WA_ERR_FORMAT, "%s of %s: \"key\" names another wheel", table, key);
+    else if (++m->notes > DBMERGE_NOTES_MAX)
+        rc = wa_error_set(err, WA_ERR_LIMIT,
+                          "more than %d unfinished scans in its journal and failures (a crawl "
+                          "leaves a handful)",
+                          DBMERGE_NOTES_MAX);
+    if (rc == 0)
+        wheelname_free(&wn);
+    json_t *have = rc == 0 && !db_has_record(m->db, key) ? db_read_failure(m->db, key) : NULL;
+    const char *have_kind = note_str(have, "kind");
+    if (rc == 0 && !db_has_record(m->db, key) &&
+        !(have_kind &&
+          (strcmp(have_kind, "unfinished") == 0 || strcmp(have_kind, "crashed") == 0))) {
+        json_t *f = json_pack(
+            "{s:s, s:s, s:s, s:s, s:n, s:o, s:i, s:s, s:i, s:s}", "key", key, "url", url,
+            "filename", filename, "error",
+            "the scan of this wheel did not finish in the crawl of a merged "
+            "database; it will be retried alone",
+            "http_status", "failed_at",
+            date && recordcheck_date_valid(date) ? json_string(date) : json_null(), "runs", 1,
+            "kind", "unfinished", "isolated_stops", 0, "wheelarch_version", WHEELARCH_VERSION);
+        rc = db_write_failure(m->db, key, f, err);
+        json_decref(f);
+        if (rc < 0)
+            m->target_failed = 1;
+    }
+    json_decref(have);
+    json_decref(note);
+    return rc;
 }
 
 static int same_file(const char *a, const char *b)
@@ -78,6 +169,39 @@ static void add_stats(struct dbmerge_stats *to, const struct dbmerge_stats *from
     to->refused += from->refused;
 }
 
+/* Merges one input inside the caller's transaction, in a savepoint that
+ * is rolled back when the input is refused.  Returns 0, an error of the
+ * input (refused) or, with *target_failed set, one of the target. */
+static int merge_input(struct db *db, const char *path, struct dbmerge_stats *st,
+                       int *target_failed, struct wa_error *e)
+{
+    struct db *other = NULL;
+    int r;
+    if (same_file(path, db_path(db)))
+        r = wa_error_set(e, WA_ERR_USAGE, "is the database being merged into");
+    else
+        r = db_open_file(path, DB_FOREIGN, &other, e);
+    if (r == 0)
+        r = db_check(other, e);
+    struct merge_one m = {db, {0, 0, 0, 0}, 0, 0};
+    if (r == 0 && (r = db_savepoint(db, e)) < 0)
+        m.target_failed = 1;
+    else if (r == 0) {
+        r = db_each_record(other, merge_record, &m, e);
+        if (r == 0)
+            r = db_each_note(other, merge_note, &m, e);
+        if (r == 0 && (r = db_release(db, e)) < 0)
+            m.target_failed = 1;
+        else if (r < 0 && !m.target_failed)
+            db_rollback_to(db);
+    }
+    db_close(other);
+    *target_failed = m.target_failed;
+    if (r == 0)
+        add_stats(st, &m.st);
+    return r;
+}
+
 int db_merge(struct db *db, const char *const *paths, size_t n, struct dbmerge_stats *st,
              dbmerge_refused_fn refused, void *ud, struct wa_error *err)
 {
@@ -87,25 +211,16 @@ int db_merge(struct db *db, const char *const *paths, size_t n, struct dbmerge_s
         return rc;
     for (size_t i = 0; i < n; i++) {
         struct wa_error e;
-        struct db *other = NULL;
-        int r;
-        if (same_file(paths[i], db_path(db)))
-            r = wa_error_set(&e, WA_ERR_USAGE, "is the database being merged into");
-        else
-            r = db_open_file(paths[i], DB_READONLY | DB_ANY_VERSION, &other, &e);
-        if (r == 0)
-            r = db_check(other, &e);
-        struct merge_one m = {db, {0, 0, 0, 0}};
-        if (r == 0 && (r = db_savepoint(db, &e)) == 0) {
-            r = db_each_record(other, merge_record, &m, &e);
-            if (r == 0)
-                r = db_merge_notes(db, other, &e);
-            if (r == 0)
-                r = db_release(db, &e);
-            else
-                db_rollback_to(db);
+        int target_failed = 0;
+        int r = merge_input(db, paths[i], st, &target_failed, &e);
+        if (target_failed) {
+            /* The database merged into failed (its disk is full, say): all
+             * or nothing, so nothing of any input is kept. */
+            db_rollback(db);
+            if (err)
+                *err = e;
+            return r < 0 ? r : WA_ERR_IO;
         }
-        db_close(other);
         if (r < 0) {
             st->refused++;
             if (refused) {
@@ -116,9 +231,7 @@ int db_merge(struct db *db, const char *const *paths, size_t n, struct dbmerge_s
                                       : e.msg;
                 refused(ud, paths[i], why);
             }
-            continue;
         }
-        add_stats(st, &m.st);
     }
     struct wa_error e;
     if (db_settle_notes(db, &e) < 0) {
@@ -142,9 +255,12 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Checks and stores one record read from `what`; a record that fails is
- * refused and reported. */
-static void import_one(struct db *db, const char *what, const char *key, const char *text,
-                       size_t len, struct dbmerge_stats *st, dbmerge_refused_fn refused, void *ud)
+ * refused and reported.  Returns 0, or WA_ERR_IO when the database failed
+ * to store it (its disk is full, say): then the caller stops and rolls
+ * everything back. */
+static int import_one(struct db *db, const char *what, const char *key, const char *text,
+                      size_t len, struct dbmerge_stats *st, dbmerge_refused_fn refused, void *ud,
+                      struct wa_error *err)
 {
     struct wa_error e;
     json_error_t je;
@@ -159,41 +275,91 @@ static void import_one(struct db *db, const char *what, const char *key, const c
     }
     if (r == 0)
         r = store(db, key, rec, st, &e);
+    json_decref(rec);
+    if (r == WA_ERR_IO) {
+        if (err)
+            *err = e;
+        return r;
+    }
     if (r < 0) {
         st->refused++;
         if (refused)
             refused(ud, what, e.msg);
     }
-    json_decref(rec);
+    return 0;
 }
 
-/* The records of an export: one JSON object per line. */
+/* Ends an import's transaction: committed when rc is 0, else rolled back
+ * (nothing of the import stays). */
+static int import_end(struct db *db, int rc, struct wa_error *err)
+{
+    if (rc == 0)
+        return db_commit(db, err);
+    db_rollback(db);
+    return rc;
+}
+
+/* The records of an export: one JSON object per line, each at most
+ * RECORD_MAX bytes (the cap of a record file); a longer line is refused
+ * and read past, never held. */
 static int import_lines(struct db *db, const char *path, struct dbmerge_stats *st,
                         dbmerge_refused_fn refused, void *ud, struct wa_error *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return wa_error_set(err, WA_ERR_IO, "%s: cannot open", path);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return wa_error_set(err, WA_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     int rc = db_begin(db, err);
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
+    if (rc < 0) {
+        close(fd);
+        return rc;
+    }
+    struct strbuf line = STRBUF_INIT;
+    size_t len = 0; /* of the line so far, also past RECORD_MAX */
     long lineno = 0;
-    while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
-        lineno++;
-        if (n == 0 || (n == 1 && line[0] == '\n'))
+    char *chunk = xmalloc(1 << 16);
+    for (;;) {
+        ssize_t k = read(fd, chunk, 1 << 16);
+        if (k < 0 && errno == EINTR)
             continue;
-        char *what = xasprintf("%s:%ld", path, lineno);
-        import_one(db, what, NULL, line, (size_t)n, st, refused, ud);
-        free(what);
+        if (k < 0) {
+            rc = wa_error_set(err, WA_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+            break;
+        }
+        size_t n = (size_t)k, at = 0;
+        while (rc == 0 && (at < n || (k == 0 && len > 0))) {
+            const char *nl = at < n ? memchr(chunk + at, '\n', n - at) : NULL;
+            size_t piece = nl ? (size_t)(nl - chunk) - at : n - at;
+            if (len + piece <= RECORD_MAX)
+                strbuf_add(&line, chunk + at, piece);
+            len += piece;
+            at += piece + (nl ? 1 : 0);
+            if (!nl && k > 0)
+                break; /* the line goes on in the next chunk */
+            lineno++;
+            char *what = xasprintf("%s:%ld", path, lineno);
+            if (len > RECORD_MAX) {
+                st->refused++;
+                if (refused) {
+                    char why[128];
+                    snprintf(why, sizeof why,
+                             "the line is longer than %u MiB, the most a record may be",
+                             RECORD_MAX >> 20);
+                    refused(ud, what, why);
+                }
+            } else if (len > 0) {
+                rc = import_one(db, what, NULL, line.buf, line.len, st, refused, ud, err);
+            }
+            free(what);
+            strbuf_reset(&line);
+            len = 0;
+        }
+        if (rc < 0 || k == 0)
+            break;
     }
-    free(line);
-    if (rc == 0 && ferror(f)) {
-        db_rollback(db);
-        rc = wa_error_set(err, WA_ERR_IO, "%s: cannot read", path);
-    }
-    fclose(f);
-    return rc == 0 ? db_commit(db, err) : rc;
+    free(chunk);
+    strbuf_free(&line);
+    close(fd);
+    return import_end(db, rc, err);
 }
 
 int db_import(struct db *db, const char *dir, struct dbmerge_stats *st, dbmerge_refused_fn refused,
@@ -201,8 +367,11 @@ int db_import(struct db *db, const char *dir, struct dbmerge_stats *st, dbmerge_
 {
     memset(st, 0, sizeof *st);
     struct stat fs;
-    if (stat(dir, &fs) == 0 && S_ISREG(fs.st_mode))
+    if (stat(dir, &fs) == 0 && !S_ISDIR(fs.st_mode)) {
+        if (!S_ISREG(fs.st_mode))
+            return wa_error_set(err, WA_ERR_IO, "%s: not a folder or a regular file", dir);
         return import_lines(db, dir, st, refused, ud, err);
+    }
     char *sub = fsutil_join(dir, "records");
     struct stat sb;
     char *from = stat(sub, &sb) == 0 && S_ISDIR(sb.st_mode) ? sub : xstrdup(dir);
@@ -210,7 +379,8 @@ int db_import(struct db *db, const char *dir, struct dbmerge_stats *st, dbmerge_
         free(sub);
     DIR *d = opendir(from);
     if (!d) {
-        int rc = wa_error_set(err, WA_ERR_IO, "%s: cannot list the folder", from);
+        int rc =
+            wa_error_set(err, WA_ERR_IO, "%s: cannot list the folder: %s", from, strerror(errno));
         free(from);
         return rc;
     }
@@ -227,6 +397,7 @@ int db_import(struct db *db, const char *dir, struct dbmerge_stats *st, dbmerge_
     if (nn > 1)
         qsort(names, nn, sizeof *names, cmp_str);
     int rc = db_begin(db, err);
+    int begun = rc == 0;
     for (size_t i = 0; rc == 0 && i < nn; i++) {
         char *path = fsutil_join(from, names[i]);
         char *key = xstrndup(names[i], strlen(names[i]) - 5);
@@ -234,7 +405,7 @@ int db_import(struct db *db, const char *dir, struct dbmerge_stats *st, dbmerge_
         char *text = NULL;
         size_t len = 0;
         if (fsutil_read_nofollow(path, RECORD_MAX, &text, &len, NULL, &e) == 0) {
-            import_one(db, path, key, text, len, st, refused, ud);
+            rc = import_one(db, path, key, text, len, st, refused, ud, err);
         } else {
             st->refused++;
             if (refused)
@@ -248,7 +419,7 @@ int db_import(struct db *db, const char *dir, struct dbmerge_stats *st, dbmerge_
         free(names[i]);
     free(names);
     free(from);
-    return rc == 0 ? db_commit(db, err) : rc;
+    return begun ? import_end(db, rc, err) : rc;
 }
 
 struct export_ctx {

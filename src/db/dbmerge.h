@@ -2,8 +2,8 @@
  * dbmerge: records into and out of the database in bulk.
  *
  *   db_merge    the records of other databases (crawl shards): a union, in
- *               one transaction, with their failures, unfinished scans
- *               (journal) and cached index pages
+ *               one transaction, with the wheels whose scan did not finish
+ *               there (to be scanned alone next time)
  *   db_import   a folder of JSON records, one file per wheel, as wheelarch
  *               0.1 kept them (cache/records/<key>.json): the one-time
  *               migration to the SQLite database
@@ -33,11 +33,20 @@ struct dbmerge_stats {
  * file), `why` is one line. */
 typedef void (*dbmerge_refused_fn)(void *ud, const char *what, const char *why);
 
-/* Merges the databases paths[0..n).  An input that cannot be opened, is
- * damaged (PRAGMA quick_check), is not a wheelarch database, or holds a
- * record that fails the checks is refused as a whole (nothing of it is
- * stored) and reported; the others are merged.  All in one transaction:
- * an error (not a refusal) leaves the database as it was. */
+/* The most unfinished scans (journal notes, failures of kind unfinished or
+ * crashed) one input may carry; more refuses it. */
+#define DBMERGE_NOTES_MAX 10000
+
+/* Merges the databases paths[0..n), each opened as DB_FOREIGN (never
+ * written, schema checked, work bounded).  An input that cannot be opened,
+ * is damaged (PRAGMA integrity_check), is not a wheelarch database, or
+ * holds a record or note that fails the checks is refused as a whole
+ * (nothing of it is stored) and reported; the others are merged.  Of an
+ * input's journal and failures only the wheels whose scan did not finish
+ * are taken, as failures of kind "unfinished" (scanned alone by the next
+ * crawl); its other failures and its HTTP cache never are.  All in one
+ * transaction: an error of the database merged into (a full disk) rolls
+ * everything back and is returned, leaving the database as it was. */
 int db_merge(struct db *db, const char *const *paths, size_t n, struct dbmerge_stats *st,
              dbmerge_refused_fn refused, void *ud, struct wa_error *err);
 

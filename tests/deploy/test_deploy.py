@@ -4,6 +4,7 @@ with the feed's api-version; the manual page; the systemd units (systemd-analyze
 verify against the installed binary and man page); the scheduled workflow
 (yamllint, and the shape the README promises: daily cron, manual dispatch,
 sharded crawl, merge, build, Pages deploy, one run at a time)."""
+import json
 import os
 import re
 import shutil
@@ -143,19 +144,30 @@ s2 = shard_db("records-2", [b_, c_])
 shard_db("main", [a_])
 os.rename(os.path.join(m, "shards", "main"), os.path.join(m, "cache"))
 # Shard 2 died while reading d (a journal note) and failed on e; shard 1
-# had failed on b, which shard 2 then recorded.
+# had crashed on b, which shard 2 then recorded.
 D, E = "d" * 64, "e" * 64
+
+
+def note(key, **extra):
+    n = {"key": key, "url": "https://download.pytorch.org/whl/cu128/t-1.0-py3-none-any.whl",
+         "filename": "t-1.0-py3-none-any.whl"}
+    n.update(extra)
+    return json.dumps(n)
+
+
 with sqlite3.connect(s2) as con:
-    con.execute("INSERT INTO journal VALUES (?, '{}')", (D,))
-    con.execute("INSERT INTO failures VALUES (?, '{\"error\": \"x\"}')", (E,))
+    con.execute("INSERT INTO journal VALUES (?, ?)", (D, note(D, started="2026-11-01")))
+    con.execute("INSERT INTO failures VALUES (?, ?)", (E, note(E, error="x", kind=None)))
 with sqlite3.connect(s1) as con:
-    con.execute("INSERT INTO failures VALUES (?, '{}')", (b_,))
+    con.execute("INSERT INTO failures VALUES (?, ?)", (b_, note(b_, kind="crashed")))
 p = run(["bash", "-euo", "pipefail", "-c", merge], cwd=m)
 c.eq(p.returncode, 0, "the merge step runs (%s)" % p.stderr.strip())
 cache = os.path.join(m, "cache")
 c.eq(sorted(watest.records(cache)), sorted([a_, b_, c_]), "merged records")
-c.eq(watest.db_query(cache, "SELECT key FROM journal"), [(D,)], "a dead shard's journal note is merged")
-c.eq(watest.db_query(cache, "SELECT key FROM failures"), [(E,)],
-     "failures merged, except for wheels another shard recorded")
+c.eq(watest.db_query(cache, "SELECT key FROM journal"), [], "no shard's journal row is copied")
+c.eq(watest.db_query(cache, "SELECT key, json_extract(failure, '$.kind') FROM failures"),
+     [(D, "unfinished")],
+     "a dead shard's unfinished scan comes as a failure to scan alone; ordinary failures, and "
+     "those of wheels another shard recorded, do not")
 c.eq(watest.integrity(cache), "ok", "the merged database passes integrity_check")
 c.done()

@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "db.h"
 #include "dbmerge.h"
@@ -580,23 +581,61 @@ static void merges(void)
     db_close(db);
     check_clean(into);
 
-    /* Shards' failures and journal rows come along; those of recorded
-     * wheels are settled. */
+    /* Of a shard's journal and failures, only the wheels whose scan did
+     * not finish come along, as failures of kind "unfinished" (scanned
+     * alone next time): never its word that a wheel crashed, nor its
+     * ordinary failures; those of recorded wheels are settled. */
     static const char *const kd[] = {K3}, *const sd[] = {"scanned"};
     char *d = make_db("m-d", kd, sd, 1);
-    run_sql(d,
-            "INSERT INTO journal VALUES ('5555555555555555555555555555555555555555555555555555555"
-            "555555555', '{}');"
-            "INSERT INTO failures VALUES ('" K1 "', '{\"error\": \"x\"}');"
-            "INSERT INTO failures VALUES ('6666666666666666666666666666666666666666666666666666666"
-            "666666666', '{\"error\": \"y\"}');");
+#define NOTE(k, extra)                                                                             \
+    "('" k "', '{\"key\": \"" k "\", \"url\": \"https://h/x/t-1.0-py3-none-any.whl\", "            \
+    "\"filename\": \"t-1.0-py3-none-any.whl\"" extra "}')"
+#define K5 "5555555555555555555555555555555555555555555555555555555555555555"
+#define K6 "6666666666666666666666666666666666666666666666666666666666666666"
+#define K7 "7777777777777777777777777777777777777777777777777777777777777777"
+    run_sql(
+        d,
+        "INSERT INTO journal VALUES " NOTE(
+            K5, ", \"isolated\": true") ";"
+                                        "INSERT INTO failures VALUES " NOTE(
+                                            K1,
+                                            ", \"kind\": \"crashed\"") ";"
+                                                                       "INSERT INTO failures "
+                                                                       "VALUES " NOTE(
+                                                                           K6,
+                                                                           ", \"kind\": "
+                                                                           "\"crashed\", \"runs\": "
+                                                                           "9") ";"
+                                                                                "INSERT INTO "
+                                                                                "failures "
+                                                                                "VALUES " NOTE(
+                                                                                    K7,
+                                                                                    ", \"kind\": "
+                                                                                    "null") ";");
     db = open_db(into);
     const char *third[] = {d};
     OK(db_merge(db, third, 1, &st, note, &r, &err) == 0, "merge d: %s", err.msg);
+    INT_EQ(st.refused, 0, "d merged");
     db_close(db);
-    INT_EQ(count(into, "SELECT count(*) FROM journal"), 1, "the shard's journal row");
-    INT_EQ(count(into, "SELECT count(*) FROM failures"), 1,
-           "its failure of an unrecorded wheel, not of a recorded one");
+    INT_EQ(count(into, "SELECT count(*) FROM journal"), 0, "no journal row comes along");
+    INT_EQ(count(into, "SELECT count(*) FROM failures"), 2,
+           "two failures: the unfinished scans of unrecorded wheels");
+    INT_EQ(count(into, "SELECT count(*) FROM failures WHERE json_extract(failure, '$.kind') = "
+                       "'unfinished' AND json_extract(failure, '$.runs') = 1 AND key IN ('" K5
+                       "', '" K6 "')"),
+           2, "both as unfinished, never crashed, counted afresh");
+    /* A note that is not one (no URL) refuses the shard. */
+    char *e2 = make_db("m-e", kd, sd, 1);
+    run_sql(e2, "INSERT INTO journal VALUES ('" K7 "', '{}')");
+    db = open_db(into);
+    const char *fourth[] = {e2};
+    memset(&r, 0, sizeof r);
+    OK(db_merge(db, fourth, 1, &st, note, &r, &err) == 0, "merge e: %s", err.msg);
+    INT_EQ(st.refused, 1, "a shard with a bad journal note is refused");
+    OK(r.n == 1 && strstr(r.last, "journal of " K7 ": \"url\""), "it names the note: %s", r.last);
+    db_close(db);
+    free(e2);
+#undef NOTE
 
     /* Export, then import into a new database: the same records. */
     db = open_db(into);
@@ -635,6 +674,64 @@ static void merges(void)
     free(into);
 }
 
+/* A database from elsewhere (DB_FOREIGN): every schema version wheelarch
+ * ever made opens; one whose tables differ in any way does not, before a
+ * row of it is read; the file is never written. */
+static void foreign(void)
+{
+    struct wa_error err = {0};
+    for (int v = 1; v <= DB_SCHEMA_VERSION; v++) {
+        char name[32];
+        snprintf(name, sizeof name, "foreign-v%d", v);
+        char *dir = fresh(name);
+        fsutil_mkdirs(dir, NULL);
+        char *path = fsutil_join(dir, DB_FILE);
+        OK(db_create_at_version(path, v, &err) == 0, "version %d made: %s", v, err.msg);
+        struct db *db = NULL;
+        OK(db_open_file(path, DB_FOREIGN, &db, &err) == 0, "version %d opens as foreign: %s", v,
+           err.msg);
+        OK(db == NULL || db_check(db, &err) == 0, "version %d: integrity: %s", v, err.msg);
+        db_close(db);
+        free(path);
+        free(dir);
+    }
+    static const char *const tampered[] = {
+        /* a view where a table was, as a table of another shape, one more */
+        "DROP TABLE records; CREATE VIEW records AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL "
+        "SELECT i + 1 FROM n) SELECT printf('%064d', i) AS key, '{}' AS record FROM n",
+        "DROP TABLE records; CREATE TABLE records (key TEXT, record TEXT, extra)",
+        "CREATE TABLE extra (x)",
+        "CREATE INDEX records_by_record ON records (record)",
+        "DROP TRIGGER wheels_delete; CREATE TRIGGER wheels_delete AFTER DELETE ON wheels BEGIN "
+        "SELECT 1; END",
+    };
+    for (size_t i = 0; i < sizeof tampered / sizeof *tampered; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "foreign-t%zu", i);
+        char *dir = fresh(name);
+        fsutil_mkdirs(dir, NULL);
+        char *path = fsutil_join(dir, DB_FILE);
+        OK(db_create_at_version(path, DB_SCHEMA_VERSION, &err) == 0, "made: %s", err.msg);
+        run_sql(path, tampered[i]);
+        struct stat before, after;
+        stat(path, &before);
+        struct db *db = NULL;
+        int rc = db_open_file(path, DB_FOREIGN, &db, &err);
+        OK(rc == WA_ERR_FORMAT && strstr(err.msg, "its tables are not those of a wheelarch "
+                                                  "database of schema version"),
+           "tampered schema %zu refused: %s", i, err.msg);
+        db_close(db);
+        stat(path, &after);
+        OK(before.st_mtime == after.st_mtime && before.st_size == after.st_size,
+           "tampered schema %zu: the file is not written", i);
+        char *shm = xasprintf("%s-shm", path);
+        OK(!fsutil_exists(shm), "tampered schema %zu: no -shm made beside it", i);
+        free(shm);
+        free(path);
+        free(dir);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -649,5 +746,6 @@ int main(int argc, char **argv)
     round_trip();
     migrations();
     merges();
+    foreign();
     return harness_done();
 }
