@@ -621,9 +621,8 @@ static int run_attempt(struct http_client *c, const struct http_request *req,
             else if (cc == CURLE_OUT_OF_MEMORY)
                 /* what curl 7.88 says of a header line longer than it takes */
                 rc = wa_error_set(err, WA_ERR_NETWORK,
-                                  "the server's answer was refused: a header is larger than "
-                                  "curl accepts (curl: %s)",
-                                  c->errbuf[0] ? c->errbuf : curl_easy_strerror(cc));
+                                  "the server's answer was refused: a header line is larger "
+                                  "than curl accepts (or memory ran out)");
             else
                 rc = wa_error_set(err, WA_ERR_NETWORK, "%s",
                                   c->errbuf[0] ? c->errbuf : curl_easy_strerror(cc));

@@ -473,5 +473,34 @@ c.eq(sorted(paths_b), ["torch/lib/libcudnn_ops.so.9", "torch/lib/libtorch_cuda.s
      "--bundled reads it too")
 c.ok(sent < sent_b, "fewer bytes without it: %d < %d" % (sent, sent_b))
 
+# ---- 14. a server that breaks HTTP the same way each time: one request, not six --------------
+p_bad, _ = good_wheel("proto", "9.14.0")
+for kind in ("big_header", "bad_chunk", "continue_forever"):
+    path = "/whl/proto/" + p_bad.replace("+", "%2B")
+    srv.set_faults({path: {"protocol": kind}})
+    srv.clear_log()
+    t0 = time.time()
+    p = watest.run(args, "scan", "--timeout", "5", srv.url + path, timeout=120)
+    took = time.time() - t0
+    asked = [e for e in srv.entries() if e["path"] == path]
+    c.eq(p.returncode, 1, "%s: the wheel fails (%s)" % (kind, p.stderr.strip()))
+    c.eq(len(asked), 1, "%s: not retried (%d requests)" % (kind, len(asked)))
+    c.ok(took < 10, "%s: given up at once (%.1f s)" % (kind, took))
+    c.ok("Out of memory" not in p.stderr and len(p.stderr.strip().splitlines()) == 1,
+         "%s: one line that says what happened: %r" % (kind, p.stderr))
+srv.set_faults({})
+
+# ---- 15. a compressed page counts what came over the wire -----------------------------------
+os.makedirs(os.path.join(ROOT, "whl", "bomb", "torch"), exist_ok=True)
+with open(os.path.join(ROOT, "whl", "bomb", "torch", "index.html"), "w") as f:
+    f.write("<!DOCTYPE html><html><body>" + " " * (40 << 20) + "</body></html>\n")
+srv.set_faults({"/whl/bomb/torch/": {"gzip": True}})
+p = watest.run(args, "crawl", "--config", config("bomb", srv.url, "bomb"), "--cache",
+               os.path.join(W, "cache-bomb"))
+m = re.search(r"; ([0-9.]+) (B|kB|MB|GB) downloaded", p.stderr)
+c.ok(m and (m.group(2) in ("B", "kB")), "a 40 MB page gzip-compressed to tens of kB is counted "
+     "as tens of kB downloaded: %r" % (m.group(0) if m else p.stderr[-300:]))
+srv.set_faults({})
+
 srv.stop()
 c.done()

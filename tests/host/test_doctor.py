@@ -189,4 +189,57 @@ _, p = doctor("--site-packages", os.path.join(W, "nowhere"), "--cc", "12.0", exp
 c.ok("no such site-packages folder" in p.stderr, "a missing folder: " + p.stderr.strip())
 _, p = doctor("--python", os.path.join(W, "no-python"), "--cc", "12.0", expect=2)
 c.ok("cannot ask it for its site-packages" in p.stderr, "a missing python: " + p.stderr.strip())
+
+# Limits: each one hit is named ("incomplete") and the exit status is 5
+# when nothing checked fails; nothing is dropped without a word.
+# 1. A RECORD listing more files that can hold GPU code than are scanned:
+#    the one that matters is listed last.
+many = os.path.join(W, "many")
+dist(many, "torch", "2.8.0+cu126", {"torch/lib/real.so": "libk_two.so"})
+rec = os.path.join(many, "torch-2.8.0+cu126.dist-info", "RECORD")
+with open(rec) as f:
+    real = f.read()
+with open(rec, "w") as f:
+    for i in range(20000):
+        f.write("torch/lib/missing_%d.so,sha256=x,1\n" % i)
+    f.write(real)
+o, p = doctor("--site-packages", many, "--cc", "12.0", expect=5)
+inc = (o or {}).get("incomplete", [])
+c.ok(len(inc) == 1 and inc[0]["name"] == "torch" and "more than 20000 files" in inc[0]["why"],
+     "more files than are scanned: named (%s)" % inc)
+p = subprocess.run([args.wheelarch, "doctor", "--cache", EMPTY, "--driver", "580.82.07",
+                    "--platform", "linux-x86_64", "--site-packages", many, "--cc", "12.0"],
+                   capture_output=True, text=True, timeout=120)
+c.ok("not fully checked: torch 2.8.0+cu126" in p.stdout and "could be checked" in p.stdout
+     and p.returncode == 5,
+     "the text says what was not checked: %r" % p.stdout[-400:])
+# 2. One file listed 100,000 times is scanned once.
+dup = os.path.join(W, "dup")
+dist(dup, "torch", "2.8.0+cu126", {"torch/lib/libtorch_cuda.so": "libk_default.so"})
+rec = os.path.join(dup, "torch-2.8.0+cu126.dist-info", "RECORD")
+with open(rec, "a") as f:
+    f.write("torch/lib/libtorch_cuda.so,sha256=x,1\n" * 100000)
+o, _ = doctor("--site-packages", dup, "--cc", "12.0", expect=0)
+c.eq((by_name(o).get("torch", {}).get("gpu_files"), (o or {}).get("incomplete")), (1, []),
+     "a file listed 100,000 times: scanned once, no limit hit")
+# 3. A METADATA whose Name comes after the 1 MiB that is read.
+bigmeta = os.path.join(W, "bigmeta")
+dist(bigmeta, "torch", "2.8.0+cu126", {"torch/lib/libtorch_cuda.so": "libk_default.so"})
+dist(bigmeta, "late", "1.0", {"late/k.so": "libk_two.so"})
+with open(os.path.join(bigmeta, "late-1.0.dist-info", "METADATA"), "w") as f:
+    f.write("Metadata-Version: 2.1\n" + "Classifier: x\n" * 100000 + "Name: late\nVersion: 1.0\n\n")
+o, _ = doctor("--site-packages", bigmeta, "--cc", "12.0", expect=5)
+inc = (o or {}).get("incomplete", [])
+c.ok(len(inc) == 1 and inc[0]["name"] == "late-1.0.dist-info" and "larger than 1 MiB" in inc[0]["why"],
+     "a METADATA over 1 MiB: named, not dropped (%s)" % inc)
+# 4. An interpreter that never answers is stopped.
+hang = os.path.join(W, "hang")
+with open(hang, "w") as f:
+    f.write("#!/bin/sh\nsleep 600\n")
+os.chmod(hang, 0o755)
+import time  # noqa: E402
+t0 = time.time()
+_, p = doctor("--python", hang, "--cc", "12.0", expect=2)
+c.ok(time.time() - t0 < 60 and "did not say where its site-packages are within 30 s" in p.stderr,
+     "a hung --python is stopped after 30 s: %r" % p.stderr.strip())
 c.done()

@@ -20,6 +20,10 @@ endless: with status or redirect, a body without length that never ends;
 range_total: claim this file size in Content-Range; range_shift: claim a
 start this many bytes later than the one sent; length_extra: claim a
 Content-Length this much larger (then close);
+protocol: break HTTP itself, the same way on every request ("big_header":
+a 1 MiB header line; "bad_chunk": a chunk size that is not hexadecimal;
+"continue_forever": "100 Continue" without end); gzip: send the file
+gzip-compressed (Content-Encoding: gzip) when the client accepts it;
 skip: let that many requests pass first; times: apply to that many
 requests, then stop.
 
@@ -149,6 +153,8 @@ class Handler(BaseHTTPRequestHandler):
         fault = fault_for(path)
         if fault and "delay" in fault:
             time.sleep(fault["delay"])
+        if fault and "protocol" in fault:
+            return self.broken(entry, fault["protocol"])
         if fault and "redirect" in fault:
             entry["status"] = 302
             entry["location"] = fault["redirect"]
@@ -239,6 +245,11 @@ class Handler(BaseHTTPRequestHandler):
         entry["status"] = status
         self.send_response(status)
         self.send_header("Content-Type", ctype)
+        if fault and fault.get("gzip") and status == 200 and \
+                "gzip" in self.headers.get("Accept-Encoding", ""):
+            import gzip
+            body = gzip.compress(body, 9)
+            self.send_header("Content-Encoding", "gzip")
         extra = fault.get("length_extra", 0) if fault else 0
         if extra:
             self.close_connection = True
@@ -254,6 +265,26 @@ class Handler(BaseHTTPRequestHandler):
         if not head:
             self.send_body(body, fault, entry)
         log(entry)
+
+    def broken(self, entry, kind):
+        """An answer that breaks the protocol (see "protocol" above)."""
+        entry["status"] = kind
+        log(entry)
+        w = self.wfile
+        try:
+            if kind == "big_header":
+                w.write(b"HTTP/1.1 200 OK\r\nX-Big: " + b"a" * (1 << 20) +
+                        b"\r\nContent-Length: 1\r\n\r\nx")
+            elif kind == "bad_chunk":
+                w.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        b"zz\r\nabc\r\n0\r\n\r\n")
+            elif kind == "continue_forever":
+                for _ in range(200000):
+                    w.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+            w.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.close_connection = True
 
     def endless(self):
         """A body without a length that never ends (until the client leaves)."""

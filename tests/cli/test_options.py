@@ -1,0 +1,141 @@
+"""Bad values on the command line and in files: one line, the right exit
+status, never a crash or a hang (docs/robustness.md, "The command line").
+
+- No option takes an empty value (an unset shell variable); --cc "" crashed
+  query, doctor and variants.
+- Every number is plain decimal digits in range: --timeout nan was accepted
+  and made every request fail at once.
+- --driver must look like a driver; an index id like an index.
+- scan of a FIFO is refused at once (it blocked in open()).
+- stderr: bytes that are not UTF-8 are escaped, every warning is one write,
+  and a flood of refusals stops after 200 lines with a count.
+- db import: a JSON line longer than a record may be is refused without being
+  held in memory."""
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import watest  # noqa: E402
+
+args = watest.parse_args()
+c = watest.Checker()
+W = args.work
+cache = watest.site_db(args)
+CRASH = (-11, -6, 139, 134)
+
+
+def usage(p, what, words=()):
+    c.eq(p.returncode, 2, "%s: exit status 2 (%s)" % (what, p.stderr.strip()[:200]))
+    first = p.stderr.splitlines()[0] if p.stderr else ""
+    c.ok(first.startswith("wheelarch: ") and all(w in first for w in words),
+         "%s: the first line says why: %r" % (what, first))
+
+
+# ---- empty values ------------------------------------------------------------
+for argv in (["query", "--cc", ""], ["doctor", "--cc", ""], ["variants", "--cc", ""],
+             ["query", "--gpu", ""], ["build", "--out", ""], ["build", "--cache", ""],
+             ["crawl", "--index", "", "--project", "torch"], ["db", "export", "--out", ""],
+             ["update", "--out", ""], ["merge", "--cache", "", "x.db"]):
+    p = watest.run(args, *argv, cwd=W)
+    usage(p, " ".join(repr(a) for a in argv), ["needs a value", "empty"])
+
+# ---- numbers -------------------------------------------------------------------
+for argv, opt in ((["scan", "--timeout", "nan", "x"], "timeout"),
+                  (["scan", "--timeout", "inf", "x"], "timeout"),
+                  (["scan", "--timeout", "0", "x"], "timeout"),
+                  (["scan", "--timeout", "1e3", "x"], "timeout"),
+                  (["crawl", "--timeout", "nan", "--index", "http://127.0.0.1:9/cu128/",
+                    "--project", "torch", "--cache", os.path.join(W, "c")], "timeout"),
+                  (["crawl", "--jobs", "0x10", "--index", "http://127.0.0.1:9/cu128/",
+                    "--project", "torch", "--cache", os.path.join(W, "c")], "jobs"),
+                  (["crawl", "--jobs", " 5", "--index", "http://127.0.0.1:9/cu128/",
+                    "--project", "torch", "--cache", os.path.join(W, "c")], "jobs"),
+                  (["build", "--nightlies", "-1", "--cache", cache], "nightlies"),
+                  (["build", "--nightlies", "+3", "--cache", cache], "nightlies"),
+                  (["query", "--cc", "8.6", "--gpu-index", "-1", "--cache", cache], "gpu-index")):
+    p = watest.run(args, *argv, cwd=W)
+    usage(p, " ".join(argv[:3]), ["--" + opt])
+p = watest.run(args, "scan", "--timeout", "2.5", os.path.join(W, "missing"))
+c.ok(p.returncode != 2, "a plain decimal timeout is taken")
+
+for d in ("99999999999999999999", "100000", "5000.1", "57a", "570..86", "99.1", "570.123456"):
+    p = watest.run(args, "query", "--cc", "8.6", "--driver", d, "--cache", cache)
+    usage(p, "--driver %s" % d, ["driver"])
+p = watest.run(args, "query", "--cc", "8.6", "--driver", "570.86.15", "--cache", cache)
+c.eq(p.returncode, 0, "--driver 570.86.15 is a driver")
+
+# ---- index ids -------------------------------------------------------------------
+for url in ("http://127.0.0.1:9/..", "http://127.0.0.1:9/a/./", "http://127.0.0.1:9/"):
+    p = watest.run(args, "crawl", "--index", url, "--project", "torch", "--cache",
+                   os.path.join(W, "c"))
+    usage(p, "--index %s" % url, ["--index", "name the index"])
+cfg = os.path.join(W, "dots.json")
+with open(cfg, "w") as f:
+    f.write('{"indexes": [{"root": "http://127.0.0.1:9/whl/", "ids": [".."]}], '
+            '"projects": ["torch"]}')
+p = watest.run(args, "crawl", "--config", cfg, "--cache", os.path.join(W, "c"))
+c.eq(p.returncode, 2, "an index id '..' in the configuration: exit 2 (%s)" % p.stderr.strip())
+
+# ---- a FIFO is not waited on -----------------------------------------------------
+fifo = os.path.join(W, "fifo")
+os.mkfifo(fifo)
+t0 = time.time()
+try:
+    p = watest.run(args, "scan", fifo, timeout=20)
+    c.ok(p.returncode not in (0,) + CRASH and "not a regular file" in p.stderr,
+         "scan FIFO: refused (%s)" % p.stderr.strip())
+except subprocess.TimeoutExpired:
+    c.ok(False, "scan FIFO: still waiting after 20 s")
+c.ok(time.time() - t0 < 10, "scan FIFO: at once")
+try:
+    p = watest.run(args, "db", "import", fifo, "--cache", os.path.join(W, "fifo-cache"), timeout=20)
+    c.ok(p.returncode not in (0,) + CRASH, "db import FIFO: refused (%s)" % p.stderr.strip())
+except subprocess.TimeoutExpired:
+    c.ok(False, "db import FIFO: still waiting after 20 s")
+
+# ---- what reaches stderr -----------------------------------------------------------
+raw = os.path.join(W, "raw.jsonl")
+with open(raw, "wb") as f:
+    f.write(b'{"key": "\xff\xfe\x1b[31m"}\n')
+p = subprocess.run([args.wheelarch, "db", "import", raw, "--cache", os.path.join(W, "raw")],
+                   capture_output=True)
+c.ok(b"\xff" not in p.stderr and b"\x1b" not in p.stderr, "no raw 0xFF or ESC on stderr: %r"
+     % p.stderr[:300])
+odd = os.path.join(W, "odd-\udcff\udcfe-\x1b[31m.whl").encode("utf-8", "surrogateescape")
+p = subprocess.run([args.wheelarch.encode(), b"scan", odd], capture_output=True)
+c.ok(b"\xff" not in p.stderr and b"\x1b" not in p.stderr and b"\\xff\\xfe" in p.stderr and
+     b"\\x1b" in p.stderr, "a file name with 0xFF and ESC is escaped on stderr: %r" % p.stderr)
+
+many = os.path.join(W, "many.jsonl")
+with open(many, "w") as f:
+    for i in range(200000):
+        f.write("not json %d\n" % i)
+t0 = time.time()
+p = watest.run(args, "db", "import", many, "--cache", os.path.join(W, "many"))
+secs = time.time() - t0
+lines = p.stderr.splitlines()
+c.eq(p.returncode, 3, "200,000 bad lines: exit 3")
+c.ok(len(lines) <= 203, "200,000 bad lines: at most 200 shown (%d lines)" % len(lines))
+c.ok(any("199800 more refused, not shown" in l for l in lines),
+     "200,000 bad lines: the rest counted: %r" % lines[-2:])
+c.ok(secs < 30, "200,000 bad lines: in under 30 s (%.1f s)" % secs)
+
+# ---- an over-long JSON line ------------------------------------------------------------
+long = os.path.join(W, "long.jsonl")
+recs = list(watest.records(cache).values())
+with open(long, "w") as f:
+    f.write(recs[0] + "\n")
+    f.write('{"key": "' + "a" * (65 << 20) + '"}\n')
+    f.write(recs[1] + "\n")
+p = subprocess.run(["/usr/bin/time", "-f", "maxrss=%M", args.wheelarch, "db", "import", long,
+                    "--cache", os.path.join(W, "long")], capture_output=True, text=True)
+rss = [int(l.split("=")[1]) for l in p.stderr.splitlines() if l.startswith("maxrss=")]
+c.eq(p.returncode, 3, "a 65 MiB line: exit 3 (%s)" % p.stderr.strip()[-300:])
+c.ok("long.jsonl:2: the line is longer than 64 MiB" in p.stderr, "a 65 MiB line: named: %r"
+     % p.stderr[:300])
+c.eq(len(watest.records(os.path.join(W, "long"))), 2, "a 65 MiB line: the lines around it stored")
+c.ok(rss and rss[0] < 120 * 1024, "a 65 MiB line: not held (%s kB)" % rss)
+c.done()
