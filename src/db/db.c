@@ -619,6 +619,7 @@ static int open_at(const char *path, int flags, int max_version, struct db **out
         flags |= DB_READONLY | DB_ANY_VERSION;
     int ro = (flags & DB_READONLY) != 0;
     struct stat sb;
+    memset(&sb, 0, sizeof sb); /* a new database: no size */
     if (lstat(path, &sb) == 0) {
         /* A link would make writes act elsewhere; a FIFO would hang. */
         if (S_ISLNK(sb.st_mode))

@@ -84,6 +84,21 @@ static const char *note_str(json_t *note, const char *name)
     return json_string_value(json_object_get(note, name));
 }
 
+/* Whether a failure's kind says its scan did not finish. */
+static int unfinished_kind(const char *kind)
+{
+    return kind && (strcmp(kind, "unfinished") == 0 || strcmp(kind, "crashed") == 0);
+}
+
+static int wheel_file_name_ok(const char *s)
+{
+    struct wheel_name wn;
+    if (!s || strchr(s, '/') || strchr(s, '\\') || wheelname_parse(s, &wn, NULL) < 0)
+        return 0;
+    wheelname_free(&wn);
+    return 1;
+}
+
 /* One row of an input's journal or failures.  An input's word that a wheel
  * failed is not taken: a planted failure could block a wheel for good.
  * What is taken is only that its scan did not finish there (a journal
@@ -102,55 +117,45 @@ static int merge_note(void *ud, const char *table, const char *key, const char *
                             recordcheck_quote(q, sizeof q, key, 80));
     json_error_t je;
     json_t *note = jsontext_loads(json, JSON_REJECT_DUPLICATES, &je);
-    if (!json_is_object(note)) {
-        json_decref(note);
-        return wa_error_set(err, WA_ERR_FORMAT, "%s of %s: not a JSON object", table, key);
-    }
     int failure = strcmp(table, "failures") == 0;
-    const char *kind = note_str(note, "kind");
+    const char *url = note_str(note, "url"), *key_in = note_str(note, "key");
+    const char *filename = note_str(note, "filename");
     int rc = 0;
-    if (failure && !(kind && (strcmp(kind, "unfinished") == 0 || strcmp(kind, "crashed") == 0))) {
-        json_decref(note);
-        return 0; /* retried by the next crawl anyway */
-    }
-    const char *url = note_str(note, "url"), *filename = note_str(note, "filename");
-    const char *date = note_str(note, failure ? "failed_at" : "started");
-    struct wheel_name wn;
-    if (!url || !recordcheck_url_valid(url))
+    if (!json_is_object(note))
+        rc = wa_error_set(err, WA_ERR_FORMAT, "%s of %s: not a JSON object", table, key);
+    else if (failure && !unfinished_kind(note_str(note, "kind")))
+        ; /* an ordinary failure: retried by the next crawl anyway */
+    else if (!url || !recordcheck_url_valid(url))
         rc =
             wa_error_set(err, WA_ERR_FORMAT, "%s of %s: \"url\" is not an http(s) URL", table, key);
-    else if (!filename || strchr(filename, '/') || strchr(filename, '\\') ||
-             wheelname_parse(filename, &wn, NULL) < 0)
+    else if (!wheel_file_name_ok(filename))
         rc = wa_error_set(err, WA_ERR_FORMAT, "%s of %s: \"filename\" is not a wheel file name",
                           table, key);
-    else if (note_str(note, "key") && strcmp(note_str(note, "key"), key) != 0)
+    else if (key_in && strcmp(key_in, key) != 0)
         rc = wa_error_set(err, WA_ERR_FORMAT, "%s of %s: \"key\" names another wheel", table, key);
     else if (++m->notes > DBMERGE_NOTES_MAX)
         rc = wa_error_set(err, WA_ERR_LIMIT,
                           "more than %d unfinished scans in its journal and failures (a crawl "
                           "leaves a handful)",
                           DBMERGE_NOTES_MAX);
-    if (rc == 0)
-        wheelname_free(&wn);
-    json_t *have = rc == 0 && !db_has_record(m->db, key) ? db_read_failure(m->db, key) : NULL;
-    const char *have_kind = note_str(have, "kind");
-    if (rc == 0 && !db_has_record(m->db, key) &&
-        !(have_kind &&
-          (strcmp(have_kind, "unfinished") == 0 || strcmp(have_kind, "crashed") == 0))) {
-        json_t *f = json_pack(
-            "{s:s, s:s, s:s, s:s, s:n, s:o, s:i, s:s, s:i, s:s}", "key", key, "url", url,
-            "filename", filename, "error",
-            "the scan of this wheel did not finish in the crawl of a merged "
-            "database; it will be retried alone",
-            "http_status", "failed_at",
-            date && recordcheck_date_valid(date) ? json_string(date) : json_null(), "runs", 1,
-            "kind", "unfinished", "isolated_stops", 0, "wheelarch_version", WHEELARCH_VERSION);
-        rc = db_write_failure(m->db, key, f, err);
-        json_decref(f);
-        if (rc < 0)
-            m->target_failed = 1;
+    else if (!db_has_record(m->db, key)) { /* a recorded wheel's notes are settled */
+        json_t *have = db_read_failure(m->db, key);
+        if (!unfinished_kind(note_str(have, "kind"))) {
+            const char *date = note_str(note, failure ? "failed_at" : "started");
+            json_t *f = json_pack(
+                "{s:s, s:s, s:s, s:s, s:n, s:o, s:i, s:s, s:i, s:s}", "key", key, "url", url,
+                "filename", filename, "error",
+                "the scan of this wheel did not finish in the crawl of a merged database; it "
+                "will be retried alone",
+                "http_status", "failed_at",
+                date && recordcheck_date_valid(date) ? json_string(date) : json_null(), "runs", 1,
+                "kind", "unfinished", "isolated_stops", 0, "wheelarch_version", WHEELARCH_VERSION);
+            if ((rc = db_write_failure(m->db, key, f, err)) < 0)
+                m->target_failed = 1;
+            json_decref(f);
+        }
+        json_decref(have);
     }
-    json_decref(have);
     json_decref(note);
     return rc;
 }

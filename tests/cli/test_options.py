@@ -137,5 +137,6 @@ c.eq(p.returncode, 3, "a 65 MiB line: exit 3 (%s)" % p.stderr.strip()[-300:])
 c.ok("long.jsonl:2: the line is longer than 64 MiB" in p.stderr, "a 65 MiB line: named: %r"
      % p.stderr[:300])
 c.eq(len(watest.records(os.path.join(W, "long"))), 2, "a 65 MiB line: the lines around it stored")
-c.ok(rss and rss[0] < 120 * 1024, "a 65 MiB line: not held (%s kB)" % rss)
+if not watest.sanitized(args):  # ASan's shadow memory and quarantine say nothing of ours
+    c.ok(rss and rss[0] < 120 * 1024, "a 65 MiB line: not held (%s kB)" % rss)
 c.done()

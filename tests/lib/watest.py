@@ -55,6 +55,14 @@ def parse_args(extra=None):
     return args
 
 
+def sanitized(args):
+    """Whether the binary under test is built with AddressSanitizer, whose
+    shadow memory and quarantine make its peak memory meaningless as a
+    measure of the program's."""
+    p = subprocess.run(["ldd", args.wheelarch], capture_output=True, text=True)
+    return "libasan" in p.stdout
+
+
 def run(args, *argv, **kw):
     """Runs wheelarch; returns CompletedProcess with text output."""
     return subprocess.run([args.wheelarch] + list(argv), capture_output=True, text=True,
