@@ -39,7 +39,7 @@
 #include "error.h"
 
 #define DB_FILE "wheelarch.db"
-#define DB_SCHEMA_VERSION 6
+#define DB_SCHEMA_VERSION 7
 #define DB_BUSY_MS 60000
 
 struct db;
