@@ -43,7 +43,9 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
     if (lockfile_acquire(o.out_dir, !cli_get_opt(cmd, a, "no-wait"), cli_print_waiting, NULL, &lock,
                          &err) < 0) {
         cli_warn("%s", err.msg);
-        return err.code == WA_ERR_BUSY ? CLI_STEP_BUSY : WA_EXIT_FAILURE;
+        return err.code == WA_ERR_BUSY    ? CLI_STEP_BUSY
+               : err.code == WA_ERR_USAGE ? WA_EXIT_USAGE
+                                          : WA_EXIT_FAILURE;
     }
     struct site_stats st;
     int built = site_build(&o, &st, &err);
@@ -62,11 +64,10 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
                      ? ""
                      : "; record skipped");
     if (!cli_get(cmd, a, "quiet"))
-        fprintf(stderr,
-                "wheelarch: %s: %zu pages from %zu records; %zu files: %zu written, %zu "
-                "unchanged, %zu removed%s\n",
-                o.out_dir, st.pages, st.records, st.out.files, st.out.written, st.out.unchanged,
-                st.out.removed, st.out.swapped ? "" : " (nothing changed)");
+        cli_warn("%s: %zu pages from %zu records; %zu files: %zu written, %zu "
+                 "unchanged, %zu removed%s",
+                 o.out_dir, st.pages, st.records, st.out.files, st.out.written, st.out.unchanged,
+                 st.out.removed, st.out.swapped ? "" : " (nothing changed)");
     int skipped = st.nskipped > 0;
     site_stats_free(&st);
     return skipped ? WA_EXIT_PARTIAL : WA_EXIT_OK;

@@ -336,7 +336,9 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
     if (crawl_run(&o, &obs, &sum, &err) < 0) {
         clear_bar(&d);
         cli_warn("%s", err.msg);
-        rc = err.code == WA_ERR_BUSY ? CLI_STEP_BUSY : WA_EXIT_FAILURE;
+        rc = err.code == WA_ERR_BUSY    ? CLI_STEP_BUSY
+             : err.code == WA_ERR_USAGE ? WA_EXIT_USAGE /* a lock path that is not ours */
+                                        : WA_EXIT_FAILURE;
         goto out;
     }
     clear_bar(&d);

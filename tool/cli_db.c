@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "db.h"
 #include "dbmerge.h"
+#include "fsutil.h"
 #include "lockfile.h"
 #include "recordcheck.h"
 #include "xalloc.h"
@@ -42,7 +44,7 @@ static int open_locked(const struct cli_command *cmd, const struct cli_args *a, 
     if (lockfile_acquire(cache, !cli_get(cmd, a, "no-wait"), cli_print_waiting, NULL, lock, &err) <
         0) {
         cli_warn("%s", err.msg);
-        return WA_EXIT_FAILURE;
+        return err.code == WA_ERR_USAGE ? WA_EXIT_USAGE : WA_EXIT_FAILURE;
     }
     if (db_open(cache, 0, db, &err) < 0) {
         lockfile_release(*lock);
@@ -54,10 +56,10 @@ static int open_locked(const struct cli_command *cmd, const struct cli_args *a, 
 
 static void print_stats(const char *path, const struct dbmerge_stats *st, size_t total)
 {
-    fprintf(stderr,
-            "wheelarch: %s: %zu records added, %zu inferred ones replaced by scanned ones, %zu "
-            "already there; %zu refused; %zu records in all\n",
-            path, st->added, st->replaced, st->kept, st->refused, total);
+    /* paths are the user's: escaped as every warning is */
+    cli_warn("%s: %zu records added, %zu inferred ones replaced by scanned ones, %zu "
+             "already there; %zu refused; %zu records in all",
+             path, st->added, st->replaced, st->kept, st->refused, total);
 }
 
 static int db_import_cmd(const struct cli_command *cmd, const struct cli_args *a)
@@ -100,11 +102,17 @@ static int db_export_cmd(const struct cli_command *cmd, const struct cli_args *a
     if (!out) {
         rc = db_export(db, stdout, &n, &err);
     } else {
-        /* Written beside the file and renamed: a reader never sees half. */
-        char *tmp = xasprintf("%s.tmp", out);
-        FILE *f = fopen(tmp, "w");
+        /* Written beside the file under a new name and renamed: a reader
+         * never sees half, and no existing file or link is written through. */
+        char *tmp = NULL;
+        int fd = fsutil_create_temp(out, &tmp, &err);
+        FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (fd >= 0 && !f)
+            close(fd);
         if (!f) {
-            rc = wa_error_set(&err, WA_ERR_IO, "%s: %s", tmp, strerror(errno));
+            rc = fd < 0 ? fd : wa_error_set(&err, WA_ERR_IO, "%s: %s", tmp, strerror(errno));
+            if (tmp)
+                remove(tmp);
         } else {
             rc = db_export(db, f, &n, &err);
             if (fclose(f) != 0 && rc == 0)
@@ -122,7 +130,7 @@ static int db_export_cmd(const struct cli_command *cmd, const struct cli_args *a
         return WA_EXIT_FAILURE;
     }
     if (out)
-        fprintf(stderr, "wheelarch: %s: %zu records\n", out, n);
+        cli_warn("%s: %zu records", out, n);
     return WA_EXIT_OK;
 }
 

@@ -26,6 +26,15 @@
 /* How long the interpreter may take to say where its site-packages are. */
 #define PYTHON_TIMEOUT_S 30
 
+/* Milliseconds left of PYTHON_TIMEOUT_S since t0. */
+static long ms_left(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return PYTHON_TIMEOUT_S * 1000L -
+           ((now.tv_sec - t0->tv_sec) * 1000L + (now.tv_nsec - t0->tv_nsec) / 1000000L);
+}
+
 /* Runs python -c CODE without a shell and reads what it prints (at most
  * n - 1 bytes) into buf.  Returns its exit status (127: it could not be
  * started; 128: a signal ended it), or -1 after printing why (no pipe or
@@ -64,10 +73,7 @@ static int run_python(const char *python, const char *code, char *buf, size_t n)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int timed_out = 0;
     for (;;) {
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        long left = PYTHON_TIMEOUT_S * 1000L -
-                    ((now.tv_sec - t0.tv_sec) * 1000L + (now.tv_nsec - t0.tv_nsec) / 1000000L);
+        long left = ms_left(&t0);
         if (left <= 0) {
             timed_out = 1;
             break;
@@ -92,11 +98,20 @@ static int run_python(const char *python, const char *code, char *buf, size_t n)
     }
     buf[len] = '\0';
     close(fds[0]);
-    if (timed_out)
-        kill(-pid, SIGKILL);
+    /* Its output closed, it may still not end (a program that closes its
+     * standard output and sleeps): the same deadline holds. */
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    while (!timed_out && waitpid(pid, &status, WNOHANG) == 0) {
+        if (ms_left(&t0) <= 0)
+            timed_out = 1;
+        else
+            poll(NULL, 0, 20);
+    }
+    if (timed_out) {
+        kill(-pid, SIGKILL);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    }
     if (timed_out) {
         cli_warn("doctor: %s did not say where its site-packages are within %d s and was "
                  "stopped; give --site-packages DIR",

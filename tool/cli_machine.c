@@ -123,7 +123,7 @@ void machine_free(struct machine *m)
 
 struct raw_gpu {
     char *name;      /* as written or detected, or NULL */
-    char code[16];   /* "6.1", "gfx90a", or "" */
+    char code[64];   /* "6.1", "gfx90a:sramecc+:xnack-", or "" */
     const char *via; /* NULL when given on the command line */
     int xnack;       /* enum target_feature: the AMD GPU's mode when known, else ANY */
 };

@@ -51,23 +51,33 @@ int fsutil_mkdirs(const char *dir, struct wa_error *err)
     return rc;
 }
 
-int fsutil_write_atomic(const char *path, const void *data, size_t n, int sync,
-                        struct wa_error *err)
+int fsutil_create_temp(const char *path, char **tmp, struct wa_error *err)
 {
     const char *slash = strrchr(path, '/');
     char *dir = slash ? xstrndup(path, (size_t)(slash - path + 1)) : xstrdup("");
     static unsigned counter;
-    char *tmp =
-        xasprintf("%s.tmp-%ld-%u-%s", dir, (long)getpid(),
-                  __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED), slash ? slash + 1 : path);
+    *tmp = xasprintf("%s.tmp-%ld-%u-%s", dir, (long)getpid(),
+                     __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED), slash ? slash + 1 : path);
     free(dir);
-    int rc = 0;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    /* O_EXCL: a name no other file has, never a link followed */
+    int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0) {
-        rc = wa_error_set(err, WA_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
-        free(tmp);
+        int rc = wa_error_set(err, WA_ERR_IO, "cannot create %s: %s", *tmp, strerror(errno));
+        free(*tmp);
+        *tmp = NULL;
         return rc;
     }
+    return fd;
+}
+
+int fsutil_write_atomic(const char *path, const void *data, size_t n, int sync,
+                        struct wa_error *err)
+{
+    int rc = 0;
+    char *tmp;
+    int fd = fsutil_create_temp(path, &tmp, err);
+    if (fd < 0)
+        return fd;
     const char *p = data;
     size_t left = n;
     while (left > 0) {
@@ -256,7 +266,9 @@ static char *normalize(const char *path)
         abs = xstrdup(path);
     } else {
         char cwd[PATH_MAX];
-        abs = getcwd(cwd, sizeof cwd) ? fsutil_join(cwd, path) : xasprintf("/%s", path);
+        if (!getcwd(cwd, sizeof cwd))
+            return NULL; /* no current folder (it was removed): no absolute path */
+        abs = fsutil_join(cwd, path);
     }
     char *out = xmalloc(strlen(abs) + 2);
     size_t o = 0;
@@ -288,13 +300,33 @@ static char *normalize(const char *path)
 
 char *fsutil_abspath(const char *path)
 {
+    /* As the system reads it first: the path itself, or its folder and
+     * its last name ("link/../site" is the site beside link's target,
+     * which a lexical ".." would not find). */
+    char *real = realpath(path, NULL);
+    if (real)
+        return real;
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (*base && strcmp(base, ".") != 0 && strcmp(base, "..") != 0) {
+        char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : NULL;
+        real = realpath(dir ? dir : ".", NULL);
+        free(dir);
+        if (real) {
+            char *out = fsutil_join(real, base);
+            free(real);
+            return out;
+        }
+    }
     char *norm = normalize(path);
+    if (!norm)                /* a relative path and no current folder: left relative, */
+        return xstrdup(path); /* so it fails where it is used, never rooted at / */
     /* Resolve the deepest existing ancestor; keep the rest as written. */
     size_t cut = strlen(norm);
     for (;;) {
         char saved = norm[cut];
         norm[cut] = '\0';
-        char *real = realpath(cut ? norm : "/", NULL);
+        real = realpath(cut ? norm : "/", NULL);
         norm[cut] = saved;
         if (real) {
             char *out = strcmp(real, "/") == 0 && norm[cut] ? xstrdup(norm + cut)

@@ -22,6 +22,12 @@ int fsutil_mkdirs(const char *dir, struct wa_error *err);
 int fsutil_write_atomic(const char *path, const void *data, size_t n, int sync,
                         struct wa_error *err);
 
+/* Creates a new file beside path, named ".tmp-PID-N-" and path's name, for
+ * writing (O_EXCL: never an existing file, never through a link).  Returns
+ * its descriptor with *tmp (caller frees) or WA_ERR_IO.  Rename it over
+ * path when it is whole, or unlink it. */
+int fsutil_create_temp(const char *path, char **tmp, struct wa_error *err);
+
 /* Reads a whole file (at most max bytes) into a new NUL-terminated buffer
  * the caller frees.  Returns 0, WA_ERR_IO (with errno-style message; a
  * missing file has code WA_ERR_IO and *missing set when missing != NULL), or

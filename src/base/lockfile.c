@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fsutil.h"
@@ -40,6 +41,27 @@ static long read_pid(int fd)
     return pid > 0 ? pid : 0;
 }
 
+/* Whether fd is a lock file: a regular file, empty or holding a process
+ * id and a newline as lockfile_acquire writes it. */
+static int is_lock_file(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    if (st.st_size == 0)
+        return 1;
+    char buf[32];
+    if (st.st_size >= (off_t)sizeof buf)
+        return 0;
+    ssize_t k = pread(fd, buf, (size_t)st.st_size, 0);
+    if (k != st.st_size)
+        return 0;
+    size_t digits = 0;
+    while (digits < (size_t)k && buf[digits] >= '0' && buf[digits] <= '9')
+        digits++;
+    return digits > 0 && digits + 1 == (size_t)k && buf[digits] == '\n';
+}
+
 int lockfile_acquire(const char *dir, int wait, lockfile_wait_fn waiting, void *ud,
                      struct lockfile **out, struct wa_error *err)
 {
@@ -56,9 +78,25 @@ int lockfile_acquire(const char *dir, int wait, lockfile_wait_fn waiting, void *
             return rc;
         }
     }
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    /* Never through a link, never a FIFO; and a file of that name that is
+     * not a lock (a Gemfile.lock beside --out Gemfile) is not written. */
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
     if (fd < 0) {
-        int rc = wa_error_set(err, WA_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+        int rc = errno == ELOOP
+                     ? wa_error_set(err, WA_ERR_USAGE,
+                                    "%s is a symbolic link, not a wheelarch lock; refusing to use "
+                                    "it",
+                                    path)
+                     : wa_error_set(err, WA_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+        free(path);
+        return rc;
+    }
+    if (!is_lock_file(fd)) {
+        int rc = wa_error_set(err, WA_ERR_USAGE,
+                              "%s exists and is not a wheelarch lock (it holds something "
+                              "else); refusing to write it: move it, or choose another folder",
+                              path);
+        close(fd);
         free(path);
         return rc;
     }

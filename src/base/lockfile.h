@@ -22,6 +22,8 @@ typedef void (*lockfile_wait_fn)(void *ud, const char *lock_path, long holder_pi
 /* Locks the folder dir (the lock file is its absolute real path +
  * ".lock", so every spelling of one folder shares one lock).  With wait, blocks until the holder is
  * done (calling waiting first); without, fails at once with WA_ERR_BUSY ("locked by process 1234").
+ * A lock path that is a symbolic link, not a regular file, or a file that
+ * holds anything but a process id is WA_ERR_USAGE, never written.
  * Caller releases with lockfile_release. */
 int lockfile_acquire(const char *dir, int wait, lockfile_wait_fn waiting, void *ud,
                      struct lockfile **out, struct wa_error *err);

@@ -139,6 +139,11 @@ static void progress(struct crawl *c, int force)
 
 int crawl_parse_shard(const char *s, int *k, int *n)
 {
+    /* digits, '/', digits: nothing strtol would also take (" 1", "+1") */
+    size_t d1 = strspn(s, "0123456789");
+    if (d1 == 0 || s[d1] != '/' || strspn(s + d1 + 1, "0123456789") != strlen(s + d1 + 1) ||
+        !s[d1 + 1] || d1 > 6 || strlen(s + d1 + 1) > 6)
+        return -1;
     char *end;
     long a = strtol(s, &end, 10);
     if (end == s || *end != '/')

@@ -4,7 +4,9 @@
  */
 #include "db.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -613,10 +615,57 @@ static int wal_has_frames(const char *path, long long *bytes)
  * copied into a private folder, where SQLite may replay the -wal, so the
  * input itself is never written (a read-only connection could not read
  * the -wal without creating files beside it). */
-static int private_copy(struct db *db, const char *path, char **copy, struct wa_error *err)
+/* Removes the private copies (TMPDIR/wheelarch-merge-PID-*) of processes
+ * that are gone: a merge killed while it read one leaves it behind. */
+static void clean_stale_copies(const char *tmp)
 {
+    DIR *d = opendir(tmp);
+    if (!d)
+        return;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (strncmp(de->d_name, "wheelarch-merge-", 16) != 0)
+            continue;
+        char *end;
+        long pid = strtol(de->d_name + 16, &end, 10);
+        if (pid <= 0 || *end != '-' || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 ||
+            errno != ESRCH)
+            continue; /* alive (or not ours to tell) */
+        char *dir = fsutil_join(tmp, de->d_name);
+        static const char *const names[] = {DB_FILE, DB_FILE "-wal", DB_FILE "-shm"};
+        for (size_t i = 0; i < 3; i++) {
+            char *f = fsutil_join(dir, names[i]);
+            unlink(f);
+            free(f);
+        }
+        rmdir(dir);
+        free(dir);
+    }
+    closedir(d);
+}
+
+/* The largest -wal a merge input may have: an honest one is a few times
+ * its database at most; a sparse file of gigabytes costs its writer
+ * nothing and the copy all of it. */
+#define FOREIGN_WAL_MAX(db_bytes) ((db_bytes)*4 > (1LL << 30) ? (db_bytes)*4 : (1LL << 30))
+
+static int private_copy(struct db *db, const char *path, long long db_bytes, char **copy,
+                        struct wa_error *err)
+{
+    char *walpath = xasprintf("%s-wal", path);
+    struct stat ws;
+    int too_big = lstat(walpath, &ws) == 0 && (long long)ws.st_size > FOREIGN_WAL_MAX(db_bytes);
+    free(walpath);
+    if (too_big)
+        return wa_error_set(err, WA_ERR_LIMIT,
+                            "%s: its -wal file is %lld bytes, more than a database of %lld "
+                            "bytes can need; checkpoint it where it was made "
+                            "(wheelarch db check)",
+                            path, (long long)ws.st_size, db_bytes);
     const char *tmp = getenv("TMPDIR");
-    char *dir = xasprintf("%s/wheelarch-merge-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    tmp = tmp && *tmp ? tmp : "/tmp";
+    clean_stale_copies(tmp);
+    char *dir = xasprintf("%s/wheelarch-merge-%ld-XXXXXX", tmp, (long)getpid());
     if (!mkdtemp(dir)) {
         int rc = wa_error_set(err, WA_ERR_IO, "%s: cannot make a folder for a copy of it: %s", path,
                               strerror(errno));
@@ -690,7 +739,7 @@ static int open_at(const char *path, int flags, int max_version, struct db **out
     if (foreign && wal) {
         free(open_path);
         open_path = NULL;
-        if ((rc = private_copy(db, path, &open_path, err)) < 0)
+        if ((rc = private_copy(db, path, (long long)sb.st_size, &open_path, err)) < 0)
             goto fail;
         oflags = SQLITE_OPEN_READWRITE;
     } else if ((foreign || (ro && !writable)) && !wal) {
@@ -708,6 +757,15 @@ static int open_at(const char *path, int flags, int max_version, struct db **out
     }
     if (foreign)
         guard_foreign(db, bytes);
+    if (!ro && sqlite3_db_readonly(db->h, "main") == 1) {
+        /* SQLite opens a file it may not write read-only without a word;
+         * every write would then fail as "a readonly database" */
+        rc = wa_error_set(err, WA_ERR_IO,
+                          "%s: cannot be written (a read-only file, folder or mount), and this "
+                          "command writes to it",
+                          path);
+        goto fail;
+    }
     sqlite3_busy_timeout(db->h, DB_BUSY_MS);
     sqlite3_extended_result_codes(db->h, 0);
     int app = 0, version = 0;

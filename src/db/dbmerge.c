@@ -59,12 +59,14 @@ static int merge_record(void *ud, const char *key, const char *text, struct wa_e
     if (!wheelkey_valid(key))
         return wa_error_set(err, WA_ERR_FORMAT, "\"%s\" is not a record key",
                             recordcheck_quote(q, sizeof q, key, 80));
+    struct wa_error e;
+    if (recordcheck_text(text, strlen(text), &e) < 0)
+        return wa_error_set(err, e.code, "record %s: %s", key, e.msg);
     json_error_t je;
     json_t *rec = jsontext_loads(text, JSON_REJECT_DUPLICATES, &je);
     if (!rec)
         return wa_error_set(err, WA_ERR_FORMAT, "record %s: line %d column %d: %s", key, je.line,
                             je.column, je.text);
-    struct wa_error e;
     int rc = store(m->db, key, rec, &m->st, &e);
     json_decref(rec);
     if (rc == WA_ERR_IO) {
@@ -269,9 +271,9 @@ static int import_one(struct db *db, const char *what, const char *key, const ch
 {
     struct wa_error e;
     json_error_t je;
-    int r = 0;
-    json_t *rec = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-    if (!rec)
+    json_t *rec = NULL;
+    int r = recordcheck_text(text, len, &e);
+    if (r == 0 && !(rec = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je)))
         r = wa_error_set(&e, WA_ERR_FORMAT, "line %d column %d: %s", je.line, je.column, je.text);
     if (r == 0 && !key) {
         key = json_string_value(json_object_get(rec, "key"));
@@ -313,6 +315,11 @@ static int import_lines(struct db *db, const char *path, struct dbmerge_stats *s
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return wa_error_set(err, WA_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat fs;
+    if (fstat(fd, &fs) != 0 || !S_ISREG(fs.st_mode)) { /* what was opened, not what was named */
+        close(fd);
+        return wa_error_set(err, WA_ERR_IO, "%s: not a regular file", path);
+    }
     int rc = db_begin(db, err);
     if (rc < 0) {
         close(fd);

@@ -849,6 +849,32 @@ static int check_targets_and_binaries(json_t *rec, struct seen *all, struct wa_e
     return 0;
 }
 
+int recordcheck_text(const char *text, size_t len, struct wa_error *err)
+{
+    /* Every value but the first follows a '[', '{', ',' or ':' outside a
+     * string: their count bounds the values from above. */
+    size_t values = 1;
+    int in_string = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        if (in_string) {
+            if (ch == '\\')
+                i++;
+            else if (ch == '"')
+                in_string = 0;
+        } else if (ch == '"') {
+            in_string = 1;
+        } else if (ch == '[' || ch == '{' || ch == ',' || ch == ':') {
+            if (++values > RECORDCHECK_VALUES_MAX)
+                return wa_error_set(err, WA_ERR_FORMAT,
+                                    "the record holds more than %d JSON values (a wheel's holds a "
+                                    "few thousand)",
+                                    RECORDCHECK_VALUES_MAX);
+        }
+    }
+    return 0;
+}
+
 int recordcheck_validate(const char *key, json_t *rec, struct wa_error *err)
 {
     char q[SHOWN * 4 + 8];

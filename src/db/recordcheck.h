@@ -52,6 +52,17 @@
  * which took `build` minutes. */
 #define RECORDCHECK_TARGETS_MAX 512
 
+/* The most JSON values (objects, arrays, strings, numbers, literals) a
+ * record's text may hold: a real wheel's record holds a few thousand, and
+ * a parsed value costs about a hundred bytes, so this bounds the memory a
+ * record from elsewhere may take before it is checked (20 million empty
+ * objects in a 60 MB line took 4.6 GB). */
+#define RECORDCHECK_VALUES_MAX 1000000
+
+/* Checks the text of a record before it is parsed: at most
+ * RECORDCHECK_VALUES_MAX values.  Returns 0 or WA_ERR_FORMAT. */
+int recordcheck_text(const char *text, size_t len, struct wa_error *err);
+
 /* Checks rec, read from the file of `key` (its name without ".json").
  * Borrows both.  Returns 0, or WA_ERR_FORMAT with a one-line message that
  * names the field and what is wrong with it, values quoted and cut short:

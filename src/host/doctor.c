@@ -152,7 +152,9 @@ static void scan_dist(struct dist *d, const char *infodir)
     if (too_big)
         dist_limit(d, "its RECORD is larger than %u MiB, so its files were not checked",
                    DOCTOR_MAX_RECORD >> 20);
-    struct strmap *seen = strmap_new(); /* a path listed twice is scanned once */
+    /* a file listed twice, or under two spellings ("a/./b.so", "a//b.so",
+     * a link), is scanned once: by its real path */
+    struct strmap *seen = strmap_new();
     json_t *bins = json_object_get(d->rec, "binaries");
     size_t files = 0;
     /* the folder itself, links resolved: a listed file must be inside it
@@ -164,7 +166,16 @@ static void scan_dist(struct dist *d, const char *infodir)
         const char *eol = strchr(p, '\n');
         char *path = doctor_record_path(p);
         p = eol ? eol + 1 : NULL;
-        if (!wanted_path(path) || strmap_get(seen, path, NULL)) {
+        if (!wanted_path(path)) {
+            free(path);
+            continue;
+        }
+        char *full = fsutil_join(d->site, path);
+        char *real = root ? realpath(full, NULL) : NULL;
+        const char *id = real ? real : path;
+        if (strmap_get(seen, id, NULL)) {
+            free(real);
+            free(full);
             free(path);
             continue;
         }
@@ -173,13 +184,13 @@ static void scan_dist(struct dist *d, const char *infodir)
                        "its RECORD lists more than %d files that can hold GPU code; only the "
                        "first %d were checked",
                        DOCTOR_MAX_FILES, DOCTOR_MAX_FILES);
+            free(real);
+            free(full);
             free(path);
             break;
         }
-        strmap_put(seen, path, 1);
+        strmap_put(seen, id, 1);
         files++;
-        char *full = fsutil_join(d->site, path);
-        char *real = root ? realpath(full, NULL) : NULL;
         int inside = real && strncmp(real, root, rootlen) == 0 && real[rootlen] == '/';
         free(real);
         struct stat st;

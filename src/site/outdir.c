@@ -6,7 +6,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,19 +29,67 @@ struct outdir {
      * written: unchanged files are only listed here.  A rebuild with
      * nothing changed thus creates no folder and links no file. */
     int materialized;
-    int have_old; /* an old tree was there at outdir_begin */
+    int have_old;  /* an old tree was there at outdir_begin */
+    dev_t old_dev; /* ... this folder: the swap checks it is still */
+    ino_t old_ino; /* the same one (not a folder put in its place) */
     char **pending;
     size_t npending, cap_pending;
     pthread_mutex_t mu;
 };
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+/* Whether the folder name in dirfd is the root of a mount (another file
+ * system, or a bind mount of the same one). */
+static int mount_root_at(int dirfd, const char *name, const struct stat *sb, dev_t parent_dev)
 {
-    (void)sb;
-    (void)ftw;
-    if (flag == FTW_DP)
-        return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
-    return unlink(path) == 0 || errno == ENOENT ? 0 : -1;
+#ifdef STATX_ATTR_MOUNT_ROOT
+    struct statx sx;
+    if (statx(dirfd, name, AT_NO_AUTOMOUNT | AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &sx) == 0 &&
+        (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
+        return (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
+#else
+    (void)dirfd;
+    (void)name;
+#endif
+    return sb->st_dev != parent_dev;
+}
+
+/* Removes what the folder open as fd holds, never crossing into a file
+ * system mounted inside it (what is mounted there is someone else's: it
+ * and the folders above it stay).  Returns 0 when all is gone. */
+static int remove_in(int fd, dev_t dev, int depth)
+{
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return -1;
+    }
+    int rc = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        struct stat sb;
+        if (fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0) {
+            rc = errno == ENOENT ? rc : -1;
+            continue;
+        }
+        if (!S_ISDIR(sb.st_mode)) {
+            if (unlinkat(dirfd(d), de->d_name, 0) != 0 && errno != ENOENT)
+                rc = -1;
+            continue;
+        }
+        if (depth > 256 || mount_root_at(dirfd(d), de->d_name, &sb, dev)) {
+            rc = -1; /* left where it is */
+            continue;
+        }
+        int sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub < 0 || remove_in(sub, sb.st_dev, depth + 1) != 0)
+            rc = -1;
+        else if (unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) != 0 && errno != ENOENT)
+            rc = -1;
+    }
+    closedir(d);
+    return rc;
 }
 
 int outdir_remove_tree(const char *dir)
@@ -50,7 +97,12 @@ int outdir_remove_tree(const char *dir)
     struct stat st;
     if (lstat(dir, &st) != 0)
         return 0;
-    return nftw(dir, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
+    if (!S_ISDIR(st.st_mode))
+        return unlink(dir) == 0 || errno == ENOENT ? 0 : -1;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 || remove_in(fd, st.st_dev, 0) != 0)
+        return -1;
+    return rmdir(dir) == 0 || errno == ENOENT ? 0 : -1;
 }
 
 char *outdir_tmp_path(const char *dir)
@@ -81,24 +133,57 @@ static int is_empty_dir(const char *dir)
     return empty;
 }
 
-/* Whether dir carries the marker, as a regular file (not a link). */
-static int has_marker(const char *dir)
+/* Whether abs/rel is a regular file (not a link). */
+static int has_file(const char *abs, const char *rel)
 {
-    char *m = fsutil_join(dir, OUTDIR_MARKER);
+    char *p = fsutil_join(abs, rel);
     struct stat sb;
-    int r = lstat(m, &sb) == 0 && S_ISREG(sb.st_mode);
-    free(m);
+    int r = lstat(p, &sb) == 0 && S_ISREG(sb.st_mode);
+    free(p);
     return r;
 }
 
-/* Whether the stamp a build before the marker wrote sits beside abs. */
-static int has_legacy_stamp(const char *abs)
+/* Whether dir carries the marker, as a regular file (not a link). */
+static int has_marker(const char *dir)
+{
+    return has_file(dir, OUTDIR_MARKER);
+}
+
+/* Whether the folder abs is the root of a mount: another file system, or
+ * a bind mount of a folder of the same one (statx says so; st_dev only
+ * tells the first kind). */
+static int is_mount_point(const char *abs)
+{
+#ifdef STATX_ATTR_MOUNT_ROOT
+    struct statx sx;
+    if (statx(AT_FDCWD, abs, AT_NO_AUTOMOUNT | AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &sx) == 0 &&
+        (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
+        return (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
+#endif
+    struct stat sb, up;
+    char *parent = xstrndup(abs, (size_t)(strrchr(abs, '/') - abs));
+    int r = stat(abs, &sb) == 0 && stat(*parent ? parent : "/", &up) == 0 && sb.st_dev != up.st_dev;
+    free(parent);
+    return r;
+}
+
+/* Whether abs is a site a wheelarch build wrote before the marker existed:
+ * the stamp that build left beside it (a JSON object), and in it the files
+ * every such site holds.  A stamp alone is not enough: it outlives its
+ * folder when someone removes that folder by hand and makes another. */
+static int legacy_site(const char *abs)
 {
     char *stamp = xasprintf("%s.stamp", abs);
+    char head[1] = {0};
+    int fd = open(stamp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     struct stat sb;
-    int r = lstat(stamp, &sb) == 0 && S_ISREG(sb.st_mode);
+    int r = fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && read(fd, head, 1) == 1 &&
+            head[0] == '{';
+    if (fd >= 0)
+        close(fd);
     free(stamp);
-    return r;
+    return r && has_file(abs, ".nojekyll") && has_file(abs, "api/v1/schema.json") &&
+           has_file(abs, "index.html");
 }
 
 /* 0 when the folder abs (a real path) is absent, empty or marked: one
@@ -118,7 +203,7 @@ static int check_ours(const char *abs, const char *what, int legacy_ok, struct w
     if (empty < 0)
         return wa_error_set(err, WA_ERR_IO, "%s %s: cannot list it: %s", what, abs,
                             strerror(errno));
-    if (empty || has_marker(abs) || (legacy_ok && has_legacy_stamp(abs)))
+    if (empty || has_marker(abs) || (legacy_ok && legacy_site(abs)))
         return 0;
     return wa_error_set(err, WA_ERR_USAGE,
                         "refusing to replace %s %s: it holds files but no %s, so wheelarch did "
@@ -132,26 +217,23 @@ int outdir_check_ours(const char *dir, struct wa_error *err)
         return wa_error_set(err, WA_ERR_USAGE, "the output folder is an empty string");
     char *abs = fsutil_abspath(dir);
     int rc = 0;
-    struct stat sb, up;
+    struct stat sb;
     if (strcmp(abs, "/") == 0) {
         rc = wa_error_set(err, WA_ERR_USAGE, "the output folder may not be the root folder");
     } else {
         rc = check_ours(abs, "the output folder", 1, err);
-        char *parent = xstrndup(abs, (size_t)(strrchr(abs, '/') - abs));
         /* A mount point cannot be renamed over: say so before building. */
-        if (rc == 0 && stat(abs, &sb) == 0 && stat(*parent ? parent : "/", &up) == 0 &&
-            sb.st_dev != up.st_dev)
+        if (rc == 0 && lstat(abs, &sb) == 0 && is_mount_point(abs))
             rc = wa_error_set(err, WA_ERR_USAGE,
                               "the output folder %s is a mount point, which a build cannot swap "
                               "whole: give a folder inside it (--out %s/site)",
                               abs, abs);
-        free(parent);
     }
     if (rc == 0) {
         /* A stale DIR.tmp is removed: it must be ours too (legacy: when DIR
          * is, its DIR.tmp is a build of it that was killed). */
         char *tmp = outdir_tmp_path(dir);
-        int legacy = lstat(abs, &sb) == 0 && (has_marker(abs) || has_legacy_stamp(abs));
+        int legacy = lstat(abs, &sb) == 0 && (has_marker(abs) || legacy_site(abs));
         rc = check_ours(tmp, "the temporary folder", legacy, err);
         if (rc < 0 && legacy && lstat(tmp, &sb) == 0 && S_ISDIR(sb.st_mode))
             rc = 0;
@@ -177,6 +259,8 @@ int outdir_begin(const char *dir, struct outdir **out, struct wa_error *err)
     pthread_mutex_init(&o->mu, NULL);
     struct stat sb;
     o->have_old = stat(o->dir, &sb) == 0 && S_ISDIR(sb.st_mode);
+    o->old_dev = o->have_old ? sb.st_dev : 0;
+    o->old_ino = o->have_old ? sb.st_ino : 0;
     o->materialized = !o->have_old;
     if (outdir_remove_tree(o->tmp) != 0 || mkdir(o->tmp, 0777) != 0) {
         rc = wa_error_set(err, WA_ERR_IO, "cannot create %s: %s", o->tmp, strerror(errno));
@@ -408,6 +492,19 @@ int outdir_commit(struct outdir *o, struct outdir_stats *st, struct wa_error *er
     int rc = 0;
     struct stat sb;
     int have_old = stat(o->dir, &sb) == 0 && S_ISDIR(sb.st_mode);
+    if (have_old && (!o->have_old || sb.st_dev != o->old_dev || sb.st_ino != o->old_ino)) {
+        /* Another folder was put where the output goes while the site was
+         * built: it is not wheelarch's to replace. */
+        rc = wa_error_set(err, WA_ERR_IO,
+                          "the output folder %s was replaced by another while the site was "
+                          "built; the new site was not swapped in",
+                          o->dir);
+        if (st)
+            *st = o->st;
+        outdir_remove_tree(o->tmp);
+        outdir_free(o);
+        return rc;
+    }
     if (have_old)
         count_removed(o, o->dir, "", 0);
     if (have_old && (o->st.written || o->st.removed) && !o->materialized)

@@ -77,7 +77,9 @@ char *outdir_tmp_path(const char *dir);
  * marker or DIR.stamp), else WA_ERR_USAGE saying why not. */
 int outdir_check_ours(const char *dir, struct wa_error *err);
 
-/* Removes a directory tree (no error if absent). */
+/* Removes a directory tree (no error if absent), never crossing into a
+ * file system or bind mount inside it (that part stays, and -1 says the
+ * tree is not all gone); links are removed, never followed. */
 int outdir_remove_tree(const char *dir);
 
 #endif

@@ -13,6 +13,7 @@
 #include "db.h"
 #include "dbview.h"
 #include "fsutil.h"
+#include "outdir.h"
 #include "sha256.h"
 #include "version.h"
 #include "xalloc.h"
@@ -112,28 +113,59 @@ static size_t size_of(json_t *o, const char *k)
     return v > 0 ? (size_t)v : 0;
 }
 
-/* OUT.stamp for out_dir (trailing slashes dropped). */
+/* OUT.stamp for out_dir: its absolute path, as the lock's and the
+ * temporary tree's ("link/../site" names one file whichever way). */
 static char *stamp_path(const char *out_dir)
 {
-    size_t n = strlen(out_dir);
-    while (n > 1 && out_dir[n - 1] == '/')
-        n--;
-    return xasprintf("%.*s.stamp", (int)n, out_dir);
+    char *abs = fsutil_abspath(out_dir);
+    char *p = xasprintf("%s.stamp", abs);
+    free(abs);
+    return p;
+}
+
+/* The stamp at path as an object, or NULL when there is none or the file
+ * there is not a stamp (not a regular file, not JSON with "inputs"). */
+static json_t *read_stamp(const char *path)
+{
+    char *text;
+    size_t len;
+    if (fsutil_read_nofollow(path, STAMP_MAX, &text, &len, NULL, NULL) < 0)
+        return NULL;
+    json_t *s = json_loadb(text, len, 0, NULL);
+    free(text);
+    if (!json_is_string(json_object_get(s, "inputs"))) {
+        json_decref(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Whether path may be written or removed as a stamp: absent, or a stamp. */
+static int stamp_ours(const char *path)
+{
+    struct stat sb;
+    if (lstat(path, &sb) != 0)
+        return 1;
+    json_t *s = read_stamp(path);
+    json_decref(s);
+    return s != NULL;
 }
 
 int sitestamp_matches(const char *out_dir, const char *inputs, struct site_stats *st)
 {
     char *path = stamp_path(out_dir);
-    char *text;
-    size_t len;
-    int rc = fsutil_read_nofollow(path, STAMP_MAX, &text, &len, NULL, NULL);
+    json_t *s = read_stamp(path);
     free(path);
-    if (rc < 0)
+    if (!s)
         return 0;
-    json_t *s = json_loadb(text, len, 0, NULL);
-    free(text);
     const char *was = json_string_value(json_object_get(s, "inputs"));
-    int match = was && inputs && strcmp(was, inputs) == 0;
+    /* The site must still be there, and be the one built: a folder put in
+     * its place since (no marker) is never taken for it. */
+    char *marker = fsutil_join(out_dir, OUTDIR_MARKER);
+    struct stat sb;
+    int match =
+        was && inputs && strcmp(was, inputs) == 0 && lstat(marker, &sb) == 0 && S_ISREG(sb.st_mode);
+    free(marker);
     if (match) {
         memset(st, 0, sizeof *st);
         st->pages = size_of(s, "pages");
@@ -153,22 +185,14 @@ int sitestamp_matches(const char *out_dir, const char *inputs, struct site_stats
         }
     }
     json_decref(s);
-    if (match) {
-        /* The site must still be there. */
-        struct stat sb;
-        if (stat(out_dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-            site_stats_free(st);
-            memset(st, 0, sizeof *st);
-            match = 0;
-        }
-    }
     return match;
 }
 
 void sitestamp_remove(const char *out_dir)
 {
     char *path = stamp_path(out_dir);
-    remove(path);
+    if (stamp_ours(path))
+        remove(path);
     free(path);
 }
 
@@ -187,7 +211,8 @@ void sitestamp_write(const char *out_dir, const char *inputs, const struct site_
     char *text = db_dump(s);
     json_decref(s);
     char *path = stamp_path(out_dir);
-    fsutil_write_atomic(path, text, strlen(text), 0, NULL);
+    if (stamp_ours(path)) /* a file of that name that is not a stamp stays */
+        fsutil_write_atomic(path, text, strlen(text), 0, NULL);
     free(path);
     free(text);
 }

@@ -21,14 +21,17 @@
  * caller frees.  NULL when an input cannot be read (then build anyway). */
 char *sitestamp_inputs(const struct site_options *o);
 
-/* Whether o->out_dir holds a site built from `inputs`; if so fills *st as
- * that build reported it (the caller frees with site_stats_free). */
+/* Whether o->out_dir holds a site built from `inputs` (the stamp says so
+ * and the folder carries outdir's marker); if so fills *st as that build
+ * reported it (the caller frees with site_stats_free). */
 int sitestamp_matches(const char *out_dir, const char *inputs, struct site_stats *st);
 
-/* Removes the stamp of out_dir (before its site is replaced). */
+/* Removes the stamp of out_dir (before its site is replaced); a file of
+ * that name that is not a stamp is left alone. */
 void sitestamp_remove(const char *out_dir);
 /* Writes the stamp of the build of out_dir that reported *st (atomically;
- * a failure only costs the next rebuild its shortcut). */
+ * a failure only costs the next rebuild its shortcut).  A file of that
+ * name that is not a stamp is not replaced. */
 void sitestamp_write(const char *out_dir, const char *inputs, const struct site_stats *st);
 
 #endif

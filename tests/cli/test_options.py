@@ -55,7 +55,9 @@ for argv, opt in ((["scan", "--timeout", "nan", "x"], "timeout"),
                     "--project", "torch", "--cache", os.path.join(W, "c")], "jobs"),
                   (["build", "--nightlies", "-1", "--cache", cache], "nightlies"),
                   (["build", "--nightlies", "+3", "--cache", cache], "nightlies"),
-                  (["query", "--cc", "8.6", "--gpu-index", "-1", "--cache", cache], "gpu-index")):
+                  (["query", "--cc", "8.6", "--gpu-index", "-1", "--cache", cache], "gpu-index"),
+                  (["crawl", "--shard", " 1/2", "--index", "http://127.0.0.1:9/cu128/",
+                    "--project", "torch", "--cache", os.path.join(W, "c")], "shard")):
     p = watest.run(args, *argv, cwd=W)
     usage(p, " ".join(argv[:3]), ["--" + opt])
 p = watest.run(args, "scan", "--timeout", "2.5", os.path.join(W, "missing"))
@@ -66,6 +68,20 @@ for d in ("99999999999999999999", "100000", "5000.1", "57a", "570..86", "99.1", 
     usage(p, "--driver %s" % d, ["driver"])
 p = watest.run(args, "query", "--cc", "8.6", "--driver", "570.86.15", "--cache", cache)
 c.eq(p.returncode, 0, "--driver 570.86.15 is a driver")
+
+p = watest.run(args, "query", "--cc", "gfx90a:sramecc+:xnack-", "--cache", cache)
+c.eq(p.returncode, 0, "a full AMD target id is a device code (%s)" % p.stderr.strip())
+
+# ---- db export -o writes a new file, never through a link ----------------------
+victim = os.path.join(W, "victim")
+with open(victim, "w") as f:
+    f.write("precious\n")
+out = os.path.join(W, "export.jsonl")
+os.symlink(victim, out + ".tmp")
+p = watest.run(args, "db", "export", "--cache", cache, "-o", out)
+c.eq(p.returncode, 0, "export beside a planted link (%s)" % p.stderr.strip())
+c.eq(open(victim).read(), "precious\n", "the link's target is not written")
+c.eq(len(open(out).read().splitlines()), len(watest.records(cache)), "the export is whole")
 
 # ---- index ids -------------------------------------------------------------------
 for url in ("http://127.0.0.1:9/..", "http://127.0.0.1:9/a/./", "http://127.0.0.1:9/"):

@@ -80,6 +80,9 @@ def read_only_uses(ro, what):
     out = os.path.join(W, "site-" + what.replace(" ", "-"))
     p = watest.run(args, "build", "--cache", ro, "--out", out, "-q")
     c.eq(p.returncode, 0, "%s: build (%s)" % (what, p.stderr.strip()))
+    p = watest.run(args, "db", "check", "--cache", ro)
+    c.ok(p.returncode == 1 and "cannot be written" in p.stderr and "not a wheelarch" not in p.stderr,
+         "%s: db check says it cannot write, not that it is no database: %r" % (what, p.stderr))
     into = os.path.join(W, "into-" + what.replace(" ", "-"))
     p = watest.run(args, "merge", "--cache", into, watest.db_path(ro))
     c.eq(p.returncode, 0, "%s: as a merge input (%s)" % (what, p.stderr.strip()))

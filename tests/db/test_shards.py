@@ -173,4 +173,39 @@ fresh2 = os.path.join(W, "into-wal-empty")
 p = watest.run(args, "merge", "--cache", fresh2, walshard, env=ENV)
 c.eq(len(watest.records(fresh2)), N - 1, "wal: the -wal's delete is seen (the shard has %d)" % (N - 1))
 c.eq(os.listdir(TMP), [], "no private copy of a shard is left behind")
+
+# A copy left by a merge that was killed (its process gone) is removed by
+# the next one that makes a copy; a live process's is not.
+os.makedirs(os.path.join(TMP, "wheelarch-merge-999999999-dead"))
+open(os.path.join(TMP, "wheelarch-merge-999999999-dead", "wheelarch.db"), "w").close()
+os.makedirs(os.path.join(TMP, "wheelarch-merge-1-alive"))
+walshard2 = shard("wal2", "DELETE FROM wheels WHERE key = (SELECT max(key) FROM wheels)",
+                  keep_wal=True)
+p, _, _, _ = merge("wal2", walshard2)
+c.eq(sorted(os.listdir(TMP)), ["wheelarch-merge-1-alive"],
+     "a dead merge's copy is removed, a live process's kept")
+
+# A sparse -wal of gigabytes costs its writer nothing; it is refused, not
+# copied.
+sparse = shard("sparse", "DELETE FROM wheels WHERE key = (SELECT min(key) FROM wheels)",
+               keep_wal=True)
+os.truncate(sparse + "-wal", 3 << 30)
+p, into, secs, _ = merge("sparse", sparse)
+c.eq(p.returncode, 1, "a 3 GiB sparse -wal: refused (%s)" % p.stderr.strip()[-200:])
+c.ok("its -wal file is 3221225472 bytes" in p.stderr, "it says why: %r" % p.stderr)
+c.ok(secs < 10, "at once (%.1f s)" % secs)
+
+# A record of twenty million empty objects (60 MB, 4.6 GB once parsed) is
+# refused before it is parsed.
+bomb = shard("bomb")
+con = sqlite3.connect(bomb)
+con.execute("UPDATE records SET record = ? WHERE key = (SELECT min(key) FROM records)",
+            ('{"binaries": [' + ",".join(["{}"] * ((60 << 20) // 3)) + "]}",))
+con.commit()
+con.close()
+refused_p, _, _, rss = merge("bomb", bomb)
+c.eq(refused_p.returncode, 1, "a record of 20 million values: refused")
+c.ok("more than 1000000 JSON values" in refused_p.stderr, "it says why: %r" % refused_p.stderr[:300])
+if not SANITIZED:
+    c.ok(rss < 400 * 1024, "without parsing it (%d kB)" % rss)
 c.done()

@@ -376,6 +376,24 @@ int main(int argc, char **argv)
                memcmp(pd, "first", 5) == 0,
            "the first page stays");
         free(pd);
+
+        /* The folder is replaced by another while a build runs: the swap
+         * sees it is not the one the build began with, and leaves it. */
+        OK(outdir_begin(out, &o, &e) == 0, "outdir begin a second build: %s", e.msg);
+        OK(outdir_put(o, "index.html", "new", 3, &e) == 0, "a page");
+        char *moved = xasprintf("%s.moved", out), *theirs = fsutil_join(out, "theirs.txt");
+        OK(rename(out, moved) == 0 && mkdir(out, 0777) == 0 &&
+               fsutil_write_atomic(theirs, "x", 1, 0, &e) == 0,
+           "another folder put in its place");
+        OK(outdir_commit(o, &ost, &e) < 0 && strstr(e.msg, "was replaced by another"),
+           "the swap refused: %s", e.msg);
+        OK(fsutil_exists(theirs), "the folder put in place keeps its file");
+        char *tmpdir = outdir_tmp_path(out);
+        OK(!fsutil_exists(tmpdir), "the new tree is removed");
+        free(tmpdir);
+        outdir_remove_tree(moved);
+        free(moved);
+        free(theirs);
         outdir_remove_tree(out);
         free(page);
         free(out);

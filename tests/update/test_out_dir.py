@@ -142,4 +142,85 @@ c.ok("cannot" in p.stderr and len(p.stderr.strip().splitlines()) == 1,
      "a failed swap: one line saying why: %r" % p.stderr)
 c.eq(watest.tree(site), before, "a failed swap: the old site is left as it was")
 c.ok(not os.path.exists(site + ".tmp"), "a failed swap: no temporary tree left")
+
+# The folder is replaced by someone else's while the site is built: the
+# swap sees it is not the folder the build started with, and leaves it.
+with open(os.path.join(site, "index.html"), "a") as f:
+    f.write("<!-- changed again -->")
+if os.path.exists(site + ".stamp"):
+    os.remove(site + ".stamp")
+env = dict(os.environ, LD_PRELOAD=args.fail_rename, WHEELARCH_TEST_REPLACE=site)
+env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
+p = build(site, env=env)
+c.eq(p.returncode, 1, "a folder put in place meanwhile: exit 1 (%s)" % p.stderr.strip())
+c.ok(site in p.stderr and len(p.stderr.strip().splitlines()) == 1, "one line: %r" % p.stderr)
+c.eq(open(os.path.join(site, "thesis.tex")).read(), "someone's work\n",
+     "the folder put in place keeps its file")
+c.ok(os.path.isfile(os.path.join(site + ".moved", MARKER)), "the old site is where it was moved")
+shutil.rmtree(site)
+os.rename(site + ".moved", site)
+
+# A stamp outlives its folder: a folder made by hand where a site was is
+# still not wheelarch's, and the "nothing changed" shortcut does not take it.
+docs = os.path.join(W, "docs")
+p = build(docs)
+c.eq(p.returncode, 0, "a site at docs (%s)" % p.stderr.strip())
+shutil.rmtree(docs)
+someones_folder(docs)
+for extra in ((), ("--base-url", "https://x.example/")):
+    p = build(docs, *extra)
+    refused(p, "a stale docs.stamp %s" % " ".join(extra), [docs, "refusing"])
+    intact(docs, "a stale docs.stamp %s" % " ".join(extra))
+
+# Files beside the folder that are not wheelarch's: a lock path that is a
+# link or another program's file, a stamp path that is not a stamp.
+for name, make in (("linked", lambda p: os.symlink(os.path.join(W, "victim"), p)),
+                   ("Gemfile", lambda p: open(p, "w").write("GEM\n  specs:\n"))):
+    with open(os.path.join(W, "victim"), "w") as f:
+        f.write("precious\n")
+    out = os.path.join(W, name)
+    make(out + ".lock")
+    p = build(out)
+    refused(p, "%s.lock is not a lock" % name, [out + ".lock", "refusing"])
+    c.eq(open(os.path.join(W, "victim")).read(), "precious\n", "%s.lock: its target untouched" % name)
+    c.ok(not os.path.exists(out), "%s.lock: nothing built" % name)
+c.eq(open(os.path.join(W, "Gemfile.lock")).read(), "GEM\n  specs:\n", "Gemfile.lock untouched")
+other = os.path.join(W, "other")
+with open(other + ".stamp", "w") as f:
+    f.write("a file of someone else's\n")
+p = build(other)
+c.eq(p.returncode, 0, "a build beside a foreign other.stamp (%s)" % p.stderr.strip())
+c.eq(open(other + ".stamp").read(), "a file of someone else's\n", "a foreign .stamp stays")
+
+# Mounts: a bind mount as the output folder is refused like any mount
+# point; a file system mounted inside an old site is not deleted through.
+if os.geteuid() == 0 and shutil.which("mount"):
+    src, bm = os.path.join(W, "bind-src"), os.path.join(W, "bind-out")
+    os.makedirs(src)
+    os.makedirs(bm)
+    if subprocess.run(["mount", "--bind", src, bm]).returncode == 0:
+        try:
+            p = build(bm)
+            refused(p, "--out on a bind mount", [bm, "mount point"])
+        finally:
+            subprocess.run(["umount", bm])
+    user = os.path.join(W, "userdata")
+    os.makedirs(user)
+    with open(os.path.join(user, "file"), "w") as f:
+        f.write("mine\n")
+    inner = os.path.join(site, "mirror")
+    os.makedirs(inner)
+    if subprocess.run(["mount", "--bind", user, inner]).returncode == 0:
+        try:
+            with open(os.path.join(site, "index.html"), "a") as f:
+                f.write("<!-- a third change -->")
+            build(site)
+            c.eq(open(os.path.join(user, "file")).read(), "mine\n",
+                 "a file system mounted inside the old site is not deleted through")
+        finally:
+            for m in (inner, os.path.join(site + ".tmp", "mirror")):
+                subprocess.run(["umount", m], capture_output=True)
+            subprocess.run(["umount", "-l", inner], capture_output=True)
+else:
+    print("SKIP: the bind mount cases need root")
 c.done()
