@@ -33,6 +33,12 @@ struct db {
     int version;         /* the schema's, once open */
     char *tmpdir;        /* a private copy of a database from elsewhere, removed on close */
     long long work_left; /* of a database from elsewhere: progress calls left */
+    /* the statements of the write path, prepared once (cached) */
+    struct {
+        const char *sql;
+        sqlite3_stmt *st;
+    } stmts[32];
+    size_t nstmts;
     pthread_mutex_t mu;
 };
 
@@ -203,6 +209,34 @@ static sqlite3_stmt *prep(struct db *db, const char *sql)
     return st;
 }
 
+/* A statement of the write path, prepared once per connection: compiling
+ * an INSERT into wheels compiles the triggers on it, which was half of
+ * what an import or merge cost.  sql is a string constant, found by its
+ * address.  The caller ends each use with done(), never finalizes. */
+static sqlite3_stmt *cached(struct db *db, const char *sql)
+{
+    for (size_t i = 0; i < db->nstmts; i++)
+        if (db->stmts[i].sql == sql)
+            return db->stmts[i].st;
+    if (db->nstmts == sizeof db->stmts / sizeof *db->stmts)
+        abort(); /* a fixed set of statements: more is a programming error */
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK)
+        return NULL;
+    db->stmts[db->nstmts].sql = sql;
+    db->stmts[db->nstmts++].st = st;
+    return st;
+}
+
+/* Ends a use of a cached statement: it holds no lock and no value after. */
+static void done(sqlite3_stmt *st)
+{
+    if (st) {
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+    }
+}
+
 static void bind_text(sqlite3_stmt *st, int i, const char *s)
 {
     if (s)
@@ -262,11 +296,11 @@ static int put_binaries(struct db *db, const char *key, json_t *rec, struct wa_e
     if (!json_array_size(bins))
         return 0;
     int bundles = record_bundles_libraries(rec);
-    sqlite3_stmt *b = prep(db, "INSERT OR REPLACE INTO binaries (wheel, path, format, size, "
-                               "modules, bundled) VALUES (?, ?, ?, ?, ?, ?)");
-    sqlite3_stmt *t = prep(db, "INSERT OR REPLACE INTO targets (wheel, path, target, kind, "
-                               "modules, entries, bytes, uncompressed_bytes, codecs, isa) "
-                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    sqlite3_stmt *b = cached(db, "INSERT OR REPLACE INTO binaries (wheel, path, format, size, "
+                                 "modules, bundled) VALUES (?, ?, ?, ?, ?, ?)");
+    sqlite3_stmt *t = cached(db, "INSERT OR REPLACE INTO targets (wheel, path, target, kind, "
+                                 "modules, entries, bytes, uncompressed_bytes, codecs, isa) "
+                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     int rc = b && t ? 0 : sql_error(db, err, "cannot store binaries");
     size_t i;
     json_t *bin;
@@ -328,8 +362,8 @@ static int put_binaries(struct db *db, const char *key, json_t *rec, struct wa_e
             }
         }
     }
-    sqlite3_finalize(b);
-    sqlite3_finalize(t);
+    done(b);
+    done(t);
     return rc;
 }
 
@@ -885,6 +919,8 @@ void db_close(struct db *db)
 {
     if (!db)
         return;
+    for (size_t i = 0; i < db->nstmts; i++)
+        sqlite3_finalize(db->stmts[i].st);
     if (db->h)
         sqlite3_close_v2(db->h);
     if (db->tmpdir) {
@@ -1015,14 +1051,14 @@ static char *get_text(struct db *db, const char *sql, const char *key)
     if (!wheelkey_valid(key))
         return NULL;
     pthread_mutex_lock(&db->mu);
-    sqlite3_stmt *st = prep(db, sql);
+    sqlite3_stmt *st = cached(db, sql);
     char *out = NULL;
     if (st) {
         bind_text(st, 1, key);
         if (sqlite3_step(st) == SQLITE_ROW)
             out = col_dup(st, 0);
     }
-    sqlite3_finalize(st);
+    done(st);
     pthread_mutex_unlock(&db->mu);
     return out;
 }
@@ -1121,8 +1157,8 @@ int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error
     pthread_mutex_lock(&db->mu);
     rc = tx_begin(db, err);
     if (rc == 0) {
-        sqlite3_stmt *st = prep(db, "INSERT OR REPLACE INTO wheels (key, " COLUMNS5
-                                    ") VALUES (?, " COLUMN_SLOTS5 ")");
+        sqlite3_stmt *st = cached(db, "INSERT OR REPLACE INTO wheels (key, " COLUMNS5
+                                      ") VALUES (?, " COLUMN_SLOTS5 ")");
         if (st) {
             bind_text(st, 1, key);
             bind_columns(st, 2, &c);
@@ -1130,26 +1166,26 @@ int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error
         }
         if (!st || sqlite3_step(st) != SQLITE_DONE)
             rc = sql_error(db, err, "cannot store a record");
-        sqlite3_finalize(st);
-        st =
-            rc == 0 ? prep(db, "INSERT OR REPLACE INTO records (key, record) VALUES (?, ?)") : NULL;
+        done(st);
+        st = rc == 0 ? cached(db, "INSERT OR REPLACE INTO records (key, record) VALUES (?, ?)")
+                     : NULL;
         if (st) {
             bind_text(st, 1, key);
             bind_text(st, 2, text);
         }
         if (rc == 0 && (!st || sqlite3_step(st) != SQLITE_DONE))
             rc = sql_error(db, err, "cannot store a record");
-        sqlite3_finalize(st);
+        done(st);
         static const char *const clear[] = {
             "DELETE FROM binaries WHERE wheel = ?", "DELETE FROM targets WHERE wheel = ?",
             "DELETE FROM failures WHERE key = ?", "DELETE FROM journal WHERE key = ?"};
         for (size_t i = 0; rc == 0 && i < 4; i++) {
-            st = prep(db, clear[i]);
+            st = cached(db, clear[i]);
             if (st)
                 bind_text(st, 1, key);
             if (!st || sqlite3_step(st) != SQLITE_DONE)
                 rc = sql_error(db, err, "cannot store a record");
-            sqlite3_finalize(st);
+            done(st);
         }
         if (rc == 0)
             rc = put_binaries(db, key, rec, err);
