@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -103,7 +104,17 @@ static int db_export_cmd(const struct cli_command *cmd, const struct cli_args *a
         rc = db_export(db, stdout, &n, &err);
     } else {
         /* Written beside the file under a new name and renamed: a reader
-         * never sees half, and no existing file or link is written through. */
+         * never sees half, and no existing file or link is written through.
+         * A name that is not a regular file (a device, a FIFO) is not
+         * replaced by one. */
+        struct stat os;
+        if (lstat(out, &os) == 0 && !S_ISREG(os.st_mode)) {
+            db_close(db);
+            cli_warn("-o %s: exists and is not a regular file; give a new or regular file (or no "
+                     "-o, for standard output)",
+                     out);
+            return WA_EXIT_USAGE;
+        }
         char *tmp = NULL;
         int fd = fsutil_create_temp(out, &tmp, &err);
         FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;

@@ -71,21 +71,26 @@ static int run_python(const char *python, const char *code, char *buf, size_t n)
     size_t len = 0;
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int timed_out = 0;
+    int timed_out = 0, exited = 0, status = 0;
     for (;;) {
         long left = ms_left(&t0);
         if (left <= 0) {
-            timed_out = 1;
+            timed_out = !exited;
             break;
         }
+        /* Once the interpreter has ended, what is left in the pipe is read
+         * and no more is waited for: a child it left behind may hold the
+         * pipe open for good. */
+        if (!exited && waitpid(pid, &status, WNOHANG) == pid)
+            exited = 1;
         struct pollfd pf = {fds[0], POLLIN, 0};
-        int k = poll(&pf, 1, (int)left);
+        int k = poll(&pf, 1, exited ? 0 : (int)(left < 100 ? left : 100));
         if (k < 0 && errno == EINTR)
             continue;
-        if (k <= 0) {
-            timed_out = k == 0;
+        if (k < 0 || (k == 0 && exited))
             break;
-        }
+        if (k == 0)
+            continue;
         char tmp[4096];
         ssize_t r = read(fds[0], tmp, sizeof tmp);
         if (r < 0 && errno == EINTR)
@@ -100,8 +105,7 @@ static int run_python(const char *python, const char *code, char *buf, size_t n)
     close(fds[0]);
     /* Its output closed, it may still not end (a program that closes its
      * standard output and sleeps): the same deadline holds. */
-    int status = 0;
-    while (!timed_out && waitpid(pid, &status, WNOHANG) == 0) {
+    while (!timed_out && !exited && waitpid(pid, &status, WNOHANG) == 0) {
         if (ms_left(&t0) <= 0)
             timed_out = 1;
         else

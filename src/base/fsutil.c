@@ -56,8 +56,12 @@ int fsutil_create_temp(const char *path, char **tmp, struct wa_error *err)
     const char *slash = strrchr(path, '/');
     char *dir = slash ? xstrndup(path, (size_t)(slash - path + 1)) : xstrdup("");
     static unsigned counter;
-    *tmp = xasprintf("%s.tmp-%ld-%u-%s", dir, (long)getpid(),
-                     __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED), slash ? slash + 1 : path);
+    const char *base = slash ? slash + 1 : path;
+    /* the name, for a person who finds it, unless it would make the temporary
+     * name longer than a file name may be */
+    *tmp = xasprintf("%s.tmp-%ld-%u%s%s", dir, (long)getpid(),
+                     __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED),
+                     strlen(base) > 200 ? "" : "-", strlen(base) > 200 ? "" : base);
     free(dir);
     /* O_EXCL: a name no other file has, never a link followed */
     int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
@@ -300,53 +304,33 @@ static char *normalize(const char *path)
 
 char *fsutil_abspath(const char *path)
 {
-    /* As the system reads it first: the path itself, or its folder and
-     * its last name ("link/../site" is the site beside link's target,
-     * which a lexical ".." would not find). */
-    char *real = realpath(path, NULL);
-    if (real)
-        return real;
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    if (*base && strcmp(base, ".") != 0 && strcmp(base, "..") != 0) {
-        char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : NULL;
-        real = realpath(dir ? dir : ".", NULL);
-        free(dir);
-        if (real) {
-            char *out = fsutil_join(real, base);
-            free(real);
-            return out;
-        }
-    }
-    char *norm = normalize(path);
-    if (!norm)                /* a relative path and no current folder: left relative, */
-        return xstrdup(path); /* so it fails where it is used, never rooted at / */
-    /* Resolve the deepest existing ancestor; keep the rest as written. */
-    size_t cut = strlen(norm);
+    /* As the system reads it: the longest leading part of the path as
+     * written that exists is resolved by realpath ("link/../site" is the
+     * site beside link's target, which a lexical ".." would not find), and
+     * the rest, which does not exist yet, is appended. */
+    size_t cut = strlen(path);
     for (;;) {
-        char saved = norm[cut];
-        norm[cut] = '\0';
-        real = realpath(cut ? norm : "/", NULL);
-        norm[cut] = saved;
+        char *prefix = cut ? xstrndup(path, cut) : xstrdup(path[0] == '/' ? "/" : ".");
+        char *real = realpath(prefix, NULL);
+        free(prefix);
         if (real) {
-            char *out = strcmp(real, "/") == 0 && norm[cut] ? xstrdup(norm + cut)
-                                                            : xasprintf("%s%s", real, norm + cut);
-            if (!*out) {
-                free(out);
-                out = xstrdup("/");
-            }
+            const char *rest = path + cut;
+            char *joined = *rest ? fsutil_join(real, rest) : xstrdup(real);
             free(real);
-            free(norm);
+            char *out = normalize(joined); /* absolute: the rest's "." and ".." */
+            free(joined);
             return out;
         }
         if (cut == 0)
             break;
-        while (cut > 0 && norm[cut - 1] != '/')
+        while (cut > 0 && path[cut - 1] != '/')
             cut--;
-        if (cut > 0)
+        while (cut > 0 && path[cut - 1] == '/')
             cut--;
     }
-    return norm;
+    /* a relative path and no current folder (it was removed): left as it
+     * is, so it fails where it is used, never rooted at / */
+    return xstrdup(path);
 }
 
 static int inside_or_same(const char *in, const char *dir)

@@ -6,12 +6,15 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fsutil.h"
@@ -176,9 +179,20 @@ static const char *const migrations[DB_SCHEMA_VERSION][MIGRATION_PARTS] = {
      "CREATE TRIGGER wheels_delete AFTER DELETE ON wheels BEGIN"
      "  DELETE FROM records WHERE key = old.key;" CHANGED REFRESH5("old") "END;"},
     /* 7: the triggers choose a build's wheel and its newest scan date with
-     * index seeks (BEST7), not a sort of the build's wheels */
+     * index seeks (BEST7), not a sort of the build's wheels; builds made
+     * anew (rows of builds a wheel had left stayed before) */
     {"CREATE INDEX wheels_by_scan ON wheels (project, version, variant, platform, scanned_at);"
      "DROP TRIGGER wheels_insert; DROP TRIGGER wheels_delete; DROP TRIGGER wheels_update;"
+     /* builds made anew: INSERT OR REPLACE of a wheel that moved to another
+      * build fired no delete trigger, and left its old build's row */
+     "DELETE FROM builds;"
+     "INSERT INTO builds SELECT w.project, w.version, w.variant, w.platform, w.key, w.status,"
+     "  (SELECT max(scanned_at) FROM wheels m WHERE m.project = w.project"
+     "    AND m.version = w.version AND m.variant = w.variant AND m.platform = w.platform),"
+     "  w.inferred_from, w.index_url, w.wheelarch_version, w.code, w.requires FROM wheels w"
+     "  WHERE w.key = (SELECT key FROM wheels b WHERE b.project = w.project"
+     "    AND b.version = w.version AND b.variant = w.variant AND b.platform = w.platform"
+     "    ORDER BY b.status DESC, b.key LIMIT 1);"
      "CREATE TRIGGER wheels_insert AFTER INSERT ON wheels BEGIN" CHANGED REFRESH7("new") "END;",
      "CREATE TRIGGER wheels_delete AFTER DELETE ON wheels BEGIN"
      "  DELETE FROM records WHERE key = old.key;" CHANGED REFRESH7("old") "END;",
@@ -632,6 +646,39 @@ static int check_schema(struct db *db, int version, struct wa_error *err)
     return rc;
 }
 
+/* The bytes of the database a file from elsewhere holds, by its header
+ * (page count times page size, when the header's count is valid), never
+ * more than the blocks it has on disk: what its work budget and its -wal's
+ * bound are measured against.  A file larger than its header says by more
+ * than a MiB (a sparse or padded file: it costs its maker nothing, and a
+ * copy all of it) is WA_ERR_LIMIT. */
+static int foreign_bytes(const char *path, const struct stat *sb, long long *bytes,
+                         struct wa_error *err)
+{
+    long long size = (long long)sb->st_size, on_disk = (long long)sb->st_blocks * 512;
+    *bytes = size < on_disk ? size : on_disk;
+    unsigned char h[100];
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    ssize_t k = fd >= 0 ? pread(fd, h, sizeof h, 0) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (k != (ssize_t)sizeof h || memcmp(h, "SQLite format 3", 16) != 0)
+        return 0; /* SQLite says what it is */
+    uint32_t page = (uint32_t)h[16] << 8 | h[17];
+    uint32_t pages = (uint32_t)h[28] << 24 | (uint32_t)h[29] << 16 | (uint32_t)h[30] << 8 | h[31];
+    int valid = memcmp(h + 24, h + 92, 4) == 0 && pages > 0;
+    long long held = (long long)(page == 1 ? 65536 : page) * pages;
+    if (!valid)
+        return 0;
+    if (size > held + (1LL << 20))
+        return wa_error_set(err, WA_ERR_LIMIT,
+                            "%s: the file is %lld bytes, but the database in it %lld (a sparse "
+                            "or padded file)",
+                            path, size, held);
+    *bytes = held < *bytes ? held : *bytes;
+    return 0;
+}
+
 /* Whether path's -wal file holds frames (a writer's changes not yet in
  * the database file). */
 static int wal_has_frames(const char *path, long long *bytes)
@@ -649,31 +696,38 @@ static int wal_has_frames(const char *path, long long *bytes)
  * copied into a private folder, where SQLite may replay the -wal, so the
  * input itself is never written (a read-only connection could not read
  * the -wal without creating files beside it). */
-/* Removes the private copies (TMPDIR/wheelarch-merge-PID-*) of processes
- * that are gone: a merge killed while it read one leaves it behind. */
+/* Removes the private copies (TMPDIR/wheelarch-merge-PID-*) of merges that
+ * were killed: a folder (never a link) of this user's, older than six
+ * hours (a process id seen from another container may look gone), whose
+ * process is gone; only the three files a copy holds, through the folder's
+ * descriptor. */
 static void clean_stale_copies(const char *tmp)
 {
     DIR *d = opendir(tmp);
     if (!d)
         return;
     struct dirent *de;
+    time_t now = time(NULL);
     while ((de = readdir(d)) != NULL) {
         if (strncmp(de->d_name, "wheelarch-merge-", 16) != 0)
             continue;
         char *end;
         long pid = strtol(de->d_name + 16, &end, 10);
-        if (pid <= 0 || *end != '-' || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 ||
-            errno != ESRCH)
+        struct stat sb;
+        if (pid <= 0 || *end != '-' || pid == (long)getpid() ||
+            fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(sb.st_mode) ||
+            sb.st_uid != getuid() || now - sb.st_mtime < 6 * 3600)
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
             continue; /* alive (or not ours to tell) */
-        char *dir = fsutil_join(tmp, de->d_name);
+        int fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            continue;
         static const char *const names[] = {DB_FILE, DB_FILE "-wal", DB_FILE "-shm"};
-        for (size_t i = 0; i < 3; i++) {
-            char *f = fsutil_join(dir, names[i]);
-            unlink(f);
-            free(f);
-        }
-        rmdir(dir);
-        free(dir);
+        for (size_t i = 0; i < 3; i++)
+            unlinkat(fd, names[i], 0);
+        close(fd);
+        unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR);
     }
     closedir(d);
 }
@@ -766,14 +820,19 @@ static int open_at(const char *path, int flags, int max_version, struct db **out
     int writable = access(path, W_OK) == 0 && access(*dir ? dir : ".", W_OK) == 0;
     free(dir);
     long long bytes = (long long)sb.st_size;
+    int rc = 0;
+    if (foreign && (rc = foreign_bytes(path, &sb, &bytes, err)) < 0) {
+        db_close(db);
+        return rc;
+    }
+    long long held = bytes; /* the database's own bytes, before its -wal */
     int wal = ro && wal_has_frames(path, &bytes);
     char *open_path = xstrdup(path);
     int oflags = ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-    int rc = 0;
     if (foreign && wal) {
         free(open_path);
         open_path = NULL;
-        if ((rc = private_copy(db, path, (long long)sb.st_size, &open_path, err)) < 0)
+        if ((rc = private_copy(db, path, held, &open_path, err)) < 0)
             goto fail;
         oflags = SQLITE_OPEN_READWRITE;
     } else if ((foreign || (ro && !writable)) && !wal) {
@@ -1157,14 +1216,24 @@ int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error
     pthread_mutex_lock(&db->mu);
     rc = tx_begin(db, err);
     if (rc == 0) {
-        sqlite3_stmt *st = cached(db, "INSERT OR REPLACE INTO wheels (key, " COLUMNS5
-                                      ") VALUES (?, " COLUMN_SLOTS5 ")");
+        /* The old row is deleted first, so the delete trigger refreshes its
+         * build: INSERT OR REPLACE deletes without firing it, which left
+         * the old build's row behind when a wheel moved to another build. */
+        sqlite3_stmt *st = cached(db, "DELETE FROM wheels WHERE key = ?");
+        if (st)
+            bind_text(st, 1, key);
+        if (!st || sqlite3_step(st) != SQLITE_DONE)
+            rc = sql_error(db, err, "cannot store a record");
+        done(st);
+        st = rc == 0 ? cached(db, "INSERT INTO wheels (key, " COLUMNS5 ") VALUES (?, " COLUMN_SLOTS5
+                                  ")")
+                     : NULL;
         if (st) {
             bind_text(st, 1, key);
             bind_columns(st, 2, &c);
             bind_text(st, 2 + NCOLUMNS, c.requires);
         }
-        if (!st || sqlite3_step(st) != SQLITE_DONE)
+        if (rc == 0 && (!st || sqlite3_step(st) != SQLITE_DONE))
             rc = sql_error(db, err, "cannot store a record");
         done(st);
         st = rc == 0 ? cached(db, "INSERT OR REPLACE INTO records (key, record) VALUES (?, ?)")

@@ -628,8 +628,10 @@ static int read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
     long tag = -1; /* with x->rq: the row whose binaries this record gives */
     if (!why && w->record && !x->rq) {
         json_error_t je;
-        json_t *parsed = jsontext_loads(w->record, JSON_REJECT_DUPLICATES, &je);
-        if (!parsed)
+        json_t *parsed = NULL;
+        if (recordcheck_text(w->record, strlen(w->record), &e) < 0) /* an edit by hand */
+            why = e.msg;
+        else if (!(parsed = jsontext_loads(w->record, JSON_REJECT_DUPLICATES, &je)))
             why = "the record is not JSON";
         else if (record_read(w->key, parsed, &full, &e) < 0)
             why = e.msg;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "jsontext.h"
+#include "recordcheck.h"
 #include "workers.h"
 #include "xalloc.h"
 
@@ -70,6 +71,14 @@ static void work(struct recqueue *q, unsigned worker, struct job *j)
     struct wa_error e;
     json_error_t je;
     int stop = failed(q);
+    /* a record edited in by hand past merge's and import's checks is not
+     * parsed when it holds too many values to parse in bounded memory */
+    if (!stop && recordcheck_text(j->text, strlen(j->text), &e) < 0) {
+        free(j->text);
+        free(j->key);
+        m->bad++;
+        return;
+    }
     json_t *parsed = stop ? NULL : jsontext_loads(j->text, JSON_REJECT_DUPLICATES, &je);
     free(j->text);
     if (!parsed) {

@@ -192,10 +192,11 @@ static void scan_dist(struct dist *d, const char *infodir)
         strmap_put(seen, id, 1);
         files++;
         int inside = real && strncmp(real, root, rootlen) == 0 && real[rootlen] == '/';
-        free(real);
         struct stat st;
-        if (inside && lstat(full, &st) == 0 && S_ISREG(st.st_mode)) {
-            struct scan_result *r = scan_file(full);
+        /* the file itself, also when the listed path is a link to it (the
+         * real path is what was marked seen) */
+        if (inside && stat(real, &st) == 0 && S_ISREG(st.st_mode)) {
+            struct scan_result *r = scan_file(real);
             json_t *j = r ? scanreport_json(r) : NULL;
             size_t i;
             json_t *b;
@@ -210,6 +211,7 @@ static void scan_dist(struct dist *d, const char *infodir)
             json_decref(j);
             scan_result_free(r);
         }
+        free(real);
         free(full);
         free(path);
     }

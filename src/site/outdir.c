@@ -18,6 +18,7 @@
 #include "xalloc.h"
 
 static void outdir_free(struct outdir *o);
+static int is_mount_point(const char *abs);
 
 struct outdir {
     char *dir;
@@ -83,6 +84,12 @@ static int remove_in(int fd, dev_t dev, int depth)
             continue;
         }
         int sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        struct stat opened;
+        if (sub >= 0 && (fstat(sub, &opened) != 0 || opened.st_dev != sb.st_dev ||
+                         opened.st_ino != sb.st_ino)) {
+            close(sub); /* not the folder looked at a moment ago */
+            sub = -1;
+        }
         if (sub < 0 || remove_in(sub, sb.st_dev, depth + 1) != 0)
             rc = -1;
         else if (unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) != 0 && errno != ENOENT)
@@ -99,6 +106,8 @@ int outdir_remove_tree(const char *dir)
         return 0;
     if (!S_ISDIR(st.st_mode))
         return unlink(dir) == 0 || errno == ENOENT ? 0 : -1;
+    if (is_mount_point(dir))
+        return -1; /* what is mounted there is someone else's */
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0 || remove_in(fd, st.st_dev, 0) != 0)
         return -1;
@@ -237,6 +246,11 @@ int outdir_check_ours(const char *dir, struct wa_error *err)
         rc = check_ours(tmp, "the temporary folder", legacy, err);
         if (rc < 0 && legacy && lstat(tmp, &sb) == 0 && S_ISDIR(sb.st_mode))
             rc = 0;
+        if (rc == 0 && lstat(tmp, &sb) == 0 && is_mount_point(tmp))
+            rc = wa_error_set(err, WA_ERR_USAGE,
+                              "the temporary folder %s is a mount point; refusing to empty it "
+                              "(unmount it)",
+                              tmp);
         free(tmp);
     }
     free(abs);
@@ -262,7 +276,16 @@ int outdir_begin(const char *dir, struct outdir **out, struct wa_error *err)
     o->old_dev = o->have_old ? sb.st_dev : 0;
     o->old_ino = o->have_old ? sb.st_ino : 0;
     o->materialized = !o->have_old;
-    if (outdir_remove_tree(o->tmp) != 0 || mkdir(o->tmp, 0777) != 0) {
+    if (outdir_remove_tree(o->tmp) != 0) {
+        rc = wa_error_set(err, WA_ERR_IO,
+                          "cannot remove the leftover %s of an earlier build (a mount, a folder "
+                          "too deep, or a file that cannot be removed inside it): remove it "
+                          "yourself",
+                          o->tmp);
+        outdir_abort(o);
+        return rc;
+    }
+    if (mkdir(o->tmp, 0777) != 0) {
         rc = wa_error_set(err, WA_ERR_IO, "cannot create %s: %s", o->tmp, strerror(errno));
         outdir_abort(o);
         return rc;

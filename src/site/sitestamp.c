@@ -161,7 +161,9 @@ int sitestamp_matches(const char *out_dir, const char *inputs, struct site_stats
     const char *was = json_string_value(json_object_get(s, "inputs"));
     /* The site must still be there, and be the one built: a folder put in
      * its place since (no marker) is never taken for it. */
-    char *marker = fsutil_join(out_dir, OUTDIR_MARKER);
+    char *abs = fsutil_abspath(out_dir);
+    char *marker = fsutil_join(abs, OUTDIR_MARKER);
+    free(abs);
     struct stat sb;
     int match =
         was && inputs && strcmp(was, inputs) == 0 && lstat(marker, &sb) == 0 && S_ISREG(sb.st_mode);

@@ -82,6 +82,14 @@ p = watest.run(args, "db", "export", "--cache", cache, "-o", out)
 c.eq(p.returncode, 0, "export beside a planted link (%s)" % p.stderr.strip())
 c.eq(open(victim).read(), "precious\n", "the link's target is not written")
 c.eq(len(open(out).read().splitlines()), len(watest.records(cache)), "the export is whole")
+fifo_out = os.path.join(W, "export-fifo")
+os.mkfifo(fifo_out)
+p = watest.run(args, "db", "export", "--cache", cache, "-o", fifo_out, timeout=20)
+c.ok(p.returncode == 2 and "not a regular file" in p.stderr, "-o FIFO: refused (%s)" % p.stderr.strip())
+c.ok(os.path.exists(fifo_out) and not os.path.isfile(fifo_out), "-o FIFO: the FIFO stays a FIFO")
+long_out = os.path.join(W, "x" * 250)
+p = watest.run(args, "db", "export", "--cache", cache, "-o", long_out)
+c.eq(p.returncode, 0, "-o a 250-byte name (%s)" % p.stderr.strip()[:200])
 
 # ---- index ids -------------------------------------------------------------------
 for url in ("http://127.0.0.1:9/..", "http://127.0.0.1:9/a/./", "http://127.0.0.1:9/"):

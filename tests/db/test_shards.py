@@ -174,16 +174,50 @@ p = watest.run(args, "merge", "--cache", fresh2, walshard, env=ENV)
 c.eq(len(watest.records(fresh2)), N - 1, "wal: the -wal's delete is seen (the shard has %d)" % (N - 1))
 c.eq(os.listdir(TMP), [], "no private copy of a shard is left behind")
 
+# builds stays what its rule says after every merge above, and after a
+# wheel's record moves to another build (its old build's row goes).
+for d in sorted(os.listdir(W)):
+    if d.startswith("into-") and os.path.exists(watest.db_path(os.path.join(W, d))):
+        c.eq(watest.builds_mismatch(os.path.join(W, d)), [], "builds is right in %s" % d)
+recs = {json.loads(t)["key"]: json.loads(t) for t in watest.records(base).values()}
+moved = os.path.join(W, "moved")
+# an inferred record, then a scanned one of another build under its key
+# (a scanned record replaces an inferred one)
+k1 = sorted(k for k, r in recs.items() if r["status"] == "inferred")[0]
+k2 = sorted(k for k, r in recs.items() if r["status"] == "scanned" and
+            r["wheel"]["version"] != recs[k1]["wheel"]["version"])[0]
+first = os.path.join(W, "move-1.jsonl")
+with open(first, "w") as f:
+    f.write(json.dumps(recs[k1]) + "\n")
+second = os.path.join(W, "move-2.jsonl")
+other = json.loads(json.dumps(recs[k2]).replace(k2, k1))  # k1's key, k2's build
+with open(second, "w") as f:
+    f.write(json.dumps(other) + "\n")
+watest.run(args, "db", "import", first, "--cache", moved)
+p = watest.run(args, "db", "import", second, "--cache", moved)
+c.ok(p.returncode in (0, 3), "a record moved to another build (%s)" % p.stderr.strip())
+c.ok("1 inferred ones replaced" in p.stderr, "the record replaced (%s)" % p.stderr.strip())
+c.eq(watest.builds_mismatch(moved), [], "builds: the build the wheel left has no row")
+
 # A copy left by a merge that was killed (its process gone) is removed by
 # the next one that makes a copy; a live process's is not.
+old = time.time() - 7 * 3600
 os.makedirs(os.path.join(TMP, "wheelarch-merge-999999999-dead"))
 open(os.path.join(TMP, "wheelarch-merge-999999999-dead", "wheelarch.db"), "w").close()
+os.utime(os.path.join(TMP, "wheelarch-merge-999999999-dead"), (old, old))
 os.makedirs(os.path.join(TMP, "wheelarch-merge-1-alive"))
+os.utime(os.path.join(TMP, "wheelarch-merge-1-alive"), (old, old))
+# a link of that name leads to someone's database: never followed
+victim = os.path.join(W, "victim-cache")
+shutil.copytree(base, victim)
+os.symlink(victim, os.path.join(TMP, "wheelarch-merge-999999998-link"))
+os.utime(os.path.join(TMP, "wheelarch-merge-999999998-link"), (old, old), follow_symlinks=False)
 walshard2 = shard("wal2", "DELETE FROM wheels WHERE key = (SELECT max(key) FROM wheels)",
                   keep_wal=True)
 p, _, _, _ = merge("wal2", walshard2)
-c.eq(sorted(os.listdir(TMP)), ["wheelarch-merge-1-alive"],
-     "a dead merge's copy is removed, a live process's kept")
+c.eq(sorted(os.listdir(TMP)), ["wheelarch-merge-1-alive", "wheelarch-merge-999999998-link"],
+     "a dead merge's copy is removed; a live process's and a link kept")
+c.ok(os.path.exists(watest.db_path(victim)), "the database a planted link leads to is untouched")
 
 # A sparse -wal of gigabytes costs its writer nothing; it is refused, not
 # copied.
@@ -194,6 +228,14 @@ p, into, secs, _ = merge("sparse", sparse)
 c.eq(p.returncode, 1, "a 3 GiB sparse -wal: refused (%s)" % p.stderr.strip()[-200:])
 c.ok("its -wal file is 3221225472 bytes" in p.stderr, "it says why: %r" % p.stderr)
 c.ok(secs < 10, "at once (%.1f s)" % secs)
+
+# A sparse main file: its header says how large the database in it is.
+sparse_db = shard("sparse-db")
+os.truncate(sparse_db, 3 << 30)
+p, into, secs, _ = merge("sparse-db", sparse_db)
+c.eq(p.returncode, 1, "a 3 GiB sparse database file: refused (%s)" % p.stderr.strip()[-200:])
+c.ok("sparse or padded" in p.stderr and secs < 10, "at once, saying why (%.1f s): %r"
+     % (secs, p.stderr))
 
 # A record of twenty million empty objects (60 MB, 4.6 GB once parsed) is
 # refused before it is parsed.

@@ -224,6 +224,22 @@ with open(rec, "a") as f:
 o, _ = doctor("--site-packages", dup, "--cc", "12.0", expect=0)
 c.eq((by_name(o).get("torch", {}).get("gpu_files"), (o or {}).get("incomplete")), (1, []),
      "a file listed 125,000 times, under many spellings: scanned once, no limit hit")
+# 2b. A link listed before the file it leads to (libx.so -> libx.so.1), in
+#     either order: the file is scanned once, and judged.
+for order in ("link-first", "file-first"):
+    lk = os.path.join(W, "link-" + order)
+    dist(lk, "torch", "2.8.0+cu126", {"torch/lib/libx.so.1": "libk_two.so"})
+    os.symlink("libx.so.1", os.path.join(lk, "torch", "lib", "libx.so"))
+    rec = os.path.join(lk, "torch-2.8.0+cu126.dist-info", "RECORD")
+    lines = open(rec).read().splitlines()
+    link_line = "torch/lib/libx.so,,"
+    lines = [link_line] + lines if order == "link-first" else lines[:1] + [link_line] + lines[1:]
+    with open(rec, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    o, _ = doctor("--site-packages", lk, "--cc", "12.0", expect=1)
+    t = by_name(o).get("torch", {})
+    c.eq((t.get("verdict"), t.get("gpu_files")), ("unsupported", 1),
+         "%s: the library is judged once, whichever is listed first" % order)
 # 3. A METADATA whose Name comes after the 1 MiB that is read.
 bigmeta = os.path.join(W, "bigmeta")
 dist(bigmeta, "torch", "2.8.0+cu126", {"torch/lib/libtorch_cuda.so": "libk_default.so"})
@@ -234,6 +250,18 @@ o, _ = doctor("--site-packages", bigmeta, "--cc", "12.0", expect=5)
 inc = (o or {}).get("incomplete", [])
 c.ok(len(inc) == 1 and inc[0]["name"] == "late-1.0.dist-info" and "larger than 1 MiB" in inc[0]["why"],
      "a METADATA over 1 MiB: named, not dropped (%s)" % inc)
+# 3b. An interpreter that answers at once and leaves a child holding its
+#     output: its answer is taken when it ends, not 30 s later.
+quick = os.path.join(W, "quick-python")
+with open(quick, "w") as f:
+    f.write("#!/bin/sh\nsleep 601 &\necho '[\"%s\", \"%s\"]'\n" % (good, good))
+os.chmod(quick, 0o755)
+import time  # noqa: E402
+t0 = time.time()
+o, _ = doctor("--python", quick, "--cc", "12.0", expect=0)
+c.ok(time.time() - t0 < 10, "an answer with a child left behind is taken at once (%.1f s)"
+     % (time.time() - t0))
+subprocess.run(["pkill", "-f", "sleep 601"], capture_output=True)
 # 4. An interpreter that never answers is stopped, whether it keeps its
 #    output open or closes it and sleeps on (both at once: 30 s each).
 import time  # noqa: E402

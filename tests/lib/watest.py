@@ -98,6 +98,28 @@ def db_query(cache, sql, params=()):
         con.close()
 
 
+def builds_mismatch(cache):
+    """The rows of `builds` that differ from what its rule gives, computed
+    from `wheels` by brute force: per (project, version, variant, platform),
+    the first scanned wheel in key order, else the first inferred one, with
+    the newest scan date of the build.  [] when builds is right."""
+    rows = db_query(cache, "SELECT project, version, variant, platform, key, status, scanned_at "
+                           "FROM wheels ORDER BY key")
+    want = {}
+    for p, v, va, pl, key, status, scanned in rows:
+        g = (p, v, va, pl)
+        best, newest = want.get(g, (None, None))
+        if best is None or (status == "scanned" and best[1] != "scanned"):
+            best = (key, status)
+        if scanned is not None and (newest is None or scanned > newest):
+            newest = scanned
+        want[g] = (best, newest)
+    have = {(p, v, va, pl): ((best, status), scanned) for p, v, va, pl, best, status, scanned in
+            db_query(cache, "SELECT project, version, variant, platform, best, status, scanned_at "
+                            "FROM builds")}
+    return sorted(str(g) for g in set(want) | set(have) if want.get(g) != have.get(g))
+
+
 def records(cache):
     """{key: record JSON text} of the records in a database folder ({} when
     there is no database)."""

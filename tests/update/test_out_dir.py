@@ -204,6 +204,20 @@ if os.geteuid() == 0 and shutil.which("mount"):
             refused(p, "--out on a bind mount", [bm, "mount point"])
         finally:
             subprocess.run(["umount", bm])
+    # a mount at DIR.tmp is not emptied, even when DIR is wheelarch's
+    outside = os.path.join(W, "outside")
+    os.makedirs(os.path.join(outside, "sub"))
+    with open(os.path.join(outside, "file"), "w") as f:
+        f.write("keep\n")
+    os.makedirs(site + ".tmp")
+    if subprocess.run(["mount", "--bind", outside, site + ".tmp"]).returncode == 0:
+        try:
+            p = build(site, "--base-url", "https://y.example/")
+            refused(p, "a mount at DIR.tmp", [site + ".tmp", "mount point"])
+            c.eq(sorted(os.listdir(outside)), ["file", "sub"], "what is mounted at DIR.tmp stays")
+        finally:
+            subprocess.run(["umount", site + ".tmp"])
+    os.rmdir(site + ".tmp")
     user = os.path.join(W, "userdata")
     os.makedirs(user)
     with open(os.path.join(user, "file"), "w") as f:
