@@ -351,13 +351,110 @@ static int set_runs(const struct tables *t, const struct compat_code_set *s, uin
     return 0;
 }
 
+/* Why a partial wheel is partial: the libraries it requires that have no
+ * code for the GPU first ("cuDNN 9.10.2.21 has no code for 7.0"), else how
+ * many of its own modules have none. */
+static void partial_reason(const struct tables *t, const struct compat_query *q,
+                           const struct compat_code *code, const struct compat_result *r,
+                           const char *via, const char *ccs, struct strbuf *b)
+{
+    size_t own_none = 0, named = 0;
+    for (size_t i = 0; i < code->nsets; i++) {
+        const struct compat_code_set *s = &code->sets[i];
+        if (set_runs(t, s, q->cc))
+            continue;
+        if (!s->origin) {
+            own_none += s->modules;
+            continue;
+        }
+        int dup = 0;
+        for (size_t j = 0; j < i; j++)
+            dup |= code->sets[j].origin && !strcmp(code->sets[j].origin, s->origin) &&
+                   !set_runs(t, &code->sets[j], q->cc);
+        if (dup)
+            continue;
+        strbuf_addf(b, "%s%s", named ? ", " : "", s->origin);
+        named++;
+    }
+    if (named) {
+        strbuf_addf(b, " %s no code for %s", named == 1 ? "has" : "have", ccs);
+        if (own_none)
+            strbuf_addf(b, ", nor do %zu of the wheel's own modules", own_none);
+        if (r->has_via)
+            strbuf_addf(b, "; %s covers the rest", via);
+        return;
+    }
+    strbuf_addf(b, "%zu of %zu modules have no code for %s", r->none_modules, r->modules, ccs);
+    for (size_t i = 0; i < code->nsets; i++) {
+        const struct compat_code_set *s = &code->sets[i];
+        if (!set_runs(t, s, q->cc)) {
+            strbuf_addf(b, " (%zu module%s with ", s->modules, s->modules == 1 ? "" : "s");
+            list_targets(b, s->targets, s->n, TARGET_SASS);
+            strbuf_addc(b, ')');
+            break;
+        }
+    }
+    if (r->has_via)
+        strbuf_addf(b, "; %s covers the others", via);
+}
+
+/* The driver q gives against code that would run: it must know the GPU
+ * (the driver of the first toolkit that did), reach the floor of the
+ * wheel's CUDA, and know needed_isa (the PTX ISA the PTX-only modules
+ * need; NULL: none).  Sets r->driver_blocks, r->driver_reason and
+ * r->needed_driver (the lowest driver that would do, "" if unknown). */
+static void judge_driver_of(const struct tables *t, const struct compat_query *q,
+                            const struct toolkit *gpu_first, const struct dotver *floor,
+                            const struct dotver *cuda, const struct dotver *needed_isa,
+                            const char *ccs, struct compat_result *r)
+{
+    if (gpu_first && gpu_first->min_driver[q->os].n &&
+        dotver_cmp(&q->driver, &gpu_first->min_driver[q->os]) < 0) {
+        r->driver_blocks = 1;
+        snprintf(r->driver_reason, sizeof r->driver_reason,
+                 "this driver predates compute capability %s (first supported by CUDA %ld.%ld, "
+                 "driver %s or newer)",
+                 ccs, gpu_first->cuda.f[0], gpu_first->cuda.f[1],
+                 gpu_first->min_driver_text[q->os]);
+    } else if (floor && floor->n && dotver_cmp(&q->driver, floor) < 0) {
+        r->driver_blocks = 1;
+        snprintf(r->driver_reason, sizeof r->driver_reason,
+                 "built with CUDA %ld.%ld, which needs driver %s or newer", cuda->f[0], cuda->f[1],
+                 r->min_driver);
+    } else if (needed_isa) {
+        const struct toolkit *driver_cuda = tables_driver_cuda(t, &q->driver, q->os);
+        const struct ptx_isa *driver_isa =
+            driver_cuda ? tables_isa_of_cuda(t, &driver_cuda->cuda) : NULL;
+        if (driver_isa && dotver_cmp(needed_isa, &driver_isa->isa) > 0) {
+            const struct ptx_isa *p = tables_cuda_of_isa(t, needed_isa);
+            const struct toolkit *k = p ? tables_toolkit(t, &p->cuda) : NULL;
+            r->driver_blocks = 1;
+            int n = snprintf(r->driver_reason, sizeof r->driver_reason,
+                             "only PTX of ISA %ld.%ld covers %s, and this driver (CUDA %ld.%ld) "
+                             "cannot compile it",
+                             needed_isa->f[0], needed_isa->n > 1 ? needed_isa->f[1] : 0, ccs,
+                             driver_cuda->cuda.f[0], driver_cuda->cuda.f[1]);
+            if (k && k->min_driver_text[q->os] && n > 0 && (size_t)n < sizeof r->driver_reason)
+                snprintf(r->driver_reason + n, sizeof r->driver_reason - (size_t)n,
+                         "; needs driver %s or newer", k->min_driver_text[q->os]);
+            if (k && k->min_driver_text[q->os])
+                snprintf(r->needed_driver, sizeof r->needed_driver, "%s",
+                         k->min_driver_text[q->os]);
+        }
+    }
+    if (r->driver_blocks && !r->needed_driver[0])
+        snprintf(r->needed_driver, sizeof r->needed_driver, "%s", r->min_driver);
+}
+
 void compat_judge(const struct tables *t, const struct compat_query *q,
                   const struct compat_code *code, const struct dotver *cuda,
                   struct compat_result *r)
 {
     memset(r, 0, sizeof *r);
     if (q->cc >= TABLES_AMD_MIN) {
-        judge_amd(t, q, code, r);
+        judge_amd(t, q, code, r); /* no driver in the verdict: the code is all */
+        r->code = r->verdict;
+        wa_strlcpy(r->code_reason, r->reason, sizeof r->code_reason);
         return;
     }
     /* With the libraries it requires: the wheel's own code decides first
@@ -372,7 +469,7 @@ void compat_judge(const struct tables *t, const struct compat_query *q,
         for (size_t i = 0; i < nown; i++)
             mine.modules += code->sets[i].modules;
         compat_judge(t, q, &mine, cuda, r);
-        if (r->verdict == COMPAT_UNSUPPORTED || r->verdict == COMPAT_DRIVER_TOO_OLD || nown == 0)
+        if (r->code == COMPAT_UNSUPPORTED || nown == 0)
             return;
         memset(r, 0, sizeof *r);
     }
@@ -407,25 +504,22 @@ void compat_judge(const struct tables *t, const struct compat_query *q,
     }
     r->modules = code->modules;
     if (code->modules == 0 || code->nsets == 0) {
-        r->verdict = COMPAT_UNSUPPORTED;
+        r->verdict = r->code = COMPAT_UNSUPPORTED;
         snprintf(r->reason, sizeof r->reason, "no GPU code");
         return;
     }
-    /* The driver's own CUDA version and PTX ISA, for R6. */
-    const struct ptx_isa *driver_isa = NULL;
-    const struct toolkit *driver_cuda = NULL;
-    if (q->has_driver) {
-        driver_cuda = tables_driver_cuda(t, &q->driver, q->os);
-        if (driver_cuda)
-            driver_isa = tables_isa_of_cuda(t, &driver_cuda->cuda);
-    }
-    size_t isa_blocked = 0;
+    /* The code first, as if the driver were new enough: which modules have
+     * SASS for the GPU, which only PTX it can compile, which nothing; and
+     * the PTX ISA the PTX-only modules need (each its lowest: the wheel
+     * needs the highest of those). */
     struct target best_sass = {0}, best_ptx = {0};
     int have_sass = 0, have_ptx = 0;
     const struct dotver *needed_isa = NULL;
     for (size_t i = 0; i < code->nsets; i++) {
         const struct compat_code_set *s = &code->sets[i];
-        int native = 0, ptx = 0, ptx_blocked = 0;
+        int native = 0, ptx = 0;
+        const struct dotver *set_isa = NULL; /* the lowest ISA of its PTX that JITs */
+        int isa_unknown = 0;
         for (size_t k = 0; k < s->n; k++) {
             const struct target *x = &s->targets[k];
             if (x->kind == TARGET_SASS && compat_sass_runs(t, x, q->cc)) {
@@ -435,26 +529,24 @@ void compat_judge(const struct tables *t, const struct compat_query *q,
                 have_sass = 1;
             } else if (x->kind == TARGET_PTX && compat_ptx_jits(t, x, q->cc)) {
                 const struct dotver *isa = isa_of(code, x);
-                if (driver_isa && isa && dotver_cmp(isa, &driver_isa->isa) > 0) {
-                    ptx_blocked = 1;
-                    if (!needed_isa || dotver_cmp(isa, needed_isa) < 0)
-                        needed_isa = isa;
-                    continue;
-                }
+                if (!isa)
+                    isa_unknown = 1;
+                else if (!set_isa || dotver_cmp(isa, set_isa) < 0)
+                    set_isa = isa;
                 ptx = 1;
                 if (!have_ptx || target_cmp(x, &best_ptx) > 0)
                     best_ptx = *x;
                 have_ptx = 1;
             }
         }
-        if (native)
+        if (native) {
             r->native_modules += s->modules;
-        else if (ptx)
+        } else if (ptx) {
             r->ptx_modules += s->modules;
-        else {
+            if (set_isa && !isa_unknown && (!needed_isa || dotver_cmp(set_isa, needed_isa) > 0))
+                needed_isa = set_isa;
+        } else {
             r->none_modules += s->modules;
-            if (ptx_blocked)
-                isa_blocked += s->modules;
         }
     }
     if (have_sass) {
@@ -467,34 +559,30 @@ void compat_judge(const struct tables *t, const struct compat_query *q,
     char via[TARGET_NAME_MAX] = "";
     if (r->has_via)
         fmt_target(&r->via, via, sizeof via);
-
-    /* A driver older than the first toolkit for the GPU does not know it. */
-    if (q->has_driver && gpu_first && gpu_first->min_driver[q->os].n &&
-        dotver_cmp(&q->driver, &gpu_first->min_driver[q->os]) < 0) {
-        r->verdict = COMPAT_DRIVER_TOO_OLD;
-        snprintf(r->reason, sizeof r->reason,
-                 "this driver predates compute capability %s (first supported by CUDA %ld.%ld, "
-                 "driver %s or newer)",
-                 ccs, gpu_first->cuda.f[0], gpu_first->cuda.f[1],
-                 gpu_first->min_driver_text[q->os]);
-        return;
-    }
-    /* The driver floor of the wheel's CUDA version comes first. */
-    if (q->has_driver && floor && floor->n && dotver_cmp(&q->driver, floor) < 0) {
-        r->verdict = COMPAT_DRIVER_TOO_OLD;
-        snprintf(r->reason, sizeof r->reason,
-                 "built with CUDA %ld.%ld, which needs driver %s or newer", cuda->f[0], cuda->f[1],
-                 r->min_driver);
-        return;
-    }
+    r->code = r->native_modules + r->ptx_modules == 0 ? COMPAT_UNSUPPORTED
+              : r->none_modules                       ? COMPAT_PARTIAL
+              : r->ptx_modules                        ? COMPAT_PTX_JIT
+                                                      : COMPAT_NATIVE;
     struct strbuf b = STRBUF_INIT;
-    if (r->none_modules == 0 && r->ptx_modules == 0) {
-        r->verdict = COMPAT_NATIVE;
+    if (r->code == COMPAT_UNSUPPORTED) {
+        /* No driver makes this run: the driver is not judged at all. */
+        r->verdict = COMPAT_UNSUPPORTED;
+        strbuf_addf(&b, "no code for %s: ", ccs);
+        why_not(t, &code->sets[0], q->cc, &b);
+        wa_strlcpy(r->reason, strbuf_str(&b), sizeof r->reason);
+        strbuf_free(&b);
+        return;
+    }
+    /* Then the driver, only for code that would run: it must know the GPU,
+     * reach the wheel's CUDA floor, and (for PTX-only modules) know the
+     * PTX ISA. */
+    if (q->has_driver)
+        judge_driver_of(t, q, gpu_first, floor, cuda, r->ptx_modules ? needed_isa : NULL, ccs, r);
+    if (r->code == COMPAT_NATIVE) {
         strbuf_addf(&b, "%s runs on %s", via, ccs);
         if (r->via.arch != q->cc)
             strbuf_addf(&b, " (same major, lower minor)");
-    } else if (r->none_modules == 0) {
-        r->verdict = COMPAT_PTX_JIT;
+    } else if (r->code == COMPAT_PTX_JIT) {
         if (r->native_modules)
             strbuf_addf(&b,
                         "%zu of %zu modules have no SASS for %s and compile their PTX at "
@@ -512,74 +600,16 @@ void compat_judge(const struct tables *t, const struct compat_query *q,
                 strbuf_addf(&b, " needs driver %s or newer", k->min_driver_text[q->os]);
             strbuf_addc(&b, ')');
         }
-    } else if (r->native_modules + r->ptx_modules > 0) {
-        r->verdict = COMPAT_PARTIAL;
-        /* The libraries the wheel requires that have no code for it come
-         * first: "cuDNN 9.10.2.21 has no code for 7.0". */
-        size_t own_none = 0, named = 0;
-        for (size_t i = 0; i < code->nsets; i++) {
-            const struct compat_code_set *s = &code->sets[i];
-            if (set_runs(t, s, q->cc))
-                continue;
-            if (!s->origin) {
-                own_none += s->modules;
-                continue;
-            }
-            int dup = 0;
-            for (size_t j = 0; j < i; j++)
-                dup |= code->sets[j].origin && !strcmp(code->sets[j].origin, s->origin) &&
-                       !set_runs(t, &code->sets[j], q->cc);
-            if (dup)
-                continue;
-            strbuf_addf(&b, "%s%s", named ? ", " : "", s->origin);
-            named++;
-        }
-        if (named) {
-            strbuf_addf(&b, " %s no code for %s", named == 1 ? "has" : "have", ccs);
-            if (own_none)
-                strbuf_addf(&b, ", nor do %zu of the wheel's own modules", own_none);
-            if (r->has_via)
-                strbuf_addf(&b, "; %s covers the rest", via);
-            wa_strlcpy(r->reason, strbuf_str(&b), sizeof r->reason);
-            strbuf_free(&b);
-            return;
-        }
-        strbuf_addf(&b, "%zu of %zu modules have no code for %s", r->none_modules, r->modules, ccs);
-        for (size_t i = 0; i < code->nsets; i++) {
-            const struct compat_code_set *s = &code->sets[i];
-            int ok = 0;
-            for (size_t k = 0; k < s->n; k++) {
-                const struct target *x = &s->targets[k];
-                if ((x->kind == TARGET_SASS && compat_sass_runs(t, x, q->cc)) ||
-                    (x->kind == TARGET_PTX && compat_ptx_jits(t, x, q->cc)))
-                    ok = 1;
-            }
-            if (!ok) {
-                strbuf_addf(&b, " (%zu module%s with ", s->modules, s->modules == 1 ? "" : "s");
-                list_targets(&b, s->targets, s->n, TARGET_SASS);
-                strbuf_addc(&b, ')');
-                break;
-            }
-        }
-        if (r->has_via)
-            strbuf_addf(&b, "; %s covers the others", via);
-    } else if (isa_blocked == r->none_modules && needed_isa) {
-        r->verdict = COMPAT_DRIVER_TOO_OLD;
-        const struct ptx_isa *p = tables_cuda_of_isa(t, needed_isa);
-        const struct toolkit *k = p ? tables_toolkit(t, &p->cuda) : NULL;
-        strbuf_addf(&b,
-                    "only PTX of ISA %ld.%ld covers %s, and this driver (CUDA %ld.%ld) "
-                    "cannot compile it",
-                    needed_isa->f[0], needed_isa->n > 1 ? needed_isa->f[1] : 0, ccs,
-                    driver_cuda ? driver_cuda->cuda.f[0] : 0,
-                    driver_cuda ? driver_cuda->cuda.f[1] : 0);
-        if (k && k->min_driver_text[q->os])
-            strbuf_addf(&b, "; needs driver %s or newer", k->min_driver_text[q->os]);
     } else {
-        r->verdict = COMPAT_UNSUPPORTED;
-        strbuf_addf(&b, "no code for %s: ", ccs);
-        why_not(t, &code->sets[0], q->cc, &b);
+        partial_reason(t, q, code, r, via, ccs, &b);
     }
-    wa_strlcpy(r->reason, strbuf_str(&b), sizeof r->reason);
+    wa_strlcpy(r->code_reason, strbuf_str(&b), sizeof r->code_reason);
     strbuf_free(&b);
+    /* The headline: the first that blocks, code before driver ("driver
+     * too old" only where the code would run). */
+    r->verdict = r->code == COMPAT_PARTIAL ? COMPAT_PARTIAL
+                 : r->driver_blocks        ? COMPAT_DRIVER_TOO_OLD
+                                           : r->code;
+    wa_strlcpy(r->reason, r->verdict == COMPAT_DRIVER_TOO_OLD ? r->driver_reason : r->code_reason,
+               sizeof r->reason);
 }

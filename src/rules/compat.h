@@ -20,8 +20,10 @@
  * made per module, then for the wheel: native when SASS covers the GPU in
  * every module, ptx-jit when every module runs but some only through PTX,
  * partial when some modules run and others have nothing for the GPU,
- * driver-too-old when the driver is below the wheel's CUDA floor (or too
- * old for the only PTX that would run), unsupported otherwise.
+ * unsupported when none runs; then, only for code that would run, the
+ * driver: driver-too-old when it is below the wheel's CUDA floor, does
+ * not know the GPU, or is too old for the only PTX that would run.  No
+ * driver is ever asked of code that has nothing for the GPU.
  */
 #ifndef WHEELARCH_COMPAT_H
 #define WHEELARCH_COMPAT_H
@@ -98,8 +100,23 @@ struct compat_query {
 };
 
 struct compat_result {
+    /* The headline: the first that blocks, the code before the driver —
+     * unsupported or partial when the code says so, driver-too-old only
+     * when the code would run (native or PTX JIT) and the driver keeps it
+     * from running, else the code's own verdict. */
     int verdict; /* enum compat_verdict */
     char reason[512];
+    /* The code alone, as if the driver were new enough: native, ptx-jit,
+     * partial or unsupported, and why. */
+    int code;
+    char code_reason[512];
+    /* The driver given (none: 0): it blocks code that would run when it
+     * does not know the GPU, is below the wheel's CUDA floor, or cannot
+     * compile the PTX the PTX-only modules need; then why, and the lowest
+     * driver that would do. */
+    int driver_blocks;
+    char driver_reason[256];
+    char needed_driver[32];
     char min_driver[32];  /* the wheel's driver floor on this OS, "" if unknown */
     char full_driver[32]; /* its toolkit's own driver (Table 3) when newer than
                            * min_driver: below it the wheel runs through
