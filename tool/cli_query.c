@@ -117,9 +117,24 @@ static void print_text(json_t *o)
                    json_string_value(json_object_get(x, "pin")));
         printf("\n");
     }
+    json_t *wc = json_object_get(o, "newest_with_code");
+    json_t *runs = json_object_get(o, "newest_that_runs");
+    if (json_is_object(wc) &&
+        (!json_is_object(runs) || strcmp(json_string_value(json_object_get(wc, "pin")),
+                                         json_string_value(json_object_get(runs, "pin"))) != 0))
+        printf("newest release with code for this GPU, whatever the driver: %s %s (%s)\n",
+               json_string_value(json_object_get(o, "project")),
+               json_string_value(json_object_get(wc, "pin")),
+               json_string_value(json_object_get(wc, "index")));
+    json_t *change = json_object_get(o, "change");
+    if (json_array_size(change)) {
+        printf("what to change, cheapest first:\n");
+        json_array_foreach(change, i, x)
+            printf("  - %s\n", json_string_value(json_object_get(x, "text")));
+    }
     json_t *wf = json_object_get(o, "way_forward");
     if (json_is_object(wf)) {
-        printf("what to do:\n");
+        printf("no official build has code for this GPU:\n");
         json_array_foreach(json_object_get(wf, "steps"), i, x)
             printf("  - %s\n", json_string_value(x));
     }

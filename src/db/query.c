@@ -745,9 +745,13 @@ static json_t *pypi_json(const struct qctx *c, size_t k, const char *exact, int 
         size_t n = pick(c, k, exact, idx, 64);
         for (size_t i = 0; i < n; i++)
             if (strcmp(c->rows[idx[i]]->variant, ri->pypi_default) == 0) {
+                /* judged like any row: with the driver, when one is given
+                 * (an H100 with 535 does not run PyPI's cu130 build) */
+                const struct compat_result *res =
+                    c->o->has_driver ? judge_driver(c, idx[i], &c->o->driver) : c->plain[idx[i]];
                 row = c->rows[idx[i]];
-                verdict = c->plain[idx[i]]->verdict;
-                why = c->plain[idx[i]]->reason;
+                verdict = res->verdict;
+                why = res->reason;
             }
         if (!row) {
             why = "the arch list of that build is not in the data";
@@ -814,22 +818,14 @@ static json_t *last_native(const struct qctx *c)
     return out;
 }
 
-/* Where to go when no official build of the asked release runs. */
-static json_t *way_forward(const struct qctx *c, const json_t *fallback)
+/* Where to go when no official build of any release has code for the GPU:
+ * a source build, and a check of whatever wheel one finds. */
+static json_t *way_forward(const struct qctx *c)
 {
     json_t *x = json_object();
     char ccs[16];
     compat_cc_string(c->o->cc, ccs, sizeof ccs);
     json_t *steps = json_array();
-    if (json_is_object(fallback)) {
-        char *s = xasprintf(
-            "The last official %s with code for %s is %s from the %s index: %s", c->o->project, ccs,
-            json_string_value(json_object_get(fallback, "pin")),
-            json_string_value(json_object_get(fallback, "index")),
-            json_string_value(json_object_get(json_object_get(fallback, "commands"), "pip")));
-        json_array_append_new(steps, json_string(s));
-        free(s);
-    }
     if (c->amd) {
         char *s = xasprintf("Build %s from source with ROCm and PYTORCH_ROCM_ARCH=%s, if your ROCm "
                             "release still supports this processor",
@@ -892,6 +888,121 @@ static json_t *guidance_json(const struct qctx *c, int tegra, int arm_only)
     json_object_set_new(g, "url",
                         query_tegra_sbsa(c->o->cc) ? json_null() : json_string(query_jetson_url));
     return g;
+}
+
+/* The newest release (and within it the newest patch) whose code runs on
+ * the GPU on this platform, whatever the driver: what an update of the
+ * driver can reach.  0 when no release in the data has code for it. */
+static int newest_with_code(const struct qctx *c, struct answer *a)
+{
+    memset(a, 0, sizeof *a);
+    a->row = -1;
+    for (size_t k = 0; k < c->nrel; k++) {
+        const char *vers[32];
+        size_t nv = release_versions(c, k, vers, 32);
+        for (size_t j = 0; j < nv; j++)
+            if (decide_release(c, k, vers[j], 0, NULL, NULL, a)) {
+                set_pin(c, j ? vers[j] : NULL, a);
+                return 1;
+            }
+    }
+    return 0;
+}
+
+/* The lowest driver with which release k (versions fitting exact) runs,
+ * into out; 0 when none is known (its rows need no driver this one lacks,
+ * or have no code). */
+static int driver_for_release(const struct qctx *c, size_t k, const char *exact, char *out,
+                              size_t n)
+{
+    size_t idx[64];
+    size_t m = pick(c, k, exact, idx, 64);
+    struct dotver best = {0};
+    int have = 0;
+    for (size_t i = 0; i < m; i++) {
+        int code = c->plain[idx[i]]->code;
+        if (code != COMPAT_NATIVE && code != COMPAT_PTX_JIT)
+            continue;
+        const struct compat_result *r = judge_driver(c, idx[i], &c->o->driver);
+        struct dotver d;
+        if (!r->driver_blocks || !r->needed_driver[0] || dotver_parse(r->needed_driver, &d) < 0)
+            continue;
+        if (!have || dotver_cmp(&d, &best) < 0) {
+            best = d;
+            snprintf(out, n, "%s", r->needed_driver);
+            have = 1;
+        }
+    }
+    return have;
+}
+
+/* What to change, in order of cost (the first entry is the cheapest that
+ * helps): a driver update (naming what it unlocks), another release that
+ * runs as things are, a source build only when no official build of any
+ * release has code.  Nothing when the asked release runs as it is. */
+static json_t *change_json(const struct qctx *c, size_t rk, const char *exact,
+                           const struct answer *runs, const struct answer *code, int asked_runs)
+{
+    json_t *steps = json_array();
+    if (asked_runs)
+        return steps;
+    const char *project = c->o->project;
+    char drv[32];
+    /* A driver update: for the asked release when its code runs here, else
+     * for the newest release that has code. */
+    if (c->o->has_driver && code->row >= 0) {
+        size_t k = rk;
+        const char *ex = exact;
+        if (!driver_for_release(c, k, ex, drv, sizeof drv)) {
+            k = release_index(c, c->rows[code->row]->release);
+            ex = NULL;
+        }
+        if (k < c->nrel && driver_for_release(c, k, ex, drv, sizeof drv) &&
+            (runs->row < 0 || dotver_cmp_str(c->releases[k], c->rows[runs->row]->release) > 0)) {
+            json_t *x = json_object();
+            char *text = xasprintf("update the NVIDIA driver to %s or newer: %s %s then runs "
+                                   "on this GPU",
+                                   drv, project, k == rk && ex ? ex : c->releases[k]);
+            json_object_set_new(x, "kind", json_string("driver"));
+            json_object_set_new(x, "min_driver", json_string(drv));
+            json_object_set_new(x, "release", json_string(c->releases[k]));
+            json_object_set_new(x, "text", json_string(text));
+            free(text);
+            json_array_append_new(steps, x);
+        }
+    }
+    if (runs->row >= 0 && runs->fallback) {
+        const struct dbview_row *r = c->rows[runs->row];
+        char *u = index_url_no_slash(r->index_url);
+        json_t *cmds = query_commands(project, runs->pin, u);
+        char *text = xasprintf("use a release that runs as things are: %s %s from the %s "
+                               "index (%s)",
+                               project, runs->pin, r->variant,
+                               json_string_value(json_object_get(cmds, "pip")));
+        json_t *x = json_object();
+        json_object_set_new(x, "kind", json_string("release"));
+        json_object_set_new(x, "release", json_string(r->release));
+        json_object_set_new(x, "pin", json_string(runs->pin));
+        json_object_set_new(x, "index", json_string(r->variant));
+        json_object_set_new(x, "text", json_string(text));
+        json_object_set_new(x, "commands", cmds);
+        free(text);
+        free(u);
+        json_array_append_new(steps, x);
+    }
+    if (code->row < 0) {
+        json_t *x = json_object();
+        char ccs[16];
+        compat_cc_string(c->o->cc, ccs, sizeof ccs);
+        char *text = xasprintf("no official %s build of any release has code for %s: build it "
+                               "from source (see way_forward)",
+                               project, ccs);
+        json_object_set_new(x, "kind", json_string("source"));
+        json_object_set_new(x, "text", json_string(text));
+        free(text);
+        json_array_append_new(steps, x);
+    }
+    return steps;
 }
 
 int query_applies(uint16_t cc, int tegra, int arm_host, const char *platform)
@@ -1014,6 +1125,11 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
         json_object_set_new(x, "verdict", json_string(compat_verdict_name(res.verdict)));
         json_object_set_new(x, "label", json_string(compat_verdict_label(res.verdict)));
         json_object_set_new(x, "reason", json_string(res.reason));
+        /* the code and the driver apart: what blocks, and what the other says */
+        json_object_set_new(x, "code", json_string(compat_verdict_name(res.code)));
+        json_object_set_new(x, "code_reason", json_string(res.code_reason));
+        json_object_set_new(x, "driver_blocks", json_boolean(res.driver_blocks));
+        json_object_set_new(x, "needed_driver", jstr_or_null(res.needed_driver));
         if (res.has_via) {
             char name[TARGET_NAME_MAX];
             target_format(&res.via, name, sizeof name);
@@ -1028,31 +1144,52 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
     json_object_set_new(out, "variants", variants);
 
     json_t *notes = json_array();
-    json_t *rec = json_null(), *fb = json_null();
+    json_t *rec = json_null(), *fb = json_null(), *with_code = json_null();
+    json_t *change = json_array();
+    struct answer code = {.row = -1};
     if (applies) {
         struct answer a;
         answer_for(&c, rk, exact, o->has_driver, &o->driver, &a);
+        newest_with_code(&c, &code);
         if (a.row >= 0 && !a.fallback) {
             rec = answer_json(&c, &a, why_chosen(&c, &a, o->has_driver));
         } else if (a.row >= 0) {
-            char *why =
-                xasprintf("%s %s has no variant for this GPU; %s %s is the newest "
-                          "release that has one",
-                          o->project, exact ? exact : release, o->project, c.rows[a.row]->version);
+            /* Why this release: its code, or this driver (never a claim
+             * that it is the last with code while a newer one has some). */
+            int has_code =
+                code.row >= 0 && dotver_cmp_str(c.rows[code.row]->release, c.releases[rk]) == 0;
+            char *why = xasprintf(
+                "%s %s %s; %s %s is the newest release that runs%s", o->project,
+                exact ? exact : release,
+                has_code ? "does not run with this driver" : "has no variant for this GPU",
+                o->project, c.rows[a.row]->version, o->has_driver ? " with this driver" : "");
             fb = answer_json(&c, &a, why);
             free(why);
         } else {
-            json_array_append_new(notes, json_string("no release in the data runs on this GPU"));
+            json_array_append_new(
+                notes, json_string(code.row >= 0 ? "no release in the data runs with this "
+                                                   "driver; see what to change"
+                                                 : "no release in the data runs on this GPU"));
         }
+        if (code.row >= 0)
+            with_code = answer_json(&c, &code,
+                                    "the newest release with code for this GPU, "
+                                    "whatever the driver");
+        change = change_json(&c, rk, exact, &a, &code, a.row >= 0 && !a.fallback);
     }
     json_object_set_new(out, "recommendation", rec);
     json_object_set_new(out, "fallback", fb);
+    /* the three questions apart: the newest release with code whatever the
+     * driver, the newest that runs as things are, and what to change */
+    json_object_set_new(out, "newest_with_code", with_code);
+    json_object_set_new(out, "newest_that_runs", json_incref(json_is_object(rec) ? rec : fb));
+    json_object_set_new(out, "change", change);
     json_object_set_new(out, "by_driver",
                         applies && !amd ? by_driver(&c, rk, exact) : json_array());
     json_object_set_new(out, "pypi", pypi_json(&c, rk, exact, applies));
     json_object_set_new(out, "last_native", applies ? last_native(&c) : json_array());
     json_object_set_new(out, "way_forward",
-                        applies && json_is_null(rec) ? way_forward(&c, fb) : json_null());
+                        applies && code.row < 0 ? way_forward(&c) : json_null());
     json_object_set_new(out, "guidance", guidance_json(&c, tegra, arm_host && !applies));
     if (amd)
         json_array_append_new(

@@ -258,3 +258,21 @@ class Server:
         if self.proc.poll() is None:
             self.proc.terminate()
             self.proc.wait()
+
+
+def short_diff(want, got, context=2, limit=40):
+    """The lines around the first difference of two texts, cheaply (difflib
+    is quadratic on the long lines of a page or a JSON feed)."""
+    a, b = want.splitlines(), got.splitlines()
+    i = 0
+    while i < len(a) and i < len(b) and a[i] == b[i]:
+        i += 1
+    out = []
+    for k in range(max(0, i - context), min(max(len(a), len(b)), i + context + 1)):
+        if k < len(a) and (k >= len(b) or a[k] != b[k]):
+            out.append("-%d: %s\n" % (k + 1, a[k][:300]))
+        if k < len(b) and (k >= len(a) or a[k] != b[k]):
+            out.append("+%d: %s\n" % (k + 1, b[k][:300]))
+        if k < len(a) and k < len(b) and a[k] == b[k]:
+            out.append(" %d: %s\n" % (k + 1, a[k][:300]))
+    return out[:limit]

@@ -6,7 +6,6 @@ a rebuild that rewrites nothing, a change that rewrites only what changed,
 a failed build and builds killed with SIGKILL that leave the previous site
 whole, escaping of hostile index values, the page budget, no external
 requests, tables with caption and scope."""
-import difflib
 import json
 import os
 import re
@@ -106,8 +105,7 @@ else:
         if not c.ok(got == want, "%s differs from tests/expected/site/%s" % (g, g)):
             if g.endswith(".json") and got:  # one line each: diff them indented
                 want, got = (json.dumps(json.loads(x), indent=1, sort_keys=True) + "\n" for x in (want, got))
-            sys.stdout.writelines(list(difflib.unified_diff(want.splitlines(True), (got or "").splitlines(True),
-                                                            "want", "got", n=1))[:40])
+            sys.stdout.writelines(watest.short_diff(want, got or ""))
 
 # ---- PEP 825 variant metadata, checked from the PEP's text -------------------
 # Top level exactly $schema, default-priorities (namespace: a non-empty list
@@ -210,8 +208,7 @@ if update:
         f.write(got)
 elif not c.ok(got == read(os.path.join(STACK_EXPECTED, page)),
               "%s differs from tests/expected/site-stack/%s" % (page, page)):
-    sys.stdout.writelines(list(difflib.unified_diff(read(os.path.join(STACK_EXPECTED, page)).splitlines(True),
-                                                    got.splitlines(True), "want", "got", n=1))[:40])
+    sys.stdout.writelines(watest.short_diff(read(os.path.join(STACK_EXPECTED, page)), got))
 c.ok("install them together from that index" in got and
      "xformers==0.0.33 --index-url https://download.pytorch.org/whl/cu126" in got,
      "the RTX 4090 page names the variant both run from, with the command")

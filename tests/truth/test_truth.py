@@ -53,7 +53,7 @@ CASES = [
     dict(gpu="Tesla K40c", slug="tesla-k40c", platform="linux-x86_64",
          index="cu101", pin="1.3.0", verdict="native", min_driver="418.39",
          full_driver=None,  # before CUDA 11 the toolkit's own driver is the floor
-         pypi_runs=False, fallback=True, last_toolkit="11.8"),
+         pypi_runs=False, fallback=True, newest_with_code="1.3.0"),
     # RX 7900 XTX, gfx1100: torch 2.14's ROCm variants; the newest ROCm with gfx1100.
     dict(gpu="RX 7900 XTX", slug="amd-radeon-rx-7900-xtx", platform="linux-x86_64",
          index="rocm7.14", pin="2.14.*", verdict="native", min_driver=None, full_driver=None,
@@ -77,9 +77,12 @@ for case in CASES:
         ok(ans.get(k) == case[k], "%s: query %s = %r, want %r" % (case["gpu"], k, ans.get(k), case[k]))
     ok(ans["status"] == "declared" and ans["confidence"], "%s: provenance %r/%r" % (case["gpu"], ans["status"], ans["confidence"]))
     ok(q["pypi"]["runs"] == case["pypi_runs"], "%s: pypi runs %r" % (case["gpu"], q["pypi"]["runs"]))
-    if "last_toolkit" in case:
-        ok(q["way_forward"] and q["way_forward"]["last_toolkit"] == case["last_toolkit"],
-           "%s: way forward %r" % (case["gpu"], q["way_forward"]))
+    if "newest_with_code" in case:
+        # an official build has code: no source build is offered, and the
+        # newest release with code is the one recommended
+        ok(q["way_forward"] is None, "%s: no source build while 1.3.0 has code: %r" % (case["gpu"], q["way_forward"]))
+        ok(q["newest_with_code"]["pin"] == case["newest_with_code"],
+           "%s: newest with code %r" % (case["gpu"], q["newest_with_code"]))
     # the feed: the same decision
     g = gpus[case["slug"]]["recommendations"][case["platform"]]
     fa = g["fallback"] if case["fallback"] else g["recommendation"]
