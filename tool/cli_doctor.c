@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "cli_machine.h"
+#include "cli_python.h"
 #include "dbview.h"
 #include "doctor.h"
 #include "dotver.h"
@@ -23,117 +24,17 @@
 #include "tables.h"
 #include "xalloc.h"
 
-/* How long the interpreter may take to say where its site-packages are. */
-#define PYTHON_TIMEOUT_S 30
-
-/* Milliseconds left of PYTHON_TIMEOUT_S since t0. */
-static long ms_left(const struct timespec *t0)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return PYTHON_TIMEOUT_S * 1000L -
-           ((now.tv_sec - t0->tv_sec) * 1000L + (now.tv_nsec - t0->tv_nsec) / 1000000L);
-}
-
-/* Runs python -c CODE without a shell and reads what it prints (at most
- * n - 1 bytes) into buf.  Returns its exit status (127: it could not be
- * started; 128: a signal ended it), or -1 after printing why (no pipe or
- * process, or it did not finish within PYTHON_TIMEOUT_S and was killed). */
-static int run_python(const char *python, const char *code, char *buf, size_t n)
-{
-    int fds[2];
-    if (pipe(fds) != 0) {
-        cli_warn("doctor: cannot run %s: %s", python, strerror(errno));
-        return -1;
-    }
-    pid_t pid = fork();
-    if (pid == 0) {
-        setpgid(0, 0); /* its own group: a timeout stops whatever it started */
-        int null = open("/dev/null", O_RDWR);
-        dup2(fds[1], 1);
-        if (null >= 0) {
-            dup2(null, 0);
-            dup2(null, 2);
-        }
-        close(fds[0]);
-        close(fds[1]);
-        execlp(python, python, "-c", code, (char *)NULL);
-        _exit(127);
-    }
-    close(fds[1]);
-    if (pid > 0)
-        setpgid(pid, pid); /* as the child does: whichever runs first */
-    if (pid < 0) {
-        close(fds[0]);
-        cli_warn("doctor: cannot run %s: %s", python, strerror(errno));
-        return -1;
-    }
-    size_t len = 0;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    int timed_out = 0, exited = 0, status = 0;
-    for (;;) {
-        long left = ms_left(&t0);
-        if (left <= 0) {
-            timed_out = !exited;
-            break;
-        }
-        /* Once the interpreter has ended, what is left in the pipe is read
-         * and no more is waited for: a child it left behind may hold the
-         * pipe open for good. */
-        if (!exited && waitpid(pid, &status, WNOHANG) == pid)
-            exited = 1;
-        struct pollfd pf = {fds[0], POLLIN, 0};
-        int k = poll(&pf, 1, exited ? 0 : (int)(left < 100 ? left : 100));
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0 || (k == 0 && exited))
-            break;
-        if (k == 0)
-            continue;
-        char tmp[4096];
-        ssize_t r = read(fds[0], tmp, sizeof tmp);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        size_t take = (size_t)r < n - 1 - len ? (size_t)r : n - 1 - len;
-        memcpy(buf + len, tmp, take);
-        len += take;
-    }
-    buf[len] = '\0';
-    close(fds[0]);
-    /* Its output closed, it may still not end (a program that closes its
-     * standard output and sleeps): the same deadline holds. */
-    while (!timed_out && !exited && waitpid(pid, &status, WNOHANG) == 0) {
-        if (ms_left(&t0) <= 0)
-            timed_out = 1;
-        else
-            poll(NULL, 0, 20);
-    }
-    if (timed_out) {
-        kill(-pid, SIGKILL);
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-            ;
-    }
-    if (timed_out) {
-        cli_warn("doctor: %s did not say where its site-packages are within %d s and was "
-                 "stopped; give --site-packages DIR",
-                 python, PYTHON_TIMEOUT_S);
-        return -1;
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128; /* killed by a signal */
-}
-
 /* Asks python for its site-packages folders (purelib, platlib); returns
  * how many were added to *dirs, or -1 (the error printed). */
 static int python_sites(const char *python, char ***dirs, size_t *n)
 {
     char buf[8192];
-    int st = run_python(python,
-                        "import json, sysconfig; p = sysconfig.get_paths(); "
-                        "print(json.dumps([p['purelib'], p['platlib']]))",
-                        buf, sizeof buf);
+    struct cli_python_ask ask = {"doctor", "say where its site-packages are",
+                                 "; give --site-packages DIR"};
+    int st = cli_python_run(python,
+                            "import json, sysconfig; p = sysconfig.get_paths(); "
+                            "print(json.dumps([p['purelib'], p['platlib']]))",
+                            buf, sizeof buf, &ask);
     if (st == -1)
         return -1; /* why is printed */
     json_t *j = st == 0 ? json_loads(buf, 0, NULL) : NULL;

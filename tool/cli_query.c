@@ -14,6 +14,7 @@
 #include "hostgpu.h"
 #include "multigpu.h"
 #include "cli_machine.h"
+#include "cli_python.h"
 #include "query.h"
 #include "stack.h"
 #include "strbuf.h"
@@ -24,6 +25,13 @@
 
 static void print_text(json_t *o)
 {
+    json_t *pyo = json_object_get(o, "python");
+    if (json_is_object(pyo)) {
+        const char *src = json_string_value(json_object_get(pyo, "source"));
+        printf("for Python %s%s%s%s%s\n", json_string_value(json_object_get(pyo, "version")),
+               json_is_true(json_object_get(pyo, "free_threaded")) ? " (free-threaded)" : "",
+               src ? " (" : "", src ? src : "", src ? ")" : "");
+    }
     json_t *g = json_object_get(o, "gpu");
     const char *name = json_string_value(json_object_get(g, "name"));
     const char *cc = json_string_value(json_object_get(g, "compute_capability"));
@@ -275,6 +283,33 @@ int cli_query(int argc, char **argv)
                              m.line ? m.line : "several GPUs");
         goto out;
     }
+    /* The Python: given as a version or an interpreter, else python3 on
+     * PATH (the answer says which); "any" drops the constraint. */
+    const char *pyarg = cli_get(cmd, &a, "python");
+    if (!pyarg || strcmp(pyarg, "any") != 0) {
+        const char *interp = pyarg ? pyarg : "python3";
+        if (pyarg && tables_python_parse(pyarg, &o.python, &o.python_free_threaded) == 0) {
+            o.python_source = "given by --python";
+        } else if (pyarg && !strchr(pyarg, '/')) {
+            char q[100];
+            rc = cli_usage_error(cmd,
+                                 "--python %s is not a Python version such as 3.12 or 3.13t, a "
+                                 "path to an interpreter, or any",
+                                 wa_quote(q, sizeof q, pyarg, 60));
+            goto out;
+        } else if (cli_python_version(interp, "query", &o.python, &o.python_free_threaded) < 0) {
+            if (pyarg) {
+                rc = WA_EXIT_USAGE; /* why is printed */
+                goto out;
+            }
+            o.python_source = NULL; /* no python3: any Python */
+            goto no_python;
+        } else {
+            o.python_source = pyarg ? pyarg : "python3 on PATH; --python X.Y for another";
+        }
+        o.has_python = 1;
+    }
+no_python:;
     const char *project = cli_get(cmd, &a, "project");
     int stack = cli_get(cmd, &a, "stack") != NULL;
     if (stack && (project || cli_get(cmd, &a, "version") || diffs)) {
@@ -356,6 +391,10 @@ int cli_query(int argc, char **argv)
             g->has_driver = o.has_driver;
             g->driver = o.driver;
             g->driver_text = o.driver_text;
+            g->has_python = o.has_python;
+            g->python = o.python;
+            g->python_free_threaded = o.python_free_threaded;
+            g->python_source = o.python_source;
             g->project = o.project;
             g->version = o.version;
             g->platform = o.platform;

@@ -70,6 +70,11 @@ static const struct cli_option query_options[] = {
      "the GPU by compute capability instead, e.g. 6.1 or sm_61 (or an AMD processor: gfx1100)", 0},
     {"driver", 0, "VERSION", "the installed driver, e.g. 570.86.15 (nvidia-smi shows it)", 0},
     {"project", 0, "NAME", "project (default: torch)", 0},
+    {"python", 0, "X.Y|PATH|any",
+     "the Python the wheels are for: a version (3.12, 3.13t for a free-threaded build), an "
+     "interpreter to ask, or any (no Python constraint); default: python3 on PATH, which the "
+     "first line names",
+     0},
     {"stack", 0, NULL,
      "every crawled project instead, torch first (the GPU libraries wheels pin are judged "
      "with the wheels that pin them)",

@@ -10,6 +10,7 @@
 
 #include "compat.h"
 #include "strbuf.h"
+#include "wheelname.h"
 #include "strmap.h"
 #include "xalloc.h"
 
@@ -87,6 +88,10 @@ struct qctx {
      * table asks each floor of every release, mostly the same codes. */
     size_t *cls, *first, ncls;
     struct driver_memo *memo;
+    /* With a Python asked for: per row, 1 when it has a wheel for it, 0
+     * when it has none, -1 when not known (the data says nothing); NULL
+     * when no Python was asked for. */
+    signed char *py;
 };
 
 struct driver_memo {
@@ -270,6 +275,62 @@ static const struct compat_result *judge_driver(const struct qctx *c, size_t i,
     return &m->res[k]; /* valid until another driver is asked */
 }
 
+/* Whether a wheel's tags fit the Python: cpXY (or cpXYt for a
+ * free-threaded one), abi3 from its cpXY on, py3/py2.py3 for any. */
+static int wheel_fits_python(const char *filename, uint16_t py, int ft)
+{
+    struct wheel_name w;
+    struct wa_error err;
+    if (wheelname_parse(filename, &w, &err) < 0)
+        return -1;
+    int fits = 0;
+    unsigned major = py / 100u, minor = py % 100u;
+    char want[16], want_abi[16];
+    snprintf(want, sizeof want, "cp%u%u", major, minor);
+    snprintf(want_abi, sizeof want_abi, "cp%u%ut", major, minor); /* a free-threaded build */
+    for (const char *t = w.python; *t && !fits;) {
+        size_t len = strcspn(t, ".");
+        char tag[16];
+        if (len < sizeof tag) {
+            memcpy(tag, t, len);
+            tag[len] = '\0';
+            unsigned tm, tn;
+            if ((strcmp(tag, "py3") == 0 && major == 3) || (strcmp(tag, "py2") == 0 && major == 2))
+                fits = strcmp(w.abi, "none") == 0;
+            else if (strcmp(tag, want) == 0) /* cpXY: its ABI says free-threaded or not */
+                fits = (strcmp(w.abi, want_abi) == 0) == ft;
+            else if (!ft && strcmp(w.abi, "abi3") == 0 && sscanf(tag, "cp%1u%u", &tm, &tn) == 2 &&
+                     tm == major && tn <= minor)
+                fits = 1;
+        }
+        t += len;
+        if (*t == '.')
+            t++;
+    }
+    wheelname_free(&w);
+    return fits;
+}
+
+/* Whether row r has a wheel for the Python asked about: from its wheels'
+ * tags when the view holds them, else from the release's supported
+ * versions in the data; -1 when neither says. */
+static int row_python(const struct qctx *c, const struct dbview_row *r)
+{
+    const struct query_options *o = c->o;
+    int any = -1;
+    for (size_t i = 0; i < r->nwheels && any != 1; i++) {
+        int f = wheel_fits_python(r->wheels[i].filename, o->python, o->python_free_threaded);
+        if (f >= 0)
+            any = f;
+    }
+    if (any >= 0)
+        return any;
+    struct dotver d;
+    int whole = r->status == VIEW_DECLARED && !(dotver_parse(r->version, &d) == 0 && d.n >= 3);
+    return tables_python_has(c->v->t, r->project, r->version, r->platform, whole, o->python,
+                             o->python_free_threaded);
+}
+
 static void qctx_init(struct qctx *c, const struct dbview *v, const struct query_options *o)
 {
     memset(c, 0, sizeof *c);
@@ -351,6 +412,11 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
             c->rel_start[c->nrel++] = i;
         }
     }
+    if (o->has_python) {
+        c->py = xmalloc(c->n ? c->n : 1);
+        for (size_t i = 0; i < c->n; i++)
+            c->py[i] = (signed char)row_python(c, c->rows[i]);
+    }
     c->memo = xcalloc(1, sizeof *c->memo);
     c->memo->gen_of = xcalloc(c->ncls ? c->ncls : 1, sizeof *c->memo->gen_of);
     c->memo->res = xmalloc((c->ncls ? c->ncls : 1) * sizeof *c->memo->res);
@@ -366,6 +432,7 @@ static void qctx_free(struct qctx *c)
         free(c->memo->res);
         free(c->memo);
     }
+    free(c->py);
     free(c->rows);
     free(c->plain);
     free(c->own);
@@ -410,13 +477,15 @@ static int driver_tier(const struct dbview_row *r, const struct toolkit *driver_
  * those that need minor-version compatibility, the oldest CUDA (the least
  * ahead of the driver).  Returns the position in idx or -1. */
 static int best_of(const struct qctx *c, const size_t *idx, const struct compat_result *const *res,
-                   size_t n, const struct toolkit *driver_cuda)
+                   size_t n, const struct toolkit *driver_cuda, int python)
 {
     int best = -1;
     for (size_t i = 0; i < n; i++) {
         int v = res[i]->verdict;
         if (v != COMPAT_NATIVE && v != COMPAT_PTX_JIT)
             continue;
+        if (python && c->py && c->py[idx[i]] == 0)
+            continue; /* no wheel for this Python */
         if (best < 0) {
             best = (int)i;
             continue;
@@ -445,9 +514,9 @@ struct answer {
 };
 
 /* Decides within release k (versions fitting exact); returns 1 when a row
- * runs. */
+ * runs (and, with python, has a wheel for the Python asked about). */
 static int decide_release(const struct qctx *c, size_t k, const char *exact, int has_driver,
-                          const struct dotver *driver, const struct toolkit *dcuda,
+                          const struct dotver *driver, const struct toolkit *dcuda, int python,
                           struct answer *a)
 {
     size_t idx[64];
@@ -463,7 +532,7 @@ static int decide_release(const struct qctx *c, size_t k, const char *exact, int
                      ? judge_driver(c, idx[i], driver)
                      : c->plain[idx[i]];
     }
-    int b = best_of(c, idx, res, n, dcuda);
+    int b = best_of(c, idx, res, n, dcuda, python);
     if (b < 0)
         return 0;
     a->row = (long)idx[b];
@@ -529,14 +598,15 @@ static size_t release_versions(const struct qctx *c, size_t k, const char **out,
 }
 
 /* The answer for release `rk` (and version `exact`), else the newest
- * other release (and within it the newest patch) that runs. */
-static void answer_for(const struct qctx *c, size_t rk, const char *exact, int has_driver,
-                       const struct dotver *driver, struct answer *a)
+ * other release (and within it the newest patch) that runs; with python,
+ * only rows with a wheel for the Python asked about. */
+static void answer_for_py(const struct qctx *c, size_t rk, const char *exact, int has_driver,
+                          const struct dotver *driver, int python, struct answer *a)
 {
     memset(a, 0, sizeof *a);
     a->row = -1;
     const struct toolkit *dcuda = has_driver ? tables_driver_cuda(c->v->t, driver, c->os) : NULL;
-    if (decide_release(c, rk, exact, has_driver, driver, dcuda, a)) {
+    if (decide_release(c, rk, exact, has_driver, driver, dcuda, python, a)) {
         set_pin(c, exact, a);
         return;
     }
@@ -546,12 +616,18 @@ static void answer_for(const struct qctx *c, size_t rk, const char *exact, int h
         const char *vers[32];
         size_t nv = release_versions(c, k, vers, 32);
         for (size_t j = 0; j < nv; j++)
-            if (decide_release(c, k, vers[j], has_driver, driver, dcuda, a)) {
+            if (decide_release(c, k, vers[j], has_driver, driver, dcuda, python, a)) {
                 a->fallback = 1;
                 set_pin(c, j ? vers[j] : NULL, a);
                 return;
             }
     }
+}
+
+static void answer_for(const struct qctx *c, size_t rk, const char *exact, int has_driver,
+                       const struct dotver *driver, struct answer *a)
+{
+    answer_for_py(c, rk, exact, has_driver, driver, 1, a);
 }
 
 static char *index_url_no_slash(const char *u)
@@ -581,6 +657,36 @@ static void set_provenance(json_t *x, const struct dbview_row *r)
     json_object_set_new(x, "scanned_at", jstr_or_null(r->scanned_at));
 }
 
+/* The Python versions row r's release has wheels for (["3.10", ...,
+ * "3.13t"]), whole: for a release pin; JSON null when the data does not
+ * say. */
+static json_t *python_versions_json(const struct qctx *c, const struct dbview_row *r, int whole)
+{
+    uint16_t vs[32];
+    json_t *out = json_array();
+    for (int ft = 0; ft < 2; ft++) {
+        size_t n =
+            tables_python_versions(c->v->t, r->project, r->version, r->platform, whole, ft, vs, 32);
+        for (size_t i = 0; i < n; i++) {
+            char b[16];
+            tables_python_format(vs[i], ft, b, sizeof b);
+            json_array_append_new(out, json_string(b));
+        }
+    }
+    if (json_array_size(out) == 0) {
+        json_decref(out);
+        return json_null();
+    }
+    return out;
+}
+
+/* Whether a pin names a whole release ("2.8.*"). */
+static int pin_whole(const char *pin)
+{
+    size_t n = strlen(pin);
+    return n >= 2 && strcmp(pin + n - 2, ".*") == 0;
+}
+
 static json_t *answer_json(const struct qctx *c, const struct answer *a, const char *reason)
 {
     const struct dbview_row *r = c->rows[a->row];
@@ -599,6 +705,7 @@ static json_t *answer_json(const struct qctx *c, const struct answer *a, const c
     if (a->res.full_driver[0])
         json_object_set_new(rec, "full_driver", json_string(a->res.full_driver));
     set_provenance(rec, r);
+    json_object_set_new(rec, "python_versions", python_versions_json(c, r, pin_whole(a->pin)));
     json_object_set_new(rec, "commands", query_commands(project, a->pin, u));
     free(u);
     return rec;
@@ -730,7 +837,9 @@ static json_t *pypi_json(const struct qctx *c, size_t k, const char *exact, int 
     free(cmd);
     const char *why;
     int verdict = COMPAT_UNSUPPORTED;
-    int unknown = 0; /* the build exists, its arch list is not in the data */
+    int unknown = 0;  /* the build exists, its arch list is not in the data */
+    int no_wheel = 0; /* it runs, but has no wheel for the Python asked about */
+    char pywhy[96];
     const struct dbview_row *row = NULL;
     if (!applies)
         why = "PyPI's wheels are not built for this GPU's system";
@@ -752,6 +861,7 @@ static json_t *pypi_json(const struct qctx *c, size_t k, const char *exact, int 
                 row = c->rows[idx[i]];
                 verdict = res->verdict;
                 why = res->reason;
+                no_wheel = c->py && c->py[idx[i]] == 0;
             }
         if (!row) {
             why = "the arch list of that build is not in the data";
@@ -762,8 +872,16 @@ static json_t *pypi_json(const struct qctx *c, size_t k, const char *exact, int 
                         unknown ? json_null() : json_string(compat_verdict_name(verdict)));
     json_object_set_new(x, "label",
                         json_string(row ? compat_verdict_label(verdict) : "no GPU code"));
-    json_object_set_new(
-        x, "runs", json_boolean(row && (verdict == COMPAT_NATIVE || verdict == COMPAT_PTX_JIT)));
+    int code_runs = row && (verdict == COMPAT_NATIVE || verdict == COMPAT_PTX_JIT);
+    if (code_runs && no_wheel) {
+        char py[16];
+        tables_python_format(c->o->python, c->o->python_free_threaded, py, sizeof py);
+        snprintf(pywhy, sizeof pywhy, "%s %s has no wheel for Python %s", c->o->project,
+                 c->releases[k], py);
+        why = pywhy;
+    }
+    json_object_set_new(x, "runs", json_boolean(code_runs && !no_wheel));
+    json_object_set_new(x, "python_wheel", !c->py || !row ? json_null() : json_boolean(!no_wheel));
     json_object_set_new(x, "reason", json_string(why));
     if (row)
         set_provenance(x, row);
@@ -901,7 +1019,7 @@ static int newest_with_code(const struct qctx *c, struct answer *a)
         const char *vers[32];
         size_t nv = release_versions(c, k, vers, 32);
         for (size_t j = 0; j < nv; j++)
-            if (decide_release(c, k, vers[j], 0, NULL, NULL, a)) {
+            if (decide_release(c, k, vers[j], 0, NULL, NULL, 0, a)) {
                 set_pin(c, j ? vers[j] : NULL, a);
                 return 1;
             }
@@ -921,7 +1039,7 @@ static int driver_for_release(const struct qctx *c, size_t k, const char *exact,
     int have = 0;
     for (size_t i = 0; i < m; i++) {
         int code = c->plain[idx[i]]->code;
-        if (code != COMPAT_NATIVE && code != COMPAT_PTX_JIT)
+        if ((code != COMPAT_NATIVE && code != COMPAT_PTX_JIT) || (c->py && c->py[idx[i]] == 0))
             continue;
         const struct compat_result *r = judge_driver(c, idx[i], &c->o->driver);
         struct dotver d;
@@ -934,6 +1052,79 @@ static int driver_for_release(const struct qctx *c, size_t k, const char *exact,
         }
     }
     return have;
+}
+
+/* Another Python: when a newer release than the one that runs as things
+ * are (or the asked one) would run, but has no wheel for this Python;
+ * names the versions it has wheels for and how to get one.  Tried with
+ * the driver given, then with a driver update as well. */
+static void python_step(const struct qctx *c, size_t rk, const char *exact,
+                        const struct answer *runs, json_t *steps)
+{
+    struct answer np;
+    const struct query_options *o = c->o;
+    int with_driver = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && !o->has_driver)
+            break;
+        answer_for_py(c, rk, exact, pass == 0 && o->has_driver, &o->driver, 0, &np);
+        if (np.row < 0 || c->py[np.row] != 0)
+            continue;
+        if (runs->row >= 0 && !(runs->fallback && !np.fallback) &&
+            dotver_cmp_str(c->rows[np.row]->release, c->rows[runs->row]->release) <= 0)
+            continue;
+        with_driver = pass == 1;
+        goto found;
+    }
+    return;
+found:;
+    const struct dbview_row *r = c->rows[np.row];
+    uint16_t vs[32];
+    size_t n = tables_python_versions(c->v->t, r->project, r->version, r->platform,
+                                      pin_whole(np.pin), o->python_free_threaded, vs, 32);
+    if (!n) /* free-threaded builds none: a regular one */
+        n = tables_python_versions(c->v->t, r->project, r->version, r->platform, pin_whole(np.pin),
+                                   0, vs, 32);
+    if (!n)
+        return;
+    /* the supported version nearest to the one in use */
+    uint16_t pick = o->python < vs[0] ? vs[0] : vs[n - 1];
+    for (size_t i = 0; i < n; i++)
+        if (vs[i] == o->python)
+            pick = vs[i];
+    struct strbuf list = STRBUF_INIT;
+    json_t *vj = json_array();
+    int ft =
+        o->python_free_threaded && tables_python_has(c->v->t, r->project, r->version, r->platform,
+                                                     pin_whole(np.pin), pick, 1) == 1;
+    for (size_t i = 0; i < n; i++) {
+        char b[16];
+        tables_python_format(vs[i], ft, b, sizeof b);
+        strbuf_addf(&list, "%s%s", i ? ", " : "", b);
+        json_array_append_new(vj, json_string(b));
+    }
+    char mine[16], want[16];
+    tables_python_format(o->python, o->python_free_threaded, mine, sizeof mine);
+    tables_python_format(pick, ft, want, sizeof want);
+    char drv[64] = "";
+    if (with_driver && np.res.min_driver[0])
+        snprintf(drv, sizeof drv, " and an NVIDIA driver %s or newer", np.res.min_driver);
+    char *text =
+        xasprintf("use another Python%s: %s %s has wheels for Python %s, not %s (get one "
+                  "with `uv venv --python %s` or `conda create -n %s python=%s`)",
+                  drv, o->project, np.pin, list.buf ? list.buf : "", mine, want, o->project, want);
+    json_t *x = json_object();
+    json_object_set_new(x, "kind", json_string("python"));
+    json_object_set_new(x, "release", json_string(r->release));
+    json_object_set_new(x, "pin", json_string(np.pin));
+    json_object_set_new(x, "python", json_string(want));
+    json_object_set_new(x, "python_versions", vj);
+    json_object_set_new(x, "min_driver",
+                        with_driver ? jstr_or_null(np.res.min_driver) : json_null());
+    json_object_set_new(x, "text", json_string(text));
+    free(text);
+    strbuf_free(&list);
+    json_array_append_new(steps, x);
 }
 
 /* What to change, in order of cost (the first entry is the cheapest that
@@ -971,6 +1162,8 @@ static json_t *change_json(const struct qctx *c, size_t rk, const char *exact,
             json_array_append_new(steps, x);
         }
     }
+    if (c->py)
+        python_step(c, rk, exact, runs, steps);
     if (runs->row >= 0 && runs->fallback) {
         const struct dbview_row *r = c->rows[runs->row];
         char *u = index_url_no_slash(r->index_url);
@@ -1095,6 +1288,17 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
     } else {
         json_object_set_new(out, "driver", json_null());
     }
+    if (o->has_python) {
+        json_t *py = json_object();
+        char pys[16];
+        tables_python_format(o->python, 0, pys, sizeof pys);
+        json_object_set_new(py, "version", json_string(pys));
+        json_object_set_new(py, "free_threaded", json_boolean(o->python_free_threaded));
+        json_object_set_new(py, "source", jstr_or_null(o->python_source));
+        json_object_set_new(out, "python", py);
+    } else {
+        json_object_set_new(out, "python", json_null());
+    }
     json_object_set_new(out, "project", json_string(o->project));
     json_object_set_new(out, "version", json_string(exact ? exact : release));
     json_object_set_new(out, "platform", json_string(o->platform));
@@ -1130,6 +1334,32 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
         json_object_set_new(x, "code_reason", json_string(res.code_reason));
         json_object_set_new(x, "driver_blocks", json_boolean(res.driver_blocks));
         json_object_set_new(x, "needed_driver", jstr_or_null(res.needed_driver));
+        /* Python apart: whether the row has a wheel for it, and which
+         * versions its release has wheels for */
+        int py = c.py ? c.py[idx[i]] : -1;
+        struct dotver rvd;
+        int whole =
+            r->status == VIEW_DECLARED && !(dotver_parse(r->version, &rvd) == 0 && rvd.n >= 3);
+        json_object_set_new(x, "python_wheel", py < 0 ? json_null() : json_boolean(py));
+        json_object_set_new(x, "python_versions", python_versions_json(&c, r, whole));
+        /* the first constraint that blocks: platform, code, Python, driver */
+        int code_runs = res.code == COMPAT_NATIVE || res.code == COMPAT_PTX_JIT;
+        const char *blocked = !applies            ? "platform"
+                              : !code_runs        ? "code"
+                              : py == 0           ? "python"
+                              : res.driver_blocks ? "driver"
+                                                  : NULL;
+        json_object_set_new(x, "blocked_by", jstr_or_null(blocked));
+        json_object_set_new(x, "runs",
+                            json_boolean(!blocked && (res.verdict == COMPAT_NATIVE ||
+                                                      res.verdict == COMPAT_PTX_JIT)));
+        if (blocked && strcmp(blocked, "python") == 0) {
+            char pys[16], *l;
+            tables_python_format(o->python, o->python_free_threaded, pys, sizeof pys);
+            l = xasprintf("no Python %s wheel", pys);
+            json_object_set_new(x, "label", json_string(l));
+            free(l);
+        }
         if (res.has_via) {
             char name[TARGET_NAME_MAX];
             target_format(&res.via, name, sizeof name);
@@ -1154,22 +1384,42 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
         if (a.row >= 0 && !a.fallback) {
             rec = answer_json(&c, &a, why_chosen(&c, &a, o->has_driver));
         } else if (a.row >= 0) {
-            /* Why this release: its code, or this driver (never a claim
-             * that it is the last with code while a newer one has some). */
-            int has_code =
-                code.row >= 0 && dotver_cmp_str(c.rows[code.row]->release, c.releases[rk]) == 0;
-            char *why = xasprintf(
-                "%s %s %s; %s %s is the newest release that runs%s", o->project,
-                exact ? exact : release,
-                has_code ? "does not run with this driver" : "has no variant for this GPU",
-                o->project, c.rows[a.row]->version, o->has_driver ? " with this driver" : "");
+            /* Why another release: the asked one has no code for the GPU,
+             * or no wheel for this Python, or not with this driver (never
+             * a claim that it is the last with code while a newer one has
+             * some). */
+            struct answer t;
+            const char *blocked = "has no variant for this GPU";
+            char pyb[64];
+            if (decide_release(&c, rk, exact, o->has_driver, &o->driver,
+                               o->has_driver ? tables_driver_cuda(v->t, &o->driver, c.os) : NULL, 0,
+                               &t)) {
+                char pys[16];
+                tables_python_format(o->python, o->python_free_threaded, pys, sizeof pys);
+                snprintf(pyb, sizeof pyb, "has no wheel for Python %s", pys);
+                blocked = pyb;
+            } else if (decide_release(&c, rk, exact, 0, NULL, NULL, 0, &t)) {
+                blocked = "does not run with this driver";
+            }
+            char *why =
+                xasprintf("%s %s %s; %s %s is the newest release that runs%s", o->project,
+                          exact ? exact : release, blocked, o->project, c.rows[a.row]->version,
+                          o->has_driver && o->has_python ? " with this driver and Python"
+                          : o->has_driver                ? " with this driver"
+                          : o->has_python                ? " with this Python"
+                                                         : "");
             fb = answer_json(&c, &a, why);
             free(why);
         } else {
             json_array_append_new(
-                notes, json_string(code.row >= 0 ? "no release in the data runs with this "
-                                                   "driver; see what to change"
-                                                 : "no release in the data runs on this GPU"));
+                notes, json_string(code.row < 0 ? "no release in the data runs on this GPU"
+                                   : o->has_driver && o->has_python
+                                       ? "no release in the data runs with this driver and "
+                                         "Python; see what to change"
+                                   : o->has_driver ? "no release in the data runs with this "
+                                                     "driver; see what to change"
+                                                   : "no release in the data has a wheel for "
+                                                     "this Python; see what to change"));
         }
         if (code.row >= 0)
             with_code = answer_json(&c, &code,

@@ -53,6 +53,13 @@ struct query_options {
     /* AMD: the xnack mode the GPU runs in (compat_query.xnack), 0 for its
      * default.  Not applied to the precomputed `judged` verdicts. */
     int xnack;
+    /* The Python the answer is for (has_python 0: any): major * 100 +
+     * minor (tables_python_parse), whether it is a free-threaded build, and
+     * where it came from, in words ("python3 on PATH"), or NULL. */
+    int has_python;
+    uint16_t python;
+    int python_free_threaded;
+    const char *python_source;
 };
 
 /* The view's rows in the order a query reads them (newest release first,

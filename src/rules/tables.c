@@ -594,6 +594,175 @@ static int load_gpu_libraries(const char *dir, struct tables *t, struct wa_error
     return rc;
 }
 
+int tables_python_parse(const char *s, uint16_t *version, int *free_threaded)
+{
+    const char *p = s;
+    if (!p || (*p != '2' && *p != '3') || p[1] != '.' || !isdigit((unsigned char)p[2]))
+        return -1;
+    unsigned minor = (unsigned)(p[2] - '0');
+    p += 3;
+    if (isdigit((unsigned char)*p)) {
+        if (p[-1] == '0')
+            return -1; /* "3.01" */
+        minor = minor * 10 + (unsigned)(*p++ - '0');
+    }
+    int ft = 0;
+    if (*p == 't') {
+        ft = 1;
+        p++;
+    }
+    if (*p)
+        return -1;
+    *version = (uint16_t)((s[0] - '0') * 100 + minor);
+    *free_threaded = ft;
+    return 0;
+}
+
+void tables_python_format(uint16_t version, int free_threaded, char *buf, size_t n)
+{
+    snprintf(buf, n, "%u.%u%s", version / 100u, version % 100u, free_threaded ? "t" : "");
+}
+
+/* Parses "3.9;3.10;3.13t" into out (no 't' allowed unless ft), or "" /
+ * "none"; -1 on anything else. */
+static int parse_python_list(const char *s, int ft, uint16_t *out, size_t max, size_t *n)
+{
+    *n = 0;
+    if (!*s || strcmp(s, "none") == 0)
+        return 0;
+    while (*s) {
+        char one[16];
+        size_t len = strcspn(s, ";");
+        if (!len || len >= sizeof one || *n == max)
+            return -1;
+        memcpy(one, s, len);
+        one[len] = '\0';
+        uint16_t v;
+        int t;
+        if (tables_python_parse(one, &v, &t) < 0 || t != ft)
+            return -1;
+        if (*n && v <= out[*n - 1])
+            return -1; /* ascending, once each */
+        out[(*n)++] = v;
+        s += len;
+        if (*s == ';' && !*++s)
+            return -1;
+    }
+    return 0;
+}
+
+/* data/pytorch_python_versions.csv: each release's CPython wheels. */
+static int load_pythons(const char *dir, struct tables *t, struct wa_error *err)
+{
+    static const char file[] = "pytorch_python_versions.csv";
+    struct csvfile c;
+    static const char *const cols[] = {"project",         "release",       "platform",
+                                       "python_versions", "free_threaded", "confidence",
+                                       "source",          "checked_on",    NULL};
+    int idx[8];
+    int rc = open_table(dir, file, cols, idx, &c, err);
+    if (rc < 0)
+        return rc;
+    t->pythons = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->pythons);
+    for (size_t r = 0; r < c.nrows && rc == 0; r++) {
+        char *const *row = c.rows[r];
+        struct python_support *p = &t->pythons[t->npythons];
+        struct dotver rel;
+        if (!*row[idx[0]] || dotver_parse(row[idx[1]], &rel) < 0 || !*row[idx[2]] ||
+            !is_date(row[idx[7]]) ||
+            parse_python_list(row[idx[3]], 0, p->versions, 24, &p->nversions) < 0 ||
+            parse_python_list(row[idx[4]], 1, p->free_threaded, 24, &p->nfree_threaded) < 0) {
+            rc = wa_error_set(err, WA_ERR_FORMAT,
+                              "%s line %zu: want a project, a release, a platform, Python "
+                              "versions such as 3.9;3.10 (or none), free-threaded ones such as "
+                              "3.13t and a checked_on date",
+                              file, r + 2);
+            break;
+        }
+        p->project = xstrdup(row[idx[0]]);
+        p->release = xstrdup(row[idx[1]]);
+        p->platform = xstrdup(row[idx[2]]);
+        p->confidence = xstrdup(row[idx[5]]);
+        p->source = xstrdup(row[idx[6]]);
+        t->npythons++;
+    }
+    csvfile_free(&c);
+    return rc;
+}
+
+/* The rows that answer for version: with whole_release every row of its
+ * release, else the one with the highest release not above version.
+ * Returns how many were written to out. */
+static size_t python_rows(const struct tables *t, const char *project, const char *version,
+                          const char *platform, int whole_release,
+                          const struct python_support **out, size_t max)
+{
+    struct dotver v;
+    if (!t || !project || !version || !platform || dotver_parse(version, &v) < 0)
+        return 0;
+    size_t n = 0;
+    const struct python_support *best = NULL;
+    struct dotver bestv = {0};
+    for (size_t i = 0; i < t->npythons; i++) {
+        const struct python_support *p = &t->pythons[i];
+        struct dotver pv;
+        if (strcmp(p->project, project) != 0 || strcmp(p->platform, platform) != 0 ||
+            dotver_parse(p->release, &pv) < 0 || pv.f[0] != v.f[0] ||
+            (pv.n > 1 ? pv.f[1] : 0) != (v.n > 1 ? v.f[1] : 0))
+            continue;
+        if (whole_release) {
+            if (n < max)
+                out[n++] = p;
+        } else if (dotver_cmp(&pv, &v) <= 0 && (!best || dotver_cmp(&pv, &bestv) > 0)) {
+            best = p;
+            bestv = pv;
+        }
+    }
+    if (!whole_release && best && max)
+        out[n++] = best;
+    return n;
+}
+
+int tables_python_has(const struct tables *t, const char *project, const char *version,
+                      const char *platform, int whole_release, uint16_t py, int free_threaded)
+{
+    const struct python_support *rows[16];
+    size_t n = python_rows(t, project, version, platform, whole_release, rows, 16);
+    if (!n)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const uint16_t *vs = free_threaded ? rows[i]->free_threaded : rows[i]->versions;
+        size_t nv = free_threaded ? rows[i]->nfree_threaded : rows[i]->nversions;
+        for (size_t j = 0; j < nv; j++)
+            if (vs[j] == py)
+                return 1;
+    }
+    return 0;
+}
+
+size_t tables_python_versions(const struct tables *t, const char *project, const char *version,
+                              const char *platform, int whole_release, int free_threaded,
+                              uint16_t *out, size_t max)
+{
+    const struct python_support *rows[16];
+    size_t n = python_rows(t, project, version, platform, whole_release, rows, 16), m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint16_t *vs = free_threaded ? rows[i]->free_threaded : rows[i]->versions;
+        size_t nv = free_threaded ? rows[i]->nfree_threaded : rows[i]->nversions;
+        for (size_t j = 0; j < nv; j++) {
+            size_t k = 0;
+            while (k < m && out[k] < vs[j])
+                k++;
+            if ((k < m && out[k] == vs[j]) || m == max)
+                continue;
+            memmove(out + k + 1, out + k, (m - k) * sizeof *out);
+            out[k] = vs[j];
+            m++;
+        }
+    }
+    return m;
+}
+
 const char *tables_gpu_library(const struct tables *t, const char *project)
 {
     for (size_t i = 0; t && project && i < t->ngpu_libraries; i++) {
@@ -793,6 +962,8 @@ int tables_load(const char *dir, struct tables *t, struct wa_error *err)
         rc = load_variant_rules(dir, t, err);
     if (rc == 0)
         rc = load_gpu_libraries(dir, t, err);
+    if (rc == 0)
+        rc = load_pythons(dir, t, err);
     if (rc < 0)
         tables_free(t);
     return rc;
@@ -869,6 +1040,14 @@ void tables_free(struct tables *t)
         free(t->gpu_libraries[i].source);
     }
     free(t->gpu_libraries);
+    for (size_t i = 0; i < t->npythons; i++) {
+        free(t->pythons[i].project);
+        free(t->pythons[i].release);
+        free(t->pythons[i].platform);
+        free(t->pythons[i].confidence);
+        free(t->pythons[i].source);
+    }
+    free(t->pythons);
     free(t->releases);
     memset(t, 0, sizeof *t);
 }

@@ -150,6 +150,20 @@ struct gpu_library {
     char *source;
 };
 
+/* The CPython versions a release has official wheels for on one platform
+ * (data/pytorch_python_versions.csv).  A version is major * 100 + minor:
+ * 3.12 -> 312, 2.7 -> 207. */
+struct python_support {
+    char *project;  /* normalised: "torch" */
+    char *release;  /* "2.8", or "1.7.1" for a patch that changed the set */
+    char *platform; /* "linux-x86_64" */
+    uint16_t versions[24];
+    size_t nversions;
+    uint16_t free_threaded[24]; /* cpXYt builds */
+    size_t nfree_threaded;
+    char *confidence, *source;
+};
+
 struct tables {
     struct gpu *gpus;
     size_t ngpus;
@@ -173,6 +187,8 @@ struct tables {
     size_t nvariant_rules;
     struct gpu_library *gpu_libraries;
     size_t ngpu_libraries;
+    struct python_support *pythons;
+    size_t npythons;
     char checked_on[11]; /* the newest checked_on of the declared data, "" if none */
 };
 
@@ -180,6 +196,27 @@ struct tables {
  * the file and line. */
 int tables_load(const char *dir, struct tables *t, struct wa_error *err);
 void tables_free(struct tables *t);
+
+/* A Python version as people write it ("3.12", "3.13t", "2.7") into
+ * major * 100 + minor and whether it is a free-threaded build; -1 when it
+ * is not one (major 2 or 3, minor below 100). */
+int tables_python_parse(const char *s, uint16_t *version, int *free_threaded);
+/* "3.12" or "3.13t" into buf (16 bytes are enough). */
+void tables_python_format(uint16_t version, int free_threaded, char *buf, size_t n);
+
+/* Whether `version` of project has an official wheel for Python py
+ * (free-threaded or not) on platform: 1 yes, 0 no, -1 not known (the
+ * data has no row for it).  whole_release: the version is a release pin
+ * ("2.8.*"), which any patch of the release with such a wheel satisfies.
+ * A row covers its release's patches from its own on (a patch row "1.7.1"
+ * those after 1.7.1, the "1.7" row those before). */
+int tables_python_has(const struct tables *t, const char *project, const char *version,
+                      const char *platform, int whole_release, uint16_t py, int free_threaded);
+/* The Python versions (free-threaded ones when free_threaded) of the same
+ * rows, ascending, into out (at most max); 0 when not known or none. */
+size_t tables_python_versions(const struct tables *t, const char *project, const char *version,
+                              const char *platform, int whole_release, int free_threaded,
+                              uint16_t *out, size_t max);
 
 /* Whether cc is an integrated Tegra/Jetson part (3.2, 5.3, 6.2, 7.2, 8.7,
  * 10.1 / 11.0 Thor). */
