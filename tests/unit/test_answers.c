@@ -1,0 +1,328 @@
+/*
+ * Property tests of the answer engine: invariants that must hold for every
+ * GPU in the data (NVIDIA and AMD), drivers from 450 to 595 and none,
+ * every torch release and every platform, with and without a Python.
+ * Each invariant is a sentence a person acts on; the expected side is
+ * computed from the data with compat_judge and the tables directly, never
+ * from query's own answer.
+ *
+ * usage: test_answers DATA_DIR [--quick]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compat.h"
+#include "dbview.h"
+#include "dotver.h"
+#include "harness.h"
+#include "query.h"
+#include "tables.h"
+
+static struct tables T;
+static struct dbview V;
+
+enum {
+    I_DRIVER_WHERE_NO_CODE, /* "driver too old" only where the code would run */
+    I_HEADLINE_ORDER,       /* blocked_by: platform, code, Python, driver in order */
+    I_REC_DRIVER,           /* a recommendation never needs a newer driver than given */
+    I_REC_RUNS,             /* the recommended row runs as things are */
+    I_PYPI_DRIVER,          /* plain pip is judged with its driver floor */
+    I_NEWEST_CODE,          /* newest_with_code is what the data says */
+    I_NO_FALSE_LAST,        /* no source build while an official build has code */
+    I_DRIVER_SAYS,          /* a driver-limited answer says the driver limits it */
+    I_PYTHON_CMD,           /* no command for a Python the release has no wheel for */
+    I_CHANGE_DRIVER,        /* a driver step's release really needs no more than it */
+    I_COUNT
+};
+static const char *const names[I_COUNT] = {
+    "no 'driver too old' where the code would not run",
+    "the headline is the first constraint that blocks (platform, code, Python, driver)",
+    "a recommendation never needs a newer driver than the one given",
+    "the recommended row runs with the driver and Python given",
+    "plain pip install is judged with its driver floor",
+    "the newest release with code is what the data says",
+    "no source build while an official build of some release has code",
+    "an answer limited by the driver says so and names a driver step",
+    "no command is printed for a Python the release has no wheel for",
+    "a driver step names a driver with which that release runs",
+};
+static long fails[I_COUNT], checks[I_COUNT];
+
+static void check(int inv, int ok, const char *what)
+{
+    checks[inv]++;
+    if (ok)
+        return;
+    if (fails[inv]++ < 5)
+        fprintf(stderr, "  [%s] %s\n", names[inv], what);
+}
+
+static const char *jstr(const json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+/* Whether a driver (NULL: none) is at least floor ("" or NULL: no floor). */
+static int driver_at_least(const struct dotver *driver, const char *floor)
+{
+    struct dotver f;
+    if (!driver || !floor || !*floor || dotver_parse(floor, &f) < 0)
+        return 1;
+    return dotver_cmp(driver, &f) >= 0;
+}
+
+static int runs(const char *verdict)
+{
+    return verdict && (strcmp(verdict, "native") == 0 || strcmp(verdict, "ptx-jit") == 0);
+}
+
+/* The newest release of torch on platform whose code runs on the GPU,
+ * whatever the driver, from the view's rows and compat_judge: NULL when
+ * none.  Pre-releases are left out (query answers them only when asked). */
+static const char *newest_with_code(uint16_t cc, const char *platform)
+{
+    const char *best = NULL;
+    struct compat_query q;
+    memset(&q, 0, sizeof q);
+    q.cc = cc;
+    q.os = tables_platform_os(platform);
+    for (size_t i = 0; i < V.nrows; i++) {
+        const struct dbview_row *r = &V.rows[i];
+        struct dotver rv;
+        if (strcmp(r->project, "torch") != 0 || strcmp(r->platform, platform) != 0 ||
+            (cc >= TABLES_AMD_MIN) != tables_variant_rocm(r->variant, NULL) ||
+            dotver_parse(r->version, &rv) < 0 || rv.pre)
+            continue;
+        struct compat_result res;
+        compat_judge(&T, &q, &r->code, &r->cuda, &res);
+        if (runs(compat_verdict_name(res.code)) && (!best || dotver_cmp_str(r->release, best) > 0))
+            best = r->release;
+    }
+    return best;
+}
+
+/* The version a pin names ("2.8.*" -> "2.8", whole release) */
+static int pin_version(const char *pin, char *out, size_t n)
+{
+    size_t len = strlen(pin);
+    int whole = len >= 2 && strcmp(pin + len - 2, ".*") == 0;
+    snprintf(out, n, "%.*s", (int)(whole ? len - 2 : len), pin);
+    return whole;
+}
+
+static void check_python_cmd(const struct query_options *o, const json_t *ans, const char *where)
+{
+    if (!o->has_python || !json_is_object(ans))
+        return;
+    char ver[64], what[256];
+    int whole = pin_version(jstr(ans, "pin"), ver, sizeof ver);
+    int has = tables_python_has(&T, o->project, ver, o->platform, whole, o->python,
+                                o->python_free_threaded);
+    snprintf(what, sizeof what, "%s: %s %s for Python %u.%u on %s", where, o->project,
+             jstr(ans, "pin"), o->python / 100u, o->python % 100u, o->platform);
+    check(I_PYTHON_CMD, has != 0, what);
+}
+
+static void one(const struct query_options *o, const struct dotver *driver, const char *label)
+{
+    struct wa_error err;
+    json_t *r = query_run(&V, o, &err);
+    if (!r)
+        return; /* no such release on this platform */
+    char what[512];
+    int applies = json_is_true(json_object_get(r, "applies"));
+    size_t i;
+    json_t *x;
+    json_array_foreach(json_object_get(r, "variants"), i, x)
+    {
+        const char *v = jstr(x, "verdict"), *code = jstr(x, "code"),
+                   *blocked = jstr(x, "blocked_by");
+        snprintf(what, sizeof what, "%s %s: %s is %s, code %s, blocked by %s", label,
+                 jstr(r, "version"), jstr(x, "variant"), v, code, blocked ? blocked : "nothing");
+        if (strcmp(v, "driver-too-old") == 0)
+            check(I_DRIVER_WHERE_NO_CODE, runs(code), what);
+        const char *want = !applies                                            ? "platform"
+                           : !runs(code)                                       ? "code"
+                           : json_is_false(json_object_get(x, "python_wheel")) ? "python"
+                           : strcmp(v, "driver-too-old") == 0                  ? "driver"
+                                                                               : NULL;
+        check(I_HEADLINE_ORDER, want ? blocked && strcmp(blocked, want) == 0 : !blocked, what);
+    }
+    json_t *rec = json_object_get(r, "recommendation"), *fb = json_object_get(r, "fallback");
+    json_t *ans = json_is_object(rec) ? rec : fb;
+    if (json_is_object(ans)) {
+        snprintf(what, sizeof what, "%s %s: recommends %s %s needing driver %s", label,
+                 jstr(r, "version"), jstr(ans, "index"), jstr(ans, "pin"),
+                 jstr(ans, "min_driver") ? jstr(ans, "min_driver") : "-");
+        check(I_REC_DRIVER, driver_at_least(driver, jstr(ans, "min_driver")), what);
+        check(I_REC_RUNS, runs(jstr(ans, "verdict")), what);
+        check_python_cmd(o, ans, label);
+    }
+    if (json_is_object(rec)) {
+        /* the recommended variant's own row says it runs */
+        json_array_foreach(json_object_get(r, "variants"), i,
+                           x) if (strcmp(jstr(x, "variant"), jstr(rec, "index")) == 0)
+            check(I_REC_RUNS, json_is_true(json_object_get(x, "runs")), what);
+    }
+    json_array_foreach(json_object_get(r, "by_driver"), i, x) check_python_cmd(o, x, "by driver");
+    /* plain pip: with a driver, runs only where the PyPI build's row runs
+     * with that driver */
+    json_t *py = json_object_get(r, "pypi");
+    if (json_is_object(py) && json_is_true(json_object_get(py, "runs"))) {
+        const char *build = jstr(py, "build");
+        int row_runs = 0;
+        json_array_foreach(json_object_get(r, "variants"), i,
+                           x) if (strcmp(jstr(x, "variant"), build) == 0) row_runs =
+            json_is_true(json_object_get(x, "runs")) &&
+            driver_at_least(driver, jstr(x, "min_driver"));
+        snprintf(what, sizeof what, "%s %s: plain pip (%s) said to run", label, jstr(r, "version"),
+                 build);
+        check(I_PYPI_DRIVER, row_runs, what);
+    }
+    /* the newest release with code, whatever the driver */
+    const char *want = applies ? newest_with_code(o->cc, o->platform) : NULL;
+    json_t *wc = json_object_get(r, "newest_with_code");
+    snprintf(what, sizeof what, "%s: newest with code %s, the data says %s", label,
+             json_is_object(wc) ? jstr(wc, "release") : "none", want ? want : "none");
+    check(I_NEWEST_CODE,
+          want ? json_is_object(wc) && strcmp(jstr(wc, "release"), want) == 0 : !json_is_object(wc),
+          what);
+    snprintf(what, sizeof what, "%s: a source build offered while %s has code", label,
+             want ? want : "none");
+    check(I_NO_FALSE_LAST, !(want && !json_is_null(json_object_get(r, "way_forward"))), what);
+    /* limited by the driver: the asked release has running code without
+     * the driver (and a wheel for the Python), yet none is recommended */
+    if (driver && applies && !json_is_object(rec)) {
+        int code_here = 0, driver_blocks = 0;
+        json_array_foreach(json_object_get(r, "variants"), i, x)
+        {
+            code_here |=
+                runs(jstr(x, "code")) && !json_is_false(json_object_get(x, "python_wheel"));
+            driver_blocks |= json_is_true(json_object_get(x, "driver_blocks")) &&
+                             !json_is_false(json_object_get(x, "python_wheel"));
+        }
+        if (code_here && driver_blocks) {
+            int says = json_is_object(fb) && strstr(jstr(fb, "reason"), "driver");
+            int step = 0;
+            json_array_foreach(json_object_get(r, "change"), i, x) step |=
+                strcmp(jstr(x, "kind"), "driver") == 0;
+            snprintf(what, sizeof what, "%s %s: driver-limited, reason \"%s\", driver step %d",
+                     label, jstr(r, "version"), json_is_object(fb) ? jstr(fb, "reason") : "-",
+                     step);
+            check(I_DRIVER_SAYS, (says || !json_is_object(fb)) && step, what);
+        }
+    }
+    /* a driver step: the release it names runs with that driver */
+    json_array_foreach(json_object_get(r, "change"), i, x)
+    {
+        if (strcmp(jstr(x, "kind"), "driver") != 0)
+            continue;
+        struct query_options o2 = *o;
+        o2.version = jstr(x, "release");
+        if (dotver_parse(jstr(x, "min_driver"), &o2.driver) < 0)
+            continue;
+        o2.has_driver = 1;
+        o2.driver_text = jstr(x, "min_driver");
+        json_t *r2 = query_run(&V, &o2, &err);
+        snprintf(what, sizeof what, "%s: driver step %s for %s", label, jstr(x, "min_driver"),
+                 jstr(x, "release"));
+        check(I_CHANGE_DRIVER, r2 && json_is_object(json_object_get(r2, "recommendation")), what);
+        json_decref(r2);
+    }
+    json_decref(r);
+}
+
+int main(int argc, char **argv)
+{
+    struct wa_error err;
+    if (argc < 2 || tables_load(argv[1], &T, &err) < 0) {
+        fprintf(stderr, "usage: test_answers DATA_DIR [--quick]: %s\n", argc < 2 ? "" : err.msg);
+        return 2;
+    }
+    int quick = argc > 2 && strcmp(argv[2], "--quick") == 0;
+    if (dbview_build(NULL, &T, DBVIEW_CODE_ONLY, &V, &err) < 0) {
+        fprintf(stderr, "view: %s\n", err.msg);
+        return 2;
+    }
+    struct query_order *order = query_order_new(&V);
+    static const char *const drivers[] = {NULL,        "450.80.02", "470.256.02", "495.29.05",
+                                          "510.47.03", "525.60.13", "535.104.05", "545.23.06",
+                                          "550.54.14", "560.28.03", "570.26",     "575.51.03",
+                                          "580.65.06", "590.48.01", "595.45.04"};
+    static const char *const platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64"};
+    static const char *const pythons[] = {NULL, "3.8", "3.12", "3.14t"};
+    /* torch's releases, newest first, from the view */
+    const char *releases[256];
+    size_t nrel = 0;
+    for (size_t i = 0; i < V.nrows && nrel < 256; i++) {
+        const struct dbview_row *r = &V.rows[i];
+        size_t k = 0;
+        while (k < nrel && strcmp(releases[k], r->release) != 0)
+            k++;
+        if (k == nrel && strcmp(r->project, "torch") == 0)
+            releases[nrel++] = r->release;
+    }
+    /* GPUs alike for every question (capability, Tegra, Arm-only, mode)
+     * are asked once; each stands for the others */
+    size_t asked = 0, gpus = 0;
+    for (size_t g = 0; g < T.ngpus; g++) {
+        const struct gpu *gp = &T.gpus[g];
+        gpus++;
+        size_t h = 0;
+        for (; h < g; h++)
+            if (T.gpus[h].cc == gp->cc && T.gpus[h].tegra == gp->tegra &&
+                T.gpus[h].arm_host == gp->arm_host && T.gpus[h].gfx.xnack == gp->gfx.xnack)
+                break;
+        if (h < g)
+            continue;
+        for (size_t p = 0; p < 3; p++)
+            for (size_t d = 0; d < sizeof drivers / sizeof *drivers; d++) {
+                if (gp->amd && d > 0)
+                    break; /* AMD: no NVIDIA driver */
+                for (size_t y = 0; y < sizeof pythons / sizeof *pythons; y++)
+                    for (size_t k = 0; k <= nrel; k++) {
+                        /* --quick: every GPU and driver, the newest and
+                         * a spread of releases */
+                        if (quick && k > 0 && k % 7 != 1)
+                            continue;
+                        struct query_options o;
+                        memset(&o, 0, sizeof o);
+                        o.gpu = gp;
+                        o.cc = gp->cc;
+                        o.arm_host = gp->arm_host;
+                        o.project = "torch";
+                        o.platform = platforms[p];
+                        o.order = order;
+                        o.version = k ? releases[k - 1] : NULL;
+                        struct dotver dv;
+                        if (drivers[d]) {
+                            dotver_parse(drivers[d], &dv);
+                            o.has_driver = 1;
+                            o.driver = dv;
+                            o.driver_text = drivers[d];
+                        }
+                        if (pythons[y]) {
+                            tables_python_parse(pythons[y], &o.python, &o.python_free_threaded);
+                            o.has_python = 1;
+                        }
+                        char label[256];
+                        snprintf(label, sizeof label, "%s on %s, driver %s, Python %s", gp->name,
+                                 platforms[p], drivers[d] ? drivers[d] : "none",
+                                 pythons[y] ? pythons[y] : "any");
+                        one(&o, drivers[d] ? &dv : NULL, label);
+                        asked++;
+                    }
+            }
+    }
+    printf("%zu questions for %zu GPUs, %zu releases\n", asked, gpus, nrel);
+    for (int i = 0; i < I_COUNT; i++) {
+        printf("  %-90s %ld checks, %ld fail\n", names[i], checks[i], fails[i]);
+        OK(fails[i] == 0, "%s: %ld of %ld fail", names[i], fails[i], checks[i]);
+        OK(checks[i] > 0, "%s: never checked", names[i]);
+    }
+    query_order_free(order);
+    dbview_free(&V);
+    tables_free(&T);
+    return harness_done();
+}
