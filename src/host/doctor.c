@@ -5,11 +5,13 @@
 #include "doctor.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "compat.h"
 #include "dotver.h"
@@ -157,11 +159,12 @@ static void scan_dist(struct dist *d, const char *infodir)
     struct strmap *seen = strmap_new();
     json_t *bins = json_object_get(d->rec, "binaries");
     size_t files = 0;
-    /* the folder itself, links resolved: a listed file must be inside it
-     * after its own links are resolved too (a linked folder in between
-     * would lead anywhere) */
-    char *root = realpath(d->site, NULL);
-    size_t rootlen = root ? strlen(root) : 0;
+    /* Links are followed wherever they lead, as Python's loader does
+     * (Spack and Nix views, venvs of links); the RECORD path itself stays
+     * inside the folder (wanted_path).  A listed file that cannot be read
+     * or scanned is named: nobody knows what GPU code it holds. */
+    struct strbuf unread = STRBUF_INIT;
+    size_t nunread = 0;
     for (const char *p = record; p && *p;) {
         const char *eol = strchr(p, '\n');
         char *path = doctor_record_path(p);
@@ -171,7 +174,8 @@ static void scan_dist(struct dist *d, const char *infodir)
             continue;
         }
         char *full = fsutil_join(d->site, path);
-        char *real = root ? realpath(full, NULL) : NULL;
+        char *real = realpath(full, NULL);
+        int why = real ? 0 : errno;
         const char *id = real ? real : path;
         if (strmap_get(seen, id, NULL)) {
             free(real);
@@ -191,13 +195,30 @@ static void scan_dist(struct dist *d, const char *infodir)
         }
         strmap_put(seen, id, 1);
         files++;
-        int inside = real && strncmp(real, root, rootlen) == 0 && real[rootlen] == '/';
         struct stat st;
+        const char *failed = NULL;
+        char msg[200];
         /* the file itself, also when the listed path is a link to it (the
          * real path is what was marked seen) */
-        if (inside && stat(real, &st) == 0 && S_ISREG(st.st_mode)) {
+        if (!real) {
+            failed = strerror(why);
+        } else if (stat(real, &st) != 0) {
+            failed = strerror(errno);
+        } else if (!S_ISREG(st.st_mode)) {
+            failed = "not a regular file";
+        } else if (access(real, R_OK) != 0) {
+            failed = strerror(errno);
+        } else {
             struct scan_result *r = scan_file(real);
-            json_t *j = r ? scanreport_json(r) : NULL;
+            /* a file of no binary kind (a METADATA, a text .so linker
+             * script) holds no GPU code; any other failure is a file whose
+             * code nobody knows */
+            if (r && r->failed &&
+                !(r->kind == SCAN_KIND_UNKNOWN && r->error.code == WA_ERR_FORMAT)) {
+                snprintf(msg, sizeof msg, "%.150s", r->error.msg);
+                failed = msg;
+            }
+            json_t *j = r && !r->failed ? scanreport_json(r) : NULL;
             size_t i;
             json_t *b;
             json_array_foreach(json_object_get(j, "binaries"), i, b)
@@ -211,13 +232,25 @@ static void scan_dist(struct dist *d, const char *infodir)
             json_decref(j);
             scan_result_free(r);
         }
+        if (failed) {
+            if (nunread < 3) {
+                char *shown = xstrdup(path);
+                wa_printable_ascii(shown);
+                strbuf_addf(&unread, "%s%s (%s)", nunread ? ", " : "", shown, failed);
+                free(shown);
+            }
+            nunread++;
+        }
         free(real);
         free(full);
         free(path);
     }
+    if (nunread)
+        dist_limit(d, "%zu file%s its RECORD lists could not be read or scanned: %s%s", nunread,
+                   nunread == 1 ? "" : "s", unread.buf, nunread > 3 ? ", ..." : "");
+    strbuf_free(&unread);
     strmap_free(seen);
     free(record);
-    free(root);
     d->code = record_code(d->rec);
 }
 

@@ -123,9 +123,9 @@ t = by_name(o).get("torch", {})
 c.eq((t.get("verdict"), t.get("fix"), t.get("gpu_files")), ("native", None, 2),
      "native on 12.0, no fix; the bundled library scanned but not counted, the outside file not read")
 
-# A folder inside site-packages that is a link to elsewhere: its files are
-# not the environment's, and are not read (the link target holds code
-# without 12.0, which would make the verdict "no").
+# A folder inside site-packages that is a link to elsewhere: Python loads
+# its files from there, so they are read wherever the link leads (the
+# target holds code without 12.0: the verdict is "partial", exit 1).
 linked = os.path.join(W, "linked")
 elsewhere = os.path.join(W, "elsewhere")
 dist(linked, "torch", "2.8.0+cu128", {"torch/lib/libtorch_cuda.so": "libk_default.so"})
@@ -134,9 +134,51 @@ shutil.copyfile(os.path.join(CUDA, "libk_two.so"), os.path.join(elsewhere, "lib"
 os.symlink(elsewhere, os.path.join(linked, "torch", "ext"))
 with open(os.path.join(linked, "torch-2.8.0+cu128.dist-info", "RECORD"), "a") as f:
     f.write("torch/ext/lib/libtorch_extra.so,sha256=x,1\n")
-o, _ = doctor("--site-packages", linked, "--cc", "12.0", expect=0)
+o, _ = doctor("--site-packages", linked, "--cc", "12.0", expect=1)
 t = by_name(o).get("torch", {})
-c.eq((t.get("verdict"), t.get("gpu_files")), ("native", 1), "a file behind a linked folder is not read")
+c.eq((t.get("verdict"), t.get("gpu_files")), ("partial", 2), "a file behind a linked folder is read, as Python loads it")
+
+# A view of links (Spack, Nix, a venv built with links): every library is a
+# link to a store elsewhere; the verdict is the same as with copies.
+for name, make in (("copies", shutil.copyfile), ("links", os.symlink)):
+    site = os.path.join(W, "view-" + name)
+    store = os.path.join(W, "store-" + name)
+    dist(site, "torch", "2.8.0+cu126", {})
+    os.makedirs(os.path.join(store, "lib"), exist_ok=True)
+    os.makedirs(os.path.join(site, "torch", "lib"), exist_ok=True)
+    shutil.copyfile(os.path.join(CUDA, "libk_two.so"), os.path.join(store, "lib", "libtorch_cuda.so"))
+    make(os.path.join(store, "lib", "libtorch_cuda.so"), os.path.join(site, "torch", "lib", "libtorch_cuda.so"))
+    with open(os.path.join(site, "torch-2.8.0+cu126.dist-info", "RECORD"), "a") as f:
+        f.write("torch/lib/libtorch_cuda.so,sha256=x,1\n")
+    o, p = doctor("--site-packages", site, "--cc", "12.0", expect=1)
+    t = by_name(o).get("torch", {}) if o else {}
+    c.eq((t.get("verdict"), t.get("gpu_files")), ("unsupported", 1),
+         "a site-packages of %s: the library's code is judged (no sm_120 in it), exit 1" % name)
+
+# A listed library that cannot be read: named, and never exit 0 ("could
+# not check", exit 5); a dangling link likewise.
+for name, spoil in (("unreadable", "chmod"), ("dangling", "link")):
+    site = os.path.join(W, "cannot-" + name)
+    dist(site, "torch", "2.8.0+cu128", {"torch/lib/libtorch_cuda.so": "libk_default.so"})
+    lib = os.path.join(site, "torch", "lib", "libtorch_cuda.so")
+    if spoil == "chmod":
+        if os.geteuid() == 0:
+            # root reads any file: a FIFO in its place stands in
+            os.remove(lib)
+            os.mkfifo(lib)
+        else:
+            os.chmod(lib, 0)
+    else:
+        os.remove(lib)
+        os.symlink(os.path.join(W, "nowhere", "libtorch_cuda.so"), lib)
+    o, p = doctor("--site-packages", site, "--cc", "12.0", expect=5)
+    why = " ".join(x.get("why", "") for x in (o or {}).get("incomplete", []))
+    c.ok("torch/lib/libtorch_cuda.so" in why and "could not be read" in why,
+         "%s: the library is named as not checked: %r" % (name, why))
+    p = subprocess.run([args.wheelarch, "doctor", "--site-packages", site, "--cc", "12.0"],
+                       capture_output=True, text=True, timeout=60)
+    c.ok(p.returncode == 5 and "torch/lib/libtorch_cuda.so" in p.stdout + p.stderr,
+         "%s: the text names it, exit 5 (%d): %s" % (name, p.returncode, (p.stdout + p.stderr)[-300:]))
 
 # The GPU library torch pins lacks 12.0: partial, and the reason names it.
 pinned = os.path.join(W, "pinned")
