@@ -1249,6 +1249,9 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
     int applies = query_applies(o->cc, tegra, arm_host, o->platform);
 
     json_t *out = json_object();
+    /* the shape of this object (docs/answers.md); raised when a field
+     * changes meaning or goes, not when one is added */
+    json_object_set_new(out, "schema_version", json_integer(QUERY_SCHEMA_VERSION));
     json_t *g = json_object();
     char ccs[16];
     compat_cc_string(o->cc, ccs, sizeof ccs);

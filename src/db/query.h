@@ -5,15 +5,25 @@
  * The result is a JSON object, a public interface (`wheelarch query
  * --json`), from which the text output is also made:
  *
- *   {"gpu": {"name", "compute_capability", "architecture", "tegra"} ,
+ *   {"schema_version": QUERY_SCHEMA_VERSION,
+ *    "gpu": {"name", "compute_capability", "architecture", "tegra"} ,
  *    "driver": {"version", "cuda"} or null,
+ *    "python": {"version", "free_threaded", "source"} or null,
  *    "project", "version", "platform",
  *    "variants": [{"variant", "version", "index_url", "status", "cuda",
- *                  "min_driver", "verdict", "label", "reason", "via"}],
- *    "recommendation": {"index", "index_url", "version", "verdict",
- *                       "reason", "commands": {"pip", "uv"}} or null,
+ *                  "min_driver", "verdict", "label", "reason", "via",
+ *                  "code", "code_reason", "driver_blocks", "needed_driver",
+ *                  "python_wheel", "python_versions", "blocked_by", "runs"}],
+ *    "recommendation": {"index", "index_url", "version", "pin", "verdict",
+ *                       "reason", "python_versions", "commands": {"pip", "uv"}}
+ *                      or null,
  *    "fallback": the same for the newest release that works, or null,
+ *    "newest_with_code", "newest_that_runs": the same, or null,
+ *    "change": [{"kind": "driver" | "python" | "release" | "source", "text", ...}],
  *    "notes": [...]}
+ *
+ * Each row is judged on platform, code, Python and driver apart; its
+ * headline is the first that blocks (docs/answers.md).
  */
 #ifndef WHEELARCH_QUERY_H
 #define WHEELARCH_QUERY_H
@@ -25,6 +35,10 @@
 #include "dotver.h"
 #include "error.h"
 #include "tables.h"
+
+/* The version of query's JSON shape (its "schema_version"): 2 split the
+ * code from the driver and the Python (docs/answers.md). */
+#define QUERY_SCHEMA_VERSION 2
 
 struct query_order;
 

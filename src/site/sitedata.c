@@ -303,6 +303,10 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
     json_object_set_new(out, "recommendation",
                         slim_answer(json_object_get(r, "recommendation"), 1));
     json_object_set_new(out, "fallback", slim_answer(json_object_get(r, "fallback"), 1));
+    /* the newest release with code whatever the driver: what a driver
+     * update can reach (null: none has code, see way_forward) */
+    json_object_set_new(out, "newest_with_code",
+                        slim_answer(json_object_get(r, "newest_with_code"), 1));
     json_t *bd = json_array();
     size_t i;
     json_t *x;
