@@ -92,6 +92,17 @@ static void print_text(json_t *o)
         json_t *c = json_object_get(rec, "commands");
         printf("  %s\n  %s\n", json_string_value(json_object_get(c, "pip")),
                json_string_value(json_object_get(c, "uv")));
+        json_t *k = json_object_get(rec, "companions");
+        if (json_is_object(k)) {
+            const char *ta = json_string_value(json_object_get(k, "torchaudio"));
+            const char *note = json_string_value(json_object_get(k, "note"));
+            printf("  with torchvision %s%s%s: %s\n",
+                   json_string_value(json_object_get(k, "torchvision")),
+                   ta ? " and torchaudio " : "", ta ? ta : "",
+                   json_string_value(json_object_get(c, "pip_with_companions")));
+            if (note)
+                printf("    (%s)\n", note);
+        }
         printf("  source: %s", json_string_value(json_object_get(rec, "provenance")));
         if (json_is_string(json_object_get(rec, "min_driver")))
             printf("; needs NVIDIA driver %s or newer",

@@ -687,6 +687,52 @@ static int pin_whole(const char *pin)
     return n >= 2 && strcmp(pin + n - 2, ".*") == 0;
 }
 
+/* A companion's requirement for a torch pin: "0.23.*" for a release pin,
+ * the exact version for an exact one. */
+static char *companion_pin(const char *version, int whole)
+{
+    struct dotver d;
+    if (whole && dotver_parse(version, &d) == 0 && d.n >= 2)
+        return xasprintf("%ld.%ld.*", d.f[0], d.f[1]);
+    return xstrdup(version);
+}
+
+/* torch's answer installs its matching torchvision and torchaudio (as
+ * pytorch.org's selector does): {"torchvision": pin, "torchaudio": pin or
+ * null, "note"} into rec, and the commands with them; nothing when the
+ * data has no companions for the pin. */
+static void add_companions(const struct qctx *c, json_t *rec, const char *pin, const char *url)
+{
+    if (strcmp(c->o->project, "torch") != 0)
+        return;
+    char ver[64];
+    size_t n = strlen(pin);
+    int whole = n >= 2 && strcmp(pin + n - 2, ".*") == 0;
+    snprintf(ver, sizeof ver, "%.*s", (int)(whole ? n - 2 : n), pin);
+    const struct companion *k = tables_companion(c->v->t, ver);
+    if (!k)
+        return;
+    char *tv = companion_pin(k->torchvision, whole);
+    char *ta = k->torchaudio ? companion_pin(k->torchaudio, whole) : NULL;
+    json_t *x = json_object();
+    json_object_set_new(x, "torchvision", json_string(tv));
+    json_object_set_new(x, "torchaudio", jstr_or_null(ta));
+    json_object_set_new(x, "note", k->notes[0] ? json_string(k->notes) : json_null());
+    json_object_set_new(rec, "companions", x);
+    char *pip =
+        ta ? xasprintf("pip install torch==%s torchvision==%s torchaudio==%s --index-url %s", pin,
+                       tv, ta, url)
+           : xasprintf("pip install torch==%s torchvision==%s --index-url %s", pin, tv, url);
+    char *uv = xasprintf("uv %s", pip);
+    json_t *cmds = json_object_get(rec, "commands");
+    json_object_set_new(cmds, "pip_with_companions", json_string(pip));
+    json_object_set_new(cmds, "uv_with_companions", json_string(uv));
+    free(pip);
+    free(uv);
+    free(tv);
+    free(ta);
+}
+
 static json_t *answer_json(const struct qctx *c, const struct answer *a, const char *reason)
 {
     const struct dbview_row *r = c->rows[a->row];
@@ -707,6 +753,7 @@ static json_t *answer_json(const struct qctx *c, const struct answer *a, const c
     set_provenance(rec, r);
     json_object_set_new(rec, "python_versions", python_versions_json(c, r, pin_whole(a->pin)));
     json_object_set_new(rec, "commands", query_commands(project, a->pin, u));
+    add_companions(c, rec, a->pin, u);
     free(u);
     return rec;
 }

@@ -763,6 +763,48 @@ size_t tables_python_versions(const struct tables *t, const char *project, const
     return m;
 }
 
+/* data/pytorch_companions.csv: torchvision and torchaudio per torch. */
+static int load_companions(const char *dir, struct tables *t, struct wa_error *err)
+{
+    static const char file[] = "pytorch_companions.csv";
+    struct csvfile c;
+    static const char *const cols[] = {"torch",  "torchvision", "torchaudio", "notes",
+                                       "source", "checked_on",  NULL};
+    int idx[6];
+    int rc = open_table(dir, file, cols, idx, &c, err);
+    if (rc < 0)
+        return rc;
+    t->companions = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->companions);
+    for (size_t r = 0; r < c.nrows && rc == 0; r++) {
+        char *const *row = c.rows[r];
+        struct dotver a, b, d;
+        if (dotver_parse(row[idx[0]], &a) < 0 || dotver_parse(row[idx[1]], &b) < 0 ||
+            (row[idx[2]][0] && dotver_parse(row[idx[2]], &d) < 0) || !is_date(row[idx[5]])) {
+            rc = wa_error_set(err, WA_ERR_FORMAT,
+                              "%s line %zu: want a torch version, a torchvision version, a "
+                              "torchaudio version (or nothing) and a checked_on date",
+                              file, r + 2);
+            break;
+        }
+        struct companion *x = &t->companions[t->ncompanions++];
+        x->torch = xstrdup(row[idx[0]]);
+        x->torchvision = xstrdup(row[idx[1]]);
+        x->torchaudio = row[idx[2]][0] ? xstrdup(row[idx[2]]) : NULL;
+        x->notes = xstrdup(row[idx[3]]);
+        x->source = xstrdup(row[idx[4]]);
+    }
+    csvfile_free(&c);
+    return rc;
+}
+
+const struct companion *tables_companion(const struct tables *t, const char *torch)
+{
+    for (size_t i = 0; t && torch && i < t->ncompanions; i++)
+        if (dotver_cmp_str(t->companions[i].torch, torch) == 0)
+            return &t->companions[i];
+    return NULL;
+}
+
 const char *tables_gpu_library(const struct tables *t, const char *project)
 {
     for (size_t i = 0; t && project && i < t->ngpu_libraries; i++) {
@@ -964,6 +1006,8 @@ int tables_load(const char *dir, struct tables *t, struct wa_error *err)
         rc = load_gpu_libraries(dir, t, err);
     if (rc == 0)
         rc = load_pythons(dir, t, err);
+    if (rc == 0)
+        rc = load_companions(dir, t, err);
     if (rc < 0)
         tables_free(t);
     return rc;
@@ -1048,6 +1092,14 @@ void tables_free(struct tables *t)
         free(t->pythons[i].source);
     }
     free(t->pythons);
+    for (size_t i = 0; i < t->ncompanions; i++) {
+        free(t->companions[i].torch);
+        free(t->companions[i].torchvision);
+        free(t->companions[i].torchaudio);
+        free(t->companions[i].notes);
+        free(t->companions[i].source);
+    }
+    free(t->companions);
     free(t->releases);
     memset(t, 0, sizeof *t);
 }

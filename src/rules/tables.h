@@ -164,6 +164,14 @@ struct python_support {
     char *confidence, *source;
 };
 
+/* torch's companion releases (data/pytorch_companions.csv): the
+ * torchvision and torchaudio published with a torch release. */
+struct companion {
+    char *torch, *torchvision; /* "2.8.0", "0.23.0" */
+    char *torchaudio;          /* NULL: none for this release */
+    char *notes, *source;
+};
+
 struct tables {
     struct gpu *gpus;
     size_t ngpus;
@@ -189,6 +197,8 @@ struct tables {
     size_t ngpu_libraries;
     struct python_support *pythons;
     size_t npythons;
+    struct companion *companions;
+    size_t ncompanions;
     char checked_on[11]; /* the newest checked_on of the declared data, "" if none */
 };
 
@@ -217,6 +227,9 @@ int tables_python_has(const struct tables *t, const char *project, const char *v
 size_t tables_python_versions(const struct tables *t, const char *project, const char *version,
                               const char *platform, int whole_release, int free_threaded,
                               uint16_t *out, size_t max);
+
+/* The companions of a torch version ("2.8.0"), or NULL. */
+const struct companion *tables_companion(const struct tables *t, const char *torch);
 
 /* Whether cc is an integrated Tegra/Jetson part (3.2, 5.3, 6.2, 7.2, 8.7,
  * 10.1 / 11.0 Thor). */
