@@ -118,6 +118,34 @@ static void print_doctor(const json_t *r, const struct machine *m)
             printf("  fix: wheelarch knows no build of it that runs better here; build it from "
                    "source for this GPU\n");
         }
+        json_t *vf = json_object_get(x, "verify");
+        if (json_is_object(vf)) {
+            json_t *st = json_object_get(vf, "static");
+#define N(o, k) ((long long)json_integer_value(json_object_get(o, k)))
+            printf("  the driver loaded %lld of %lld modules checked (of %lld): %lld native, "
+                   "%lld by PTX JIT only (%.2f s of JIT), %lld not at all; the rules say %lld "
+                   "native, %lld JIT, %lld none\n",
+                   N(vf, "native") + N(vf, "jit"), N(vf, "checked"), N(vf, "modules"),
+                   N(vf, "native"), N(vf, "jit"),
+                   json_real_value(json_object_get(vf, "jit_seconds")), N(vf, "none"),
+                   N(st, "native"), N(st, "jit"), N(st, "none"));
+            if (N(vf, "disagreements"))
+                printf("  DISAGREEMENT: in %lld module%s the driver did otherwise than the rules "
+                       "say; first: %s\n",
+                       N(vf, "disagreements"), N(vf, "disagreements") == 1 ? "" : "s",
+                       json_string_value(json_object_get(vf, "first_disagreement")));
+#undef N
+        }
+    }
+    json_t *vt = json_object_get(r, "verify");
+    if (json_is_object(vt)) {
+        if (json_is_true(json_object_get(vt, "available")))
+            printf("\nverified with the NVIDIA driver on %s (compute capability %s)\n",
+                   json_string_value(json_object_get(vt, "device")),
+                   json_string_value(json_object_get(vt, "compute_capability")));
+        else
+            printf("\n--verify: %s; the verdicts above are the rules' alone\n",
+                   json_string_value(json_object_get(vt, "why")));
     }
     int ex = (int)json_integer_value(json_object_get(r, "exit"));
     size_t unchecked = json_array_size(json_object_get(r, "without_record"));
@@ -130,6 +158,9 @@ static void print_doctor(const json_t *r, const struct machine *m)
                      : ex == DOCTOR_EXIT_INCOMPLETE
                          ? "nothing checked will fail, but not everything could be checked (see "
                            "above)"
+                     : ex == DOCTOR_EXIT_DISAGREE
+                         ? "the NVIDIA driver disagrees with the compatibility rules (see "
+                           "DISAGREEMENT above): trust the driver"
                          : "something will fail on this machine's GPUs");
 }
 
@@ -189,6 +220,7 @@ static int doctor_step(const struct cli_command *cmd, const struct cli_args *a)
     o.gpus = m.gpus;
     o.ngpus = m.n;
     o.platform = platform;
+    o.verify = cli_get(cmd, a, "verify") != NULL;
     json_t *r = doctor_run(&o, &err);
     if (!r) {
         cli_warn("doctor: %s", err.msg);

@@ -107,6 +107,12 @@ static const struct cli_option doctor_options[] = {
     {"platform", 0, "P", "linux-x86_64, linux-aarch64 or windows-x86_64 (default: this machine's)",
      0},
     {"cache", 0, "DIR", "database folder for the fixes (default: cache; works without)", 0},
+    {"verify", 0, NULL,
+     "also ask the NVIDIA driver (libcuda.so.1): hand each module's SASS, then its PTX, to "
+     "it and report what loaded natively, by JIT only (timed) or not at all beside the rules' "
+     "verdict; a disagreement exits 6. Without a driver or GPU it says so and checks as "
+     "without",
+     0},
     {"json", 0, NULL, "print one JSON object (see README.md, doctor)", 0},
     {NULL, 0, NULL, NULL, 0},
 };
@@ -246,8 +252,10 @@ const struct cli_command cli_commands[] = {
      "installed build, from the database or PyTorch's declared lists (no network). Exit status "
      "0 when everything runs natively, 4 when something only runs through PTX JIT, 5 when "
      "nothing checked fails but something could not be checked (each named: a limit hit, a "
-     "METADATA that cannot be read), 1 when something will fail, 2 for a usage error (also when "
-     "--python does not answer within 30 s): it can gate a CI job or a container's start.",
+     "METADATA that cannot be read, a listed file that cannot be read or scanned), 1 when "
+     "something will fail, 6 when --verify found the driver disagreeing with the rules, 2 for "
+     "a usage error (also when --python does not answer within 30 s): it can gate a CI job or a "
+     "container's start.",
      "wheelarch doctor --python .venv/bin/python", doctor_options, cli_doctor},
     {"variants", "[--gpu NAME... | --cc X.Y] [--driver V] [--json]",
      "Print the wheel-variant properties (PEP 825) this machine's GPUs and driver support.",

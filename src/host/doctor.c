@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "cudaverify.h"
 #include "dotver.h"
 #include "fsutil.h"
 #include "query.h"
@@ -456,6 +457,36 @@ static json_t *fix_for(const struct doctor_options *o, const struct dist *d)
     return fix;
 }
 
+/* --verify for one distribution: each of its files with GPU code handed
+ * to the driver (cudaverify_file), the counts summed. */
+static json_t *verify_dist(struct cudaverify *cv, const struct tables *t, const struct dist *d)
+{
+    struct cudaverify_counts c;
+    memset(&c, 0, sizeof c);
+    json_t *errors = json_array();
+    size_t i;
+    json_t *b;
+    json_array_foreach(json_object_get(d->rec, "binaries"), i, b)
+    {
+        const char *path = json_string_value(json_object_get(b, "path"));
+        if (!path)
+            continue;
+        char *full = fsutil_join(d->site, path);
+        struct wa_error err;
+        if (cudaverify_file(cv, t, full, &c, &err) < 0 && json_array_size(errors) < 3)
+            json_array_append_new(errors, json_string(err.msg));
+        free(full);
+    }
+    return json_pack("{s:I,s:I,s:I,s:I,s:I,s:f,s:{s:I,s:I,s:I},s:I,s:s?,s:I,s:o}", "modules",
+                     (json_int_t)c.modules, "checked", (json_int_t)c.checked, "native",
+                     (json_int_t)c.native, "jit", (json_int_t)c.jit, "none", (json_int_t)c.none,
+                     "jit_seconds", c.jit_seconds, "static", "native", (json_int_t)c.static_native,
+                     "jit", (json_int_t)c.static_jit, "none", (json_int_t)c.static_none,
+                     "disagreements", (json_int_t)c.disagreements, "first_disagreement",
+                     c.disagreements ? c.first_disagreement : NULL, "unreadable",
+                     (json_int_t)c.unreadable, "errors", errors);
+}
+
 json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
 {
     struct dist *ds = NULL;
@@ -501,6 +532,22 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
             free(pin);
         }
     int os = tables_platform_os(o->platform);
+    /* --verify: the driver, once, for every distribution */
+    struct cudaverify *cv = NULL;
+    json_t *verify = json_null();
+    size_t disagree = 0;
+    if (o->verify) {
+        char why[256];
+        if (cudaverify_open(0, &cv, why, sizeof why) < 0) {
+            verify = json_pack("{s:b,s:s}", "available", 0, "why", why);
+        } else {
+            char ccs[16];
+            compat_cc_string(cudaverify_device_cc(cv), ccs, sizeof ccs);
+            verify =
+                json_pack("{s:b,s:s,s:s,s:i}", "available", 1, "device", cudaverify_device_name(cv),
+                          "compute_capability", ccs, "driver_cuda", cudaverify_driver_cuda(cv));
+        }
+    }
     json_t *list = json_array(), *unread = json_array();
     int worst_all = -1;
     size_t without = 0;
@@ -575,6 +622,11 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
                               vs, "verdict", compat_verdict_name(worst));
         free(site);
         json_object_set_new(x, "fix", worst == COMPAT_NATIVE ? json_null() : fix_for(o, d));
+        if (cv) {
+            json_t *vj = verify_dist(cv, o->t, d);
+            disagree += (size_t)json_integer_value(json_object_get(vj, "disagreements"));
+            json_object_set_new(x, "verify", vj);
+        }
         json_array_append_new(list, x);
         free(variant);
         row_free(&row);
@@ -583,7 +635,8 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
         free(lrows);
     }
     /* what will fail, then what could not be checked, then what is slow */
-    int status = worst_all > COMPAT_PTX_JIT    ? DOCTOR_EXIT_FAIL
+    int status = disagree                      ? DOCTOR_EXIT_DISAGREE
+                 : worst_all > COMPAT_PTX_JIT  ? DOCTOR_EXIT_FAIL
                  : json_array_size(incomplete) ? DOCTOR_EXIT_INCOMPLETE
                  : worst_all == COMPAT_PTX_JIT ? DOCTOR_EXIT_JIT
                                                : DOCTOR_EXIT_OK;
@@ -601,6 +654,11 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
                             "without_gpu_code", (json_int_t)without, "without_record", unread,
                             "incomplete", incomplete, "exit", status);
     free(platform);
+    if (out)
+        json_object_set_new(out, "verify", verify);
+    else
+        json_decref(verify);
+    cudaverify_close(cv);
     if (!out)
         wa_error_set(err, WA_ERR_FORMAT, "cannot make the report");
     for (size_t i = 0; i < n; i++)

@@ -22,7 +22,8 @@
  * --json`, documented in README.md), with "exit": 0 when every
  * distribution with GPU code runs natively on every GPU, 4 when one only
  * runs through PTX JIT (slow first start), 1 when one will fail, 5 when
- * nothing fails but something could not be checked ("incomplete").
+ * nothing fails but something could not be checked ("incomplete"), 6
+ * when --verify found the driver disagreeing with the rules.
  */
 #ifndef WHEELARCH_DOCTOR_H
 #define WHEELARCH_DOCTOR_H
@@ -42,6 +43,10 @@
  * hit, or a .dist-info's METADATA or RECORD could not be read ("incomplete"
  * in the report names each). */
 #define DOCTOR_EXIT_INCOMPLETE 5
+/* --verify: the driver loaded a module otherwise than the rules say (the
+ * report names the first of each distribution): the static verdict of
+ * this machine is not to be trusted. */
+#define DOCTOR_EXIT_DISAGREE 6
 
 /* Files scanned at most per distribution (each path once, however often
  * RECORD lists it), and distributions per folder; more is reported as a
@@ -58,6 +63,10 @@ struct doctor_options {
                                       * platform set), with labels */
     size_t ngpus;
     const char *platform; /* "linux-x86_64" ... */
+    /* Also ask the NVIDIA driver (cudaverify.h): each distribution's
+     * modules loaded natively, by JIT only, or not at all, beside the
+     * static verdict; "verify" in the report. */
+    int verify;
 };
 
 /* Runs the checks.  Returns a new object, or NULL with err set when no

@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import watest  # noqa: E402
 
-args = watest.parse_args()
+args = watest.parse_args(lambda ap: ap.add_argument("--cuda-dir", required=True))
 c = watest.Checker()
 W = args.work
 CUDA = os.path.join(HERE, "..", "fixtures", "cuda")
@@ -325,4 +325,49 @@ for name, proc in hung:
     c.ok(proc.returncode == 2 and "did not say where its site-packages are within 30 s" in err,
          "%s: a hung --python is stopped after 30 s (exit %s): %r" % (name, proc.returncode, err))
 c.ok(time.time() - t0 < 60, "both stopped within a minute (%.0f s)" % (time.time() - t0))
+# ---- --verify: the driver's own answer (a stand-in libcuda.so.1) -----------
+# libk_debug.so: SASS sm_80 and PTX compute_80 in one module;
+# libk_two.so: SASS sm_80 sm_86 sm_90a in two modules, no PTX.
+vsite = os.path.join(W, "verify")
+dist(vsite, "torch", "2.8.0+cu126", {"torch/lib/libtorch_cuda.so": "libk_debug.so",
+                                    "torch/lib/libtorch_extra.so": "libk_two.so"})
+fake = {"LD_LIBRARY_PATH": args.cuda_dir}
+
+
+def verified(cc, expect, extra=None):
+    env = dict(fake, FAKE_CUDA_CC=cc, **(extra or {}))
+    o, p = doctor("--site-packages", vsite, "--cc", cc, "--verify", expect=expect, env=env)
+    return o, (by_name(o).get("torch") or {}).get("verify") or {}
+
+
+# 8.6: every module has SASS that runs: the driver loads all natively
+o, v = verified("8.6", 0)
+c.ok(o and o["verify"]["available"] and o["verify"]["compute_capability"] == "8.6",
+     "the stand-in driver is found: %s" % (o or {}).get("verify"))
+c.eq((v.get("modules"), v.get("checked"), v.get("native"), v.get("jit"), v.get("none"), v.get("disagreements")),
+     (3, 3, 3, 0, 0, 0), "8.6: three modules, all native, as the rules say")
+# 12.0: the sm_80 module has PTX (JIT, timed); libk_two's have nothing
+o, v = verified("12.0", 1)
+c.eq((v.get("native"), v.get("jit"), v.get("none"), v.get("disagreements")), (0, 1, 2, 0),
+     "12.0: one module by JIT, two not at all, as the rules say: %s" % v)
+c.ok(isinstance(v.get("jit_seconds"), float), "the JIT is timed")
+c.eq(v.get("static"), {"native": 0, "jit": 1, "none": 2}, "the rules' verdict beside the driver's")
+# a planted disagreement: a driver that refuses every cubin
+o, v = verified("8.6", 6, {"FAKE_CUDA_NO_SASS": "1"})
+c.eq((v.get("native"), v.get("jit"), v.get("none"), v.get("disagreements")), (0, 1, 2, 3),
+     "a driver refusing SASS: every module disagrees: %s" % v)
+c.ok("the rules say native, the driver loaded PTX JIT only" in (v.get("first_disagreement") or ""),
+     "the first disagreement is named: %r" % v.get("first_disagreement"))
+p = subprocess.run([args.wheelarch, "doctor", "--site-packages", vsite, "--cc", "8.6", "--driver", "580.82.07",
+                    "--platform", "linux-x86_64", "--verify"], capture_output=True, text=True, timeout=60,
+                   env=dict(os.environ, LD_LIBRARY_PATH=args.cuda_dir, FAKE_CUDA_CC="8.6", FAKE_CUDA_NO_SASS="1"))
+c.ok(p.returncode == 6 and "DISAGREEMENT" in p.stdout and "trust the driver" in p.stdout,
+     "the text says DISAGREEMENT, exit 6 (%d): %s" % (p.returncode, p.stdout[-400:]))
+# no GPU (the driver loads, cuInit fails) and no driver at all: one line,
+# and the exit of a check without --verify
+for label, env in (("no GPU", fake), ("no driver", {"LD_LIBRARY_PATH": os.path.join(W, "nowhere")})):
+    o, p = doctor("--site-packages", vsite, "--cc", "8.6", "--verify", expect=0, env=env)
+    c.ok(o and o["verify"]["available"] is False and o["verify"]["why"], "%s: said: %s" % (label, (o or {}).get("verify")))
+    c.ok(o and "verify" not in by_name(o).get("torch", {}), "%s: no driver counts" % label)
+
 c.done()
