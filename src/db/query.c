@@ -886,6 +886,7 @@ static json_t *pypi_json(const struct qctx *c, size_t k, const char *exact, int 
     int verdict = COMPAT_UNSUPPORTED;
     int unknown = 0;  /* the build exists, its arch list is not in the data */
     int no_wheel = 0; /* it runs, but has no wheel for the Python asked about */
+    char pypi_floor[32] = "";
     char pywhy[96];
     const struct dbview_row *row = NULL;
     if (!applies)
@@ -909,6 +910,7 @@ static json_t *pypi_json(const struct qctx *c, size_t k, const char *exact, int 
                 verdict = res->verdict;
                 why = res->reason;
                 no_wheel = c->py && c->py[idx[i]] == 0;
+                snprintf(pypi_floor, sizeof pypi_floor, "%s", res->min_driver);
             }
         if (!row) {
             why = "the arch list of that build is not in the data";
@@ -928,6 +930,10 @@ static json_t *pypi_json(const struct qctx *c, size_t k, const char *exact, int 
         why = pywhy;
     }
     json_object_set_new(x, "runs", json_boolean(code_runs && !no_wheel));
+    /* the build's own driver floor, so a reader with another driver can
+     * judge it again (the site's driver box) */
+    json_object_set_new(x, "min_driver",
+                        row && pypi_floor[0] ? json_string(pypi_floor) : json_null());
     json_object_set_new(x, "python_wheel", !c->py || !row ? json_null() : json_boolean(!no_wheel));
     json_object_set_new(x, "reason", json_string(why));
     if (row)

@@ -303,6 +303,55 @@ size_t sitedata_gpu_count(const struct sitedata *d)
     return d->gpu_state ? d->gpu_state->npages : 0;
 }
 
+/* "3.10" before "3.9" is wrong: Python versions by number, a
+ * free-threaded build after its regular one. */
+static int python_cmp(const void *a, const void *b)
+{
+    uint16_t x, y;
+    int fx = 0, fy = 0;
+    const char *sa = *(const char *const *)a, *sb = *(const char *const *)b;
+    if (tables_python_parse(sa, &x, &fx) < 0 || tables_python_parse(sb, &y, &fy) < 0)
+        return strcmp(sa, sb);
+    return x != y ? (x < y ? -1 : 1) : fx - fy;
+}
+
+/* An answer's Python versions in words: "3.10 to 3.15 (free-threaded:
+ * 3.13t, 3.14t)", or NULL when the data does not say. */
+static char *python_text(const json_t *versions)
+{
+    struct strbuf b = STRBUF_INIT, ft = STRBUF_INIT;
+    const char *first = NULL, *last = NULL;
+    size_t n = 0, i;
+    json_t *v;
+    json_array_foreach(versions, i, v)
+    {
+        const char *s = json_string_value(v);
+        if (!s)
+            continue;
+        if (s[strlen(s) - 1] == 't') {
+            strbuf_addf(&ft, "%s%s", ft.len ? ", " : "", s);
+            continue;
+        }
+        if (!first)
+            first = s;
+        last = s;
+        n++;
+    }
+    if (!first) {
+        strbuf_free(&b);
+        strbuf_free(&ft);
+        return NULL;
+    }
+    if (n == 1)
+        strbuf_addf(&b, "%s", first);
+    else
+        strbuf_addf(&b, "%s to %s", first, last);
+    if (ft.len)
+        strbuf_addf(&b, " (free-threaded: %s)", ft.buf);
+    strbuf_free(&ft);
+    return b.buf;
+}
+
 json_t *sitedata_gpu_page(const struct sitedata *d, size_t i)
 {
     const struct sitedata_gpu_state *gs = d->gpu_state;
@@ -344,6 +393,7 @@ json_t *sitedata_gpu_page(const struct sitedata *d, size_t i)
     }
     json_t *recl = json_array();
     json_t *drivers = json_object();
+    json_t *pythons = json_object(); /* every Python an answer names: the switch's choices */
     for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
         json_t *r = json_object_get(recs, sitedata_platforms[p]);
         if (!json_is_object(r))
@@ -352,6 +402,34 @@ json_t *sitedata_gpu_page(const struct sitedata *d, size_t i)
         json_t *x = json_copy(r);
         if (json_is_object(json_object_get(x, "pypi")))
             json_object_set_new(x, "pypi", json_copy(json_object_get(x, "pypi")));
+        /* the answers with their Python versions in words (copies: the
+         * feed's objects are not touched) */
+        static const char *const answers[] = {"recommendation", "fallback"};
+        for (int k = 0; k < 2; k++) {
+            json_t *a = json_object_get(x, answers[k]);
+            if (!json_is_object(a))
+                continue;
+            a = json_copy(a);
+            json_t *pv = json_object_get(a, "python_versions");
+            char *text = python_text(pv);
+            if (text)
+                json_object_set_new(a, "python_text", json_string(text));
+            free(text);
+            size_t j;
+            json_t *v;
+            json_array_foreach(pv, j, v)
+                json_object_set_new(pythons, json_string_value(v), json_true());
+            json_object_set_new(x, answers[k], a);
+        }
+        size_t i_bd;
+        json_t *bd;
+        json_array_foreach(json_object_get(x, "by_driver"), i_bd, bd)
+        {
+            size_t j;
+            json_t *v;
+            json_array_foreach(json_object_get(bd, "python_versions"), j, v)
+                json_object_set_new(pythons, json_string_value(v), json_true());
+        }
         json_object_set_new(x, "platform", json_string(sitedata_platforms[p]));
         json_object_set_new(x, "platform_name",
                             json_string(sitedata_platform_name(sitedata_platforms[p])));
@@ -385,6 +463,33 @@ json_t *sitedata_gpu_page(const struct sitedata *d, size_t i)
     free(dj);
     json_object_set_new(page, "driver_box", json_boolean(!g->amd && json_object_size(drivers) > 0));
     json_decref(drivers);
+    /* the Python switch: every Python some torch release has wheels for
+     * (a visitor's may be one the answers here lack), oldest first */
+    for (size_t k = 0; k < d->v->t->npythons; k++) {
+        const struct python_support *ps = &d->v->t->pythons[k];
+        for (int ft = 0; ft < 2; ft++)
+            for (size_t j = 0; j < (ft ? ps->nfree_threaded : ps->nversions); j++) {
+                char b[16];
+                tables_python_format(ft ? ps->free_threaded[j] : ps->versions[j], ft, b, sizeof b);
+                if (b[0] == '3')
+                    json_object_set_new(pythons, b, json_true());
+            }
+    }
+    const char *keys[64];
+    size_t nk = 0;
+    const char *key;
+    json_t *val;
+    json_object_foreach(pythons, key, val)
+    {
+        if (nk < 64 && key[0] == '3') /* no Python 2 in the switch */
+            keys[nk++] = key;
+    }
+    qsort(keys, nk, sizeof *keys, python_cmp);
+    json_t *choices = json_array();
+    for (size_t j = 0; j < nk; j++)
+        json_array_append_new(choices, json_string(keys[j]));
+    json_object_set_new(page, "python_choices", choices);
+    json_decref(pythons);
     json_object_set_new(page, "recommendation_list", recl);
     return page;
 }

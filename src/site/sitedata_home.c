@@ -58,6 +58,8 @@ static json_t *slim_home_answer(json_t *r)
     {
         json_t *y = json_object();
         json_object_set(y, "min_driver", json_object_get(e, "min_driver"));
+        json_object_set(y, "index", json_object_get(e, "index"));
+        json_object_set(y, "pin", json_object_get(e, "pin"));
         json_object_set(y, "pip", json_object_get(json_object_get(e, "commands"), "pip"));
         json_array_append_new(bd, y);
     }

@@ -112,11 +112,17 @@
       c.appendChild(el("p", d.guidance + "."));
     } else if (d.index) {
       var p = el("p");
-      p.appendChild(document.createTextNode(names[plat] + ", " + (d.fallback ? "no variant of torch " + d.release + " runs on it; the newest that does is torch " + d.pin + " from the " : "torch " + d.release + ": use the ")));
-      p.appendChild(el("strong", d.index, "rec"));
-      p.appendChild(document.createTextNode(" index (" + d.symbol + " " + d.label + ")."));
+      // the headline says the driver it needs; a typed driver rewrites it
+      var head = function () {
+        p.textContent = "";
+        p.appendChild(document.createTextNode(names[plat] + ", " + (d.fallback ? "no variant of torch " + d.release + " runs on it; the newest that does is torch " + d.pin + " from the " : "torch " + d.release + ": use the ")));
+        p.appendChild(el("strong", d.index, "rec"));
+        p.appendChild(document.createTextNode(" index (" + d.symbol + " " + d.label + (d.min_driver ? "; NVIDIA driver " + d.min_driver + " or newer" : "") + ")."));
+      };
+      head();
       c.appendChild(p);
-      c.appendChild(el("pre", d.pip));
+      var pre = el("pre", d.pip);
+      c.appendChild(pre);
       c.appendChild(el("p", "Replacing an installed torch? Run pip uninstall -y torch torchvision torchaudio first: pip keeps an installed torch that already satisfies torch==" + d.pin + ".", "small"));
       c.appendChild(el("p", "Source: " + d.provenance + "." + (d.min_driver ? " Needs NVIDIA driver " + d.min_driver + " or newer" + (d.full_driver ? " (" + d.full_driver + " or newer recommended: below it, CUDA minor-version compatibility)" : "") + "." : ""), "prov"));
       if (d.pypi_no)
@@ -133,7 +139,19 @@
         res.setAttribute("aria-live", "polite");
         inp.addEventListener("input", function () {
           var row = window.wheelarchDriver.pick(d.by_driver, inp.value);
-          res.textContent = row === undefined ? "" : row === null ? "No build in the data loads with this driver: update the driver." : "With this driver: " + row.pip;
+          var drv = inp.value.trim();
+          pre.hidden = row === null;
+          if (row === undefined) { head(); pre.textContent = d.pip; res.textContent = drv ? "Type a driver version such as 570.86.15." : ""; return; }
+          p.textContent = "";
+          if (row === null) {
+            p.appendChild(document.createTextNode(names[plat] + ", driver " + drv + ": no build in the data loads with it; update it to " + d.by_driver[d.by_driver.length - 1].min_driver + " or newer."));
+          } else {
+            p.appendChild(document.createTextNode(names[plat] + ", driver " + drv + ": use the "));
+            p.appendChild(el("strong", row.index, "rec"));
+            p.appendChild(document.createTextNode(" index, torch " + row.pin + " (driver " + row.min_driver + " or newer)."));
+            pre.textContent = row.pip;
+          }
+          res.textContent = "The answer above is for driver " + drv + ".";
         });
         c.appendChild(lab);
         c.appendChild(res);

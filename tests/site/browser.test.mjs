@@ -171,6 +171,25 @@ try {
     c.ok((await page.locator("figure.timeline svg").count()) === 1, "GPU page: the SVG timeline");
     const title = await page.locator("figure.timeline svg title").first().textContent();
     c.ok(title && title.length > 10, "GPU page: the timeline has a text alternative: " + title);
+    // A typed driver and Python change the headline itself, not a line below.
+    const headline = () => page.locator('.platform[data-platform="linux-x86_64"] p.headline').textContent();
+    const command = () => page.locator('.platform[data-platform="linux-x86_64"] pre.answer-cmd').textContent();
+    const before = await headline();
+    c.ok(/cu126/.test(before) && /525\.60\.13 or newer/.test(before), "GPU page: the headline names the driver it needs: " + before);
+    await page.fill("#driver", "470.82");
+    let h = await headline();
+    c.ok(/With driver 470\.82/.test(h) && /cu118/.test(h) && /torch 2\.7/.test(h), "a CUDA 11 driver: the headline is cu118, torch 2.7: " + h);
+    c.ok(/cu118/.test(await command()), "and so is the command");
+    await page.selectOption("#python", "3.14");
+    h = await headline();
+    c.ok(/no wheel for Python 3\.14/.test(h) && !(await page.locator('.platform[data-platform="linux-x86_64"] pre.answer-cmd').isVisible()),
+         "Python 3.14 with that driver: no wheel, no command: " + h);
+    await page.fill("#driver", "300.1");
+    h = await headline();
+    c.ok(/update it to/.test(h), "a driver older than every build: update it, to what: " + h);
+    await page.fill("#driver", "");
+    await page.selectOption("#python", "");
+    c.eq(await headline(), before, "cleared: the page's own answer comes back");
     settle(page, "gpu page");
     await page.close();
   }
