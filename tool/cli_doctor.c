@@ -199,11 +199,28 @@ static int doctor_step(const struct cli_command *cmd, const struct cli_args *a)
     if ((rc = machine_from_args(cmd, a, &t, &m, &driver, &dv)) != 0)
         goto out;
     const char *platform = machine_platform(cmd, a);
+    /* The environment's Python: fixes name only builds with a wheel for
+     * it.  Asked of the interpreter, or read from the folder's path
+     * (lib/python3.12/site-packages). */
+    uint16_t pyv = 0;
+    int pyft = 0, has_py = 0;
+    if (!nsites) {
+        has_py = cli_python_version(python ? python : "python3", "doctor", &pyv, &pyft) == 0;
+    } else {
+        const char *at = strstr(dirs[0], "/python");
+        char pys[16];
+        if (at && sscanf(at + 7, "%15[0-9.t]", pys) == 1)
+            has_py = tables_python_parse(pys, &pyv, &pyft) == 0;
+    }
     for (size_t i = 0; i < m.n; i++) {
         m.gpus[i].o.has_driver = driver != NULL;
         m.gpus[i].o.driver = dv;
         m.gpus[i].o.driver_text = driver;
         m.gpus[i].o.platform = platform;
+        m.gpus[i].o.has_python = has_py;
+        m.gpus[i].o.python = pyv;
+        m.gpus[i].o.python_free_threaded = pyft;
+        m.gpus[i].o.python_source = "the environment's interpreter";
     }
     const char *cache = cli_get(cmd, a, "cache") ? cli_get(cmd, a, "cache") : "cache";
     if (dbview_build_for(cache, &t, NULL, platform, &v, &err) < 0) {

@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "tables.h"
+#include "xalloc.h"
 
 /* How long an interpreter may take to answer. */
 #define PYTHON_TIMEOUT_S 30
@@ -121,14 +122,44 @@ int cli_python_run(const char *python, const char *code, char *buf, size_t n,
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128; /* killed by a signal */
 }
 
+/* The interpreter's file, found on PATH as execlp would, links resolved;
+ * NULL when not found.  Caller frees. */
+static char *find_on_path(const char *python)
+{
+    if (strchr(python, '/'))
+        return realpath(python, NULL);
+    const char *path = getenv("PATH");
+    for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+        size_t n = strcspn(p, ":");
+        char *cand = xasprintf("%.*s/%s", (int)n, n ? p : ".", python);
+        char *real = access(cand, X_OK) == 0 ? realpath(cand, NULL) : NULL;
+        free(cand);
+        if (real)
+            return real;
+        p += n;
+        if (*p == ':')
+            p++;
+    }
+    return NULL;
+}
+
 int cli_python_version(const char *python, const char *who, uint16_t *version, int *free_threaded)
 {
+    /* The version is in the interpreter's own name (python3.12, python3.13t:
+     * how Debian, venvs, uv and conda install it): no need to start it. */
+    char *real = find_on_path(python);
+    const char *base = real ? strrchr(real, '/') : NULL;
+    int named = base && strncmp(base + 1, "python", 6) == 0 &&
+                tables_python_parse(base + 7, version, free_threaded) == 0;
+    free(real);
+    if (named)
+        return 0;
     char buf[256];
     struct cli_python_ask ask = {who, "say its version", "; give --python X.Y"};
     int st = cli_python_run(python,
-                            "import sys, sysconfig; print('%d.%d%s' % (sys.version_info[0], "
-                            "sys.version_info[1], 't' if sysconfig.get_config_var("
-                            "'Py_GIL_DISABLED') else ''))",
+                            "import sys; print('%d.%d%s' % (sys.version_info[0], "
+                            "sys.version_info[1], 't' if 't' in getattr(sys, 'abiflags', '') "
+                            "else ''))",
                             buf, sizeof buf, &ask);
     if (st == -1)
         return -1;

@@ -370,4 +370,15 @@ for label, env in (("no GPU", fake), ("no driver", {"LD_LIBRARY_PATH": os.path.j
     c.ok(o and o["verify"]["available"] is False and o["verify"]["why"], "%s: said: %s" % (label, (o or {}).get("verify")))
     c.ok(o and "verify" not in by_name(o).get("torch", {}), "%s: no driver counts" % label)
 
+# The environment's Python limits the fixes: in lib/python3.8/site-packages
+# no torch with SASS for 12.0 has a cp38 wheel (2.7 and later start at
+# 3.9): the fix is torch 1.5 cu102, whose compute_75 PTX JITs; in python3.12
+# it is the cu129 build of 2.8.
+for pyver, want_fix in (("3.8", ("cu102", "1.5")), ("3.12", ("cu129", "2.8"))):
+    site = os.path.join(W, "venv-" + pyver, "lib", "python" + pyver, "site-packages")
+    dist(site, "torch", "2.8.0+cu126", {"torch/lib/libtorch_cuda.so": "libk_two.so"})
+    o, _ = doctor("--site-packages", site, "--cc", "12.0", expect=1)
+    fix = by_name(o).get("torch", {}).get("fix") or {}
+    c.eq((fix.get("index"), fix.get("version")), want_fix, "Python %s (from the folder's path): the fix has a wheel for it" % pyver)
+
 c.done()
