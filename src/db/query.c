@@ -10,6 +10,7 @@
 
 #include "compat.h"
 #include "strbuf.h"
+#include "verdict.h"
 #include "wheelname.h"
 #include "strmap.h"
 #include "xalloc.h"
@@ -1381,48 +1382,15 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
         } else {
             json_object_set_new(x, "cuda", json_null());
         }
-        json_object_set_new(x, "min_driver", jstr_or_null(res.min_driver));
-        json_object_set_new(x, "verdict", json_string(compat_verdict_name(res.verdict)));
-        json_object_set_new(x, "label", json_string(compat_verdict_label(res.verdict)));
-        json_object_set_new(x, "reason", json_string(res.reason));
-        /* the code and the driver apart: what blocks, and what the other says */
-        json_object_set_new(x, "code", json_string(compat_verdict_name(res.code)));
-        json_object_set_new(x, "code_reason", json_string(res.code_reason));
-        json_object_set_new(x, "driver_blocks", json_boolean(res.driver_blocks));
-        json_object_set_new(x, "needed_driver", jstr_or_null(res.needed_driver));
-        /* Python apart: whether the row has a wheel for it, and which
-         * versions its release has wheels for */
-        int py = c.py ? c.py[idx[i]] : -1;
+        /* the row's typed verdict (src/answer/verdict.h): platform, code,
+         * Python and driver apart, the headline the first that blocks */
+        struct verdict vd;
+        verdict_judge(&res, applies, c.py ? c.py[idx[i]] : -1, &vd);
+        verdict_json(&vd, o->python, o->python_free_threaded, x);
         struct dotver rvd;
         int whole =
             r->status == VIEW_DECLARED && !(dotver_parse(r->version, &rvd) == 0 && rvd.n >= 3);
-        json_object_set_new(x, "python_wheel", py < 0 ? json_null() : json_boolean(py));
         json_object_set_new(x, "python_versions", python_versions_json(&c, r, whole));
-        /* the first constraint that blocks: platform, code, Python, driver */
-        int code_runs = res.code == COMPAT_NATIVE || res.code == COMPAT_PTX_JIT;
-        const char *blocked = !applies            ? "platform"
-                              : !code_runs        ? "code"
-                              : py == 0           ? "python"
-                              : res.driver_blocks ? "driver"
-                                                  : NULL;
-        json_object_set_new(x, "blocked_by", jstr_or_null(blocked));
-        json_object_set_new(x, "runs",
-                            json_boolean(!blocked && (res.verdict == COMPAT_NATIVE ||
-                                                      res.verdict == COMPAT_PTX_JIT)));
-        if (blocked && strcmp(blocked, "python") == 0) {
-            char pys[16], *l;
-            tables_python_format(o->python, o->python_free_threaded, pys, sizeof pys);
-            l = xasprintf("no Python %s wheel", pys);
-            json_object_set_new(x, "label", json_string(l));
-            free(l);
-        }
-        if (res.has_via) {
-            char name[TARGET_NAME_MAX];
-            target_format(&res.via, name, sizeof name);
-            json_object_set_new(x, "via", json_string(name));
-        } else {
-            json_object_set_new(x, "via", json_null());
-        }
         json_object_set_new(x, "modules", json_integer((json_int_t)res.modules));
         json_object_set_new(x, "differences", dbview_row_differences(r));
         json_array_append_new(variants, x);
