@@ -315,6 +315,12 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
         json_t *e = slim_answer(x, 0);
         json_object_del(e, "reason");
         json_object_del(e, "checked_on");
+        /* each page carries this table: the companions stay with the
+         * answer itself */
+        json_object_del(e, "companions");
+        json_t *cmds = json_object_get(e, "commands");
+        json_object_del(cmds, "pip_with_companions");
+        json_object_del(cmds, "uv_with_companions");
         json_array_append_new(bd, e);
     }
     json_object_set_new(out, "by_driver", bd);
