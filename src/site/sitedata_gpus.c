@@ -223,7 +223,23 @@ struct sitedata_gpu_state {
     char **svg_by_cc;
     size_t (*tl_by_cc)[2];
     json_t **stack_by_cc; /* per device: {platform: the rest of the stack} */
+    /* the Python switch's choices: every Python 3 some torch release has
+     * wheels for, oldest first (made once: the same on every page) */
+    char pythons[64][8];
+    size_t npythons;
 };
+
+/* "3.10" before "3.9" is wrong: Python versions by number, a
+ * free-threaded build after its regular one (qsort of char[8] rows). */
+static int python_cmp_text(const void *a, const void *b)
+{
+    uint16_t x, y;
+    int fx = 0, fy = 0;
+    const char *sa = a, *sb = b;
+    if (tables_python_parse(sa, &x, &fx) < 0 || tables_python_parse(sb, &y, &fy) < 0)
+        return strcmp(sa, sb);
+    return x != y ? (x < y ? -1 : 1) : fx - fy;
+}
 
 void sitedata_build_gpus(struct sitedata *d)
 {
@@ -236,6 +252,29 @@ void sitedata_build_gpus(struct sitedata *d)
     if (t->ngpus > 1)
         qsort(sorted, t->ngpus, sizeof *sorted, gpu_cmp);
     gs->cache = xcalloc(d->grid.nccs + t->ngpus + 1, sizeof *gs->cache);
+    {
+        const char *keys[64];
+        size_t nk = 0;
+        for (size_t k = 0; k < t->npythons; k++)
+            for (int ft = 0; ft < 2; ft++) {
+                const struct python_support *ps = &t->pythons[k];
+                for (size_t j = 0; j < (ft ? ps->nfree_threaded : ps->nversions); j++) {
+                    char b[16];
+                    tables_python_format(ft ? ps->free_threaded[j] : ps->versions[j], ft, b,
+                                         sizeof b);
+                    size_t m = 0;
+                    while (m < nk && strcmp(keys[m], b) != 0)
+                        m++;
+                    if (m < nk || nk == 64 || b[0] != '3' || strlen(b) >= 8)
+                        continue; /* known, full, Python 2 */
+                    snprintf(gs->pythons[nk], sizeof gs->pythons[nk], "%s", b);
+                    keys[nk] = gs->pythons[nk];
+                    nk++;
+                }
+            }
+        qsort(gs->pythons, nk, sizeof gs->pythons[0], python_cmp_text);
+        gs->npythons = nk;
+    }
     gs->nslots = 2 * d->grid.nccs + 2;
     gs->releases_by_cc = xcalloc(gs->nslots, sizeof *gs->releases_by_cc);
     gs->declared_by_cc = xcalloc(gs->nslots, sizeof *gs->declared_by_cc);
@@ -301,18 +340,6 @@ void sitedata_build_gpus(struct sitedata *d)
 size_t sitedata_gpu_count(const struct sitedata *d)
 {
     return d->gpu_state ? d->gpu_state->npages : 0;
-}
-
-/* "3.10" before "3.9" is wrong: Python versions by number, a
- * free-threaded build after its regular one. */
-static int python_cmp(const void *a, const void *b)
-{
-    uint16_t x, y;
-    int fx = 0, fy = 0;
-    const char *sa = *(const char *const *)a, *sb = *(const char *const *)b;
-    if (tables_python_parse(sa, &x, &fx) < 0 || tables_python_parse(sb, &y, &fy) < 0)
-        return strcmp(sa, sb);
-    return x != y ? (x < y ? -1 : 1) : fx - fy;
 }
 
 /* An answer's Python versions in words: "3.10 to 3.15 (free-threaded:
@@ -393,7 +420,6 @@ json_t *sitedata_gpu_page(const struct sitedata *d, size_t i)
     }
     json_t *recl = json_array();
     json_t *drivers = json_object();
-    json_t *pythons = json_object(); /* every Python an answer names: the switch's choices */
     for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
         json_t *r = json_object_get(recs, sitedata_platforms[p]);
         if (!json_is_object(r))
@@ -415,20 +441,7 @@ json_t *sitedata_gpu_page(const struct sitedata *d, size_t i)
             if (text)
                 json_object_set_new(a, "python_text", json_string(text));
             free(text);
-            size_t j;
-            json_t *v;
-            json_array_foreach(pv, j, v)
-                json_object_set_new(pythons, json_string_value(v), json_true());
             json_object_set_new(x, answers[k], a);
-        }
-        size_t i_bd;
-        json_t *bd;
-        json_array_foreach(json_object_get(x, "by_driver"), i_bd, bd)
-        {
-            size_t j;
-            json_t *v;
-            json_array_foreach(json_object_get(bd, "python_versions"), j, v)
-                json_object_set_new(pythons, json_string_value(v), json_true());
         }
         json_object_set_new(x, "platform", json_string(sitedata_platforms[p]));
         json_object_set_new(x, "platform_name",
@@ -463,33 +476,10 @@ json_t *sitedata_gpu_page(const struct sitedata *d, size_t i)
     free(dj);
     json_object_set_new(page, "driver_box", json_boolean(!g->amd && json_object_size(drivers) > 0));
     json_decref(drivers);
-    /* the Python switch: every Python some torch release has wheels for
-     * (a visitor's may be one the answers here lack), oldest first */
-    for (size_t k = 0; k < d->v->t->npythons; k++) {
-        const struct python_support *ps = &d->v->t->pythons[k];
-        for (int ft = 0; ft < 2; ft++)
-            for (size_t j = 0; j < (ft ? ps->nfree_threaded : ps->nversions); j++) {
-                char b[16];
-                tables_python_format(ft ? ps->free_threaded[j] : ps->versions[j], ft, b, sizeof b);
-                if (b[0] == '3')
-                    json_object_set_new(pythons, b, json_true());
-            }
-    }
-    const char *keys[64];
-    size_t nk = 0;
-    const char *key;
-    json_t *val;
-    json_object_foreach(pythons, key, val)
-    {
-        if (nk < 64 && key[0] == '3') /* no Python 2 in the switch */
-            keys[nk++] = key;
-    }
-    qsort(keys, nk, sizeof *keys, python_cmp);
     json_t *choices = json_array();
-    for (size_t j = 0; j < nk; j++)
-        json_array_append_new(choices, json_string(keys[j]));
+    for (size_t j = 0; j < gs->npythons; j++)
+        json_array_append_new(choices, json_string(gs->pythons[j]));
     json_object_set_new(page, "python_choices", choices);
-    json_decref(pythons);
     json_object_set_new(page, "recommendation_list", recl);
     return page;
 }
