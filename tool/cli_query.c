@@ -80,7 +80,16 @@ static void print_text(json_t *o)
     if (!json_is_true(json_object_get(o, "applies"))) {
         rec = NULL;
     } else if (json_is_null(rec)) {
-        printf("no variant of this release runs on this GPU\n");
+        /* what blocks: the GPU's code, or only the Python or the driver */
+        int code_here = 0;
+        json_array_foreach(json_object_get(o, "variants"), i, x)
+        {
+            const char *code = json_string_value(json_object_get(x, "code"));
+            code_here |= code && (strcmp(code, "native") == 0 || strcmp(code, "ptx-jit") == 0);
+        }
+        printf("no variant of this release runs %s\n",
+               code_here ? "as things are (one has code for this GPU: see what blocks it above)"
+                         : "on this GPU");
         rec = json_object_get(o, "fallback");
         if (json_is_object(rec))
             printf("%s\n", json_string_value(json_object_get(rec, "reason")));

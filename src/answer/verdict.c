@@ -39,7 +39,11 @@ const char *verdict_block_name(int b)
 const char *verdict_label(const struct verdict *v, uint16_t py, int python_free_threaded, char *buf,
                           size_t n)
 {
-    if (v->blocked_by == VERDICT_PYTHON) {
+    if (v->blocked_by == VERDICT_PLATFORM) {
+        /* whatever its code says, these wheels are not for this system
+         * (Jetson's L4T, an Arm-only GPU on x86_64 or Windows) */
+        snprintf(buf, n, "not for this system");
+    } else if (v->blocked_by == VERDICT_PYTHON) {
         char pys[16];
         tables_python_format(py, python_free_threaded, pys, sizeof pys);
         snprintf(buf, n, "no Python %s wheel", pys);

@@ -54,10 +54,11 @@ void verdict_judge(const struct compat_result *res, int applies, int python, str
 /* "platform", "code", "python", "driver"; NULL for VERDICT_RUNS. */
 const char *verdict_block_name(int b);
 
-/* The label people read in a row's headline: compat's label ("native",
- * "PTX JIT", "partial", "driver too old", "no") or, when Python blocks,
- * "no Python 3.12 wheel" (py, python_free_threaded: the Python asked
- * about).  Writes into buf (32 bytes are enough) and returns it. */
+/* The label people read in a row's headline: "not for this system" when
+ * the platform blocks, "no Python 3.12 wheel" when Python does, else
+ * compat's label ("native", "PTX JIT", "partial", "driver too old", "no") (py,
+ * python_free_threaded: the Python asked about).  Writes into buf (32 bytes are enough) and returns
+ * it. */
 const char *verdict_label(const struct verdict *v, uint16_t py, int python_free_threaded, char *buf,
                           size_t n);
 

@@ -326,9 +326,33 @@ static int row_python(const struct qctx *c, const struct dbview_row *r)
     }
     if (any >= 0)
         return any;
+    /* the version its command will pin (set_pin): an exact version asked
+     * for; "X.Y.0" for a declared list a later patch changed; else the
+     * whole release of a declared row */
     struct dotver d;
+    const char *ver = r->version;
+    char buf[64];
     int whole = r->status == VIEW_DECLARED && !(dotver_parse(r->version, &d) == 0 && d.n >= 3);
-    return tables_python_has(c->v->t, r->project, r->version, r->platform, whole, o->python,
+    if (o->version && dotver_parse(o->version, &d) == 0 && d.n >= 3) {
+        char *rel = dotver_release(o->version);
+        if (strcmp(rel, r->release) == 0) {
+            ver = o->version;
+            whole = 0;
+        }
+        free(rel);
+    }
+    if (whole) {
+        for (size_t i = 0; i < c->n; i++)
+            if (c->rows[i] != r && strcmp(c->rows[i]->release, r->release) == 0 &&
+                strcmp(c->rows[i]->variant, r->variant) == 0 &&
+                dotver_cmp_str(c->rows[i]->version, r->version) > 0) {
+                snprintf(buf, sizeof buf, "%s.0", r->version);
+                ver = buf;
+                whole = 0;
+                break;
+            }
+    }
+    return tables_python_has(c->v->t, r->project, ver, r->platform, whole, o->python,
                              o->python_free_threaded);
 }
 
@@ -1163,10 +1187,19 @@ found:;
     char drv[64] = "";
     if (with_driver && np.res.min_driver[0])
         snprintf(drv, sizeof drv, " and an NVIDIA driver %s or newer", np.res.min_driver);
-    char *text =
-        xasprintf("use another Python%s: %s %s has wheels for Python %s, not %s (get one "
-                  "with `uv venv --python %s` or `conda create -n %s python=%s`)",
-                  drv, o->project, np.pin, list.buf ? list.buf : "", mine, want, o->project, want);
+    /* how to get one: uv makes environments of Python 3.7 and later
+     * (free-threaded ones too); conda of regular builds */
+    char how[160];
+    if (ft)
+        snprintf(how, sizeof how, "`uv venv --python %s`", want);
+    else if (pick < 307)
+        snprintf(how, sizeof how, "`conda create -n %s python=%s`", o->project, want);
+    else
+        snprintf(how, sizeof how, "`uv venv --python %s` or `conda create -n %s python=%s`", want,
+                 o->project, want);
+    char *text = xasprintf("use another Python%s: %s %s has wheels for Python %s, not %s (get one "
+                           "with %s)",
+                           drv, o->project, np.pin, list.buf ? list.buf : "", mine, how);
     json_t *x = json_object();
     json_object_set_new(x, "kind", json_string("python"));
     json_object_set_new(x, "release", json_string(r->release));
@@ -1242,7 +1275,7 @@ static json_t *change_json(const struct qctx *c, size_t rk, const char *exact,
         char ccs[16];
         compat_cc_string(c->o->cc, ccs, sizeof ccs);
         char *text = xasprintf("no official %s build of any release has code for %s: build it "
-                               "from source (see way_forward)",
+                               "from source (see below)",
                                project, ccs);
         json_object_set_new(x, "kind", json_string("source"));
         json_object_set_new(x, "text", json_string(text));
@@ -1414,15 +1447,21 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
              * some). */
             struct answer t;
             const char *blocked = "has no variant for this GPU";
-            char pyb[64];
-            if (decide_release(&c, rk, exact, o->has_driver, &o->driver,
-                               o->has_driver ? tables_driver_cuda(v->t, &o->driver, c.os) : NULL, 0,
-                               &t)) {
+            char pyb[96];
+            const struct toolkit *dc =
+                o->has_driver ? tables_driver_cuda(v->t, &o->driver, c.os) : NULL;
+            /* in the order they block: code, Python, driver */
+            if (!decide_release(&c, rk, exact, 0, NULL, NULL, 0, &t)) {
+                blocked = "has no variant for this GPU";
+            } else if (c.py && !decide_release(&c, rk, exact, 0, NULL, NULL, 1, &t)) {
                 char pys[16];
                 tables_python_format(o->python, o->python_free_threaded, pys, sizeof pys);
-                snprintf(pyb, sizeof pyb, "has no wheel for Python %s", pys);
+                int drv_too =
+                    o->has_driver && !decide_release(&c, rk, exact, 1, &o->driver, dc, 0, &t);
+                snprintf(pyb, sizeof pyb, "has no wheel for Python %s%s", pys,
+                         drv_too ? " (and needs a newer driver than this one)" : "");
                 blocked = pyb;
-            } else if (decide_release(&c, rk, exact, 0, NULL, NULL, 0, &t)) {
+            } else {
                 blocked = "does not run with this driver";
             }
             char *why =

@@ -266,8 +266,8 @@ void sitedata_build_gpus(struct sitedata *d)
                     while (m < nk && strcmp(keys[m], b) != 0)
                         m++;
                     if (m < nk || nk == 64 || b[0] != '3' || strlen(b) >= 8)
-                        continue; /* known, full, Python 2 */
-                    snprintf(gs->pythons[nk], sizeof gs->pythons[nk], "%s", b);
+                        continue;                              /* known, full, Python 2 */
+                    memcpy(gs->pythons[nk], b, strlen(b) + 1); /* under 8 bytes */
                     keys[nk] = gs->pythons[nk];
                     nk++;
                 }

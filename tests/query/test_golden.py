@@ -102,6 +102,20 @@ o = q(CASES["rtx-5090-driver-580"])
 k = o["recommendation"]["companions"]
 c.ok(k["torchvision"] == "0.29.*" and k["torchaudio"] is None and "2.11" in k["note"],
      "torch 2.14: torchvision 0.29.*, no torchaudio (it stopped at 2.11), said so: %s" % k)
+# An exact patch asked for is judged by its own Python set: 1.7.0 has
+# wheels for 3.6-3.8 (1.7.1 added 3.9), so no `torch==1.7.0` for 3.9.
+o = q(["--cc", "8.6", "--driver", "595.45.04", "--version", "1.7.0", "--python", "3.9"])
+rec = o["recommendation"] or o["fallback"] or {}
+c.ok(rec.get("pin") != "1.7.0" and o["variants"][-1]["python_wheel"] is False,
+     "torch 1.7.0 for Python 3.9: no command for it: %s" % rec.get("pin"))
+# What blocks first is named first: Python 3.8 before the driver.
+o = q(["--gpu", "GTX 1080 Ti", "--driver", "470.256.02", "--python", "3.8"])
+c.ok("has no wheel for Python 3.8 (and needs a newer driver" in o["fallback"]["reason"],
+     "1080 Ti + 470 + 3.8: the fallback names Python first: %s" % o["fallback"]["reason"])
+# Rows of a platform that does not apply say so, whatever their code.
+o = q(["--gpu", "Jetson AGX Orin", "--driver", "450.80.02", "--version", "1.13", "--platform", "windows-x86_64"])
+c.ok(all(v["label"] == "not for this system" and v["blocked_by"] == "platform" for v in o["variants"]),
+     "Jetson on Windows: every row 'not for this system', none 'driver too old'")
 o = q(CASES["tesla-k40c-windows"])
 c.ok(o["recommendation"] is None and o["fallback"] is None, "K40c on Windows, Python 3.12: no command printed")
 sys.exit(c.done())
