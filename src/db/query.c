@@ -1432,7 +1432,7 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
 
     json_t *notes = json_array();
     json_t *rec = json_null(), *fb = json_null(), *with_code = json_null();
-    json_t *change = json_array();
+    json_t *change = NULL; /* what to change: change_json, or none */
     struct answer code = {.row = -1};
     if (applies) {
         struct answer a;
@@ -1496,7 +1496,7 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
      * driver, the newest that runs as things are, and what to change */
     json_object_set_new(out, "newest_with_code", with_code);
     json_object_set_new(out, "newest_that_runs", json_incref(json_is_object(rec) ? rec : fb));
-    json_object_set_new(out, "change", change);
+    json_object_set_new(out, "change", change ? change : json_array());
     json_object_set_new(out, "by_driver",
                         applies && !amd ? by_driver(&c, rk, exact) : json_array());
     json_object_set_new(out, "pypi", pypi_json(&c, rk, exact, applies));
