@@ -312,6 +312,16 @@ static int wheel_fits_python(const char *filename, uint16_t py, int ft)
     return fits;
 }
 
+/* Whether a row's version names a whole release (a declared row's
+ * "2.8"), pinned as "2.8.*" unless a later patch changed its list. */
+static int declared_whole(const struct dbview_row *r)
+{
+    struct dotver d;
+    return r->status == VIEW_DECLARED && !(dotver_parse(r->version, &d) == 0 && d.n >= 3);
+}
+
+static int later_patch(const struct qctx *c, const struct dbview_row *r);
+
 /* Whether row r has a wheel for the Python asked about: from its wheels'
  * tags when the view holds them, else from the release's supported
  * versions in the data; -1 when neither says. */
@@ -332,7 +342,7 @@ static int row_python(const struct qctx *c, const struct dbview_row *r)
     struct dotver d;
     const char *ver = r->version;
     char buf[64];
-    int whole = r->status == VIEW_DECLARED && !(dotver_parse(r->version, &d) == 0 && d.n >= 3);
+    int whole = declared_whole(r);
     if (o->version && dotver_parse(o->version, &d) == 0 && d.n >= 3) {
         char *rel = dotver_release(o->version);
         if (strcmp(rel, r->release) == 0) {
@@ -341,16 +351,10 @@ static int row_python(const struct qctx *c, const struct dbview_row *r)
         }
         free(rel);
     }
-    if (whole) {
-        for (size_t i = 0; i < c->n; i++)
-            if (c->rows[i] != r && strcmp(c->rows[i]->release, r->release) == 0 &&
-                strcmp(c->rows[i]->variant, r->variant) == 0 &&
-                dotver_cmp_str(c->rows[i]->version, r->version) > 0) {
-                snprintf(buf, sizeof buf, "%s.0", r->version);
-                ver = buf;
-                whole = 0;
-                break;
-            }
+    if (whole && later_patch(c, r)) {
+        snprintf(buf, sizeof buf, "%s.0", r->version);
+        ver = buf;
+        whole = 0;
     }
     return tables_python_has(c->v->t, r->project, ver, r->platform, whole, o->python,
                              o->python_free_threaded);
@@ -437,15 +441,16 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
             c->rel_start[c->nrel++] = i;
         }
     }
+    c->memo = xcalloc(1, sizeof *c->memo);
+    c->memo->gen_of = xcalloc(c->ncls ? c->ncls : 1, sizeof *c->memo->gen_of);
+    c->memo->res = xmalloc((c->ncls ? c->ncls : 1) * sizeof *c->memo->res);
+    c->rel_start[c->nrel] = c->n;
+    /* after the releases: a row's pin depends on its release's patches */
     if (o->has_python) {
         c->py = xmalloc(c->n ? c->n : 1);
         for (size_t i = 0; i < c->n; i++)
             c->py[i] = (signed char)row_python(c, c->rows[i]);
     }
-    c->memo = xcalloc(1, sizeof *c->memo);
-    c->memo->gen_of = xcalloc(c->ncls ? c->ncls : 1, sizeof *c->memo->gen_of);
-    c->memo->res = xmalloc((c->ncls ? c->ncls : 1) * sizeof *c->memo->res);
-    c->rel_start[c->nrel] = c->n;
 }
 
 static void qctx_free(struct qctx *c)
@@ -590,13 +595,19 @@ static void set_pin(const struct qctx *c, const char *exact, struct answer *a)
         snprintf(a->pin, sizeof a->pin, "%s", r->version);
         return;
     }
-    int later = 0;
+    snprintf(a->pin, sizeof a->pin, later_patch(c, r) ? "%s.0" : "%s.*", r->version);
+}
+
+/* Whether a later version of row r's release and variant is in the view
+ * (a patch that changed its list): r then stands for X.Y.0 only. */
+static int later_patch(const struct qctx *c, const struct dbview_row *r)
+{
     size_t k = release_index(c, r->release);
     for (size_t i = c->rel_start[k]; k < c->nrel && i < c->rel_start[k + 1]; i++)
         if (strcmp(c->rows[i]->variant, r->variant) == 0 &&
             dotver_cmp_str(c->rows[i]->version, r->version) > 0)
-            later = 1;
-    snprintf(a->pin, sizeof a->pin, later ? "%s.0" : "%s.*", r->version);
+            return 1;
+    return 0;
 }
 
 /* Versions of release k that a declared or crawled row names, newest
@@ -731,9 +742,8 @@ static void add_companions(const struct qctx *c, json_t *rec, const char *pin, c
     if (strcmp(c->o->project, "torch") != 0)
         return;
     char ver[64];
-    size_t n = strlen(pin);
-    int whole = n >= 2 && strcmp(pin + n - 2, ".*") == 0;
-    snprintf(ver, sizeof ver, "%.*s", (int)(whole ? n - 2 : n), pin);
+    int whole = pin_whole(pin);
+    snprintf(ver, sizeof ver, "%.*s", (int)(strlen(pin) - (whole ? 2 : 0)), pin);
     const struct companion *k = tables_companion(c->v->t, ver);
     if (!k)
         return;
@@ -1420,10 +1430,7 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
         struct verdict vd;
         verdict_judge(&res, applies, c.py ? c.py[idx[i]] : -1, &vd);
         verdict_json(&vd, o->python, o->python_free_threaded, x);
-        struct dotver rvd;
-        int whole =
-            r->status == VIEW_DECLARED && !(dotver_parse(r->version, &rvd) == 0 && rvd.n >= 3);
-        json_object_set_new(x, "python_versions", python_versions_json(&c, r, whole));
+        json_object_set_new(x, "python_versions", python_versions_json(&c, r, declared_whole(r)));
         json_object_set_new(x, "modules", json_integer((json_int_t)res.modules));
         json_object_set_new(x, "differences", dbview_row_differences(r));
         json_array_append_new(variants, x);
