@@ -52,34 +52,3 @@ const char *verdict_label(const struct verdict *v, uint16_t py, int python_free_
     }
     return buf;
 }
-
-static json_t *str_or_null(const char *s)
-{
-    return s && *s ? json_string(s) : json_null();
-}
-
-void verdict_json(const struct verdict *v, uint16_t py, int python_free_threaded, json_t *x)
-{
-    const struct compat_result *r = &v->res;
-    char label[48];
-    json_object_set_new(x, "min_driver", str_or_null(r->min_driver));
-    json_object_set_new(x, "verdict", json_string(compat_verdict_name(r->verdict)));
-    json_object_set_new(
-        x, "label", json_string(verdict_label(v, py, python_free_threaded, label, sizeof label)));
-    json_object_set_new(x, "reason", json_string(r->reason));
-    /* the constraints apart: what blocks, and what each says */
-    json_object_set_new(x, "code", json_string(compat_verdict_name(v->code)));
-    json_object_set_new(x, "code_reason", json_string(r->code_reason));
-    json_object_set_new(x, "driver_blocks", json_boolean(v->driver_blocks));
-    json_object_set_new(x, "needed_driver", str_or_null(r->needed_driver));
-    json_object_set_new(x, "python_wheel", v->python < 0 ? json_null() : json_boolean(v->python));
-    json_object_set_new(x, "blocked_by", str_or_null(verdict_block_name(v->blocked_by)));
-    json_object_set_new(x, "runs", json_boolean(v->runs));
-    if (r->has_via) {
-        char name[TARGET_NAME_MAX];
-        target_format(&r->via, name, sizeof name);
-        json_object_set_new(x, "via", json_string(name));
-    } else {
-        json_object_set_new(x, "via", json_null());
-    }
-}

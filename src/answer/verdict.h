@@ -11,13 +11,13 @@
  * The headline is the first constraint that blocks: "driver too old" is
  * said only of code that would run, "no Python 3.12 wheel" only of a row
  * whose code and platform fit.  Made once per row by verdict_judge and
- * read through these fields by every writer (query's JSON and text); no
+ * read through these fields by every writer (answer_json, the CLI's text,
+ * the site); no
  * caller re-derives it from strings.
  */
 #ifndef WHEELARCH_VERDICT_H
 #define WHEELARCH_VERDICT_H
 
-#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,11 +61,5 @@ const char *verdict_block_name(int b);
  * it. */
 const char *verdict_label(const struct verdict *v, uint16_t py, int python_free_threaded, char *buf,
                           size_t n);
-
-/* Adds the verdict's fields to a row's JSON object x (query --json,
- * docs/answers.md): verdict, label, reason, code, code_reason,
- * driver_blocks, needed_driver, python_wheel, blocked_by, runs,
- * min_driver, via, modules and the module counts. */
-void verdict_json(const struct verdict *v, uint16_t py, int python_free_threaded, json_t *x);
 
 #endif

@@ -535,7 +535,7 @@ static int best_of(const struct qctx *c, const size_t *idx, const struct compat_
 }
 
 /* One decision: the row to install and its verdict. */
-struct answer {
+struct choice {
     long row; /* index into c->rows, -1: nothing runs */
     struct compat_result res;
     int fallback; /* from another release than the one asked about */
@@ -547,7 +547,7 @@ struct answer {
  * runs (and, with python, has a wheel for the Python asked about). */
 static int decide_release(const struct qctx *c, size_t k, const char *exact, int has_driver,
                           const struct dotver *driver, const struct toolkit *dcuda, int python,
-                          struct answer *a)
+                          struct choice *a)
 {
     size_t idx[64];
     const struct compat_result *res[64];
@@ -583,7 +583,7 @@ static size_t release_index(const struct qctx *c, const char *release)
 /* The version requirement: an exact version as given or crawled; a
  * declared list that a later patch changed pins the patch it covers
  * ("1.3" before "1.3.1" -> 1.3.0); else the whole release. */
-static void set_pin(const struct qctx *c, const char *exact, struct answer *a)
+static void set_pin(const struct qctx *c, const char *exact, struct choice *a)
 {
     const struct dbview_row *r = c->rows[a->row];
     struct dotver d;
@@ -637,7 +637,7 @@ static size_t release_versions(const struct qctx *c, size_t k, const char **out,
  * other release (and within it the newest patch) that runs; with python,
  * only rows with a wheel for the Python asked about. */
 static void answer_for_py(const struct qctx *c, size_t rk, const char *exact, int has_driver,
-                          const struct dotver *driver, int python, struct answer *a)
+                          const struct dotver *driver, int python, struct choice *a)
 {
     memset(a, 0, sizeof *a);
     a->row = -1;
@@ -661,7 +661,7 @@ static void answer_for_py(const struct qctx *c, size_t rk, const char *exact, in
 }
 
 static void answer_for(const struct qctx *c, size_t rk, const char *exact, int has_driver,
-                       const struct dotver *driver, struct answer *a)
+                       const struct dotver *driver, struct choice *a)
 {
     answer_for_py(c, rk, exact, has_driver, driver, 1, a);
 }
@@ -674,46 +674,25 @@ static char *index_url_no_slash(const char *u)
     return xstrndup(u, n);
 }
 
-static json_t *jstr_or_null(const char *s)
+static void pythons_add(struct answer_pythons *p, uint16_t v, int ft)
 {
-    return s && *s ? json_string(s) : json_null();
+    if (p->n < ANSWER_PYTHONS_MAX)
+        tables_python_format(v, ft, p->v[p->n++], sizeof p->v[0]);
 }
 
-/* Provenance of a row: status, the same in words, and for a declared row
- * its confidence, source and the date it was checked. */
-static void set_provenance(json_t *x, const struct dbview_row *r)
-{
-    json_object_set_new(x, "status", json_string(dbview_status_name(r->status)));
-    const struct declared *d = r->status == VIEW_DECLARED ? r->declared : NULL;
-    json_object_set_new(x, "confidence", jstr_or_null(dbview_row_confidence(r)));
-    json_object_set_new(x, "provenance",
-                        json_string(dbview_provenance(r->status, dbview_row_confidence(r))));
-    json_object_set_new(x, "source", jstr_or_null(d ? d->source : NULL));
-    json_object_set_new(x, "checked_on", jstr_or_null(d ? d->checked_on : NULL));
-    json_object_set_new(x, "scanned_at", jstr_or_null(r->scanned_at));
-}
-
-/* The Python versions row r's release has wheels for (["3.10", ...,
- * "3.13t"]), whole: for a release pin; JSON null when the data does not
- * say. */
-static json_t *python_versions_json(const struct qctx *c, const struct dbview_row *r, int whole)
+/* The Python versions row r's release has wheels for ("3.10", ...,
+ * "3.13t"), whole: for a release pin; none when the data does not say. */
+static void fill_pythons(const struct qctx *c, const struct dbview_row *r, int whole,
+                         struct answer_pythons *p)
 {
     uint16_t vs[32];
-    json_t *out = json_array();
+    p->n = 0;
     for (int ft = 0; ft < 2; ft++) {
         size_t n =
             tables_python_versions(c->v->t, r->project, r->version, r->platform, whole, ft, vs, 32);
-        for (size_t i = 0; i < n; i++) {
-            char b[16];
-            tables_python_format(vs[i], ft, b, sizeof b);
-            json_array_append_new(out, json_string(b));
-        }
+        for (size_t i = 0; i < n; i++)
+            pythons_add(p, vs[i], ft);
     }
-    if (json_array_size(out) == 0) {
-        json_decref(out);
-        return json_null();
-    }
-    return out;
 }
 
 /* Whether a pin names a whole release ("2.8.*"). */
@@ -734,78 +713,57 @@ static char *companion_pin(const char *version, int whole)
 }
 
 /* torch's answer installs its matching torchvision and torchaudio (as
- * pytorch.org's selector does): {"torchvision": pin, "torchaudio": pin or
- * null, "note"} into rec, and the commands with them; nothing when the
- * data has no companions for the pin. */
-static void add_companions(const struct qctx *c, json_t *rec, const char *pin, const char *url)
+ * pytorch.org's selector does), and the commands with them; nothing when
+ * the data has no companions for the pin. */
+static void add_companions(const struct qctx *c, struct answer_install *in)
 {
     if (strcmp(c->o->project, "torch") != 0)
         return;
     char ver[64];
-    int whole = pin_whole(pin);
-    snprintf(ver, sizeof ver, "%.*s", (int)(strlen(pin) - (whole ? 2 : 0)), pin);
+    int whole = pin_whole(in->pin);
+    snprintf(ver, sizeof ver, "%.*s", (int)(strlen(in->pin) - (whole ? 2 : 0)), in->pin);
     const struct companion *k = tables_companion(c->v->t, ver);
     if (!k)
         return;
-    char *tv = companion_pin(k->torchvision, whole);
-    char *ta = k->torchaudio ? companion_pin(k->torchaudio, whole) : NULL;
-    json_t *x = json_object();
-    json_object_set_new(x, "torchvision", json_string(tv));
-    json_object_set_new(x, "torchaudio", jstr_or_null(ta));
-    json_object_set_new(x, "note", k->notes[0] ? json_string(k->notes) : json_null());
-    json_object_set_new(rec, "companions", x);
-    char *pip =
-        ta ? xasprintf("pip install torch==%s torchvision==%s torchaudio==%s --index-url %s", pin,
-                       tv, ta, url)
-           : xasprintf("pip install torch==%s torchvision==%s --index-url %s", pin, tv, url);
-    char *uv = xasprintf("uv %s", pip);
-    json_t *cmds = json_object_get(rec, "commands");
-    json_object_set_new(cmds, "pip_with_companions", json_string(pip));
-    json_object_set_new(cmds, "uv_with_companions", json_string(uv));
-    free(pip);
-    free(uv);
-    free(tv);
-    free(ta);
+    in->torchvision = companion_pin(k->torchvision, whole);
+    in->torchaudio = k->torchaudio ? companion_pin(k->torchaudio, whole) : NULL;
+    in->companion_note = k->notes;
+    const char *ta = in->torchaudio;
+    in->commands.pip_with_companions =
+        ta ? xasprintf("pip install torch==%s torchvision==%s torchaudio==%s --index-url %s",
+                       in->pin, in->torchvision, ta, in->index_url)
+           : xasprintf("pip install torch==%s torchvision==%s --index-url %s", in->pin,
+                       in->torchvision, in->index_url);
+    in->commands.uv_with_companions = xasprintf("uv %s", in->commands.pip_with_companions);
 }
 
-static json_t *answer_json(const struct qctx *c, const struct answer *a, const char *reason)
+/* The install of choice a, with why it was chosen (copied). */
+static void fill_install(const struct qctx *c, const struct choice *a, const char *reason,
+                         struct answer_install *in)
 {
+    memset(in, 0, sizeof *in);
     const struct dbview_row *r = c->rows[a->row];
-    const char *project = c->o->project;
-    json_t *rec = json_object();
-    char *u = index_url_no_slash(r->index_url);
-    json_object_set_new(rec, "index", json_string(r->variant));
-    json_object_set_new(rec, "index_url", json_string(u));
-    json_object_set_new(rec, "version", json_string(r->version));
-    json_object_set_new(rec, "release", json_string(r->release));
-    json_object_set_new(rec, "pin", json_string(a->pin));
-    json_object_set_new(rec, "verdict", json_string(compat_verdict_name(a->res.verdict)));
-    json_object_set_new(rec, "label", json_string(compat_verdict_label(a->res.verdict)));
-    json_object_set_new(rec, "reason", json_string(reason));
-    json_object_set_new(rec, "min_driver", jstr_or_null(a->res.min_driver));
-    if (a->res.full_driver[0])
-        json_object_set_new(rec, "full_driver", json_string(a->res.full_driver));
-    set_provenance(rec, r);
-    json_object_set_new(rec, "python_versions", python_versions_json(c, r, pin_whole(a->pin)));
-    json_object_set_new(rec, "commands", query_commands(project, a->pin, u));
-    add_companions(c, rec, a->pin, u);
-    free(u);
-    return rec;
+    in->row = r;
+    in->index_url = index_url_no_slash(r->index_url);
+    snprintf(in->pin, sizeof in->pin, "%s", a->pin);
+    in->res = a->res;
+    in->fallback = a->fallback;
+    in->tier = a->tier;
+    in->reason = xstrdup(reason);
+    fill_pythons(c, r, pin_whole(a->pin), &in->pythons);
+    answer_commands_make(&in->commands, c->o->project, a->pin, in->index_url);
+    add_companions(c, in);
 }
 
-json_t *query_commands(const char *project, const char *pin, const char *index_url)
+static struct answer_install *new_install(const struct qctx *c, const struct choice *a,
+                                          const char *reason)
 {
-    json_t *cmds = json_object();
-    char *pip = xasprintf("pip install %s==%s --index-url %s", project, pin, index_url);
-    char *uv = xasprintf("uv %s", pip);
-    json_object_set_new(cmds, "pip", json_string(pip));
-    json_object_set_new(cmds, "uv", json_string(uv));
-    free(pip);
-    free(uv);
-    return cmds;
+    struct answer_install *in = xmalloc(sizeof *in);
+    fill_install(c, a, reason, in);
+    return in;
 }
 
-static const char *why_chosen(const struct qctx *c, const struct answer *a, int has_driver)
+static const char *why_chosen(const struct qctx *c, const struct choice *a, int has_driver)
 {
     if (a->res.verdict != COMPAT_NATIVE)
         return "no variant has native code; this one's PTX is compiled at first start";
@@ -847,7 +805,7 @@ static void add_floor(struct floor *t, size_t *n, size_t max, const struct dotve
  * involve (minor-version floors, each variant's own toolkit driver, the
  * driver of each PTX ISA), newest floor first, equal neighbours merged.
  * The same decision as `query --driver X`, tabulated. */
-static json_t *by_driver(const struct qctx *c, size_t rk, const char *exact)
+static void by_driver(const struct qctx *c, size_t rk, const char *exact, struct answer_result *out)
 {
     struct floor floors[128];
     size_t nf = 0;
@@ -875,55 +833,45 @@ static json_t *by_driver(const struct qctx *c, size_t rk, const char *exact)
     if (gf)
         add_floor(floors, &nf, 128, &gf->min_driver[c->os], gf->min_driver_text[c->os]);
     qsort(floors, nf, sizeof *floors, cmp_floor_desc);
-    json_t *out = json_array();
+    out->by_driver = xcalloc(nf ? nf : 1, sizeof *out->by_driver);
     long last_row = -2;
-    const char *last_pin = "";
-    json_t *prev = NULL;
     for (size_t i = 0; i < nf; i++) {
-        struct answer a;
+        struct choice a;
         answer_for(c, rk, exact, 1, &floors[i].d, &a);
-        const char *fl = floors[i].text;
-        if (a.row == last_row && strcmp(a.pin, last_pin) == 0 && prev) {
+        struct answer_install *prev = out->nby_driver ? &out->by_driver[out->nby_driver - 1] : NULL;
+        if (a.row == last_row && prev && strcmp(a.pin, prev->pin) == 0) {
             /* the same answer for an older driver: lower the floor */
-            json_object_set_new(prev, "min_driver", json_string(fl));
+            snprintf(prev->floor, sizeof prev->floor, "%s", floors[i].text);
             continue;
         }
         if (a.row < 0)
             break; /* below this floor nothing runs */
-        json_t *x = answer_json(c, &a, why_chosen(c, &a, 1));
-        json_object_set_new(x, "min_driver", json_string(fl));
-        json_object_del(x, "full_driver"); /* the floors here are the decision */
-        json_object_set_new(x, "fallback", json_boolean(a.fallback));
-        json_array_append_new(out, x);
-        prev = x;
+        struct answer_install *x = &out->by_driver[out->nby_driver++];
+        fill_install(c, &a, why_chosen(c, &a, 1), x);
+        snprintf(x->floor, sizeof x->floor, "%s", floors[i].text);
         last_row = a.row;
-        last_pin = json_string_value(json_object_get(x, "pin"));
     }
-    return out;
 }
 
 /* What plain `pip install <project>` from PyPI gets on this platform for
  * release k, and whether it runs. */
-static json_t *pypi_json(const struct qctx *c, size_t k, const char *exact, int applies)
+static void pypi_answer(const struct qctx *c, size_t k, const char *exact, int applies,
+                        struct answer_pypi *p)
 {
+    memset(p, 0, sizeof *p);
+    p->python_wheel = -1;
     const struct release_info *ri =
         tables_release(c->v->t, c->o->project, c->releases[k], c->o->platform);
     if (!ri || !ri->pypi_default[0])
-        return json_null();
-    json_t *x = json_object();
-    json_object_set_new(x, "release", json_string(c->releases[k]));
-    json_object_set_new(x, "build", json_string(ri->pypi_default));
-    json_object_set_new(x, "confidence", jstr_or_null(ri->pypi_confidence));
-    char *cmd = xasprintf("pip install %s==%s.*", c->o->project, c->releases[k]);
-    json_object_set_new(x, "command", json_string(cmd));
-    free(cmd);
-    const char *why;
-    int verdict = COMPAT_UNSUPPORTED;
-    int unknown = 0;  /* the build exists, its arch list is not in the data */
+        return;
+    p->present = 1;
+    p->release = c->releases[k];
+    p->build = ri->pypi_default;
+    p->confidence = ri->pypi_confidence;
+    p->command = xasprintf("pip install %s==%s.*", c->o->project, c->releases[k]);
+    const char *why = "";
+    p->verdict = COMPAT_UNSUPPORTED;
     int no_wheel = 0; /* it runs, but has no wheel for the Python asked about */
-    char pypi_floor[32] = "";
-    char pywhy[96];
-    const struct dbview_row *row = NULL;
     if (!applies)
         why = "PyPI's wheels are not built for this GPU's system";
     else if (strcmp(ri->pypi_default, "cpu") == 0)
@@ -941,41 +889,30 @@ static json_t *pypi_json(const struct qctx *c, size_t k, const char *exact, int 
                  * (an H100 with 535 does not run PyPI's cu130 build) */
                 const struct compat_result *res =
                     c->o->has_driver ? judge_driver(c, idx[i], &c->o->driver) : c->plain[idx[i]];
-                row = c->rows[idx[i]];
-                verdict = res->verdict;
+                p->row = c->rows[idx[i]];
+                p->verdict = res->verdict;
                 why = res->reason;
                 no_wheel = c->py && c->py[idx[i]] == 0;
-                snprintf(pypi_floor, sizeof pypi_floor, "%s", res->min_driver);
+                /* the build's own driver floor, so a reader with another
+                 * driver can judge it again (the site's driver box) */
+                snprintf(p->min_driver, sizeof p->min_driver, "%s", res->min_driver);
             }
-        if (!row) {
+        if (!p->row) {
             why = "the arch list of that build is not in the data";
-            unknown = 1;
+            p->unknown = 1;
         }
     }
-    json_object_set_new(x, "verdict",
-                        unknown ? json_null() : json_string(compat_verdict_name(verdict)));
-    json_object_set_new(x, "label",
-                        json_string(row ? compat_verdict_label(verdict) : "no GPU code"));
-    int code_runs = row && (verdict == COMPAT_NATIVE || verdict == COMPAT_PTX_JIT);
+    int code_runs = p->row && (p->verdict == COMPAT_NATIVE || p->verdict == COMPAT_PTX_JIT);
     if (code_runs && no_wheel) {
         char py[16];
         tables_python_format(c->o->python, c->o->python_free_threaded, py, sizeof py);
-        snprintf(pywhy, sizeof pywhy, "%s %s has no wheel for Python %s", c->o->project,
-                 c->releases[k], py);
-        why = pywhy;
+        p->reason =
+            xasprintf("%s %s has no wheel for Python %s", c->o->project, c->releases[k], py);
+    } else {
+        p->reason = xstrdup(why);
     }
-    json_object_set_new(x, "runs", json_boolean(code_runs && !no_wheel));
-    /* the build's own driver floor, so a reader with another driver can
-     * judge it again (the site's driver box) */
-    json_object_set_new(x, "min_driver",
-                        row && pypi_floor[0] ? json_string(pypi_floor) : json_null());
-    json_object_set_new(x, "python_wheel", !c->py || !row ? json_null() : json_boolean(!no_wheel));
-    json_object_set_new(x, "reason", json_string(why));
-    if (row)
-        set_provenance(x, row);
-    else
-        json_object_set_new(x, "provenance", json_string("")); /* no build speaks for it */
-    return x;
+    p->runs = code_runs && !no_wheel;
+    p->python_wheel = !c->py || !p->row ? -1 : !no_wheel;
 }
 
 /* Per variant, the newest version whose code runs natively on the GPU:
@@ -991,7 +928,7 @@ static int native_row_cmp(const void *a, const void *b)
                               ((const struct native_row *)b)->variant);
 }
 
-static json_t *last_native(const struct qctx *c)
+static void last_native(const struct qctx *c, struct answer_result *out)
 {
     struct native_row seen[256];
     size_t nseen = 0;
@@ -1006,100 +943,79 @@ static json_t *last_native(const struct qctx *c)
             seen[nseen++] = (struct native_row){i, c->rows[i]->variant};
     }
     qsort(seen, nseen, sizeof *seen, native_row_cmp); /* cu118 < cu126 < rocm6.4 */
-    json_t *out = json_array();
+    out->last_native = xcalloc(nseen ? nseen : 1, sizeof *out->last_native);
     for (size_t k = 0; k < nseen; k++) {
-        const struct dbview_row *r = c->rows[seen[k].i];
-        json_t *x = json_object();
-        json_object_set_new(x, "variant", json_string(r->variant));
-        json_object_set_new(x, "version", json_string(r->version));
-        json_object_set_new(x, "release", json_string(r->release));
-        struct answer a;
+        struct choice a;
         memset(&a, 0, sizeof a);
         a.row = (long)seen[k].i;
         set_pin(c, NULL, &a);
-        json_object_set_new(x, "pin", json_string(a.pin));
-        set_provenance(x, r);
-        json_array_append_new(out, x);
+        out->last_native[k].row = c->rows[seen[k].i];
+        snprintf(out->last_native[k].pin, sizeof out->last_native[k].pin, "%s", a.pin);
     }
-    return out;
+    out->nlast_native = nseen;
 }
 
 /* Where to go when no official build of any release has code for the GPU:
  * a source build, and a check of whatever wheel one finds. */
-static json_t *way_forward(const struct qctx *c)
+static void source_build(const struct qctx *c, struct answer_source_build *x)
 {
-    json_t *x = json_object();
-    char ccs[16];
-    compat_cc_string(c->o->cc, ccs, sizeof ccs);
-    json_t *steps = json_array();
+    x->present = 1;
+    compat_cc_string(c->o->cc, x->arch_list, sizeof x->arch_list);
+    const char *ccs = x->arch_list;
     if (c->amd) {
-        char *s = xasprintf("Build %s from source with ROCm and PYTORCH_ROCM_ARCH=%s, if your ROCm "
-                            "release still supports this processor",
-                            c->o->project, ccs);
-        json_array_append_new(steps, json_string(s));
-        free(s);
-        json_object_set_new(x, "last_toolkit", json_null());
-        json_object_set_new(x, "arch_list", json_string(ccs));
+        x->steps[x->nsteps++] =
+            xasprintf("Build %s from source with ROCm and PYTORCH_ROCM_ARCH=%s, if your ROCm "
+                      "release still supports this processor",
+                      c->o->project, ccs);
     } else {
         const char *lt = tables_last_toolkit(c->v->t, c->o->cc);
-        char *s = lt ? xasprintf("Build %s from source with CUDA %s or older (the newest toolkit "
-                                 "that still compiles for compute capability %s) and "
-                                 "TORCH_CUDA_ARCH_LIST=\"%s\"",
-                                 c->o->project, lt, ccs, ccs)
-                     : xasprintf("Build %s from source with TORCH_CUDA_ARCH_LIST=\"%s\"",
-                                 c->o->project, ccs);
-        json_array_append_new(steps, json_string(s));
-        free(s);
-        json_object_set_new(x, "last_toolkit", jstr_or_null(lt));
-        json_object_set_new(x, "arch_list", json_string(ccs));
+        x->steps[x->nsteps++] =
+            lt ? xasprintf("Build %s from source with CUDA %s or older (the newest toolkit "
+                           "that still compiles for compute capability %s) and "
+                           "TORCH_CUDA_ARCH_LIST=\"%s\"",
+                           c->o->project, lt, ccs, ccs)
+               : xasprintf("Build %s from source with TORCH_CUDA_ARCH_LIST=\"%s\"", c->o->project,
+                           ccs);
+        x->last_toolkit = lt;
     }
-    json_array_append_new(steps,
-                          json_string("Before installing a self-built or community wheel, check "
-                                      "that it has code for this GPU: wheelarch scan <wheel file "
-                                      "or URL>"));
-    json_object_set_new(x, "steps", steps);
-    return x;
+    x->steps[x->nsteps++] = xstrdup("Before installing a self-built or community wheel, check "
+                                    "that it has code for this GPU: wheelarch scan <wheel file "
+                                    "or URL>");
 }
 
-static json_t *guidance_json(const struct qctx *c, int tegra, int arm_only)
+static void guidance(const struct qctx *c, int tegra, int arm_only, struct answer_guidance *g)
 {
+    memset(g, 0, sizeof *g);
     if (arm_only && !tegra) {
-        json_t *g = json_object();
-        json_object_set_new(g, "kind", json_string("arm-host"));
-        json_object_set_new(g, "label", json_string("Arm system"));
-        json_object_set_new(g, "text",
-                            json_string("This GPU comes only in Arm systems (NVIDIA Grace): only "
-                                        "the Linux aarch64 wheels apply to it"));
-        json_object_set_new(g, "url", json_null());
-        return g;
+        g->kind = "arm-host";
+        g->label = "Arm system";
+        g->text = "This GPU comes only in Arm systems (NVIDIA Grace): only the Linux aarch64 "
+                  "wheels apply to it";
+        return;
     }
     if (!tegra)
-        return json_null();
-    json_t *g = json_object();
-    json_object_set_new(g, "kind", json_string("jetson"));
-    json_object_set_new(g, "label", json_string("Jetson"));
-    const char *text;
+        return;
+    g->kind = "jetson";
+    g->label = "Jetson";
     if (query_tegra_sbsa(c->o->cc))
-        text = strcmp(c->o->platform, "linux-aarch64") == 0
-                   ? "Jetson Thor runs JetPack 7, an SBSA system: download.pytorch.org's "
-                     "linux-aarch64 wheels apply, judged below"
-                   : "Jetson Thor is an integrated GPU in an Arm system: only linux-aarch64 "
-                     "wheels apply to it";
+        g->text = strcmp(c->o->platform, "linux-aarch64") == 0
+                      ? "Jetson Thor runs JetPack 7, an SBSA system: download.pytorch.org's "
+                        "linux-aarch64 wheels apply, judged below"
+                      : "Jetson Thor is an integrated GPU in an Arm system: only linux-aarch64 "
+                        "wheels apply to it";
     else
-        text = "This is a Jetson (Tegra) GPU. The aarch64 wheels on PyPI and download.pytorch.org "
-               "are SBSA builds for Arm servers and do not run on Jetson's L4T/JetPack; "
-               "x86_64 and Windows wheels do not apply. Install NVIDIA's PyTorch for Jetson, built "
-               "for your JetPack release, and check it with wheelarch scan before installing";
-    json_object_set_new(g, "text", json_string(text));
-    json_object_set_new(g, "url",
-                        query_tegra_sbsa(c->o->cc) ? json_null() : json_string(query_jetson_url));
-    return g;
+        g->text = "This is a Jetson (Tegra) GPU. The aarch64 wheels on PyPI and "
+                  "download.pytorch.org are SBSA builds for Arm servers and do not run on "
+                  "Jetson's L4T/JetPack; x86_64 and Windows wheels do not apply. Install NVIDIA's "
+                  "PyTorch for Jetson, built for your JetPack release, and check it with "
+                  "wheelarch scan before installing";
+    g->url = query_tegra_sbsa(c->o->cc) ? NULL : query_jetson_url;
 }
 
 /* The newest release (and within it the newest patch) whose code runs on
  * the GPU on this platform, whatever the driver: what an update of the
  * driver can reach.  0 when no release in the data has code for it. */
-static int newest_with_code(const struct qctx *c, struct answer *a)
+static int newest_with_code(const struct qctx *c, struct choice *a)
 {
     memset(a, 0, sizeof *a);
     a->row = -1;
@@ -1142,14 +1058,23 @@ static int driver_for_release(const struct qctx *c, size_t k, const char *exact,
     return have;
 }
 
+static struct answer_change *new_change(struct answer_result *out, int kind)
+{
+    out->change = xrealloc(out->change, (out->nchange + 1) * sizeof *out->change);
+    struct answer_change *x = &out->change[out->nchange++];
+    memset(x, 0, sizeof *x);
+    x->kind = kind;
+    return x;
+}
+
 /* Another Python: when a newer release than the one that runs as things
  * are (or the asked one) would run, but has no wheel for this Python;
  * names the versions it has wheels for and how to get one.  Tried with
  * the driver given, then with a driver update as well. */
 static void python_step(const struct qctx *c, size_t rk, const char *exact,
-                        const struct answer *runs, json_t *steps)
+                        const struct choice *runs, struct answer_result *out)
 {
-    struct answer np;
+    struct choice np;
     const struct query_options *o = c->o;
     int with_driver = 0;
     for (int pass = 0; pass < 2; pass++) {
@@ -1180,23 +1105,24 @@ found:;
     for (size_t i = 0; i < n; i++)
         if (vs[i] == o->python)
             pick = vs[i];
+    struct answer_change *x = new_change(out, ANSWER_CHANGE_PYTHON);
     struct strbuf list = STRBUF_INIT;
-    json_t *vj = json_array();
     int ft =
         o->python_free_threaded && tables_python_has(c->v->t, r->project, r->version, r->platform,
                                                      pin_whole(np.pin), pick, 1) == 1;
     for (size_t i = 0; i < n; i++) {
-        char b[16];
-        tables_python_format(vs[i], ft, b, sizeof b);
-        strbuf_addf(&list, "%s%s", i ? ", " : "", b);
-        json_array_append_new(vj, json_string(b));
+        pythons_add(&x->pythons, vs[i], ft);
+        strbuf_addf(&list, "%s%s", i ? ", " : "", x->pythons.v[x->pythons.n - 1]);
     }
-    char mine[16], want[16];
+    char mine[16];
     tables_python_format(o->python, o->python_free_threaded, mine, sizeof mine);
-    tables_python_format(pick, ft, want, sizeof want);
+    tables_python_format(pick, ft, x->python, sizeof x->python);
+    const char *want = x->python;
     char drv[64] = "";
-    if (with_driver && np.res.min_driver[0])
+    if (with_driver && np.res.min_driver[0]) {
         snprintf(drv, sizeof drv, " and an NVIDIA driver %s or newer", np.res.min_driver);
+        snprintf(x->min_driver, sizeof x->min_driver, "%s", np.res.min_driver);
+    }
     /* how to get one: uv makes environments of Python 3.7 and later
      * (free-threaded ones too); conda of regular builds */
     char how[160];
@@ -1207,33 +1133,22 @@ found:;
     else
         snprintf(how, sizeof how, "`uv venv --python %s` or `conda create -n %s python=%s`", want,
                  o->project, want);
-    char *text = xasprintf("use another Python%s: %s %s has wheels for Python %s, not %s (get one "
-                           "with %s)",
-                           drv, o->project, np.pin, list.buf ? list.buf : "", mine, how);
-    json_t *x = json_object();
-    json_object_set_new(x, "kind", json_string("python"));
-    json_object_set_new(x, "release", json_string(r->release));
-    json_object_set_new(x, "pin", json_string(np.pin));
-    json_object_set_new(x, "python", json_string(want));
-    json_object_set_new(x, "python_versions", vj);
-    json_object_set_new(x, "min_driver",
-                        with_driver ? jstr_or_null(np.res.min_driver) : json_null());
-    json_object_set_new(x, "text", json_string(text));
-    free(text);
+    x->text = xasprintf("use another Python%s: %s %s has wheels for Python %s, not %s (get one "
+                        "with %s)",
+                        drv, o->project, np.pin, list.buf ? list.buf : "", mine, how);
+    x->release = r->release;
+    snprintf(x->pin, sizeof x->pin, "%s", np.pin);
     strbuf_free(&list);
-    json_array_append_new(steps, x);
 }
 
 /* What to change, in order of cost (the first entry is the cheapest that
  * helps): a driver update (naming what it unlocks), another release that
  * runs as things are, a source build only when no official build of any
  * release has code.  Nothing when the asked release runs as it is. */
-static json_t *change_json(const struct qctx *c, size_t rk, const char *exact,
-                           const struct answer *runs, const struct answer *code, int asked_runs)
+static void change_steps(const struct qctx *c, size_t rk, const char *exact,
+                         const struct choice *runs, const struct choice *code,
+                         struct answer_result *out)
 {
-    json_t *steps = json_array();
-    if (asked_runs)
-        return steps;
     const char *project = c->o->project;
     char drv[32];
     /* A driver update: for the asked release when its code runs here, else
@@ -1247,52 +1162,37 @@ static json_t *change_json(const struct qctx *c, size_t rk, const char *exact,
         }
         if (k < c->nrel && driver_for_release(c, k, ex, drv, sizeof drv) &&
             (runs->row < 0 || dotver_cmp_str(c->releases[k], c->rows[runs->row]->release) > 0)) {
-            json_t *x = json_object();
-            char *text = xasprintf("update the NVIDIA driver to %s or newer: %s %s then runs "
-                                   "on this GPU",
-                                   drv, project, k == rk && ex ? ex : c->releases[k]);
-            json_object_set_new(x, "kind", json_string("driver"));
-            json_object_set_new(x, "min_driver", json_string(drv));
-            json_object_set_new(x, "release", json_string(c->releases[k]));
-            json_object_set_new(x, "text", json_string(text));
-            free(text);
-            json_array_append_new(steps, x);
+            struct answer_change *x = new_change(out, ANSWER_CHANGE_DRIVER);
+            x->text = xasprintf("update the NVIDIA driver to %s or newer: %s %s then runs "
+                                "on this GPU",
+                                drv, project, k == rk && ex ? ex : c->releases[k]);
+            snprintf(x->min_driver, sizeof x->min_driver, "%s", drv);
+            x->release = c->releases[k];
         }
     }
     if (c->py)
-        python_step(c, rk, exact, runs, steps);
+        python_step(c, rk, exact, runs, out);
     if (runs->row >= 0 && runs->fallback) {
         const struct dbview_row *r = c->rows[runs->row];
         char *u = index_url_no_slash(r->index_url);
-        json_t *cmds = query_commands(project, runs->pin, u);
-        char *text = xasprintf("use a release that runs as things are: %s %s from the %s "
-                               "index (%s)",
-                               project, runs->pin, r->variant,
-                               json_string_value(json_object_get(cmds, "pip")));
-        json_t *x = json_object();
-        json_object_set_new(x, "kind", json_string("release"));
-        json_object_set_new(x, "release", json_string(r->release));
-        json_object_set_new(x, "pin", json_string(runs->pin));
-        json_object_set_new(x, "index", json_string(r->variant));
-        json_object_set_new(x, "text", json_string(text));
-        json_object_set_new(x, "commands", cmds);
-        free(text);
+        struct answer_change *x = new_change(out, ANSWER_CHANGE_RELEASE);
+        answer_commands_make(&x->commands, project, runs->pin, u);
+        x->text = xasprintf("use a release that runs as things are: %s %s from the %s "
+                            "index (%s)",
+                            project, runs->pin, r->variant, x->commands.pip);
+        x->release = r->release;
+        snprintf(x->pin, sizeof x->pin, "%s", runs->pin);
+        x->index = r->variant;
         free(u);
-        json_array_append_new(steps, x);
     }
     if (code->row < 0) {
-        json_t *x = json_object();
         char ccs[16];
         compat_cc_string(c->o->cc, ccs, sizeof ccs);
-        char *text = xasprintf("no official %s build of any release has code for %s: build it "
-                               "from source (see below)",
-                               project, ccs);
-        json_object_set_new(x, "kind", json_string("source"));
-        json_object_set_new(x, "text", json_string(text));
-        free(text);
-        json_array_append_new(steps, x);
+        struct answer_change *x = new_change(out, ANSWER_CHANGE_SOURCE);
+        x->text = xasprintf("no official %s build of any release has code for %s: build it "
+                            "from source (see below)",
+                            project, ccs);
     }
-    return steps;
 }
 
 int query_applies(uint16_t cc, int tegra, int arm_host, const char *platform)
@@ -1304,7 +1204,47 @@ int query_applies(uint16_t cc, int tegra, int arm_host, const char *platform)
     return query_tegra_sbsa(cc) && strcmp(platform, "linux-aarch64") == 0;
 }
 
-json_t *query_run(const struct dbview *v, const struct query_options *o, struct wa_error *err)
+static void add_note(struct answer_result *out, const char *s)
+{
+    if (out->nnotes < ANSWER_NOTES_MAX)
+        out->notes[out->nnotes++] = s;
+}
+
+/* Why another release than the one asked about, in the order they block:
+ * the asked one has no code for the GPU, or no wheel for this Python, or
+ * not with this driver (never a claim that it is the last with code while
+ * a newer one has some).  New string. */
+static char *why_fallback(const struct qctx *c, size_t rk, const char *exact, const char *release,
+                          const struct choice *a)
+{
+    const struct query_options *o = c->o;
+    struct choice t;
+    const char *blocked;
+    char pyb[96];
+    const struct toolkit *dc =
+        o->has_driver ? tables_driver_cuda(c->v->t, &o->driver, c->os) : NULL;
+    if (!decide_release(c, rk, exact, 0, NULL, NULL, 0, &t)) {
+        blocked = "has no variant for this GPU";
+    } else if (c->py && !decide_release(c, rk, exact, 0, NULL, NULL, 1, &t)) {
+        char pys[16];
+        tables_python_format(o->python, o->python_free_threaded, pys, sizeof pys);
+        int drv_too = o->has_driver && !decide_release(c, rk, exact, 1, &o->driver, dc, 0, &t);
+        snprintf(pyb, sizeof pyb, "has no wheel for Python %s%s", pys,
+                 drv_too ? " (and needs a newer driver than this one)" : "");
+        blocked = pyb;
+    } else {
+        blocked = "does not run with this driver";
+    }
+    return xasprintf("%s %s %s; %s %s is the newest release that runs%s", o->project,
+                     exact ? exact : release, blocked, o->project, c->rows[a->row]->version,
+                     o->has_driver && o->has_python ? " with this driver and Python"
+                     : o->has_driver                ? " with this driver"
+                     : o->has_python                ? " with this Python"
+                                                    : "");
+}
+
+struct answer_result *query_answer(const struct dbview *v, const struct query_options *o,
+                                   struct wa_error *err)
 {
     size_t project_rows = 0;
     for (size_t i = 0; i < v->nrows && !project_rows; i++)
@@ -1340,196 +1280,120 @@ json_t *query_run(const struct dbview *v, const struct query_options *o, struct 
         qctx_free(&c);
         return NULL;
     }
+    struct answer_result *out = xcalloc(1, sizeof *out);
     int amd = c.amd;
     int tegra = !amd && ((o->gpu && o->gpu->tegra) || tables_is_tegra(o->cc));
     int arm_host = o->arm_host || (o->gpu && o->gpu->arm_host);
     int applies = query_applies(o->cc, tegra, arm_host, o->platform);
 
-    json_t *out = json_object();
-    /* the shape of this object (docs/answers.md); raised when a field
-     * changes meaning or goes, not when one is added */
-    json_object_set_new(out, "schema_version", json_integer(QUERY_SCHEMA_VERSION));
-    json_t *g = json_object();
-    char ccs[16];
-    compat_cc_string(o->cc, ccs, sizeof ccs);
-    json_object_set_new(g, "name", o->gpu ? json_string(o->gpu->name) : json_null());
-    json_object_set_new(g, "vendor", json_string(amd ? "amd" : "nvidia"));
-    json_object_set_new(g, "compute_capability", amd ? json_null() : json_string(ccs));
+    out->gpu_name = o->gpu ? o->gpu->name : NULL;
+    out->architecture = o->gpu ? o->gpu->architecture : NULL;
+    out->amd = amd;
+    out->tegra = tegra;
+    out->cc = o->cc;
+    compat_cc_string(o->cc, out->device, sizeof out->device);
     if (amd) {
         struct target dev;
-        char devs[TARGET_NAME_MAX];
         tables_amd_device(v->t, o->cc, &dev);
         if (o->xnack != TARGET_FEAT_ANY && dev.xnack != TARGET_FEAT_ANY)
             dev.xnack = (uint8_t)o->xnack;
-        target_format(&dev, devs, sizeof devs);
-        json_object_set_new(g, "gfx", json_string(ccs));
-        json_object_set_new(g, "gfx_target", json_string(devs)); /* with its feature modes */
-    } else {
-        json_object_set_new(g, "gfx", json_null());
-        json_object_set_new(g, "gfx_target", json_null());
+        target_format(&dev, out->gfx_target, sizeof out->gfx_target);
     }
-    json_object_set_new(g, "device", json_string(ccs)); /* "8.6" or "gfx1100" */
-    json_object_set_new(g, "architecture",
-                        o->gpu ? json_string(o->gpu->architecture) : json_null());
-    json_object_set_new(g, "tegra", json_boolean(tegra));
-    json_object_set_new(out, "gpu", g);
+    out->has_driver = o->has_driver;
     if (o->has_driver) {
-        json_t *d = json_object();
+        out->driver_text = o->driver_text;
         const struct toolkit *k = tables_driver_cuda(v->t, &o->driver, c.os);
-        json_object_set_new(d, "version", json_string(o->driver_text));
-        if (k) {
-            char cuda[16];
-            snprintf(cuda, sizeof cuda, "%ld.%ld", k->cuda.f[0], k->cuda.f[1]);
-            json_object_set_new(d, "cuda", json_string(cuda));
-        } else {
-            json_object_set_new(d, "cuda", json_null());
-        }
-        json_object_set_new(out, "driver", d);
-    } else {
-        json_object_set_new(out, "driver", json_null());
+        if (k)
+            snprintf(out->driver_cuda, sizeof out->driver_cuda, "%ld.%ld", k->cuda.f[0],
+                     k->cuda.f[1]);
     }
-    if (o->has_python) {
-        json_t *py = json_object();
-        char pys[16];
-        tables_python_format(o->python, 0, pys, sizeof pys);
-        json_object_set_new(py, "version", json_string(pys));
-        json_object_set_new(py, "free_threaded", json_boolean(o->python_free_threaded));
-        json_object_set_new(py, "source", jstr_or_null(o->python_source));
-        json_object_set_new(out, "python", py);
-    } else {
-        json_object_set_new(out, "python", json_null());
-    }
-    json_object_set_new(out, "project", json_string(o->project));
-    json_object_set_new(out, "version", json_string(exact ? exact : release));
-    json_object_set_new(out, "platform", json_string(o->platform));
-    json_object_set_new(out, "applies", json_boolean(applies));
-    json_t *variants = json_array();
+    out->has_python = o->has_python;
+    out->python = o->python;
+    out->python_free_threaded = o->python_free_threaded;
+    out->python_source = o->python_source;
+    out->project = o->project;
+    out->platform = o->platform;
+    out->version = xstrdup(exact ? exact : release);
+    out->applies = applies;
+    out->rows = xcalloc(n, sizeof *out->rows);
+    out->nrows = n;
     for (size_t i = 0; i < n; i++) {
         const struct dbview_row *r = c.rows[idx[i]];
+        struct answer_row *x = &out->rows[i];
         struct compat_result res;
         if (o->has_driver)
             judge_one(&c, r, 1, &o->driver, &res);
         else
             res = *c.plain[idx[i]];
-        json_t *x = json_object();
-        json_object_set_new(x, "variant", json_string(r->variant));
-        json_object_set_new(x, "version", json_string(r->version));
-        char *u = index_url_no_slash(r->index_url);
-        json_object_set_new(x, "index_url", json_string(u));
-        free(u);
-        set_provenance(x, r);
-        if (r->cuda.n) {
-            char cuda[16];
-            tables_variant_cuda_text(r->variant, cuda, sizeof cuda);
-            json_object_set_new(x, "cuda", json_string(cuda));
-        } else {
-            json_object_set_new(x, "cuda", json_null());
-        }
-        /* the row's typed verdict (src/answer/verdict.h): platform, code,
-         * Python and driver apart, the headline the first that blocks */
-        struct verdict vd;
-        verdict_judge(&res, applies, c.py ? c.py[idx[i]] : -1, &vd);
-        verdict_json(&vd, o->python, o->python_free_threaded, x);
-        json_object_set_new(x, "python_versions", python_versions_json(&c, r, declared_whole(r)));
-        json_object_set_new(x, "modules", json_integer((json_int_t)res.modules));
-        json_object_set_new(x, "differences", dbview_row_differences(r));
-        json_array_append_new(variants, x);
+        x->row = r;
+        x->index_url = index_url_no_slash(r->index_url);
+        if (r->cuda.n)
+            tables_variant_cuda_text(r->variant, x->cuda, sizeof x->cuda);
+        /* platform, code, Python and driver apart, the headline the first
+         * that blocks (verdict.h) */
+        verdict_judge(&res, applies, c.py ? c.py[idx[i]] : -1, &x->v);
+        fill_pythons(&c, r, declared_whole(r), &x->pythons);
     }
-    json_object_set_new(out, "variants", variants);
 
-    json_t *notes = json_array();
-    json_t *rec = json_null(), *fb = json_null(), *with_code = json_null();
-    json_t *change = NULL; /* what to change: change_json, or none */
-    struct answer code = {.row = -1};
+    struct choice code = {.row = -1};
     if (applies) {
-        struct answer a;
+        struct choice a;
         answer_for(&c, rk, exact, o->has_driver, &o->driver, &a);
         newest_with_code(&c, &code);
         if (a.row >= 0 && !a.fallback) {
-            rec = answer_json(&c, &a, why_chosen(&c, &a, o->has_driver));
+            out->recommendation = new_install(&c, &a, why_chosen(&c, &a, o->has_driver));
         } else if (a.row >= 0) {
-            /* Why another release: the asked one has no code for the GPU,
-             * or no wheel for this Python, or not with this driver (never
-             * a claim that it is the last with code while a newer one has
-             * some). */
-            struct answer t;
-            const char *blocked = "has no variant for this GPU";
-            char pyb[96];
-            const struct toolkit *dc =
-                o->has_driver ? tables_driver_cuda(v->t, &o->driver, c.os) : NULL;
-            /* in the order they block: code, Python, driver */
-            if (!decide_release(&c, rk, exact, 0, NULL, NULL, 0, &t)) {
-                blocked = "has no variant for this GPU";
-            } else if (c.py && !decide_release(&c, rk, exact, 0, NULL, NULL, 1, &t)) {
-                char pys[16];
-                tables_python_format(o->python, o->python_free_threaded, pys, sizeof pys);
-                int drv_too =
-                    o->has_driver && !decide_release(&c, rk, exact, 1, &o->driver, dc, 0, &t);
-                snprintf(pyb, sizeof pyb, "has no wheel for Python %s%s", pys,
-                         drv_too ? " (and needs a newer driver than this one)" : "");
-                blocked = pyb;
-            } else {
-                blocked = "does not run with this driver";
-            }
-            char *why =
-                xasprintf("%s %s %s; %s %s is the newest release that runs%s", o->project,
-                          exact ? exact : release, blocked, o->project, c.rows[a.row]->version,
-                          o->has_driver && o->has_python ? " with this driver and Python"
-                          : o->has_driver                ? " with this driver"
-                          : o->has_python                ? " with this Python"
-                                                         : "");
-            fb = answer_json(&c, &a, why);
+            char *why = why_fallback(&c, rk, exact, release, &a);
+            out->fallback = new_install(&c, &a, why);
             free(why);
         } else {
-            json_array_append_new(
-                notes, json_string(code.row < 0 ? "no release in the data runs on this GPU"
-                                   : o->has_driver && o->has_python
-                                       ? "no release in the data runs with this driver and "
-                                         "Python; see what to change"
-                                   : o->has_driver ? "no release in the data runs with this "
-                                                     "driver; see what to change"
-                                                   : "no release in the data has a wheel for "
-                                                     "this Python; see what to change"));
+            add_note(out, code.row < 0 ? "no release in the data runs on this GPU"
+                          : o->has_driver && o->has_python
+                              ? "no release in the data runs with this driver and Python; see "
+                                "what to change"
+                          : o->has_driver ? "no release in the data runs with this driver; see "
+                                            "what to change"
+                                          : "no release in the data has a wheel for this Python; "
+                                            "see what to change");
         }
         if (code.row >= 0)
-            with_code = answer_json(&c, &code,
-                                    "the newest release with code for this GPU, "
-                                    "whatever the driver");
-        change = change_json(&c, rk, exact, &a, &code, a.row >= 0 && !a.fallback);
+            out->newest_with_code = new_install(&c, &code,
+                                                "the newest release with code for this GPU, "
+                                                "whatever the driver");
+        if (!(a.row >= 0 && !a.fallback))
+            change_steps(&c, rk, exact, &a, &code, out);
+        if (!amd)
+            by_driver(&c, rk, exact, out);
+        last_native(&c, out);
+        if (code.row < 0)
+            source_build(&c, &out->source_build);
     }
-    json_object_set_new(out, "recommendation", rec);
-    json_object_set_new(out, "fallback", fb);
-    /* the three questions apart: the newest release with code whatever the
-     * driver, the newest that runs as things are, and what to change */
-    json_object_set_new(out, "newest_with_code", with_code);
-    json_object_set_new(out, "newest_that_runs", json_incref(json_is_object(rec) ? rec : fb));
-    json_object_set_new(out, "change", change ? change : json_array());
-    json_object_set_new(out, "by_driver",
-                        applies && !amd ? by_driver(&c, rk, exact) : json_array());
-    json_object_set_new(out, "pypi", pypi_json(&c, rk, exact, applies));
-    json_object_set_new(out, "last_native", applies ? last_native(&c) : json_array());
-    json_object_set_new(out, "way_forward",
-                        applies && code.row < 0 ? way_forward(&c) : json_null());
-    json_object_set_new(out, "guidance", guidance_json(&c, tegra, arm_host && !applies));
+    pypi_answer(&c, rk, exact, applies, &out->pypi);
+    guidance(&c, tegra, arm_host && !applies, &out->guidance);
     if (amd)
-        json_array_append_new(
-            notes, json_string("ROCm wheels are Linux x86_64 only and need the amdgpu kernel "
-                               "driver of a matching ROCm release; AMD code objects have no "
-                               "JIT, so only exact processor (or generic target) matches run"));
+        add_note(out, "ROCm wheels are Linux x86_64 only and need the amdgpu kernel driver of a "
+                      "matching ROCm release; AMD code objects have no JIT, so only exact "
+                      "processor (or generic target) matches run");
     int declared = 0;
     for (size_t i = 0; i < n; i++)
         declared += c.rows[idx[i]]->status == VIEW_DECLARED;
     if (declared)
-        json_array_append_new(
-            notes,
-            json_string(declared == (int)n ? "every row here is declared: taken from PyTorch's "
-                                             "published build configuration, not read from the "
-                                             "wheels"
-                                           : "rows marked declared come from PyTorch's published "
-                                             "build configuration, not from reading the "
-                                             "wheels"));
-    json_object_set_new(out, "notes", notes);
+        add_note(out, declared == (int)n ? "every row here is declared: taken from PyTorch's "
+                                           "published build configuration, not read from the "
+                                           "wheels"
+                                         : "rows marked declared come from PyTorch's published "
+                                           "build configuration, not from reading the wheels");
     free(release);
     qctx_free(&c);
     return out;
+}
+
+json_t *query_run(const struct dbview *v, const struct query_options *o, struct wa_error *err)
+{
+    struct answer_result *a = query_answer(v, o, err);
+    if (!a)
+        return NULL;
+    json_t *j = answer_json(a);
+    answer_free(a);
+    return j;
 }

@@ -1,29 +1,13 @@
 /*
- * query: "what runs on my GPU" — a verdict per variant of one release and
- * the index to install from.
+ * query: "what runs on my GPU" — the answer engine's decision.
  *
- * The result is a JSON object, a public interface (`wheelarch query
- * --json`), from which the text output is also made:
- *
- *   {"schema_version": QUERY_SCHEMA_VERSION,
- *    "gpu": {"name", "compute_capability", "architecture", "tegra"} ,
- *    "driver": {"version", "cuda"} or null,
- *    "python": {"version", "free_threaded", "source"} or null,
- *    "project", "version", "platform",
- *    "variants": [{"variant", "version", "index_url", "status", "cuda",
- *                  "min_driver", "verdict", "label", "reason", "via",
- *                  "code", "code_reason", "driver_blocks", "needed_driver",
- *                  "python_wheel", "python_versions", "blocked_by", "runs"}],
- *    "recommendation": {"index", "index_url", "version", "pin", "verdict",
- *                       "reason", "python_versions", "commands": {"pip", "uv"}}
- *                      or null,
- *    "fallback": the same for the newest release that works, or null,
- *    "newest_with_code", "newest_that_runs": the same, or null,
- *    "change": [{"kind": "driver" | "python" | "release" | "source", "text", ...}],
- *    "notes": [...]}
- *
- * Each row is judged on platform, code, Python and driver apart; its
- * headline is the first that blocks (docs/answers.md).
+ * query_answer judges every variant of one release on platform, code,
+ * Python and driver apart (verdict.h; the headline is the first that
+ * blocks, docs/answers.md) and answers three questions: the newest release
+ * that runs as things are, the newest with code whatever the driver, and
+ * what to change.  The result is a typed value (answer.h) that every
+ * caller reads; query_run is the same written as JSON (answer_json.h),
+ * the public interface of `wheelarch query --json`.
  */
 #ifndef WHEELARCH_QUERY_H
 #define WHEELARCH_QUERY_H
@@ -31,14 +15,12 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "answer.h"
+#include "answer_json.h"
 #include "dbview.h"
 #include "dotver.h"
 #include "error.h"
 #include "tables.h"
-
-/* The version of query's JSON shape (its "schema_version"): 2 split the
- * code from the driver and the Python (docs/answers.md). */
-#define QUERY_SCHEMA_VERSION 2
 
 struct query_order;
 
@@ -88,12 +70,14 @@ void query_order_free(struct query_order *q);
 const size_t *query_order_rows(const struct query_order *q, const char *project,
                                const char *platform, size_t *n);
 
-/* {"pip": "pip install PROJECT==PIN --index-url URL", "uv": "uv pip install
- * ..."}: the commands of an answer.  New reference. */
-json_t *query_commands(const char *project, const char *pin, const char *index_url);
+/* Runs the query: a new answer (answer_free), borrowing from v and o,
+ * or NULL with err set (WA_ERR_USAGE: no such project, release or platform
+ * in the data). */
+struct answer_result *query_answer(const struct dbview *v, const struct query_options *o,
+                                   struct wa_error *err);
 
-/* Runs the query.  Returns a new JSON object, or NULL with err set
- * (WA_ERR_USAGE: no such project, release or platform in the data). */
+/* query_answer written as JSON (answer_json): a new object, or NULL with
+ * err set. */
 json_t *query_run(const struct dbview *v, const struct query_options *o, struct wa_error *err);
 
 /* Rows whose binaries disagree with PyTorch's declared arch list, as

@@ -1,0 +1,107 @@
+/*
+ * answer: the whole answer as a typed value (answer.h).
+ */
+#include "answer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+const struct answer_install *answer_runs(const struct answer_result *a)
+{
+    return a->recommendation ? a->recommendation : a->fallback;
+}
+
+const struct answer_row *answer_row_of(const struct answer_result *a, const char *variant)
+{
+    for (size_t i = 0; i < a->nrows; i++)
+        if (strcmp(a->rows[i].row->variant, variant) == 0)
+            return &a->rows[i];
+    return NULL;
+}
+
+const char *answer_row_label(const struct answer_result *a, const struct answer_row *r, char *buf,
+                             size_t n)
+{
+    return verdict_label(&r->v, a->python, a->python_free_threaded, buf, n);
+}
+
+void answer_commands_make(struct answer_commands *c, const char *project, const char *pin,
+                          const char *index_url)
+{
+    memset(c, 0, sizeof *c);
+    c->pip = xasprintf("pip install %s==%s --index-url %s", project, pin, index_url);
+    c->uv = xasprintf("uv %s", c->pip);
+}
+
+void answer_commands_free(struct answer_commands *c)
+{
+    free(c->pip);
+    free(c->uv);
+    free(c->pip_with_companions);
+    free(c->uv_with_companions);
+    memset(c, 0, sizeof *c);
+}
+
+void answer_install_free(struct answer_install *i)
+{
+    if (!i)
+        return;
+    free(i->index_url);
+    free(i->reason);
+    free(i->torchvision);
+    free(i->torchaudio);
+    answer_commands_free(&i->commands);
+}
+
+static void install_delete(struct answer_install *i)
+{
+    answer_install_free(i);
+    free(i);
+}
+
+void answer_free(struct answer_result *a)
+{
+    if (!a)
+        return;
+    free(a->version);
+    for (size_t i = 0; i < a->nrows; i++)
+        free(a->rows[i].index_url);
+    free(a->rows);
+    install_delete(a->recommendation);
+    install_delete(a->fallback);
+    install_delete(a->newest_with_code);
+    for (size_t i = 0; i < a->nchange; i++) {
+        free(a->change[i].text);
+        answer_commands_free(&a->change[i].commands);
+    }
+    free(a->change);
+    for (size_t i = 0; i < a->nby_driver; i++)
+        answer_install_free(&a->by_driver[i]);
+    free(a->by_driver);
+    free(a->pypi.command);
+    free(a->pypi.reason);
+    free(a->last_native);
+    for (size_t i = 0; i < a->source_build.nsteps; i++)
+        free(a->source_build.steps[i]);
+    free(a);
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+void answer_install_copy(struct answer_install *dst, const struct answer_install *src)
+{
+    *dst = *src;
+    dst->index_url = dup_or_null(src->index_url);
+    dst->reason = dup_or_null(src->reason);
+    dst->torchvision = dup_or_null(src->torchvision);
+    dst->torchaudio = dup_or_null(src->torchaudio);
+    dst->commands.pip = dup_or_null(src->commands.pip);
+    dst->commands.uv = dup_or_null(src->commands.uv);
+    dst->commands.pip_with_companions = dup_or_null(src->commands.pip_with_companions);
+    dst->commands.uv_with_companions = dup_or_null(src->commands.uv_with_companions);
+}

@@ -1,0 +1,292 @@
+/*
+ * answer_json: an answer as JSON (answer_json.h, docs/answers.md).
+ */
+#include "answer_json.h"
+
+#include <string.h>
+
+#include "tables.h"
+#include "target.h"
+
+static json_t *str_or_null(const char *s)
+{
+    return s && *s ? json_string(s) : json_null();
+}
+
+/* Provenance of a row: status, the same in words, and for a declared row
+ * its confidence, source and the date it was checked. */
+static void set_provenance(json_t *x, const struct dbview_row *r)
+{
+    json_object_set_new(x, "status", json_string(dbview_status_name(r->status)));
+    const struct declared *d = r->status == VIEW_DECLARED ? r->declared : NULL;
+    json_object_set_new(x, "confidence", str_or_null(dbview_row_confidence(r)));
+    json_object_set_new(x, "provenance",
+                        json_string(dbview_provenance(r->status, dbview_row_confidence(r))));
+    json_object_set_new(x, "source", str_or_null(d ? d->source : NULL));
+    json_object_set_new(x, "checked_on", str_or_null(d ? d->checked_on : NULL));
+    json_object_set_new(x, "scanned_at", str_or_null(r->scanned_at));
+}
+
+/* ["3.10", ..., "3.13t"], null when the data does not say. */
+static json_t *pythons_json(const struct answer_pythons *p)
+{
+    if (!p->n)
+        return json_null();
+    json_t *out = json_array();
+    for (size_t i = 0; i < p->n; i++)
+        json_array_append_new(out, json_string(p->v[i]));
+    return out;
+}
+
+json_t *answer_commands_json(const struct answer_commands *c)
+{
+    json_t *x = json_object();
+    json_object_set_new(x, "pip", json_string(c->pip ? c->pip : ""));
+    json_object_set_new(x, "uv", json_string(c->uv ? c->uv : ""));
+    if (c->pip_with_companions) {
+        json_object_set_new(x, "pip_with_companions", json_string(c->pip_with_companions));
+        json_object_set_new(x, "uv_with_companions", json_string(c->uv_with_companions));
+    }
+    return x;
+}
+
+/* A row's verdict: platform, code, Python and driver apart, the headline
+ * the first that blocks. */
+static void verdict_json(const struct answer_result *a, const struct verdict *v, json_t *x)
+{
+    const struct compat_result *r = &v->res;
+    char label[48];
+    json_object_set_new(x, "min_driver", str_or_null(r->min_driver));
+    json_object_set_new(x, "verdict", json_string(compat_verdict_name(r->verdict)));
+    json_object_set_new(
+        x, "label",
+        json_string(verdict_label(v, a->python, a->python_free_threaded, label, sizeof label)));
+    json_object_set_new(x, "reason", json_string(r->reason));
+    json_object_set_new(x, "code", json_string(compat_verdict_name(v->code)));
+    json_object_set_new(x, "code_reason", json_string(r->code_reason));
+    json_object_set_new(x, "driver_blocks", json_boolean(v->driver_blocks));
+    json_object_set_new(x, "needed_driver", str_or_null(r->needed_driver));
+    json_object_set_new(x, "python_wheel", v->python < 0 ? json_null() : json_boolean(v->python));
+    json_object_set_new(x, "blocked_by", str_or_null(verdict_block_name(v->blocked_by)));
+    json_object_set_new(x, "runs", json_boolean(v->runs));
+    if (r->has_via) {
+        char name[TARGET_NAME_MAX];
+        target_format(&r->via, name, sizeof name);
+        json_object_set_new(x, "via", json_string(name));
+    } else {
+        json_object_set_new(x, "via", json_null());
+    }
+}
+
+static json_t *row_json(const struct answer_result *a, const struct answer_row *ar)
+{
+    const struct dbview_row *r = ar->row;
+    json_t *x = json_object();
+    json_object_set_new(x, "variant", json_string(r->variant));
+    json_object_set_new(x, "version", json_string(r->version));
+    json_object_set_new(x, "index_url", json_string(ar->index_url));
+    set_provenance(x, r);
+    json_object_set_new(x, "cuda", str_or_null(ar->cuda));
+    verdict_json(a, &ar->v, x);
+    json_object_set_new(x, "python_versions", pythons_json(&ar->pythons));
+    json_object_set_new(x, "modules", json_integer((json_int_t)ar->v.res.modules));
+    json_object_set_new(x, "differences", dbview_row_differences(r));
+    return x;
+}
+
+json_t *answer_install_json(const struct answer_result *a, const struct answer_install *i)
+{
+    (void)a;
+    const struct dbview_row *r = i->row;
+    json_t *x = json_object();
+    json_object_set_new(x, "index", json_string(r->variant));
+    json_object_set_new(x, "index_url", json_string(i->index_url));
+    json_object_set_new(x, "version", json_string(r->version));
+    json_object_set_new(x, "release", json_string(r->release));
+    json_object_set_new(x, "pin", json_string(i->pin));
+    json_object_set_new(x, "verdict", json_string(compat_verdict_name(i->res.verdict)));
+    json_object_set_new(x, "label", json_string(compat_verdict_label(i->res.verdict)));
+    json_object_set_new(x, "reason", json_string(i->reason ? i->reason : ""));
+    /* in the driver table the floor is the decision */
+    json_object_set_new(x, "min_driver", str_or_null(i->floor[0] ? i->floor : i->res.min_driver));
+    if (!i->floor[0] && i->res.full_driver[0])
+        json_object_set_new(x, "full_driver", json_string(i->res.full_driver));
+    set_provenance(x, r);
+    json_object_set_new(x, "python_versions", pythons_json(&i->pythons));
+    json_object_set_new(x, "commands", answer_commands_json(&i->commands));
+    if (i->torchvision) {
+        json_t *k = json_object();
+        json_object_set_new(k, "torchvision", json_string(i->torchvision));
+        json_object_set_new(k, "torchaudio", str_or_null(i->torchaudio));
+        json_object_set_new(k, "note", str_or_null(i->companion_note));
+        json_object_set_new(x, "companions", k);
+    }
+    if (i->floor[0])
+        json_object_set_new(x, "fallback", json_boolean(i->fallback));
+    return x;
+}
+
+static json_t *install_or_null(const struct answer_result *a, const struct answer_install *i)
+{
+    return i ? answer_install_json(a, i) : json_null();
+}
+
+json_t *answer_change_json(const struct answer_change *s)
+{
+    static const char *const kinds[] = {"driver", "python", "release", "source"};
+    json_t *x = json_object();
+    json_object_set_new(x, "kind", json_string(kinds[s->kind]));
+    switch (s->kind) {
+    case ANSWER_CHANGE_DRIVER:
+        json_object_set_new(x, "min_driver", json_string(s->min_driver));
+        json_object_set_new(x, "release", json_string(s->release));
+        break;
+    case ANSWER_CHANGE_PYTHON:
+        json_object_set_new(x, "release", json_string(s->release));
+        json_object_set_new(x, "pin", json_string(s->pin));
+        json_object_set_new(x, "python", json_string(s->python));
+        json_object_set_new(x, "python_versions", pythons_json(&s->pythons));
+        json_object_set_new(x, "min_driver", str_or_null(s->min_driver));
+        break;
+    case ANSWER_CHANGE_RELEASE:
+        json_object_set_new(x, "release", json_string(s->release));
+        json_object_set_new(x, "pin", json_string(s->pin));
+        json_object_set_new(x, "index", json_string(s->index));
+        break;
+    default:
+        break;
+    }
+    json_object_set_new(x, "text", json_string(s->text));
+    if (s->kind == ANSWER_CHANGE_RELEASE)
+        json_object_set_new(x, "commands", answer_commands_json(&s->commands));
+    return x;
+}
+
+static json_t *pypi_json(const struct answer_pypi *p)
+{
+    if (!p->present)
+        return json_null();
+    json_t *x = json_object();
+    json_object_set_new(x, "release", json_string(p->release));
+    json_object_set_new(x, "build", json_string(p->build));
+    json_object_set_new(x, "confidence", str_or_null(p->confidence));
+    json_object_set_new(x, "command", json_string(p->command));
+    json_object_set_new(x, "verdict",
+                        p->unknown ? json_null() : json_string(compat_verdict_name(p->verdict)));
+    json_object_set_new(x, "label",
+                        json_string(p->row ? compat_verdict_label(p->verdict) : "no GPU code"));
+    json_object_set_new(x, "runs", json_boolean(p->runs));
+    json_object_set_new(x, "min_driver", p->row ? str_or_null(p->min_driver) : json_null());
+    json_object_set_new(x, "python_wheel",
+                        p->python_wheel < 0 ? json_null() : json_boolean(p->python_wheel));
+    json_object_set_new(x, "reason", json_string(p->reason));
+    if (p->row)
+        set_provenance(x, p->row);
+    else
+        json_object_set_new(x, "provenance", json_string("")); /* no build speaks for it */
+    return x;
+}
+
+static json_t *gpu_json(const struct answer_result *a)
+{
+    json_t *g = json_object();
+    json_object_set_new(g, "name", str_or_null(a->gpu_name));
+    json_object_set_new(g, "vendor", json_string(a->amd ? "amd" : "nvidia"));
+    json_object_set_new(g, "compute_capability", a->amd ? json_null() : json_string(a->device));
+    json_object_set_new(g, "gfx", a->amd ? json_string(a->device) : json_null());
+    json_object_set_new(g, "gfx_target", a->amd ? json_string(a->gfx_target) : json_null());
+    json_object_set_new(g, "device", json_string(a->device)); /* "8.6" or "gfx1100" */
+    json_object_set_new(g, "architecture", str_or_null(a->architecture));
+    json_object_set_new(g, "tegra", json_boolean(a->tegra));
+    return g;
+}
+
+json_t *answer_json(const struct answer_result *a)
+{
+    json_t *out = json_object();
+    json_object_set_new(out, "schema_version", json_integer(QUERY_SCHEMA_VERSION));
+    json_object_set_new(out, "gpu", gpu_json(a));
+    if (a->has_driver) {
+        json_t *d = json_object();
+        json_object_set_new(d, "version", json_string(a->driver_text));
+        json_object_set_new(d, "cuda", str_or_null(a->driver_cuda));
+        json_object_set_new(out, "driver", d);
+    } else {
+        json_object_set_new(out, "driver", json_null());
+    }
+    if (a->has_python) {
+        json_t *py = json_object();
+        char pys[16];
+        tables_python_format(a->python, 0, pys, sizeof pys);
+        json_object_set_new(py, "version", json_string(pys));
+        json_object_set_new(py, "free_threaded", json_boolean(a->python_free_threaded));
+        json_object_set_new(py, "source", str_or_null(a->python_source));
+        json_object_set_new(out, "python", py);
+    } else {
+        json_object_set_new(out, "python", json_null());
+    }
+    json_object_set_new(out, "project", json_string(a->project));
+    json_object_set_new(out, "version", json_string(a->version));
+    json_object_set_new(out, "platform", json_string(a->platform));
+    json_object_set_new(out, "applies", json_boolean(a->applies));
+    json_t *rows = json_array();
+    for (size_t i = 0; i < a->nrows; i++)
+        json_array_append_new(rows, row_json(a, &a->rows[i]));
+    json_object_set_new(out, "variants", rows);
+    json_t *rec = install_or_null(a, a->recommendation);
+    json_t *fb = install_or_null(a, a->fallback);
+    json_object_set_new(out, "recommendation", rec);
+    json_object_set_new(out, "fallback", fb);
+    /* the three questions apart: the newest release with code whatever the
+     * driver, the newest that runs as things are, and what to change */
+    json_object_set_new(out, "newest_with_code", install_or_null(a, a->newest_with_code));
+    json_object_set_new(out, "newest_that_runs", json_incref(json_is_object(rec) ? rec : fb));
+    json_t *change = json_array();
+    for (size_t i = 0; i < a->nchange; i++)
+        json_array_append_new(change, answer_change_json(&a->change[i]));
+    json_object_set_new(out, "change", change);
+    json_t *bd = json_array();
+    for (size_t i = 0; i < a->nby_driver; i++)
+        json_array_append_new(bd, answer_install_json(a, &a->by_driver[i]));
+    json_object_set_new(out, "by_driver", bd);
+    json_object_set_new(out, "pypi", pypi_json(&a->pypi));
+    json_t *ln = json_array();
+    for (size_t i = 0; i < a->nlast_native; i++) {
+        const struct dbview_row *r = a->last_native[i].row;
+        json_t *x = json_object();
+        json_object_set_new(x, "variant", json_string(r->variant));
+        json_object_set_new(x, "version", json_string(r->version));
+        json_object_set_new(x, "release", json_string(r->release));
+        json_object_set_new(x, "pin", json_string(a->last_native[i].pin));
+        set_provenance(x, r);
+        json_array_append_new(ln, x);
+    }
+    json_object_set_new(out, "last_native", ln);
+    if (a->source_build.present) {
+        json_t *x = json_object();
+        json_object_set_new(x, "last_toolkit", str_or_null(a->source_build.last_toolkit));
+        json_object_set_new(x, "arch_list", json_string(a->source_build.arch_list));
+        json_t *steps = json_array();
+        for (size_t i = 0; i < a->source_build.nsteps; i++)
+            json_array_append_new(steps, json_string(a->source_build.steps[i]));
+        json_object_set_new(x, "steps", steps);
+        json_object_set_new(out, "way_forward", x);
+    } else {
+        json_object_set_new(out, "way_forward", json_null());
+    }
+    if (a->guidance.kind) {
+        json_t *g = json_object();
+        json_object_set_new(g, "kind", json_string(a->guidance.kind));
+        json_object_set_new(g, "label", json_string(a->guidance.label));
+        json_object_set_new(g, "text", json_string(a->guidance.text));
+        json_object_set_new(g, "url", str_or_null(a->guidance.url));
+        json_object_set_new(out, "guidance", g);
+    } else {
+        json_object_set_new(out, "guidance", json_null());
+    }
+    json_t *notes = json_array();
+    for (size_t i = 0; i < a->nnotes; i++)
+        json_array_append_new(notes, json_string(a->notes[i]));
+    json_object_set_new(out, "notes", notes);
+    return out;
+}
