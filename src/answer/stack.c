@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer_json.h"
 #include "jsontext.h"
 #include "xalloc.h"
 #include "strbuf.h"
@@ -55,46 +56,24 @@ static size_t family_len(const char *url)
     return n;
 }
 
-static const char *str_at(const json_t *o, const char *k1, const char *k2)
+/* The row of variant id in res, with native code, or NULL. */
+static const struct answer_row *native_variant(const struct answer_result *res, const char *id)
 {
-    const json_t *x = json_object_get(o, k1);
-    return json_string_value(k2 ? json_object_get(x, k2) : x);
-}
-
-/* The answer a result installs: its recommendation, else its fallback. */
-static const json_t *answer_of(const json_t *res)
-{
-    const json_t *a = json_object_get(res, "recommendation");
-    return json_is_object(a) ? a : json_object_get(res, "fallback");
-}
-
-/* The entry of `variants` for variant id, with native code, or NULL. */
-static const json_t *native_variant(const json_t *res, const char *id)
-{
-    size_t i;
-    const json_t *x;
-    json_array_foreach(json_object_get(res, "variants"), i, x)
-    {
-        const char *vid = json_string_value(json_object_get(x, "variant"));
-        const char *verdict = json_string_value(json_object_get(x, "verdict"));
-        if (vid && verdict && strcmp(vid, id) == 0 && strcmp(verdict, "native") == 0)
-            return x;
-    }
-    return NULL;
+    const struct answer_row *x = answer_row_of(res, id);
+    return x && x->v.res.verdict == COMPAT_NATIVE ? x : NULL;
 }
 
 /* The variant in which both torch's release and the companion's have
  * native code, the newest CUDA among such; NULL when none. */
-static const json_t *common_variant(const json_t *torch, const json_t *comp)
+static const struct answer_row *common_variant(const struct answer_result *torch,
+                                               const struct answer_result *comp)
 {
-    const json_t *best = NULL;
+    const struct answer_row *best = NULL;
     struct dotver best_cuda = {0};
-    size_t i;
-    const json_t *x;
-    json_array_foreach(json_object_get(comp, "variants"), i, x)
-    {
-        const char *id = json_string_value(json_object_get(x, "variant"));
-        if (!id || !native_variant(comp, id) || !native_variant(torch, id))
+    for (size_t i = 0; i < comp->nrows; i++) {
+        const struct answer_row *x = &comp->rows[i];
+        const char *id = x->row->variant;
+        if (!native_variant(comp, id) || !native_variant(torch, id))
             continue;
         struct dotver cuda = {0};
         if (tables_variant_cuda(id, &cuda) < 0)
@@ -110,13 +89,12 @@ static const json_t *common_variant(const json_t *torch, const json_t *comp)
 /* The torch version that the build res answers with pins in its
  * Requires-Dist ("torch==2.9.0" of torchvision 0.24.0), or NULL. */
 static char *pinned_torch(const struct dbview *v, const struct query_order *order,
-                          const json_t *res, const char *platform)
+                          const struct answer_result *res, const char *platform)
 {
-    const json_t *a = answer_of(res);
-    const char *proj = str_at(res, "project", NULL), *ver = str_at(a, "version", NULL);
-    const char *ix = str_at(a, "index", NULL);
-    if (!proj || !ver || !ix || !platform)
+    const struct answer_install *a = answer_runs(res);
+    if (!a || !platform)
         return NULL;
+    const char *proj = res->project, *ver = a->row->version, *ix = a->row->variant;
     char *pin = NULL;
     /* with the query order, only the project's rows on the platform */
     size_t n = v->nrows;
@@ -146,81 +124,69 @@ static char *pinned_torch(const struct dbview *v, const struct query_order *orde
     return pin;
 }
 
-/* Sets res's stack_note and together: install torch (torch_pin) and the
- * companion (its release's pin) from variant `common` (an entry of
- * `variants`). */
-static void set_together(json_t *res, const json_t *common, const char *torch_pin, const char *proj,
-                         const char *comp_pin)
+/* Install torch (torch_pin) and the companion (its release's pin) from
+ * variant row `common`. */
+static void set_together(struct stack_entry *e, const struct answer_row *common,
+                         const char *torch_pin, const char *proj, const char *comp_pin)
 {
-    const char *id = json_string_value(json_object_get(common, "variant"));
-    const char *url = json_string_value(json_object_get(common, "index_url"));
-    json_t *t = json_object();
-    json_object_set_new(t, "index", json_string(id ? id : ""));
-    json_object_set_new(t, "index_url", json_string(url ? url : ""));
-    json_t *vs = json_object();
-    json_object_set_new(vs, "torch", json_string(torch_pin));
-    json_object_set_new(vs, proj, json_string(comp_pin));
-    json_object_set_new(t, "versions", vs);
-    json_t *cmds = json_object();
-    char *pip = xasprintf("pip install torch==%s %s==%s --index-url %s", torch_pin, proj, comp_pin,
-                          url ? url : "");
-    json_object_set_new(cmds, "pip", json_string(pip));
-    char *uv = xasprintf("uv %s", pip);
-    json_object_set_new(cmds, "uv", json_string(uv));
-    json_object_set_new(t, "commands", cmds);
-    json_object_set_new(res, "together", t);
-    free(pip);
-    free(uv);
+    struct stack_together *t = &e->together;
+    e->has_together = 1;
+    t->index = common->row->variant;
+    t->index_url = xstrdup(common->index_url);
+    t->torch_pin = xstrdup(torch_pin);
+    t->pin = xstrdup(comp_pin);
+    t->commands.pip = xasprintf("pip install torch==%s %s==%s --index-url %s", torch_pin, proj,
+                                comp_pin, t->index_url);
+    t->commands.uv = xasprintf("uv %s", t->commands.pip);
 }
 
-/* Checks companion res against torch's answer; adds stack_note and, where
- * a variant suits both, together. */
-static void check_pair(const struct dbview *v, const struct query_options *o, const json_t *torch,
-                       json_t *res)
+/* Checks companion e against torch's answer; sets its note and, where a
+ * variant suits both, together. */
+static void check_pair(const struct dbview *v, const struct query_options *o,
+                       const struct answer_result *torch, struct stack_entry *e)
 {
-    const json_t *ta = answer_of(torch), *ca = answer_of(res);
-    const char *tix = str_at(ta, "index", NULL), *cix = str_at(ca, "index", NULL);
-    const char *turl = str_at(ta, "index_url", NULL), *curl = str_at(ca, "index_url", NULL);
-    const char *proj = str_at(res, "project", NULL), *cver = str_at(ca, "version", NULL);
-    if (!tix || !cix || !turl || !curl || !proj || !cver)
+    const struct answer_result *res = e->res;
+    const struct answer_install *ta = answer_runs(torch), *ca = answer_runs(res);
+    if (!ta || !ca)
         return;
+    const char *tix = ta->row->variant, *cix = ca->row->variant;
+    const char *turl = ta->index_url, *curl = ca->index_url;
+    const char *proj = res->project, *cver = ca->row->version;
     size_t fl = family_len(turl);
     int same_family = family_len(curl) == fl && strncmp(turl, curl, fl) == 0;
     /* The torch the companion was built for, when it pins one. */
     char *pin = pinned_torch(v, o->order, res, o->platform);
     char *pin_release = pin ? dotver_release(pin) : NULL;
-    const char *trel = str_at(torch, "version", NULL);
-    json_t *pinned = NULL;
-    if (pin && trel && strcmp(pin_release, trel) != 0) {
+    const char *trel = torch->version;
+    struct answer_result *pinned = NULL;
+    if (pin && strcmp(pin_release, trel) != 0) {
         struct query_options q = *o;
         q.project = "torch";
         q.version = pin;
         struct wa_error err;
-        pinned = query_run(v, &q, &err); /* NULL: that torch is not in the data */
+        pinned = query_answer(v, &q, &err); /* NULL: that torch is not in the data */
     }
-    const json_t *tq = pinned ? pinned : torch;
-    const char *tver = str_at(tq, "version", NULL);
+    const struct answer_result *tq = pinned ? pinned : torch;
+    const char *tver = tq->version;
     char *note = NULL;
     if (!same_family) {
         /* another family's variants are not torch's; only the pin matters */
-        if (pin && trel && strcmp(pin_release, trel) != 0)
+        if (pin && strcmp(pin_release, trel) != 0)
             note = xasprintf("%s %s requires torch %s, not torch %s: installing it replaces that "
                              "torch with its own",
                              proj, cver, pin, trel);
     } else if (strcmp(tix, cix) != 0 || pinned) {
-        const json_t *common = common_variant(tq, res);
+        const struct answer_row *common = common_variant(tq, res);
         /* the answers' own pins where they are of the releases compared */
-        const json_t *tqa = answer_of(tq);
-        const char *tqa_rel = str_at(tqa, "release", NULL), *ca_rel = str_at(ca, "release", NULL);
-        const char *crel = str_at(res, "version", NULL);
-        char *tpin = pin ? xstrdup(pin)
-                     : tqa_rel && tver && strcmp(tqa_rel, tver) == 0
-                         ? xstrdup(str_at(tqa, "pin", NULL))
-                         : xasprintf("%s.*", tver ? tver : trel);
-        char *cpin = ca_rel && crel && strcmp(ca_rel, crel) == 0 ? xstrdup(str_at(ca, "pin", NULL))
-                                                                 : xasprintf("%s.*", crel);
+        const struct answer_install *tqa = answer_runs(tq);
+        const char *crel = res->version;
+        char *tpin = pin                                           ? xstrdup(pin)
+                     : tqa && strcmp(tqa->row->release, tver) == 0 ? xstrdup(tqa->pin)
+                                                                   : xasprintf("%s.*", tver);
+        char *cpin =
+            strcmp(ca->row->release, crel) == 0 ? xstrdup(ca->pin) : xasprintf("%s.*", crel);
         if (common) {
-            const char *id = json_string_value(json_object_get(common, "variant"));
+            const char *id = common->row->variant;
             note = pinned ? xasprintf("%s %s requires torch %s; both have native code for this "
                                       "GPU in %s: install them together from that index",
                                       proj, cver, pin, id)
@@ -229,7 +195,7 @@ static void check_pair(const struct dbview *v, const struct query_options *o, co
                                       "together. Both have native code for this GPU in %s: "
                                       "install them together from that index",
                                       proj, cver, cix, tver, tix, id);
-            set_together(res, common, tpin, proj, cpin);
+            set_together(e, common, tpin, proj, cpin);
         } else {
             note = xasprintf("%s %s's best build here is %s%s%s; no variant of both it and torch "
                              "%s has native code for this GPU (built against different CUDA "
@@ -241,43 +207,102 @@ static void check_pair(const struct dbview *v, const struct query_options *o, co
         free(tpin);
         free(cpin);
     }
-    if (note)
-        json_object_set_new(res, "stack_note", json_string(note));
-    free(note);
-    json_decref(pinned);
+    e->note = note;
+    answer_free(pinned);
     free(pin);
     free(pin_release);
 }
 
-json_t *stack_run(const struct dbview *v, const struct query_options *o)
+struct stack_result *stack_answer(const struct dbview *v, const struct query_options *o)
 {
     size_t n;
     const char **names = stack_projects(v, 0, &n);
-    json_t *out = stack_run_projects(v, o, names, n);
+    struct stack_result *out = stack_answer_projects(v, o, names, n);
     free(names);
+    return out;
+}
+
+struct stack_result *stack_answer_projects(const struct dbview *v, const struct query_options *o,
+                                           const char *const *names, size_t n)
+{
+    struct stack_result *out = xcalloc(1, sizeof *out);
+    out->entries = xcalloc(n ? n : 1, sizeof *out->entries);
+    const struct answer_result *torch = NULL;
+    for (size_t k = 0; k < n; k++) {
+        struct query_options q = *o;
+        q.project = names[k];
+        q.version = NULL;
+        struct wa_error err;
+        struct answer_result *res = query_answer(v, &q, &err);
+        if (!res)
+            continue; /* nothing for this platform */
+        struct stack_entry *e = &out->entries[out->n++];
+        e->res = res;
+        if (k == 0 && strcmp(names[k], "torch") == 0)
+            torch = res;
+        else if (torch)
+            check_pair(v, o, torch, e);
+    }
+    return out;
+}
+
+void stack_free(struct stack_result *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n; i++) {
+        struct stack_entry *e = &s->entries[i];
+        answer_free(e->res);
+        free(e->note);
+        free(e->together.index_url);
+        free(e->together.torch_pin);
+        free(e->together.pin);
+        answer_commands_free(&e->together.commands);
+    }
+    free(s->entries);
+    free(s);
+}
+
+json_t *stack_json(const struct stack_result *s)
+{
+    json_t *all = json_array();
+    for (size_t i = 0; i < s->n; i++) {
+        const struct stack_entry *e = &s->entries[i];
+        json_t *res = answer_json(e->res);
+        if (e->note)
+            json_object_set_new(res, "stack_note", json_string(e->note));
+        if (e->has_together) {
+            const struct stack_together *t = &e->together;
+            json_t *x = json_object();
+            json_object_set_new(x, "index", json_string(t->index));
+            json_object_set_new(x, "index_url", json_string(t->index_url));
+            json_t *vs = json_object();
+            json_object_set_new(vs, "torch", json_string(t->torch_pin));
+            json_object_set_new(vs, e->res->project, json_string(t->pin));
+            json_object_set_new(x, "versions", vs);
+            json_object_set_new(x, "commands", answer_commands_json(&t->commands));
+            json_object_set_new(res, "together", x);
+        }
+        json_array_append_new(all, res);
+    }
+    json_t *out = json_object();
+    json_object_set_new(out, "stack", all);
+    return out;
+}
+
+json_t *stack_run(const struct dbview *v, const struct query_options *o)
+{
+    struct stack_result *r = stack_answer(v, o);
+    json_t *out = stack_json(r);
+    stack_free(r);
     return out;
 }
 
 json_t *stack_run_projects(const struct dbview *v, const struct query_options *o,
                            const char *const *names, size_t n)
 {
-    json_t *all = json_array();
-    const json_t *torch = NULL;
-    for (size_t k = 0; k < n; k++) {
-        struct query_options q = *o;
-        q.project = names[k];
-        q.version = NULL;
-        struct wa_error err;
-        json_t *res = query_run(v, &q, &err);
-        if (!res)
-            continue; /* nothing for this platform */
-        if (k == 0 && strcmp(names[k], "torch") == 0)
-            torch = res;
-        else if (torch)
-            check_pair(v, o, torch, res);
-        json_array_append_new(all, res);
-    }
-    json_t *out = json_object();
-    json_object_set_new(out, "stack", all);
+    struct stack_result *r = stack_answer_projects(v, o, names, n);
+    json_t *out = stack_json(r);
+    stack_free(r);
     return out;
 }
