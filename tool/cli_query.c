@@ -23,216 +23,191 @@
 #include "wheelname.h"
 #include "xalloc.h"
 
-static void print_text(json_t *o)
+static void print_install_commands(const struct answer_install *rec)
 {
-    json_t *pyo = json_object_get(o, "python");
-    if (json_is_object(pyo)) {
-        const char *src = json_string_value(json_object_get(pyo, "source"));
-        printf("for Python %s%s%s%s%s\n", json_string_value(json_object_get(pyo, "version")),
-               json_is_true(json_object_get(pyo, "free_threaded")) ? " (free-threaded)" : "",
+    printf("  %s\n  %s\n", rec->commands.pip, rec->commands.uv);
+    if (rec->torchvision) {
+        const char *ta = rec->torchaudio;
+        printf("  with torchvision %s%s%s: %s\n", rec->torchvision, ta ? " and torchaudio " : "",
+               ta ? ta : "", rec->commands.pip_with_companions);
+        if (rec->companion_note && *rec->companion_note)
+            printf("    (%s)\n", rec->companion_note);
+    }
+    printf("  source: %s", dbview_provenance(rec->row->status, dbview_row_confidence(rec->row)));
+    if (rec->res.min_driver[0])
+        printf("; needs NVIDIA driver %s or newer", rec->res.min_driver);
+    if (rec->res.full_driver[0])
+        printf(" (%s or newer recommended: below it, CUDA minor-version compatibility)",
+               rec->res.full_driver);
+    printf("\n");
+}
+
+static void print_text(const struct answer_result *o)
+{
+    if (o->has_python) {
+        char pys[16];
+        tables_python_format(o->python, 0, pys, sizeof pys);
+        const char *src = o->python_source;
+        printf("for Python %s%s%s%s%s\n", pys, o->python_free_threaded ? " (free-threaded)" : "",
                src ? " (" : "", src ? src : "", src ? ")" : "");
     }
-    json_t *g = json_object_get(o, "gpu");
-    const char *name = json_string_value(json_object_get(g, "name"));
-    const char *cc = json_string_value(json_object_get(g, "compute_capability"));
-    const char *dev = json_string_value(json_object_get(g, "gfx_target"));
-    const char *arch = json_string_value(json_object_get(g, "architecture"));
     char what[96];
-    if (dev)
-        snprintf(what, sizeof what, "%s", dev);
+    if (o->amd)
+        snprintf(what, sizeof what, "%s", o->gfx_target);
     else
-        snprintf(what, sizeof what, "compute capability %s", cc ? cc : "?");
-    if (name)
-        printf("%s: %s (%s)", name, what, arch ? arch : "?");
+        snprintf(what, sizeof what, "compute capability %s", o->device);
+    if (o->gpu_name)
+        printf("%s: %s (%s)", o->gpu_name, what, o->architecture ? o->architecture : "?");
     else
         printf("%s", what);
-    json_t *d = json_object_get(o, "driver");
-    if (json_is_object(d)) {
-        const char *cuda = json_string_value(json_object_get(d, "cuda"));
-        printf("; driver %s", json_string_value(json_object_get(d, "version")));
-        if (cuda)
-            printf(" (up to CUDA %s)", cuda);
+    if (o->has_driver) {
+        printf("; driver %s", o->driver_text);
+        if (o->driver_cuda[0])
+            printf(" (up to CUDA %s)", o->driver_cuda);
     }
-    printf("\n%s %s on %s:\n", json_string_value(json_object_get(o, "project")),
-           json_string_value(json_object_get(o, "version")),
-           json_string_value(json_object_get(o, "platform")));
-    size_t i;
-    json_t *x;
-    json_array_foreach(json_object_get(o, "variants"), i, x)
-    {
-        const char *conf = json_string_value(json_object_get(x, "confidence"));
-        printf("  %-8s %-15s %s  [%s%s%s]\n", json_string_value(json_object_get(x, "variant")),
-               json_string_value(json_object_get(x, "label")),
-               json_string_value(json_object_get(x, "reason")),
-               json_string_value(json_object_get(x, "status")), conf ? ", " : "", conf ? conf : "");
+    printf("\n%s %s on %s:\n", o->project, o->version, o->platform);
+    int code_here = 0;
+    for (size_t i = 0; i < o->nrows; i++) {
+        const struct answer_row *x = &o->rows[i];
+        const char *conf = dbview_row_confidence(x->row);
+        char label[48];
+        printf("  %-8s %-15s %s  [%s%s%s]\n", x->row->variant,
+               answer_row_label(o, x, label, sizeof label), x->v.res.reason,
+               dbview_status_name(x->row->status), conf ? ", " : "", conf ? conf : "");
+        json_t *diffs = dbview_row_differences(x->row);
         size_t k;
         json_t *diff;
-        json_array_foreach(json_object_get(x, "differences"), k, diff)
+        json_array_foreach(diffs, k, diff)
             printf("          differs from the declared list: %s\n", json_string_value(diff));
+        json_decref(diffs);
+        code_here |= x->v.code == COMPAT_NATIVE || x->v.code == COMPAT_PTX_JIT;
     }
-    json_t *guid = json_object_get(o, "guidance");
-    if (json_is_object(guid)) {
-        printf("%s\n", json_string_value(json_object_get(guid, "text")));
-        if (json_is_string(json_object_get(guid, "url")))
-            printf("  %s\n", json_string_value(json_object_get(guid, "url")));
+    if (o->guidance.kind) {
+        printf("%s\n", o->guidance.text);
+        if (o->guidance.url)
+            printf("  %s\n", o->guidance.url);
     }
-    json_t *rec = json_object_get(o, "recommendation");
-    if (!json_is_true(json_object_get(o, "applies"))) {
+    const struct answer_install *rec = NULL;
+    if (!o->applies) {
         rec = NULL;
-    } else if (json_is_null(rec)) {
+    } else if (!o->recommendation) {
         /* what blocks: the GPU's code, or only the Python or the driver */
-        int code_here = 0;
-        json_array_foreach(json_object_get(o, "variants"), i, x)
-        {
-            const char *code = json_string_value(json_object_get(x, "code"));
-            code_here |= code && (strcmp(code, "native") == 0 || strcmp(code, "ptx-jit") == 0);
-        }
         printf("no variant of this release runs %s\n",
                code_here ? "as things are (one has code for this GPU: see what blocks it above)"
                          : "on this GPU");
-        rec = json_object_get(o, "fallback");
-        if (json_is_object(rec))
-            printf("%s\n", json_string_value(json_object_get(rec, "reason")));
+        rec = o->fallback;
+        if (rec)
+            printf("%s\n", rec->reason);
     } else {
-        printf("recommended: %s (%s)\n", json_string_value(json_object_get(rec, "index")),
-               json_string_value(json_object_get(rec, "reason")));
+        rec = o->recommendation;
+        printf("recommended: %s (%s)\n", rec->row->variant, rec->reason);
     }
-    if (json_is_object(rec)) {
-        json_t *c = json_object_get(rec, "commands");
-        printf("  %s\n  %s\n", json_string_value(json_object_get(c, "pip")),
-               json_string_value(json_object_get(c, "uv")));
-        json_t *k = json_object_get(rec, "companions");
-        if (json_is_object(k)) {
-            const char *ta = json_string_value(json_object_get(k, "torchaudio"));
-            const char *note = json_string_value(json_object_get(k, "note"));
-            printf("  with torchvision %s%s%s: %s\n",
-                   json_string_value(json_object_get(k, "torchvision")),
-                   ta ? " and torchaudio " : "", ta ? ta : "",
-                   json_string_value(json_object_get(c, "pip_with_companions")));
-            if (note)
-                printf("    (%s)\n", note);
-        }
-        printf("  source: %s", json_string_value(json_object_get(rec, "provenance")));
-        if (json_is_string(json_object_get(rec, "min_driver")))
-            printf("; needs NVIDIA driver %s or newer",
-                   json_string_value(json_object_get(rec, "min_driver")));
-        if (json_is_string(json_object_get(rec, "full_driver")))
-            printf(" (%s or newer recommended: below it, CUDA minor-version compatibility)",
-                   json_string_value(json_object_get(rec, "full_driver")));
-        printf("\n");
-    }
-    json_t *bd = json_object_get(o, "by_driver");
-    if (json_array_size(bd) > 1) {
+    if (rec)
+        print_install_commands(rec);
+    if (o->nby_driver > 1) {
         printf("by driver:\n");
-        json_array_foreach(bd, i, x)
-            printf("  driver >= %-10s %s\n", json_string_value(json_object_get(x, "min_driver")),
-                   json_string_value(json_object_get(json_object_get(x, "commands"), "pip")));
+        for (size_t i = 0; i < o->nby_driver; i++)
+            printf("  driver >= %-10s %s\n", o->by_driver[i].floor, o->by_driver[i].commands.pip);
     }
-    json_t *py = json_object_get(o, "pypi");
-    if (json_is_object(py))
-        printf("plain `pip install %s` (PyPI, %s %s build): %s\n",
-               json_string_value(json_object_get(o, "project")),
-               json_string_value(json_object_get(py, "release")),
-               json_string_value(json_object_get(py, "build")),
-               json_is_true(json_object_get(py, "runs"))
-                   ? "runs on this GPU"
-                   : json_string_value(json_object_get(py, "reason")));
-    json_t *ln = json_object_get(o, "last_native");
-    if (json_array_size(ln)) {
+    if (o->pypi.present)
+        printf("plain `pip install %s` (PyPI, %s %s build): %s\n", o->project, o->pypi.release,
+               o->pypi.build, o->pypi.runs ? "runs on this GPU" : o->pypi.reason);
+    if (o->nlast_native) {
         printf("newest release with native code, per variant:");
-        json_array_foreach(ln, i, x)
-            printf(" %s %s", json_string_value(json_object_get(x, "variant")),
-                   json_string_value(json_object_get(x, "pin")));
+        for (size_t i = 0; i < o->nlast_native; i++)
+            printf(" %s %s", o->last_native[i].row->variant, o->last_native[i].pin);
         printf("\n");
     }
-    json_t *wc = json_object_get(o, "newest_with_code");
-    json_t *runs = json_object_get(o, "newest_that_runs");
-    if (json_is_object(wc) &&
-        (!json_is_object(runs) || strcmp(json_string_value(json_object_get(wc, "pin")),
-                                         json_string_value(json_object_get(runs, "pin"))) != 0))
+    const struct answer_install *wc = o->newest_with_code, *runs = answer_runs(o);
+    if (wc && (!runs || strcmp(wc->pin, runs->pin) != 0))
         printf("newest release with code for this GPU, whatever the driver: %s %s (%s)\n",
-               json_string_value(json_object_get(o, "project")),
-               json_string_value(json_object_get(wc, "pin")),
-               json_string_value(json_object_get(wc, "index")));
-    json_t *change = json_object_get(o, "change");
-    if (json_array_size(change)) {
+               o->project, wc->pin, wc->row->variant);
+    if (o->nchange) {
         printf("what to change, cheapest first:\n");
-        json_array_foreach(change, i, x)
-            printf("  - %s\n", json_string_value(json_object_get(x, "text")));
+        for (size_t i = 0; i < o->nchange; i++)
+            printf("  - %s\n", o->change[i].text);
     }
-    json_t *wf = json_object_get(o, "way_forward");
-    if (json_is_object(wf)) {
+    if (o->source_build.present) {
         printf("no official build has code for this GPU:\n");
-        json_array_foreach(json_object_get(wf, "steps"), i, x)
-            printf("  - %s\n", json_string_value(x));
+        for (size_t i = 0; i < o->source_build.nsteps; i++)
+            printf("  - %s\n", o->source_build.steps[i]);
     }
-    json_array_foreach(json_object_get(o, "notes"), i, x)
-        printf("note: %s\n", json_string_value(x));
+    for (size_t i = 0; i < o->nnotes; i++)
+        printf("note: %s\n", o->notes[i]);
 }
 
 /* The answer for several GPUs (multigpu.h). */
-static void print_machine(json_t *o)
+static void print_machine(const struct multigpu_result *m)
 {
-    printf("%s %s on %s, for every GPU of this machine:\n",
-           json_string_value(json_object_get(o, "project")),
-           json_string_value(json_object_get(o, "version")),
-           json_string_value(json_object_get(o, "platform")));
-    size_t i;
-    json_t *g;
-    json_array_foreach(json_object_get(o, "gpus"), i, g)
-    {
-        json_t *own = json_object_get(json_object_get(g, "result"), "recommendation");
-        const char *label = json_string_value(json_object_get(g, "label"));
-        printf("  %s: %s\n", label ? label : "?",
-               json_is_object(own) ? json_string_value(json_object_get(own, "index"))
-                                   : "no variant of this release");
+    const struct answer_result *r0 = m->res[0];
+    printf("%s %s on %s, for every GPU of this machine:\n", r0->project, r0->version, r0->platform);
+    for (size_t g = 0; g < m->n; g++) {
+        const struct answer_install *own = m->res[g]->recommendation;
+        printf("  %s: %s\n", m->gpus[g].label ? m->gpus[g].label : "?",
+               own ? own->row->variant : "no variant of this release");
     }
-    json_t *rec = json_object_get(o, "recommendation");
-    const char *reason = json_string_value(json_object_get(o, "reason"));
-    if (!reason)
-        reason = "";
-    if (json_is_object(rec)) {
-        printf("recommended: %s (%s)\n", json_string_value(json_object_get(rec, "index")), reason);
-        json_t *cmds = json_object_get(rec, "commands");
-        printf("  %s\n  %s\n", json_string_value(json_object_get(cmds, "pip")),
-               json_string_value(json_object_get(cmds, "uv")));
-    } else {
-        printf("%s\n", reason);
+    if (m->recommendation) {
+        printf("recommended: %s (%s)\n", m->recommendation->row->variant, m->reason);
+        printf("  %s\n  %s\n", m->recommendation->commands.pip, m->recommendation->commands.uv);
+        return;
     }
+    printf("%s\n", m->reason);
+    if (m->fallback) {
+        printf("%s\n  %s\n  %s\n", m->fallback->reason, m->fallback->commands.pip,
+               m->fallback->commands.uv);
+    }
+    int any = 0;
+    for (size_t g = 0; g < m->n; g++)
+        any |= m->res[g]->nchange > 0;
+    if (!any)
+        return;
+    printf("what to change, per GPU:\n");
+    for (size_t g = 0; g < m->n; g++)
+        for (size_t k = 0; k < m->res[g]->nchange; k++) {
+            const char *text = m->res[g]->change[k].text;
+            int seen = 0; /* said for an earlier GPU: named there */
+            for (size_t h = 0; h < g && !seen; h++)
+                for (size_t j = 0; j < m->res[h]->nchange && !seen; j++)
+                    seen = strcmp(m->res[h]->change[j].text, text) == 0;
+            if (seen)
+                continue;
+            printf("  -");
+            for (size_t h = g; h < m->n; h++)
+                for (size_t j = 0; j < m->res[h]->nchange; j++)
+                    if (strcmp(m->res[h]->change[j].text, text) == 0) {
+                        printf("%s %s", h == g ? "" : ",", m->gpus[h].label);
+                        break;
+                    }
+            printf(": %s\n", text);
+        }
 }
 
-/* --stack: every crawled project's answer (stack_run), each followed by
+/* --stack: every crawled project's answer (stack_answer), each followed by
  * its note when it does not go with torch's. */
 static int query_stack(const struct dbview *v, struct query_options *o, int as_json)
 {
-    json_t *out = stack_run(v, o);
-    json_t *all = json_object_get(out, "stack");
+    struct stack_result *st = stack_answer(v, o);
     if (as_json) {
+        json_t *out = stack_json(st);
         char *s = json_dumps(out, JSON_COMPACT);
         printf("%s\n", s);
         free(s);
+        json_decref(out);
     } else {
-        size_t i;
-        json_t *res;
-        json_array_foreach(all, i, res)
-        {
-            print_text(res);
-            const char *note = json_string_value(json_object_get(res, "stack_note"));
-            if (note)
-                printf("note: %s\n", note);
-            json_t *t = json_object_get(res, "together");
-            if (json_is_object(t)) {
-                json_t *cmds = json_object_get(t, "commands");
-                printf("  %s\n  %s\n", json_string_value(json_object_get(cmds, "pip")),
-                       json_string_value(json_object_get(cmds, "uv")));
-            }
+        for (size_t i = 0; i < st->n; i++) {
+            const struct stack_entry *e = &st->entries[i];
+            print_text(e->res);
+            if (e->note)
+                printf("note: %s\n", e->note);
+            if (e->has_together)
+                printf("  %s\n  %s\n", e->together.commands.pip, e->together.commands.uv);
             printf("\n");
         }
-        if (json_array_size(all) == 0)
+        if (st->n == 0)
             printf("no crawled project in the database for this platform\n");
     }
-    int rc = json_array_size(all) ? WA_EXIT_OK : WA_EXIT_FAILURE;
-    json_decref(out);
+    int rc = st->n ? WA_EXIT_OK : WA_EXIT_FAILURE;
+    stack_free(st);
     return rc;
 }
 
@@ -403,7 +378,8 @@ no_python:;
         goto out;
     }
     int as_json = cli_get(cmd, &a, "json") != NULL;
-    json_t *res;
+    struct answer_result *res = NULL;
+    struct multigpu_result *machine = NULL;
     if (m.n > 1) {
         /* every GPU asked the same question */
         for (size_t i = 0; i < m.n; i++) {
@@ -419,31 +395,35 @@ no_python:;
             g->version = o.version;
             g->platform = o.platform;
         }
-        res = multigpu_run(&v, m.gpus, m.n, &err);
+        machine = multigpu_answer(&v, m.gpus, m.n, &err);
     } else {
-        res = query_run(&v, &o, &err);
+        res = query_answer(&v, &o, &err);
     }
-    free(norm);
-    if (!res) {
+    if (!res && !machine) {
+        free(norm);
         cli_warn("%s", err.msg);
         rc = err.code == WA_ERR_USAGE ? WA_EXIT_USAGE : WA_EXIT_FAILURE;
         goto out;
     }
-    if (m.detected)
-        json_object_set(res, "detected", m.detected);
     if (as_json) {
-        char *s = json_dumps(res, JSON_COMPACT);
+        json_t *j = machine ? multigpu_json(machine) : answer_json(res);
+        if (m.detected)
+            json_object_set(j, "detected", m.detected);
+        char *s = json_dumps(j, JSON_COMPACT);
         printf("%s\n", s);
         free(s);
+        json_decref(j);
     } else {
         if (m.line)
             printf("%s\n", m.line);
-        if (m.n > 1)
-            print_machine(res);
+        if (machine)
+            print_machine(machine);
         else
             print_text(res);
     }
-    json_decref(res);
+    answer_free(res); /* it borrowed norm */
+    multigpu_free(machine);
+    free(norm);
     rc = WA_EXIT_OK;
 out:
     if (have_view)

@@ -53,8 +53,9 @@ static struct answer_install *install_of(const struct answer_result *r0, const s
     return in;
 }
 
-/* What runs on GPU g as things are, in words: "cu126", "torch 2.7.* (cu118)
- * of an older release", "none with this driver", "none". */
+/* What runs on GPU g as things are, in words: its variant, an older
+ * release that runs, none with this driver or this Python (and what
+ * would), none that has code for it. */
 static void own_answer(const struct multigpu_result *m, size_t g, struct strbuf *b)
 {
     const struct answer_result *r = m->res[g];
@@ -63,15 +64,78 @@ static void own_answer(const struct multigpu_result *m, size_t g, struct strbuf 
     else if (r->fallback)
         strbuf_addf(b, "none of this release (%s %s from %s runs)", r->project, r->fallback->pin,
                     r->fallback->row->variant);
+    else if (r->nchange && r->change[0].kind == ANSWER_CHANGE_DRIVER)
+        strbuf_addf(b, "none with this driver (%s %s needs %s or newer)", r->project,
+                    r->change[0].release, r->change[0].min_driver);
+    else if (r->nchange && r->change[0].kind == ANSWER_CHANGE_PYTHON)
+        strbuf_addf(b, "none for this Python (%s %s has wheels for Python %s%s)", r->project,
+                    r->change[0].pin, r->change[0].pythons.n ? r->change[0].pythons.v[0] : "?",
+                    r->change[0].pythons.n > 1 ? " and newer" : "");
     else if (r->newest_with_code)
         strbuf_addf(b, "none as things are (%s %s has code for it)", r->project,
                     r->newest_with_code->pin);
     else
-        strbuf_adds(b, "none of them");
+        strbuf_adds(b, "none has code for it");
+}
+
+static struct multigpu_result *answer_at(const struct dbview *v, const struct multigpu_gpu *gpus,
+                                         size_t n, int nested, struct wa_error *err);
+
+static int cmp_release_desc(const void *a, const void *b)
+{
+    return dotver_cmp_str(*(const char *const *)b, *(const char *const *)a);
+}
+
+/* When no variant of the asked release runs on every GPU: the newest
+ * older release in the data in which one variant runs on all of them. */
+static void machine_fallback(const struct dbview *v, struct multigpu_result *m)
+{
+    const char *rel[128];
+    size_t nrel = 0;
+    const struct answer_result *r0 = m->res[0];
+    for (size_t i = 0; i < v->nrows; i++) {
+        const struct dbview_row *r = &v->rows[i];
+        if (strcmp(r->project, r0->project) != 0 || strcmp(r->platform, r0->platform) != 0 ||
+            dotver_cmp_str(r->release, r0->version) >= 0)
+            continue;
+        size_t k = 0;
+        while (k < nrel && strcmp(rel[k], r->release) != 0)
+            k++;
+        if (k == nrel && nrel < 128)
+            rel[nrel++] = r->release;
+    }
+    qsort(rel, nrel, sizeof *rel, cmp_release_desc);
+    struct multigpu_gpu *at = xcalloc(m->n, sizeof *at);
+    for (size_t k = 0; k < nrel && !m->fallback; k++) {
+        for (size_t g = 0; g < m->n; g++) {
+            at[g] = m->gpus[g];
+            at[g].o.version = rel[k];
+        }
+        struct wa_error err;
+        struct multigpu_result *r = answer_at(v, at, m->n, 1, &err);
+        if (r && r->recommendation) {
+            m->fallback = r->recommendation;
+            r->recommendation = NULL;
+            free(m->fallback->reason);
+            m->fallback->reason =
+                xasprintf("%s %s is the newest release with a variant that runs on every GPU of "
+                          "this machine as things are (%s)",
+                          m->res[0]->project, rel[k], r->reason);
+            m->fallback->fallback = 1;
+        }
+        multigpu_free(r);
+    }
+    free(at);
 }
 
 struct multigpu_result *multigpu_answer(const struct dbview *v, const struct multigpu_gpu *gpus,
                                         size_t n, struct wa_error *err)
+{
+    return answer_at(v, gpus, n, 0, err);
+}
+
+static struct multigpu_result *answer_at(const struct dbview *v, const struct multigpu_gpu *gpus,
+                                         size_t n, int nested, struct wa_error *err)
 {
     struct multigpu_result *m = xcalloc(1, sizeof *m);
     m->gpus = gpus;
@@ -157,11 +221,8 @@ struct multigpu_result *multigpu_answer(const struct dbview *v, const struct mul
             }
         }
     } else {
-        strbuf_addf(&why, "no variant of %s %s runs on every GPU of this machine%s:", r0->project,
-                    r0->version,
-                    r0->has_driver && r0->has_python ? " with this driver and Python"
-                    : r0->has_driver                 ? " with this driver"
-                                                     : "");
+        strbuf_addf(&why, "no variant of %s %s runs on every GPU of this machine:", r0->project,
+                    r0->version);
         for (size_t g = 0; g < n; g++) {
             strbuf_addf(&why, "%s %s: ", g ? ";" : "", gpus[g].label);
             own_answer(m, g, &why);
@@ -169,6 +230,16 @@ struct multigpu_result *multigpu_answer(const struct dbview *v, const struct mul
         strbuf_adds(&why, " (--gpu-index N answers for one GPU)");
     }
     m->reason = strbuf_detach(&why, NULL);
+    if (!best && !nested) {
+        machine_fallback(v, m);
+        if (!m->fallback) {
+            char *r = xasprintf("%s; no older release in the data has a variant that runs on every "
+                                "GPU either",
+                                m->reason);
+            free(m->reason);
+            m->reason = r;
+        }
+    }
     return m;
 }
 
@@ -182,6 +253,10 @@ void multigpu_free(struct multigpu_result *m)
     if (m->recommendation) {
         answer_install_free(m->recommendation);
         free(m->recommendation);
+    }
+    if (m->fallback) {
+        answer_install_free(m->fallback);
+        free(m->fallback);
     }
     free(m->reason);
     free(m);
@@ -210,6 +285,8 @@ json_t *multigpu_json(const struct multigpu_result *m)
     json_object_set_new(out, "recommendation",
                         m->recommendation ? answer_install_json(r0, m->recommendation)
                                           : json_null());
+    json_object_set_new(out, "fallback",
+                        m->fallback ? answer_install_json(r0, m->fallback) : json_null());
     json_object_set_new(out, "decided_by",
                         m->decided_by ? json_string(m->decided_by) : json_null());
     json_object_set_new(out, "reason", json_string(m->reason));

@@ -16,6 +16,8 @@
  *   {"schema_version", "project", "version", "platform", "driver", "python",
  *    "gpus": [{"label", "count", "result": QUERY_RESULT}],
  *    "recommendation": ANSWER (as query's) or null,
+ *    "fallback": ANSWER: without a recommendation, the newest release
+ *                with a variant that runs on every GPU, or null,
  *    "decided_by": label or null (every GPU agrees),
  *    "reason": why, in words,
  *    "change": [{"gpu": label, "kind", "text", ...}]: what to change
@@ -44,8 +46,11 @@ struct multigpu_result {
     size_t n;
     struct answer_result **res;            /* owned: each GPU's own answer */
     struct answer_install *recommendation; /* owned, or NULL: none runs on every GPU */
-    const char *decided_by;                /* borrowed label, or NULL */
-    char *reason;                          /* owned */
+    /* When no variant of the asked release runs on every GPU: the newest
+     * older release one of whose variants does (owned), or NULL. */
+    struct answer_install *fallback;
+    const char *decided_by; /* borrowed label, or NULL */
+    char *reason;           /* owned */
 };
 
 /* Judges n GPUs (n >= 2; all asked the same project, version and platform).

@@ -247,6 +247,35 @@ c.ok("requires torch 2.9.0" in x.get("stack_note", ""), "the note names the pin:
 c.ok(t.get("commands", {}).get("pip", "").startswith("pip install torch==2.9.0 xformers==0.0.33 --index-url "),
      "the command pins that torch: " + t.get("commands", {}).get("pip", ""))
 
+# ---- several GPUs: judged with the driver and the Python, never "none" where a change helps
+o, _ = query("--gpu", "RTX 5090", "--gpu", "GTX 1080 Ti", "--driver", "535.54.03", "--version", "2.8",
+             "--python", "3.12", "--platform", "linux-x86_64")
+if o:
+    c.eq((o["schema_version"], o["driver"]["version"], o["python"]["version"]), (2, "535.54.03", "3.12"),
+         "the machine's answer says its schema, driver and Python")
+    c.eq(o["recommendation"], None, "5090 + 1080 Ti with driver 535: no torch 2.8 variant runs on both")
+    c.ok("RTX 5090 (12.0): none with this driver (torch 2.8 needs 570" in o["reason"],
+         "the driver-limited GPU is said to be limited by the driver: " + o["reason"])
+    kinds = [(x["gpu"], x["kind"]) for x in o["change"]]
+    c.ok(("GeForce RTX 5090 (12.0)", "driver") in kinds, "what to change names the GPU and a driver update: %s" % kinds)
+    c.ok(all(x["kind"] != "source" for x in o["change"]), "never a source build where a driver update helps")
+o, _ = query("--gpu", "RTX 4090", "--gpu", "RTX 3090", "--driver", "580.65.06", "--version", "2.8",
+             "--python", "3.7", "--platform", "linux-x86_64")
+if o:
+    c.eq(o["recommendation"], None, "Python 3.7: no torch 2.8 wheel")
+    fb = o.get("fallback") or {}
+    c.eq((fb.get("release"), fb.get("index")), ("1.13", "cu117"),
+         "the machine's fallback: the newest release with a variant that runs on both with Python 3.7")
+    c.ok(all(v["python_wheel"] is not False or not v["runs"] for g in o["gpus"] for v in g["result"]["variants"]),
+         "no row without a wheel for the Python is said to run")
+p = subprocess.run([args.wheelarch, "query", "--cache", empty, "--gpu", "RTX 4090", "--gpu", "RTX 3090", "--driver",
+                    "580.65.06", "--version", "2.8", "--python", "3.7", "--platform", "linux-x86_64"],
+                   capture_output=True, text=True)
+c.ok("GeForce RTX 4090 (8.9), GeForce RTX 3090 (8.6): use another Python" in p.stdout,
+     "a step both GPUs share is said once, naming both: " + p.stdout)
+c.ok("pip install torch==1.13.* --index-url https://download.pytorch.org/whl/cu117" in p.stdout,
+     "the text prints the machine's fallback command")
+
 p = subprocess.run([args.wheelarch, "query", "--cc", "gfx9999", "--cache", empty], capture_output=True, text=True)
 c.ok(p.returncode == 2 and "unknown AMD processor 'gfx9999'" in p.stderr, "an unknown processor is a usage error: " + p.stderr.strip())
 c.done()
