@@ -162,7 +162,7 @@ json_t *answer_change_json(const struct answer_change *s)
     return x;
 }
 
-static json_t *pypi_json(const struct answer_pypi *p)
+json_t *answer_pypi_json(const struct answer_pypi *p)
 {
     if (!p->present)
         return json_null();
@@ -184,6 +184,44 @@ static json_t *pypi_json(const struct answer_pypi *p)
         set_provenance(x, p->row);
     else
         json_object_set_new(x, "provenance", json_string("")); /* no build speaks for it */
+    return x;
+}
+
+json_t *answer_native_json(const struct answer_native *n)
+{
+    const struct dbview_row *r = n->row;
+    json_t *x = json_object();
+    json_object_set_new(x, "variant", json_string(r->variant));
+    json_object_set_new(x, "version", json_string(r->version));
+    json_object_set_new(x, "release", json_string(r->release));
+    json_object_set_new(x, "pin", json_string(n->pin));
+    set_provenance(x, r);
+    return x;
+}
+
+json_t *answer_source_build_json(const struct answer_source_build *b)
+{
+    if (!b->present)
+        return json_null();
+    json_t *x = json_object();
+    json_object_set_new(x, "last_toolkit", str_or_null(b->last_toolkit));
+    json_object_set_new(x, "arch_list", json_string(b->arch_list));
+    json_t *steps = json_array();
+    for (size_t i = 0; i < b->nsteps; i++)
+        json_array_append_new(steps, json_string(b->steps[i]));
+    json_object_set_new(x, "steps", steps);
+    return x;
+}
+
+json_t *answer_guidance_json(const struct answer_guidance *g)
+{
+    if (!g->kind)
+        return json_null();
+    json_t *x = json_object();
+    json_object_set_new(x, "kind", json_string(g->kind));
+    json_object_set_new(x, "label", json_string(g->label));
+    json_object_set_new(x, "text", json_string(g->text));
+    json_object_set_new(x, "url", str_or_null(g->url));
     return x;
 }
 
@@ -249,41 +287,13 @@ json_t *answer_json(const struct answer_result *a)
     for (size_t i = 0; i < a->nby_driver; i++)
         json_array_append_new(bd, answer_install_json(a, &a->by_driver[i]));
     json_object_set_new(out, "by_driver", bd);
-    json_object_set_new(out, "pypi", pypi_json(&a->pypi));
+    json_object_set_new(out, "pypi", answer_pypi_json(&a->pypi));
     json_t *ln = json_array();
-    for (size_t i = 0; i < a->nlast_native; i++) {
-        const struct dbview_row *r = a->last_native[i].row;
-        json_t *x = json_object();
-        json_object_set_new(x, "variant", json_string(r->variant));
-        json_object_set_new(x, "version", json_string(r->version));
-        json_object_set_new(x, "release", json_string(r->release));
-        json_object_set_new(x, "pin", json_string(a->last_native[i].pin));
-        set_provenance(x, r);
-        json_array_append_new(ln, x);
-    }
+    for (size_t i = 0; i < a->nlast_native; i++)
+        json_array_append_new(ln, answer_native_json(&a->last_native[i]));
     json_object_set_new(out, "last_native", ln);
-    if (a->source_build.present) {
-        json_t *x = json_object();
-        json_object_set_new(x, "last_toolkit", str_or_null(a->source_build.last_toolkit));
-        json_object_set_new(x, "arch_list", json_string(a->source_build.arch_list));
-        json_t *steps = json_array();
-        for (size_t i = 0; i < a->source_build.nsteps; i++)
-            json_array_append_new(steps, json_string(a->source_build.steps[i]));
-        json_object_set_new(x, "steps", steps);
-        json_object_set_new(out, "way_forward", x);
-    } else {
-        json_object_set_new(out, "way_forward", json_null());
-    }
-    if (a->guidance.kind) {
-        json_t *g = json_object();
-        json_object_set_new(g, "kind", json_string(a->guidance.kind));
-        json_object_set_new(g, "label", json_string(a->guidance.label));
-        json_object_set_new(g, "text", json_string(a->guidance.text));
-        json_object_set_new(g, "url", str_or_null(a->guidance.url));
-        json_object_set_new(out, "guidance", g);
-    } else {
-        json_object_set_new(out, "guidance", json_null());
-    }
+    json_object_set_new(out, "way_forward", answer_source_build_json(&a->source_build));
+    json_object_set_new(out, "guidance", answer_guidance_json(&a->guidance));
     json_t *notes = json_array();
     for (size_t i = 0; i < a->nnotes; i++)
         json_array_append_new(notes, json_string(a->notes[i]));

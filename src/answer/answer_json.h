@@ -24,6 +24,15 @@ json_t *answer_install_json(const struct answer_result *a, const struct answer_i
 /* One step of what to change ({"kind", "text", ...}) as a new object. */
 json_t *answer_change_json(const struct answer_change *s);
 
+/* The parts of an answer that its readers (the site) write on their own,
+ * each a new value: PyPI's build (null when absent), one entry of
+ * last_native, the source build (way_forward, null when absent), the
+ * guidance (null when none). */
+json_t *answer_pypi_json(const struct answer_pypi *p);
+json_t *answer_native_json(const struct answer_native *n);
+json_t *answer_source_build_json(const struct answer_source_build *b);
+json_t *answer_guidance_json(const struct answer_guidance *g);
+
 /* {"pip", "uv"[, "pip_with_companions", "uv_with_companions"]}: new. */
 json_t *answer_commands_json(const struct answer_commands *c);
 

@@ -263,6 +263,20 @@ void stack_free(struct stack_result *s)
     free(s);
 }
 
+json_t *stack_together_json(const struct stack_entry *e)
+{
+    const struct stack_together *t = &e->together;
+    json_t *x = json_object();
+    json_object_set_new(x, "index", json_string(t->index));
+    json_object_set_new(x, "index_url", json_string(t->index_url));
+    json_t *vs = json_object();
+    json_object_set_new(vs, "torch", json_string(t->torch_pin));
+    json_object_set_new(vs, e->res->project, json_string(t->pin));
+    json_object_set_new(x, "versions", vs);
+    json_object_set_new(x, "commands", answer_commands_json(&t->commands));
+    return x;
+}
+
 json_t *stack_json(const struct stack_result *s)
 {
     json_t *all = json_array();
@@ -271,18 +285,8 @@ json_t *stack_json(const struct stack_result *s)
         json_t *res = answer_json(e->res);
         if (e->note)
             json_object_set_new(res, "stack_note", json_string(e->note));
-        if (e->has_together) {
-            const struct stack_together *t = &e->together;
-            json_t *x = json_object();
-            json_object_set_new(x, "index", json_string(t->index));
-            json_object_set_new(x, "index_url", json_string(t->index_url));
-            json_t *vs = json_object();
-            json_object_set_new(vs, "torch", json_string(t->torch_pin));
-            json_object_set_new(vs, e->res->project, json_string(t->pin));
-            json_object_set_new(x, "versions", vs);
-            json_object_set_new(x, "commands", answer_commands_json(&t->commands));
-            json_object_set_new(res, "together", x);
-        }
+        if (e->has_together)
+            json_object_set_new(res, "together", stack_together_json(e));
         json_array_append_new(all, res);
     }
     json_t *out = json_object();

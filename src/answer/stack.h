@@ -75,6 +75,9 @@ struct stack_result *stack_answer_projects(const struct dbview *v, const struct 
  * s); NULL is fine. */
 void stack_free(struct stack_result *s);
 
+/* An entry's "together" as JSON (above): a new object. */
+json_t *stack_together_json(const struct stack_entry *e);
+
 /* s as JSON (above): a new object. */
 json_t *stack_json(const struct stack_result *s);
 

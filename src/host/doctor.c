@@ -396,17 +396,14 @@ static char *variant_of(const struct doctor_options *o, const struct dist *d, co
 }
 
 /* The commands that replace the installed build of name with answer a. */
-static json_t *fix_of(const char *name, const json_t *a)
+static json_t *fix_of(const char *name, const struct answer_install *a)
 {
-    const char *pin = json_string_value(json_object_get(a, "pin"));
-    const char *url = json_string_value(json_object_get(a, "index_url"));
-    if (!pin || !url)
-        return json_null();
+    const char *pin = a->pin, *url = a->index_url;
     json_t *f = json_object();
-    json_object_set(f, "index", json_object_get(a, "index"));
-    json_object_set(f, "index_url", json_object_get(a, "index_url"));
-    json_object_set(f, "version", json_object_get(a, "version"));
-    json_object_set(f, "verdict", json_object_get(a, "verdict"));
+    json_object_set_new(f, "index", json_string(a->row->variant));
+    json_object_set_new(f, "index_url", json_string(url));
+    json_object_set_new(f, "version", json_string(a->row->version));
+    json_object_set_new(f, "verdict", json_string(compat_verdict_name(a->res.verdict)));
     /* pip keeps an installed build that satisfies the pin, whatever its
      * variant: uninstall first; uv reinstalls the package when asked */
     char *pip =
@@ -443,15 +440,21 @@ static json_t *fix_for(const struct doctor_options *o, const struct dist *d)
             g[i].o.platform = o->platform;
         }
         struct wa_error err;
-        json_t *r =
-            o->ngpus == 1 ? query_run(o->v, &g[0].o, &err) : multigpu_run(o->v, g, o->ngpus, &err);
-        free(g);
-        json_t *a = json_object_get(r, "recommendation");
-        if (!json_is_object(a))
-            a = json_object_get(r, "fallback");
-        if (json_is_object(a))
+        struct answer_result *one = NULL;
+        struct multigpu_result *all = NULL;
+        const struct answer_install *a = NULL;
+        if (o->ngpus == 1) {
+            one = query_answer(o->v, &g[0].o, &err);
+            a = one ? answer_runs(one) : NULL;
+        } else {
+            all = multigpu_answer(o->v, g, o->ngpus, &err);
+            a = all ? (all->recommendation ? all->recommendation : all->fallback) : NULL;
+        }
+        if (a)
             fix = fix_of(d->name, a);
-        json_decref(r);
+        answer_free(one);
+        multigpu_free(all);
+        free(g);
     }
     free(rel);
     return fix;

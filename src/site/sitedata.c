@@ -248,21 +248,18 @@ int sitedata_is_newest(const struct sitedata *d, size_t r)
 /* ---- recommendations per compute capability and platform ---------------- */
 
 /* An answer (recommendation, fallback, driver-table row) as the feed and
- * the pages carry it: the source text stays in the full answer only. */
-static json_t *slim_answer(json_t *a, int keep_source)
+ * the pages carry it, with its verdict's symbol: the source text stays in
+ * the full answer only. */
+static json_t *slim_answer(const struct answer_result *a, const struct answer_install *i,
+                           int keep_source)
 {
-    if (!json_is_object(a))
+    if (!i)
         return json_null();
-    json_t *x = json_deep_copy(a);
+    json_t *x = answer_install_json(a, i);
     if (!keep_source)
         json_object_del(x, "source");
     json_object_del(x, "scanned_at");
-    int vi = 0;
-    const char *vn = json_string_value(json_object_get(x, "verdict"));
-    while (vn && vi < COMPAT_VERDICTS && strcmp(compat_verdict_name(vi), vn))
-        vi++;
-    if (vn && vi < COMPAT_VERDICTS)
-        json_object_set_new(x, "symbol", json_string(grid_verdict_symbol(vi)));
+    json_object_set_new(x, "symbol", json_string(grid_verdict_symbol(i->res.verdict)));
     return x;
 }
 
@@ -294,25 +291,20 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
             o.judged_index = &d->grid.cell[c * d->v->nrows];
         }
     struct wa_error err;
-    json_t *r = query_run(d->v, &o, &err);
+    struct answer_result *r = query_answer(d->v, &o, &err);
     if (!r)
         return json_null();
     json_t *out = json_object();
-    json_object_set(out, "release", json_object_get(r, "version"));
-    json_object_set(out, "applies", json_object_get(r, "applies"));
-    json_object_set_new(out, "recommendation",
-                        slim_answer(json_object_get(r, "recommendation"), 1));
-    json_object_set_new(out, "fallback", slim_answer(json_object_get(r, "fallback"), 1));
+    json_object_set_new(out, "release", json_string(r->version));
+    json_object_set_new(out, "applies", json_boolean(r->applies));
+    json_object_set_new(out, "recommendation", slim_answer(r, r->recommendation, 1));
+    json_object_set_new(out, "fallback", slim_answer(r, r->fallback, 1));
     /* the newest release with code whatever the driver: what a driver
      * update can reach (null: none has code, see way_forward) */
-    json_object_set_new(out, "newest_with_code",
-                        slim_answer(json_object_get(r, "newest_with_code"), 1));
+    json_object_set_new(out, "newest_with_code", slim_answer(r, r->newest_with_code, 1));
     json_t *bd = json_array();
-    size_t i;
-    json_t *x;
-    json_array_foreach(json_object_get(r, "by_driver"), i, x)
-    {
-        json_t *e = slim_answer(x, 0);
+    for (size_t i = 0; i < r->nby_driver; i++) {
+        json_t *e = slim_answer(r, &r->by_driver[i], 0);
         json_object_del(e, "reason");
         json_object_del(e, "checked_on");
         /* each page carries this table: the companions stay with the
@@ -324,23 +316,31 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
         json_array_append_new(bd, e);
     }
     json_object_set_new(out, "by_driver", bd);
-    json_t *py = json_object_get(r, "pypi");
-    json_object_set_new(out, "pypi", json_is_object(py) ? slim_answer(py, 0) : json_null());
+    json_t *py = answer_pypi_json(&r->pypi);
+    if (json_is_object(py)) {
+        json_object_del(py, "source");
+        json_object_del(py, "scanned_at");
+        if (!r->pypi.unknown)
+            json_object_set_new(py, "symbol", json_string(grid_verdict_symbol(r->pypi.verdict)));
+    }
+    json_object_set_new(out, "pypi", py);
     json_t *ln = json_array();
-    json_array_foreach(json_object_get(r, "last_native"), i, x)
-    {
-        json_t *e = slim_answer(x, 0);
+    for (size_t i = 0; i < r->nlast_native; i++) {
+        json_t *e = answer_native_json(&r->last_native[i]);
+        json_object_del(e, "source");
+        json_object_del(e, "scanned_at");
         json_object_del(e, "checked_on");
         json_array_append_new(ln, e);
     }
     json_object_set_new(out, "last_native", ln);
-    json_object_set(out, "way_forward", json_object_get(r, "way_forward"));
-    json_object_set(out, "guidance", json_object_get(r, "guidance"));
+    json_object_set_new(out, "way_forward", answer_source_build_json(&r->source_build));
+    json_object_set_new(out, "guidance", answer_guidance_json(&r->guidance));
     json_t *vs = json_object();
-    json_array_foreach(json_object_get(r, "variants"), i, x) json_object_set(
-        vs, json_string_value(json_object_get(x, "variant")), json_object_get(x, "verdict"));
+    for (size_t i = 0; i < r->nrows; i++)
+        json_object_set_new(vs, r->rows[i].row->variant,
+                            json_string(compat_verdict_name(r->rows[i].v.res.verdict)));
     json_object_set_new(out, "variants", vs);
-    json_decref(r);
+    answer_free(r);
     return out;
 }
 
@@ -360,28 +360,27 @@ json_t *sitedata_stack_for(struct sitedata *d, const char *const *names, size_t 
             o.judged = d->grid.results;
             o.judged_index = &d->grid.cell[c * d->v->nrows];
         }
-    json_t *st = stack_run_projects(d->v, &o, names, n);
+    struct stack_result *st = stack_answer_projects(d->v, &o, names, n);
     json_t *out = json_array();
-    size_t i;
-    json_t *res;
-    json_array_foreach(json_object_get(st, "stack"), i, res)
-    {
-        const char *proj = json_string_value(json_object_get(res, "project"));
-        if (!proj || strcmp(proj, "torch") == 0 || !json_is_true(json_object_get(res, "applies")))
+    for (size_t i = 0; i < st->n; i++) {
+        const struct stack_entry *e = &st->entries[i];
+        const struct answer_result *res = e->res;
+        if (strcmp(res->project, "torch") == 0 || !res->applies)
             continue;
         json_t *x = json_object();
-        json_object_set(x, "project", json_object_get(res, "project"));
-        json_object_set(x, "release", json_object_get(res, "version"));
-        json_object_set(x, "newest", json_object_get(res, "version"));
-        json_t *rec = json_object_get(res, "recommendation");
-        json_t *a = sitedata_answer_of(res);
-        json_object_set_new(x, "answer", slim_answer(a, 0));
-        json_object_set_new(x, "is_fallback", json_boolean(a && !json_is_object(rec)));
-        json_object_set(x, "note", json_object_get(res, "stack_note"));
-        json_object_set(x, "together", json_object_get(res, "together"));
+        json_object_set_new(x, "project", json_string(res->project));
+        json_object_set_new(x, "release", json_string(res->version));
+        json_object_set_new(x, "newest", json_string(res->version));
+        const struct answer_install *a = answer_runs(res);
+        json_object_set_new(x, "answer", slim_answer(res, a, 0));
+        json_object_set_new(x, "is_fallback", json_boolean(a && !res->recommendation));
+        if (e->note)
+            json_object_set_new(x, "note", json_string(e->note));
+        if (e->has_together)
+            json_object_set_new(x, "together", stack_together_json(e));
         json_array_append_new(out, x);
     }
-    json_decref(st);
+    stack_free(st);
     if (json_array_size(out) == 0) {
         json_decref(out);
         return NULL;
