@@ -59,18 +59,24 @@ static struct answer_install *install_of(const struct answer_result *r0, const s
 static void own_answer(const struct multigpu_result *m, size_t g, struct strbuf *b)
 {
     const struct answer_result *r = m->res[g];
+    const struct answer_change *c0 = r->nchange ? &r->change[0] : NULL;
+    const struct answer_install *fb = r->fallback;
+    char also[160] = "";
+    if (fb)
+        snprintf(also, sizeof also, "; %s %s from %s runs", r->project, fb->pin, fb->row->variant);
     if (r->recommendation)
         strbuf_adds(b, r->recommendation->row->variant);
-    else if (r->fallback)
-        strbuf_addf(b, "none of this release (%s %s from %s runs)", r->project, r->fallback->pin,
-                    r->fallback->row->variant);
-    else if (r->nchange && r->change[0].kind == ANSWER_CHANGE_DRIVER)
-        strbuf_addf(b, "none with this driver (%s %s needs %s or newer)", r->project,
-                    r->change[0].release, r->change[0].min_driver);
-    else if (r->nchange && r->change[0].kind == ANSWER_CHANGE_PYTHON)
-        strbuf_addf(b, "none for this Python (%s %s has wheels for Python %s%s)", r->project,
-                    r->change[0].pin, r->change[0].pythons.n ? r->change[0].pythons.v[0] : "?",
-                    r->change[0].pythons.n > 1 ? " and newer" : "");
+    else if (c0 && c0->kind == ANSWER_CHANGE_DRIVER)
+        strbuf_addf(b, "none with this driver (%s %s needs %s or newer%s)", r->project, c0->release,
+                    c0->min_driver, also);
+    else if (c0 && c0->kind == ANSWER_CHANGE_PYTHON)
+        strbuf_addf(b, "none for this Python (%s %s has wheels for Python %s%s%s%s)", r->project,
+                    c0->pin, c0->pythons.n ? c0->pythons.v[0] : "?",
+                    c0->pythons.n > 1 ? " to " : "",
+                    c0->pythons.n > 1 ? c0->pythons.v[c0->pythons.n - 1] : "", also);
+    else if (fb)
+        strbuf_addf(b, "none of this release (%s %s from %s runs)", r->project, fb->pin,
+                    fb->row->variant);
     else if (r->newest_with_code)
         strbuf_addf(b, "none as things are (%s %s has code for it)", r->project,
                     r->newest_with_code->pin);

@@ -49,10 +49,14 @@ static char **read_record(const char *s, size_t len, size_t *pos, size_t *nfield
                     continue;
                 }
                 quoted = 0;
-            } else {
-                strbuf_addc(&b, s[i]);
+                i++;
+            } else { /* a run up to the next quote */
+                size_t j = i + 1;
+                while (j < len && s[j] != '"')
+                    j++;
+                strbuf_add(&b, s + i, j - i);
+                i = j;
             }
-            i++;
             continue;
         } else if (s[i] == '"' && b.len == 0) {
             quoted = 1;
@@ -69,9 +73,12 @@ static char **read_record(const char *s, size_t len, size_t *pos, size_t *nfield
         } else if (s[i] == '\n') {
             i++;
             done = 1;
-        } else {
-            strbuf_addc(&b, s[i]);
-            i++;
+        } else { /* a run of plain characters (a quote inside a field is one) */
+            size_t j = i + 1;
+            while (j < len && s[j] != ',' && s[j] != '\n' && s[j] != '\r')
+                j++;
+            strbuf_add(&b, s + i, j - i);
+            i = j;
             continue;
         }
     }

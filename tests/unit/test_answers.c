@@ -16,6 +16,7 @@
 #include "dbview.h"
 #include "dotver.h"
 #include "harness.h"
+#include "multigpu.h"
 #include "query.h"
 #include "tables.h"
 
@@ -33,6 +34,9 @@ enum {
     I_DRIVER_SAYS,          /* a driver-limited answer says the driver limits it */
     I_PYTHON_CMD,           /* no command for a Python the release has no wheel for */
     I_CHANGE_DRIVER,        /* a driver step's release really needs no more than it */
+    I_MACHINE_RUNS,         /* several GPUs: the machine's answer runs on every one */
+    I_MACHINE_FALLBACK,     /* several GPUs: the newest older release that runs on all */
+    I_MACHINE_SAYS,         /* several GPUs: a GPU the driver keeps out is said to be */
     I_COUNT
 };
 static const char *const names[I_COUNT] = {
@@ -46,6 +50,9 @@ static const char *const names[I_COUNT] = {
     "an answer limited by the driver says so and names a driver step",
     "no command is printed for a Python the release has no wheel for",
     "a driver step names a driver with which that release runs",
+    "several GPUs: the machine's answer runs on every GPU (driver and Python included)",
+    "several GPUs: without one, the fallback is the newest older release that runs on all",
+    "several GPUs: a GPU that only the driver keeps out is said to be, with its step",
 };
 static long fails[I_COUNT], checks[I_COUNT];
 
@@ -233,6 +240,85 @@ static void one(const struct query_options *o, const struct dotver *driver, cons
     json_decref(r);
 }
 
+/* Whether variant `variant` of each GPU's own answer for release runs on
+ * that GPU (each GPU's answer alone: the single-GPU engine the invariants
+ * above check). */
+static int runs_on_all(struct multigpu_gpu *g, size_t n, const char *release, const char *variant)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct query_options o = g[i].o;
+        o.version = release;
+        struct wa_error err;
+        struct answer_result *a = query_answer(&V, &o, &err);
+        const struct answer_row *r = a ? answer_row_of(a, variant) : NULL;
+        int ok = r && r->v.runs;
+        answer_free(a);
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+/* The newest release older than `asked` with a variant that runs on
+ * every GPU, from each GPU's own rows; NULL when none. */
+static const char *newest_common(struct multigpu_gpu *g, size_t n, const char *asked,
+                                 const char *const *releases, size_t nrel)
+{
+    for (size_t k = 0; k < nrel; k++) {
+        if (dotver_cmp_str(releases[k], asked) >= 0)
+            continue;
+        struct query_options o = g[0].o;
+        o.version = releases[k];
+        struct wa_error err;
+        struct answer_result *a = query_answer(&V, &o, &err);
+        int found = 0;
+        for (size_t i = 0; a && i < a->nrows && !found; i++)
+            found = a->rows[i].v.runs && runs_on_all(g, n, releases[k], a->rows[i].row->variant);
+        answer_free(a);
+        if (found)
+            return releases[k];
+    }
+    return NULL;
+}
+
+/* Two GPUs on one machine, judged together (multigpu.h). */
+static void machine(struct multigpu_gpu *g, size_t n, const char *const *releases, size_t nrel,
+                    const char *label)
+{
+    struct wa_error err;
+    struct multigpu_result *m = multigpu_answer(&V, g, n, &err);
+    if (!m)
+        return;
+    char what[1024];
+    const struct answer_result *r0 = m->res[0];
+    if (m->recommendation || m->fallback) {
+        const struct answer_install *a = m->recommendation ? m->recommendation : m->fallback;
+        snprintf(what, sizeof what, "%.300s %s: the machine's %s %s %s", label, r0->version,
+                 m->recommendation ? "recommendation" : "fallback", a->row->variant, a->pin);
+        check(I_MACHINE_RUNS, runs_on_all(g, n, a->row->release, a->row->variant), what);
+    }
+    if (!m->recommendation) {
+        const char *want = newest_common(g, n, r0->version, releases, nrel);
+        snprintf(what, sizeof what, "%.300s %s: fallback %s, the data says %s", label, r0->version,
+                 m->fallback ? m->fallback->row->release : "none", want ? want : "none");
+        check(I_MACHINE_FALLBACK,
+              want ? m->fallback && strcmp(m->fallback->row->release, want) == 0 : !m->fallback,
+              what);
+        /* a GPU whose code for this release runs, but not with this
+         * driver: the reason says so and its driver step is there */
+        for (size_t i = 0; i < n; i++) {
+            const struct answer_result *a = m->res[i];
+            if (a->recommendation || !a->nchange || a->change[0].kind != ANSWER_CHANGE_DRIVER ||
+                strcmp(a->change[0].release, a->version) != 0)
+                continue;
+            snprintf(what, sizeof what, "%.300s %s: %.100s driver-limited, reason \"%.400s\"",
+                     label, r0->version, g[i].label, m->reason);
+            check(I_MACHINE_SAYS, strstr(m->reason, "none with this driver") != NULL, what);
+        }
+    }
+    multigpu_free(m);
+}
+
 int main(int argc, char **argv)
 {
     struct wa_error err;
@@ -315,7 +401,72 @@ int main(int argc, char **argv)
                     }
             }
     }
-    printf("%zu questions for %zu GPUs, %zu releases\n", asked, gpus, nrel);
+    /* Several GPUs: pairs of NVIDIA devices of different capabilities
+     * (each with its next and its fifth-next), a spread of drivers and
+     * releases, on Linux x86_64 and Windows. */
+    uint16_t ccs[64];
+    const struct gpu *cgpu[64];
+    size_t nccs = 0;
+    for (size_t g = 0; g < T.ngpus && nccs < 64; g++) {
+        const struct gpu *gp = &T.gpus[g];
+        size_t h = 0;
+        while (h < nccs && ccs[h] != gp->cc)
+            h++;
+        if (h == nccs && !gp->amd && !gp->tegra && !gp->arm_host) {
+            ccs[nccs] = gp->cc;
+            cgpu[nccs++] = gp;
+        }
+    }
+    static const char *const mdrivers[] = {NULL, "470.256.02", "535.104.05", "570.26", "580.65.06"};
+    static const char *const mplatforms[] = {"linux-x86_64", "windows-x86_64"};
+    size_t pairs = 0;
+    for (size_t i = 0; i < nccs; i++)
+        for (size_t step = 1; step <= 5; step += 4) {
+            if (i + step >= nccs)
+                continue;
+            for (size_t p = 0; p < 2; p++)
+                for (size_t d = 0; d < sizeof mdrivers / sizeof *mdrivers; d++)
+                    for (size_t y = 0; y < 2; y++)
+                        for (size_t k = 0; k <= nrel; k++) {
+                            /* --quick: the newest release, two drivers */
+                            if (quick ? k > 0 || (d != 0 && d != 3) : k > 0 && k % 5 != 1)
+                                continue;
+                            struct multigpu_gpu mg[2];
+                            memset(mg, 0, sizeof mg);
+                            char labels[2][128];
+                            for (size_t j = 0; j < 2; j++) {
+                                const struct gpu *gp = cgpu[j ? i + step : i];
+                                struct query_options *o = &mg[j].o;
+                                o->gpu = gp;
+                                o->cc = gp->cc;
+                                o->project = "torch";
+                                o->platform = mplatforms[p];
+                                o->order = order;
+                                o->version = k ? releases[k - 1] : NULL;
+                                if (mdrivers[d]) {
+                                    dotver_parse(mdrivers[d], &o->driver);
+                                    o->has_driver = 1;
+                                    o->driver_text = mdrivers[d];
+                                }
+                                if (y) {
+                                    tables_python_parse("3.12", &o->python,
+                                                        &o->python_free_threaded);
+                                    o->has_python = 1;
+                                }
+                                snprintf(labels[j], sizeof labels[j], "%s", gp->name);
+                                mg[j].label = labels[j];
+                                mg[j].count = 1;
+                            }
+                            char label[512];
+                            snprintf(label, sizeof label, "%s + %s on %s, driver %s, Python %s",
+                                     labels[0], labels[1], mplatforms[p],
+                                     mdrivers[d] ? mdrivers[d] : "none", y ? "3.12" : "any");
+                            machine(mg, 2, releases, nrel, label);
+                            pairs++;
+                        }
+        }
+    printf("%zu questions for %zu GPUs, %zu releases; %zu for pairs of GPUs\n", asked, gpus, nrel,
+           pairs);
     for (int i = 0; i < I_COUNT; i++) {
         printf("  %-90s %ld checks, %ld fail\n", names[i], checks[i], fails[i]);
         OK(fails[i] == 0, "%s: %ld of %ld fail", names[i], fails[i], checks[i]);
