@@ -80,6 +80,12 @@ void answer_free(struct answer_result *a)
     for (size_t i = 0; i < a->nby_driver; i++)
         answer_install_free(&a->by_driver[i]);
     free(a->by_driver);
+    for (size_t k = 0; k < a->npy_tables; k++) {
+        for (size_t i = 0; i < a->py_tables[k].nrows; i++)
+            answer_install_free(&a->py_tables[k].rows[i]);
+        free(a->py_tables[k].rows);
+    }
+    free(a->py_tables);
     free(a->pypi.command);
     free(a->pypi.reason);
     free(a->last_native);

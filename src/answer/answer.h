@@ -125,6 +125,16 @@ struct answer_guidance {
     const char *label, *text, *url;
 };
 
+/* The driver table for one Python (query_options.table_pythons). */
+struct answer_py_table {
+    uint16_t python;
+    int free_threaded;
+    /* as answer_result.by_driver, each with row, index_url, pin, res
+     * and floor only */
+    struct answer_install *rows;
+    size_t nrows;
+};
+
 #define ANSWER_NOTES_MAX 4
 
 struct answer_result {
@@ -158,6 +168,10 @@ struct answer_result {
     /* The answer at every driver floor, newest first. */
     struct answer_install *by_driver;
     size_t nby_driver;
+    /* The same for each Python asked for in query_options.table_pythons
+     * (the rows with a wheel for it only); none otherwise. */
+    struct answer_py_table *py_tables;
+    size_t npy_tables;
     struct answer_pypi pypi;
     struct answer_native *last_native;
     size_t nlast_native;

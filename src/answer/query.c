@@ -276,40 +276,73 @@ static const struct compat_result *judge_driver(const struct qctx *c, size_t i,
     return &m->res[k]; /* valid until another driver is asked */
 }
 
-/* Whether a wheel's tags fit the Python: cpXY (or cpXYt for a
- * free-threaded one), abi3 from its cpXY on, py3/py2.py3 for any. */
-static int wheel_fits_python(const char *filename, uint16_t py, int ft)
+/* A wheel's Python tags and ABI, read once from its file name for the
+ * Pythons a row is asked about. */
+struct wheel_py {
+    size_t n;
+    struct {
+        uint8_t any; /* py3, py2: any Python of that major version */
+        uint16_t py; /* cpXY: major * 100 + minor; py3: 300 */
+    } tag[16];
+    int abi_none, abi3;
+    uint16_t abi_ft; /* cpXYt (a free-threaded build): XY, else 0 */
+};
+
+/* "cp312" -> 312 (major one digit, minor the rest); 0 when not one. */
+static uint16_t cp_version(const char *s, size_t len)
 {
-    struct wheel_name w;
-    struct wa_error err;
-    if (wheelname_parse(filename, &w, &err) < 0)
-        return -1;
-    int fits = 0;
-    unsigned major = py / 100u, minor = py % 100u;
-    char want[16], want_abi[16];
-    snprintf(want, sizeof want, "cp%u%u", major, minor);
-    snprintf(want_abi, sizeof want_abi, "cp%u%ut", major, minor); /* a free-threaded build */
-    for (const char *t = w.python; *t && !fits;) {
+    if (len < 4 || len > 6 || s[0] != 'c' || s[1] != 'p' || s[2] < '0' || s[2] > '9')
+        return 0;
+    unsigned minor = 0;
+    for (size_t i = 3; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        minor = minor * 10 + (unsigned)(s[i] - '0');
+    }
+    return minor < 100 ? (uint16_t)((unsigned)(s[2] - '0') * 100 + minor) : 0;
+}
+
+static void wheel_py_read(const struct wheel_name *w, struct wheel_py *p)
+{
+    memset(p, 0, sizeof *p);
+    p->abi_none = strcmp(w->abi, "none") == 0;
+    p->abi3 = strcmp(w->abi, "abi3") == 0;
+    size_t al = strlen(w->abi);
+    if (al > 1 && w->abi[al - 1] == 't')
+        p->abi_ft = cp_version(w->abi, al - 1);
+    for (const char *t = w->python; *t && p->n < 16;) {
         size_t len = strcspn(t, ".");
-        char tag[16];
-        if (len < sizeof tag) {
-            memcpy(tag, t, len);
-            tag[len] = '\0';
-            unsigned tm, tn;
-            if ((strcmp(tag, "py3") == 0 && major == 3) || (strcmp(tag, "py2") == 0 && major == 2))
-                fits = strcmp(w.abi, "none") == 0;
-            else if (strcmp(tag, want) == 0) /* cpXY: its ABI says free-threaded or not */
-                fits = (strcmp(w.abi, want_abi) == 0) == ft;
-            else if (!ft && strcmp(w.abi, "abi3") == 0 && sscanf(tag, "cp%1u%u", &tm, &tn) == 2 &&
-                     tm == major && tn <= minor)
-                fits = 1;
+        if (len == 3 && (strncmp(t, "py3", 3) == 0 || strncmp(t, "py2", 3) == 0)) {
+            p->tag[p->n].any = 1;
+            p->tag[p->n++].py = (uint16_t)((t[2] - '0') * 100);
+        } else {
+            uint16_t v = cp_version(t, len);
+            if (v)
+                p->tag[p->n++].py = v;
         }
         t += len;
         if (*t == '.')
             t++;
     }
-    wheelname_free(&w);
-    return fits;
+}
+
+/* Whether a wheel fits the Python: cpXY (or cpXYt for a free-threaded
+ * one), abi3 from its cpXY on, py3/py2.py3 for any. */
+static int wheel_fits(const struct wheel_py *p, uint16_t py, int ft)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        uint16_t v = p->tag[i].py;
+        int fits = 0;
+        if (p->tag[i].any)
+            fits = v / 100 == py / 100 && p->abi_none;
+        else if (v == py) /* cpXY: its ABI says free-threaded or not */
+            fits = (p->abi_ft == py) == (ft != 0);
+        else if (!ft && p->abi3 && v / 100 == py / 100 && v % 100 <= py % 100)
+            fits = 1;
+        if (fits)
+            return 1;
+    }
+    return 0;
 }
 
 /* Whether a row's version names a whole release (a declared row's
@@ -322,20 +355,31 @@ static int declared_whole(const struct dbview_row *r)
 
 static int later_patch(const struct qctx *c, const struct dbview_row *r);
 
-/* Whether row r has a wheel for the Python asked about: from its wheels'
- * tags when the view holds them, else from the release's supported
- * versions in the data; -1 when neither says. */
-static int row_python(const struct qctx *c, const struct dbview_row *r)
+/* Whether row r has a wheel for each of n Pythons (out[k]: 1, 0, or -1
+ * when nothing says): from its wheels' tags when the view holds them (each
+ * file name parsed once), else from the release's supported versions in
+ * the data. */
+static void row_pythons(const struct qctx *c, const struct dbview_row *r,
+                        const struct query_python *pys, size_t n, signed char *out)
 {
     const struct query_options *o = c->o;
-    int any = -1;
-    for (size_t i = 0; i < r->nwheels && any != 1; i++) {
-        int f = wheel_fits_python(r->wheels[i].filename, o->python, o->python_free_threaded);
-        if (f >= 0)
-            any = f;
+    size_t left = n; /* Pythons not yet known to fit */
+    for (size_t k = 0; k < n; k++)
+        out[k] = -1;
+    for (size_t i = 0; i < r->nwheels && left; i++) {
+        struct wheel_name w;
+        struct wa_error err;
+        if (wheelname_parse(r->wheels[i].filename, &w, &err) < 0)
+            continue;
+        struct wheel_py wp;
+        wheel_py_read(&w, &wp);
+        wheelname_free(&w);
+        for (size_t k = 0; k < n; k++)
+            if (out[k] != 1) {
+                out[k] = (signed char)wheel_fits(&wp, pys[k].python, pys[k].free_threaded);
+                left -= out[k] == 1;
+            }
     }
-    if (any >= 0)
-        return any;
     /* the version its command will pin (set_pin): an exact version asked
      * for; "X.Y.0" for a declared list a later patch changed; else the
      * whole release of a declared row */
@@ -351,13 +395,20 @@ static int row_python(const struct qctx *c, const struct dbview_row *r)
         }
         free(rel);
     }
-    if (whole && later_patch(c, r)) {
-        snprintf(buf, sizeof buf, "%s.0", r->version);
-        ver = buf;
-        whole = 0;
+    int later = -1; /* later_patch, asked once */
+    for (size_t k = 0; k < n; k++) {
+        if (out[k] >= 0)
+            continue;
+        if (whole && later < 0)
+            later = later_patch(c, r);
+        if (whole && later) {
+            snprintf(buf, sizeof buf, "%s.0", r->version);
+            ver = buf;
+            whole = 0;
+        }
+        out[k] = (signed char)tables_python_has(c->v->t, r->project, ver, r->platform, whole,
+                                                pys[k].python, pys[k].free_threaded);
     }
-    return tables_python_has(c->v->t, r->project, ver, r->platform, whole, o->python,
-                             o->python_free_threaded);
 }
 
 static void qctx_init(struct qctx *c, const struct dbview *v, const struct query_options *o)
@@ -449,7 +500,8 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
     if (o->has_python) {
         c->py = xmalloc(c->n ? c->n : 1);
         for (size_t i = 0; i < c->n; i++)
-            c->py[i] = (signed char)row_python(c, c->rows[i]);
+            row_pythons(c, c->rows[i], &(struct query_python){o->python, o->python_free_threaded},
+                        1, &c->py[i]);
     }
 }
 
@@ -805,7 +857,8 @@ static void add_floor(struct floor *t, size_t *n, size_t max, const struct dotve
  * involve (minor-version floors, each variant's own toolkit driver, the
  * driver of each PTX ISA), newest floor first, equal neighbours merged.
  * The same decision as `query --driver X`, tabulated. */
-static void by_driver(const struct qctx *c, size_t rk, const char *exact, struct answer_result *out)
+static void by_driver(const struct qctx *c, size_t rk, const char *exact, int light,
+                      struct answer_install **rows, size_t *nrows)
 {
     struct floor floors[128];
     size_t nf = 0;
@@ -833,12 +886,13 @@ static void by_driver(const struct qctx *c, size_t rk, const char *exact, struct
     if (gf)
         add_floor(floors, &nf, 128, &gf->min_driver[c->os], gf->min_driver_text[c->os]);
     qsort(floors, nf, sizeof *floors, cmp_floor_desc);
-    out->by_driver = xcalloc(nf ? nf : 1, sizeof *out->by_driver);
+    struct answer_install *out = xcalloc(nf ? nf : 1, sizeof *out);
+    size_t nout = 0;
     long last_row = -2;
     for (size_t i = 0; i < nf; i++) {
         struct choice a;
         answer_for(c, rk, exact, 1, &floors[i].d, &a);
-        struct answer_install *prev = out->nby_driver ? &out->by_driver[out->nby_driver - 1] : NULL;
+        struct answer_install *prev = nout ? &out[nout - 1] : NULL;
         if (a.row == last_row && prev && strcmp(a.pin, prev->pin) == 0) {
             /* the same answer for an older driver: lower the floor */
             snprintf(prev->floor, sizeof prev->floor, "%s", floors[i].text);
@@ -846,11 +900,52 @@ static void by_driver(const struct qctx *c, size_t rk, const char *exact, struct
         }
         if (a.row < 0)
             break; /* below this floor nothing runs */
-        struct answer_install *x = &out->by_driver[out->nby_driver++];
-        fill_install(c, &a, why_chosen(c, &a, 1), x);
+        struct answer_install *x = &out[nout++];
+        if (light) { /* the variant, pin, index and verdict only */
+            x->row = c->rows[a.row];
+            x->index_url = index_url_no_slash(x->row->index_url);
+            snprintf(x->pin, sizeof x->pin, "%s", a.pin);
+            x->res = a.res;
+            x->fallback = a.fallback;
+            x->tier = a.tier;
+        } else {
+            fill_install(c, &a, why_chosen(c, &a, 1), x);
+        }
         snprintf(x->floor, sizeof x->floor, "%s", floors[i].text);
         last_row = a.row;
     }
+    *rows = out;
+    *nrows = nout;
+}
+
+/* The driver table again for each Python of o->table_pythons: the rows'
+ * wheels judged for that Python in place of the one asked about; each row
+ * with its variant, pin, index and verdict only (no reason, commands or
+ * Python versions). */
+static void python_tables(struct qctx *c, size_t rk, const char *exact, struct answer_result *out)
+{
+    const struct query_options *o = c->o;
+    size_t np = o->ntable_pythons;
+    if (!np)
+        return;
+    signed char *saved = c->py;
+    signed char *all = xmalloc((c->n ? c->n : 1) * np); /* row i, Python k: all[i * np + k] */
+    signed char *py = xmalloc(c->n ? c->n : 1);
+    for (size_t i = 0; i < c->n; i++)
+        row_pythons(c, c->rows[i], o->table_pythons, np, &all[i * np]);
+    out->py_tables = xcalloc(np, sizeof *out->py_tables);
+    for (size_t k = 0; k < np; k++) {
+        struct answer_py_table *t = &out->py_tables[out->npy_tables++];
+        t->python = o->table_pythons[k].python;
+        t->free_threaded = o->table_pythons[k].free_threaded;
+        for (size_t i = 0; i < c->n; i++)
+            py[i] = all[i * np + k];
+        c->py = py;
+        by_driver(c, rk, exact, 1, &t->rows, &t->nrows);
+    }
+    c->py = saved;
+    free(py);
+    free(all);
 }
 
 /* What plain `pip install <project>` from PyPI gets on this platform for
@@ -1362,8 +1457,10 @@ struct answer_result *query_answer(const struct dbview *v, const struct query_op
                                                 "whatever the driver");
         if (!(a.row >= 0 && !a.fallback))
             change_steps(&c, rk, exact, &a, &code, out);
-        if (!amd)
-            by_driver(&c, rk, exact, out);
+        if (!amd) {
+            by_driver(&c, rk, exact, 0, &out->by_driver, &out->nby_driver);
+            python_tables(&c, rk, exact, out);
+        }
         last_native(&c, out);
         if (code.row < 0)
             source_build(&c, &out->source_build);

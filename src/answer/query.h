@@ -24,6 +24,12 @@
 
 struct query_order;
 
+/* A Python: major * 100 + minor, and whether a free-threaded build. */
+struct query_python {
+    uint16_t python;
+    int free_threaded;
+};
+
 struct query_options {
     const struct gpu *gpu; /* NULL when only a compute capability is given */
     uint16_t cc;
@@ -56,6 +62,11 @@ struct query_options {
     uint16_t python;
     int python_free_threaded;
     const char *python_source;
+    /* Optional: a driver table for each of these Pythons as well
+     * (answer_result.py_tables), for a page whose Python switch answers
+     * without asking again. */
+    const struct query_python *table_pythons;
+    size_t ntable_pythons;
 };
 
 /* The view's rows in the order a query reads them (newest release first,

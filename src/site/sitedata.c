@@ -276,10 +276,64 @@ json_t *sitedata_answer_of(json_t *r)
     return json_is_object(fb) ? fb : NULL;
 }
 
+/* A driver-table row as a page's Python switch needs it, compact (a page
+ * carries one table per Python): [floor, index, pin, index URL, verdict]. */
+static json_t *py_table_row(const struct answer_install *i)
+{
+    return json_pack("[sssss]", i->floor, i->row->variant, i->pin, i->index_url,
+                     compat_verdict_name(i->res.verdict));
+}
+
+/* Whether two driver tables give the same answers at the same floors. */
+static int same_table(const struct answer_install *a, size_t na, const struct answer_install *b,
+                      size_t nb)
+{
+    if (na != nb)
+        return 0;
+    for (size_t i = 0; i < na; i++)
+        if (a[i].row != b[i].row || strcmp(a[i].pin, b[i].pin) != 0 ||
+            strcmp(a[i].floor, b[i].floor) != 0)
+            return 0;
+    return 1;
+}
+
+/* {"3.12": table, "3.13": "3.12" (the same as that one's), "3.9": 0 (the
+ * same as by_driver), ...} of r's py_tables (docs/site.md). */
+static json_t *py_tables_json(const struct answer_result *r)
+{
+    json_t *out = json_object();
+    char names[64][16];
+    for (size_t k = 0; k < r->npy_tables && k < 64; k++) {
+        const struct answer_py_table *t = &r->py_tables[k];
+        tables_python_format(t->python, t->free_threaded, names[k], sizeof names[k]);
+        if (same_table(t->rows, t->nrows, r->by_driver, r->nby_driver)) {
+            json_object_set_new(out, names[k], json_integer(0));
+            continue;
+        }
+        size_t j = 0;
+        while (j < k && !same_table(t->rows, t->nrows, r->py_tables[j].rows, r->py_tables[j].nrows))
+            j++;
+        if (j < k) {
+            json_t *prev = json_object_get(out, names[j]);
+            json_object_set_new(out, names[k],
+                                json_is_array(prev) ? json_string(names[j]) : json_incref(prev));
+            continue;
+        }
+        json_t *rows = json_array();
+        for (size_t i = 0; i < t->nrows; i++)
+            json_array_append_new(rows, py_table_row(&t->rows[i]));
+        json_object_set_new(out, names[k], rows);
+    }
+    return out;
+}
+
 static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
-                                  const char *platform)
+                                  const char *platform, const struct query_python *pys, size_t npys,
+                                  json_t **py_tables)
 {
     struct query_options o = {0};
+    o.table_pythons = pys;
+    o.ntable_pythons = npys;
     o.cc = cc;
     o.arm_host = arm_host;
     o.project = "torch";
@@ -340,6 +394,8 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
         json_object_set_new(vs, r->rows[i].row->variant,
                             json_string(compat_verdict_name(r->rows[i].v.res.verdict)));
     json_object_set_new(out, "variants", vs);
+    if (py_tables && npys)
+        *py_tables = py_tables_json(r);
     answer_free(r);
     return out;
 }
@@ -388,21 +444,29 @@ json_t *sitedata_stack_for(struct sitedata *d, const char *const *names, size_t 
     return out;
 }
 
-json_t *sitedata_recs_for(struct sitedata *d, struct recs *cache, size_t *ncache, uint16_t cc,
-                          int arm_host)
+const struct recs *sitedata_recs_for(struct sitedata *d, struct recs *cache, size_t *ncache,
+                                     uint16_t cc, int arm_host, const struct query_python *pys,
+                                     size_t npys)
 {
     for (size_t i = 0; i < *ncache; i++)
         if (cache[i].cc == cc && cache[i].arm_host == arm_host)
-            return cache[i].by_platform;
+            return &cache[i];
     json_t *o = json_object();
-    for (int p = 0; p < SITEDATA_NPLATFORMS; p++)
-        json_object_set_new(o, sitedata_platforms[p],
-                            recommendation_for(d, cc, arm_host, sitedata_platforms[p]));
-    cache[*ncache].cc = cc;
-    cache[*ncache].arm_host = arm_host;
-    cache[*ncache].by_platform = o;
-    (*ncache)++;
-    return o;
+    json_t *py = npys ? json_object() : NULL;
+    for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
+        json_t *t = NULL;
+        json_object_set_new(
+            o, sitedata_platforms[p],
+            recommendation_for(d, cc, arm_host, sitedata_platforms[p], pys, npys, &t));
+        if (t)
+            json_object_set_new(py, sitedata_platforms[p], t);
+    }
+    struct recs *e = &cache[(*ncache)++];
+    e->cc = cc;
+    e->arm_host = arm_host;
+    e->by_platform = o;
+    e->py_tables = py;
+    return e;
 }
 
 /* ---- entry point ----------------------------------------------------------- */

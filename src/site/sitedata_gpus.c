@@ -226,7 +226,9 @@ struct sitedata_gpu_state {
     /* the Python switch's choices: every Python 3 some torch release has
      * wheels for, oldest first (made once: the same on every page) */
     char pythons[64][8];
+    struct query_python qpythons[64]; /* the same, parsed: each has a driver table */
     size_t npythons;
+    json_t **py_tables; /* each page's (borrowed from cache): recs.py_tables */
 };
 
 /* "3.10" before "3.9" is wrong: Python versions by number, a
@@ -274,6 +276,9 @@ void sitedata_build_gpus(struct sitedata *d)
             }
         qsort(gs->pythons, nk, sizeof gs->pythons[0], python_cmp_text);
         gs->npythons = nk;
+        for (size_t k = 0; k < nk; k++)
+            tables_python_parse(gs->pythons[k], &gs->qpythons[k].python,
+                                &gs->qpythons[k].free_threaded);
     }
     gs->nslots = 2 * d->grid.nccs + 2;
     gs->releases_by_cc = xcalloc(gs->nslots, sizeof *gs->releases_by_cc);
@@ -283,6 +288,7 @@ void sitedata_build_gpus(struct sitedata *d)
     gs->stack_by_cc = xcalloc(gs->nslots, sizeof *gs->stack_by_cc);
     gs->pages = xcalloc(t->ngpus + 1, sizeof *gs->pages);
     gs->recs = xcalloc(t->ngpus + 1, sizeof *gs->recs);
+    gs->py_tables = xcalloc(t->ngpus + 1, sizeof *gs->py_tables);
     gs->ci = xcalloc(t->ngpus + 1, sizeof *gs->ci);
 
     /* the crawled projects, listed once for every device's stack; none
@@ -302,7 +308,9 @@ void sitedata_build_gpus(struct sitedata *d)
         if (strcmp(g->slug, last_slug) == 0)
             continue; /* two table rows with one name: keep the first */
         last_slug = g->slug;
-        json_t *recs = sitedata_recs_for(d, gs->cache, &gs->ncache, g->cc, g->arm_host);
+        const struct recs *e = sitedata_recs_for(d, gs->cache, &gs->ncache, g->cc, g->arm_host,
+                                                 gs->qpythons, gs->npythons);
+        json_t *recs = e->by_platform;
         json_t *s = gpu_summary(g);
         json_object_set(s, "recommendations", recs);
         json_array_append_new(list, s);
@@ -329,6 +337,7 @@ void sitedata_build_gpus(struct sitedata *d)
         }
         gs->pages[gs->npages] = g;
         gs->recs[gs->npages] = recs;
+        gs->py_tables[gs->npages] = e->py_tables;
         gs->ci[gs->npages] = ci;
         gs->npages++;
     }
@@ -420,6 +429,7 @@ json_t *sitedata_gpu_page(const struct sitedata *d, size_t i)
     }
     json_t *recl = json_array();
     json_t *drivers = json_object();
+    json_t *drivers_py = json_object();
     for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
         json_t *r = json_object_get(recs, sitedata_platforms[p]);
         if (!json_is_object(r))
@@ -462,8 +472,12 @@ json_t *sitedata_gpu_page(const struct sitedata *d, size_t i)
                 py, "is_cpu",
                 json_boolean(strcmp(json_string_value(json_object_get(py, "build")), "cpu") == 0));
         if (json_is_true(json_object_get(x, "applies")) &&
-            json_array_size(json_object_get(x, "by_driver")) > 0)
+            json_array_size(json_object_get(x, "by_driver")) > 0) {
             json_object_set(drivers, sitedata_platforms[p], json_object_get(x, "by_driver"));
+            json_t *pt = json_object_get(gs->py_tables[i], sitedata_platforms[p]);
+            if (pt)
+                json_object_set(drivers_py, sitedata_platforms[p], pt);
+        }
         json_t *sk = json_object_get(gs->stack_by_cc[ci], sitedata_platforms[p]);
         if (sk)
             json_object_set(x, "stack", sk);
@@ -474,6 +488,12 @@ json_t *sitedata_gpu_page(const struct sitedata *d, size_t i)
     char *dj = sitedata_script_json(drivers);
     json_object_set_new(page, "drivers_json", json_string_nocheck(dj)); /* jsontext's: UTF-8 */
     free(dj);
+    /* per Python the switch offers, the driver table of the rows with a
+     * wheel for it (0: the same as the platform's own) */
+    dj = sitedata_script_json(drivers_py);
+    json_object_set_new(page, "drivers_py_json", json_string_nocheck(dj));
+    free(dj);
+    json_decref(drivers_py);
     json_object_set_new(page, "driver_box", json_boolean(!g->amd && json_object_size(drivers) > 0));
     json_decref(drivers);
     json_t *choices = json_array();
@@ -489,8 +509,10 @@ void sitedata_gpus_free(struct sitedata *d)
     struct sitedata_gpu_state *gs = d->gpu_state;
     if (!gs)
         return;
-    for (size_t i = 0; i < gs->ncache; i++)
+    for (size_t i = 0; i < gs->ncache; i++) {
         json_decref(gs->cache[i].by_platform);
+        json_decref(gs->cache[i].py_tables);
+    }
     for (size_t i = 0; i < gs->nslots; i++) {
         json_decref(gs->releases_by_cc[i]);
         json_decref(gs->stack_by_cc[i]);
@@ -504,6 +526,7 @@ void sitedata_gpus_free(struct sitedata *d)
     free(gs->cache);
     free(gs->pages);
     free(gs->recs);
+    free(gs->py_tables);
     free(gs->ci);
     free(gs);
     d->gpu_state = NULL;

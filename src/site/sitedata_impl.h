@@ -7,6 +7,7 @@
 #ifndef WHEELARCH_SITEDATA_IMPL_H
 #define WHEELARCH_SITEDATA_IMPL_H
 
+#include "query.h"
 #include "sitedata.h"
 
 struct strmap;
@@ -34,6 +35,9 @@ struct recs {
     uint16_t cc;
     int arm_host;
     json_t *by_platform; /* {"linux-x86_64": result or null} */
+    /* With Pythons asked for: {"linux-x86_64": {"3.12": driver table, or 0
+     * when it is the platform's own by_driver}}, else NULL. */
+    json_t *py_tables;
 };
 
 /* Helpers (sitedata.c) and the builders of each kind of document. */
@@ -52,8 +56,12 @@ int sitedata_is_newest(const struct sitedata *d, size_t r);
 json_t *sitedata_answer_of(json_t *r);
 json_t *sitedata_stack_for(struct sitedata *d, const char *const *names, size_t n, uint16_t cc,
                            int arm_host, const char *platform);
-json_t *sitedata_recs_for(struct sitedata *d, struct recs *cache, size_t *ncache, uint16_t cc,
-                          int arm_host);
+/* The answers for a device on every platform, made once per device in
+ * cache; with pys (npys of them, may be 0), each platform's driver table
+ * for each of those Pythons too (recs.py_tables).  Returns the entry. */
+const struct recs *sitedata_recs_for(struct sitedata *d, struct recs *cache, size_t *ncache,
+                                     uint16_t cc, int arm_host, const struct query_python *pys,
+                                     size_t npys);
 json_t *sitedata_meta_copy(const struct sitedata *d);
 char *sitedata_script_json(json_t *v);
 void sitedata_build_gpus(struct sitedata *d);

@@ -42,6 +42,23 @@ var wheelarchDriver = (function () {
   var dataEl = document.getElementById("drivers");
   if (!form || !input || !out || !dataEl) return;
   var tables = JSON.parse(dataEl.textContent);
+  /* per platform and Python: [[floor, index, pin, index URL, verdict]], or
+   * the name of a Python with the same table, or 0 (the platform's own) */
+  var pyEl = document.getElementById("drivers-py");
+  var pyTables = pyEl ? JSON.parse(pyEl.textContent) : {};
+  var LABELS = { "native": ["✓", "native"], "ptx-jit": ["≈", "PTX JIT"] };
+  function pyTable(platform, py) {
+    var all = pyTables[platform], t = all ? all[py] : undefined;
+    if (typeof t === "string") t = all[t];
+    if (t === 0) return tables[platform];
+    if (!Array.isArray(t)) return null;
+    return t.map(function (r) {
+      var l = LABELS[r[4]] || ["", r[4]];
+      return { min_driver: r[0], index: r[1], pin: r[2], verdict: r[4], symbol: l[0], label: l[1],
+               commands: { pip: "pip install torch==" + r[2] + " --index-url " + r[3],
+                           uv: "uv pip install torch==" + r[2] + " --index-url " + r[3] } };
+    });
+  }
   var blocks = [];
   Array.prototype.forEach.call(document.querySelectorAll(".platform[data-platform]"), function (div) {
     var hl = div.querySelector("p.headline");
@@ -110,24 +127,55 @@ var wheelarchDriver = (function () {
         note.textContent = low ? " With driver " + drv + " it does not load: it needs " + b.pypiFloor + " or newer." : "";
       }
       var table = tables[b.platform];
-      if ((!drv && !py) || !table) { restore(b); return; }
+      if ((!drv && !py) || !table || !table.length) { restore(b); return; }
+      var given = (drv ? "driver " + drv : "") + (drv && py ? " and " : "") + (py ? "Python " + py : "");
+      var ptab = py ? pyTable(b.platform, py) : null;
+      if (ptab) {
+        /* the rows with a wheel for this Python, at each driver floor: the
+         * same decision as wheelarch query --driver D --python P */
+        var own = drv ? wheelarchDriver.pick(table, drv) : table[0];
+        if (own === undefined) { bad = true; restore(b); return; }
+        var row = drv ? wheelarchDriver.pick(ptab, drv) : ptab[0] || null;
+        if (!row) {
+          if (ptab.length) {
+            show(b, [verdict("driver-too-old", "⚠ driver too old"), " With Python " + py + ", no build in the data loads with driver " + drv +
+                     ": update it to " + ptab[ptab.length - 1].min_driver + " or newer (torch " + ptab[ptab.length - 1].pin +
+                     " from " + ptab[ptab.length - 1].index + " then runs)."], null);
+          } else {
+            var pv0 = table[0].python_versions;
+            show(b, [verdict("unsupported", "✗ no Python " + py + " wheel"), " No torch release in the data with code for this GPU has a wheel for Python " + py +
+                     (pv0 ? "; torch " + table[0].pin + " has wheels for Python " + words(pv0) : "") + "."], null);
+          }
+          return;
+        }
+        var st = document.createElement("strong");
+        st.textContent = row.index;
+        show(b, [verdict(row.verdict, (row.symbol || "") + " " + row.label), " With " + given + ": use the ", st,
+                 " index, torch " + row.pin + (own && own.pin !== row.pin && !has(own, py) ? " (torch " + own.pin + " has no wheel for Python " + py + ")" : "") +
+                 "; it needs NVIDIA driver " + row.min_driver + " or newer."], row);
+        if (b.pv && !row.python_versions) { b.pv.hidden = false; b.pv.textContent = "torch " + row.pin + " has wheels for Python " + py + "."; }
+        return;
+      }
       var at = 0;
       if (drv) {
         var row = wheelarchDriver.pick(table, drv);
         if (row === undefined) { bad = true; restore(b); return; }
-        if (row === null) {
-          show(b, [verdict("unsupported", "✗ no"), " No build in the data loads with driver " + drv +
+        var pyAny = table.some(function (r) { return has(r, py); });
+        if (row === null && pyAny) {
+          /* the table lists only builds with code for this GPU: what
+           * blocks is the driver (docs/answers.md); the Python, when none
+           * has a wheel for it, blocks first (below) */
+          show(b, [verdict("driver-too-old", "⚠ driver too old"), " No build in the data loads with driver " + drv +
                    " on this platform: update it to " + table[table.length - 1].min_driver +
                    " or newer (the table below gives each build's floor)."], null);
           return;
         }
-        at = table.indexOf(row);
+        at = row === null ? 0 : table.indexOf(row);
       }
       var first = table[at], pick = null;
       for (var i = at; i < table.length && !pick; i++) if (has(table[i], py)) pick = table[i];
-      var given = (drv ? "driver " + drv : "") + (drv && py ? " and " : "") + (py ? "Python " + py : "");
       if (!pick) {
-        show(b, [verdict("unsupported", "✗ no"), " torch " + first.pin + " has no wheel for Python " + py +
+        show(b, [verdict("unsupported", "✗ no Python " + py + " wheel"), " torch " + first.pin + " has no wheel for Python " + py +
                  (first.python_versions ? "; it has wheels for Python " + words(first.python_versions) +
                   " (get one with uv venv --python " + first.python_versions.filter(function (v) { return !/t$/.test(v); }).pop() + ")" : "") +
                  ". No build in the table below that loads with " + (drv ? "this driver" : "any driver") +

@@ -18,6 +18,10 @@ empty = os.path.join(W, "empty-cache")
 
 
 def query(*argv, cache=empty, expect=0):
+    # the answers here do not depend on the machine's python3 unless a test
+    # asks for a Python (crawled rows are judged by their wheels' tags)
+    if "--python" not in argv:
+        argv = argv + ("--python", "any")
     p = subprocess.run([args.wheelarch, "query", "--json", "--cache", cache] + list(argv),
                        capture_output=True, text=True, timeout=60)
     c.ok(p.returncode == expect, "query %s: exit %d, want %d: %s" % (" ".join(argv), p.returncode, expect, p.stderr))
@@ -126,6 +130,13 @@ o, _ = query("--gpu", "RTX 4090", "--version", "2.8.0", "--platform", "linux-x86
 if o:
     c.ok(o["recommendation"]["commands"]["pip"].startswith("pip install torch==2.8.0 --index-url "),
          "exact version in the command: " + o["recommendation"]["commands"]["pip"])
+# a crawled row's Python is its wheels' tags (cp312 here), not the release's declared set
+for py, want in (("3.12", True), ("3.11", False), ("3.12t", False), ("3.13", False)):
+    o, _ = query("--gpu", "RTX 4090", "--version", "2.8.0", "--python", py, "--platform", "linux-x86_64",
+                 cache=cache)
+    if o:
+        v = {x["variant"]: x for x in o["variants"]}
+        c.eq(v["cu128"]["python_wheel"], want, "the crawled cp312 wheel %s Python %s" % ("fits" if want else "does not fit", py))
 p = subprocess.run([args.wheelarch, "query", "--differences", "--cache", cache], capture_output=True, text=True)
 c.ok(p.returncode == 0 and "torch 2.8.0 cu128 linux-x86_64 [verified]" in p.stdout, "--differences lists rows: " + p.stdout)
 

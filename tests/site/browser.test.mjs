@@ -182,11 +182,25 @@ try {
     c.ok(/cu118/.test(await command()), "and so is the command");
     await page.selectOption("#python", "3.14");
     h = await headline();
-    c.ok(/no wheel for Python 3\.14/.test(h) && !(await page.locator('.platform[data-platform="linux-x86_64"] pre.answer-cmd').isVisible()),
-         "Python 3.14 with that driver: no wheel, no command: " + h);
+    c.ok(/driver too old/.test(h) && /525\.60\.13 or newer/.test(h) && /torch 2\.14/.test(h) &&
+         !(await page.locator('.platform[data-platform="linux-x86_64"] pre.answer-cmd').isVisible()),
+         "Python 3.14 with that driver: only torch 2.14 has its wheels, and it needs 525.60.13; no command: " + h);
+    // The Python's own driver table, not the next row of the page's: a CUDA
+    // 12.6 driver with Python 3.8 gets torch 2.4 (cu124), the last release
+    // with 3.8 wheels, as `wheelarch query --driver 560.35 --python 3.8` does
+    // (walking the page's table down gave torch 1.12 cu102).
+    await page.fill("#driver", "560.35");
+    await page.selectOption("#python", "3.8");
+    h = await headline();
+    c.ok(/cu124/.test(h) && /torch 2\.4\.\*/.test(h) && /torch 2\.14\.\* has no wheel for Python 3\.8/.test(h),
+         "driver 560.35 and Python 3.8: cu124, torch 2.4: " + h);
+    c.ok(/torch==2\.4\.\* --index-url https:\/\/download\.pytorch\.org\/whl\/cu124/.test(await command()), "and its command");
+    await page.selectOption("#python", "3.14");
     await page.fill("#driver", "300.1");
     h = await headline();
     c.ok(/update it to/.test(h), "a driver older than every build: update it, to what: " + h);
+    c.ok(/^\s*⚠ driver too old/.test(h) && !/✗ no/.test(h),
+         "and its label says the driver blocks (the table lists only builds with code): " + h);
     await page.fill("#driver", "");
     await page.selectOption("#python", "");
     c.eq(await headline(), before, "cleared: the page's own answer comes back");
