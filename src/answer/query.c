@@ -698,13 +698,15 @@ static void answer_for_py(const struct qctx *c, size_t rk, const char *exact, in
         set_pin(c, exact, a);
         return;
     }
+    /* newest first: a newer release, another patch of the asked one (a
+     * later patch may have dropped the GPU: 1.3.1 after 1.3.0), an older
+     * release */
     for (size_t k = 0; k < c->nrel; k++) {
-        if (k == rk)
-            continue;
         const char *vers[32];
         size_t nv = release_versions(c, k, vers, 32);
         for (size_t j = 0; j < nv; j++)
-            if (decide_release(c, k, vers[j], has_driver, driver, dcuda, python, a)) {
+            if (!(k == rk && (exact ? strcmp(vers[j], exact) == 0 : j == 0)) &&
+                decide_release(c, k, vers[j], has_driver, driver, dcuda, python, a)) {
                 a->fallback = 1;
                 set_pin(c, j ? vers[j] : NULL, a);
                 return;
@@ -1330,6 +1332,15 @@ static char *why_fallback(const struct qctx *c, size_t rk, const char *exact, co
     } else {
         blocked = "does not run with this driver";
     }
+    const char *cond = o->has_driver && o->has_python ? " with this driver and Python"
+                       : o->has_driver                ? " with this driver"
+                       : o->has_python                ? " with this Python"
+                                                      : "";
+    if (strcmp(c->rows[a->row]->release, c->releases[rk < c->nrel ? rk : 0]) == 0)
+        /* another patch of the asked release */
+        return xasprintf("%s %s (its newest patch, as the rows above show) %s; %s %s, another "
+                         "patch of it, runs%s",
+                         o->project, exact ? exact : release, blocked, o->project, a->pin, cond);
     return xasprintf("%s %s %s; %s %s is the newest release that runs%s", o->project,
                      exact ? exact : release, blocked, o->project, c->rows[a->row]->version,
                      o->has_driver && o->has_python ? " with this driver and Python"

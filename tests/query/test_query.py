@@ -258,6 +258,14 @@ c.ok("requires torch 2.9.0" in x.get("stack_note", ""), "the note names the pin:
 c.ok(t.get("commands", {}).get("pip", "").startswith("pip install torch==2.9.0 xformers==0.0.33 --index-url "),
      "the command pins that torch: " + t.get("commands", {}).get("pip", ""))
 
+# ---- a later patch that dropped the GPU: the release's other patch is the answer
+o, _ = query("--gpu", "Tesla K40c", "--version", "1.3", "--python", "3.7", "--platform", "linux-x86_64")
+if o:
+    fb = o.get("fallback") or {}
+    c.eq((fb.get("pin"), fb.get("index")), ("1.3.0", "cu101"),
+         "K40c, torch 1.3: 1.3.1 dropped sm_35, 1.3.0 (cu101) has it (not torch 1.2)")
+    c.ok("another patch of it" in fb.get("reason", ""), "and it says so: " + fb.get("reason", ""))
+
 # ---- several GPUs: judged with the driver and the Python, never "none" where a change helps
 o, _ = query("--gpu", "RTX 5090", "--gpu", "GTX 1080 Ti", "--driver", "535.54.03", "--version", "2.8",
              "--python", "3.12", "--platform", "linux-x86_64")
