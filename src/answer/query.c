@@ -93,6 +93,9 @@ struct qctx {
      * when it has none, -1 when not known (the data says nothing); NULL
      * when no Python was asked for. */
     signed char *py;
+    /* With py: per release, whether any of its rows may have a wheel for
+     * that Python (a release none of whose rows has is not looked into). */
+    unsigned char *rel_py;
 };
 
 struct driver_memo {
@@ -154,7 +157,13 @@ struct query_order {
     size_t **cls; /* per list: each row's class (dbview_row_classes) */
     size_t *ncls;
     size_t n, cap;
+    /* per view row: the Pythons its wheels fit (pymask_bit), read once for
+     * every query; pyknown 0 when it has no wheel to tell */
+    uint64_t *pymask;
+    unsigned char *pyknown;
 };
+
+static void row_pymask(const struct dbview_row *r, uint64_t *mask, unsigned char *known);
 
 static void order_key(struct strbuf *k, const char *project, const char *platform)
 {
@@ -203,6 +212,11 @@ struct query_order *query_order_new(const struct dbview *v)
         free(first);
         free(lr);
     }
+    q->pymask = xcalloc(v->nrows ? v->nrows : 1, sizeof *q->pymask);
+    q->pyknown = xcalloc(v->nrows ? v->nrows : 1, 1);
+    for (size_t i = 0; i < v->nrows; i++)
+        if (v->rows[i].nwheels)
+            row_pymask(&v->rows[i], &q->pymask[i], &q->pyknown[i]);
     return q;
 }
 
@@ -218,6 +232,8 @@ void query_order_free(struct query_order *q)
     free(q->nrows);
     free(q->cls);
     free(q->ncls);
+    free(q->pymask);
+    free(q->pyknown);
     strmap_free(q->lists);
     free(q);
 }
@@ -345,6 +361,39 @@ static int wheel_fits(const struct wheel_py *p, uint16_t py, int ft)
     return 0;
 }
 
+/* The bit of a Python in a row's mask: 2.7, 3.0 to 3.20, 3.0t to 3.20t;
+ * -1 for another. */
+static int pymask_bit(uint16_t py, int ft)
+{
+    if (py == 207 && !ft)
+        return 0;
+    if (py / 100 == 3 && py % 100 <= 20)
+        return 1 + py % 100 + (ft ? 21 : 0);
+    return -1;
+}
+
+static void row_pymask(const struct dbview_row *r, uint64_t *mask, unsigned char *known)
+{
+    *mask = 0;
+    *known = 0;
+    for (size_t i = 0; i < r->nwheels; i++) {
+        struct wheel_name w;
+        struct wa_error err;
+        if (wheelname_parse(r->wheels[i].filename, &w, &err) < 0)
+            continue;
+        struct wheel_py wp;
+        wheel_py_read(&w, &wp);
+        wheelname_free(&w);
+        *known = 1;
+        for (int ft = 0; ft < 2; ft++)
+            for (uint16_t py = 300; py <= 320; py++)
+                if (wheel_fits(&wp, py, ft))
+                    *mask |= (uint64_t)1 << pymask_bit(py, ft);
+        if (wheel_fits(&wp, 207, 0))
+            *mask |= 1;
+    }
+}
+
 /* Whether a row's version names a whole release (a declared row's
  * "2.8"), pinned as "2.8.*" unless a later patch changed its list. */
 static int declared_whole(const struct dbview_row *r)
@@ -366,6 +415,18 @@ static void row_pythons(const struct qctx *c, const struct dbview_row *r,
     size_t left = n; /* Pythons not yet known to fit */
     for (size_t k = 0; k < n; k++)
         out[k] = -1;
+    const struct query_order *q = o->order;
+    if (q && q->pyknown[r - c->v->rows]) { /* the wheels read once for every query */
+        uint64_t m = q->pymask[r - c->v->rows];
+        size_t k = 0;
+        while (k < n && pymask_bit(pys[k].python, pys[k].free_threaded) >= 0)
+            k++;
+        if (k == n) { /* else a Python past the mask: the wheels are read */
+            for (k = 0; k < n; k++)
+                out[k] = (signed char)((m >> pymask_bit(pys[k].python, pys[k].free_threaded)) & 1);
+            left = 0;
+        }
+    }
     for (size_t i = 0; i < r->nwheels && left; i++) {
         struct wheel_name w;
         struct wa_error err;
@@ -408,6 +469,18 @@ static void row_pythons(const struct qctx *c, const struct dbview_row *r,
         }
         out[k] = (signed char)tables_python_has(c->v->t, r->project, ver, r->platform, whole,
                                                 pys[k].python, pys[k].free_threaded);
+    }
+}
+
+/* c->rel_py from c->py. */
+static void set_rel_py(struct qctx *c)
+{
+    if (!c->rel_py)
+        c->rel_py = xmalloc(c->nrel ? c->nrel : 1);
+    for (size_t k = 0; k < c->nrel; k++) {
+        c->rel_py[k] = 0;
+        for (size_t i = c->rel_start[k]; i < c->rel_start[k + 1] && !c->rel_py[k]; i++)
+            c->rel_py[k] = c->py[i] != 0;
     }
 }
 
@@ -502,6 +575,7 @@ static void qctx_init(struct qctx *c, const struct dbview *v, const struct query
         for (size_t i = 0; i < c->n; i++)
             row_pythons(c, c->rows[i], &(struct query_python){o->python, o->python_free_threaded},
                         1, &c->py[i]);
+        set_rel_py(c);
     }
 }
 
@@ -515,6 +589,7 @@ static void qctx_free(struct qctx *c)
         free(c->memo);
     }
     free(c->py);
+    free(c->rel_py);
     free(c->rows);
     free(c->plain);
     free(c->own);
@@ -688,8 +763,19 @@ static size_t release_versions(const struct qctx *c, size_t k, const char **out,
 /* The answer for release `rk` (and version `exact`), else the newest
  * other release (and within it the newest patch) that runs; with python,
  * only rows with a wheel for the Python asked about. */
+static void answer_from(const struct qctx *c, size_t rk, const char *exact, int has_driver,
+                        const struct dotver *driver, int python, size_t from, struct choice *a);
+
 static void answer_for_py(const struct qctx *c, size_t rk, const char *exact, int has_driver,
                           const struct dotver *driver, int python, struct choice *a)
+{
+    answer_from(c, rk, exact, has_driver, driver, python, 0, a);
+}
+
+/* answer_for_py looking at releases from index `from` on (besides the asked
+ * one): a lower driver never runs a newer release than a higher one did. */
+static void answer_from(const struct qctx *c, size_t rk, const char *exact, int has_driver,
+                        const struct dotver *driver, int python, size_t from, struct choice *a)
 {
     memset(a, 0, sizeof *a);
     a->row = -1;
@@ -701,7 +787,9 @@ static void answer_for_py(const struct qctx *c, size_t rk, const char *exact, in
     /* newest first: a newer release, another patch of the asked one (a
      * later patch may have dropped the GPU: 1.3.1 after 1.3.0), an older
      * release */
-    for (size_t k = 0; k < c->nrel; k++) {
+    for (size_t k = from; k < c->nrel; k++) {
+        if (python && c->py && c->rel_py && !c->rel_py[k])
+            continue; /* no row of it has a wheel for the Python */
         const char *vers[32];
         size_t nv = release_versions(c, k, vers, 32);
         for (size_t j = 0; j < nv; j++)
@@ -891,9 +979,12 @@ static void by_driver(const struct qctx *c, size_t rk, const char *exact, int li
     struct answer_install *out = xcalloc(nf ? nf : 1, sizeof *out);
     size_t nout = 0;
     long last_row = -2;
+    size_t from = 0; /* the floors go down: so does the release that runs */
     for (size_t i = 0; i < nf; i++) {
         struct choice a;
-        answer_for(c, rk, exact, 1, &floors[i].d, &a);
+        answer_from(c, rk, exact, 1, &floors[i].d, 1, from, &a);
+        if (a.row >= 0 && a.fallback)
+            from = release_index(c, c->rows[a.row]->release);
         struct answer_install *prev = nout ? &out[nout - 1] : NULL;
         if (a.row == last_row && prev && strcmp(a.pin, prev->pin) == 0) {
             /* the same answer for an older driver: lower the floor */
@@ -940,12 +1031,48 @@ static void python_tables(struct qctx *c, size_t rk, const char *exact, struct a
         struct answer_py_table *t = &out->py_tables[out->npy_tables++];
         t->python = o->table_pythons[k].python;
         t->free_threaded = o->table_pythons[k].free_threaded;
+        /* the same rows as an earlier Python's, or every row (nothing
+         * says a row lacks a wheel for it): the same table, not made again */
+        const struct answer_install *same = NULL;
+        size_t nsame = 0;
+        int every = 1, none = 1;
+        for (size_t i = 0; i < c->n && (every || none); i++) {
+            every &= all[i * np + k] != 0;
+            none &= all[i * np + k] == 0;
+        }
+        if (none && c->n) { /* no row has a wheel for it: an empty table */
+            t->rows = xcalloc(1, sizeof *t->rows);
+            continue;
+        }
+        if (every) {
+            same = out->by_driver;
+            nsame = out->nby_driver;
+        }
+        for (size_t j = 0; j < k && !same; j++) {
+            size_t i = 0;
+            while (i < c->n && (all[i * np + k] != 0) == (all[i * np + j] != 0))
+                i++;
+            if (i == c->n) {
+                same = out->py_tables[j].rows;
+                nsame = out->py_tables[j].nrows;
+            }
+        }
+        if (same || every) {
+            t->rows = xcalloc(nsame ? nsame : 1, sizeof *t->rows);
+            for (size_t i = 0; i < nsame; i++)
+                answer_install_copy(&t->rows[i], &same[i]);
+            t->nrows = nsame;
+            continue;
+        }
         for (size_t i = 0; i < c->n; i++)
             py[i] = all[i * np + k];
         c->py = py;
+        set_rel_py(c);
         by_driver(c, rk, exact, 1, &t->rows, &t->nrows);
     }
     c->py = saved;
+    if (saved)
+        set_rel_py(c);
     free(py);
     free(all);
 }
