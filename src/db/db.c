@@ -1375,31 +1375,23 @@ int db_each_record(struct db *db,
     return rc;
 }
 
-int db_each_build(struct db *db, const char *names_project, const char *names_platform,
+int db_each_build(struct db *db,
                   int (*fn)(void *ud, const struct db_build *b, struct wa_error *err), void *ud,
                   struct wa_error *err)
 {
     pthread_mutex_lock(&db->mu);
-    /* the file names only where asked: a lookup in wheels_by_build each */
-    sqlite3_stmt *st = prep(
-        db, "SELECT project, version, variant, platform, best, status, "
-            "scanned_at, inferred_from, index_url, wheelarch_version, code, requires, "
-            "CASE WHEN project = ?1 AND platform = ?2 THEN (SELECT group_concat(filename, "
-            "char(10)) FROM wheels w WHERE w.project = b.project AND w.version = b.version AND "
-            "w.variant = b.variant AND w.platform = b.platform) END "
-            "FROM builds b ORDER BY project, version, variant, platform");
+    sqlite3_stmt *st =
+        prep(db, "SELECT project, version, variant, platform, best, status, "
+                 "scanned_at, inferred_from, index_url, wheelarch_version, code, "
+                 "requires FROM builds ORDER BY project, version, variant, platform");
     int rc = st ? 0 : sql_error(db, err, "cannot read builds");
-    if (st) {
-        sqlite3_bind_text(st, 1, names_project ? names_project : "", -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, names_platform ? names_platform : "", -1, SQLITE_STATIC);
-    }
     int s = SQLITE_DONE;
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *c[13];
-        for (int i = 0; i < 13; i++)
+        const char *c[12];
+        for (int i = 0; i < 12; i++)
             c[i] = (const char *)sqlite3_column_text(st, i);
-        struct db_build b = {c[0], c[1], c[2], c[3],  c[4],  c[5], c[6],
-                             c[7], c[8], c[9], c[10], c[11], c[12]};
+        struct db_build b = {c[0], c[1], c[2], c[3], c[4],  c[5],
+                             c[6], c[7], c[8], c[9], c[10], c[11]};
         rc = fn(ud, &b, err);
     }
     if (rc == 0 && s != SQLITE_DONE)

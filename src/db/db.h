@@ -148,17 +148,11 @@ struct db_build {
     const char *scanned_at;    /* the newest scan date of the group */
     const char *inferred_from, *index_url, *wheelarch_version, *code;
     const char *requires; /* the wheel's Requires-Dist as a JSON array, or NULL */
-    /* With db_each_build's names_project: the file names of the group's
-     * wheels, one per line (their Python tags), for that project's builds
-     * on names_platform; else NULL. */
-    const char *filenames;
 };
 
 /* Calls fn for every build, in (project, version, variant, platform)
- * order: one row per group, however many wheels it has.  names_project
- * and names_platform (may be NULL): whose builds come with their wheels'
- * file names. */
-int db_each_build(struct db *db, const char *names_project, const char *names_platform,
+ * order: one row per group, however many wheels it has. */
+int db_each_build(struct db *db,
                   int (*fn)(void *ud, const struct db_build *b, struct wa_error *err), void *ud,
                   struct wa_error *err);
 

@@ -783,21 +783,6 @@ static int read_build(void *ud, const struct db_build *b, struct wa_error *err)
     r->wheelarch_version = b->wheelarch_version ? xstrdup(b->wheelarch_version) : NULL;
     r->index_url = b->index_url ? xstrdup(b->index_url) : NULL;
     r->requires = opt_dup(b->requires);
-    /* its wheels, by file name only (what the Python of a question needs) */
-    for (const char *f = b->filenames; f && *f;) {
-        size_t n = strcspn(f, "\n");
-        if (n) {
-            r->wheels = xgrow(r->wheels, &r->capwheels, r->nwheels + 1, sizeof *r->wheels);
-            r->wheels[r->nwheels++] = (struct record_wheel){.filename = xstrndup(f, n),
-                                                            .url = xstrdup(""),
-                                                            .key = xstrdup(""),
-                                                            .size = -1,
-                                                            .sha256_verified = -1};
-        }
-        f += n;
-        if (*f == '\n')
-            f++;
-    }
     return 0;
 }
 
@@ -961,8 +946,7 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
                             .ud = ud,
                             .gk = STRBUF_INIT};
         if (code_only) {
-            /* the asked project's wheels' names: their Python tags */
-            rc = db_each_build(db, project, platform, read_build, &x, err); /* v->records stays 0 */
+            rc = db_each_build(db, read_build, &x, err); /* v->records stays 0 */
         } else {
             if (nightlies >= 0)
                 x.dropped = dropped_nightlies(db, nightlies, err, &rc);

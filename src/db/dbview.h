@@ -79,10 +79,9 @@ struct dbview {
 typedef int (*dbview_record_fn)(void *ud, unsigned worker, struct record *r, struct wa_error *err);
 
 enum dbview_flags {
-    /* Rows with their GPU code only: no binaries, no whole record read,
-     * and wheels only by file name for the project asked about
-     * (dbview_build_for: their Python tags) (query: a few columns per
-     * build, through one scan of the database). */
+    /* Rows with their GPU code only: no wheels, no binaries, and no whole
+     * record read (query: a few columns per wheel, through one scan of the
+     * database). */
     DBVIEW_CODE_ONLY = 1
 };
 

@@ -130,13 +130,14 @@ o, _ = query("--gpu", "RTX 4090", "--version", "2.8.0", "--platform", "linux-x86
 if o:
     c.ok(o["recommendation"]["commands"]["pip"].startswith("pip install torch==2.8.0 --index-url "),
          "exact version in the command: " + o["recommendation"]["commands"]["pip"])
-# a crawled row's Python is its wheels' tags (cp312 here), not the release's declared set
-for py, want in (("3.12", True), ("3.11", False), ("3.12t", False), ("3.13", False)):
-    o, _ = query("--gpu", "RTX 4090", "--version", "2.8.0", "--python", py, "--platform", "linux-x86_64",
-                 cache=cache)
-    if o:
-        v = {x["variant"]: x for x in o["variants"]}
-        c.eq(v["cu128"]["python_wheel"], want, "the crawled cp312 wheel %s Python %s" % ("fits" if want else "does not fit", py))
+# query reads builds, not wheels (the tens-of-milliseconds path): a crawled
+# row's Python comes from its release's declared set there (docs/answers.md);
+# the site and doctor, which read the wheels, use their tags
+o, _ = query("--gpu", "RTX 4090", "--version", "2.8.0", "--python", "3.11", "--platform", "linux-x86_64",
+             cache=cache)
+if o:
+    v = {x["variant"]: x for x in o["variants"]}
+    c.eq(v["cu128"]["python_wheel"], True, "query: the crawled row of 2.8.0 judged by 2.8's declared Pythons")
 p = subprocess.run([args.wheelarch, "query", "--differences", "--cache", cache], capture_output=True, text=True)
 c.ok(p.returncode == 0 and "torch 2.8.0 cu128 linux-x86_64 [verified]" in p.stdout, "--differences lists rows: " + p.stdout)
 
