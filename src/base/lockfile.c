@@ -41,25 +41,35 @@ static long read_pid(int fd)
     return pid > 0 ? pid : 0;
 }
 
+/* Whether the bytes are what lockfile_acquire writes, or a moment of its
+ * writing: empty, or decimal digits with at most one newline at the end. */
+static int lock_text(const char *buf, size_t k)
+{
+    size_t digits = 0;
+    while (digits < k && buf[digits] >= '0' && buf[digits] <= '9')
+        digits++;
+    return digits == k || (digits > 0 && digits + 1 == k && buf[digits] == '\n');
+}
+
 /* Whether fd is a lock file: a regular file, empty or holding a process
- * id and a newline as lockfile_acquire writes it. */
+ * id and a newline as lockfile_acquire writes it.  Another process may be
+ * rewriting it (truncated, then its own id written): a text that does not
+ * fit is read again a few times before it counts as something else. */
 static int is_lock_file(int fd)
 {
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-        return 0;
-    if (st.st_size == 0)
-        return 1;
-    char buf[32];
-    if (st.st_size >= (off_t)sizeof buf)
-        return 0;
-    ssize_t k = pread(fd, buf, (size_t)st.st_size, 0);
-    if (k != st.st_size)
-        return 0;
-    size_t digits = 0;
-    while (digits < (size_t)k && buf[digits] >= '0' && buf[digits] <= '9')
-        digits++;
-    return digits > 0 && digits + 1 == (size_t)k && buf[digits] == '\n';
+    for (int tries = 0; tries < 5; tries++) {
+        struct stat st;
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+            return 0;
+        char buf[32];
+        ssize_t k = pread(fd, buf, sizeof buf, 0);
+        if (k >= 0 && (size_t)k < sizeof buf && lock_text(buf, (size_t)k))
+            return 1;
+        if (k < 0 || (size_t)k >= sizeof buf)
+            return 0; /* unreadable, or longer than any process id */
+        usleep(20000);
+    }
+    return 0;
 }
 
 int lockfile_acquire(const char *dir, int wait, lockfile_wait_fn waiting, void *ud,
