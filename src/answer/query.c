@@ -342,6 +342,18 @@ static void wheel_py_read(const struct wheel_name *w, struct wheel_py *p)
     }
 }
 
+/* The Python tags of a wheel file name; -1 when it is not a wheel's name. */
+static int wheel_py_of(const char *filename, struct wheel_py *p)
+{
+    struct wheel_name w;
+    struct wa_error err;
+    if (wheelname_parse(filename, &w, &err) < 0)
+        return -1;
+    wheel_py_read(&w, p);
+    wheelname_free(&w);
+    return 0;
+}
+
 /* Whether a wheel fits the Python: cpXY (or cpXYt for a free-threaded
  * one), abi3 from its cpXY on, py3/py2.py3 for any. */
 static int wheel_fits(const struct wheel_py *p, uint16_t py, int ft)
@@ -377,13 +389,9 @@ static void row_pymask(const struct dbview_row *r, uint64_t *mask, unsigned char
     *mask = 0;
     *known = 0;
     for (size_t i = 0; i < r->nwheels; i++) {
-        struct wheel_name w;
-        struct wa_error err;
-        if (wheelname_parse(r->wheels[i].filename, &w, &err) < 0)
-            continue;
         struct wheel_py wp;
-        wheel_py_read(&w, &wp);
-        wheelname_free(&w);
+        if (wheel_py_of(r->wheels[i].filename, &wp) < 0)
+            continue;
         *known = 1;
         for (int ft = 0; ft < 2; ft++)
             for (uint16_t py = 300; py <= 320; py++)
@@ -428,13 +436,9 @@ static void row_pythons(const struct qctx *c, const struct dbview_row *r,
         }
     }
     for (size_t i = 0; i < r->nwheels && left; i++) {
-        struct wheel_name w;
-        struct wa_error err;
-        if (wheelname_parse(r->wheels[i].filename, &w, &err) < 0)
-            continue;
         struct wheel_py wp;
-        wheel_py_read(&w, &wp);
-        wheelname_free(&w);
+        if (wheel_py_of(r->wheels[i].filename, &wp) < 0)
+            continue;
         for (size_t k = 0; k < n; k++)
             if (out[k] != 1) {
                 out[k] = (signed char)wheel_fits(&wp, pys[k].python, pys[k].free_threaded);
