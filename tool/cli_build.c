@@ -4,12 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "dbview.h"
 #include "lockfile.h"
 #include "paths.h"
 #include "site.h"
+#include "tables.h"
 
 int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
 {
@@ -33,6 +35,22 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
     o.simple_json = cli_get_opt(cmd, a, "simple-json") != 0;
     o.templates_dir = paths_templates_dir();
     o.data_dir = paths_data_dir();
+    char today[16];
+    const char *day = cli_get(cmd, a, "today");
+    if (day && !tables_is_date(day))
+        return cli_usage_error(cmd, "--today wants a date written YYYY-MM-DD");
+    if (!day) {
+        /* SOURCE_DATE_EPOCH: reproducible builds' convention for "now" */
+        const char *sde = getenv("SOURCE_DATE_EPOCH");
+        char *end = NULL;
+        long long secs = sde && *sde ? strtoll(sde, &end, 10) : -1;
+        time_t now = secs >= 0 && end && !*end ? (time_t)secs : time(NULL);
+        struct tm tm;
+        gmtime_r(&now, &tm);
+        strftime(today, sizeof today, "%Y-%m-%d", &tm);
+        day = today;
+    }
+    o.today = day;
     int usage = cli_check_out_dir(cmd, o.cache_dir, o.out_dir);
     if (usage)
         return usage;
@@ -68,6 +86,8 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
                  "unchanged, %zu removed%s",
                  o.out_dir, st.pages, st.records, st.out.files, st.out.written, st.out.unchanged,
                  st.out.removed, st.out.swapped ? "" : " (nothing changed)");
+    if (st.freshness[0])
+        cli_warn("warning: %s", st.freshness);
     int skipped = st.nskipped > 0;
     site_stats_free(&st);
     return skipped ? WA_EXIT_PARTIAL : WA_EXIT_OK;

@@ -33,7 +33,7 @@ static void print_install_commands(const struct answer_install *rec)
         if (rec->companion_note && *rec->companion_note)
             printf("    (%s)\n", rec->companion_note);
     }
-    printf("  source: %s", dbview_provenance(rec->row->status, dbview_row_confidence(rec->row)));
+    printf("  source: %s", dbview_row_provenance(rec->row));
     if (rec->res.min_driver[0])
         printf("; needs NVIDIA driver %s or newer", rec->res.min_driver);
     if (rec->res.full_driver[0])

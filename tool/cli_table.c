@@ -146,6 +146,11 @@ static const struct cli_option build_options[] = {
      "also write each simple/ index as PEP 691 JSON (index.json beside index.html), for a server "
      "that answers Accept: application/vnd.pypi.simple.v1+json with it",
      0},
+    {"today", 0, "DATE",
+     "the day (YYYY-MM-DD) the data is judged fresh on: a torch release announced for an earlier "
+     "day and absent from the data gets a warning here and a banner on the site (default: today "
+     "in UTC, or SOURCE_DATE_EPOCH's day when that is set)",
+     0},
     {"no-wait", 0, NULL,
      "fail at once instead of waiting when another wheelarch holds the output folder", 0},
     {"quiet", 'q', NULL, "no summary line", 0},
@@ -182,6 +187,11 @@ static const struct cli_option update_options[] = {
     {"simple-json", 0, NULL,
      "also write each simple/ index as PEP 691 JSON (index.json beside index.html), for a server "
      "that answers Accept: application/vnd.pypi.simple.v1+json with it",
+     0},
+    {"today", 0, "DATE",
+     "the day (YYYY-MM-DD) the data is judged fresh on: a torch release announced for an earlier "
+     "day and absent from the data gets a warning here and a banner on the site (default: today "
+     "in UTC, or SOURCE_DATE_EPOCH's day when that is set)",
      0},
     {"jobs", 'j', "N", "wheels read at once (default: the number of cores)", 0},
     {"all", 0, NULL, "scan every wheel instead of one per release, variant and platform", 0},

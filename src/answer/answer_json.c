@@ -20,8 +20,7 @@ static void set_provenance(json_t *x, const struct dbview_row *r)
     json_object_set_new(x, "status", json_string(dbview_status_name(r->status)));
     const struct declared *d = r->status == VIEW_DECLARED ? r->declared : NULL;
     json_object_set_new(x, "confidence", str_or_null(dbview_row_confidence(r)));
-    json_object_set_new(x, "provenance",
-                        json_string(dbview_provenance(r->status, dbview_row_confidence(r))));
+    json_object_set_new(x, "provenance", json_string(dbview_row_provenance(r)));
     json_object_set_new(x, "source", str_or_null(d ? d->source : NULL));
     json_object_set_new(x, "checked_on", str_or_null(d ? d->checked_on : NULL));
     json_object_set_new(x, "scanned_at", str_or_null(r->scanned_at));

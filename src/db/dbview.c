@@ -17,6 +17,7 @@
 #include "recqueue.h"
 #include "record.h"
 #include "strbuf.h"
+#include "observed.h"
 #include "strmap.h"
 #include "strpool.h"
 #include "wheelmeta.h"
@@ -37,21 +38,14 @@ const char *dbview_row_confidence(const struct dbview_row *r)
                : NULL;
 }
 
-const char *dbview_provenance(int status, const char *confidence)
+const char *dbview_row_provenance(const struct dbview_row *r)
 {
-    static const char *const words[][2] = {
-        {"high", "declared (PyTorch's build configuration, high confidence)"},
-        {"medium-high", "declared (PyTorch's build configuration, medium-high confidence)"},
-        {"medium", "declared (PyTorch's build configuration, medium confidence)"},
-        {"low", "declared (PyTorch's build configuration, low confidence)"}};
-    if (status == VIEW_VERIFIED)
+    if (r->status == VIEW_VERIFIED)
         return "verified (read from the wheel)";
-    if (status == VIEW_INFERRED)
+    if (r->status == VIEW_INFERRED)
         return "inferred (read from a sibling wheel of the same build)";
-    for (size_t i = 0; confidence && i < sizeof words / sizeof words[0]; i++)
-        if (strcmp(words[i][0], confidence) == 0)
-            return words[i][1];
-    return "declared (PyTorch's build configuration)";
+    return r->declared && r->declared->provenance ? r->declared->provenance
+                                                  : "declared (PyTorch's build configuration)";
 }
 
 static void row_free(struct dbview_row *r)
@@ -1137,6 +1131,25 @@ void dbview_isa_format(const struct compat_code_isa *x, char *name, char *isa)
     snprintf(isa, 16, "%ld.%ld", x->isa.f[0], x->isa.n > 1 ? x->isa.f[1] : 0);
 }
 
+/* The published get_arch_list() outputs of the wheels a declared row
+ * covers: [{wheel, platform, printed, url, agrees}]. */
+static json_t *observed_json(const struct tables *t, const struct declared *d)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; t && i < t->nobserved; i++) {
+        const struct observed *o = &t->observed[i];
+        if (o->declared != d)
+            continue;
+        json_t *x = json_object();
+        json_object_set_new(x, "wheel", json_sprintf("%s+%s", o->version, o->variant));
+        json_object_set_new(x, "printed", json_string(o->printed));
+        json_object_set_new(x, "url", json_string(o->url));
+        json_object_set_new(x, "agrees", json_boolean(o->agrees));
+        json_array_append_new(a, x);
+    }
+    return a;
+}
+
 json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r)
 {
     const struct tables *t = v->t;
@@ -1196,6 +1209,7 @@ json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r)
         json_object_set_new(d, "source", json_string(r->declared->source));
         json_object_set_new(d, "citation", dbview_citation(r->declared->source));
         json_object_set_new(d, "confidence", json_string(r->declared->confidence));
+        json_object_set_new(d, "observed", observed_json(v->t, r->declared));
         json_object_set_new(o, "declared", d);
     } else {
         json_object_set_new(o, "declared", json_null());

@@ -134,9 +134,11 @@ const char *dbview_status_name(int status);
 /* The confidence of a declared row ("high", "medium", ...), or NULL for
  * rows read from wheels and declared rows without one. */
 const char *dbview_row_confidence(const struct dbview_row *r);
-/* Where a verdict comes from, in words: "verified (read from the wheel)",
- * "declared (PyTorch's build configuration, medium confidence)".  Static. */
-const char *dbview_provenance(int status, const char *confidence);
+/* Where a row's verdict comes from, in words: "verified (read from the
+ * wheel)", "declared (PyTorch's build configuration, medium confidence;
+ * seen in a published get_arch_list() of 2.13.0+cu130)".  Owned by the
+ * row or static. */
+const char *dbview_row_provenance(const struct dbview_row *r);
 
 /* The row as JSON (caller owns the reference): the feed's row format,
  * without its wheels (record_wheel_json of each, as the caller wants them)

@@ -10,6 +10,8 @@
 
 #include "csvfile.h"
 #include "fsutil.h"
+#include "observed.h"
+#include "schedule.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -68,10 +70,8 @@ static int need_cols(const struct csvfile *c, const char *file, const char *cons
     return 0;
 }
 
-/* Loads a table that must have cols, their places in idx.  On an error
- * nothing is left to free. */
-static int open_table(const char *dir, const char *file, const char *const *cols, int *idx,
-                      struct csvfile *c, struct wa_error *err)
+int tables_open(const char *dir, const char *file, const char *const *cols, int *idx,
+                struct csvfile *c, struct wa_error *err)
 {
     int rc = load(dir, file, c, err);
     if (rc == 0 && (rc = need_cols(c, file, cols, idx, err)) < 0)
@@ -312,21 +312,21 @@ void tables_parse_arch_list(const char *list, struct target *sass, size_t *nsass
     *nptx = target_sort_unique(ptx, *nptx);
 }
 
-/* Whether s is a date written YYYY-MM-DD. */
-static int is_date(const char *s)
+int tables_is_date(const char *s)
 {
     static const char shape[] = "dddd-dd-dd";
     for (size_t i = 0; i < sizeof shape - 1; i++)
         if (shape[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != '-')
             return 0;
-    return s[sizeof shape - 1] == '\0';
+    int month = (s[5] - '0') * 10 + (s[6] - '0'), day = (s[8] - '0') * 10 + (s[9] - '0');
+    return s[sizeof shape - 1] == '\0' && month >= 1 && month <= 12 && day >= 1 && day <= 31;
 }
 
 /* Keeps the newest checked-on date of the declared data. */
 static int note_checked(struct tables *t, const char *file, size_t line, const char *date,
                         struct wa_error *err)
 {
-    if (!is_date(date))
+    if (!tables_is_date(date))
         return wa_error_set(err, WA_ERR_FORMAT,
                             "%s line %zu: checked_on \"%s\" is not a date "
                             "(YYYY-MM-DD)",
@@ -366,7 +366,7 @@ static int load_declared(const char *dir, struct tables *t, struct wa_error *err
                                        "arch_list",  "confidence", "source",  "evidence",
                                        "checked_on", NULL};
     int idx[9];
-    int rc = open_table(dir, file, cols, idx, &c, err);
+    int rc = tables_open(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
     t->declared = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->declared);
@@ -388,6 +388,7 @@ static int load_declared(const char *dir, struct tables *t, struct wa_error *err
         d->platform = xstrdup(row[idx[3]]);
         d->arch_list = xstrdup(row[idx[4]]);
         d->confidence = xstrdup(row[idx[5]]);
+        d->confidence_written = xstrdup(row[idx[5]]);
         d->source = xstrdup(row[idx[6]]);
         d->evidence = xstrdup(row[idx[7]]);
         d->checked_on = xstrdup(row[idx[8]]);
@@ -418,7 +419,7 @@ static int load_releases(const char *dir, struct tables *t, struct wa_error *err
                                        "checked_on",
                                        NULL};
     int idx[10];
-    int rc = open_table(dir, file, cols, idx, &c, err);
+    int rc = tables_open(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
     t->releases = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->releases);
@@ -426,7 +427,7 @@ static int load_releases(const char *dir, struct tables *t, struct wa_error *err
         char *const *row = c.rows[r];
         if ((rc = note_checked(t, file, r + 2, row[idx[9]], err)) < 0)
             break;
-        if (row[idx[7]][0] && !is_date(row[idx[7]])) {
+        if (row[idx[7]][0] && !tables_is_date(row[idx[7]])) {
             rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: release_date \"%s\" is not a date",
                               file, r + 2, row[idx[7]]);
             break;
@@ -490,7 +491,7 @@ static int load_arch_support(const char *dir, struct tables *t, struct wa_error 
     struct csvfile c;
     static const char *const cols[] = {"compute_capability", "first_toolkit", "last_toolkit", NULL};
     int idx[3];
-    int rc = open_table(dir, file, cols, idx, &c, err);
+    int rc = tables_open(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
     t->arch_support = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->arch_support);
@@ -520,7 +521,7 @@ static int load_variant_rules(const char *dir, struct tables *t, struct wa_error
     static const char *const kinds[] = {"name",  "label-major",   "release", "fixed",
                                         "index", "version-major", NULL};
     int idx[5];
-    int rc = open_table(dir, file, cols, idx, &c, err);
+    int rc = tables_open(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
     t->variant_rules = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->variant_rules);
@@ -570,7 +571,7 @@ static int load_gpu_libraries(const char *dir, struct tables *t, struct wa_error
     struct csvfile c;
     static const char *const cols[] = {"project", "library", "source", NULL};
     int idx[3];
-    int rc = open_table(dir, file, cols, idx, &c, err);
+    int rc = tables_open(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
     t->gpu_libraries = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->gpu_libraries);
@@ -660,7 +661,7 @@ static int load_pythons(const char *dir, struct tables *t, struct wa_error *err)
                                        "python_versions", "free_threaded", "confidence",
                                        "source",          "checked_on",    NULL};
     int idx[8];
-    int rc = open_table(dir, file, cols, idx, &c, err);
+    int rc = tables_open(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
     t->pythons = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->pythons);
@@ -669,7 +670,7 @@ static int load_pythons(const char *dir, struct tables *t, struct wa_error *err)
         struct python_support *p = &t->pythons[t->npythons];
         struct dotver rel;
         if (!*row[idx[0]] || dotver_parse(row[idx[1]], &rel) < 0 || !*row[idx[2]] ||
-            !is_date(row[idx[7]]) ||
+            !tables_is_date(row[idx[7]]) ||
             parse_python_list(row[idx[3]], 0, p->versions, 24, &p->nversions) < 0 ||
             parse_python_list(row[idx[4]], 1, p->free_threaded, 24, &p->nfree_threaded) < 0) {
             rc = wa_error_set(err, WA_ERR_FORMAT,
@@ -771,7 +772,7 @@ static int load_companions(const char *dir, struct tables *t, struct wa_error *e
     static const char *const cols[] = {"torch",  "torchvision", "torchaudio", "notes",
                                        "source", "checked_on",  NULL};
     int idx[6];
-    int rc = open_table(dir, file, cols, idx, &c, err);
+    int rc = tables_open(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
     t->companions = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->companions);
@@ -779,7 +780,7 @@ static int load_companions(const char *dir, struct tables *t, struct wa_error *e
         char *const *row = c.rows[r];
         struct dotver a, b, d;
         if (dotver_parse(row[idx[0]], &a) < 0 || dotver_parse(row[idx[1]], &b) < 0 ||
-            (row[idx[2]][0] && dotver_parse(row[idx[2]], &d) < 0) || !is_date(row[idx[5]])) {
+            (row[idx[2]][0] && dotver_parse(row[idx[2]], &d) < 0) || !tables_is_date(row[idx[5]])) {
             rc = wa_error_set(err, WA_ERR_FORMAT,
                               "%s line %zu: want a torch version, a torchvision version, a "
                               "torchaudio version (or nothing) and a checked_on date",
@@ -1008,6 +1009,10 @@ int tables_load(const char *dir, struct tables *t, struct wa_error *err)
         rc = load_pythons(dir, t, err);
     if (rc == 0)
         rc = load_companions(dir, t, err);
+    if (rc == 0)
+        rc = observed_load(dir, t, err);
+    if (rc == 0)
+        rc = schedule_load(dir, t, err);
     if (rc < 0)
         tables_free(t);
     return rc;
@@ -1050,9 +1055,14 @@ void tables_free(struct tables *t)
         free(d->arch_list);
         free(d->source);
         free(d->confidence);
+        free(d->confidence_written);
         free(d->evidence);
+        free(d->seen);
+        free(d->provenance);
     }
     free(t->declared);
+    observed_free(t->observed, t->nobserved);
+    schedule_free(t->schedule, t->nschedule);
     for (size_t i = 0; i < t->nreleases; i++) {
         struct release_info *r = &t->releases[i];
         free(r->project);

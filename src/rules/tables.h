@@ -88,9 +88,17 @@ struct declared {
     char *platform;  /* "linux-x86_64" */
     char *arch_list; /* "7.0;7.5;...;12.0+PTX" */
     char *source;
-    char *confidence; /* "high", "medium", ... or "" */
+    char *confidence; /* "high", "medium", ... or "": as written, raised one
+                         step per published get_arch_list() that agrees
+                         (observed.h); confidence_written keeps the file's */
+    char *confidence_written;
     char *evidence;
     char *checked_on; /* "2026-11-24": when the row was last checked against its source */
+    size_t nseen;     /* agreeing observations (observed.h), distinct pages */
+    char *seen;       /* the newest observed wheel that agrees ("2.13.0+cu130"), or NULL */
+    char *provenance; /* "declared (PyTorch's build configuration, high
+                         confidence; seen in a published get_arch_list() of
+                         2.13.0+cu130)": what pages and answers say of it */
     struct target sass[32];
     size_t nsass;
     struct target ptx[8];
@@ -172,6 +180,9 @@ struct companion {
     char *notes, *source;
 };
 
+struct observed;
+struct schedule;
+
 struct tables {
     struct gpu *gpus;
     size_t ngpus;
@@ -199,8 +210,20 @@ struct tables {
     size_t npythons;
     struct companion *companions;
     size_t ncompanions;
+    struct observed *observed; /* published get_arch_list() outputs (observed.h) */
+    size_t nobserved;
+    struct schedule *schedule; /* scheduled releases (schedule.h) */
+    size_t nschedule;
     char checked_on[11]; /* the newest checked_on of the declared data, "" if none */
 };
+
+struct csvfile;
+/* Opens dir/file, a table that must have the columns cols (NULL-ended),
+ * their places into idx.  On an error nothing is left to free. */
+int tables_open(const char *dir, const char *file, const char *const *cols, int *idx,
+                struct csvfile *c, struct wa_error *err);
+/* Whether s is a date written YYYY-MM-DD. */
+int tables_is_date(const char *s);
 
 /* Loads every table from dir.  Caller frees with tables_free.  Errors name
  * the file and line. */

@@ -235,8 +235,8 @@ static int insert_meta(sqlite3 *db, const struct sitedata *d, struct wa_error *e
     if (sqlite3_prepare_v2(db, "INSERT INTO meta VALUES (?, ?)", -1, &st, NULL) != SQLITE_OK)
         return fail(db, err);
     /* keys in sorted order, as every document here */
-    const char *keys[] = {"api-version", "data-as-of", "declared-checked-on",
-                          "generator",   "schema",     "wheels-read"};
+    const char *keys[] = {"api-version", "data-as-of", "data-through", "declared-checked-on",
+                          "generator",   "overdue",    "schema",       "wheels-read"};
     int rc = 0;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0] && rc == 0; i++) {
         char buf[24];
@@ -247,6 +247,8 @@ static int insert_meta(sqlite3 *db, const struct sitedata *d, struct wa_error *e
             val = buf;
         } else if (json_is_string(x)) {
             val = json_string_value(x);
+        } else if (json_is_object(x)) { /* overdue: the sentence */
+            val = json_string_value(json_object_get(x, "note"));
         } else if (json_is_boolean(x)) {
             val = json_is_true(x) ? "true" : "false";
         }

@@ -11,12 +11,14 @@
 #include <string.h>
 
 #include "dbview.h"
+#include "dotver.h"
 #include "fsutil.h"
 #include "jsontext.h"
 #include "markdown.h"
 #include "feeddb.h"
 #include "pepvariants.h"
 #include "sitedata.h"
+#include "schedule.h"
 #include "sitestamp.h"
 #include "strbuf.h"
 #include "strmap.h"
@@ -57,7 +59,9 @@ struct ctx {
     struct tmpl_set *tmpls;
     char *base_url; /* without a trailing slash, "" when none */
     const char *data_as_of;
-    const char *checked_on; /* the declared data's newest checked-on date */
+    const char *checked_on;   /* the declared data's newest checked-on date */
+    const char *freshness;    /* the banner of a release due and absent, or NULL */
+    const char *data_through; /* the newest torch version the site has, or NULL */
     size_t pages;
     /* Pages left out because an earlier page had their path (listed with
      * the skipped records); each thread has its own list. */
@@ -154,6 +158,10 @@ static int render(struct ctx *c, const char *name, const char *path, json_t *dat
     json_object_set_new(data, "wheels_read",
                         json_boolean(json_is_string(json_object_get(data, "data_as_of"))));
     json_object_set_new(data, "checked_on", json_string(c->checked_on ? c->checked_on : ""));
+    if (c->freshness)
+        json_object_set_new(data, "freshness", json_string(c->freshness));
+    if (c->data_through)
+        json_object_set_new(data, "data_through", json_string(c->data_through));
     json_object_set_new(data, "generator", json_string("wheelarch " WHEELARCH_VERSION));
     json_object_set_new(data, "api_version", json_string(SITE_API_VERSION));
     struct strbuf *out = &c->page;
@@ -170,6 +178,29 @@ static int render(struct ctx *c, const char *name, const char *path, json_t *dat
     }
     c->pages++;
     return rc;
+}
+
+/* The data's freshness against the release schedule (schedule.h), into
+ * *f and the feed's meta: "data-through" (the newest torch version the
+ * site has) and "overdue" (the release due and absent, or null). */
+static void judge_freshness(const struct dbview *v, const struct tables *t, const char *today,
+                            struct freshness *f, json_t *meta)
+{
+    const char *newest = NULL;
+    for (size_t i = 0; i < v->nrows; i++)
+        if (strcmp(v->rows[i].project, "torch") == 0 &&
+            (!newest || dotver_cmp_str(v->rows[i].version, newest) > 0))
+            newest = v->rows[i].version;
+    schedule_freshness(t, today, newest, f);
+    json_object_set_new(meta, "data-through",
+                        f->through[0] ? json_string(f->through) : json_null());
+    if (f->overdue)
+        json_object_set_new(meta, "overdue",
+                            json_pack("{s:s, s:s, s:s, s:s}", "project", f->overdue->project,
+                                      "release", f->overdue->release, "scheduled",
+                                      f->overdue->planned, "note", f->sentence));
+    else
+        json_object_set_new(meta, "overdue", json_null());
 }
 
 /* ---- wheel pages, rendered while the records are read ------------------- */
@@ -1021,6 +1052,13 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     c.data_as_of = v.data_date;
     sitedata_begin(&v, &t, c.base_url, &d);
     have_data = 1;
+    /* Wheel pages were rendered while the records were read; every page
+     * from here on says when a release is due and absent. */
+    struct freshness fresh;
+    judge_freshness(&v, &t, o->today, &fresh, d.meta);
+    snprintf(st->freshness, sizeof st->freshness, "%s", fresh.sentence);
+    c.freshness = fresh.sentence[0] ? st->freshness : NULL;
+    c.data_through = fresh.through[0] ? fresh.through : NULL;
     phase("grid");
     /* The feed and the simple indexes are made on a second thread while
      * this one does the pages (both only read the view and the grid); the

@@ -34,11 +34,13 @@ struct site_options {
     const char *base_url;  /* NULL or "https://example.org/wheelarch" */
     const char *templates_dir;
     const char *data_dir;
-    int nightlies;   /* nightly (.dev) versions per project the site shows:
-                        the newest ones (SITE_NIGHTLIES is the CLI's
-                        default); < 0: all */
-    int simple_json; /* also write each simple/ index as PEP 691 JSON
-                        (index.json beside index.html) */
+    int nightlies;     /* nightly (.dev) versions per project the site shows:
+                          the newest ones (SITE_NIGHTLIES is the CLI's
+                          default); < 0: all */
+    int simple_json;   /* also write each simple/ index as PEP 691 JSON
+                          (index.json beside index.html) */
+    const char *today; /* "YYYY-MM-DD": the day the data's freshness is judged
+                          on (schedule.h); NULL: not judged */
 };
 
 struct dbview_skip;
@@ -51,6 +53,8 @@ struct site_stats {
                                     had their path (file: the page in out_dir) */
     size_t nskipped;
     size_t pages;
+    char freshness[320]; /* a release due and absent from the data, in
+                            words (schedule.h), or "" */
 };
 
 /* Builds the site.  Fills *st (also on failure); the caller frees what it

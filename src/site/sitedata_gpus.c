@@ -88,13 +88,15 @@ struct run {
     const struct compat_result *res;
     int status;
     const char *confidence; /* of declared rows, or NULL */
-    size_t seq;             /* order of the run's start within its group */
+    const char *provenance;
+    size_t seq; /* order of the run's start within its group */
 };
 
 static int same_answer(const struct run *u, const struct compat_result *res, int status,
-                       const char *confidence)
+                       const char *confidence, const char *provenance)
 {
-    if (!u->confidence != !confidence || (confidence && strcmp(u->confidence, confidence)))
+    if (!u->confidence != !confidence || (confidence && strcmp(u->confidence, confidence)) ||
+        strcmp(u->provenance, provenance))
         return 0;
     return u->status == status && u->res->verdict == res->verdict &&
            strcmp(u->res->reason, res->reason) == 0 &&
@@ -151,15 +153,16 @@ static json_t *gpu_history(struct sitedata *d, uint16_t cc, int tegra, int arm_h
         size_t at;
         /* rows come newest version first within a project, so the group's
          * latest run ends at the release just before this one */
-        const char *conf = dbview_row_confidence(row);
-        if (strmap_get(last, key.buf, &at) && same_answer(&runs[at - 1], res, row->status, conf)) {
+        const char *conf = dbview_row_confidence(row), *prov = dbview_row_provenance(row);
+        if (strmap_get(last, key.buf, &at) &&
+            same_answer(&runs[at - 1], res, row->status, conf, prov)) {
             runs[at - 1].oldest = r;
             runs[at - 1].count++;
             continue;
         }
         runs = xgrow(runs, &cap, nruns + 1, sizeof *runs);
-        runs[nruns] = (struct run){row->project, row->variant, row->platform, r,    r, 1,
-                                   res,          row->status,  conf,          nruns};
+        runs[nruns] = (struct run){row->project, row->variant, row->platform, r,    r,    1,
+                                   res,          row->status,  conf,          prov, nruns};
         strmap_put(last, key.buf, ++nruns);
     }
     strbuf_free(&key);
@@ -193,8 +196,7 @@ static json_t *gpu_history(struct sitedata *d, uint16_t cc, int tegra, int arm_h
         json_object_set_new(x, "status", json_string(dbview_status_name(u->status)));
         json_object_set_new(x, "confidence",
                             u->confidence ? json_string(u->confidence) : json_null());
-        json_object_set_new(x, "provenance",
-                            json_string(dbview_provenance(u->status, u->confidence)));
+        json_object_set_new(x, "provenance", json_string(u->provenance));
         json_object_set_new(x, "min_driver",
                             u->res->min_driver[0] ? json_string(u->res->min_driver) : json_null());
         json_array_append_new(json_object_get(cur, "rows"), x);

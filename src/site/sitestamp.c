@@ -12,6 +12,7 @@
 
 #include "db.h"
 #include "dbview.h"
+#include "schedule.h"
 #include "fsutil.h"
 #include "outdir.h"
 #include "sha256.h"
@@ -83,6 +84,10 @@ char *sitestamp_inputs(const struct site_options *o)
     snprintf(nightlies, sizeof nightlies, "%d", o->nightlies);
     add_field(h, "nightlies", nightlies, strlen(nightlies));
     add_field(h, "simple_json", o->simple_json ? "1" : "0", 1);
+    /* the releases due by today: a date passing changes the banner */
+    char due[24];
+    snprintf(due, sizeof due, "%zu", schedule_due(o->data_dir, o->today));
+    add_field(h, "due", due, strlen(due));
     char state[128] = "none";
     if (o->cache_dir && db_exists(o->cache_dir)) {
         struct db *db;
@@ -173,6 +178,8 @@ int sitestamp_matches(const char *out_dir, const char *inputs, struct site_stats
         st->pages = size_of(s, "pages");
         st->records = size_of(s, "records");
         st->out.files = st->out.unchanged = size_of(s, "files");
+        const char *fr = json_string_value(json_object_get(s, "freshness"));
+        snprintf(st->freshness, sizeof st->freshness, "%s", fr ? fr : "");
         json_t *skipped = json_object_get(s, "skipped");
         size_t n = json_array_size(skipped), i;
         json_t *x;
@@ -205,6 +212,7 @@ void sitestamp_write(const char *out_dir, const char *inputs, const struct site_
     json_object_set_new(s, "pages", json_integer((json_int_t)st->pages));
     json_object_set_new(s, "records", json_integer((json_int_t)st->records));
     json_object_set_new(s, "files", json_integer((json_int_t)st->out.files));
+    json_object_set_new(s, "freshness", json_string(st->freshness));
     json_t *skipped = json_array();
     for (size_t i = 0; i < st->nskipped; i++)
         json_array_append_new(skipped, json_pack("{s:s, s:s}", "file", st->skipped[i].file,

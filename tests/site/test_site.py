@@ -667,4 +667,43 @@ c.ok(len(gp.encode()) < 200000, "GPU page stays small (%d bytes)" % len(gp.encod
 p = build(os.path.join(W, "site-nightlies"), ncache, "--nightlies", "-1")
 c.ok(p.returncode == 2 and "--nightlies" in p.stderr, "--nightlies -1 is a usage error: " + p.stderr.strip())
 
+
+# ---- freshness: a release due and absent from the data ----------------------
+# A copy of the shipped data with one made-up scheduled release, 9.1, due on
+# 2026-01-01; the build judges it on --today.
+fdata = os.path.join(W, "data-fresh")
+shutil.rmtree(fdata, ignore_errors=True)
+shutil.copytree(os.path.join(watest.TESTS, "..", "data"), fdata)
+with open(os.path.join(fdata, "pytorch_release_schedule.csv"), "w") as f:
+    f.write("project,release,planned_date,branch_cut,status,notes,source,checked_on\n"
+            "torch,9.1,2026-01-01,2025-12-01,scheduled,made up for the test,test,2026-11-28\n")
+fenv = {"WHEELARCH_DATA_DIR": fdata}
+fout = os.path.join(W, "site-fresh")
+p = build(fout, DB, "--today", "2025-12-31", env=fenv)
+c.eq(p.returncode, 0, "build before the day (%s)" % p.stderr.strip())
+c.ok("warning:" not in p.stderr, "no warning before the release is due: " + p.stderr.strip())
+c.ok("Newer release not in the data" not in read(os.path.join(fout, "index.html")), "no banner before the day")
+meta = json.loads(read(os.path.join(fout, "api/v1/matrix.json")))["meta"]
+c.eq(meta.get("overdue", "absent"), None, "meta.overdue is null before the day")
+c.ok(re.fullmatch(r"\d+\.\d+\.\d+", meta.get("data-through") or ""), "meta.data-through names a version: %r" % meta.get("data-through"))
+p = build(fout, DB, "--today", "2025-12-31", env=fenv)
+c.ok("nothing changed" in p.stderr, "the same day again rewrites nothing: " + p.stderr.strip())
+p = build(fout, DB, "--today", "2026-01-02", env=fenv)
+c.eq(p.returncode, 0, "build after the day (%s)" % p.stderr.strip())
+c.ok("nothing changed" not in p.stderr, "the day passing rebuilds the site")
+c.ok("warning: Data through torch " in p.stderr and "torch 9.1 was scheduled for 2026-01-01" in p.stderr,
+     "the build warns, naming the release and its day: " + p.stderr.strip())
+for page in ("index.html", "gpu/geforce-rtx-3090/index.html", "matrix/index.html"):
+    html = read(os.path.join(fout, page))
+    c.ok('class="stale"' in html and "torch 9.1 was scheduled for 2026-01-01 and is not in the data" in html,
+         "%s: the banner names the overdue release" % page)
+meta = json.loads(read(os.path.join(fout, "api/v1/matrix.json")))["meta"]
+c.ok(meta.get("overdue") and meta["overdue"].get("release") == "9.1" and meta["overdue"].get("scheduled") == "2026-01-01",
+     "meta.overdue names it: %r" % meta.get("overdue"))
+p = build(fout, DB, "--today", "2026-01-02", env=fenv)
+c.ok("nothing changed" in p.stderr and "torch 9.1 was scheduled" in p.stderr,
+     "a rebuild with nothing changed still warns: " + p.stderr.strip())
+p = build(fout, DB, "--today", "2026-02-30x", env=fenv)
+c.ok(p.returncode == 2 and "--today" in p.stderr, "--today takes a date: " + p.stderr.strip())
+
 c.done()

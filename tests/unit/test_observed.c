@@ -1,0 +1,296 @@
+/*
+ * test_observed: the declared arch lists held to the published
+ * get_arch_list() outputs (data/observed_arch_lists.csv), and the data's
+ * freshness against the release schedule.
+ *
+ * Usage: test_observed DATA_DIR
+ *
+ * First the shipped data: every observation must have a declared row that
+ * agrees with it, or whose evidence names the disagreement ("differs from
+ * observed 2.13.0+cu130: ...") and says why the declared list stands.
+ * Then the rules on a copy of the data with rows of made-up releases
+ * (9.x) appended: confidence steps, the provenance words, patch rows,
+ * the errors of a bad observation, and when a scheduled release counts
+ * as overdue.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "csvfile.h"
+#include "fsutil.h"
+#include "observed.h"
+#include "schedule.h"
+#include "tables.h"
+
+static void shipped(const char *dir)
+{
+    struct tables t;
+    struct wa_error err;
+    if (tables_load(dir, &t, &err) < 0) {
+        OK(0, "tables: %s", err.msg);
+        return;
+    }
+    OK(t.nobserved >= 30, "at least 30 observations are shipped (%zu)", t.nobserved);
+    size_t bad[512];
+    size_t n = observed_check(&t, bad, sizeof bad / sizeof bad[0]);
+    for (size_t i = 0; i < n && i < sizeof bad / sizeof bad[0]; i++) {
+        char line[2048];
+        observed_describe(&t.observed[bad[i]], line, sizeof line);
+        OK(0, "observed and declared disagree and the declared row does not say why: %s", line);
+    }
+    /* every agreeing declared row says so in its provenance */
+    size_t seen = 0, rocm = 0, platforms[3] = {0};
+    for (size_t i = 0; i < t.nobserved; i++) {
+        const struct observed *o = &t.observed[i];
+        rocm += strncmp(o->variant, "rocm", 4) == 0;
+        platforms[0] += strcmp(o->platform, "linux-x86_64") == 0;
+        platforms[1] += strcmp(o->platform, "linux-aarch64") == 0;
+        platforms[2] += strcmp(o->platform, "windows-x86_64") == 0;
+        if (!o->agrees)
+            continue;
+        seen++;
+        OK(o->declared->seen && strstr(o->declared->provenance, "seen in a published"),
+           "%s %s+%s: agreement is named in the provenance (%s)", o->project, o->version,
+           o->variant, o->declared->provenance);
+    }
+    OK(seen > 0, "some observations agree");
+    OK(rocm > 0, "ROCm wheels are observed");
+    OK(platforms[0] && platforms[1] && platforms[2], "all three platforms are observed");
+    tables_free(&t);
+}
+
+static int append(const char *dir, const char *file, const char *text)
+{
+    char *p = fsutil_join(dir, file);
+    FILE *f = fopen(p, "a");
+    free(p);
+    if (!f)
+        return -1;
+    fputs(text, f);
+    return fclose(f);
+}
+
+static int put(const char *dir, const char *file, const char *text)
+{
+    char *p = fsutil_join(dir, file);
+    int rc = fsutil_write_atomic(p, text, strlen(text), 0, NULL);
+    free(p);
+    return rc;
+}
+
+/* A copy of the data's CSV files in a new temporary folder. */
+static char *copy_data(const char *from)
+{
+    char tmpl[] = "/tmp/test_observed.XXXXXX";
+    if (!mkdtemp(tmpl))
+        return NULL;
+    DIR *d = opendir(from);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l < 5 || strcmp(e->d_name + l - 4, ".csv"))
+            continue;
+        char *a = fsutil_join(from, e->d_name), *b = fsutil_join(tmpl, e->d_name);
+        fsutil_copy_file(a, b, NULL);
+        free(a);
+        free(b);
+    }
+    if (d)
+        closedir(d);
+    return strdup(tmpl);
+}
+
+static void rm_data(char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char *p = fsutil_join(dir, e->d_name);
+        unlink(p);
+        free(p);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+    free(dir);
+}
+
+static const struct declared *find(const struct tables *t, const char *version)
+{
+    for (size_t i = 0; i < t->ndeclared; i++)
+        if (strcmp(t->declared[i].version, version) == 0 &&
+            strcmp(t->declared[i].project, "torch") == 0)
+            return &t->declared[i];
+    return NULL;
+}
+
+static const char OBS_HEADER[] = "project,version,variant,platform,printed,url,notes\n";
+
+static void rules(const char *data)
+{
+    char *dir = copy_data(data);
+    OK(dir != NULL, "a copy of the data");
+    if (!dir)
+        return;
+    OK(append(dir, "pytorch_arch_lists.csv",
+              "torch,9.8,cu130,linux-x86_64,7.5;8.0;12.0+PTX,medium,test,,2026-11-28\n"
+              "torch,9.8.1,cu130,linux-x86_64,7.5;8.0;12.0,low,test,,2026-11-28\n"
+              "torch,9.9,cu130,linux-x86_64,7.5;8.0;12.0+PTX,low,test,"
+              "\"differs from observed 9.9.0+cu130: the page printed a source build's list\","
+              "2026-11-28\n"
+              "torch,9.9,rocm7.2,linux-x86_64,gfx90a;gfx942;gfx1100,high,test,,2026-11-28\n") == 0,
+       "rows appended");
+    OK(put(dir, "observed_arch_lists.csv",
+           "project,version,variant,platform,printed,url,notes\n"
+           "torch,9.8.0,cu130,linux-x86_64,sm_75 sm_80 sm_120 compute_120,https://a.example/1,\n"
+           "torch,9.8.0,cu130,linux-x86_64,\"['sm_120', 'sm_75', 'sm_80', 'compute_120']\","
+           "https://a.example/2,python's own print\n"
+           "torch,9.8.0,cu130,linux-x86_64,sm_75 sm_80 sm_120 compute_120,https://a.example/2,"
+           "the same page again\n"
+           "torch,9.8.2,cu130,linux-x86_64,sm_75 sm_80 sm_120,https://a.example/3,\n"
+           "torch,9.9.0,cu130,linux-x86_64,sm_75 sm_80 sm_120,https://a.example/4,\n"
+           "torch,9.9.1,cu130,linux-x86_64,sm_75 sm_86,https://a.example/5,\n"
+           "torch,9.9.0,rocm7.2,linux-x86_64,gfx90a gfx942 gfx1100,https://a.example/6,\n"
+           "torch,9.7.0,cu130,linux-x86_64,sm_75,https://a.example/7,\n") == 0,
+       "observations written");
+    struct tables t;
+    struct wa_error err;
+    if (tables_load(dir, &t, &err) < 0) {
+        OK(0, "tables: %s", err.msg);
+        rm_data(dir);
+        return;
+    }
+    const struct declared *d98 = find(&t, "9.8"), *d981 = find(&t, "9.8.1"), *d99 = find(&t, "9.9");
+    OK(d98 && d981 && d99, "the made-up rows load");
+    if (d98 && d981 && d99) {
+        INT_EQ(d98->nseen, 2, "9.8: two pages agree (one of them twice)");
+        STR_EQ(d98->confidence, "high", "9.8: medium raised two steps");
+        STR_EQ(d98->confidence_written, "medium", "9.8: the file's confidence kept");
+        STR_EQ(d98->provenance,
+               "declared (PyTorch's build configuration, high confidence; seen in a published "
+               "get_arch_list() of 9.8.0+cu130)",
+               "9.8: provenance names the observation");
+        INT_EQ(d981->nseen, 1, "9.8.2 is covered by the 9.8.1 patch row");
+        STR_EQ(d981->confidence, "medium-low", "9.8.1: low raised one step");
+        STR_EQ(d99->confidence, "low", "9.9: a disagreement raises nothing");
+        STR_EQ(d99->provenance, "declared (PyTorch's build configuration, low confidence)",
+               "9.9: no observation named");
+    }
+    const struct declared *rocm = NULL;
+    for (size_t i = 0; i < t.ndeclared; i++)
+        if (strcmp(t.declared[i].version, "9.9") == 0 &&
+            strcmp(t.declared[i].variant, "rocm7.2") == 0)
+            rocm = &t.declared[i];
+    OK(rocm && rocm->nseen == 1 && strcmp(rocm->confidence, "high") == 0,
+       "a ROCm list agrees by its gfx targets, high stays high");
+    size_t bad[16];
+    size_t n = observed_check(&t, bad, 16), flagged = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct observed *o = &t.observed[bad[i]];
+        if (strcmp(o->version, "9.9.1") == 0) {
+            flagged |= 1;
+            char line[1024];
+            observed_describe(o, line, sizeof line);
+            OK(strstr(line, "declared, not printed: sm_80 sm_120 compute_120") &&
+                   strstr(line, "printed, not declared: sm_86"),
+               "the difference is spelled out: %s", line);
+        } else if (strcmp(o->version, "9.7.0") == 0) {
+            flagged |= 2;
+            OK(o->declared == NULL, "9.7.0 has no declared row");
+        } else if (strncmp(o->version, "9.", 2) == 0) {
+            OK(0, "%s+%s is not a disagreement left unexplained", o->version, o->variant);
+        }
+    }
+    INT_EQ(flagged, 3, "the unexplained disagreement and the wheel without a row are listed");
+    for (size_t i = 0; i < t.nobserved; i++)
+        if (strcmp(t.observed[i].version, "9.9.0") == 0 &&
+            strcmp(t.observed[i].variant, "cu130") == 0)
+            OK(t.observed[i].explained, "9.9.0: the evidence names the disagreement");
+
+    /* the schedule */
+    tables_free(&t);
+    OK(put(dir, "pytorch_release_schedule.csv",
+           "project,release,planned_date,branch_cut,status,notes,source,checked_on\n"
+           "torch,9.10,2026-01-01,,scheduled,,test,2026-11-28\n"
+           "torch,9.11,2026-03-01,,cancelled,,test,2026-11-28\n"
+           "torch,9.12,2026-06-01,,scheduled,,test,2026-11-28\n") == 0,
+       "schedule written");
+    if (tables_load(dir, &t, &err) < 0) {
+        OK(0, "tables: %s", err.msg);
+        rm_data(dir);
+        return;
+    }
+    struct freshness f;
+    schedule_freshness(&t, "2025-12-31", NULL, &f);
+    OK(!f.overdue && !f.sentence[0], "nothing is due yet");
+    schedule_freshness(&t, NULL, NULL, &f);
+    OK(!f.overdue, "no day: nothing is judged");
+    schedule_freshness(&t, "2026-01-02", NULL, &f);
+    OK(f.overdue && strcmp(f.overdue->release, "9.10") == 0, "9.10 is due and absent");
+    OK(strstr(f.sentence, "torch 9.10 was scheduled for 2026-01-01 and is not in the data") != NULL,
+       "the banner names it: %s", f.sentence);
+    schedule_freshness(&t, "2026-04-01", NULL, &f);
+    OK(f.overdue && strcmp(f.overdue->release, "9.10") == 0, "a cancelled release is not due");
+    schedule_freshness(&t, "2026-07-01", NULL, &f);
+    OK(f.overdue && strcmp(f.overdue->release, "9.12") == 0, "the newest due release is named");
+    schedule_freshness(&t, "2026-07-01", "9.12.0", &f);
+    OK(!f.overdue, "a release read from wheels is present");
+    STR_EQ(f.through, "9.12.0", "data through the newest version read");
+    schedule_freshness(&t, "2026-02-01", "9.10.1", &f);
+    OK(!f.overdue, "a patch of the release counts as the release");
+    INT_EQ(schedule_due(dir, "2026-07-01"), 3, "three rows due by July");
+    INT_EQ(schedule_due(dir, "2026-01-01"), 0, "none due on the first day");
+    tables_free(&t);
+
+    /* bad rows: one line naming the file, the line and what is wrong */
+    static const struct {
+        const char *row, *want;
+    } bads[] = {
+        {"torch,9.8,cu130,linux-x86_64,sm_75,https://a.example/1,\n",
+         "observed_arch_lists.csv line 2: version \"9.8\" is not X.Y.Z"},
+        {"torch,9.8.0,cu130,linux-riscv,sm_75,https://a.example/1,\n",
+         "observed_arch_lists.csv line 2: unknown platform \"linux-riscv\""},
+        {"torch,9.8.0,cu130,linux-x86_64,sm_75 sm_9x,https://a.example/1,\n",
+         "observed_arch_lists.csv line 2: \"sm_9x\" in printed is not a GPU target"},
+        {"torch,9.8.0,cu130,linux-x86_64,,https://a.example/1,\n",
+         "observed_arch_lists.csv line 2: printed lists no target"},
+        {"torch,9.8.0,cu130,linux-x86_64,sm_75,ftp://a.example/1,\n",
+         "observed_arch_lists.csv line 2: url \"ftp://a.example/1\" is not http(s)"},
+    };
+    for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s", OBS_HEADER, bads[i].row);
+        put(dir, "observed_arch_lists.csv", text);
+        int rc = tables_load(dir, &t, &err);
+        OK(rc < 0 && strcmp(err.msg, bads[i].want) == 0, "bad row %zu: got \"%s\"", i,
+           rc < 0 ? err.msg : "(loaded)");
+        if (rc == 0)
+            tables_free(&t);
+    }
+    put(dir, "observed_arch_lists.csv", OBS_HEADER);
+    put(dir, "pytorch_release_schedule.csv",
+        "project,release,planned_date,branch_cut,status,notes,source,checked_on\n"
+        "torch,9.10,2026-13-01,,scheduled,,test,2026-11-28\n");
+    OK(tables_load(dir, &t, &err) < 0 &&
+           strcmp(err.msg, "pytorch_release_schedule.csv line 2: planned_date \"2026-13-01\" is "
+                           "not a date") == 0,
+       "a bad schedule date: %s", err.msg);
+    rm_data(dir);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_observed DATA_DIR\n");
+        return 2;
+    }
+    shipped(argv[1]);
+    rules(argv[1]);
+    return harness_done();
+}
