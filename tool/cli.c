@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fsutil.h"
 #include "outdir.h"
@@ -84,6 +85,18 @@ void cli_print_retry(void *ud, const struct http_retry *r)
     char line[WA_ERROR_MSG_SIZE + 300];
     http_retry_text(r, line, sizeof line);
     cli_warn("%s", line);
+}
+
+const char *cli_today(char *buf)
+{
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    char *end = NULL;
+    long long secs = sde && *sde ? strtoll(sde, &end, 10) : -1;
+    time_t now = secs >= 0 && end && !*end ? (time_t)secs : time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(buf, 16, "%Y-%m-%d", &tm);
+    return buf;
 }
 
 void cli_print_waiting(void *ud, const char *lock_path, long holder_pid)

@@ -67,6 +67,11 @@ void cli_quota_end(struct cli_quota *q, const char *what);
 int cli_check_out_dir(const struct cli_command *cmd, const char *cache_dir, const char *out_dir);
 /* A lockfile wait callback: one warning saying who holds the lock. */
 void cli_print_waiting(void *ud, const char *lock_path, long holder_pid);
+
+/* Today as YYYY-MM-DD into buf (16 bytes): SOURCE_DATE_EPOCH's day when
+ * that is set (reproducible builds' convention for "now"), else today in
+ * UTC.  Returns buf. */
+const char *cli_today(char *buf);
 /* An http_client retry callback that prints the retry as one warning. */
 void cli_print_retry(void *ud, const struct http_retry *r);
 

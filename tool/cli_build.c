@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "dbview.h"
@@ -39,17 +38,8 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
     const char *day = cli_get(cmd, a, "today");
     if (day && !tables_is_date(day))
         return cli_usage_error(cmd, "--today wants a date written YYYY-MM-DD");
-    if (!day) {
-        /* SOURCE_DATE_EPOCH: reproducible builds' convention for "now" */
-        const char *sde = getenv("SOURCE_DATE_EPOCH");
-        char *end = NULL;
-        long long secs = sde && *sde ? strtoll(sde, &end, 10) : -1;
-        time_t now = secs >= 0 && end && !*end ? (time_t)secs : time(NULL);
-        struct tm tm;
-        gmtime_r(&now, &tm);
-        strftime(today, sizeof today, "%Y-%m-%d", &tm);
-        day = today;
-    }
+    if (!day)
+        day = cli_today(today);
     o.today = day;
     int usage = cli_check_out_dir(cmd, o.cache_dir, o.out_dir);
     if (usage)

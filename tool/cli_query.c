@@ -16,6 +16,7 @@
 #include "cli_machine.h"
 #include "cli_python.h"
 #include "query.h"
+#include "schedule.h"
 #include "stack.h"
 #include "strbuf.h"
 #include "tables.h"
@@ -405,10 +406,21 @@ no_python:;
         rc = err.code == WA_ERR_USAGE ? WA_EXIT_USAGE : WA_EXIT_FAILURE;
         goto out;
     }
+    /* a release due and absent from the data is said with every answer */
+    char today[16];
+    struct freshness fresh;
+    schedule_freshness(&t, cli_today(today), dbview_newest_version(&v, "torch"), &fresh);
     if (as_json) {
         json_t *j = machine ? multigpu_json(machine) : answer_json(res);
         if (m.detected)
             json_object_set(j, "detected", m.detected);
+        json_object_set_new(j, "data_through",
+                            fresh.through[0] ? json_string(fresh.through) : json_null());
+        json_object_set_new(
+            j, "overdue",
+            fresh.overdue ? json_pack("{s:s, s:s, s:s}", "release", fresh.overdue->release,
+                                      "scheduled", fresh.overdue->planned, "note", fresh.sentence)
+                          : json_null());
         char *s = json_dumps(j, JSON_COMPACT);
         printf("%s\n", s);
         free(s);
@@ -420,6 +432,8 @@ no_python:;
             print_machine(machine);
         else
             print_text(res);
+        if (fresh.overdue)
+            printf("note: %s\n", fresh.sentence);
     }
     answer_free(res); /* it borrowed norm */
     multigpu_free(machine);

@@ -48,6 +48,16 @@ const char *dbview_row_provenance(const struct dbview_row *r)
                                                   : "declared (PyTorch's build configuration)";
 }
 
+const char *dbview_newest_version(const struct dbview *v, const char *project)
+{
+    const char *newest = NULL;
+    for (size_t i = 0; i < v->nrows; i++)
+        if (strcmp(v->rows[i].project, project) == 0 &&
+            (!newest || dotver_cmp_str(v->rows[i].version, newest) > 0))
+            newest = v->rows[i].version;
+    return newest;
+}
+
 static void row_free(struct dbview_row *r)
 {
     free(r->project);

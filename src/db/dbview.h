@@ -140,6 +140,10 @@ const char *dbview_row_confidence(const struct dbview_row *r);
  * row or static. */
 const char *dbview_row_provenance(const struct dbview_row *r);
 
+/* The newest version of project among the view's rows (read or declared),
+ * or NULL; owned by the view. */
+const char *dbview_newest_version(const struct dbview *v, const char *project);
+
 /* The row as JSON (caller owns the reference): the feed's row format,
  * without its wheels (record_wheel_json of each, as the caller wants them)
  * and binaries (dbview_row_binaries). */

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "dbview.h"
-#include "dotver.h"
 #include "fsutil.h"
 #include "jsontext.h"
 #include "markdown.h"
@@ -186,12 +185,7 @@ static int render(struct ctx *c, const char *name, const char *path, json_t *dat
 static void judge_freshness(const struct dbview *v, const struct tables *t, const char *today,
                             struct freshness *f, json_t *meta)
 {
-    const char *newest = NULL;
-    for (size_t i = 0; i < v->nrows; i++)
-        if (strcmp(v->rows[i].project, "torch") == 0 &&
-            (!newest || dotver_cmp_str(v->rows[i].version, newest) > 0))
-            newest = v->rows[i].version;
-    schedule_freshness(t, today, newest, f);
+    schedule_freshness(t, today, dbview_newest_version(v, "torch"), f);
     json_object_set_new(meta, "data-through",
                         f->through[0] ? json_string(f->through) : json_null());
     if (f->overdue)
