@@ -50,16 +50,41 @@ def check(data):
                 if r["project"] == "torch"]
     arch = [r for r in csv.DictReader(open(os.path.join(data, "pytorch_arch_lists.csv")))
             if r["project"] == "torch"]
-    have = {}
+    have = {}      # (X.Y, platform) -> the variants of all its patches
+    patches = {}   # (X.Y, platform) -> [(version, variants)] as written
     for r in releases:
-        have.setdefault((r["release"], r["platform"]), set()).update(
-            v for v in r["variants"].split(";") if v)
+        rel = ".".join(r["release"].split(".")[:2])
+        vs = {v for v in r["variants"].split(";") if v}
+        have.setdefault((rel, r["platform"]), set()).update(vs)
+        patches.setdefault((rel, r["platform"]), []).append((r["release"], vs))
     rows = set()
     for r in arch:
         rel = ".".join(r["release"].split(".")[:2])
         rows.add((rel, r["variant"], r["platform"]))
     missing = notes = 0
     seen = set()
+
+    # A matrix row of one patch ("2.9.1"): the release row covering that
+    # patch (the newest at or before it) must list exactly its variants.
+    for m in matrix:
+        rel = m["release"]
+        if rel.count(".") != 2 or ver(rel) < (2, 0):
+            continue
+        key = (".".join(rel.split(".")[:2]), m["platform"])
+        rows_of = [p for p in patches.get(key, []) if p[0].count(".") == 1 or ver(p[0]) <= ver(rel)]
+        if not rows_of:
+            continue
+        at = max(rows_of, key=lambda p: ver(p[0]) + ((0,) if p[0].count(".") == 1 else ()))
+        want = {variant_of("cuda", v) for v in m["cuda"].split(";") if v}
+        want |= {variant_of("rocm", v) for v in m["rocm"].split(";") if v}
+        for v in sorted(want - at[1]):
+            print("torch %s %s: %s is in the build matrix for this patch, not in pytorch_releases.csv's "
+                  "row %s" % (rel, m["platform"], v, at[0]))
+            missing += 1
+        for v in sorted(at[1] - want):
+            print("torch %s %s: %s is listed for this patch (pytorch_releases.csv row %s), "
+                  "not in the build matrix" % (rel, m["platform"], v, at[0]))
+            missing += 1
     # A matrix row may be of one patch ("2.12.1": a variant added for that
     # patch); the data keeps a release's variants on its X.Y row (a
     # release pin picks whichever patch the index has).  The variants of a
@@ -98,7 +123,7 @@ def check(data):
                       % (rel, plat, v))
                 missing += 1
         for v in sorted(got - set(want)):
-            if (rel, v, plat) not in rows and not v.startswith("rocm"):
+            if (rel, v, plat) not in rows:
                 print("torch %s %s: %s is listed as published but has no arch list"
                       % (rel, plat, v))
                 missing += 1

@@ -12,6 +12,7 @@
 #include "fsutil.h"
 #include "outdir.h"
 #include "strbuf.h"
+#include "tables.h"
 #include "xalloc.h"
 
 /* Writes "wheelarch: " and the formatted message as one line, in one
@@ -87,14 +88,22 @@ void cli_print_retry(void *ud, const struct http_retry *r)
     cli_warn("%s", line);
 }
 
-const char *cli_today(char *buf)
+const char *cli_today(char *buf, int source_date_epoch)
 {
-    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    const char *env = getenv("WHEELARCH_TODAY");
+    if (env && tables_is_date(env)) {
+        snprintf(buf, 16, "%s", env);
+        return buf;
+    }
+    const char *sde = source_date_epoch ? getenv("SOURCE_DATE_EPOCH") : NULL;
     char *end = NULL;
     long long secs = sde && *sde ? strtoll(sde, &end, 10) : -1;
     time_t now = secs >= 0 && end && !*end ? (time_t)secs : time(NULL);
     struct tm tm;
-    gmtime_r(&now, &tm);
+    if (!gmtime_r(&now, &tm)) { /* out of range: the clock instead */
+        now = time(NULL);
+        gmtime_r(&now, &tm);
+    }
     strftime(buf, 16, "%Y-%m-%d", &tm);
     return buf;
 }

@@ -68,10 +68,11 @@ int cli_check_out_dir(const struct cli_command *cmd, const char *cache_dir, cons
 /* A lockfile wait callback: one warning saying who holds the lock. */
 void cli_print_waiting(void *ud, const char *lock_path, long holder_pid);
 
-/* Today as YYYY-MM-DD into buf (16 bytes): SOURCE_DATE_EPOCH's day when
- * that is set (reproducible builds' convention for "now"), else today in
- * UTC.  Returns buf. */
-const char *cli_today(char *buf);
+/* Today as YYYY-MM-DD into buf (16 bytes): WHEELARCH_TODAY when it is a
+ * date (tests, and an operator replaying a day), else, when
+ * source_date_epoch, SOURCE_DATE_EPOCH's day (reproducible builds'
+ * convention for a build's "now"), else today in UTC.  Returns buf. */
+const char *cli_today(char *buf, int source_date_epoch);
 /* An http_client retry callback that prints the retry as one warning. */
 void cli_print_retry(void *ud, const struct http_retry *r);
 

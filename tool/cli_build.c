@@ -39,7 +39,7 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
     if (day && !tables_is_date(day))
         return cli_usage_error(cmd, "--today wants a date written YYYY-MM-DD");
     if (!day)
-        day = cli_today(today);
+        day = cli_today(today, 1);
     o.today = day;
     int usage = cli_check_out_dir(cmd, o.cache_dir, o.out_dir);
     if (usage)

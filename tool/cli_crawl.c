@@ -154,15 +154,7 @@ static void on_waiting(void *ud, const char *lock_path, long pid)
 
 static void today(char buf[16])
 {
-    const char *env = getenv("WHEELARCH_TODAY");
-    if (env && strlen(env) == 10) {
-        snprintf(buf, 16, "%s", env);
-        return;
-    }
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, 16, "%Y-%m-%d", &tm);
+    cli_today(buf, 0);
 }
 
 /* --plan: a table per project on stdout (or one JSON object), the pages

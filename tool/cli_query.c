@@ -409,7 +409,11 @@ no_python:;
     /* a release due and absent from the data is said with every answer */
     char today[16];
     struct freshness fresh;
-    schedule_freshness(&t, cli_today(today), dbview_newest_version(&v, "torch"), &fresh);
+    /* said where the answer is about torch's newest release: no --version */
+    if (strcmp(o.project, "torch") == 0 && !o.version)
+        schedule_freshness(&t, cli_today(today, 0), dbview_newest_version(&v, "torch"), &fresh);
+    else
+        schedule_freshness(&t, NULL, dbview_newest_version(&v, "torch"), &fresh);
     if (as_json) {
         json_t *j = machine ? multigpu_json(machine) : answer_json(res);
         if (m.detected)
@@ -418,8 +422,9 @@ no_python:;
                             fresh.through[0] ? json_string(fresh.through) : json_null());
         json_object_set_new(
             j, "overdue",
-            fresh.overdue ? json_pack("{s:s, s:s, s:s}", "release", fresh.overdue->release,
-                                      "scheduled", fresh.overdue->planned, "note", fresh.sentence)
+            fresh.overdue ? json_pack("{s:s, s:s, s:s, s:s}", "project", fresh.overdue->project,
+                                      "release", fresh.overdue->release, "scheduled",
+                                      fresh.overdue->planned, "note", fresh.sentence)
                           : json_null());
         char *s = json_dumps(j, JSON_COMPACT);
         printf("%s\n", s);

@@ -613,6 +613,14 @@ static size_t pick(const struct qctx *c, size_t k, const char *exact, size_t *ou
         if (exact && (r->status == VIEW_DECLARED ? dotver_cmp_str(r->version, exact) > 0
                                                  : strcmp(r->version, exact) != 0))
             continue;
+        if (exact && r->status == VIEW_DECLARED) {
+            /* a variant published for another patch only (2.9.0's Windows
+             * cu129): not for this version */
+            const struct release_info *ri =
+                tables_release_at(c->v->t, r->project, exact, r->platform);
+            if (ri && ri->covered && !tables_release_has(ri, r->variant))
+                continue;
+        }
         if (n && strcmp(c->rows[out[n - 1]]->variant, r->variant) == 0)
             continue; /* a worse row of a variant already picked */
         if (n < max)

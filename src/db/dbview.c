@@ -51,10 +51,12 @@ const char *dbview_row_provenance(const struct dbview_row *r)
 const char *dbview_newest_version(const struct dbview *v, const char *project)
 {
     const char *newest = NULL;
-    for (size_t i = 0; i < v->nrows; i++)
-        if (strcmp(v->rows[i].project, project) == 0 &&
-            (!newest || dotver_cmp_str(v->rows[i].version, newest) > 0))
-            newest = v->rows[i].version;
+    for (size_t i = 0; i < v->nrows; i++) {
+        const char *ver = v->rows[i].version;
+        if (strcmp(v->rows[i].project, project) == 0 && ver[strspn(ver, "0123456789.")] == '\0' &&
+            (!newest || dotver_cmp_str(ver, newest) > 0))
+            newest = ver;
+    }
     return newest;
 }
 
@@ -1142,7 +1144,8 @@ void dbview_isa_format(const struct compat_code_isa *x, char *name, char *isa)
 }
 
 /* The published get_arch_list() outputs of the wheels a declared row
- * covers: [{wheel, platform, printed, url, agrees}]. */
+ * covers: [{wheel, printed, url, agrees, reason}] (reason: why the
+ * declared list stands where they differ, else null). */
 static json_t *observed_json(const struct tables *t, const struct declared *d)
 {
     json_t *a = json_array();
@@ -1155,6 +1158,7 @@ static json_t *observed_json(const struct tables *t, const struct declared *d)
         json_object_set_new(x, "printed", json_string(o->printed));
         json_object_set_new(x, "url", json_string(o->url));
         json_object_set_new(x, "agrees", json_boolean(o->agrees));
+        json_object_set_new(x, "reason", o->reason ? json_string(o->reason) : json_null());
         json_array_append_new(a, x);
     }
     return a;

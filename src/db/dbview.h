@@ -140,8 +140,9 @@ const char *dbview_row_confidence(const struct dbview_row *r);
  * row or static. */
 const char *dbview_row_provenance(const struct dbview_row *r);
 
-/* The newest version of project among the view's rows (read or declared),
- * or NULL; owned by the view. */
+/* The newest final version of project among the view's rows (read or
+ * declared; nightlies, release candidates and other pre-releases do not
+ * count), or NULL; owned by the view. */
 const char *dbview_newest_version(const struct dbview *v, const char *project);
 
 /* The row as JSON (caller owns the reference): the feed's row format,

@@ -40,6 +40,17 @@ static int known_platform(const char *p)
 /* "sm_75 sm_80 compute_120" (or with commas, quotes and brackets, as
  * Python prints a list) into the observation's target sets; -1 naming
  * the first token that is no target. */
+static int add_target(struct target *set, size_t *n, size_t max, const struct target *x)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (target_cmp(&set[i], x) == 0)
+            return 0; /* printed twice */
+    if (*n >= max)
+        return -1;
+    set[(*n)++] = *x;
+    return 0;
+}
+
 static int parse_printed(struct observed *o, char *bad, size_t nbad)
 {
     const char *p = o->printed;
@@ -53,21 +64,86 @@ static int parse_printed(struct observed *o, char *bad, size_t nbad)
         struct target x;
         if (len >= sizeof tok ||
             (memcpy(tok, p, len), tok[len] = '\0', target_parse(tok, &x)) < 0) {
-            snprintf(bad, nbad, "%.*s", (int)(len > 40 ? 40 : len), p);
+            snprintf(bad, nbad, "\"%.*s\" in printed is not a GPU target",
+                     (int)(len > 40 ? 40 : len), p);
             return -1;
         }
-        if (x.kind == TARGET_SASS && o->nsass < 32)
-            o->sass[o->nsass++] = x;
-        else if (x.kind == TARGET_PTX && o->nptx < 8)
-            o->ptx[o->nptx++] = x;
-        else if (x.kind == TARGET_GFX && o->ngfx < 32)
-            o->gfx[o->ngfx++] = x;
+        int full = x.kind == TARGET_SASS  ? add_target(o->sass, &o->nsass, 32, &x)
+                   : x.kind == TARGET_PTX ? add_target(o->ptx, &o->nptx, 8, &x)
+                   : x.kind == TARGET_GFX ? add_target(o->gfx, &o->ngfx, 32, &x)
+                                          : 0;
+        if (full < 0) {
+            snprintf(bad, nbad, "printed has more %s targets than fit (%d)",
+                     x.kind == TARGET_PTX   ? "PTX"
+                     : x.kind == TARGET_GFX ? "gfx"
+                                            : "SASS",
+                     x.kind == TARGET_PTX ? 8 : 32);
+            return -1;
+        }
         p += len;
     }
     o->nsass = target_sort_unique(o->sass, o->nsass);
     o->nptx = target_sort_unique(o->ptx, o->nptx);
     o->ngfx = target_sort_unique(o->gfx, o->ngfx);
-    return o->nsass + o->nptx + o->ngfx ? 0 : -1;
+    if (o->nsass + o->nptx + o->ngfx == 0) {
+        snprintf(bad, nbad, "printed lists no target");
+        return -1;
+    }
+    return 0;
+}
+
+/* "2.13.0": three numbers, digits only, no leading zero. */
+static int plain_version(const char *s)
+{
+    for (int part = 0; part < 3; part++) {
+        size_t n = strspn(s, "0123456789");
+        if (n == 0 || (n > 1 && s[0] == '0'))
+            return 0;
+        s += n;
+        if (part < 2 && *s++ != '.')
+            return 0;
+    }
+    return *s == '\0';
+}
+
+/* The page's address without a fragment, query or trailing slash: two
+ * comments of one thread are one page. */
+static size_t page_len(const char *url)
+{
+    size_t n = strcspn(url, "#?");
+    while (n > 8 && url[n - 1] == '/')
+        n--;
+    return n;
+}
+
+static int same_page(const char *a, const char *b)
+{
+    size_t n = page_len(a);
+    return n == page_len(b) && strncmp(a, b, n) == 0;
+}
+
+/* Whether the declared row already cites the page (its address, or its
+ * "owner/repo#N" or "owner/repo/pull/N" form) as a reason. */
+static int cited(const struct declared *d, const char *url)
+{
+    char page[512], shortform[256];
+    size_t n = page_len(url);
+    if (n >= sizeof page)
+        return 0;
+    memcpy(page, url, n);
+    page[n] = '\0';
+    if (strstr(d->source, page) || strstr(d->evidence, page))
+        return 1;
+    /* https://github.com/owner/repo/(issues|pull)/N -> owner/repo#N */
+    const char *gh = strncmp(page, "https://github.com/", 19) == 0 ? page + 19 : NULL;
+    const char *kind = gh ? strstr(gh, "/issues/") : NULL;
+    if (gh && !kind)
+        kind = strstr(gh, "/pull/");
+    if (!kind)
+        return 0;
+    const char *num = strchr(kind + 1, '/') + 1;
+    snprintf(shortform, sizeof shortform, "%.*s#%s", (int)(kind - gh), gh, num);
+    return strstr(d->source, shortform) || strstr(d->evidence, shortform);
 }
 
 const struct declared *observed_declared_for(const struct tables *t, const char *project,
@@ -117,12 +193,21 @@ static void wheel_name(const struct observed *o, char *buf, size_t n)
     snprintf(buf, n, "%s+%s", o->version, o->variant);
 }
 
-static int explained(const struct observed *o, const struct declared *d)
+/* The reason the declared row gives for a disagreement with o: the
+ * evidence's words after "differs from observed <wheel>: ", to the next
+ * "; " (at least ten characters of it), else NULL.  Caller frees. */
+static char *explained(const struct observed *o, const struct declared *d)
 {
     char want[160], w[96];
     wheel_name(o, w, sizeof w);
-    snprintf(want, sizeof want, "differs from observed %s", w);
-    return strstr(d->evidence, want) != NULL;
+    snprintf(want, sizeof want, "differs from observed %s: ", w);
+    const char *at = strstr(d->evidence, want);
+    if (!at)
+        return NULL;
+    at += strlen(want);
+    const char *end = strstr(at, "; ");
+    size_t n = end ? (size_t)(end - at) : strlen(at);
+    return n >= 10 ? xstrndup(at, n) : NULL;
 }
 
 static void set_provenance(struct declared *d)
@@ -148,32 +233,41 @@ static void link(struct tables *t)
         if (!o->declared)
             continue;
         o->agrees = agrees(o, o->declared);
-        o->explained = !o->agrees && explained(o, o->declared);
+        free(o->reason);
+        o->reason = o->agrees ? NULL : explained(o, o->declared);
+        o->explained = o->reason != NULL;
     }
     for (size_t k = 0; k < t->ndeclared; k++) {
         struct declared *d = &t->declared[k];
         const struct observed *newest = NULL;
         size_t pages = 0;
+        int contradicted = 0;
         for (size_t i = 0; i < t->nobserved; i++) {
             const struct observed *o = &t->observed[i];
-            if (o->declared != d || !o->agrees)
+            if (o->declared != d)
                 continue;
+            if (!o->agrees) {
+                contradicted = 1;
+                continue;
+            }
+            if (!newest || dotver_cmp_str(o->version, newest->version) > 0)
+                newest = o;
+            if (o->inferred[0] || cited(d, o->url))
+                continue;  /* seen, but no new weight */
             int again = 0; /* the same page seen twice counts once */
             for (size_t j = 0; j < i && !again; j++)
                 again = t->observed[j].declared == d && t->observed[j].agrees &&
-                        strcmp(t->observed[j].url, o->url) == 0;
+                        !t->observed[j].inferred[0] && same_page(t->observed[j].url, o->url);
             pages += !again;
-            if (!newest || dotver_cmp_str(o->version, newest->version) > 0)
-                newest = o;
         }
-        d->nseen = pages;
-        if (newest) {
+        d->nseen = contradicted ? 0 : pages;
+        if (newest && !contradicted) {
             char w[96];
             wheel_name(newest, w, sizeof w);
             free(d->seen);
             d->seen = xstrdup(w);
             int r = rung(d->confidence);
-            if (r >= 0) {
+            if (r >= 0 && pages) {
                 size_t up = (size_t)r + pages;
                 free(d->confidence);
                 d->confidence = xstrdup(LADDER[up < NLADDER ? up : NLADDER - 1]);
@@ -185,9 +279,9 @@ static void link(struct tables *t)
 
 int observed_load(const char *dir, struct tables *t, struct wa_error *err)
 {
-    static const char *const cols[] = {"project", "version", "variant", "platform",
-                                       "printed", "url",     "notes",   NULL};
-    int idx[7];
+    static const char *const cols[] = {"project", "version", "variant",  "platform", "printed",
+                                       "url",     "notes",   "inferred", NULL};
+    int idx[8];
     struct csvfile c;
     char *path = fsutil_join(dir, FILE_NAME);
     int exists = fsutil_exists(path);
@@ -199,13 +293,18 @@ int observed_load(const char *dir, struct tables *t, struct wa_error *err)
         t->observed = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->observed);
         for (size_t r = 0; r < c.nrows && rc == 0; r++) {
             char *const *row = c.rows[r];
-            struct dotver v;
-            const char *url = row[idx[5]];
-            char bad[48] = "";
+            const char *url = row[idx[5]], *inf = row[idx[7]];
+            char bad[96] = "";
             struct observed *o = &t->observed[t->nobserved];
             *o = (struct observed){0};
             o->printed = row[idx[4]];
-            if (dotver_parse(row[idx[1]], &v) < 0 || v.n != 3)
+            if (strcmp(row[idx[0]], "torch") && strcmp(row[idx[0]], "torchvision") &&
+                strcmp(row[idx[0]], "torchaudio"))
+                rc = wa_error_set(
+                    err, WA_ERR_FORMAT,
+                    "%s line %zu: project \"%s\" is not torch, torchvision or torchaudio",
+                    FILE_NAME, r + 2, row[idx[0]]);
+            else if (!plain_version(row[idx[1]]))
                 rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: version \"%s\" is not X.Y.Z",
                                   FILE_NAME, r + 2, row[idx[1]]);
             else if (!known_platform(row[idx[3]]))
@@ -214,11 +313,14 @@ int observed_load(const char *dir, struct tables *t, struct wa_error *err)
             else if (strncmp(url, "https://", 8) && strncmp(url, "http://", 7))
                 rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: url \"%s\" is not http(s)",
                                   FILE_NAME, r + 2, url);
-            else if (parse_printed(o, bad, sizeof bad) < 0)
+            else if (strcmp(inf, "") && strcmp(inf, "version") && strcmp(inf, "platform") &&
+                     strcmp(inf, "version;platform"))
                 rc = wa_error_set(err, WA_ERR_FORMAT,
-                                  bad[0] ? "%s line %zu: \"%s\" in printed is not a GPU target"
-                                         : "%s line %zu: printed lists no target%s",
-                                  FILE_NAME, r + 2, bad);
+                                  "%s line %zu: inferred \"%s\" is not version, platform or "
+                                  "version;platform",
+                                  FILE_NAME, r + 2, inf);
+            else if (parse_printed(o, bad, sizeof bad) < 0)
+                rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: %s", FILE_NAME, r + 2, bad);
             if (rc < 0)
                 break;
             o->project = xstrdup(row[idx[0]]);
@@ -228,6 +330,7 @@ int observed_load(const char *dir, struct tables *t, struct wa_error *err)
             o->printed = xstrdup(row[idx[4]]);
             o->url = xstrdup(url);
             o->notes = xstrdup(row[idx[6]]);
+            o->inferred = xstrdup(inf);
             t->nobserved++;
         }
         csvfile_free(&c);
@@ -247,6 +350,8 @@ void observed_free(struct observed *o, size_t n)
         free(o[i].printed);
         free(o[i].url);
         free(o[i].notes);
+        free(o[i].inferred);
+        free(o[i].reason);
     }
     free(o);
 }

@@ -10,10 +10,15 @@
  *
  *   - agreement raises the declared row's confidence one step for each
  *     page that agrees (low -> medium-low -> medium -> medium-high ->
- *     high), and the row's provenance names the newest such wheel;
+ *     high), and the row's provenance names the newest such wheel.  A
+ *     page counts once (its address without "#..." or "?..."); a page the
+ *     row already cites in its source or evidence does not count again; an
+ *     observation whose version or platform was inferred (column
+ *     `inferred`) is compared but raises nothing; and a row that any
+ *     observation contradicts is raised by none;
  *   - a disagreement leaves the row as written; it is accepted only when
  *     the declared row's evidence names it with the words
- *     "differs from observed <version>+<variant>" and says why the
+ *     "differs from observed <version>+<variant>: " followed by why the
  *     declared list stands (observed_check lists the others; a unit test
  *     fails on them).
  */
@@ -34,18 +39,24 @@ struct observed {
     char *printed;  /* as printed: "sm_75 sm_80 ... compute_120" */
     char *url;      /* the public page it was read from */
     char *notes;
+    char *inferred; /* "", "version", "platform" or "version;platform":
+                       what the page did not state */
     struct target sass[32], ptx[8], gfx[32];
     size_t nsass, nptx, ngfx;
     const struct declared *declared; /* the row covering the wheel, or NULL */
     int agrees;                      /* the same targets as the declared row */
     int explained;                   /* a disagreement the declared row's evidence names */
+    char *reason;                    /* then why the declared list stands (the evidence's words
+                                        after "differs from observed ...: "), or NULL */
 };
 
 /* Loads data/observed_arch_lists.csv from dir into t (t->observed) and
  * links each row to t's declared rows: call after those are loaded.  A
  * missing file is no error (no observations).  Errors name the file and
- * line: an unknown platform, a version that is not X.Y.Z, a printed list
- * with a token that is no target, a URL that is not http(s). */
+ * line: an unknown project or platform, a version that is not X.Y.Z
+ * (digits only: no pre-release, local label or leading zero), a printed
+ * list with a token that is no target or more targets than fit, a URL
+ * that is not http(s), an unknown `inferred` word. */
 int observed_load(const char *dir, struct tables *t, struct wa_error *err);
 void observed_free(struct observed *o, size_t n);
 

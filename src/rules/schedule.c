@@ -92,9 +92,12 @@ size_t schedule_due(const char *dir, const char *today)
     return n;
 }
 
+/* Only final versions count: a nightly of the next release (2.16.0.dev…)
+ * or a release candidate is not that release. */
 static void keep_newer(char *have, size_t n, const char *v)
 {
-    if (v && v[0] && (!have[0] || dotver_cmp_str(v, have) > 0))
+    if (v && v[0] && v[strspn(v, "0123456789.")] == '\0' &&
+        (!have[0] || dotver_cmp_str(v, have) > 0))
         snprintf(have, n, "%s", v);
 }
 
@@ -131,7 +134,10 @@ void schedule_freshness(const struct tables *t, const char *today, const char *n
     }
     if (f->overdue)
         snprintf(f->sentence, sizeof f->sentence,
-                 "Data through torch %s. torch %s was scheduled for %s and is not in the data yet "
-                 "(not confirmed): a newer release than the ones named here may exist.",
-                 f->through[0] ? f->through : "(none)", f->overdue->release, f->overdue->planned);
+                 strcmp(f->overdue->status, "released") == 0
+                     ? "torch %s was released on %s and this data does not include it yet (data "
+                       "through torch %s): newer builds than the ones named here exist."
+                     : "torch %s was announced for %s and this data does not include it yet (data "
+                       "through torch %s): newer builds than the ones named here may exist.",
+                 f->overdue->release, f->overdue->planned, f->through[0] ? f->through : "none");
 }

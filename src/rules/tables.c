@@ -318,8 +318,12 @@ int tables_is_date(const char *s)
     for (size_t i = 0; i < sizeof shape - 1; i++)
         if (shape[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != '-')
             return 0;
-    int month = (s[5] - '0') * 10 + (s[6] - '0'), day = (s[8] - '0') * 10 + (s[9] - '0');
-    return s[sizeof shape - 1] == '\0' && month >= 1 && month <= 12 && day >= 1 && day <= 31;
+    static const int days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int year = atoi(s), month = (s[5] - '0') * 10 + (s[6] - '0'),
+        day = (s[8] - '0') * 10 + (s[9] - '0');
+    if (s[sizeof shape - 1] != '\0' || month < 1 || month > 12 || day < 1 || day > days[month - 1])
+        return 0;
+    return month != 2 || day < 29 || (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0));
 }
 
 /* Keeps the newest checked-on date of the declared data. */
@@ -472,6 +476,25 @@ const struct release_info *tables_release(const struct tables *t, const char *pr
             (!best || dotver_cmp_str(r->version, best->version) > 0))
             best = r;
     }
+    return best;
+}
+
+const struct release_info *tables_release_at(const struct tables *t, const char *project,
+                                             const char *version, const char *platform)
+{
+    char *release = dotver_release(version);
+    const struct release_info *best = NULL;
+    for (size_t i = 0; release && i < t->nreleases; i++) {
+        const struct release_info *r = &t->releases[i];
+        if (strcmp(r->project, project) || strcmp(r->release, release) ||
+            strcmp(r->platform, platform))
+            continue;
+        if (strcmp(r->version, r->release) && dotver_cmp_str(r->version, version) > 0)
+            continue; /* a later patch's row */
+        if (!best || dotver_cmp_str(r->version, best->version) > 0)
+            best = r;
+    }
+    free(release);
     return best;
 }
 

@@ -312,6 +312,12 @@ void tables_variant_cuda_text(const char *variant, char *buf, size_t n);
 /* The release row of a project on a platform (its newest patch row), or NULL. */
 const struct release_info *tables_release(const struct tables *t, const char *project,
                                           const char *release, const char *platform);
+/* The release row that covers one version of a release: of its rows
+ * ("2.9", "2.9.1"), the newest at or before version ("2.9.1" for 2.9.1 and
+ * 2.9.2, "2.9" for 2.9.0), so that a variant published for one patch only
+ * is known as such.  NULL when none. */
+const struct release_info *tables_release_at(const struct tables *t, const char *project,
+                                             const char *version, const char *platform);
 /* Whether a release row lists a variant. */
 int tables_release_has(const struct release_info *r, const char *variant);
 /* The first toolkit that supports cc (Table 3 row): a driver older than

@@ -2,6 +2,8 @@
 network, empty database), the forgiving GPU names, the JSON interface, and
 verified records beating declared rows, with their differences listed."""
 import json
+import re
+import shutil
 import os
 import subprocess
 import sys
@@ -301,4 +303,38 @@ c.ok("pip install torch==1.13.* --index-url https://download.pytorch.org/whl/cu1
 
 p = subprocess.run([args.wheelarch, "query", "--cc", "gfx9999", "--cache", empty], capture_output=True, text=True)
 c.ok(p.returncode == 2 and "unknown AMD processor 'gfx9999'" in p.stderr, "an unknown processor is a usage error: " + p.stderr.strip())
+
+# ---- freshness: a release due and absent is said with the answer -----------
+# A copy of the data with a made-up release 9.1 announced for 2026-01-01.
+fdata = os.path.join(W, "data-fresh")
+shutil.rmtree(fdata, ignore_errors=True)
+shutil.copytree(os.path.join(watest.TESTS, "..", "data"), fdata)
+with open(os.path.join(fdata, "pytorch_release_schedule.csv"), "w") as f:
+    f.write("project,release,planned_date,branch_cut,status,notes,source,checked_on\n"
+            "torch,9.1,2026-01-01,,scheduled,made up for the test,test,2026-11-28\n")
+
+
+def fresh_query(today, *argv):
+    env = dict(os.environ, WHEELARCH_DATA_DIR=fdata, WHEELARCH_TODAY=today)
+    env.pop("SOURCE_DATE_EPOCH", None)
+    t = subprocess.run([args.wheelarch, "query", "--cache", empty, "--python", "any", "--gpu", "RTX 3090"] + list(argv),
+                       capture_output=True, text=True, timeout=60, env=env)
+    j = subprocess.run([args.wheelarch, "query", "--json", "--cache", empty, "--python", "any", "--gpu", "RTX 3090"] + list(argv),
+                       capture_output=True, text=True, timeout=60, env=env)
+    return t.stdout, json.loads(j.stdout) if j.returncode == 0 else {}
+
+
+NOTE = "note: torch 9.1 was announced for 2026-01-01 and this data does not include it yet"
+out, j = fresh_query("2025-12-31")
+c.ok(NOTE not in out and j.get("overdue", "absent") is None, "no note before the day")
+c.ok(re.fullmatch(r"\d+\.\d+\.\d+", j.get("data_through") or ""), "data_through names a version: %r" % j.get("data_through"))
+out, j = fresh_query("2026-01-02")
+c.ok(NOTE in out, "after the day the answer ends with the note: " + out[-300:])
+c.ok((j.get("overdue") or {}).get("release") == "9.1" and j["overdue"].get("project") == "torch",
+     "the JSON names it: %r" % j.get("overdue"))
+out, j = fresh_query("2026-01-02", "--version", "2.8")
+c.ok(NOTE not in out and j.get("overdue") is None, "an answer about a given release has no note")
+out, j = fresh_query("2026-01-02", "--project", "torchvision")
+c.ok(NOTE not in out, "a torchvision answer has no torch note")
+
 c.done()

@@ -87,5 +87,13 @@ p = run(edited("no-release", "pytorch_releases.csv",
 ok(p.returncode == 1 and "torch 2.4 windows-x86_64: no row in pytorch_releases.csv" in p.stdout,
    "a release row taken out is named:\n" + p.stdout)
 
+# a variant of one patch only (2.9.0's Windows cu129) must not be listed for
+# the later patch: without the 2.9.1 row, the 2.9 row covers 2.9.1 too
+p = run(edited("no-patch-row", "pytorch_releases.csv",
+               lambda rows: [r for r in rows if not (r["project"] == "torch" and r["release"] == "2.9.1"
+                                                     and r["platform"] == "windows-x86_64")]))
+ok(p.returncode == 1 and "torch 2.9.1 windows-x86_64: cu129 is listed for this patch (pytorch_releases.csv row 2.9)"
+   in p.stdout, "a variant of another patch is named:\n" + p.stdout)
+
 print("%d passed, %d failed" % (passed, len(fails)))
 sys.exit(1 if fails else 0)

@@ -130,7 +130,7 @@ static const struct declared *find(const struct tables *t, const char *version)
     return NULL;
 }
 
-static const char OBS_HEADER[] = "project,version,variant,platform,printed,url,notes\n";
+static const char OBS_HEADER[] = "project,version,variant,platform,printed,url,notes,inferred\n";
 
 static void rules(const char *data)
 {
@@ -138,26 +138,41 @@ static void rules(const char *data)
     OK(dir != NULL, "a copy of the data");
     if (!dir)
         return;
-    OK(append(dir, "pytorch_arch_lists.csv",
-              "torch,9.8,cu130,linux-x86_64,7.5;8.0;12.0+PTX,medium,test,,2026-11-28\n"
-              "torch,9.8.1,cu130,linux-x86_64,7.5;8.0;12.0,low,test,,2026-11-28\n"
-              "torch,9.9,cu130,linux-x86_64,7.5;8.0;12.0+PTX,low,test,"
-              "\"differs from observed 9.9.0+cu130: the page printed a source build's list\","
-              "2026-11-28\n"
-              "torch,9.9,rocm7.2,linux-x86_64,gfx90a;gfx942;gfx1100,high,test,,2026-11-28\n") == 0,
+    OK(append(
+           dir, "pytorch_arch_lists.csv",
+           "torch,9.8,cu130,linux-x86_64,7.5;8.0;12.0+PTX,medium,test,,2026-11-28\n"
+           "torch,9.8.1,cu130,linux-x86_64,7.5;8.0;12.0,low,test,,2026-11-28\n"
+           "torch,9.9,cu130,linux-x86_64,7.5;8.0;12.0+PTX,low,test,"
+           "\"differs from observed 9.9.0+cu130: the page printed a source build's list\","
+           "2026-11-28\n"
+           "torch,9.9,rocm7.2,linux-x86_64,gfx90a;gfx942;gfx1100,high,test,,2026-11-28\n"
+           "torch,9.6,cu130,linux-x86_64,7.5;8.0,low,test,seen on https://a.example/9,2026-11-28\n"
+           "torch,9.5,cu130,linux-x86_64,7.5;8.0,low,test,\"differs from observed 9.5.1+cu130:\","
+           "2026-11-28\n"
+           "torch,9.4,cu130,linux-x86_64,7.5;8.0,low,test,,2026-11-28\n") == 0,
        "rows appended");
     OK(put(dir, "observed_arch_lists.csv",
-           "project,version,variant,platform,printed,url,notes\n"
-           "torch,9.8.0,cu130,linux-x86_64,sm_75 sm_80 sm_120 compute_120,https://a.example/1,\n"
+           "project,version,variant,platform,printed,url,notes,inferred\n"
+           "torch,9.8.0,cu130,linux-x86_64,sm_75 sm_80 sm_120 compute_120,https://a.example/1,,\n"
            "torch,9.8.0,cu130,linux-x86_64,\"['sm_120', 'sm_75', 'sm_80', 'compute_120']\","
-           "https://a.example/2,python's own print\n"
-           "torch,9.8.0,cu130,linux-x86_64,sm_75 sm_80 sm_120 compute_120,https://a.example/2,"
-           "the same page again\n"
-           "torch,9.8.2,cu130,linux-x86_64,sm_75 sm_80 sm_120,https://a.example/3,\n"
-           "torch,9.9.0,cu130,linux-x86_64,sm_75 sm_80 sm_120,https://a.example/4,\n"
-           "torch,9.9.1,cu130,linux-x86_64,sm_75 sm_86,https://a.example/5,\n"
-           "torch,9.9.0,rocm7.2,linux-x86_64,gfx90a gfx942 gfx1100,https://a.example/6,\n"
-           "torch,9.7.0,cu130,linux-x86_64,sm_75,https://a.example/7,\n") == 0,
+           "https://a.example/2#comment-1,python's own print,\n"
+           "torch,9.8.0,cu130,linux-x86_64,sm_75 sm_80 sm_120 "
+           "compute_120,https://a.example/2#comment-2,"
+           "another comment of the same page,\n"
+           "torch,9.8.0,cu130,linux-x86_64,sm_75 sm_80 sm_120 compute_120 "
+           "sm_75,https://a.example/3,"
+           "version not printed,version\n"
+           "torch,9.8.2,cu130,linux-x86_64,sm_75 sm_80 sm_120,https://a.example/3,,\n"
+           "torch,9.9.0,cu130,linux-x86_64,sm_75 sm_80 sm_120,https://a.example/4,,\n"
+           "torch,9.9.1,cu130,linux-x86_64,sm_75 sm_86,https://a.example/5,,\n"
+           "torch,9.9.0,rocm7.2,linux-x86_64,gfx90a gfx942 gfx1100,https://a.example/6,,\n"
+           "torch,9.7.0,cu130,linux-x86_64,sm_75,https://a.example/7,,\n"
+           "torch,9.6.0,cu130,linux-x86_64,sm_75 sm_80,https://a.example/9/,the page the row "
+           "cites,\n"
+           "torch,9.5.0,cu130,linux-x86_64,sm_75 sm_80,https://a.example/10,,\n"
+           "torch,9.5.1,cu130,linux-x86_64,sm_75,https://a.example/11,no reason given,\n"
+           "torch,9.4.0,cu130,linux-x86_64,sm_75 sm_80,https://a.example/12,,\n"
+           "torch,9.4.1,cu130,linux-x86_64,sm_75 sm_80 compute_80,https://a.example/13,,\n") == 0,
        "observations written");
     struct tables t;
     struct wa_error err;
@@ -169,7 +184,9 @@ static void rules(const char *data)
     const struct declared *d98 = find(&t, "9.8"), *d981 = find(&t, "9.8.1"), *d99 = find(&t, "9.9");
     OK(d98 && d981 && d99, "the made-up rows load");
     if (d98 && d981 && d99) {
-        INT_EQ(d98->nseen, 2, "9.8: two pages agree (one of them twice)");
+        INT_EQ(d98->nseen, 2,
+               "9.8: two pages agree (one of them in two comments; a third "
+               "with an inferred version adds nothing)");
         STR_EQ(d98->confidence, "high", "9.8: medium raised two steps");
         STR_EQ(d98->confidence_written, "medium", "9.8: the file's confidence kept");
         STR_EQ(d98->provenance,
@@ -182,6 +199,13 @@ static void rules(const char *data)
         STR_EQ(d99->provenance, "declared (PyTorch's build configuration, low confidence)",
                "9.9: no observation named");
     }
+    const struct declared *d96 = find(&t, "9.6"), *d95 = find(&t, "9.5"), *d94 = find(&t, "9.4");
+    OK(d96 && d96->nseen == 0 && strcmp(d96->confidence, "low") == 0 && d96->seen,
+       "a page the row already cites raises nothing, and is still named");
+    OK(d95 && strcmp(d95->confidence, "low") == 0, "9.5: agreeing 9.5.0 does not raise a row that "
+                                                   "9.5.1 contradicts");
+    OK(d94 && strcmp(d94->confidence, "low") == 0 && !d94->seen,
+       "9.4: a contradicted row is raised by none and names no observation");
     const struct declared *rocm = NULL;
     for (size_t i = 0; i < t.ndeclared; i++)
         if (strcmp(t.declared[i].version, "9.9") == 0 &&
@@ -203,11 +227,16 @@ static void rules(const char *data)
         } else if (strcmp(o->version, "9.7.0") == 0) {
             flagged |= 2;
             OK(o->declared == NULL, "9.7.0 has no declared row");
+        } else if (strcmp(o->version, "9.5.1") == 0) {
+            flagged |= 4;
+            OK(!o->explained, "9.5.1: naming the wheel without a reason explains nothing");
+        } else if (strcmp(o->version, "9.4.1") == 0) {
+            flagged |= 8;
         } else if (strncmp(o->version, "9.", 2) == 0) {
             OK(0, "%s+%s is not a disagreement left unexplained", o->version, o->variant);
         }
     }
-    INT_EQ(flagged, 3, "the unexplained disagreement and the wheel without a row are listed");
+    INT_EQ(flagged, 15, "the unexplained disagreements and the wheel without a row are listed");
     for (size_t i = 0; i < t.nobserved; i++)
         if (strcmp(t.observed[i].version, "9.9.0") == 0 &&
             strcmp(t.observed[i].variant, "cu130") == 0)
@@ -219,7 +248,8 @@ static void rules(const char *data)
            "project,release,planned_date,branch_cut,status,notes,source,checked_on\n"
            "torch,9.10,2026-01-01,,scheduled,,test,2026-11-28\n"
            "torch,9.11,2026-03-01,,cancelled,,test,2026-11-28\n"
-           "torch,9.12,2026-06-01,,scheduled,,test,2026-11-28\n") == 0,
+           "torch,9.12,2026-06-01,,scheduled,,test,2026-11-28\n"
+           "torch,9.13,2026-08-01,,released,,test,2026-11-28\n") == 0,
        "schedule written");
     if (tables_load(dir, &t, &err) < 0) {
         OK(0, "tables: %s", err.msg);
@@ -233,8 +263,17 @@ static void rules(const char *data)
     OK(!f.overdue, "no day: nothing is judged");
     schedule_freshness(&t, "2026-01-02", NULL, &f);
     OK(f.overdue && strcmp(f.overdue->release, "9.10") == 0, "9.10 is due and absent");
-    OK(strstr(f.sentence, "torch 9.10 was scheduled for 2026-01-01 and is not in the data") != NULL,
+    OK(strstr(f.sentence,
+              "torch 9.10 was announced for 2026-01-01 and this data does not include it yet") !=
+           NULL,
        "the banner names it: %s", f.sentence);
+    schedule_freshness(&t, "2026-01-02", "9.10.0.dev20251201", &f);
+    OK(f.overdue && strcmp(f.overdue->release, "9.10") == 0, "a nightly of the release is not it");
+    schedule_freshness(&t, "2026-01-02", "9.10.0rc3", &f);
+    OK(f.overdue != NULL, "a release candidate is not the release");
+    schedule_freshness(&t, "2026-01-02", "9.11.0.dev20251230", &f);
+    OK(f.overdue && strcmp(f.through, "9.11.0.dev20251230") != 0,
+       "a nightly of the next release is not the data's newest (%s)", f.through);
     schedule_freshness(&t, "2026-04-01", NULL, &f);
     OK(f.overdue && strcmp(f.overdue->release, "9.10") == 0, "a cancelled release is not due");
     schedule_freshness(&t, "2026-07-01", NULL, &f);
@@ -244,7 +283,18 @@ static void rules(const char *data)
     STR_EQ(f.through, "9.12.0", "data through the newest version read");
     schedule_freshness(&t, "2026-02-01", "9.10.1", &f);
     OK(!f.overdue, "a patch of the release counts as the release");
+    schedule_freshness(&t, "2026-09-01", NULL, &f);
+    OK(f.overdue &&
+           strstr(f.sentence, "torch 9.13 was released on 2026-08-01 and this data does not "
+                              "include it yet") &&
+           strstr(f.sentence, "newer builds than the "
+                              "ones named here exist."),
+       "a release known to be out is said to be out: %s", f.sentence);
     INT_EQ(schedule_due(dir, "2026-07-01"), 3, "three rows due by July");
+    OK(!tables_is_date("2026-02-30") && !tables_is_date("2025-02-29") &&
+           tables_is_date("2028-02-29") && !tables_is_date("2026-04-31") &&
+           tables_is_date("2026-12-31"),
+       "dates are checked against the calendar");
     INT_EQ(schedule_due(dir, "2026-01-01"), 0, "none due on the first day");
     tables_free(&t);
 
@@ -252,19 +302,34 @@ static void rules(const char *data)
     static const struct {
         const char *row, *want;
     } bads[] = {
-        {"torch,9.8,cu130,linux-x86_64,sm_75,https://a.example/1,\n",
+        {"torch,9.8,cu130,linux-x86_64,sm_75,https://a.example/1,,\n",
          "observed_arch_lists.csv line 2: version \"9.8\" is not X.Y.Z"},
-        {"torch,9.8.0,cu130,linux-riscv,sm_75,https://a.example/1,\n",
+        {"torch,9.8.0rc1,cu130,linux-x86_64,sm_75,https://a.example/1,,\n",
+         "observed_arch_lists.csv line 2: version \"9.8.0rc1\" is not X.Y.Z"},
+        {"torch,9.8.0+cu130,cu130,linux-x86_64,sm_75,https://a.example/1,,\n",
+         "observed_arch_lists.csv line 2: version \"9.8.0+cu130\" is not X.Y.Z"},
+        {"torch,09.8.0,cu130,linux-x86_64,sm_75,https://a.example/1,,\n",
+         "observed_arch_lists.csv line 2: version \"09.8.0\" is not X.Y.Z"},
+        {"Torch,9.8.0,cu130,linux-x86_64,sm_75,https://a.example/1,,\n",
+         "observed_arch_lists.csv line 2: project \"Torch\" is not torch, torchvision or "
+         "torchaudio"},
+        {"torch,9.8.0,cu130,linux-x86_64,sm_75,https://a.example/1,,guessed\n",
+         "observed_arch_lists.csv line 2: inferred \"guessed\" is not version, platform or "
+         "version;platform"},
+        {"torch,9.8.0,cu130,linux-x86_64,compute_50 compute_52 compute_53 compute_60 compute_61 "
+         "compute_62 compute_70 compute_72 compute_75,https://a.example/1,,\n",
+         "observed_arch_lists.csv line 2: printed has more PTX targets than fit (8)"},
+        {"torch,9.8.0,cu130,linux-riscv,sm_75,https://a.example/1,,\n",
          "observed_arch_lists.csv line 2: unknown platform \"linux-riscv\""},
-        {"torch,9.8.0,cu130,linux-x86_64,sm_75 sm_9x,https://a.example/1,\n",
+        {"torch,9.8.0,cu130,linux-x86_64,sm_75 sm_9x,https://a.example/1,,\n",
          "observed_arch_lists.csv line 2: \"sm_9x\" in printed is not a GPU target"},
-        {"torch,9.8.0,cu130,linux-x86_64,,https://a.example/1,\n",
+        {"torch,9.8.0,cu130,linux-x86_64,,https://a.example/1,,\n",
          "observed_arch_lists.csv line 2: printed lists no target"},
-        {"torch,9.8.0,cu130,linux-x86_64,sm_75,ftp://a.example/1,\n",
+        {"torch,9.8.0,cu130,linux-x86_64,sm_75,ftp://a.example/1,,\n",
          "observed_arch_lists.csv line 2: url \"ftp://a.example/1\" is not http(s)"},
     };
     for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
-        char text[512];
+        char text[1024];
         snprintf(text, sizeof text, "%s%s", OBS_HEADER, bads[i].row);
         put(dir, "observed_arch_lists.csv", text);
         int rc = tables_load(dir, &t, &err);
