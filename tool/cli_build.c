@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "dbview.h"
@@ -11,6 +13,26 @@
 #include "paths.h"
 #include "site.h"
 #include "tables.h"
+
+/* WHEELARCH_TIMING=1: how long each phase of the build took and the memory
+ * resident after it, on stderr (bench/build.sh reads these lines). */
+static void print_phase(void *ud, const char *name)
+{
+    struct timespec *last = ud, now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long rss = 0; /* pages resident now, from /proc/self/statm (Linux) */
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%*s %ld", &rss) != 1)
+            rss = 0;
+        fclose(f);
+    }
+    if (name && last->tv_sec)
+        fprintf(stderr, "wheelarch: build phase %-10s %.3f s, resident %ld MB\n", name,
+                (double)(now.tv_sec - last->tv_sec) + (double)(now.tv_nsec - last->tv_nsec) / 1e9,
+                rss * (sysconf(_SC_PAGESIZE) / 1024) / 1024);
+    *last = now;
+}
 
 int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
 {
@@ -41,6 +63,11 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
     if (!day)
         day = cli_today(today, 1);
     o.today = day;
+    struct timespec last = {0};
+    if (getenv("WHEELARCH_TIMING")) {
+        o.on_phase = print_phase;
+        o.phase_ud = &last;
+    }
     int usage = cli_check_out_dir(cmd, o.cache_dir, o.out_dir);
     if (usage)
         return usage;

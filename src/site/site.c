@@ -5,8 +5,6 @@
 
 #include <pthread.h>
 #include <stdio.h>
-#include <time.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,29 +25,12 @@
 #include "workers.h"
 #include "xalloc.h"
 
-/* WHEELARCH_TIMING=1 prints how long each phase took (for bench/build.sh). */
-static void phase(const char *name)
+/* Tells the caller's observer that a phase of the build ends (NULL: the
+ * build starts); the core itself neither times nor prints. */
+static void phase(const struct site_options *o, const char *name)
 {
-    static struct timespec last;
-    static int on = -1;
-    if (on < 0)
-        on = getenv("WHEELARCH_TIMING") != NULL;
-    if (!on)
-        return;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    long rss = 0; /* pages resident now, from /proc/self/statm (Linux) */
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f) {
-        if (fscanf(f, "%*s %ld", &rss) != 1)
-            rss = 0;
-        fclose(f);
-    }
-    if (name && last.tv_sec)
-        fprintf(stderr, "wheelarch: build phase %-10s %.3f s, resident %ld MB\n", name,
-                (double)(now.tv_sec - last.tv_sec) + (double)(now.tv_nsec - last.tv_nsec) / 1e9,
-                rss * (sysconf(_SC_PAGESIZE) / 1024) / 1024);
-    last = now;
+    if (o->on_phase)
+        o->on_phase(o->phase_ud, name);
 }
 
 struct ctx {
@@ -1028,7 +1009,7 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     rc = outdir_begin(o->out_dir, &c.out, err);
     if (rc < 0)
         goto out;
-    phase(NULL);
+    phase(o, NULL);
     struct ctx second;
     ctx_for_thread(&second, &c);
     struct wheel_pages wp = {{&c, &second}};
@@ -1041,7 +1022,7 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     st->nskipped = v.nskipped;
     v.skipped = NULL;
     v.nskipped = 0;
-    phase("records");
+    phase(o, "records");
     st->records = v.records;
     c.data_as_of = v.data_date;
     sitedata_begin(&v, &t, c.base_url, &d);
@@ -1053,14 +1034,14 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     snprintf(st->freshness, sizeof st->freshness, "%s", fresh.sentence);
     c.freshness = fresh.sentence[0] ? st->freshness : NULL;
     c.data_through = fresh.through[0] ? fresh.through : NULL;
-    phase("grid");
+    phase(o, "grid");
     /* The feed and the simple indexes are made on a second thread while
      * this one does the pages (both only read the view and the grid); the
      * two share what is left of the feeds and the release pages at the
      * end (feeds_work, release_pages). */
     feeds_start(&fj, &c, &d);
     sitedata_build_pages(&d);
-    phase("page data");
+    phase(o, "page data");
     rc = put_json(&c, "api/v1/gpus.json", d.gpus, err);
     if (rc == 0)
         rc = render(&c, "index", "index.html", d.home, "Which PyTorch runs on my GPU?",
@@ -1084,10 +1065,10 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
         free(title);
         free(desc);
     }
-    phase("home");
+    phase(o, "home");
     if (rc == 0)
         rc = gpu_pages(&c, &d, err);
-    phase("gpus");
+    phase(o, "gpus");
     if (rc == 0)
         rc = changes(&c, &d, err);
     if (rc == 0)
@@ -1097,7 +1078,7 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
         rc = prose(&c, "api.md", "api/index.html", "The JSON feed and the GPU-aware indexes", err);
     if (rc == 0)
         rc = prose(&c, "faq.md", "faq/index.html", "Questions and answers", err);
-    phase("pages");
+    phase(o, "pages");
     /* The feeds' steps left, then the release pages with the feeds' thread
      * (small pages: the two threads end together). */
     struct ctx helper; /* this thread's part of the feeds */
@@ -1105,12 +1086,12 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     struct wa_error ferr;
     int frc = rc == 0 ? feeds_work(&fj.steps, &helper, &d, &ferr) : 0;
     rc = first_error(rc, err, frc, &ferr);
-    phase("feeds");
+    phase(o, "feeds");
     if (rc == 0)
         rc = release_pages(&c, &d, &fj.releases, err);
-    phase("releases");
+    phase(o, "releases");
     rc = feeds_join(&fj, &helper, rc, err);
-    phase("join");
+    phase(o, "join");
     /* Pages left out, in a fixed order: this thread's, then the feeds' by
      * path (either thread may have made any of them). */
     add_skips(st, c.dups, c.ndups);
@@ -1154,7 +1135,7 @@ out:
         c.out = NULL;
     }
     free(inputs);
-    phase("commit");
+    phase(o, "commit");
     if (have_data)
         sitedata_free(&d);
     if (have_view)

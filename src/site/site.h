@@ -41,6 +41,11 @@ struct site_options {
                           (index.json beside index.html) */
     const char *today; /* "YYYY-MM-DD": the day the data's freshness is judged
                           on (schedule.h); NULL: not judged */
+    /* Called as each phase of the build ends ("records", "grid", ...;
+     * NULL when the build starts), for timing; NULL: none.  The core
+     * neither reads the clock for this nor prints. */
+    void (*on_phase)(void *ud, const char *phase);
+    void *phase_ud;
 };
 
 struct dbview_skip;

@@ -38,6 +38,9 @@ class Checker:
 
     def done(self):
         print("%d passed, %d failed" % (self.passed, self.failed))
+        if self.passed + self.failed == 0:
+            print("FAIL: no check ran (a test that checks nothing cannot fail)")
+            sys.exit(1)
         sys.exit(1 if self.failed else 0)
 
 

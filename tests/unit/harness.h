@@ -42,6 +42,10 @@ static int harness_passed, harness_failed;
 static inline int harness_done(void)
 {
     printf("%d passed, %d failed\n", harness_passed, harness_failed);
+    if (harness_passed + harness_failed == 0) {
+        fprintf(stderr, "FAIL: no check ran (a test that checks nothing cannot fail)\n");
+        return 1;
+    }
     return harness_failed ? 1 : 0;
 }
 
