@@ -96,6 +96,11 @@ uint64_t dotver_hash(uint64_t h, const struct dotver *v)
     return h;
 }
 
+int dotver_is_final(const char *s)
+{
+    return s && isdigit((unsigned char)s[0]) && s[strspn(s, "0123456789.")] == '\0';
+}
+
 int dotver_cmp_str(const char *a, const char *b)
 {
     struct dotver x, y;

@@ -33,6 +33,11 @@ int dotver_same(const struct dotver *a, const struct dotver *b);
 /* A hash of what dotver_same compares, mixed into h. */
 uint64_t dotver_hash(uint64_t h, const struct dotver *v);
 
+/* Whether s is a final release written as digits and dots ("2.14.1"): no
+ * pre-release, dev or local suffix ("2.16.0.dev20261006", "2.15.0rc3",
+ * "2.8.0+cu128" are not). */
+int dotver_is_final(const char *s);
+
 /* Compares two version strings (unparsable ones sort first). */
 int dotver_cmp_str(const char *a, const char *b);
 

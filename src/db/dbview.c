@@ -53,7 +53,7 @@ const char *dbview_newest_version(const struct dbview *v, const char *project)
     const char *newest = NULL;
     for (size_t i = 0; i < v->nrows; i++) {
         const char *ver = v->rows[i].version;
-        if (strcmp(v->rows[i].project, project) == 0 && ver[strspn(ver, "0123456789.")] == '\0' &&
+        if (strcmp(v->rows[i].project, project) == 0 && dotver_is_final(ver) &&
             (!newest || dotver_cmp_str(ver, newest) > 0))
             newest = ver;
     }

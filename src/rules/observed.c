@@ -9,7 +9,6 @@
 
 #include "csvfile.h"
 #include "dotver.h"
-#include "fsutil.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -283,12 +282,11 @@ int observed_load(const char *dir, struct tables *t, struct wa_error *err)
                                        "url",     "notes",   "inferred", NULL};
     int idx[8];
     struct csvfile c;
-    char *path = fsutil_join(dir, FILE_NAME);
-    int exists = fsutil_exists(path);
-    free(path);
-    int rc = exists ? tables_open(dir, FILE_NAME, cols, idx, &c, err) : 0;
+    int rc = tables_open_optional(dir, FILE_NAME, cols, idx, &c, err);
     if (rc < 0)
         return rc;
+    int exists = rc == 0; /* absent: no observations; every row still gets its provenance */
+    rc = 0;
     if (exists) {
         t->observed = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->observed);
         for (size_t r = 0; r < c.nrows && rc == 0; r++) {

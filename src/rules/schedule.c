@@ -9,7 +9,6 @@
 
 #include "csvfile.h"
 #include "dotver.h"
-#include "fsutil.h"
 #include "xalloc.h"
 
 static const char FILE_NAME[] = "pytorch_release_schedule.csv";
@@ -20,14 +19,9 @@ int schedule_load(const char *dir, struct tables *t, struct wa_error *err)
                                        "notes",   "source",  "checked_on",   NULL};
     int idx[8];
     struct csvfile c;
-    char *path = fsutil_join(dir, FILE_NAME);
-    int exists = fsutil_exists(path);
-    free(path);
-    if (!exists)
-        return 0;
-    int rc = tables_open(dir, FILE_NAME, cols, idx, &c, err);
-    if (rc < 0)
-        return rc;
+    int rc = tables_open_optional(dir, FILE_NAME, cols, idx, &c, err);
+    if (rc != 0)
+        return rc < 0 ? rc : 0; /* no schedule: nothing is due */
     t->schedule = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->schedule);
     for (size_t r = 0; r < c.nrows && rc == 0; r++) {
         char *const *row = c.rows[r];

@@ -312,6 +312,15 @@ void tables_parse_arch_list(const char *list, struct target *sass, size_t *nsass
     *nptx = target_sort_unique(ptx, *nptx);
 }
 
+int tables_open_optional(const char *dir, const char *file, const char *const *cols, int *idx,
+                         struct csvfile *c, struct wa_error *err)
+{
+    char *path = fsutil_join(dir, file);
+    int exists = fsutil_exists(path);
+    free(path);
+    return exists ? tables_open(dir, file, cols, idx, c, err) : 1;
+}
+
 int tables_is_date(const char *s)
 {
     static const char shape[] = "dddd-dd-dd";

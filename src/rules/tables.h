@@ -222,6 +222,10 @@ struct csvfile;
  * their places into idx.  On an error nothing is left to free. */
 int tables_open(const char *dir, const char *file, const char *const *cols, int *idx,
                 struct csvfile *c, struct wa_error *err);
+/* The same for a table that may be absent: 1 (nothing to free) when
+ * dir/file does not exist, 0 when opened, <0 on an error. */
+int tables_open_optional(const char *dir, const char *file, const char *const *cols, int *idx,
+                         struct csvfile *c, struct wa_error *err);
 /* Whether s is a date written YYYY-MM-DD. */
 int tables_is_date(const char *s);
 

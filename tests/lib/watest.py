@@ -44,6 +44,24 @@ class Checker:
         sys.exit(1 if self.failed else 0)
 
 
+# A schedule with one made-up torch release, 9.1, announced for 2026-01-01:
+# the freshness tests judge it on days before and after.
+SCHEDULE_9_1 = ("project,release,planned_date,branch_cut,status,notes,source,checked_on\n"
+                "torch,9.1,2026-01-01,2025-12-01,scheduled,made up for the test,test,2026-11-28\n")
+
+
+def data_copy(work, name, files):
+    """A copy of the shipped data/ in work/name with files ({name: text})
+    written over it; returns its path (for WHEELARCH_DATA_DIR)."""
+    d = os.path.join(work, name)
+    shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(os.path.join(TESTS, "..", "data"), d)
+    for f, text in files.items():
+        with open(os.path.join(d, f), "w") as out:
+            out.write(text)
+    return d
+
+
 def parse_args(extra=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--wheelarch", required=True)

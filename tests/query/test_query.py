@@ -3,7 +3,6 @@ network, empty database), the forgiving GPU names, the JSON interface, and
 verified records beating declared rows, with their differences listed."""
 import json
 import re
-import shutil
 import os
 import subprocess
 import sys
@@ -306,12 +305,7 @@ c.ok(p.returncode == 2 and "unknown AMD processor 'gfx9999'" in p.stderr, "an un
 
 # ---- freshness: a release due and absent is said with the answer -----------
 # A copy of the data with a made-up release 9.1 announced for 2026-01-01.
-fdata = os.path.join(W, "data-fresh")
-shutil.rmtree(fdata, ignore_errors=True)
-shutil.copytree(os.path.join(watest.TESTS, "..", "data"), fdata)
-with open(os.path.join(fdata, "pytorch_release_schedule.csv"), "w") as f:
-    f.write("project,release,planned_date,branch_cut,status,notes,source,checked_on\n"
-            "torch,9.1,2026-01-01,,scheduled,made up for the test,test,2026-11-28\n")
+fdata = watest.data_copy(W, "data-fresh", {"pytorch_release_schedule.csv": watest.SCHEDULE_9_1})
 
 
 def fresh_query(today, *argv):

@@ -671,12 +671,7 @@ c.ok(p.returncode == 2 and "--nightlies" in p.stderr, "--nightlies -1 is a usage
 # ---- freshness: a release due and absent from the data ----------------------
 # A copy of the shipped data with one made-up scheduled release, 9.1, due on
 # 2026-01-01; the build judges it on --today.
-fdata = os.path.join(W, "data-fresh")
-shutil.rmtree(fdata, ignore_errors=True)
-shutil.copytree(os.path.join(watest.TESTS, "..", "data"), fdata)
-with open(os.path.join(fdata, "pytorch_release_schedule.csv"), "w") as f:
-    f.write("project,release,planned_date,branch_cut,status,notes,source,checked_on\n"
-            "torch,9.1,2026-01-01,2025-12-01,scheduled,made up for the test,test,2026-11-28\n")
+fdata = watest.data_copy(W, "data-fresh", {"pytorch_release_schedule.csv": watest.SCHEDULE_9_1})
 fenv = {"WHEELARCH_DATA_DIR": fdata}
 fout = os.path.join(W, "site-fresh")
 p = build(fout, DB, "--today", "2025-12-31", env=fenv)
