@@ -13,6 +13,7 @@
 #include "observed.h"
 #include "schedule.h"
 #include "strbuf.h"
+#include "strmap.h"
 #include "xalloc.h"
 
 static const uint16_t tegra_ccs[] = {32, 53, 62, 72, 87, 101, 110};
@@ -488,19 +489,99 @@ const struct release_info *tables_release(const struct tables *t, const char *pr
     return best;
 }
 
+/* Chains rows under their keys: index[key] is the first row of a key,
+ * next[i] the row after row i of the same key (SIZE_MAX: none). */
+static void index_add(struct strmap *index, size_t *next, const char *key, size_t i)
+{
+    size_t first;
+    next[i] = SIZE_MAX;
+    if (!strmap_get(index, key, &first)) {
+        strmap_put(index, key, i);
+        return;
+    }
+    while (next[first] != SIZE_MAX)
+        first = next[first];
+    next[first] = i;
+}
+
+/* The first row of key in index, SIZE_MAX when none. */
+static size_t index_first(const struct strmap *index, const char *key)
+{
+    size_t i;
+    return strmap_get(index, key, &i) ? i : SIZE_MAX;
+}
+
+/* "project|release|platform", the key of release_index (the rows of a
+ * release on a platform); 0 when it does not fit buf. */
+static int release_key(char *buf, size_t n, const char *project, const char *release,
+                       const char *platform)
+{
+    int k = snprintf(buf, n, "%s|%s|%s", project, release, platform);
+    return k > 0 && (size_t)k < n;
+}
+
+/* "project|platform|major.minor" for python_index. */
+static int python_key(char *buf, size_t n, const char *project, const char *platform,
+                      const struct dotver *v)
+{
+    int k = snprintf(buf, n, "%s|%s|%ld.%ld", project, platform, v->f[0], v->n > 1 ? v->f[1] : 0);
+    return k > 0 && (size_t)k < n;
+}
+
+static void build_indexes(struct tables *t)
+{
+    char key[512];
+    t->release_index = strmap_new();
+    t->release_next = xcalloc(t->nreleases ? t->nreleases : 1, sizeof *t->release_next);
+    for (size_t i = 0; i < t->nreleases; i++) {
+        const struct release_info *r = &t->releases[i];
+        t->release_next[i] = SIZE_MAX;
+        if (release_key(key, sizeof key, r->project, r->release, r->platform))
+            index_add(t->release_index, t->release_next, key, i);
+    }
+    t->python_index = strmap_new();
+    t->python_next = xcalloc(t->npythons ? t->npythons : 1, sizeof *t->python_next);
+    for (size_t i = 0; i < t->npythons; i++) {
+        const struct python_support *p = &t->pythons[i];
+        struct dotver v;
+        t->python_next[i] = SIZE_MAX;
+        if (dotver_parse(p->release, &v) == 0 &&
+            python_key(key, sizeof key, p->project, p->platform, &v))
+            index_add(t->python_index, t->python_next, key, i);
+    }
+}
+
+/* Whether row r of a release lookup stands for version (its release's
+ * row, or a patch row at or below version), and is better than best. */
+static int release_better(const struct release_info *r, const char *version,
+                          const struct release_info *best)
+{
+    if (strcmp(r->version, r->release) && dotver_cmp_str(r->version, version) > 0)
+        return 0; /* a later patch's row */
+    return !best || dotver_cmp_str(r->version, best->version) > 0;
+}
+
 const struct release_info *tables_release_at(const struct tables *t, const char *project,
                                              const char *version, const char *platform)
 {
     char *release = dotver_release(version);
     const struct release_info *best = NULL;
+    char key[512];
+    if (release && t->release_index) {
+        if (release_key(key, sizeof key, project, release, platform))
+            for (size_t i = index_first(t->release_index, key); i != SIZE_MAX;
+                 i = t->release_next[i])
+                if (release_better(&t->releases[i], version, best))
+                    best = &t->releases[i];
+        free(release);
+        return best;
+    }
     for (size_t i = 0; release && i < t->nreleases; i++) {
         const struct release_info *r = &t->releases[i];
         if (strcmp(r->project, project) || strcmp(r->release, release) ||
             strcmp(r->platform, platform))
             continue;
-        if (strcmp(r->version, r->release) && dotver_cmp_str(r->version, version) > 0)
-            continue; /* a later patch's row */
-        if (!best || dotver_cmp_str(r->version, best->version) > 0)
+        if (release_better(r, version, best))
             best = r;
     }
     free(release);
@@ -736,7 +817,15 @@ static size_t python_rows(const struct tables *t, const char *project, const cha
     size_t n = 0;
     const struct python_support *best = NULL;
     struct dotver bestv = {0};
-    for (size_t i = 0; i < t->npythons; i++) {
+    char key[512];
+    size_t i = 0, chained = 0;
+    if (t->python_index) {
+        if (!python_key(key, sizeof key, project, platform, &v))
+            return 0;
+        i = index_first(t->python_index, key);
+        chained = 1;
+    }
+    for (; chained ? i != SIZE_MAX : i < t->npythons; i = chained ? t->python_next[i] : i + 1) {
         const struct python_support *p = &t->pythons[i];
         struct dotver pv;
         if (strcmp(p->project, project) != 0 || strcmp(p->platform, platform) != 0 ||
@@ -1045,6 +1134,8 @@ int tables_load(const char *dir, struct tables *t, struct wa_error *err)
         rc = observed_load(dir, t, err);
     if (rc == 0)
         rc = schedule_load(dir, t, err);
+    if (rc == 0)
+        build_indexes(t);
     if (rc < 0)
         tables_free(t);
     return rc;
@@ -1052,6 +1143,10 @@ int tables_load(const char *dir, struct tables *t, struct wa_error *err)
 
 void tables_free(struct tables *t)
 {
+    strmap_free(t->release_index);
+    strmap_free(t->python_index);
+    free(t->release_next);
+    free(t->python_next);
     for (size_t i = 0; i < t->ngpus; i++) {
         free(t->gpus[i].name);
         free(t->gpus[i].slug);
