@@ -20,7 +20,7 @@
  * characters or bytes that are not UTF-8, which are printed as \xNN,
  * never raw: C0, DEL and C1 (U+0080..U+009F, each byte: some terminals
  * act on U+009B as on ESC [), and every byte of an invalid sequence. */
-static void warn_line(const char *fmt, va_list ap)
+__attribute__((format(printf, 1, 0))) static void warn_line(const char *fmt, va_list ap)
 {
     char buf[4096];
     vsnprintf(buf, sizeof buf, fmt, ap);
