@@ -2,9 +2,11 @@
 #   make deps    install the Debian packages (scripts/install-deps.sh)
 #   make         build into build/
 #   make run     build and run the main job
-#   make test    every test: build + ctest (with the browser tests), the same
-#                under ASan/UBSan, a libFuzzer smoke run, and the formatting
-#                check; ends with one summary line per stage
+#   make check   build and run every test of build/ (no sanitizers, no fuzz)
+#   make test    every test: the browser tests and the plain-only checks
+#                against build/, everything else under ASan/UBSan, a
+#                libFuzzer smoke run, and the formatting check; ends with one
+#                summary line per stage
 #   make fuzz-long  every libFuzzer target for FUZZ_SECONDS (default 600) each,
 #                with a corpus kept in FUZZ_CORPUS between runs
 #   make bench   the benchmarks under bench/ (scan, crawl, build at 10,000
@@ -20,8 +22,8 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DWHEELARCH_WERROR=ON
 endif
 
-.PHONY: all build deps run test test-build test-asan test-fuzz fuzz-build fuzz-long format \
-	format-check bench clean
+.PHONY: all build deps run check test test-build san-build test-asan test-fuzz fuzz-build fuzz-long \
+	format format-check bench clean
 
 all: build
 
@@ -39,18 +41,34 @@ run: build
 	$(BUILD)/wheelarch update || [ $$? -eq 3 ]
 	@echo "the site is in site/: python3 -m http.server -d site 8000, then open http://localhost:8000/"
 
-# Every stage runs, then one summary says each stage's result and counts.
+# Every stage runs, then one summary says each stage's result, counts and
+# time.  Each test runs once where it says the most: the browser tests and
+# the checks that need an unsanitized binary (peak memory, the answer
+# engine's whole grid; label `plain`) against the plain build, everything
+# but the browser tests under ASan/UBSan, in the one clang build that also
+# holds the libFuzzer targets.
 test:
 	MAKE="$(MAKE)" BUILD=$(BUILD) scripts/test-all.sh
 
-test-build: build
+# The quick loop while working: the plain build and all of its tests.
+check: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-test-asan:
-	cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DWHEELARCH_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
-	cmake --build $(BUILD)-asan -j $(JOBS)
+test-build: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L 'browser|plain'
+
+# The sanitizer build: clang, ASan + UBSan at -O1 (a tenth of -O0's time
+# for the same checks), with libFuzzer's coverage hooks so that the fuzz
+# smoke run shares its objects.
+SAN_FLAGS = -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DWHEELARCH_SANITIZE=ON \
+	-DWHEELARCH_FUZZ=ON -DBUILD_TESTING=ON
+san-build:
+	CC=clang cmake -S . -B $(BUILD)-san $(SAN_FLAGS) $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD)-san -j $(JOBS)
+
+test-asan: san-build
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		ctest --test-dir $(BUILD)-asan --output-on-failure -j $(JOBS) -LE browser
+		ctest --test-dir $(BUILD)-san --output-on-failure -j $(JOBS) -LE browser
 
 # The libFuzzer targets (tests/fuzz/fuzz_*.c, all of them: the CMake
 # target `fuzzers`).  tests/fuzz/run.sh runs them; FUZZ_TARGETS="zip index"
@@ -59,9 +77,10 @@ fuzz-build:
 	CC=clang cmake -S . -B $(BUILD)-fuzz -DWHEELARCH_FUZZ=ON -DBUILD_TESTING=ON $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzzers
 
-# Short run, fresh corpus (part of make test).
-test-fuzz: fuzz-build
-	tests/fuzz/run.sh $(BUILD)-fuzz $(or $(FUZZ_SECONDS),20)
+# Short run, fresh corpus, from the sanitizer build (part of make test).
+test-fuzz: san-build
+	cmake --build $(BUILD)-san -j $(JOBS) --target fuzzers
+	FUZZ_JOBS=$(or $(FUZZ_JOBS),$(JOBS)) tests/fuzz/run.sh $(BUILD)-san $(or $(FUZZ_SECONDS),20)
 
 # Long run; crash inputs in $(BUILD)-fuzz/fuzz-artifacts/<target>/.
 fuzz-long: fuzz-build
@@ -79,4 +98,4 @@ bench: build
 	bench/build.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-fuzz
+	rm -rf $(BUILD) $(BUILD)-san $(BUILD)-asan $(BUILD)-fuzz

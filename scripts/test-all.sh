@@ -13,18 +13,27 @@ build=${BUILD:-build}
 logs=$build/test-logs
 mkdir -p "$logs"
 
-names=() results=() details=()
+names=() results=() details=() times=()
 failed=0
 
-# ctest's "100% tests passed, 0 tests failed out of 42"
+# ctest's "100% tests passed, 0 tests failed out of 42", and the tests it
+# lists as not run ("  21 - unit.tmpl-spec (Skipped)"), named: a skipped
+# test is not a passed one.
 ctest_counts() {
     local line
     line=$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$1" | tail -1)
     if [ -n "$line" ]; then
-        local nfail total
+        local nfail total skipped nskip
         nfail=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$line")
         total=$(sed -E 's/.* failed out of ([0-9]+).*/\1/' <<<"$line")
-        echo "$((total - nfail))/$total tests passed"
+        skipped=$(sed -nE 's/^[[:space:]]*[0-9]+ - ([^ ]+) \((Skipped|Disabled|Not Run)\)$/\1/p' "$1" |
+            sort -u | paste -sd, - | sed 's/,/, /g')
+        nskip=$(grep -cE '^[[:space:]]*[0-9]+ - [^ ]+ \((Skipped|Disabled|Not Run)\)$' "$1")
+        if [ "$nskip" -gt 0 ]; then
+            echo "$((total - nfail - nskip))/$total tests passed, $nskip skipped: $skipped"
+        else
+            echo "$((total - nfail))/$total tests passed"
+        fi
     else
         echo "no test results (build failed?)"
     fi
@@ -54,8 +63,10 @@ stage() { # name target counter
     local name=$1 target=$2 counter=$3 log=$logs/$1.log
     echo
     echo "==== $name: $make $target"
+    local start=$SECONDS
     $make --no-print-directory "$target" 2>&1 | tee "$log"
     local rc=${PIPESTATUS[0]}
+    times+=("$((SECONDS - start)) s")
     names+=("$name")
     details+=("$($counter "$log")")
     if [ "$rc" -eq 0 ]; then
@@ -66,15 +77,16 @@ stage() { # name target counter
     fi
 }
 
-stage "tests" test-build ctest_counts
+begin=$SECONDS
+stage "formatting" format-check format_counts
+stage "plain tests" test-build ctest_counts
 stage "sanitizer tests" test-asan ctest_counts
 stage "fuzz smoke" test-fuzz fuzz_counts
-stage "formatting" format-check format_counts
 
 echo
-echo "==== summary (logs in $logs/)"
+echo "==== summary (logs in $logs/; $((SECONDS - begin)) s in all)"
 for i in "${!names[@]}"; do
-    printf '%-16s %-7s %s\n' "${names[$i]}" "${results[$i]}" "${details[$i]}"
+    printf '%-16s %-7s %6s  %s\n' "${names[$i]}" "${results[$i]}" "${times[$i]}" "${details[$i]}"
 done
 if [ "$failed" -ne 0 ]; then
     echo "make test: FAILED"

@@ -27,7 +27,6 @@ import sqlite3
 import subprocess
 import sys
 import urllib.parse
-from html.parser import HTMLParser
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
@@ -259,14 +258,8 @@ for k, f in ((BANG, "release/torch/1_212.0/index.html"), (UNDER, "release/torch/
     c.ok('href="../%s"' % f[:-len("index.html")] in wpage, "the page of wheel %s... links to %s" % (k[:8], f))
 
 
-class Links(HTMLParser):
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.hrefs = []
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "a":
-            self.hrefs.extend(v for k, v in attrs if k == "href" and v)
+def hrefs_of(text):
+    return [a["href"] for _, a in watest.start_tags(text, ("a",)) if a.get("href")]
 
 
 def target_of(page, href):
@@ -285,9 +278,7 @@ broken, to_releases = [], set()
 for f in files:
     if not f.endswith(".html"):
         continue
-    links = Links()
-    links.feed(raw[f].decode())
-    for h in links.hrefs:
+    for h in hrefs_of(raw[f].decode()):
         t = target_of(f, h)
         if t is None:
             continue
@@ -305,42 +296,35 @@ c.eq(two, [], "simple-index links with two '#'")
 c.ok(not any(b"#frag" in data for data in raw.values()), "the URL with a fragment reaches no page")
 
 # ---- ids ---------------------------------------------------------------------
-class Ids(HTMLParser):
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.ids = []
-        self.refs = []
-
-    def handle_starttag(self, tag, attrs):
-        for k, v in attrs:
+def ids_of(text):
+    """The ids of a page's elements and the ids its labels name."""
+    ids, refs = [], []
+    for _, a in watest.start_tags(text):
+        for k, v in a.items():
             if k == "id":
-                self.ids.append(v or "")
+                ids.append(v or "")
             elif k in ("aria-labelledby", "aria-describedby", "for"):
-                self.refs.extend((v or "").split())
-
-    handle_startendtag = handle_starttag
+                refs.extend((v or "").split())
+    return ids, refs
 
 
 ID = re.compile(r"[A-Za-z0-9_-]+\Z")
 pages = [f for f in files if f.endswith(".html")]
 bad_ids, dup_ids, dangling = [], [], []
 for f in pages:
-    s = Ids()
-    s.feed(raw[f].decode())
-    bad_ids += ["%s: %r" % (f, i) for i in s.ids if not ID.match(i)]
+    ids, refs = ids_of(raw[f].decode())
+    bad_ids += ["%s: %r" % (f, i) for i in ids if not ID.match(i)]
     seen = set()
-    for i in s.ids:
+    for i in ids:
         if i in seen:
             dup_ids.append("%s: %s" % (f, i))
         seen.add(i)
-    dangling += ["%s: %s" % (f, r) for r in s.refs if r not in seen]
+    dangling += ["%s: %s" % (f, r) for r in refs if r not in seen]
 c.ok(len(pages) > 300, "a few hundred pages (%d)" % len(pages))
 c.eq(bad_ids[:10], [], "ids outside [A-Za-z0-9_-]")
 c.eq(dup_ids[:10], [], "ids used twice in a page")
 c.eq(dangling[:10], [], "aria-labelledby / for naming no id of the page")
-w = Ids()
-w.feed(wp)
-c.eq(sorted(i for i in w.ids if i.startswith("bin-")), ["bin-1", "bin-2", "bin-3", "bin-4"],
+c.eq(sorted(i for i in ids_of(wp)[0] if i.startswith("bin-")), ["bin-1", "bin-2", "bin-3", "bin-4"],
      "the wheel page's tables are named by place")
 
 # ---- the rest of the site ---------------------------------------------------------

@@ -16,7 +16,6 @@ import subprocess
 import sys
 import time
 import urllib.parse
-from html.parser import HTMLParser
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
@@ -358,46 +357,32 @@ c.ok("data-requires-python=\"&gt;=3.10&quot;&gt;&lt;script&gt;alert(3)&lt;/scrip
      "the simple index escapes it inside its attribute")
 
 
-class Scan(HTMLParser):
-    """Collects what the checks below need from one page."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.tables = 0
-        self.captions = 0
-        self.th_without_scope = 0
-        self.external = []
-        self.scripts = []
-        self.in_table_head = False
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "table":
-            self.tables += 1
-        elif tag == "caption":
-            self.captions += 1
-        elif tag == "th" and "scope" not in a:
-            self.th_without_scope += 1
-        for attr in ("src", "href"):
-            v = a.get(attr) or ""
-            loads = tag in ("script", "img", "iframe", "source", "video", "audio", "embed") or \
-                (tag == "link" and a.get("rel") not in ("canonical", "alternate"))
-            if loads and attr in a and (v.startswith("http:") or v.startswith("https:") or v.startswith("//")):
-                self.external.append("%s %s=%s" % (tag, attr, v))
-        if tag == "script":
-            self.scripts.append(a.get("src") or a.get("type") or "inline")
-
-
+LOADS = ("script", "img", "iframe", "source", "video", "audio", "embed")
 for f in html_files:
     if f.startswith("simple/"):
         continue
-    s = Scan()
-    s.feed(read(os.path.join(site, f)))
-    c.ok(s.tables == s.captions, "%s: %d tables, %d captions" % (f, s.tables, s.captions))
-    c.eq(s.th_without_scope, 0, "%s: header cells without scope" % f)
-    c.eq(s.external, [], "%s: requests to other hosts" % f)
+    tables = captions = th_without_scope = 0
+    external, scripts = [], []
+    for tag, a in watest.start_tags(read(os.path.join(site, f)),
+                                    ("table", "caption", "th", "link") + LOADS):
+        if tag == "table":
+            tables += 1
+        elif tag == "caption":
+            captions += 1
+        elif tag == "th" and "scope" not in a:
+            th_without_scope += 1
+        for attr in ("src", "href"):
+            v = a.get(attr) or ""
+            loads = tag in LOADS or (tag == "link" and a.get("rel") not in ("canonical", "alternate"))
+            if loads and attr in a and (v.startswith("http:") or v.startswith("https:") or v.startswith("//")):
+                external.append("%s %s=%s" % (tag, attr, v))
+        if tag == "script":
+            scripts.append(a.get("src") or a.get("type") or "inline")
+    c.ok(tables == captions, "%s: %d tables, %d captions" % (f, tables, captions))
+    c.eq(th_without_scope, 0, "%s: header cells without scope" % f)
+    c.eq(external, [], "%s: requests to other hosts" % f)
     c.ok(all(x == "application/json" or x.endswith("assets/search.js") or x.endswith("assets/driver.js")
-             or x.endswith("assets/gpuname.js") for x in s.scripts), "%s: only our own scripts (%s)" % (f, s.scripts))
+             or x.endswith("assets/gpuname.js") for x in scripts), "%s: only our own scripts (%s)" % (f, scripts))
 css = read(os.path.join(site, "assets/style.css"))
 c.ok("@import" not in css and "url(" not in css and "@font-face" not in css,
      "the stylesheet loads nothing (no fonts, imports or images)")
