@@ -110,9 +110,66 @@ int dotver_cmp_str(const char *a, const char *b)
     return dotver_cmp(&x, &y);
 }
 
-char *dotver_release(const char *s)
+/* Writes v (>= 0) in decimal at p, at most end - p bytes; returns the
+ * end of what was written, or NULL when it does not fit. */
+static char *put_long(char *p, const char *end, long v)
+{
+    char tmp[24];
+    size_t k = 0;
+    do {
+        tmp[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0 && k < sizeof tmp);
+    if (v < 0 || (size_t)(end - p) < k)
+        return NULL;
+    while (k)
+        *p++ = tmp[--k];
+    return p;
+}
+
+int dotver_format_fields(const struct dotver *v, size_t nf, char *buf, size_t n)
+{
+    if (n == 0)
+        return -1;
+    char *p = buf;
+    const char *end = buf + n - 1; /* room for the NUL */
+    for (size_t i = 0; i < nf && p; i++) {
+        if (i && p < end)
+            *p++ = '.';
+        else if (i)
+            p = NULL;
+        if (p)
+            p = put_long(p, end, (int)i < v->n && i < DOTVER_FIELDS ? v->f[i] : 0);
+    }
+    if (!p)
+        return -1;
+    *p = '\0';
+    return 0;
+}
+
+int dotver_release_buf(const char *s, char *buf, size_t n)
 {
     struct dotver v;
+    if (n == 0)
+        return -1;
+    if (dotver_parse(s, &v) < 0) {
+        if (!s)
+            s = "";
+        if (strlen(s) >= n)
+            return -1;
+        memcpy(buf, s, strlen(s) + 1);
+        return 0;
+    }
+    size_t nf = v.n < 2 ? 1 : v.n >= 3 && v.f[0] == 0 && v.f[1] == 0 ? 3 : 2;
+    return dotver_format_fields(&v, nf, buf, n);
+}
+
+char *dotver_release(const char *s)
+{
+    char buf[96];
+    if (dotver_release_buf(s, buf, sizeof buf) == 0)
+        return xstrdup(buf);
+    struct dotver v; /* longer than buf: the same, formatted by printf */
     if (dotver_parse(s, &v) < 0)
         return xstrdup(s ? s : "");
     if (v.n < 2)

@@ -9,6 +9,8 @@
 #ifndef WHEELARCH_DOTVER_H
 #define WHEELARCH_DOTVER_H
 
+#include <stddef.h>
+
 #include <stdint.h>
 
 #define DOTVER_FIELDS 6
@@ -46,5 +48,11 @@ int dotver_cmp_str(const char *a, const char *b);
  * or three when the first two are 0.0 ("0.0.33": projects such as
  * xformers that never left 0.0 make each patch a release).  Caller frees. */
 char *dotver_release(const char *s);
+/* The same into buf (n bytes), without allocating: 0, or -1 when it does
+ * not fit (buf then holds nothing useful). */
+int dotver_release_buf(const char *s, char *buf, size_t n);
+/* The first nf fields of v ("2.8" for nf 2; a field v lacks is 0) into
+ * buf (n bytes), without printf: 0, or -1 when they do not fit. */
+int dotver_format_fields(const struct dotver *v, size_t nf, char *buf, size_t n);
 
 #endif

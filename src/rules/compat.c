@@ -128,10 +128,19 @@ const char *compat_verdict_label(int v)
 
 void compat_cc_string(uint16_t cc, char *buf, size_t n)
 {
-    if (cc >= TABLES_AMD_MIN)
+    if (cc >= TABLES_AMD_MIN) {
         snprintf(buf, n, "gfx%x", (unsigned)cc);
-    else
+    } else if (n >= 6 && cc < 1000) { /* "12.1", the common case, without printf */
+        char *p = buf;
+        if (cc / 10 >= 10)
+            *p++ = (char)('0' + cc / 100 % 10);
+        *p++ = (char)('0' + cc / 10 % 10);
+        *p++ = '.';
+        *p++ = (char)('0' + cc % 10);
+        *p = '\0';
+    } else {
         snprintf(buf, n, "%u.%u", cc / 10, cc % 10);
+    }
 }
 
 /* ---- AMD ------------------------------------------------------------------ */
@@ -180,7 +189,7 @@ static void judge_amd(const struct tables *t, const struct compat_query *q,
     r->modules = code->modules;
     if (code->modules == 0 || code->nsets == 0) {
         r->verdict = COMPAT_UNSUPPORTED;
-        snprintf(r->reason, sizeof r->reason, "no GPU code");
+        wa_strlcpy(r->reason, "no GPU code", sizeof r->reason);
         return;
     }
     struct target best = {0};
@@ -438,12 +447,11 @@ static void judge_driver_of(const struct tables *t, const struct compat_query *q
                 snprintf(r->driver_reason + n, sizeof r->driver_reason - (size_t)n,
                          "; needs driver %s or newer", k->min_driver_text[q->os]);
             if (k && k->min_driver_text[q->os])
-                snprintf(r->needed_driver, sizeof r->needed_driver, "%s",
-                         k->min_driver_text[q->os]);
+                wa_strlcpy(r->needed_driver, k->min_driver_text[q->os], sizeof r->needed_driver);
         }
     }
     if (r->driver_blocks && !r->needed_driver[0])
-        snprintf(r->needed_driver, sizeof r->needed_driver, "%s", r->min_driver);
+        wa_strlcpy(r->needed_driver, r->min_driver, sizeof r->needed_driver);
 }
 
 void compat_judge(const struct tables *t, const struct compat_query *q,
@@ -483,10 +491,10 @@ void compat_judge(const struct tables *t, const struct compat_query *q,
     const struct toolkit *own = cuda && cuda->n && !mc ? tables_toolkit(t, cuda) : NULL;
     const struct dotver *floor = NULL;
     if (mc && mc->min_driver_text[q->os]) {
-        snprintf(r->min_driver, sizeof r->min_driver, "%s", mc->min_driver_text[q->os]);
+        wa_strlcpy(r->min_driver, mc->min_driver_text[q->os], sizeof r->min_driver);
         floor = &mc->min_driver[q->os];
     } else if (own && own->min_driver_text[q->os] && own->min_driver[q->os].n) {
-        snprintf(r->min_driver, sizeof r->min_driver, "%s", own->min_driver_text[q->os]);
+        wa_strlcpy(r->min_driver, own->min_driver_text[q->os], sizeof r->min_driver);
         floor = &own->min_driver[q->os];
     }
     /* ... and the GPU's own: the driver of the first toolkit that knew it. */
@@ -494,18 +502,18 @@ void compat_judge(const struct tables *t, const struct compat_query *q,
     if (cuda && cuda->n && gpu_first && gpu_first->min_driver[q->os].n &&
         gpu_first->min_driver_text[q->os] &&
         (!floor || dotver_cmp(&gpu_first->min_driver[q->os], floor) > 0))
-        snprintf(r->min_driver, sizeof r->min_driver, "%s", gpu_first->min_driver_text[q->os]);
+        wa_strlcpy(r->min_driver, gpu_first->min_driver_text[q->os], sizeof r->min_driver);
     if (mc) {
         const struct toolkit *k = tables_toolkit(t, cuda);
         struct dotver md;
         if (k && k->min_driver_text[q->os] && k->min_driver[q->os].n && r->min_driver[0] &&
             dotver_parse(r->min_driver, &md) == 0 && dotver_cmp(&k->min_driver[q->os], &md) > 0)
-            snprintf(r->full_driver, sizeof r->full_driver, "%s", k->min_driver_text[q->os]);
+            wa_strlcpy(r->full_driver, k->min_driver_text[q->os], sizeof r->full_driver);
     }
     r->modules = code->modules;
     if (code->modules == 0 || code->nsets == 0) {
         r->verdict = r->code = COMPAT_UNSUPPORTED;
-        snprintf(r->reason, sizeof r->reason, "no GPU code");
+        wa_strlcpy(r->reason, "no GPU code", sizeof r->reason);
         return;
     }
     /* The code first, as if the driver were new enough: which modules have

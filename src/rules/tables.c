@@ -511,21 +511,43 @@ static size_t index_first(const struct strmap *index, const char *key)
     return strmap_get(index, key, &i) ? i : SIZE_MAX;
 }
 
+/* Appends the strings of parts, each after a '|', to buf (n bytes):
+ * 0, or -1 when they do not fit. */
+static int join_key(char *buf, size_t n, const char *const *parts, size_t nparts)
+{
+    size_t at = 0;
+    for (size_t i = 0; i < nparts; i++) {
+        size_t l = strlen(parts[i]);
+        if (at + l + 2 > n)
+            return -1;
+        if (i)
+            buf[at++] = '|';
+        memcpy(buf + at, parts[i], l);
+        at += l;
+    }
+    buf[at] = '\0';
+    return 0;
+}
+
 /* "project|release|platform", the key of release_index (the rows of a
  * release on a platform); 0 when it does not fit buf. */
 static int release_key(char *buf, size_t n, const char *project, const char *release,
                        const char *platform)
 {
-    int k = snprintf(buf, n, "%s|%s|%s", project, release, platform);
-    return k > 0 && (size_t)k < n;
+    const char *parts[] = {project, release, platform};
+    return join_key(buf, n, parts, 3) == 0;
 }
 
-/* "project|platform|major.minor" for python_index. */
+/* "project|platform|major.minor" of version for python_index. */
 static int python_key(char *buf, size_t n, const char *project, const char *platform,
-                      const struct dotver *v)
+                      const char *version)
 {
-    int k = snprintf(buf, n, "%s|%s|%ld.%ld", project, platform, v->f[0], v->n > 1 ? v->f[1] : 0);
-    return k > 0 && (size_t)k < n;
+    char mm[64];
+    struct dotver v;
+    if (dotver_parse(version, &v) < 0 || dotver_format_fields(&v, 2, mm, sizeof mm) < 0)
+        return 0;
+    const char *parts[] = {project, platform, mm};
+    return join_key(buf, n, parts, 3) == 0;
 }
 
 static void build_indexes(struct tables *t)
@@ -543,10 +565,8 @@ static void build_indexes(struct tables *t)
     t->python_next = xcalloc(t->npythons ? t->npythons : 1, sizeof *t->python_next);
     for (size_t i = 0; i < t->npythons; i++) {
         const struct python_support *p = &t->pythons[i];
-        struct dotver v;
         t->python_next[i] = SIZE_MAX;
-        if (dotver_parse(p->release, &v) == 0 &&
-            python_key(key, sizeof key, p->project, p->platform, &v))
+        if (python_key(key, sizeof key, p->project, p->platform, p->release))
             index_add(t->python_index, t->python_next, key, i);
     }
 }
@@ -564,18 +584,17 @@ static int release_better(const struct release_info *r, const char *version,
 const struct release_info *tables_release_at(const struct tables *t, const char *project,
                                              const char *version, const char *platform)
 {
-    char *release = dotver_release(version);
     const struct release_info *best = NULL;
-    char key[512];
-    if (release && t->release_index) {
-        if (release_key(key, sizeof key, project, release, platform))
+    char key[512], rel[96];
+    if (t->release_index && dotver_release_buf(version, rel, sizeof rel) == 0) {
+        if (release_key(key, sizeof key, project, rel, platform))
             for (size_t i = index_first(t->release_index, key); i != SIZE_MAX;
                  i = t->release_next[i])
                 if (release_better(&t->releases[i], version, best))
                     best = &t->releases[i];
-        free(release);
         return best;
     }
+    char *release = dotver_release(version);
     for (size_t i = 0; release && i < t->nreleases; i++) {
         const struct release_info *r = &t->releases[i];
         if (strcmp(r->project, project) || strcmp(r->release, release) ||
@@ -820,7 +839,7 @@ static size_t python_rows(const struct tables *t, const char *project, const cha
     char key[512];
     size_t i = 0, chained = 0;
     if (t->python_index) {
-        if (!python_key(key, sizeof key, project, platform, &v))
+        if (!python_key(key, sizeof key, project, platform, version))
             return 0;
         i = index_first(t->python_index, key);
         chained = 1;

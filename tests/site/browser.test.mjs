@@ -24,6 +24,14 @@ const site = buildSite(args);
 const srv = await serve(site);
 const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 
+// Each part's time, printed as it ends (what to look at when the test is slow).
+let lapName = "", lapStart = Date.now();
+function lap(next) {
+  if (lapName) console.log(`time: ${lapName} ${((Date.now() - lapStart) / 1000).toFixed(1)} s`);
+  lapName = next;
+  lapStart = Date.now();
+}
+
 // Every page gets the same watch: requests to other hosts are refused and
 // recorded, script errors recorded.
 async function open(context, rel) {
@@ -54,6 +62,7 @@ try {
   const ctx = await browser.newContext({ viewport: { width: 1100, height: 900 } });
 
   // ---- home: keyboard, search, instant verdict -------------------------------
+  lap("home keyboard");
   {
     const page = await open(ctx, "");
     let reached = false;
@@ -84,6 +93,7 @@ try {
   }
 
   // ---- home: the filter knows a GPU any way people know it -----------------------
+  lap("home filter");
   {
     const page = await open(ctx, "");
     const cases = [
@@ -135,6 +145,7 @@ try {
   }
 
   // ---- home: an AMD GPU answers with a ROCm index ---------------------------------
+  lap("home AMD");
   {
     const page = await open(ctx, "");
     await page.locator("#q").fill("7900 XTX");
@@ -150,6 +161,7 @@ try {
   }
 
   // ---- home without JavaScript: a plain list of links --------------------------
+  lap("home no JS");
   {
     const nojs = await browser.newContext({ javaScriptEnabled: false });
     const page = await open(nojs, "");
@@ -163,6 +175,7 @@ try {
   }
 
   // ---- the GPU page ---------------------------------------------------------------
+  lap("GPU page");
   {
     const page = await open(ctx, "gpu/geforce-gtx-1080-ti/");
     const body = (await page.locator("main").textContent()) || "";
@@ -209,6 +222,7 @@ try {
   }
 
   // ---- the matrix on a phone -------------------------------------------------------
+  lap("matrix phone");
   {
     const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
     const page = await open(phone, "matrix/");
@@ -249,6 +263,7 @@ try {
   }
 
   // ---- phones first: no page wider than the screen ------------------------------------
+  lap("widths");
   {
     const kinds = ["", "gpu/geforce-gtx-1080-ti/", "gpu/tesla-k40c/", "gpu/jetson-orin-nx/", "matrix/",
       "release/torch/2.8.0/", "methodology/", "changes/", "api/", "faq/"];
@@ -288,6 +303,7 @@ try {
   }
 
   // ---- dark mode -----------------------------------------------------------------------
+  lap("dark mode");
   {
     const page = await open(ctx, "");
     const light = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -298,6 +314,7 @@ try {
   }
 
   // ---- axe-core on every kind of page, light and dark ------------------------------------
+  lap("axe");
   const pages = ["", "matrix/", "gpu/geforce-gtx-1080-ti/", "gpu/jetson-agx-orin/", "gpu/amd-radeon-rx-7900-xtx/", "release/torch/2.9.0/",
     "release/torchvision/0.24.0/", "wheel/dbb3ef635357a2eb037f857bf739f5307f725ec56d2808c2aee868a0b38cb2c7.html",
     "changes/", "methodology/", "faq/", "api/"];
@@ -318,6 +335,7 @@ try {
     await actx.close();
   }
   await ctx.close();
+  lap("");
 } finally {
   await browser.close();
   await srv.close();

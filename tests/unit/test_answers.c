@@ -65,11 +65,6 @@ static void check(int inv, int ok, const char *what)
         fprintf(stderr, "  [%s] %s\n", names[inv], what);
 }
 
-static const char *jstr(const json_t *o, const char *k)
-{
-    return json_string_value(json_object_get(o, k));
-}
-
 /* Whether a driver (NULL: none) is at least floor ("" or NULL: no floor). */
 static int driver_at_least(const struct dotver *driver, const char *floor)
 {
@@ -87,7 +82,7 @@ static int runs(const char *verdict)
 /* The newest release of torch on platform whose code runs on the GPU,
  * whatever the driver, from the view's rows and compat_judge: NULL when
  * none.  Pre-releases are left out (query answers them only when asked). */
-static const char *newest_with_code(uint16_t cc, const char *platform)
+static const char *newest_with_code_of(uint16_t cc, const char *platform)
 {
     const char *best = NULL;
     struct compat_query q;
@@ -109,6 +104,28 @@ static const char *newest_with_code(uint16_t cc, const char *platform)
     return best;
 }
 
+/* newest_with_code_of, remembered per device and platform (it depends
+ * on nothing else, and is asked for each of thousands of questions). */
+static const char *newest_with_code(uint16_t cc, const char *platform)
+{
+    static struct {
+        uint16_t cc;
+        const char *platform; /* one of main's platform strings */
+        const char *best;
+    } memo[1024];
+    static size_t nmemo;
+    for (size_t i = 0; i < nmemo; i++)
+        if (memo[i].cc == cc && strcmp(memo[i].platform, platform) == 0)
+            return memo[i].best;
+    const char *best = newest_with_code_of(cc, platform);
+    if (nmemo < sizeof memo / sizeof *memo) {
+        memo[nmemo].cc = cc;
+        memo[nmemo].platform = platform;
+        memo[nmemo++].best = best;
+    }
+    return best;
+}
+
 /* The version a pin names ("2.8.*" -> "2.8", whole release) */
 static int pin_version(const char *pin, char *out, size_t n)
 {
@@ -118,126 +135,123 @@ static int pin_version(const char *pin, char *out, size_t n)
     return whole;
 }
 
-static void check_python_cmd(const struct query_options *o, const json_t *ans, const char *where)
+static void check_python_cmd(const struct query_options *o, const char *pin, const char *where)
 {
-    if (!o->has_python || !json_is_object(ans))
+    if (!o->has_python)
         return;
     char ver[64], what[256];
-    int whole = pin_version(jstr(ans, "pin"), ver, sizeof ver);
+    int whole = pin_version(pin, ver, sizeof ver);
     int has = tables_python_has(&T, o->project, ver, o->platform, whole, o->python,
                                 o->python_free_threaded);
-    snprintf(what, sizeof what, "%s: %s %s for Python %u.%u on %s", where, o->project,
-             jstr(ans, "pin"), o->python / 100u, o->python % 100u, o->platform);
+    snprintf(what, sizeof what, "%s: %s %s for Python %u.%u on %s", where, o->project, pin,
+             o->python / 100u, o->python % 100u, o->platform);
     check(I_PYTHON_CMD, has != 0, what);
 }
 
+/* The driver an install needs as the answer states it: in the driver
+ * table its floor, else its own minimum ("" for none). */
+static const char *install_driver(const struct answer_install *i)
+{
+    return i->floor[0] ? i->floor : i->res.min_driver;
+}
+
+/* The invariants on one answer, read from the typed answer (answer.h);
+ * the JSON written from it is query.golden's and query.e2e's to check. */
 static void one(const struct query_options *o, const struct dotver *driver, const char *label)
 {
     struct wa_error err;
-    json_t *r = query_run(&V, o, &err);
-    if (!r)
+    struct answer_result *a = query_answer(&V, o, &err);
+    if (!a)
         return; /* no such release on this platform */
     char what[512];
-    int applies = json_is_true(json_object_get(r, "applies"));
-    size_t i;
-    json_t *x;
-    json_array_foreach(json_object_get(r, "variants"), i, x)
-    {
-        const char *v = jstr(x, "verdict"), *code = jstr(x, "code"),
-                   *blocked = jstr(x, "blocked_by");
-        snprintf(what, sizeof what, "%s %s: %s is %s, code %s, blocked by %s", label,
-                 jstr(r, "version"), jstr(x, "variant"), v, code, blocked ? blocked : "nothing");
+    int applies = a->applies;
+    for (size_t i = 0; i < a->nrows; i++) {
+        const struct answer_row *x = &a->rows[i];
+        const char *v = compat_verdict_name(x->v.res.verdict),
+                   *code = compat_verdict_name(x->v.code),
+                   *blocked = verdict_block_name(x->v.blocked_by);
+        snprintf(what, sizeof what, "%s %s: %s is %s, code %s, blocked by %s", label, a->version,
+                 x->row->variant, v, code, blocked ? blocked : "nothing");
         if (strcmp(v, "driver-too-old") == 0)
             check(I_DRIVER_WHERE_NO_CODE, runs(code), what);
-        const char *want = !applies                                            ? "platform"
-                           : !runs(code)                                       ? "code"
-                           : json_is_false(json_object_get(x, "python_wheel")) ? "python"
-                           : strcmp(v, "driver-too-old") == 0                  ? "driver"
-                                                                               : NULL;
+        const char *want = !applies                           ? "platform"
+                           : !runs(code)                      ? "code"
+                           : x->v.python == 0                 ? "python"
+                           : strcmp(v, "driver-too-old") == 0 ? "driver"
+                                                              : NULL;
         check(I_HEADLINE_ORDER, want ? blocked && strcmp(blocked, want) == 0 : !blocked, what);
     }
-    json_t *rec = json_object_get(r, "recommendation"), *fb = json_object_get(r, "fallback");
-    json_t *ans = json_is_object(rec) ? rec : fb;
-    if (json_is_object(ans)) {
-        snprintf(what, sizeof what, "%s %s: recommends %s %s needing driver %s", label,
-                 jstr(r, "version"), jstr(ans, "index"), jstr(ans, "pin"),
-                 jstr(ans, "min_driver") ? jstr(ans, "min_driver") : "-");
-        check(I_REC_DRIVER, driver_at_least(driver, jstr(ans, "min_driver")), what);
-        check(I_REC_RUNS, runs(jstr(ans, "verdict")), what);
-        check_python_cmd(o, ans, label);
+    const struct answer_install *rec = a->recommendation, *fb = a->fallback;
+    const struct answer_install *ans = rec ? rec : fb;
+    if (ans) {
+        snprintf(what, sizeof what, "%s %s: recommends %s %s needing driver %s", label, a->version,
+                 ans->row->variant, ans->pin, install_driver(ans)[0] ? install_driver(ans) : "-");
+        check(I_REC_DRIVER, driver_at_least(driver, install_driver(ans)), what);
+        check(I_REC_RUNS, runs(compat_verdict_name(ans->res.verdict)), what);
+        check_python_cmd(o, ans->pin, label);
     }
-    if (json_is_object(rec)) {
+    if (rec) {
         /* the recommended variant's own row says it runs */
-        json_array_foreach(json_object_get(r, "variants"), i,
-                           x) if (strcmp(jstr(x, "variant"), jstr(rec, "index")) == 0)
-            check(I_REC_RUNS, json_is_true(json_object_get(x, "runs")), what);
+        const struct answer_row *x = answer_row_of(a, rec->row->variant);
+        if (x)
+            check(I_REC_RUNS, x->v.runs, what);
     }
-    json_array_foreach(json_object_get(r, "by_driver"), i, x) check_python_cmd(o, x, "by driver");
+    for (size_t i = 0; i < a->nby_driver; i++)
+        check_python_cmd(o, a->by_driver[i].pin, "by driver");
     /* plain pip: with a driver, runs only where the PyPI build's row runs
      * with that driver */
-    json_t *py = json_object_get(r, "pypi");
-    if (json_is_object(py) && json_is_true(json_object_get(py, "runs"))) {
-        const char *build = jstr(py, "build");
-        int row_runs = 0;
-        json_array_foreach(json_object_get(r, "variants"), i,
-                           x) if (strcmp(jstr(x, "variant"), build) == 0) row_runs =
-            json_is_true(json_object_get(x, "runs")) &&
-            driver_at_least(driver, jstr(x, "min_driver"));
-        snprintf(what, sizeof what, "%s %s: plain pip (%s) said to run", label, jstr(r, "version"),
-                 build);
+    if (a->pypi.present && a->pypi.runs) {
+        const struct answer_row *x = answer_row_of(a, a->pypi.build);
+        int row_runs = x && x->v.runs && driver_at_least(driver, x->v.res.min_driver);
+        snprintf(what, sizeof what, "%s %s: plain pip (%s) said to run", label, a->version,
+                 a->pypi.build);
         check(I_PYPI_DRIVER, row_runs, what);
     }
     /* the newest release with code, whatever the driver */
     const char *want = applies ? newest_with_code(o->cc, o->platform) : NULL;
-    json_t *wc = json_object_get(r, "newest_with_code");
+    const struct answer_install *wc = a->newest_with_code;
     snprintf(what, sizeof what, "%s: newest with code %s, the data says %s", label,
-             json_is_object(wc) ? jstr(wc, "release") : "none", want ? want : "none");
-    check(I_NEWEST_CODE,
-          want ? json_is_object(wc) && strcmp(jstr(wc, "release"), want) == 0 : !json_is_object(wc),
-          what);
+             wc ? wc->row->release : "none", want ? want : "none");
+    check(I_NEWEST_CODE, want ? wc && strcmp(wc->row->release, want) == 0 : !wc, what);
     snprintf(what, sizeof what, "%s: a source build offered while %s has code", label,
              want ? want : "none");
-    check(I_NO_FALSE_LAST, !(want && !json_is_null(json_object_get(r, "way_forward"))), what);
+    check(I_NO_FALSE_LAST, !(want && a->source_build.present), what);
     /* limited by the driver: the asked release has running code without
      * the driver (and a wheel for the Python), yet none is recommended */
-    if (driver && applies && !json_is_object(rec)) {
+    if (driver && applies && !rec) {
         int code_here = 0, driver_blocks = 0;
-        json_array_foreach(json_object_get(r, "variants"), i, x)
-        {
-            code_here |=
-                runs(jstr(x, "code")) && !json_is_false(json_object_get(x, "python_wheel"));
-            driver_blocks |= json_is_true(json_object_get(x, "driver_blocks")) &&
-                             !json_is_false(json_object_get(x, "python_wheel"));
+        for (size_t i = 0; i < a->nrows; i++) {
+            const struct answer_row *x = &a->rows[i];
+            code_here |= runs(compat_verdict_name(x->v.code)) && x->v.python != 0;
+            driver_blocks |= x->v.driver_blocks && x->v.python != 0;
         }
         if (code_here && driver_blocks) {
-            int says = json_is_object(fb) && strstr(jstr(fb, "reason"), "driver");
+            int says = fb && fb->reason && strstr(fb->reason, "driver");
             int step = 0;
-            json_array_foreach(json_object_get(r, "change"), i, x) step |=
-                strcmp(jstr(x, "kind"), "driver") == 0;
+            for (size_t i = 0; i < a->nchange; i++)
+                step |= a->change[i].kind == ANSWER_CHANGE_DRIVER;
             snprintf(what, sizeof what, "%s %s: driver-limited, reason \"%s\", driver step %d",
-                     label, jstr(r, "version"), json_is_object(fb) ? jstr(fb, "reason") : "-",
-                     step);
-            check(I_DRIVER_SAYS, (says || !json_is_object(fb)) && step, what);
+                     label, a->version, fb && fb->reason ? fb->reason : "-", step);
+            check(I_DRIVER_SAYS, (says || !fb) && step, what);
         }
     }
     /* a driver step: the release it names runs with that driver */
-    json_array_foreach(json_object_get(r, "change"), i, x)
-    {
-        if (strcmp(jstr(x, "kind"), "driver") != 0)
+    for (size_t i = 0; i < a->nchange; i++) {
+        const struct answer_change *x = &a->change[i];
+        if (x->kind != ANSWER_CHANGE_DRIVER)
             continue;
         struct query_options o2 = *o;
-        o2.version = jstr(x, "release");
-        if (dotver_parse(jstr(x, "min_driver"), &o2.driver) < 0)
+        o2.version = x->release;
+        if (dotver_parse(x->min_driver, &o2.driver) < 0)
             continue;
         o2.has_driver = 1;
-        o2.driver_text = jstr(x, "min_driver");
-        json_t *r2 = query_run(&V, &o2, &err);
-        snprintf(what, sizeof what, "%s: driver step %s for %s", label, jstr(x, "min_driver"),
-                 jstr(x, "release"));
-        check(I_CHANGE_DRIVER, r2 && json_is_object(json_object_get(r2, "recommendation")), what);
-        json_decref(r2);
+        o2.driver_text = x->min_driver;
+        struct answer_result *a2 = query_answer(&V, &o2, &err);
+        snprintf(what, sizeof what, "%s: driver step %s for %s", label, x->min_driver, x->release);
+        check(I_CHANGE_DRIVER, a2 && a2->recommendation, what);
+        answer_free(a2);
     }
-    json_decref(r);
+    answer_free(a);
 }
 
 /* Whether variant `variant` of each GPU's own answer for release runs on

@@ -76,7 +76,27 @@ static void releases(void)
         char *r = dotver_release(cases[i][0]);
         OK(strcmp(r, cases[i][1]) == 0, "release of %s: %s, want %s", cases[i][0], r, cases[i][1]);
         free(r);
+        char buf[16];
+        OK(dotver_release_buf(cases[i][0], buf, sizeof buf) == 0 && strcmp(buf, cases[i][1]) == 0,
+           "release of %s into a buffer: %s", cases[i][0], buf);
     }
+    /* a buffer too small is refused, never cut; not a version: as written */
+    char small[4], buf[32];
+    OK(dotver_release_buf("2.10.0", small, sizeof small) == -1, "2.10 does not fit 4 bytes");
+    OK(dotver_release_buf("2.1.0", small, sizeof small) == 0 && strcmp(small, "2.1") == 0,
+       "2.1 fits 4 bytes: %s", small);
+    OK(dotver_release_buf("nightly", buf, sizeof buf) == 0 && strcmp(buf, "nightly") == 0,
+       "not a version: as written");
+    char *big = dotver_release("123456789.987654321.1");
+    OK(strcmp(big, "123456789.987654321") == 0, "long fields: %s", big);
+    free(big);
+    struct dotver v;
+    dotver_parse("12", &v);
+    OK(dotver_format_fields(&v, 2, buf, sizeof buf) == 0 && strcmp(buf, "12.0") == 0,
+       "a missing field is 0: %s", buf);
+    dotver_parse("580.65.06", &v);
+    OK(dotver_format_fields(&v, 3, buf, sizeof buf) == 0 && strcmp(buf, "580.65.6") == 0,
+       "fields as numbers: %s", buf);
 }
 
 /* strbuf_add_json writes what jansson's json_dumps writes, or refuses
