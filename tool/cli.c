@@ -1,6 +1,7 @@
 /*
  * cli: option parsing, help text and diagnostics shared by the commands.
  */
+#include "datatable.h"
 #include "cli.h"
 
 #include <stdarg.h>
@@ -91,7 +92,7 @@ void cli_print_retry(void *ud, const struct http_retry *r)
 const char *cli_today(char *buf, int source_date_epoch)
 {
     const char *env = getenv("WHEELARCH_TODAY");
-    if (env && tables_is_date(env)) {
+    if (env && datatable_is_date(env)) {
         snprintf(buf, 16, "%s", env);
         return buf;
     }

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "datatable.h"
 #include "cli.h"
 #include "dbview.h"
 #include "lockfile.h"
@@ -58,7 +59,7 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
     o.data_dir = paths_data_dir();
     char today[16];
     const char *day = cli_get(cmd, a, "today");
-    if (day && !tables_is_date(day))
+    if (day && !datatable_is_date(day))
         return cli_usage_error(cmd, "--today wants a date written YYYY-MM-DD");
     if (!day)
         day = cli_today(today, 1);

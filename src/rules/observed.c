@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datatable.h"
 #include "csvfile.h"
 #include "dotver.h"
 #include "strbuf.h"
@@ -282,7 +283,7 @@ int observed_load(const char *dir, struct tables *t, struct wa_error *err)
                                        "url",     "notes",   "inferred", NULL};
     int idx[8];
     struct csvfile c;
-    int rc = tables_open_optional(dir, FILE_NAME, cols, idx, &c, err);
+    int rc = datatable_open_optional(dir, FILE_NAME, cols, idx, &c, err);
     if (rc < 0)
         return rc;
     int exists = rc == 0; /* absent: no observations; every row still gets its provenance */

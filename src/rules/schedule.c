@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datatable.h"
 #include "csvfile.h"
 #include "dotver.h"
 #include "xalloc.h"
@@ -19,7 +20,7 @@ int schedule_load(const char *dir, struct tables *t, struct wa_error *err)
                                        "notes",   "source",  "checked_on",   NULL};
     int idx[8];
     struct csvfile c;
-    int rc = tables_open_optional(dir, FILE_NAME, cols, idx, &c, err);
+    int rc = datatable_open_optional(dir, FILE_NAME, cols, idx, &c, err);
     if (rc != 0)
         return rc < 0 ? rc : 0; /* no schedule: nothing is due */
     t->schedule = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->schedule);
@@ -30,13 +31,13 @@ int schedule_load(const char *dir, struct tables *t, struct wa_error *err)
         if (dotver_parse(row[idx[1]], &v) < 0 || v.n != 2)
             rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: release \"%s\" is not X.Y",
                               FILE_NAME, r + 2, row[idx[1]]);
-        else if (!tables_is_date(row[idx[2]]))
+        else if (!datatable_is_date(row[idx[2]]))
             rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: planned_date \"%s\" is not a date",
                               FILE_NAME, r + 2, row[idx[2]]);
-        else if (row[idx[3]][0] && !tables_is_date(row[idx[3]]))
+        else if (row[idx[3]][0] && !datatable_is_date(row[idx[3]]))
             rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: branch_cut \"%s\" is not a date",
                               FILE_NAME, r + 2, row[idx[3]]);
-        else if (!tables_is_date(row[idx[7]]))
+        else if (!datatable_is_date(row[idx[7]]))
             rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: checked_on \"%s\" is not a date",
                               FILE_NAME, r + 2, row[idx[7]]);
         else if (strcmp(st, "released") && strcmp(st, "scheduled") && strcmp(st, "cancelled"))

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "csvfile.h"
+#include "datatable.h"
 #include "fsutil.h"
 #include "observed.h"
 #include "schedule.h"
@@ -52,44 +53,16 @@ static char *slugify(const char *s)
     return strbuf_detach(&b, NULL);
 }
 
-static int load(const char *dir, const char *name, struct csvfile *c, struct wa_error *err)
-{
-    char *p = fsutil_join(dir, name);
-    int rc = csvfile_load(p, c, err);
-    free(p);
-    return rc;
-}
-
-static int need_cols(const struct csvfile *c, const char *file, const char *const *cols, int *idx,
-                     struct wa_error *err)
-{
-    for (size_t i = 0; cols[i]; i++) {
-        idx[i] = csvfile_col(c, cols[i]);
-        if (idx[i] < 0)
-            return wa_error_set(err, WA_ERR_FORMAT, "%s: no column %s", file, cols[i]);
-    }
-    return 0;
-}
-
-int tables_open(const char *dir, const char *file, const char *const *cols, int *idx,
-                struct csvfile *c, struct wa_error *err)
-{
-    int rc = load(dir, file, c, err);
-    if (rc == 0 && (rc = need_cols(c, file, cols, idx, err)) < 0)
-        csvfile_free(c);
-    return rc;
-}
-
 static int load_gpus(const char *dir, struct tables *t, struct wa_error *err)
 {
     struct csvfile c;
     static const char *const cols[] = {"name", "compute_capability", "architecture", "segment",
                                        NULL};
     int idx[4];
-    int rc = load(dir, "gpus.csv", &c, err);
+    int rc = datatable_load(dir, "gpus.csv", &c, err);
     if (rc < 0)
         return rc;
-    if ((rc = need_cols(&c, "gpus.csv", cols, idx, err)) < 0)
+    if ((rc = datatable_need_cols(&c, "gpus.csv", cols, idx, err)) < 0)
         goto out;
     int other_col = csvfile_col(&c, "other_cc"), host_col = csvfile_col(&c, "host");
     t->gpus = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->gpus);
@@ -155,10 +128,10 @@ static int load_toolkits(const char *dir, struct tables *t, struct wa_error *err
                                        "linux_x86_64_min_driver", "windows_x86_64_min_driver",
                                        NULL};
     int idx[4];
-    int rc = load(dir, "cuda_toolkit_driver_versions.csv", &c, err);
+    int rc = datatable_load(dir, "cuda_toolkit_driver_versions.csv", &c, err);
     if (rc < 0)
         return rc;
-    if ((rc = need_cols(&c, "cuda_toolkit_driver_versions.csv", cols, idx, err)) < 0)
+    if ((rc = datatable_need_cols(&c, "cuda_toolkit_driver_versions.csv", cols, idx, err)) < 0)
         goto out;
     t->toolkits = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->toolkits);
     for (size_t r = 0; r < c.nrows; r++) {
@@ -189,10 +162,10 @@ static int load_compat(const char *dir, struct tables *t, struct wa_error *err)
     static const char *const cols[] = {"cuda_major", "linux_min_driver", "windows_min_driver",
                                        NULL};
     int idx[3];
-    int rc = load(dir, "cuda_minor_version_compat.csv", &c, err);
+    int rc = datatable_load(dir, "cuda_minor_version_compat.csv", &c, err);
     if (rc < 0)
         return rc;
-    if ((rc = need_cols(&c, "cuda_minor_version_compat.csv", cols, idx, err)) < 0)
+    if ((rc = datatable_need_cols(&c, "cuda_minor_version_compat.csv", cols, idx, err)) < 0)
         goto out;
     t->compat = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->compat);
     for (size_t r = 0; r < c.nrows; r++) {
@@ -212,10 +185,10 @@ static int load_isas(const char *dir, struct tables *t, struct wa_error *err)
     struct csvfile c;
     static const char *const cols[] = {"cuda_version", "ptx_isa_version", NULL};
     int idx[2];
-    int rc = load(dir, "ptx_isa_versions.csv", &c, err);
+    int rc = datatable_load(dir, "ptx_isa_versions.csv", &c, err);
     if (rc < 0)
         return rc;
-    if ((rc = need_cols(&c, "ptx_isa_versions.csv", cols, idx, err)) < 0)
+    if ((rc = datatable_need_cols(&c, "ptx_isa_versions.csv", cols, idx, err)) < 0)
         goto out;
     t->isas = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->isas);
     for (size_t r = 0; r < c.nrows; r++) {
@@ -254,10 +227,10 @@ static int load_families(const char *dir, struct tables *t, struct wa_error *err
     static const char *const cols[] = {"target", "compatible_cc_cuda_12.9_13.0_docs",
                                        "compatible_cc_latest_guide_table28", NULL};
     int idx[3];
-    int rc = load(dir, "family_specific_targets.csv", &c, err);
+    int rc = datatable_load(dir, "family_specific_targets.csv", &c, err);
     if (rc < 0)
         return rc;
-    if ((rc = need_cols(&c, "family_specific_targets.csv", cols, idx, err)) < 0)
+    if ((rc = datatable_need_cols(&c, "family_specific_targets.csv", cols, idx, err)) < 0)
         goto out;
     t->families = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->families);
     for (size_t r = 0; r < c.nrows; r++) {
@@ -313,34 +286,11 @@ void tables_parse_arch_list(const char *list, struct target *sass, size_t *nsass
     *nptx = target_sort_unique(ptx, *nptx);
 }
 
-int tables_open_optional(const char *dir, const char *file, const char *const *cols, int *idx,
-                         struct csvfile *c, struct wa_error *err)
-{
-    char *path = fsutil_join(dir, file);
-    int exists = fsutil_exists(path);
-    free(path);
-    return exists ? tables_open(dir, file, cols, idx, c, err) : 1;
-}
-
-int tables_is_date(const char *s)
-{
-    static const char shape[] = "dddd-dd-dd";
-    for (size_t i = 0; i < sizeof shape - 1; i++)
-        if (shape[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != '-')
-            return 0;
-    static const int days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    int year = atoi(s), month = (s[5] - '0') * 10 + (s[6] - '0'),
-        day = (s[8] - '0') * 10 + (s[9] - '0');
-    if (s[sizeof shape - 1] != '\0' || month < 1 || month > 12 || day < 1 || day > days[month - 1])
-        return 0;
-    return month != 2 || day < 29 || (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0));
-}
-
 /* Keeps the newest checked-on date of the declared data. */
 static int note_checked(struct tables *t, const char *file, size_t line, const char *date,
                         struct wa_error *err)
 {
-    if (!tables_is_date(date))
+    if (!datatable_is_date(date))
         return wa_error_set(err, WA_ERR_FORMAT,
                             "%s line %zu: checked_on \"%s\" is not a date "
                             "(YYYY-MM-DD)",
@@ -380,7 +330,7 @@ static int load_declared(const char *dir, struct tables *t, struct wa_error *err
                                        "arch_list",  "confidence", "source",  "evidence",
                                        "checked_on", NULL};
     int idx[9];
-    int rc = tables_open(dir, file, cols, idx, &c, err);
+    int rc = datatable_open(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
     t->declared = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->declared);
@@ -433,7 +383,7 @@ static int load_releases(const char *dir, struct tables *t, struct wa_error *err
                                        "checked_on",
                                        NULL};
     int idx[10];
-    int rc = tables_open(dir, file, cols, idx, &c, err);
+    int rc = datatable_open(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
     t->releases = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->releases);
@@ -441,7 +391,7 @@ static int load_releases(const char *dir, struct tables *t, struct wa_error *err
         char *const *row = c.rows[r];
         if ((rc = note_checked(t, file, r + 2, row[idx[9]], err)) < 0)
             break;
-        if (row[idx[7]][0] && !tables_is_date(row[idx[7]])) {
+        if (row[idx[7]][0] && !datatable_is_date(row[idx[7]])) {
             rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: release_date \"%s\" is not a date",
                               file, r + 2, row[idx[7]]);
             break;
@@ -623,7 +573,7 @@ static int load_arch_support(const char *dir, struct tables *t, struct wa_error 
     struct csvfile c;
     static const char *const cols[] = {"compute_capability", "first_toolkit", "last_toolkit", NULL};
     int idx[3];
-    int rc = tables_open(dir, file, cols, idx, &c, err);
+    int rc = datatable_open(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
     t->arch_support = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->arch_support);
@@ -653,7 +603,7 @@ static int load_variant_rules(const char *dir, struct tables *t, struct wa_error
     static const char *const kinds[] = {"name",  "label-major",   "release", "fixed",
                                         "index", "version-major", NULL};
     int idx[5];
-    int rc = tables_open(dir, file, cols, idx, &c, err);
+    int rc = datatable_open(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
     t->variant_rules = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->variant_rules);
@@ -703,7 +653,7 @@ static int load_gpu_libraries(const char *dir, struct tables *t, struct wa_error
     struct csvfile c;
     static const char *const cols[] = {"project", "library", "source", NULL};
     int idx[3];
-    int rc = tables_open(dir, file, cols, idx, &c, err);
+    int rc = datatable_open(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
     t->gpu_libraries = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->gpu_libraries);
@@ -793,7 +743,7 @@ static int load_pythons(const char *dir, struct tables *t, struct wa_error *err)
                                        "python_versions", "free_threaded", "confidence",
                                        "source",          "checked_on",    NULL};
     int idx[8];
-    int rc = tables_open(dir, file, cols, idx, &c, err);
+    int rc = datatable_open(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
     t->pythons = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->pythons);
@@ -802,7 +752,7 @@ static int load_pythons(const char *dir, struct tables *t, struct wa_error *err)
         struct python_support *p = &t->pythons[t->npythons];
         struct dotver rel;
         if (!*row[idx[0]] || dotver_parse(row[idx[1]], &rel) < 0 || !*row[idx[2]] ||
-            !tables_is_date(row[idx[7]]) ||
+            !datatable_is_date(row[idx[7]]) ||
             parse_python_list(row[idx[3]], 0, p->versions, 24, &p->nversions) < 0 ||
             parse_python_list(row[idx[4]], 1, p->free_threaded, 24, &p->nfree_threaded) < 0) {
             rc = wa_error_set(err, WA_ERR_FORMAT,
@@ -912,7 +862,7 @@ static int load_companions(const char *dir, struct tables *t, struct wa_error *e
     static const char *const cols[] = {"torch",  "torchvision", "torchaudio", "notes",
                                        "source", "checked_on",  NULL};
     int idx[6];
-    int rc = tables_open(dir, file, cols, idx, &c, err);
+    int rc = datatable_open(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
     t->companions = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->companions);
@@ -920,7 +870,8 @@ static int load_companions(const char *dir, struct tables *t, struct wa_error *e
         char *const *row = c.rows[r];
         struct dotver a, b, d;
         if (dotver_parse(row[idx[0]], &a) < 0 || dotver_parse(row[idx[1]], &b) < 0 ||
-            (row[idx[2]][0] && dotver_parse(row[idx[2]], &d) < 0) || !tables_is_date(row[idx[5]])) {
+            (row[idx[2]][0] && dotver_parse(row[idx[2]], &d) < 0) ||
+            !datatable_is_date(row[idx[5]])) {
             rc = wa_error_set(err, WA_ERR_FORMAT,
                               "%s line %zu: want a torch version, a torchvision version, a "
                               "torchaudio version (or nothing) and a checked_on date",
@@ -988,10 +939,10 @@ static int load_amd_targets(const char *dir, struct tables *t, struct wa_error *
     struct csvfile c;
     static const char *const cols[] = {"gfx", "family", "xnack", "sramecc", "generic", NULL};
     int idx[5];
-    int rc = load(dir, "amdgpu_targets.csv", &c, err);
+    int rc = datatable_load(dir, "amdgpu_targets.csv", &c, err);
     if (rc < 0)
         return rc;
-    if ((rc = need_cols(&c, "amdgpu_targets.csv", cols, idx, err)) < 0)
+    if ((rc = datatable_need_cols(&c, "amdgpu_targets.csv", cols, idx, err)) < 0)
         goto out;
     t->amd = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->amd);
     for (size_t r = 0; r < c.nrows; r++) {
@@ -1024,10 +975,10 @@ static int load_amd_gpus(const char *dir, struct tables *t, struct wa_error *err
         "name",         "gfx", "architecture", "segment", "xnack_default", "sramecc_default",
         "rocm_support", NULL};
     int idx[7];
-    int rc = load(dir, "amd_gpus.csv", &c, err);
+    int rc = datatable_load(dir, "amd_gpus.csv", &c, err);
     if (rc < 0)
         return rc;
-    if ((rc = need_cols(&c, "amd_gpus.csv", cols, idx, err)) < 0)
+    if ((rc = datatable_need_cols(&c, "amd_gpus.csv", cols, idx, err)) < 0)
         goto out;
     t->gpus = xrealloc(t->gpus, (t->ngpus + c.nrows + 1) * sizeof *t->gpus);
     for (size_t r = 0; r < c.nrows; r++) {

@@ -224,18 +224,6 @@ struct tables {
     size_t *release_next, *python_next;
 };
 
-struct csvfile;
-/* Opens dir/file, a table that must have the columns cols (NULL-ended),
- * their places into idx.  On an error nothing is left to free. */
-int tables_open(const char *dir, const char *file, const char *const *cols, int *idx,
-                struct csvfile *c, struct wa_error *err);
-/* The same for a table that may be absent: 1 (nothing to free) when
- * dir/file does not exist, 0 when opened, <0 on an error. */
-int tables_open_optional(const char *dir, const char *file, const char *const *cols, int *idx,
-                         struct csvfile *c, struct wa_error *err);
-/* Whether s is a date written YYYY-MM-DD. */
-int tables_is_date(const char *s);
-
 /* Loads every table from dir.  Caller frees with tables_free.  Errors name
  * the file and line. */
 int tables_load(const char *dir, struct tables *t, struct wa_error *err);

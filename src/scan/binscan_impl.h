@@ -1,8 +1,8 @@
 /*
  * binscan_impl: the state of one scan, shared by the files of binscan
- * (binscan.c: lifecycle, the fatbin walker, payload inspection, finish;
- * binscan_sections.c: captures and the ELF/PE section tables;
- * binscan_flags.c: nvcc arch-flag strings).  Not for other modules.
+ * (binscan_diag.c: warnings and the first error; binscan.c: lifecycle, the fatbin walker, payload
+ * inspection, finish; binscan_sections.c: captures and the ELF/PE section tables; binscan_flags.c:
+ * nvcc arch-flag strings).  Not for other modules.
  */
 #ifndef WHEELARCH_BINSCAN_IMPL_H
 #define WHEELARCH_BINSCAN_IMPL_H
@@ -110,7 +110,7 @@ struct binscan {
     struct strbuf grab;
 };
 
-/* Diagnostics (binscan.c). */
+/* Diagnostics (binscan_diag.c). */
 void binscan_warnf(struct binscan *bs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int binscan_fail(struct binscan *bs, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

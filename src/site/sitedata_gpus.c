@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsontext.h"
 #include "query.h"
 #include "stack.h"
 #include "strmap.h"
@@ -14,28 +13,6 @@
 #include "xalloc.h"
 
 /* ---- GPUs ---------------------------------------------------------------- */
-
-/* JSON for a <script type="application/json"> element: "<" escaped so the
- * text can never close the element. */
-char *sitedata_script_json(json_t *v)
-{
-    struct strbuf s = STRBUF_INIT, b = STRBUF_INIT;
-    if (jsontext_append(&s, v, JSON_COMPACT | JSON_SORT_KEYS) < 0 || !s.buf) {
-        strbuf_free(&s);
-        return xstrdup("");
-    }
-    const char *p = s.buf, *lt;
-    while ((lt = strchr(p, '<'))) {
-        strbuf_add(&b, p, (size_t)(lt - p));
-        strbuf_adds(&b, "\\u003c");
-        p = lt + 1;
-    }
-    if (p == s.buf) /* nothing to escape: the text as it is */
-        return strbuf_detach(&s, NULL);
-    strbuf_adds(&b, p);
-    strbuf_free(&s);
-    return strbuf_detach(&b, NULL);
-}
 
 static int gpu_cmp(const void *a, const void *b)
 {

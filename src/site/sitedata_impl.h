@@ -1,8 +1,12 @@
 /*
- * sitedata_impl: what the files of sitedata share (sitedata.c: helpers, the
- * newest rows, recommendations, the entry points; sitedata_feeds.c,
- * sitedata_gpus.c, sitedata_home.c, sitedata_releases.c: one kind of page
- * or document each).  Not for other modules.
+ * sitedata_impl: what the files of sitedata share.  Not for other modules.
+ * They call downwards only, in this order:
+ *   sitedata.c          the entry points: which builder runs when
+ *   sitedata_feeds.c, sitedata_gpus.c, sitedata_home.c, sitedata_releases.c
+ *                       one kind of page or document each
+ *   sitedata_shared.c   what they ask of the shared data (the newest rows,
+ *                       the answers per device)
+ *   sitedata_text.c     names, paths, ids and links written from data
  */
 #ifndef WHEELARCH_SITEDATA_IMPL_H
 #define WHEELARCH_SITEDATA_IMPL_H
@@ -40,7 +44,7 @@ struct recs {
     json_t *py_tables;
 };
 
-/* Helpers (sitedata.c) and the builders of each kind of document. */
+/* sitedata_text.c */
 const char *sitedata_platform_name(const char *id);
 void sitedata_set_page_id(json_t *o, const char *key, struct strmap *used, const char *prefix,
                           const char *raw);
@@ -48,6 +52,14 @@ void sitedata_set_href(json_t *o, const char *key, const char *url);
 char *sitedata_release_path(const char *project, const char *version);
 void sitedata_rocm_of(const struct dbview_row *row, char *buf, size_t n);
 json_t *sitedata_cc_json(uint16_t cc);
+/* JSON for a <script type="application/json"> element: "<" escaped so the
+ * text can never close the element.  Caller frees. */
+char *sitedata_script_json(json_t *v);
+
+/* sitedata_shared.c */
+/* The newest row of each (project, release, variant, platform): d->newest
+ * and d->newest_of, made once by sitedata_begin. */
+void sitedata_build_newest(struct sitedata *d);
 long sitedata_newest_row(const struct sitedata *d, const char *project, const char *release,
                          const char *variant, const char *platform);
 /* Whether view row r is the newest of its (project, release, variant,
@@ -63,7 +75,8 @@ const struct recs *sitedata_recs_for(struct sitedata *d, struct recs *cache, siz
                                      uint16_t cc, int arm_host, const struct query_python *pys,
                                      size_t npys);
 json_t *sitedata_meta_copy(const struct sitedata *d);
-char *sitedata_script_json(json_t *v);
+
+/* The builders of each kind of page or document (sitedata_<kind>.c). */
 void sitedata_build_gpus(struct sitedata *d);
 void sitedata_gpus_free(struct sitedata *d);
 void sitedata_build_home(struct sitedata *d);

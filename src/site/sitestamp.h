@@ -15,7 +15,7 @@
 #define WHEELARCH_SITESTAMP_H
 
 #include "error.h"
-#include "site.h"
+#include "sitejob.h"
 
 /* The hash of the inputs of a build with options o, as 64 hex digits;
  * caller frees.  NULL when an input cannot be read (then build anyway). */

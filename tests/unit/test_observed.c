@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "datatable.h"
 #include "harness.h"
 #include "csvfile.h"
 #include "fsutil.h"
@@ -291,9 +292,9 @@ static void rules(const char *data)
                               "ones named here exist."),
        "a release known to be out is said to be out: %s", f.sentence);
     INT_EQ(schedule_due(dir, "2026-07-01"), 3, "three rows due by July");
-    OK(!tables_is_date("2026-02-30") && !tables_is_date("2025-02-29") &&
-           tables_is_date("2028-02-29") && !tables_is_date("2026-04-31") &&
-           tables_is_date("2026-12-31"),
+    OK(!datatable_is_date("2026-02-30") && !datatable_is_date("2025-02-29") &&
+           datatable_is_date("2028-02-29") && !datatable_is_date("2026-04-31") &&
+           datatable_is_date("2026-12-31"),
        "dates are checked against the calendar");
     INT_EQ(schedule_due(dir, "2026-01-01"), 0, "none due on the first day");
     tables_free(&t);

@@ -1,0 +1,299 @@
+/*
+ * sitedata_shared: what the page builders (sitedata_*.c) ask of the site
+ * data they share: the feed's meta, the newest version of each build, a
+ * GPU's answer and its stack's, the recommendations per device.
+ */
+#include "sitedata_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "query.h"
+#include "record.h"
+#include "stack.h"
+#include "strmap.h"
+#include "xalloc.h"
+
+json_t *sitedata_meta_copy(const struct sitedata *d)
+{
+    return json_deep_copy(d->meta);
+}
+
+/* ---- the newest version per (project, release, variant, platform) ------- */
+
+/* project|release|variant|platform, into k (reset first) */
+static void group_key(struct strbuf *k, const char *project, const char *release,
+                      const char *variant, const char *platform)
+{
+    strbuf_set_joined(k, '|', project, release, variant, platform, (char *)NULL);
+}
+
+void sitedata_build_newest(struct sitedata *d)
+{
+    const struct dbview *v = d->v;
+    struct strbuf k = STRBUF_INIT;
+    d->newest = strmap_new(); /* a group's key -> its first row */
+    d->newest_of = xmalloc((v->nrows ? v->nrows : 1) * sizeof *d->newest_of);
+    size_t *first = xmalloc((v->nrows ? v->nrows : 1) * sizeof *first); /* per row */
+    /* the newest so far is kept at the group's first row, then copied to
+     * the others */
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct dbview_row *row = &v->rows[r];
+        group_key(&k, row->project, row->release, row->variant, row->platform);
+        if (!strmap_get(d->newest, k.buf, &first[r])) {
+            strmap_put(d->newest, k.buf, r);
+            first[r] = d->newest_of[r] = r;
+            continue;
+        }
+        const struct dbview_row *b = &v->rows[d->newest_of[first[r]]];
+        int c = dotver_cmp_str(row->version, b->version);
+        if (c > 0 || (c == 0 && row->status < b->status))
+            d->newest_of[first[r]] = r;
+    }
+    for (size_t r = 0; r < v->nrows; r++)
+        d->newest_of[r] = d->newest_of[first[r]];
+    free(first);
+    strbuf_free(&k);
+}
+
+/* The row of (project, release, variant, platform) with the newest version
+ * (the better status among equals), or -1. */
+long sitedata_newest_row(const struct sitedata *d, const char *project, const char *release,
+                         const char *variant, const char *platform)
+{
+    struct strbuf k = STRBUF_INIT;
+    group_key(&k, project, release, variant, platform);
+    size_t first;
+    long out = strmap_get(d->newest, k.buf, &first) ? (long)d->newest_of[first] : -1;
+    strbuf_free(&k);
+    return out;
+}
+
+int sitedata_is_newest(const struct sitedata *d, size_t r)
+{
+    return d->newest_of[r] == r;
+}
+
+/* ---- recommendations per compute capability and platform ---------------- */
+
+/* An answer (recommendation, fallback, driver-table row) as the feed and
+ * the pages carry it, with its verdict's symbol: the source text stays in
+ * the full answer only. */
+static json_t *slim_answer(const struct answer_result *a, const struct answer_install *i,
+                           int keep_source)
+{
+    if (!i)
+        return json_null();
+    json_t *x = answer_install_json(a, i);
+    if (!keep_source)
+        json_object_del(x, "source");
+    json_object_del(x, "scanned_at");
+    json_object_set_new(x, "symbol", json_string(grid_verdict_symbol(i->res.verdict)));
+    return x;
+}
+
+/* The answer of `wheelarch query` for a device on a platform: the one
+ * decision the CLI, the pages and the feed share. */
+/* The answer a platform's result gives: its recommendation, else the
+ * fallback (an older release that runs), else NULL. */
+json_t *sitedata_answer_of(json_t *r)
+{
+    json_t *rec = json_object_get(r, "recommendation");
+    if (json_is_object(rec))
+        return rec;
+    json_t *fb = json_object_get(r, "fallback");
+    return json_is_object(fb) ? fb : NULL;
+}
+
+/* A driver-table row as a page's Python switch needs it, compact (a page
+ * carries one table per Python): [floor, index, pin, index URL, verdict]. */
+static json_t *py_table_row(const struct answer_install *i)
+{
+    return json_pack("[sssss]", i->floor, i->row->variant, i->pin, i->index_url,
+                     compat_verdict_name(i->res.verdict));
+}
+
+/* Whether two driver tables give the same answers at the same floors. */
+static int same_table(const struct answer_install *a, size_t na, const struct answer_install *b,
+                      size_t nb)
+{
+    if (na != nb)
+        return 0;
+    for (size_t i = 0; i < na; i++)
+        if (a[i].row != b[i].row || strcmp(a[i].pin, b[i].pin) != 0 ||
+            strcmp(a[i].floor, b[i].floor) != 0)
+            return 0;
+    return 1;
+}
+
+/* {"3.12": table, "3.13": "3.12" (the same as that one's), "3.9": 0 (the
+ * same as by_driver), ...} of r's py_tables (docs/site.md). */
+static json_t *py_tables_json(const struct answer_result *r)
+{
+    json_t *out = json_object();
+    char names[64][16];
+    for (size_t k = 0; k < r->npy_tables && k < 64; k++) {
+        const struct answer_py_table *t = &r->py_tables[k];
+        tables_python_format(t->python, t->free_threaded, names[k], sizeof names[k]);
+        if (same_table(t->rows, t->nrows, r->by_driver, r->nby_driver)) {
+            json_object_set_new(out, names[k], json_integer(0));
+            continue;
+        }
+        size_t j = 0;
+        while (j < k && !same_table(t->rows, t->nrows, r->py_tables[j].rows, r->py_tables[j].nrows))
+            j++;
+        if (j < k) {
+            json_t *prev = json_object_get(out, names[j]);
+            json_object_set_new(out, names[k],
+                                json_is_array(prev) ? json_string(names[j]) : json_incref(prev));
+            continue;
+        }
+        json_t *rows = json_array();
+        for (size_t i = 0; i < t->nrows; i++)
+            json_array_append_new(rows, py_table_row(&t->rows[i]));
+        json_object_set_new(out, names[k], rows);
+    }
+    return out;
+}
+
+static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
+                                  const char *platform, const struct query_python *pys, size_t npys,
+                                  json_t **py_tables)
+{
+    struct query_options o = {0};
+    o.table_pythons = pys;
+    o.ntable_pythons = npys;
+    o.cc = cc;
+    o.arm_host = arm_host;
+    o.project = "torch";
+    o.platform = platform;
+    o.order = d->query_order;
+    for (size_t c = 0; c < d->grid.nccs; c++)
+        if (d->grid.ccs[c] == cc) { /* the grid's verdicts of this device */
+            o.judged = d->grid.results;
+            o.judged_index = &d->grid.cell[c * d->v->nrows];
+        }
+    struct wa_error err;
+    struct answer_result *r = query_answer(d->v, &o, &err);
+    if (!r)
+        return json_null();
+    json_t *out = json_object();
+    json_object_set_new(out, "release", json_string(r->version));
+    json_object_set_new(out, "applies", json_boolean(r->applies));
+    json_object_set_new(out, "recommendation", slim_answer(r, r->recommendation, 1));
+    json_object_set_new(out, "fallback", slim_answer(r, r->fallback, 1));
+    /* the newest release with code whatever the driver: what a driver
+     * update can reach (null: none has code, see way_forward) */
+    json_object_set_new(out, "newest_with_code", slim_answer(r, r->newest_with_code, 1));
+    json_t *bd = json_array();
+    for (size_t i = 0; i < r->nby_driver; i++) {
+        json_t *e = slim_answer(r, &r->by_driver[i], 0);
+        json_object_del(e, "reason");
+        json_object_del(e, "checked_on");
+        /* each page carries this table: the companions stay with the
+         * answer itself */
+        json_object_del(e, "companions");
+        json_t *cmds = json_object_get(e, "commands");
+        json_object_del(cmds, "pip_with_companions");
+        json_object_del(cmds, "uv_with_companions");
+        json_array_append_new(bd, e);
+    }
+    json_object_set_new(out, "by_driver", bd);
+    json_t *py = answer_pypi_json(&r->pypi);
+    if (json_is_object(py)) {
+        json_object_del(py, "source");
+        json_object_del(py, "scanned_at");
+        if (!r->pypi.unknown)
+            json_object_set_new(py, "symbol", json_string(grid_verdict_symbol(r->pypi.verdict)));
+    }
+    json_object_set_new(out, "pypi", py);
+    json_t *ln = json_array();
+    for (size_t i = 0; i < r->nlast_native; i++) {
+        json_t *e = answer_native_json(&r->last_native[i]);
+        json_object_del(e, "source");
+        json_object_del(e, "scanned_at");
+        json_object_del(e, "checked_on");
+        json_array_append_new(ln, e);
+    }
+    json_object_set_new(out, "last_native", ln);
+    json_object_set_new(out, "way_forward", answer_source_build_json(&r->source_build));
+    json_object_set_new(out, "guidance", answer_guidance_json(&r->guidance));
+    json_t *vs = json_object();
+    for (size_t i = 0; i < r->nrows; i++)
+        json_object_set_new(vs, r->rows[i].row->variant,
+                            json_string(compat_verdict_name(r->rows[i].v.res.verdict)));
+    json_object_set_new(out, "variants", vs);
+    if (py_tables && npys)
+        *py_tables = py_tables_json(r);
+    answer_free(r);
+    return out;
+}
+
+/* The rest of the stack for a device on a platform: every crawled
+ * project but torch (stack_run_projects of the names of stack_projects),
+ * each as a GPU page shows it; NULL when torch is all there is. */
+json_t *sitedata_stack_for(struct sitedata *d, const char *const *names, size_t n, uint16_t cc,
+                           int arm_host, const char *platform)
+{
+    struct query_options o = {0};
+    o.cc = cc;
+    o.arm_host = arm_host;
+    o.platform = platform;
+    o.order = d->query_order;
+    for (size_t c = 0; c < d->grid.nccs; c++)
+        if (d->grid.ccs[c] == cc) {
+            o.judged = d->grid.results;
+            o.judged_index = &d->grid.cell[c * d->v->nrows];
+        }
+    struct stack_result *st = stack_answer_projects(d->v, &o, names, n);
+    json_t *out = json_array();
+    for (size_t i = 0; i < st->n; i++) {
+        const struct stack_entry *e = &st->entries[i];
+        const struct answer_result *res = e->res;
+        if (strcmp(res->project, "torch") == 0 || !res->applies)
+            continue;
+        json_t *x = json_object();
+        json_object_set_new(x, "project", json_string(res->project));
+        json_object_set_new(x, "release", json_string(res->version));
+        json_object_set_new(x, "newest", json_string(res->version));
+        const struct answer_install *a = answer_runs(res);
+        json_object_set_new(x, "answer", slim_answer(res, a, 0));
+        json_object_set_new(x, "is_fallback", json_boolean(a && !res->recommendation));
+        if (e->note)
+            json_object_set_new(x, "note", json_string(e->note));
+        if (e->has_together)
+            json_object_set_new(x, "together", stack_together_json(e));
+        json_array_append_new(out, x);
+    }
+    stack_free(st);
+    if (json_array_size(out) == 0) {
+        json_decref(out);
+        return NULL;
+    }
+    return out;
+}
+
+const struct recs *sitedata_recs_for(struct sitedata *d, struct recs *cache, size_t *ncache,
+                                     uint16_t cc, int arm_host, const struct query_python *pys,
+                                     size_t npys)
+{
+    for (size_t i = 0; i < *ncache; i++)
+        if (cache[i].cc == cc && cache[i].arm_host == arm_host)
+            return &cache[i];
+    json_t *o = json_object();
+    json_t *py = npys ? json_object() : NULL;
+    for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
+        json_t *t = NULL;
+        json_object_set_new(
+            o, sitedata_platforms[p],
+            recommendation_for(d, cc, arm_host, sitedata_platforms[p], pys, npys, &t));
+        if (t)
+            json_object_set_new(py, sitedata_platforms[p], t);
+    }
+    struct recs *e = &cache[(*ncache)++];
+    e->cc = cc;
+    e->arm_host = arm_host;
+    e->by_platform = o;
+    e->py_tables = py;
+    return e;
+}
