@@ -1,7 +1,12 @@
 """The source tree's layering (docs/layout.md): every module of src/ sits in
 the folder its table names, and includes only headers of its own folder or
 of folders above it in the table; the core never includes tool/.  Also:
-every header that the core includes exists in exactly one folder."""
+every header that the core includes exists in exactly one folder.  And no
+circles between the files of src/: a file that calls a function of another
+is called by none of the files that one reaches (found from the sources:
+non-static functions defined at the start of a line, names followed by
+"(" elsewhere), so each file can be read after those it uses."""
+import collections
 import os
 import re
 import sys
@@ -42,4 +47,54 @@ for folder in order:
             if inc in where:
                 c.ok(rank[where[inc]] <= rank[folder],
                      "%s/%s includes %s.h from %s, below it" % (folder, f, inc, where[inc]))
+
+# ---- no circles of calls between files ------------------------------------------------
+text, defined_in = {}, {}
+for folder in order:
+    for f in sorted(os.listdir(os.path.join(ROOT, folder))):
+        if f.endswith(".c"):
+            path = "%s/%s" % (folder, f)
+            src = re.sub(r"/\*.*?\*/|//[^\n]*", "", open(os.path.join(ROOT, path)).read(), flags=re.S)
+            text[path] = src
+            for m in re.finditer(r"^(?!static\b)[a-z][^\n;=]*?\b(\w+)\(", src, re.M):
+                defined_in.setdefault(m.group(1), path)
+calls = collections.defaultdict(set)
+for path, src in text.items():
+    for name in set(re.findall(r"\b(\w+)\(", src)):
+        other = defined_in.get(name)
+        if other and other != path:
+            calls[path].add(other)
+# strongly connected components (Tarjan): any of more than one file is a circle
+index, low, stack, on, circles = {}, {}, [], set(), []
+
+
+def visit(v):
+    index[v] = low[v] = len(index)
+    stack.append(v)
+    on.add(v)
+    for w in sorted(calls[v]):
+        if w not in index:
+            visit(w)
+            low[v] = min(low[v], low[w])
+        elif w in on:
+            low[v] = min(low[v], index[w])
+    if low[v] == index[v]:
+        comp = []
+        while True:
+            w = stack.pop()
+            on.discard(w)
+            comp.append(w)
+            if w == v:
+                break
+        if len(comp) > 1:
+            circles.append(sorted(comp))
+
+
+sys.setrecursionlimit(10000)
+for path in sorted(text):
+    if path not in index:
+        visit(path)
+c.ok(len(text) > 50 and sum(len(v) for v in calls.values()) > 100,
+     "the call graph was read (%d files, %d edges)" % (len(text), sum(len(v) for v in calls.values())))
+c.eq(circles, [], "files of src/ that call each other round in a circle")
 c.done()
