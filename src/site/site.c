@@ -52,6 +52,57 @@ struct ctx {
     struct strbuf page;
 };
 
+/* ---- the kinds of page ------------------------------------------------------
+ *
+ * One entry per kind of HTML page: its template, where its pages go, the
+ * title and description each page says, and the function that makes the
+ * pages of the kind (with the data sitedata made for them).  A new kind is
+ * an entry here, a function and a template.  Pages whose making is tied
+ * to how the build runs (a wheel's, made while the database is read; a
+ * release's, on both threads at the end) have no function: their code
+ * reads the entry for the rest.
+ */
+struct page_kind;
+typedef int (*page_make_fn)(struct ctx *c, struct sitedata *d, const struct page_kind *k,
+                            struct wa_error *err);
+struct page_kind {
+    const char *template_name; /* templates/<template_name>.mustache */
+    const char *path;          /* where its pages go, for the reader */
+    const char *title;         /* a page's title; "{}": the page's own name */
+    const char *title_one;     /* the title of the kind's main page, or NULL */
+    const char *description;
+    const char *source; /* prose: the Markdown file in templates/content/ */
+    page_make_fn make;  /* NULL: made where the build runs it */
+    const char *phase;  /* the phase the build reports after it, or NULL */
+};
+
+enum {
+    PAGE_HOME,
+    PAGE_MATRIX,
+    PAGE_GPU,
+    PAGE_CHANGES,
+    PAGE_METHODOLOGY,
+    PAGE_API,
+    PAGE_FAQ,
+    PAGE_RELEASE,
+    PAGE_WHEEL,
+    PAGE_KINDS
+};
+static const struct page_kind page_kinds[PAGE_KINDS];
+
+/* k's title for a page named name: "{}" in it replaced.  Caller frees. */
+static char *title_of(const struct page_kind *k, const char *name)
+{
+    const char *at = strstr(k->title, "{}");
+    if (!at)
+        return xstrdup(k->title);
+    struct strbuf b = STRBUF_INIT;
+    strbuf_add(&b, k->title, (size_t)(at - k->title));
+    strbuf_adds(&b, name);
+    strbuf_adds(&b, at + 2);
+    return strbuf_detach(&b, NULL);
+}
+
 /* "../../" for "gpu/x/index.html", "./" for "index.html". */
 static char *root_of(const char *path)
 {
@@ -190,7 +241,8 @@ static int wheel_page(struct ctx *c, const struct record *r, struct wa_error *er
     char *seg = sitedata_segment(r->key);
     char *path = xasprintf("wheel/%s.html", seg);
     char *what = xasprintf("wheel %s", r->filename);
-    int rc = render(c, "wheel", path, page, r->filename, "GPU code read from one wheel", what, err);
+    const struct page_kind *k = &page_kinds[PAGE_WHEEL];
+    int rc = render(c, k->template_name, path, page, r->filename, k->description, what, err);
     free(what);
     free(path);
     free(seg);
@@ -266,12 +318,12 @@ static int read_template_file(const struct ctx *c, const char *folder, const cha
     return rc;
 }
 
-static int prose(struct ctx *c, const char *md_name, const char *path, const char *description,
-                 struct wa_error *err)
+static int prose(struct ctx *c, struct sitedata *d, const struct page_kind *k, struct wa_error *err)
 {
+    (void)d;
     char *text;
     size_t n;
-    int rc = read_template_file(c, "content", md_name, &text, &n, err);
+    int rc = read_template_file(c, "content", k->source, &text, &n, err);
     if (rc < 0)
         return rc;
     char *html;
@@ -288,7 +340,7 @@ static int prose(struct ctx *c, const char *md_name, const char *path, const cha
     }
     json_t *data = json_object();
     json_object_set_new(data, "html", json_string(html));
-    rc = render(c, "prose", path, data, title, description, NULL, err);
+    rc = render(c, k->template_name, k->path, data, title, k->description, NULL, err);
     json_decref(data);
     free(html);
     free(text);
@@ -297,7 +349,8 @@ static int prose(struct ctx *c, const char *md_name, const char *path, const cha
 
 /* ---- the pages ----------------------------------------------------------- */
 
-static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
+static int gpu_pages(struct ctx *c, struct sitedata *d, const struct page_kind *kind,
+                     struct wa_error *err)
 {
     /* The release tables depend only on the device code (compute capability
      * or gfx processor): rendered once per code (dozens) rather than once per
@@ -330,16 +383,13 @@ static int gpu_pages(struct ctx *c, struct sitedata *d, struct wa_error *err)
             k = nhtml++;
             strmap_put(by_cc, cc, k);
         }
-        char *title = xasprintf("%s: which PyTorch wheels run on it", name);
+        char *title = title_of(kind, name);
         if (rc == 0) {
             /* rendered from checked strings: no need to check its UTF-8 again */
             json_object_set_new(p, "releases_html", json_string_nocheck(html[k] ? html[k] : ""));
             json_object_set_new(p, "has_releases",
                                 json_boolean(json_array_size(json_object_get(p, "releases")) > 0));
-            rc = render(c, "gpu", path, p, title,
-                        "Verdict per PyTorch release, CUDA variant and platform, and the index to "
-                        "install from",
-                        name, err);
+            rc = render(c, kind->template_name, path, p, title, kind->description, name, err);
         }
         free(title);
         free(path);
@@ -391,11 +441,10 @@ static void release_pages_run(struct release_job *j)
         if (!p)
             return;
         char *path = xasprintf("%sindex.html", json_string_value(json_object_get(p, "path")));
+        const struct page_kind *k = &page_kinds[PAGE_RELEASE];
         char *title = xasprintf("%s %s", json_string_value(json_object_get(p, "project")),
                                 json_string_value(json_object_get(p, "version")));
-        j->rc = render(&j->c, "release", path, p, title,
-                       "GPU targets per variant and platform, module coverage, provenance", title,
-                       &j->err);
+        j->rc = render(&j->c, k->template_name, path, p, title, k->description, title, &j->err);
         if (j->rc < 0) {
             pthread_mutex_lock(j->mu);
             *j->next = v->nrows + 1;
@@ -439,12 +488,12 @@ static char *atom_time(const char *date)
     return xstrdup("1970-01-01T00:00:00Z");
 }
 
-static int changes(struct ctx *c, struct sitedata *d, struct wa_error *err)
+static int changes(struct ctx *c, struct sitedata *d, const struct page_kind *k,
+                   struct wa_error *err)
 {
     json_t *data = json_object();
     json_object_set(data, "changes", d->changes);
-    int rc = render(c, "changes", "changes/index.html", data, "Changes between releases",
-                    "GPU targets each release added or dropped", NULL, err);
+    int rc = render(c, k->template_name, k->path, data, k->title, k->description, NULL, err);
     json_decref(data);
     if (rc < 0)
         return rc;
@@ -975,6 +1024,67 @@ void site_stats_free(struct site_stats *st)
     st->nskipped = 0;
 }
 
+/* ---- the pages of the registry -------------------------------------------- */
+
+static int home_page(struct ctx *c, struct sitedata *d, const struct page_kind *k,
+                     struct wa_error *err)
+{
+    return render(c, k->template_name, k->path, d->home, k->title, k->description, NULL, err);
+}
+
+/* matrix/ for torch, matrix/<project>/ for each other project */
+static int matrix_pages(struct ctx *c, struct sitedata *d, const struct page_kind *k,
+                        struct wa_error *err)
+{
+    int rc = 0;
+    size_t mi;
+    json_t *mp;
+    json_array_foreach(d->matrix_pages, mi, mp)
+    {
+        json_t *page = json_object_get(mp, "page");
+        const char *proj = json_string_value(json_object_get(page, "project"));
+        char *title = mi == 0 ? xstrdup(k->title_one) : title_of(k, proj);
+        char *desc = mi == 0
+                         ? xstrdup(k->description)
+                         : xasprintf("%s releases and variants against GPU architectures", proj);
+        rc = render(c, k->template_name, json_string_value(json_object_get(mp, "path")), page,
+                    title, desc, NULL, err);
+        free(title);
+        free(desc);
+        if (rc < 0)
+            break;
+    }
+    return rc;
+}
+
+static const struct page_kind page_kinds[PAGE_KINDS] = {
+    [PAGE_HOME] = {"index", "index.html", "Which PyTorch runs on my GPU?", NULL,
+                   "Which PyTorch wheel runs on which NVIDIA GPU, read from the GPU code in the "
+                   "wheels",
+                   NULL, home_page, NULL},
+    [PAGE_MATRIX] = {"matrix", "matrix/index.html, matrix/<project>/index.html", "The matrix: {}",
+                     "The matrix", "PyTorch releases and CUDA variants against GPU architectures",
+                     NULL, matrix_pages, "home"},
+    [PAGE_GPU] = {"gpu", "gpu/<slug>/index.html", "{}: which PyTorch wheels run on it", NULL,
+                  "Verdict per PyTorch release, CUDA variant and platform, and the index to "
+                  "install from",
+                  NULL, gpu_pages, "gpus"},
+    [PAGE_CHANGES] = {"changes", "changes/index.html", "Changes between releases", NULL,
+                      "GPU targets each release added or dropped", NULL, changes, NULL},
+    [PAGE_METHODOLOGY] = {"prose", "methodology/index.html", NULL, NULL,
+                          "How wheelarch reads GPU code and decides what runs where",
+                          "methodology.md", prose, NULL},
+    [PAGE_API] = {"prose", "api/index.html", NULL, NULL, "The JSON feed and the GPU-aware indexes",
+                  "api.md", prose, NULL},
+    [PAGE_FAQ] = {"prose", "faq/index.html", NULL, NULL, "Questions and answers", "faq.md", prose,
+                  "pages"},
+    [PAGE_RELEASE] = {"release", "release/<project>/<version>/index.html", "{project} {version}",
+                      NULL, "GPU targets per variant and platform, module coverage, provenance",
+                      NULL, NULL, NULL},
+    [PAGE_WHEEL] = {"wheel", "wheel/<key>.html", "{file name}", NULL,
+                    "GPU code read from one wheel", NULL, NULL, NULL},
+};
+
 int site_build(const struct site_options *o, struct site_stats *st, struct wa_error *err)
 {
     memset(st, 0, sizeof *st);
@@ -1043,42 +1153,12 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     sitedata_build_pages(&d);
     phase(o, "page data");
     rc = put_json(&c, "api/v1/gpus.json", d.gpus, err);
-    if (rc == 0)
-        rc = render(&c, "index", "index.html", d.home, "Which PyTorch runs on my GPU?",
-                    "Which PyTorch wheel runs on which NVIDIA GPU, read from the GPU code in the "
-                    "wheels",
-                    NULL, err);
-    size_t mi;
-    json_t *mp;
-    json_array_foreach(d.matrix_pages, mi, mp)
-    {
-        if (rc < 0)
-            break;
-        json_t *page = json_object_get(mp, "page");
-        const char *proj = json_string_value(json_object_get(page, "project"));
-        char *title = mi == 0 ? xstrdup("The matrix") : xasprintf("The matrix: %s", proj);
-        char *desc = mi == 0
-                         ? xstrdup("PyTorch releases and CUDA variants against GPU architectures")
-                         : xasprintf("%s releases and variants against GPU architectures", proj);
-        rc = render(&c, "matrix", json_string_value(json_object_get(mp, "path")), page, title, desc,
-                    NULL, err);
-        free(title);
-        free(desc);
+    for (const struct page_kind *k = page_kinds; rc == 0 && k < page_kinds + PAGE_KINDS; k++) {
+        if (k->make)
+            rc = k->make(&c, &d, k, err);
+        if (k->phase)
+            phase(o, k->phase);
     }
-    phase(o, "home");
-    if (rc == 0)
-        rc = gpu_pages(&c, &d, err);
-    phase(o, "gpus");
-    if (rc == 0)
-        rc = changes(&c, &d, err);
-    if (rc == 0)
-        rc = prose(&c, "methodology.md", "methodology/index.html",
-                   "How wheelarch reads GPU code and decides what runs where", err);
-    if (rc == 0)
-        rc = prose(&c, "api.md", "api/index.html", "The JSON feed and the GPU-aware indexes", err);
-    if (rc == 0)
-        rc = prose(&c, "faq.md", "faq/index.html", "Questions and answers", err);
-    phase(o, "pages");
     /* The feeds' steps left, then the release pages with the feeds' thread
      * (small pages: the two threads end together). */
     struct ctx helper; /* this thread's part of the feeds */
