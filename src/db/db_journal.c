@@ -1,0 +1,112 @@
+/*
+ * db_journal: failures (why a wheel could not be recorded) and the journal
+ * (a note per wheel being scanned, left behind by a run that died).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "db_impl.h"
+#include "jsontext.h"
+#include "wheelkey.h"
+#include "xalloc.h"
+
+/* ---- failures and the journal ------------------------------------------- */
+
+/* Stores v as JSON under key in table (failures or journal); then runs
+ * `also` (may be NULL) with the key, in the same transaction. */
+static int put_json(struct db *db, const char *sql, const char *also, const char *key, json_t *v,
+                    struct wa_error *err)
+{
+    if (!wheelkey_valid(key))
+        return dbi_bad_key(key, err);
+    char *text = jsontext_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+    pthread_mutex_lock(&db->mu);
+    int rc = dbi_tx_begin(db, err);
+    if (rc == 0) {
+        sqlite3_stmt *st = dbi_prep(db, sql);
+        if (st) {
+            dbi_bind_text(st, 1, key);
+            dbi_bind_text(st, 2, text);
+        }
+        if (!st || sqlite3_step(st) != SQLITE_DONE)
+            rc = dbi_sql_error(db, err, "cannot write");
+        sqlite3_finalize(st);
+        if (rc == 0 && also) {
+            st = dbi_prep(db, also);
+            if (st)
+                dbi_bind_text(st, 1, key);
+            if (!st || sqlite3_step(st) != SQLITE_DONE)
+                rc = dbi_sql_error(db, err, "cannot write");
+            sqlite3_finalize(st);
+        }
+        rc = dbi_tx_end(db, rc, err);
+    }
+    pthread_mutex_unlock(&db->mu);
+    free(text);
+    return rc;
+}
+
+static void delete_key(struct db *db, const char *sql, const char *key)
+{
+    if (!wheelkey_valid(key))
+        return;
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = dbi_prep(db, sql);
+    if (st) {
+        dbi_bind_text(st, 1, key);
+        sqlite3_step(st);
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+}
+
+static json_t *get_json(struct db *db, const char *sql, const char *key)
+{
+    char *text = dbi_get_text(db, sql, key);
+    json_t *v = text ? jsontext_loads(text, 0, NULL) : NULL;
+    free(text);
+    return v;
+}
+
+int db_write_failure(struct db *db, const char *key, json_t *f, struct wa_error *err)
+{
+    return put_json(db, "INSERT OR REPLACE INTO failures (key, failure) VALUES (?, ?)",
+                    "DELETE FROM journal WHERE key = ?", key, f, err);
+}
+
+json_t *db_read_failure(struct db *db, const char *key)
+{
+    return get_json(db, "SELECT failure FROM failures WHERE key = ?", key);
+}
+
+int db_journal_begin(struct db *db, const char *key, json_t *info, struct wa_error *err)
+{
+    return put_json(db, "INSERT OR REPLACE INTO journal (key, note) VALUES (?, ?)", NULL, key, info,
+                    err);
+}
+
+void db_journal_end(struct db *db, const char *key)
+{
+    delete_key(db, "DELETE FROM journal WHERE key = ?", key);
+}
+
+int db_journal_list(struct db *db, char ***keys, size_t *n, struct wa_error *err)
+{
+    int rc = dbi_list_keys(db, "SELECT key FROM journal ORDER BY key", keys, n, err);
+    if (rc < 0)
+        return rc;
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++) {
+        if (wheelkey_valid((*keys)[i]))
+            (*keys)[k++] = (*keys)[i];
+        else
+            free((*keys)[i]); /* not ours to act on */
+    }
+    *n = k;
+    return 0;
+}
+
+json_t *db_journal_read(struct db *db, const char *key)
+{
+    return get_json(db, "SELECT note FROM journal WHERE key = ?", key);
+}

@@ -1,0 +1,435 @@
+/*
+ * db_records: what the database stores of each wheel: a record, its
+ * columns, binaries and targets; reading, counting and listing them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "db_impl.h"
+#include "jsontext.h"
+#include "strbuf.h"
+#include "target.h"
+#include "wheelkey.h"
+#include "xalloc.h"
+
+int dbi_put_binaries(struct db *db, const char *key, json_t *rec, struct wa_error *err)
+{
+    json_t *bins = json_object_get(rec, "binaries");
+    if (!json_array_size(bins))
+        return 0;
+    int bundles = record_bundles_libraries(rec);
+    sqlite3_stmt *b = dbi_cached(db, "INSERT OR REPLACE INTO binaries (wheel, path, format, size, "
+                                     "modules, bundled) VALUES (?, ?, ?, ?, ?, ?)");
+    sqlite3_stmt *t = dbi_cached(db, "INSERT OR REPLACE INTO targets (wheel, path, target, kind, "
+                                     "modules, entries, bytes, uncompressed_bytes, codecs, isa) "
+                                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    int rc = b && t ? 0 : dbi_sql_error(db, err, "cannot store binaries");
+    size_t i;
+    json_t *bin;
+    json_array_foreach(bins, i, bin)
+    {
+        if (rc < 0)
+            break;
+        const char *path = json_string_value(json_object_get(bin, "path"));
+        if (!path)
+            continue;
+        sqlite3_reset(b);
+        dbi_bind_text(b, 1, key);
+        dbi_bind_text(b, 2, path);
+        dbi_bind_text(b, 3, json_string_value(json_object_get(bin, "format")));
+        json_t *v = json_object_get(bin, "size");
+        if (json_is_integer(v))
+            sqlite3_bind_int64(b, 4, json_integer_value(v));
+        else
+            sqlite3_bind_null(b, 4);
+        v = json_object_get(bin, "modules");
+        if (json_is_integer(v))
+            sqlite3_bind_int64(b, 5, json_integer_value(v));
+        else
+            sqlite3_bind_null(b, 5);
+        sqlite3_bind_int(b, 6, bundles && record_is_bundled(path));
+        if (sqlite3_step(b) != SQLITE_DONE) {
+            rc = dbi_sql_error(db, err, "cannot store binaries");
+            break;
+        }
+        const char *name;
+        json_t *tv;
+        json_object_foreach(json_object_get(bin, "targets"), name, tv)
+        {
+            struct target tg;
+            if (target_parse(name, &tg) != 0)
+                continue;
+            static const char *const kinds[] = {"sass", "ptx", "lto", "gfx"};
+            sqlite3_reset(t);
+            dbi_bind_text(t, 1, key);
+            dbi_bind_text(t, 2, path);
+            dbi_bind_text(t, 3, name);
+            dbi_bind_text(t, 4, (size_t)tg.kind < 4 ? kinds[tg.kind] : "other");
+            static const char *const ints[] = {"modules", "entries", "bytes", "uncompressed_bytes"};
+            for (int k = 0; k < 4; k++) {
+                json_t *iv = json_object_get(tv, ints[k]);
+                if (json_is_integer(iv))
+                    sqlite3_bind_int64(t, 5 + k, json_integer_value(iv));
+                else
+                    sqlite3_bind_null(t, 5 + k);
+            }
+            json_t *codecs = json_object_get(tv, "codecs");
+            char *cs = json_is_array(codecs) ? jsontext_dumps(codecs, JSON_COMPACT) : NULL;
+            dbi_bind_text(t, 9, cs);
+            free(cs);
+            dbi_bind_text(t, 10, json_string_value(json_object_get(tv, "isa")));
+            if (sqlite3_step(t) != SQLITE_DONE) {
+                rc = dbi_sql_error(db, err, "cannot store targets");
+                break;
+            }
+        }
+    }
+    dbi_done(b);
+    dbi_done(t);
+    return rc;
+}
+
+void dbi_bind_int_or_null(sqlite3_stmt *st, int i, long long v, int known)
+{
+    if (known)
+        sqlite3_bind_int64(st, i, v);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+/* Binds c's columns (COLUMNS) from parameter `at` on. */
+void dbi_bind_columns(sqlite3_stmt *st, int at, const struct record_columns *c)
+{
+    const char *v[] = {c->status,
+                       c->project,
+                       c->version,
+                       c->variant,
+                       c->platform,
+                       c->filename,
+                       c->url,
+                       c->sha256,
+                       c->upload_time,
+                       c->scanned_at,
+                       c->inferred_from,
+                       c->index_url,
+                       c->wheelarch_version,
+                       c->sass,
+                       c->ptx,
+                       c->gfx,
+                       c->code,
+                       c->name,
+                       c->local,
+                       c->variant_source,
+                       c->python_tag,
+                       c->abi_tag,
+                       c->platform_tag,
+                       c->indexes,
+                       c->line.requires_python};
+    int n = (int)(sizeof v / sizeof *v);
+    for (int i = 0; i < n; i++)
+        dbi_bind_text(st, at + i, v[i]);
+    dbi_bind_int_or_null(st, at + n, c->line.size, c->line.size >= 0);
+    dbi_bind_int_or_null(st, at + n + 1, c->line.sha256_verified, c->line.sha256_verified >= 0);
+    sqlite3_bind_int(st, at + n + 2, c->line.yanked);
+    dbi_bind_text(st, at + n + 3, c->line.yanked_reason);
+}
+
+/* ---- records ------------------------------------------------------------ */
+
+int db_has_record(struct db *db, const char *key)
+{
+    return db_record_status(db, key) != NULL;
+}
+
+int db_each_requirement_list(struct db *db,
+                             int (*fn)(void *ud, const char *key, const char *requires,
+                                       struct wa_error *err),
+                             void *ud, struct wa_error *err)
+{
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = dbi_prep(db, "SELECT key, requires FROM wheels WHERE status = 'scanned' AND "
+                                    "requires IS NOT NULL ORDER BY key");
+    int rc = st ? 0 : dbi_sql_error(db, err, "cannot read requirements");
+    int s = SQLITE_DONE;
+    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *key = (const char *)sqlite3_column_text(st, 0);
+        const char *req = (const char *)sqlite3_column_text(st, 1);
+        if (key && req)
+            rc = fn(ud, key, req, err);
+    }
+    if (rc == 0 && s != SQLITE_DONE)
+        rc = dbi_sql_error(db, err, "cannot read requirements");
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return rc;
+}
+
+int db_has_version(struct db *db, const char *project, const char *version)
+{
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st =
+        dbi_prep(db, "SELECT 1 FROM wheels WHERE project = ? AND version = ? LIMIT 1");
+    int found = 0;
+    if (st) {
+        dbi_bind_text(st, 1, project);
+        dbi_bind_text(st, 2, version);
+        found = sqlite3_step(st) == SQLITE_ROW;
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return found;
+}
+
+const char *db_record_status(struct db *db, const char *key)
+{
+    char *s = dbi_get_text(db, "SELECT status FROM wheels WHERE key = ?", key);
+    const char *r = !s ? NULL : strcmp(s, "scanned") == 0 ? "scanned" : "inferred";
+    free(s);
+    return r;
+}
+
+char *db_record_code(struct db *db, const char *key)
+{
+    return dbi_get_text(db, "SELECT code FROM wheels WHERE key = ?", key);
+}
+
+static json_t *parse(const char *text, const char *what, const char *key, struct db *db,
+                     struct wa_error *err)
+{
+    json_error_t je;
+    json_t *v = jsontext_loads(text, JSON_REJECT_DUPLICATES, &je);
+    if (!v)
+        wa_error_set(err, WA_ERR_FORMAT, "%s: %s of %s: line %d column %d: %s", db->path, what, key,
+                     je.line, je.column, je.text);
+    return v;
+}
+
+int db_read_record(struct db *db, const char *key, json_t **rec, struct wa_error *err)
+{
+    *rec = NULL;
+    if (!wheelkey_valid(key))
+        return dbi_bad_key(key, err);
+    char *text = dbi_get_text(db, "SELECT record FROM records WHERE key = ?", key);
+    if (!text)
+        return wa_error_set(err, WA_ERR_IO, "%s: no record %s", db->path, key);
+    *rec = parse(text, "the record", key, db, err);
+    free(text);
+    return *rec ? 0 : -1;
+}
+
+int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error *err)
+{
+    if (!wheelkey_valid(key))
+        return dbi_bad_key(key, err);
+    struct record_columns c;
+    int rc = record_columns_of(key, rec, &c, err);
+    if (rc < 0) {
+        record_columns_free(&c);
+        return rc;
+    }
+    char *text = jsontext_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS);
+    pthread_mutex_lock(&db->mu);
+    rc = dbi_tx_begin(db, err);
+    if (rc == 0) {
+        /* The old row is deleted first, so the delete trigger refreshes its
+         * build: INSERT OR REPLACE deletes without firing it, which left
+         * the old build's row behind when a wheel moved to another build. */
+        sqlite3_stmt *st = dbi_cached(db, "DELETE FROM wheels WHERE key = ?");
+        if (st)
+            dbi_bind_text(st, 1, key);
+        if (!st || sqlite3_step(st) != SQLITE_DONE)
+            rc = dbi_sql_error(db, err, "cannot store a record");
+        dbi_done(st);
+        st = rc == 0 ? dbi_cached(db, "INSERT INTO wheels (key, " COLUMNS5
+                                      ") VALUES (?, " COLUMN_SLOTS5 ")")
+                     : NULL;
+        if (st) {
+            dbi_bind_text(st, 1, key);
+            dbi_bind_columns(st, 2, &c);
+            dbi_bind_text(st, 2 + NCOLUMNS, c.requires);
+        }
+        if (rc == 0 && (!st || sqlite3_step(st) != SQLITE_DONE))
+            rc = dbi_sql_error(db, err, "cannot store a record");
+        dbi_done(st);
+        st = rc == 0 ? dbi_cached(db, "INSERT OR REPLACE INTO records (key, record) VALUES (?, ?)")
+                     : NULL;
+        if (st) {
+            dbi_bind_text(st, 1, key);
+            dbi_bind_text(st, 2, text);
+        }
+        if (rc == 0 && (!st || sqlite3_step(st) != SQLITE_DONE))
+            rc = dbi_sql_error(db, err, "cannot store a record");
+        dbi_done(st);
+        static const char *const clear[] = {
+            "DELETE FROM binaries WHERE wheel = ?", "DELETE FROM targets WHERE wheel = ?",
+            "DELETE FROM failures WHERE key = ?", "DELETE FROM journal WHERE key = ?"};
+        for (size_t i = 0; rc == 0 && i < 4; i++) {
+            st = dbi_cached(db, clear[i]);
+            if (st)
+                dbi_bind_text(st, 1, key);
+            if (!st || sqlite3_step(st) != SQLITE_DONE)
+                rc = dbi_sql_error(db, err, "cannot store a record");
+            dbi_done(st);
+        }
+        if (rc == 0)
+            rc = dbi_put_binaries(db, key, rec, err);
+        rc = dbi_tx_end(db, rc, err);
+    }
+    pthread_mutex_unlock(&db->mu);
+    free(text);
+    record_columns_free(&c);
+    return rc;
+}
+
+size_t db_count_records(struct db *db)
+{
+    pthread_mutex_lock(&db->mu);
+    int n = 0;
+    if (dbi_pragma_int(db, "SELECT count(*) FROM wheels", &n) < 0)
+        n = 0;
+    pthread_mutex_unlock(&db->mu);
+    return (size_t)n;
+}
+
+int db_each_wheel(struct db *db, int (*want)(void *ud, const char *project, const char *version),
+                  int (*fn)(void *ud, const struct db_wheel *w, struct wa_error *err), void *ud,
+                  struct wa_error *err)
+{
+    static const char sql[] =
+        "SELECT key, status, project, version, variant, platform, scanned_at, inferred_from, "
+        "index_url, wheelarch_version, code, filename, url, sha256, upload_time, "
+        "requires_python, yanked_reason, size, sha256_verified, yanked, "
+        "CASE WHEN code IS NOT NULL THEN (SELECT record FROM records r WHERE r.key = w.key) END, "
+        "requires FROM wheels w ORDER BY key";
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = dbi_prep(db, sql);
+    int rc = st ? 0 : dbi_sql_error(db, err, "cannot read records");
+    int s = SQLITE_DONE;
+    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+        /* the identity first: a row the caller does not want costs no
+         * read of its record (overflow pages, most bytes) */
+        if (want && !want(ud, (const char *)sqlite3_column_text(st, 2),
+                          (const char *)sqlite3_column_text(st, 3)))
+            continue;
+        const char *c[17];
+        for (int i = 0; i < 17; i++)
+            c[i] = (const char *)sqlite3_column_text(st, i);
+        struct db_wheel w = {
+            .key = c[0],
+            .status = c[1],
+            .project = c[2],
+            .version = c[3],
+            .variant = c[4],
+            .platform = c[5],
+            .scanned_at = c[6],
+            .inferred_from = c[7],
+            .index_url = c[8],
+            .wheelarch_version = c[9],
+            .code = c[10],
+            .filename = c[11],
+            .url = c[12],
+            .sha256 = c[13],
+            .upload_time = c[14],
+            .requires_python = c[15],
+            .yanked_reason = c[16],
+            .size =
+                sqlite3_column_type(st, 17) == SQLITE_INTEGER ? sqlite3_column_int64(st, 17) : -1,
+            .sha256_verified = sqlite3_column_type(st, 18) == SQLITE_INTEGER
+                                   ? sqlite3_column_int(st, 18) != 0
+                                   : -1,
+            .yanked = sqlite3_column_int(st, 19) != 0,
+            .record = (const char *)sqlite3_column_text(st, 20),
+            .requires = (const char *)sqlite3_column_text(st, 21),
+        };
+        rc = fn(ud, &w, err);
+    }
+    if (rc == 0 && s != SQLITE_DONE)
+        rc = dbi_sql_error(db, err, "cannot read records");
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return rc;
+}
+
+int db_each_record(struct db *db,
+                   int (*fn)(void *ud, const char *key, const char *record, struct wa_error *err),
+                   void *ud, struct wa_error *err)
+{
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st =
+        dbi_prep(db, db->version >= 6 ? "SELECT key, record FROM records ORDER BY key"
+                                      : "SELECT key, record FROM wheels ORDER BY key");
+    int rc = st ? 0 : dbi_sql_error(db, err, "cannot read records");
+    int s = SQLITE_DONE;
+    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *key = (const char *)sqlite3_column_text(st, 0);
+        const char *text = (const char *)sqlite3_column_text(st, 1);
+        rc = fn(ud, key ? key : "", text ? text : "", err);
+    }
+    if (rc == 0 && s != SQLITE_DONE)
+        rc = dbi_sql_error(db, err, "cannot read records");
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return rc;
+}
+
+int db_each_build(struct db *db,
+                  int (*fn)(void *ud, const struct db_build *b, struct wa_error *err), void *ud,
+                  struct wa_error *err)
+{
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st =
+        dbi_prep(db, "SELECT project, version, variant, platform, best, status, "
+                     "scanned_at, inferred_from, index_url, wheelarch_version, code, "
+                     "requires FROM builds ORDER BY project, version, variant, platform");
+    int rc = st ? 0 : dbi_sql_error(db, err, "cannot read builds");
+    int s = SQLITE_DONE;
+    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *c[12];
+        for (int i = 0; i < 12; i++)
+            c[i] = (const char *)sqlite3_column_text(st, i);
+        struct db_build b = {c[0], c[1], c[2], c[3], c[4],  c[5],
+                             c[6], c[7], c[8], c[9], c[10], c[11]};
+        rc = fn(ud, &b, err);
+    }
+    if (rc == 0 && s != SQLITE_DONE)
+        rc = dbi_sql_error(db, err, "cannot read builds");
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return rc;
+}
+
+int db_each_version(struct db *db,
+                    int (*fn)(void *ud, const char *project, const char *version,
+                              struct wa_error *err),
+                    void *ud, struct wa_error *err)
+{
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st =
+        dbi_prep(db, "SELECT DISTINCT project, version FROM builds ORDER BY project, version");
+    int rc = st ? 0 : dbi_sql_error(db, err, "cannot read builds");
+    int s = SQLITE_DONE;
+    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW)
+        rc = fn(ud, (const char *)sqlite3_column_text(st, 0),
+                (const char *)sqlite3_column_text(st, 1), err);
+    if (rc == 0 && s != SQLITE_DONE)
+        rc = dbi_sql_error(db, err, "cannot read builds");
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return rc;
+}
+
+int db_state(struct db *db, char id[65], long long *changes, struct wa_error *err)
+{
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = dbi_prep(db, "SELECT (SELECT value FROM meta WHERE name = 'id'), "
+                                    "(SELECT value FROM meta WHERE name = 'changes')");
+    int rc = st && sqlite3_step(st) == SQLITE_ROW ? 0 : dbi_sql_error(db, err, "cannot read meta");
+    if (rc == 0) {
+        const char *v = (const char *)sqlite3_column_text(st, 0);
+        snprintf(id, 65, "%s", v ? v : "");
+        *changes = sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return rc;
+}

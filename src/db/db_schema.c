@@ -1,0 +1,318 @@
+/*
+ * db_schema: the schema by version, the migrations between versions (with
+ * the backfills of versions 2 and 4), and the check that a database from
+ * elsewhere has exactly the schema its version says.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "db_impl.h"
+#include <stdio.h>
+
+#include "jsontext.h"
+#include "strbuf.h"
+#include "target.h"
+#include "xalloc.h"
+
+/* ---- the schema, by version --------------------------------------------- */
+
+/* Version 3's triggers: count a change to wheels, and choose the row of
+ * builds for the group of the wheel row `x` ("new" or "old") again. */
+/* clang-format off */
+#define CHANGED " UPDATE meta SET value = value + 1 WHERE name = 'changes'; "
+#define GROUP_OF(x)                                                                                \
+    "project = " x ".project AND version = " x ".version AND variant = " x ".variant AND "         \
+    "platform = " x ".platform"
+#define REFRESH(x)                                                                                 \
+    " DELETE FROM builds WHERE " GROUP_OF(x) ";"                                                   \
+    " INSERT INTO builds SELECT project, version, variant, platform, key, status,"                 \
+    " (SELECT max(scanned_at) FROM wheels WHERE " GROUP_OF(x) "),"                                 \
+    " inferred_from, index_url, wheelarch_version, code FROM wheels WHERE " GROUP_OF(x)            \
+    " ORDER BY status DESC, key LIMIT 1; "
+/* Version 5's: the same, with the wheel's requirements. */
+#define REFRESH5(x)                                                                                \
+    " DELETE FROM builds WHERE " GROUP_OF(x) ";"                                                   \
+    " INSERT INTO builds SELECT project, version, variant, platform, key, status,"                 \
+    " (SELECT max(scanned_at) FROM wheels WHERE " GROUP_OF(x) "),"                                 \
+    " inferred_from, index_url, wheelarch_version, code, requires FROM wheels WHERE " GROUP_OF(x)  \
+    " ORDER BY status DESC, key LIMIT 1; "
+/* Version 7's: the same choice made with index seeks only.  The wheel of a
+ * build is its first scanned wheel in key order, else its first inferred
+ * one (status is one of the two): two seeks of wheels_by_build, and the
+ * newest scan date a seek of wheels_by_scan.  The ORDER BY status DESC,
+ * key of version 3 sorted the whole group on every write, which made a
+ * merge of n wheels of one build take time n squared. */
+#define BEST7(x, st)                                                                               \
+    " SELECT * FROM (SELECT project, version, variant, platform, key, status,"                     \
+    " (SELECT max(scanned_at) FROM wheels WHERE " GROUP_OF(x) "),"                                 \
+    " inferred_from, index_url, wheelarch_version, code, requires FROM wheels WHERE " GROUP_OF(x)  \
+    " AND status = '" st "' ORDER BY key LIMIT 1)"
+#define REFRESH7(x)                                                                                \
+    " DELETE FROM builds WHERE " GROUP_OF(x) ";"                                                   \
+    " INSERT INTO builds SELECT * FROM (" BEST7(x, "scanned") " UNION ALL " BEST7(x, "inferred")  \
+    ") LIMIT 1; "
+/* clang-format on */
+
+/* Each entry takes a database of the version before it to its own version,
+ * in one or more pieces of SQL run in order (C limits a string's length).
+ * Never edit a shipped entry: add one. */
+#define MIGRATION_PARTS 3
+/* clang-format off */
+static const char *const migrations[DB_SCHEMA_VERSION][MIGRATION_PARTS] = {
+    /* 1: wheels, failures, the journal, the HTTP cache */
+    {"CREATE TABLE wheels ("
+     "  key TEXT PRIMARY KEY NOT NULL,"
+     "  status TEXT NOT NULL CHECK (status IN ('scanned', 'inferred')),"
+     "  project TEXT NOT NULL, version TEXT NOT NULL,"
+     "  variant TEXT NOT NULL, platform TEXT NOT NULL,"
+     "  filename TEXT NOT NULL, url TEXT, sha256 TEXT, upload_time TEXT, scanned_at TEXT,"
+     "  inferred_from TEXT, index_url TEXT, wheelarch_version TEXT,"
+     "  sass TEXT NOT NULL, ptx TEXT NOT NULL, gfx TEXT NOT NULL,"
+     "  code TEXT, entry TEXT NOT NULL, record TEXT NOT NULL);"
+     "CREATE INDEX wheels_by_build ON wheels (project, version, variant, platform, status);"
+     "CREATE TABLE failures (key TEXT PRIMARY KEY NOT NULL, failure TEXT NOT NULL);"
+     "CREATE TABLE journal (key TEXT PRIMARY KEY NOT NULL, note TEXT NOT NULL);"
+     "CREATE TABLE http_cache (url TEXT PRIMARY KEY NOT NULL, final_url TEXT, etag TEXT,"
+     "  last_modified TEXT, content_type TEXT, body BLOB NOT NULL);"},
+    /* 2: binaries and targets of scanned wheels, queryable (backfilled by
+     * fill_binaries from the records after this runs) */
+    {"CREATE TABLE binaries (wheel TEXT NOT NULL, path TEXT NOT NULL, format TEXT,"
+     "  size INTEGER, modules INTEGER, bundled INTEGER NOT NULL,"
+     "  PRIMARY KEY (wheel, path)) WITHOUT ROWID;"
+     "CREATE TABLE targets (wheel TEXT NOT NULL, path TEXT NOT NULL, target TEXT NOT NULL,"
+     "  kind TEXT NOT NULL, modules INTEGER, entries INTEGER, bytes INTEGER,"
+     "  uncompressed_bytes INTEGER, codecs TEXT, isa TEXT,"
+     "  PRIMARY KEY (wheel, path, target)) WITHOUT ROWID;"
+     "CREATE INDEX targets_by_target ON targets (target, kind);"},
+    /* 3: builds, one row per (project, version, variant, platform) with
+     * the wheel whose code stands for it (the first scanned one in key
+     * order, else the first inferred one), kept by triggers; and meta: the
+     * database's id and a count of changes to wheels, which tell a build
+     * whether anything changed since the last one */
+    {"CREATE TABLE builds (project TEXT NOT NULL, version TEXT NOT NULL, variant TEXT NOT NULL,"
+     "  platform TEXT NOT NULL, best TEXT NOT NULL, status TEXT NOT NULL, scanned_at TEXT,"
+     "  inferred_from TEXT, index_url TEXT, wheelarch_version TEXT, code TEXT,"
+     "  PRIMARY KEY (project, version, variant, platform)) WITHOUT ROWID;"
+     "DROP INDEX wheels_by_build;"
+     "CREATE INDEX wheels_by_build ON wheels (project, version, variant, platform, status, key);"
+     "CREATE TABLE meta (name TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID;"
+     "INSERT INTO meta VALUES ('id', lower(hex(randomblob(16)))), ('changes', 0);"
+     "CREATE TRIGGER wheels_insert AFTER INSERT ON wheels BEGIN" CHANGED REFRESH("new") "END;"
+     "CREATE TRIGGER wheels_delete AFTER DELETE ON wheels BEGIN" CHANGED REFRESH("old") "END;"
+     "CREATE TRIGGER wheels_update AFTER UPDATE ON wheels BEGIN" CHANGED
+         REFRESH("old") REFRESH("new") "END;"
+     "INSERT INTO builds SELECT w.project, w.version, w.variant, w.platform, w.key, w.status,"
+     "  (SELECT max(scanned_at) FROM wheels m WHERE m.project = w.project"
+     "    AND m.version = w.version AND m.variant = w.variant AND m.platform = w.platform),"
+     "  w.inferred_from, w.index_url, w.wheelarch_version, w.code FROM wheels w"
+     "  WHERE w.key = (SELECT key FROM wheels b WHERE b.project = w.project"
+     "    AND b.version = w.version AND b.variant = w.variant AND b.platform = w.platform"
+     "    ORDER BY b.status DESC, b.key LIMIT 1);"},
+    /* 4: the rest of a wheel's identity and its line as columns (backfilled
+     * by fill_columns from the records after this runs), in place of the
+     * line's JSON copy, which every build parsed 100,000 times */
+    {"ALTER TABLE wheels ADD COLUMN name TEXT;"
+     "ALTER TABLE wheels ADD COLUMN local_label TEXT;"
+     "ALTER TABLE wheels ADD COLUMN variant_source TEXT;"
+     "ALTER TABLE wheels ADD COLUMN python_tag TEXT;"
+     "ALTER TABLE wheels ADD COLUMN abi_tag TEXT;"
+     "ALTER TABLE wheels ADD COLUMN platform_tag TEXT;"
+     "ALTER TABLE wheels ADD COLUMN indexes TEXT;"
+     "ALTER TABLE wheels ADD COLUMN requires_python TEXT;"
+     "ALTER TABLE wheels ADD COLUMN size INTEGER;"
+     "ALTER TABLE wheels ADD COLUMN sha256_verified INTEGER;"
+     "ALTER TABLE wheels ADD COLUMN yanked INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE wheels ADD COLUMN yanked_reason TEXT;"
+     "ALTER TABLE wheels DROP COLUMN entry;"},
+    /* 5: the wheel's Requires-Dist (its record's requires_dist, JSON) in
+     * wheels and, for the wheel that stands for a build, in builds: what
+     * query and build read to take the GPU libraries a build pins into its
+     * verdict */
+    {"DROP TRIGGER wheels_insert; DROP TRIGGER wheels_delete; DROP TRIGGER wheels_update;"
+     "ALTER TABLE wheels ADD COLUMN requires TEXT;"
+     "ALTER TABLE builds ADD COLUMN requires TEXT;"
+     "UPDATE wheels SET requires = json_extract(record, '$.requires_dist')"
+     "  WHERE json_valid(record) AND json_type(record, '$.requires_dist') = 'array';"
+     "UPDATE builds SET requires = (SELECT requires FROM wheels WHERE key = builds.best);"
+     "CREATE TRIGGER wheels_insert AFTER INSERT ON wheels BEGIN" CHANGED REFRESH5("new") "END;"
+     "CREATE TRIGGER wheels_delete AFTER DELETE ON wheels BEGIN" CHANGED REFRESH5("old") "END;"
+     "CREATE TRIGGER wheels_update AFTER UPDATE ON wheels BEGIN" CHANGED
+         REFRESH5("old") REFRESH5("new") "END;"},
+    /* 6: the records (JSON, ~1.6 KB each) in a table of their own: inline,
+     * they filled nine tenths of the pages of wheels, which every build
+     * and query scans for the columns alone; a wheel's record goes with it */
+    {"CREATE TABLE records (key TEXT PRIMARY KEY NOT NULL, record TEXT NOT NULL);"
+     "INSERT INTO records SELECT key, record FROM wheels ORDER BY key;"
+     "DROP TRIGGER wheels_delete;"
+     "ALTER TABLE wheels DROP COLUMN record;"
+     "CREATE TRIGGER wheels_delete AFTER DELETE ON wheels BEGIN"
+     "  DELETE FROM records WHERE key = old.key;" CHANGED REFRESH5("old") "END;"},
+    /* 7: the triggers choose a build's wheel and its newest scan date with
+     * index seeks (BEST7), not a sort of the build's wheels; builds made
+     * anew (rows of builds a wheel had left stayed before) */
+    {"CREATE INDEX wheels_by_scan ON wheels (project, version, variant, platform, scanned_at);"
+     "DROP TRIGGER wheels_insert; DROP TRIGGER wheels_delete; DROP TRIGGER wheels_update;"
+     /* builds made anew: INSERT OR REPLACE of a wheel that moved to another
+      * build fired no delete trigger, and left its old build's row */
+     "DELETE FROM builds;"
+     "INSERT INTO builds SELECT w.project, w.version, w.variant, w.platform, w.key, w.status,"
+     "  (SELECT max(scanned_at) FROM wheels m WHERE m.project = w.project"
+     "    AND m.version = w.version AND m.variant = w.variant AND m.platform = w.platform),"
+     "  w.inferred_from, w.index_url, w.wheelarch_version, w.code, w.requires FROM wheels w"
+     "  WHERE w.key = (SELECT key FROM wheels b WHERE b.project = w.project"
+     "    AND b.version = w.version AND b.variant = w.variant AND b.platform = w.platform"
+     "    ORDER BY b.status DESC, b.key LIMIT 1);"
+     "CREATE TRIGGER wheels_insert AFTER INSERT ON wheels BEGIN" CHANGED REFRESH7("new") "END;",
+     "CREATE TRIGGER wheels_delete AFTER DELETE ON wheels BEGIN"
+     "  DELETE FROM records WHERE key = old.key;" CHANGED REFRESH7("old") "END;",
+     "CREATE TRIGGER wheels_update AFTER UPDATE ON wheels BEGIN" CHANGED
+         REFRESH7("old") REFRESH7("new") "END;"},
+};
+/* clang-format on */
+
+/* Version 2's backfill: the binaries of the records already stored. */
+int dbi_fill_binaries(struct db *db, struct wa_error *err)
+{
+    sqlite3_stmt *st = dbi_prep(db, "SELECT key, record FROM wheels WHERE status = 'scanned'");
+    if (!st)
+        return dbi_sql_error(db, err, "cannot read records");
+    int rc = 0, s;
+    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *key = (const char *)sqlite3_column_text(st, 0);
+        const char *text = (const char *)sqlite3_column_text(st, 1);
+        json_t *rec = text ? jsontext_loads(text, 0, NULL) : NULL;
+        if (rec && key)
+            rc = dbi_put_binaries(db, key, rec, err);
+        json_decref(rec);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Version 4's backfill: the new columns of the records already stored. */
+int dbi_fill_columns(struct db *db, struct wa_error *err)
+{
+    sqlite3_stmt *st = dbi_prep(db, "SELECT key, record FROM wheels");
+    sqlite3_stmt *up =
+        dbi_prep(db, "UPDATE wheels SET (" COLUMNS ") = (" COLUMN_SLOTS ") WHERE key = ?");
+    int rc = st && up ? 0 : dbi_sql_error(db, err, "cannot read records");
+    int s;
+    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *key = (const char *)sqlite3_column_text(st, 0);
+        const char *text = (const char *)sqlite3_column_text(st, 1);
+        json_t *rec = text ? jsontext_loads(text, 0, NULL) : NULL;
+        struct record_columns c = {0};
+        /* A record that no longer passes the checks keeps its old columns:
+         * readers skip it with the checks' message, as before. */
+        if (rec && key && record_columns_of(key, rec, &c, NULL) == 0) {
+            sqlite3_reset(up);
+            dbi_bind_columns(up, 1, &c);
+            dbi_bind_text(up, NCOLUMNS + 1, key);
+            if (sqlite3_step(up) != SQLITE_DONE)
+                rc = dbi_sql_error(db, err, "cannot upgrade a record");
+        }
+        record_columns_free(&c);
+        json_decref(rec);
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(up);
+    return rc;
+}
+
+/* Takes the database from version `from` to `to` in one transaction. */
+int dbi_migrate(struct db *db, int from, int to, struct wa_error *err)
+{
+    int rc = dbi_exec(db, "BEGIN IMMEDIATE", err);
+    if (rc < 0)
+        return rc;
+    /* Another process may have upgraded it while this one waited. */
+    int now = from;
+    if (dbi_pragma_int(db, "PRAGMA user_version", &now) < 0)
+        rc = dbi_sql_error(db, err, "cannot read the schema version");
+    else if (now < 0 || now > to)
+        rc = wa_error_set(err, WA_ERR_FORMAT, "%s: schema version %d changed to %d meanwhile",
+                          db->path, from, now);
+    for (int v = now; rc == 0 && v < to; v++) {
+        for (int k = 0; rc == 0 && k < MIGRATION_PARTS && migrations[v][k]; k++)
+            rc = dbi_exec(db, migrations[v][k], err);
+        if (rc == 0 && v + 1 == 2)
+            rc = dbi_fill_binaries(db, err);
+        if (rc == 0 && v + 1 == 4)
+            rc = dbi_fill_columns(db, err);
+    }
+    if (rc == 0 && now < to) {
+        char sql[96];
+        snprintf(sql, sizeof sql, "PRAGMA application_id = %d; PRAGMA user_version = %d",
+                 DB_APPLICATION_ID, to);
+        rc = dbi_exec(db, sql, err);
+    }
+    if (rc == 0)
+        rc = dbi_exec(db, "COMMIT", err);
+    else
+        sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
+}
+
+/* The schema (sqlite_schema: type, name, table, SQL) that wheelarch's
+ * migrations give a database of `version`, one row per line. */
+char *dbi_schema_text(sqlite3 *h)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(h,
+                           "SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_schema "
+                           "ORDER BY type, name",
+                           -1, &st, NULL) != SQLITE_OK)
+        return NULL;
+    struct strbuf b = STRBUF_INIT;
+    int s;
+    while ((s = sqlite3_step(st)) == SQLITE_ROW)
+        for (int i = 0; i < 4; i++) {
+            const char *v = (const char *)sqlite3_column_text(st, i);
+            strbuf_adds(&b, v ? v : "");
+            strbuf_addc(&b, i == 3 ? '\n' : '\t');
+        }
+    sqlite3_finalize(st);
+    if (s != SQLITE_DONE) {
+        strbuf_free(&b);
+        return NULL;
+    }
+    return strbuf_detach(&b, NULL);
+}
+
+char *dbi_reference_schema(int version)
+{
+    sqlite3 *h = NULL;
+    char *text = NULL;
+    if (sqlite3_open_v2(":memory:", &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) ==
+        SQLITE_OK) {
+        int ok = 1;
+        for (int v = 0; ok && v < version; v++)
+            for (int k = 0; ok && k < MIGRATION_PARTS && migrations[v][k]; k++)
+                ok = sqlite3_exec(h, migrations[v][k], NULL, NULL, NULL) == SQLITE_OK;
+        if (ok)
+            text = dbi_schema_text(h);
+    }
+    sqlite3_close_v2(h);
+    return text;
+}
+
+/* 0 when a database from elsewhere has exactly the tables, columns and
+ * indexes wheelarch made for its version: a view or anything else in place
+ * of a table is refused before any of its rows is read. */
+int dbi_check_schema(struct db *db, int version, struct wa_error *err)
+{
+    char *want = dbi_reference_schema(version);
+    char *have = dbi_schema_text(db->h);
+    int rc = 0;
+    if (!have)
+        rc = wa_error_set(err, WA_ERR_FORMAT, "%s: cannot read its schema: %s", db->path,
+                          sqlite3_errmsg(db->h));
+    else if (!want || strcmp(want, have) != 0)
+        rc = wa_error_set(err, WA_ERR_FORMAT,
+                          "%s: its tables are not those of a wheelarch database of schema "
+                          "version %d (a table changed, added, or replaced by a view)",
+                          db->path, version);
+    free(want);
+    free(have);
+    return rc;
+}
