@@ -1,0 +1,161 @@
+/*
+ * crawl_record: the record of a wheel scanned or inferred, and the line
+ * each wheel gets on the observer.
+ */
+#include "crawl_impl.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "dotver.h"
+#include "jsontext.h"
+#include "wheelkey.h"
+#include "http.h"
+#include "indexpage.h"
+#include "lockfile.h"
+#include "netaddr.h"
+#include "record.h"
+#include "scan.h"
+#include "scanreport.h"
+#include "strbuf.h"
+#include "strmap.h"
+#include "tables.h"
+#include "variant.h"
+#include "wheelmeta.h"
+#include "version.h"
+#include "wheelfetch.h"
+#include "wheelname.h"
+#include "workers.h"
+#include "xalloc.h"
+
+static json_t *str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+/* The wheel's identity as the record module takes it (borrowed from w). */
+static struct record_identity identity_of(const struct cwheel *w)
+{
+    struct record_identity id = {w->key,           w->url,
+                                 w->filename,      w->sha256,
+                                 w->upload_time,   w->requires_python,
+                                 w->yanked,        (const char *const *)w->indexes,
+                                 w->nindexes,      w->index_url,
+                                 &w->wn,           w->variant,
+                                 w->variant_source};
+    return id;
+}
+
+static void set_identity(json_t *o, const struct cwheel *w)
+{
+    struct record_identity id = identity_of(w);
+    record_set_identity(o, &id);
+}
+
+json_t *crawli_scanned_record(struct crawl *c, const struct cwheel *w, const struct scan_result *r,
+                              const struct wheelfetch_stats *st)
+{
+    struct record_identity id = identity_of(w);
+    struct record_fetch f = {st->range_mode, st->bytes, st->size, (unsigned)st->requests,
+                             st->sha256_checked};
+    return record_scanned(scanreport_json(r), r->sha256, &id, &f, c->o->today);
+}
+
+static json_t *inferred_record(struct crawl *c, const struct cwheel *w, json_t *from)
+{
+    struct record_identity id = identity_of(w);
+    return record_inferred(&id, from, c->o->today);
+}
+
+/* The --json line of an inferred wheel: the full scan object of its source
+ * under its own identity. */
+json_t *crawli_inferred_line(const json_t *rec, json_t *from)
+{
+    json_t *o = json_deep_copy(from);
+    json_object_del(o, "members");
+    json_object_del(o, "binaries_read");
+    json_object_update(o, (json_t *)rec);
+    return o;
+}
+
+/* Emits one wheel's outcome.  Caller holds the lock. */
+void crawli_emit(struct crawl *c, const struct cwheel *w, int status, json_t *rec,
+                 const char *error, uint64_t bytes)
+{
+    json_t *line;
+    if (rec) {
+        line = json_deep_copy(rec);
+        if (status == CRAWL_KNOWN)
+            json_object_set(line, "record_status", json_object_get(rec, "status"));
+    } else {
+        line = json_object();
+        set_identity(line, w);
+        json_object_set_new(line, "sha256", str_or_null(w->sha256));
+        json_object_set_new(line, "sass", json_array());
+        json_object_set_new(line, "ptx", json_array());
+        json_object_set_new(line, "binaries", json_array());
+    }
+    static const char *const names[] = {"scanned", "inferred", "known", "failed"};
+    json_object_set_new(line, "status", json_string(names[status]));
+    json_object_set_new(line, "error", str_or_null(error));
+    struct crawl_event ev = {status, w->filename, w->url, error, bytes, line};
+    switch (status) {
+    case CRAWL_SCANNED:
+        c->sum->scanned++;
+        break;
+    case CRAWL_INFERRED:
+        c->sum->inferred++;
+        break;
+    case CRAWL_KNOWN:
+        c->sum->known++;
+        break;
+    case CRAWL_FAILED:
+        c->sum->failed++;
+        c->sum->failures =
+            xrealloc(c->sum->failures, (c->sum->nfailures + 1) * sizeof *c->sum->failures);
+        c->sum->failures[c->sum->nfailures].filename = xstrdup(w->filename);
+        c->sum->failures[c->sum->nfailures].error = xstrdup(error ? error : "failed");
+        c->sum->nfailures++;
+        break;
+    }
+    c->done++;
+    if (c->obs && c->obs->event)
+        c->obs->event(c->obs->ud, &ev);
+    crawli_progress(c, 0);
+    json_decref(line);
+}
+
+/* Writes inferred records for every unknown wheel of g from `from`.
+ * Caller holds the lock. */
+void crawli_infer_rest(struct crawl *c, const struct group *g, json_t *from)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        struct cwheel *w = &c->w[g->wheels[i]];
+        if (w->known || w->failed)
+            continue;
+        json_t *rec = inferred_record(c, w, from);
+        struct wa_error e;
+        /* db_write_record checks the record first. */
+        if (db_write_record(c->db, w->key, rec, &e) < 0) {
+            crawli_emit(c, w, CRAWL_FAILED, NULL, e.msg, 0);
+        } else {
+            w->known = 1;
+            json_t *line = crawli_inferred_line(rec, from);
+            crawli_emit(c, w, CRAWL_INFERRED, line, NULL, 0);
+            json_decref(line);
+        }
+        json_decref(rec);
+    }
+}

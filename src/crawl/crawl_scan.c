@@ -1,0 +1,216 @@
+/*
+ * crawl_scan: the workers: each takes a group, fetches and scans its
+ * first wheel, stores the record (the journal around it), infers the rest
+ * of the group, and records what failed.
+ */
+#include "crawl_impl.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "dotver.h"
+#include "jsontext.h"
+#include "wheelkey.h"
+#include "http.h"
+#include "indexpage.h"
+#include "lockfile.h"
+#include "netaddr.h"
+#include "record.h"
+#include "scan.h"
+#include "scanreport.h"
+#include "strbuf.h"
+#include "strmap.h"
+#include "tables.h"
+#include "variant.h"
+#include "wheelmeta.h"
+#include "version.h"
+#include "wheelfetch.h"
+#include "wheelname.h"
+#include "workers.h"
+#include "xalloc.h"
+
+static void on_bytes(void *ud, uint64_t n)
+{
+    struct worker *wk = ud;
+    pthread_mutex_lock(&wk->c->lock);
+    wk->c->bytes += n;
+    crawli_progress(wk->c, 0);
+    pthread_mutex_unlock(&wk->c->lock);
+}
+
+/* Writes the failure of a wheel.  kind: NULL (an ordinary failure, retried
+ * next run), "unfinished" (its scan never ended: retried alone, in a child
+ * process) or "crashed" (it crashed or hung that child: not retried by this
+ * version).  stopped: the isolated scan was stopped (a signal, the run
+ * killed), counted in "isolated_stops"; after ISOLATED_STOPS_MAX of those
+ * the wheel counts as crashed. */
+void crawli_record_failure(struct crawl *c, const struct cwheel *w, const char *msg, long status,
+                           const char *kind, int stopped)
+{
+    json_t *old = db_read_failure(c->db, w->key);
+    json_int_t runs = old ? json_integer_value(json_object_get(old, "runs")) : 0;
+    json_int_t stops = old ? json_integer_value(json_object_get(old, "isolated_stops")) : 0;
+    json_decref(old);
+    json_t *f = json_object();
+    json_object_set_new(f, "key", json_string(w->key));
+    json_object_set_new(f, "url", json_string(w->url));
+    json_object_set_new(f, "filename", json_string(w->filename));
+    json_object_set_new(f, "error", json_string(msg));
+    json_object_set_new(f, "http_status", status ? json_integer(status) : json_null());
+    json_object_set_new(f, "failed_at", json_string(c->o->today));
+    json_object_set_new(f, "runs", json_integer(runs + 1));
+    json_object_set_new(f, "kind", kind ? json_string(kind) : json_null());
+    json_object_set_new(f, "isolated_stops", json_integer(stops + (stopped ? 1 : 0)));
+    json_object_set_new(f, "wheelarch_version", json_string(WHEELARCH_VERSION));
+    struct wa_error e;
+    if (db_write_failure(c->db, w->key, f, &e) < 0)
+        crawli_warn(c, "%s", e.msg);
+    json_decref(f);
+}
+
+/* The isolated stops of key so far (0 when none). */
+json_int_t crawli_isolated_stops(struct crawl *c, const char *key)
+{
+    json_t *f = db_read_failure(c->db, key);
+    json_int_t n = f ? json_integer_value(json_object_get(f, "isolated_stops")) : 0;
+    json_decref(f);
+    return n;
+}
+
+void crawli_on_retry(void *ud, const struct http_retry *r)
+{
+    struct crawl *c = ud;
+    char line[WA_ERROR_MSG_SIZE + 300];
+    http_retry_text(r, line, sizeof line);
+    pthread_mutex_lock(&c->lock);
+    crawli_warn(c, "%s", line);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Scans one wheel and stores its record, with the wheel noted in the
+ * journal (the caller ends the note once the outcome is stored).  Returns
+ * 0 with *rec (a new reference) or an error in e. */
+int crawli_scan_and_store(struct crawl *c, struct http_client *hc, struct cwheel *w,
+                          wheelfetch_progress prog, void *ud, json_t **rec,
+                          struct wheelfetch_stats *st, struct wa_error *e)
+{
+    *rec = NULL;
+    memset(st, 0, sizeof *st);
+    struct scan_result *r = scan_result_new(w->url);
+    scan_result_set_name(r, w->filename);
+    /* Bundled NVIDIA libraries do not count for a wheel's verdict: not read
+     * unless asked for (NVIDIA's own library wheels: they are its code). */
+    struct wheelfetch_request rq = {
+        w->url,           w->index_url,
+        w->sha256,        w->must_verify,
+        w->strict_origin, !c->o->bundled && !record_is_library_project(w->wn.normalized)};
+    int rc = wheelfetch_scan_from(hc, &rq, r, st, prog, ud, e);
+    if (rc == 0 && w->must_verify && !st->sha256_checked)
+        rc = wa_error_set(e, WA_ERR_CHECKSUM, "the file could not be checked against its sha256");
+    if (rc == 0) {
+        *rec = crawli_scanned_record(c, w, r, st);
+        /* What build would refuse is this wheel's error, never a record:
+         * db_write_record checks the record first. */
+        if (db_write_record(c->db, w->key, *rec, e) < 0) {
+            rc = e->code;
+            json_decref(*rec);
+            *rec = NULL;
+        }
+    }
+    scan_result_free(r);
+    return rc;
+}
+
+int crawli_journal_begin(struct crawl *c, const struct cwheel *w, int isolated, struct wa_error *e)
+{
+    json_t *note = json_object();
+    json_object_set_new(note, "key", json_string(w->key));
+    json_object_set_new(note, "url", json_string(w->url));
+    json_object_set_new(note, "filename", json_string(w->filename));
+    json_object_set_new(note, "pid", json_integer((json_int_t)getpid()));
+    json_object_set_new(note, "started", json_string(c->o->today));
+    json_object_set_new(note, "isolated", json_boolean(isolated));
+    json_object_set_new(note, "wheelarch_version", json_string(WHEELARCH_VERSION));
+    int rc = db_journal_begin(c->db, w->key, note, e);
+    json_decref(note);
+    return rc;
+}
+
+/* Stores and reports a wheel's outcome.  Caller holds the lock. */
+void crawli_settle_scan(struct crawl *c, const struct group *g, struct cwheel *w, int rc,
+                        json_t *rec, const char *msg, long status, uint64_t bytes)
+{
+    if (rc == 0) {
+        w->known = 1; /* its failure and journal rows went with the record */
+        crawli_emit(c, w, CRAWL_SCANNED, rec, NULL, bytes);
+        if (!c->o->all)
+            crawli_infer_rest(c, g, rec);
+    } else {
+        w->failed = 1;
+        if (msg)
+            crawli_record_failure(c, w, msg, status,
+                                  w->must_verify && rc == WA_ERR_CHECKSUM ? "sha256" : NULL, 0);
+        json_t *f = db_read_failure(c->db, w->key);
+        const char *m = msg ? msg : json_string_value(json_object_get(f, "error"));
+        crawli_emit(c, w, CRAWL_FAILED, NULL, m ? m : "failed", bytes);
+        json_decref(f);
+    }
+    db_journal_end(c->db, w->key);
+}
+
+/* Scans the wheels of one group until one succeeds, then infers the rest
+ * (or, with --all, scans each). */
+static void run_group(struct worker *wk, const struct group *g)
+{
+    struct crawl *c = wk->c;
+    for (size_t i = 0; i < g->n; i++) {
+        struct cwheel *w = &c->w[g->wheels[i]];
+        if (w->known || w->failed)
+            continue;
+        pthread_mutex_lock(&c->lock);
+        c->current[wk->id] = w->filename;
+        pthread_mutex_unlock(&c->lock);
+        struct wheelfetch_stats st;
+        struct wa_error e;
+        wa_error_clear(&e);
+        json_t *rec = NULL;
+        int rc = crawli_journal_begin(c, w, 0, &e);
+        if (rc == 0)
+            rc = crawli_scan_and_store(c, wk->hc, w, on_bytes, wk, &rec, &st, &e);
+        else
+            memset(&st, 0, sizeof st);
+        pthread_mutex_lock(&c->lock);
+        c->current[wk->id] = NULL;
+        crawli_settle_scan(c, g, w, rc, rec, rc ? e.msg : NULL, st.http_status, st.bytes);
+        pthread_mutex_unlock(&c->lock);
+        json_decref(rec);
+        if (rc == 0 && !c->o->all)
+            break;
+    }
+}
+
+void crawli_worker_main(void *ud, unsigned i)
+{
+    struct worker *wk = (struct worker *)ud + i;
+    struct crawl *c = wk->c;
+    for (;;) {
+        pthread_mutex_lock(&c->lock);
+        size_t t = c->next_task < c->ntasks ? c->tasks[c->next_task++] : (size_t)-1;
+        pthread_mutex_unlock(&c->lock);
+        if (t == (size_t)-1)
+            break;
+        run_group(wk, &c->groups[t]);
+    }
+}
