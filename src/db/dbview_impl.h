@@ -1,0 +1,79 @@
+/*
+ * dbview_impl: what the files of dbview share.  Not for other modules.
+ * They call downwards only, in this order:
+ *   dbview.c       the view's life: building it (declared rows, records,
+ *                  nightlies, libraries), sorting, freeing
+ *   dbview_read.c  the wheels and builds read from the database into rows
+ *   dbview_code.c  a row's GPU code: from records, from the declared list,
+ *                  their differences
+ *   dbview_json.c  rows written as JSON for the feed and the pages
+ *   dbview_row.c   a row made, named and compared; a record left out
+ */
+#ifndef WHEELARCH_DBVIEW_IMPL_H
+#define WHEELARCH_DBVIEW_IMPL_H
+
+#include <jansson.h>
+
+#include "db.h"
+#include "dbview.h"
+#include "recqueue.h"
+#include "strbuf.h"
+#include "strmap.h"
+
+#define DEFAULT_INDEX_ROOT "https://download.pytorch.org/whl/"
+
+struct reading {
+    struct dbview *v;
+    int flags;
+    const char *project, *platform; /* only rows of these (NULL: all) */
+    /* the newest version per "project|release" of the project's rows on
+     * other platforms, which are left out */
+    struct strmap *elsewhere;
+    char **ew_versions;
+    size_t new, capew;
+    size_t *cap, *skip_cap;
+    struct strmap *by_key;
+    const char *dbpath;
+    dbview_record_fn on_record;
+    void *ud;
+    struct strmap *dropped; /* "project|version" of nightlies left out, or NULL */
+    /* the project and version of the last build read on another platform:
+     * builds come in (project, version, ...) order, so the next ones of
+     * that version change nothing */
+    char *ew_project, *ew_version;
+    /* with on_record: whole records are parsed and checked there, beside
+     * this thread (recqueue.h) */
+    struct recqueue *rq;
+    /* per row: the number of the put (recqueue_put) whose binaries it
+     * takes, 0 none: an inferred wheel's record may tag a row that a
+     * scanned wheel takes over later, with or without binaries of its own */
+    unsigned long *want;
+    size_t capwant, nwant;
+    struct strbuf gk; /* a map key, remade for each wheel */
+};
+
+void dbvi_skip(struct dbview *v, size_t *cap, const char *dbpath, const char *key,
+               const char *reason);
+const char *dbvi_jstr(json_t *o, const char *k);
+char *dbvi_binaries_of(json_t *rec);
+void dbvi_code_from_declared(struct dbview_row *r, const struct tables *t,
+                             const struct declared *d);
+const char *dbvi_decl_key(char *buf, size_t n, const char *project, const char *release,
+                          const char *variant, const char *platform);
+void dbvi_differences(struct dbview_row *r);
+struct dbview_row *dbvi_new_row(struct dbview *v, size_t *cap, const char *project,
+                                const char *version, const char *release, const char *variant,
+                                const char *platform, int status);
+void dbvi_newer(char **dst, const char *s);
+void dbvi_compact_strings(struct dbview *v);
+
+int dbvi_read_build(void *ud, const struct db_build *b, struct wa_error *err);
+
+int dbvi_read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err);
+
+int dbvi_want_wheel(void *ud, const char *project, const char *version);
+
+/* dbview_row.c: the index URL of a variant on download.pytorch.org. */
+char *dbvi_default_index_url(const char *variant);
+
+#endif
