@@ -1,0 +1,347 @@
+/*
+ * site_pages: the page registry (site_page_kinds: one entry per kind of
+ * HTML page) and the functions that make each kind's pages.
+ */
+#include "site_impl.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbview.h"
+#include "fsutil.h"
+#include "jsontext.h"
+#include "markdown.h"
+#include "feeddb.h"
+#include "pepvariants.h"
+#include "sitedata.h"
+#include "schedule.h"
+#include "sitestamp.h"
+#include "strbuf.h"
+#include "strmap.h"
+#include "tables.h"
+#include "tmpl.h"
+#include "version.h"
+#include "workers.h"
+#include "xalloc.h"
+
+/* Release pages on both threads (struct release_cursor): each page is
+ * independent.  A thread takes the next page (its rows: one project and
+ * version) under the lock and makes it outside. */
+struct release_job {
+    struct ctx c;
+    const struct sitedata *d;
+    pthread_mutex_t *mu;
+    size_t *next; /* the first row of the next page; past the last row
+                   * when either thread failed, so both stop */
+    int rc;
+    struct wa_error err;
+};
+
+/* k's title for a page named name: "{}" in it replaced.  Caller frees. */
+static char *title_of(const struct page_kind *k, const char *name)
+{
+    const char *at = strstr(k->title, "{}");
+    if (!at)
+        return xstrdup(k->title);
+    struct strbuf b = STRBUF_INIT;
+    strbuf_add(&b, k->title, (size_t)(at - k->title));
+    strbuf_adds(&b, name);
+    strbuf_adds(&b, at + 2);
+    return strbuf_detach(&b, NULL);
+}
+
+int sitei_wheel_page(struct ctx *c, const struct record *r, struct wa_error *err)
+{
+    json_t *page = sitedata_wheel_page(r);
+    /* A wheel page's date is the day that wheel was read: the page then
+     * changes only when its record does. */
+    json_object_set_new(page, "data_as_of",
+                        r->scanned_at ? json_string(r->scanned_at) : json_null());
+    char *seg = sitedata_segment(r->key);
+    char *path = xasprintf("wheel/%s.html", seg);
+    char *what = xasprintf("wheel %s", r->filename);
+    const struct page_kind *k = &site_page_kinds[PAGE_WHEEL];
+    int rc = sitei_render(c, k->template_name, path, page, r->filename, k->description, what, err);
+    free(what);
+    free(path);
+    free(seg);
+    json_decref(page);
+    return rc;
+}
+
+static int prose(struct ctx *c, struct sitedata *d, const struct page_kind *k, struct wa_error *err)
+{
+    (void)d;
+    char *text;
+    size_t n;
+    int rc = sitei_read_template_file(c, "content", k->source, &text, &n, err);
+    if (rc < 0)
+        return rc;
+    char *html;
+    rc = markdown_to_html(text, n, &html, err);
+    if (rc < 0) {
+        free(text);
+        return rc;
+    }
+    /* The title is the first "# " heading. */
+    char title[128] = "wheelarch";
+    if (strncmp(text, "# ", 2) == 0) {
+        size_t l = strcspn(text + 2, "\n");
+        snprintf(title, sizeof title, "%.*s", (int)(l < 120 ? l : 120), text + 2);
+    }
+    json_t *data = json_object();
+    json_object_set_new(data, "html", json_string(html));
+    rc = sitei_render(c, k->template_name, k->path, data, title, k->description, NULL, err);
+    json_decref(data);
+    free(html);
+    free(text);
+    return rc;
+}
+
+static int gpu_pages(struct ctx *c, struct sitedata *d, const struct page_kind *kind,
+                     struct wa_error *err)
+{
+    /* The release tables depend only on the device code (compute capability
+     * or gfx processor): rendered once per code (dozens) rather than once per
+     * GPU (hundreds). */
+    struct strmap *by_cc = strmap_new();
+    char **html = NULL;
+    size_t nhtml = 0, cap = 0;
+    int rc = 0;
+    for (size_t i = 0; i < sitedata_gpu_count(d); i++) {
+        json_t *p = sitedata_gpu_page(d, i);
+        const char *page = json_string_value(json_object_get(p, "page"));
+        const char *name = json_string_value(json_object_get(p, "name"));
+        const char *dev = json_string_value(json_object_get(p, "device"));
+        /* an Arm-only GPU (GH200) has other rows than its device code's */
+        char *cc = xasprintf("%s%s", dev ? dev : "",
+                             json_is_true(json_object_get(p, "arm_host")) ? "/arm" : "");
+        char *path = xasprintf("%sindex.html", page);
+        size_t k;
+        if (!strmap_get(by_cc, cc, &k)) {
+            json_t *data = json_object();
+            json_object_set(data, "releases", json_object_get(p, "releases"));
+            char *root = sitei_root_of(path);
+            json_object_set_new(data, "root", json_string(root));
+            free(root);
+            struct strbuf out = STRBUF_INIT;
+            rc = tmpl_render_name(c->tmpls, "gpu_releases", data, &out, err);
+            json_decref(data);
+            html = xgrow(html, &cap, nhtml + 1, sizeof *html);
+            html[nhtml] = strbuf_detach(&out, NULL);
+            k = nhtml++;
+            strmap_put(by_cc, cc, k);
+        }
+        char *title = title_of(kind, name);
+        if (rc == 0) {
+            /* rendered from checked strings: no need to check its UTF-8 again */
+            json_object_set_new(p, "releases_html", json_string_nocheck(html[k] ? html[k] : ""));
+            json_object_set_new(p, "has_releases",
+                                json_boolean(json_array_size(json_object_get(p, "releases")) > 0));
+            rc = sitei_render(c, kind->template_name, path, p, title, kind->description, name, err);
+        }
+        free(title);
+        free(path);
+        free(cc);
+        json_decref(p);
+        if (rc < 0)
+            break;
+    }
+    for (size_t k = 0; k < nhtml; k++)
+        free(html[k]);
+    free(html);
+    strmap_free(by_cc);
+    return rc;
+}
+
+static int same_page(const struct dbview_row *a, const struct dbview_row *b)
+{
+    return strcmp(a->project, b->project) == 0 && strcmp(a->version, b->version) == 0;
+}
+
+static void release_pages_run(struct release_job *j)
+{
+    const struct dbview *v = j->d->v;
+    while (j->rc == 0) {
+        pthread_mutex_lock(j->mu);
+        size_t at = *j->next, end = at;
+        if (at > v->nrows) { /* the other thread failed */
+            pthread_mutex_unlock(j->mu);
+            return;
+        }
+        while (end < v->nrows && same_page(&v->rows[at], &v->rows[end]))
+            end++;
+        *j->next = end;
+        pthread_mutex_unlock(j->mu);
+        json_t *p = at < v->nrows ? sitedata_release_page(j->d, &at) : NULL;
+        if (!p)
+            return;
+        char *path = xasprintf("%sindex.html", json_string_value(json_object_get(p, "path")));
+        const struct page_kind *k = &site_page_kinds[PAGE_RELEASE];
+        char *title = xasprintf("%s %s", json_string_value(json_object_get(p, "project")),
+                                json_string_value(json_object_get(p, "version")));
+        j->rc =
+            sitei_render(&j->c, k->template_name, path, p, title, k->description, title, &j->err);
+        if (j->rc < 0) {
+            pthread_mutex_lock(j->mu);
+            *j->next = v->nrows + 1;
+            pthread_mutex_unlock(j->mu);
+        }
+        free(title);
+        free(path);
+        json_decref(p);
+    }
+}
+
+/* Makes release pages from cur on c's thread until none is left. */
+int sitei_release_pages(struct ctx *c, const struct sitedata *d, struct release_cursor *cur,
+                        struct wa_error *err)
+{
+    struct release_job mine = {0};
+    mine.c = *c; /* this thread's own context */
+    mine.d = d;
+    mine.mu = &cur->mu;
+    mine.next = &cur->next;
+    release_pages_run(&mine);
+    *c = mine.c;
+    if (mine.rc < 0 && err)
+        *err = mine.err;
+    return mine.rc;
+}
+
+static char *atom_time(const char *date)
+{
+    if (date && strlen(date) >= 10)
+        return xasprintf("%.10sT00:00:00Z", date);
+    return xstrdup("1970-01-01T00:00:00Z");
+}
+
+static int changes(struct ctx *c, struct sitedata *d, const struct page_kind *k,
+                   struct wa_error *err)
+{
+    json_t *data = json_object();
+    json_object_set(data, "changes", d->changes);
+    int rc = sitei_render(c, k->template_name, k->path, data, k->title, k->description, NULL, err);
+    json_decref(data);
+    if (rc < 0)
+        return rc;
+    /* Atom: absolute URLs when a base URL is given. */
+    json_t *feed = json_object();
+    const char *b = c->base_url;
+    char *self = b[0] ? xasprintf("%s/changes.atom", b) : xstrdup("changes.atom");
+    char *alt = b[0] ? xasprintf("%s/changes/", b) : xstrdup("changes/");
+    if (b[0]) { /* --base-url percent-encoded like any URL */
+        char *h = sitedata_href(self);
+        free(self);
+        self = h ? h : xstrdup("changes.atom");
+        h = sitedata_href(alt);
+        free(alt);
+        alt = h ? h : xstrdup("changes/");
+    }
+    json_object_set_new(feed, "self", json_string(self));
+    json_object_set_new(feed, "alternate", json_string(alt));
+    json_object_set_new(feed, "feed_id", json_string(b[0] ? self : "urn:wheelarch:changes"));
+    /* The feed changed when its newest entry did. */
+    const char *newest = NULL;
+    size_t ni;
+    json_t *ne;
+    json_array_foreach(d->changes, ni, ne)
+    {
+        const char *dt = json_string_value(json_object_get(ne, "date"));
+        if (dt && (!newest || strcmp(dt, newest) > 0))
+            newest = dt;
+    }
+    char *upd = atom_time(newest ? newest : c->data_as_of ? c->data_as_of : c->checked_on);
+    json_object_set_new(feed, "updated", json_string(upd));
+    free(upd);
+    json_t *entries = json_array();
+    size_t i;
+    json_t *e;
+    json_array_foreach(d->changes, i, e)
+    {
+        json_t *x = json_deep_copy(e);
+        const char *id = json_string_value(json_object_get(e, "id"));
+        char *eid = xasprintf("urn:wheelarch:changes:%s", id);
+        char *link = xasprintf("%s#%s", alt, json_string_value(json_object_get(e, "anchor")));
+        const char *date = json_string_value(json_object_get(e, "date"));
+        char *t = atom_time(date ? date : c->data_as_of);
+        json_object_set_new(x, "entry_id", json_string(eid));
+        json_object_set_new(x, "link", json_string(link));
+        json_object_set_new(x, "updated", json_string(t));
+        free(eid);
+        free(link);
+        free(t);
+        json_array_append_new(entries, x);
+    }
+    json_object_set_new(feed, "entries", entries);
+    struct strbuf out = STRBUF_INIT;
+    rc = tmpl_render_name(c->tmpls, "atom", feed, &out, err);
+    if (rc == 0)
+        rc = sitei_put(c, "changes.atom", out.buf ? out.buf : "", out.len, err);
+    strbuf_free(&out);
+    json_decref(feed);
+    free(self);
+    free(alt);
+    return rc;
+}
+
+static int home_page(struct ctx *c, struct sitedata *d, const struct page_kind *k,
+                     struct wa_error *err)
+{
+    return sitei_render(c, k->template_name, k->path, d->home, k->title, k->description, NULL, err);
+}
+
+/* matrix/ for torch, matrix/<project>/ for each other project */
+static int matrix_pages(struct ctx *c, struct sitedata *d, const struct page_kind *k,
+                        struct wa_error *err)
+{
+    int rc = 0;
+    size_t mi;
+    json_t *mp;
+    json_array_foreach(d->matrix_pages, mi, mp)
+    {
+        json_t *page = json_object_get(mp, "page");
+        const char *proj = json_string_value(json_object_get(page, "project"));
+        char *title = mi == 0 ? xstrdup(k->title_one) : title_of(k, proj);
+        char *desc = mi == 0
+                         ? xstrdup(k->description)
+                         : xasprintf("%s releases and variants against GPU architectures", proj);
+        rc = sitei_render(c, k->template_name, json_string_value(json_object_get(mp, "path")), page,
+                          title, desc, NULL, err);
+        free(title);
+        free(desc);
+        if (rc < 0)
+            break;
+    }
+    return rc;
+}
+
+const struct page_kind site_page_kinds[PAGE_KINDS] = {
+    [PAGE_HOME] = {"index", "index.html", "Which PyTorch runs on my GPU?", NULL,
+                   "Which PyTorch wheel runs on which NVIDIA GPU, read from the GPU code in the "
+                   "wheels",
+                   NULL, home_page, NULL},
+    [PAGE_MATRIX] = {"matrix", "matrix/index.html, matrix/<project>/index.html", "The matrix: {}",
+                     "The matrix", "PyTorch releases and CUDA variants against GPU architectures",
+                     NULL, matrix_pages, "home"},
+    [PAGE_GPU] = {"gpu", "gpu/<slug>/index.html", "{}: which PyTorch wheels run on it", NULL,
+                  "Verdict per PyTorch release, CUDA variant and platform, and the index to "
+                  "install from",
+                  NULL, gpu_pages, "gpus"},
+    [PAGE_CHANGES] = {"changes", "changes/index.html", "Changes between releases", NULL,
+                      "GPU targets each release added or dropped", NULL, changes, NULL},
+    [PAGE_METHODOLOGY] = {"prose", "methodology/index.html", NULL, NULL,
+                          "How wheelarch reads GPU code and decides what runs where",
+                          "methodology.md", prose, NULL},
+    [PAGE_API] = {"prose", "api/index.html", NULL, NULL, "The JSON feed and the GPU-aware indexes",
+                  "api.md", prose, NULL},
+    [PAGE_FAQ] = {"prose", "faq/index.html", NULL, NULL, "Questions and answers", "faq.md", prose,
+                  "pages"},
+    [PAGE_RELEASE] = {"release", "release/<project>/<version>/index.html", "{project} {version}",
+                      NULL, "GPU targets per variant and platform, module coverage, provenance",
+                      NULL, NULL, NULL},
+    [PAGE_WHEEL] = {"wheel", "wheel/<key>.html", "{file name}", NULL,
+                    "GPU code read from one wheel", NULL, NULL, NULL},
+};

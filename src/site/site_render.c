@@ -1,0 +1,199 @@
+/*
+ * site_render: a page rendered from its template with the fields every
+ * page has (root, title, canonical URL, dates, freshness) and written to
+ * the output folder; the context each thread renders with.
+ */
+#include "site_impl.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbview.h"
+#include "fsutil.h"
+#include "jsontext.h"
+#include "markdown.h"
+#include "feeddb.h"
+#include "pepvariants.h"
+#include "sitedata.h"
+#include "schedule.h"
+#include "sitestamp.h"
+#include "strbuf.h"
+#include "strmap.h"
+#include "tables.h"
+#include "tmpl.h"
+#include "version.h"
+#include "workers.h"
+#include "xalloc.h"
+
+/* "../../" for "gpu/x/index.html", "./" for "index.html". */
+char *sitei_root_of(const char *path)
+{
+    struct strbuf b = STRBUF_INIT;
+    for (const char *p = path; *p; p++)
+        if (*p == '/')
+            strbuf_adds(&b, "../");
+    if (b.len == 0)
+        strbuf_adds(&b, "./");
+    return strbuf_detach(&b, NULL);
+}
+
+int sitei_put(struct ctx *c, const char *path, const char *data, size_t len, struct wa_error *err)
+{
+    return outdir_put(c->out, path, data, len, err);
+}
+
+/* Writes a page whose path was made from data (a release, a GPU, a wheel,
+ * a project's simple index), named `what` in messages.  Segments are
+ * injective (sitedata_segment), so two pages should never share a path; if
+ * two still do, the first one written stays and the other is left out with
+ * a warning, and the build goes on.  (Which one is first depends on the
+ * threads' timing where two threads make pages of one kind: wheel and
+ * release pages.)  Returns 0, 1 when the page was left out, or a WA_ERR_*
+ * code. */
+int sitei_put_page(struct ctx *c, const char *path, const char *data, size_t len, const char *what,
+                   struct wa_error *err)
+{
+    int rc = outdir_put_first(c->out, path, data, len, err);
+    if (rc != 1)
+        return rc;
+    c->dups = xgrow(c->dups, &c->capdups, c->ndups + 1, sizeof *c->dups);
+    struct dbview_skip *s = &c->dups[c->ndups++];
+    s->file = fsutil_join(c->o->out_dir, path);
+    s->reason =
+        xasprintf("already written for an earlier page, so the page of %s is left out", what);
+    return 1;
+}
+
+int sitei_put_json(struct ctx *c, const char *path, json_t *v, struct wa_error *err)
+{
+    struct strbuf s = STRBUF_INIT;
+    if (jsontext_append(&s, v, JSON_SORT_KEYS | JSON_COMPACT) < 0) {
+        strbuf_free(&s);
+        return wa_error_set(err, WA_ERR_FORMAT, "cannot serialise %s", path);
+    }
+    strbuf_addc(&s, '\n');
+    int rc = sitei_put(c, path, s.buf, s.len, err);
+    strbuf_free(&s);
+    return rc;
+}
+
+/* Renders template `name` with data (the common fields are set on it).
+ * what: NULL for a page at a fixed path, where a second write is a bug;
+ * else the page's path was made from data and put_page writes it. */
+int sitei_render(struct ctx *c, const char *name, const char *path, json_t *data, const char *title,
+                 const char *description, const char *what, struct wa_error *err)
+{
+    char *root = sitei_root_of(path);
+    json_object_set_new(data, "root", json_string(root));
+    free(root);
+    json_object_set_new(data, "title", json_string(title));
+    /* a page may carry its own one-line answer (GPU pages do) */
+    if (!json_is_string(json_object_get(data, "description")))
+        json_object_set_new(data, "description", json_string(description));
+    if (c->base_url[0]) {
+        const char *slash = strrchr(path, '/');
+        char *dir = slash ? xstrndup(path, (size_t)(slash - path + 1)) : xstrdup("");
+        char *canon = xasprintf("%s/%s", c->base_url,
+                                strcmp(slash ? slash + 1 : path, "index.html") == 0 ? dir : path);
+        char *href = sitedata_href(canon); /* --base-url is percent-encoded like any URL */
+        if (href)
+            json_object_set_new(data, "canonical", json_string(href));
+        free(href);
+        free(canon);
+        free(dir);
+    }
+    if (!json_object_get(data, "data_as_of"))
+        json_object_set_new(data, "data_as_of",
+                            c->data_as_of ? json_string(c->data_as_of) : json_null());
+    /* a page's own date (a wheel page's: the day it was read) says wheels
+     * were read as much as the site's */
+    json_object_set_new(data, "wheels_read",
+                        json_boolean(json_is_string(json_object_get(data, "data_as_of"))));
+    json_object_set_new(data, "checked_on", json_string(c->checked_on ? c->checked_on : ""));
+    if (c->freshness)
+        json_object_set_new(data, "freshness", json_string(c->freshness));
+    if (c->data_through)
+        json_object_set_new(data, "data_through", json_string(c->data_through));
+    json_object_set_new(data, "generator", json_string("wheelarch " WHEELARCH_VERSION));
+    json_object_set_new(data, "api_version", json_string(SITE_API_VERSION));
+    struct strbuf *out = &c->page;
+    strbuf_reset(out);
+    int rc = tmpl_render_name(c->tmpls, name, data, out, err);
+    if (rc == 0 && what) {
+        rc = sitei_put_page(c, path, strbuf_str(out), out->len, what, err);
+        if (rc > 0)
+            rc = 0; /* left out and listed */
+    } else if (rc == 0) {
+        rc = sitei_put(c, path, strbuf_str(out), out->len, err);
+    } else {
+        wa_error_prefix(err, name);
+    }
+    c->pages++;
+    return rc;
+}
+
+/* The context of a second thread: the same output and options, its own
+ * templates (a tmpl_set is one thread's), page count and list of pages
+ * left out.  Free its templates with tmpl_set_free when it is done. */
+void sitei_ctx_for_thread(struct ctx *child, const struct ctx *c)
+{
+    *child = *c;
+    child->pages = 0;
+    child->dups = NULL;
+    child->ndups = child->capdups = 0;
+    child->page = (struct strbuf)STRBUF_INIT;
+    child->tmpls = tmpl_set_new(tmpl_dir_loader, (void *)c->o->templates_dir);
+}
+
+/* Adds a thread's page count and pages left out to c's. */
+void sitei_ctx_join(struct ctx *c, struct ctx *child)
+{
+    c->pages += child->pages;
+    for (size_t i = 0; i < child->ndups; i++) {
+        c->dups = xgrow(c->dups, &c->capdups, c->ndups + 1, sizeof *c->dups);
+        c->dups[c->ndups++] = child->dups[i];
+    }
+    free(child->dups);
+    child->dups = NULL;
+    child->ndups = child->capdups = 0;
+    tmpl_set_free(child->tmpls);
+    child->tmpls = NULL;
+    strbuf_free(&child->page);
+}
+
+/* rc, or a joined thread's error (thread_rc, why) when rc is 0. */
+int sitei_first_error(int rc, struct wa_error *err, int thread_rc, const struct wa_error *why)
+{
+    if (rc == 0 && thread_rc < 0) {
+        if (err)
+            *err = *why;
+        return thread_rc;
+    }
+    return rc;
+}
+
+/* Reads templates/<folder>/<name> (at most 4 MiB); caller frees *text. */
+int sitei_read_template_file(const struct ctx *c, const char *folder, const char *name, char **text,
+                             size_t *n, struct wa_error *err)
+{
+    char *file = xasprintf("%s/%s/%s", c->o->templates_dir, folder, name);
+    int rc = fsutil_read(file, 4u << 20, text, n, NULL, err);
+    free(file);
+    return rc;
+}
+
+int sitei_copy_asset(struct ctx *c, const char *name, struct wa_error *err)
+{
+    char *text;
+    size_t n;
+    int rc = sitei_read_template_file(c, "assets", name, &text, &n, err);
+    if (rc < 0)
+        return rc;
+    char *path = xasprintf("assets/%s", name);
+    rc = sitei_put(c, path, text, n, err);
+    free(path);
+    free(text);
+    return rc;
+}
