@@ -1,0 +1,58 @@
+/*
+ * recordcheck_impl: the single rules recordcheck's field checks are made
+ * of (recordcheck_rules.c), and the messages they write.  Not for other
+ * modules.
+ */
+#ifndef WHEELARCH_RECORDCHECK_IMPL_H
+#define WHEELARCH_RECORDCHECK_IMPL_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "recordcheck.h"
+#include "target.h"
+#include "wheelname.h"
+#include "strbuf.h"
+
+#define SHOWN 80 /* bytes of a bad value quoted in a message (a whole key) */
+#define COUNT_MAX ((json_int_t)INT32_MAX) /* modules, entries */
+#define BYTES_MAX ((json_int_t)1 << 53)   /* sizes in bytes */
+#define TEXT_MAX 65536                    /* free text: warnings, arch flags */
+#define SHORT_TEXT_MAX 4096               /* member paths, yanked reasons */
+#define URL_MAX 8192
+#define FIELD_MAX 160 /* a field path in a message */
+
+/* Distinct targets seen so far, in one list or in a whole record: a
+ * buffer of twice the cap, compacted (sorted, duplicates dropped) whenever
+ * it fills, so time and memory stay bounded however often a record repeats
+ * a name.  Canonical names and parsed targets correspond one to one, so
+ * distinct targets are distinct names. */
+struct seen {
+    struct target t[2 * RECORDCHECK_TARGETS_MAX];
+    size_t n;
+};
+
+int rci_all_of(const char *s, const char *extra);
+int rci_text_ok(json_t *v, size_t max);
+const char *rci_type_name(json_t *v);
+int rci_bad_type(struct wa_error *err, const char *field, json_t *v, const char *want);
+int rci_too_long(struct wa_error *err, const char *field, json_t *v, size_t max);
+int rci_bad_value(struct wa_error *err, const char *field, const char *s, const char *what);
+const char *rci_str(json_t *v);
+int rci_parse_filename(json_t *v, struct wheel_name *w);
+int rci_filename_ok(json_t *v);
+int rci_wheel_matches(json_t *w, const struct wheel_name *n, struct wa_error *err);
+int rci_codec_ok(const char *s);
+int rci_target_ok(const char *s, int kind, struct target *out);
+int rci_seen_add(struct seen *s, const struct target *t);
+int rci_seen_over(struct seen *s);
+int rci_too_many(struct wa_error *err, const char *field, int whole_record);
+
+int rci_public_version_ok(const char *s);
+int rci_full_version_ok(const char *s);
+int rci_tag_ok(const char *s);
+int rci_platform_id_ok(const char *s);
+int rci_datetime_ok(const char *s);
+int rci_isa_ok(const char *s);
+
+#endif
