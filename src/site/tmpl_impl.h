@@ -1,0 +1,63 @@
+/*
+ * tmpl_impl: a compiled template, shared by the files of tmpl.  Not for
+ * other modules.  They call downwards only, in this order:
+ *   tmpl.c          rendering a template with JSON data
+ *   tmpl_set.c      a set of templates loaded by name, partials linked
+ *   tmpl_compile.c  Mustache text compiled into nodes
+ */
+#ifndef WHEELARCH_TMPL_IMPL_H
+#define WHEELARCH_TMPL_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "strbuf.h"
+#include "strmap.h"
+#include "tmpl.h"
+
+#define DELIM_MAX 16  /* bytes of a custom delimiter */
+#define NAME_SHOWN 80 /* bytes of a name quoted in a message */
+#define GONE SIZE_MAX /* strmap value of a name dropped after a failed load */
+
+enum node_type { N_TEXT, N_VAR, N_RAW, N_SECTION, N_INVERTED, N_PARTIAL };
+
+struct node {
+    unsigned char type;
+    unsigned char standalone;   /* N_PARTIAL alone on its line: indent it */
+    unsigned nseg;              /* names: segments, 0 for "." */
+    unsigned line, col;         /* of the tag, for messages */
+    size_t off, len;            /* N_TEXT: the text; N_PARTIAL: its indentation;
+                                 * names: len is the length of the first segment */
+    size_t name;                /* pool offset of the name */
+    size_t end;                 /* sections: index of the first node after it */
+    const struct tmpl *partial; /* N_PARTIAL of a set's template, once linked */
+};
+
+struct tmpl {
+    struct node *nodes;
+    size_t n, cap;
+    struct strbuf pool;
+};
+
+/* Where a partial is referenced from, for "cannot load" messages. */
+struct ref {
+    unsigned line, col;
+    const char *from; /* the referencing partial's name, NULL for the top template */
+};
+
+struct tmpl_set {
+    tmpl_loader loader;
+    void *ud;
+    struct entry *e;
+    size_t n, cap;
+    struct strmap *map; /* name -> index in e, or GONE */
+    size_t max_output;
+    unsigned long max_steps;
+};
+
+int tmpli_shown(size_t len);
+int tmpli_syntax(struct wa_error *err, int code, unsigned line, unsigned col, const char *fmt, ...);
+int tmpli_set_get(struct tmpl_set *s, const char *name, const struct ref *ref,
+                  const struct tmpl **out, struct wa_error *err);
+
+#endif
