@@ -248,6 +248,7 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
     } else {
         http_options_default(&cfg.http);
     }
+    cfg.http.proxied = http_proxy_from_env(environ); /* libcurl reads the same variables */
     for (size_t i = 0; i < nidx; i++) {
         char q[200];
         if (!config_url_valid(idx[i])) {

@@ -3,6 +3,7 @@
  */
 #include <jansson.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,7 @@ int cli_scan(int argc, char **argv)
     int quiet = cli_get(cmd, &a, "quiet") != NULL;
     struct http_options ho;
     http_options_default(&ho);
+    ho.proxied = http_proxy_from_env(environ); /* libcurl reads the same variables */
     const char *timeout = cli_get(cmd, &a, "timeout");
     if (timeout) {
         double t;

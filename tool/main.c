@@ -9,10 +9,12 @@
 #include <openssl/crypto.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
 
 #include "cli.h"
+#include "db.h"
 #include "sitedata.h"
 #include "version.h"
 
@@ -52,6 +54,8 @@ int main(int argc, char **argv)
         cli_print_help(stdout, c);
         return WA_EXIT_OK;
     }
+    /* what the core takes from the environment, passed in once */
+    db_set_temp_root(getenv("TMPDIR"));
     const struct cli_command *cmd = cli_find_command(name);
     if (!cmd)
         return cli_usage_error(NULL, "unknown command '%s'", name);

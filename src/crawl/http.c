@@ -61,6 +61,19 @@ void http_options_default(struct http_options *o)
     o->max_redirects = 5;
 }
 
+int http_proxy_from_env(char *const *env)
+{
+    static const char *const names[] = {"http_proxy", "https_proxy", "HTTPS_PROXY",
+                                        "all_proxy",  "ALL_PROXY",   NULL};
+    for (char *const *e = env; e && *e; e++)
+        for (const char *const *n = names; *n; n++) {
+            size_t l = strlen(*n);
+            if (strncmp(*e, *n, l) == 0 && (*e)[l] == '=' && (*e)[l + 1])
+                return 1;
+        }
+    return 0;
+}
+
 struct http_client *http_client_new(const struct http_options *o)
 {
     pthread_once(&global_once, global_init);
@@ -70,11 +83,7 @@ struct http_client *http_client_new(const struct http_options *o)
     c->opt.nresolve = 0;
     for (size_t i = 0; i < o->nresolve; i++)
         c->resolve = curl_slist_append(c->resolve, o->resolve[i]);
-    static const char *const proxy_env[] = {"http_proxy", "https_proxy", "HTTPS_PROXY",
-                                            "all_proxy",  "ALL_PROXY",   NULL};
-    for (const char *const *e = proxy_env; *e; e++)
-        if (getenv(*e) && *getenv(*e))
-            c->proxied = 1;
+    c->proxied = o->proxied;
     c->curl = curl_easy_init();
     if (!c->curl)
         abort();

@@ -49,6 +49,11 @@ struct http_options {
     long retry_max_ms;       /* cap on one delay */
     int max_redirects;
     int allow_private; /* 1: no address policy (an index on a private network) */
+    /* 1: a proxy from the environment carries every request (libcurl reads
+     * http_proxy, https_proxy and all_proxy itself; the program says
+     * whether one is set, http_proxy_from_env): the address policy is then
+     * not applied, the proxy being the operator's choice. */
+    int proxied;
     /* "HOST:PORT:ADDRESS" entries pinning names to addresses, as curl's
      * --resolve (borrowed; may be NULL). */
     char **resolve;
@@ -58,6 +63,12 @@ struct http_options {
 /* Defaults: connect 15 s; 1 KiB/s over every 60 s window; 64 KiB/s on
  * average; 5 retries from 1 s up to 60 s; 5 redirects. */
 void http_options_default(struct http_options *o);
+
+/* Whether one of the proxy variables libcurl reads (http_proxy,
+ * https_proxy, HTTPS_PROXY, all_proxy, ALL_PROXY) is set and not empty in
+ * env, an environ-style NULL-ended array: for http_options.proxied.  The
+ * core reads no environment of its own; the program passes its own. */
+int http_proxy_from_env(char *const *env);
 
 /* A retry about to happen, for the client's observer. */
 struct http_retry {

@@ -162,6 +162,18 @@ static void clean_stale_copies(const char *tmp)
     closedir(d);
 }
 
+/* Where private copies of databases from elsewhere go (db_set_temp_root);
+ * "" for /tmp. */
+static char temp_root[4096];
+
+void db_set_temp_root(const char *dir)
+{
+    if (!dir || !*dir || strlen(dir) >= sizeof temp_root)
+        temp_root[0] = '\0';
+    else
+        memcpy(temp_root, dir, strlen(dir) + 1);
+}
+
 /* The largest -wal a merge input may have: an honest one is a few times
  * its database at most; a sparse file of gigabytes costs its writer
  * nothing and the copy all of it. */
@@ -180,8 +192,7 @@ static int private_copy(struct db *db, const char *path, long long db_bytes, cha
                             "bytes can need; checkpoint it where it was made "
                             "(wheelarch db check)",
                             path, (long long)ws.st_size, db_bytes);
-    const char *tmp = getenv("TMPDIR");
-    tmp = tmp && *tmp ? tmp : "/tmp";
+    const char *tmp = temp_root[0] ? temp_root : "/tmp";
     clean_stale_copies(tmp);
     char *dir = xasprintf("%s/wheelarch-merge-%ld-XXXXXX", tmp, (long)getpid());
     if (!mkdtemp(dir)) {

@@ -58,6 +58,12 @@ enum db_open_flags {
                          * the file's size */
 };
 
+/* The folder under which a database from elsewhere (DB_FOREIGN) is copied
+ * before it is read (a folder of its own, removed on close); NULL or ""
+ * for /tmp.  The program sets it once, before any database is opened
+ * (wheelarch passes $TMPDIR): the core reads no environment itself. */
+void db_set_temp_root(const char *dir);
+
 /* Opens DIR/wheelarch.db, creating the folder and the database unless
  * DB_READONLY, and upgrading its schema.  DB_READONLY works where nothing
  * may be written (a read-only file, folder or mount), unless its -wal file

@@ -97,4 +97,16 @@ for path in sorted(text):
 c.ok(len(text) > 50 and sum(len(v) for v in calls.values()) > 100,
      "the call graph was read (%d files, %d edges)" % (len(text), sum(len(v) for v in calls.values())))
 c.eq(circles, [], "files of src/ that call each other round in a circle")
+
+# ---- the core neither reads the environment nor prints ----------------------------------
+# (the program passes what it takes from the environment; errors are
+# returned; xalloc's last words before abort() on no memory are the one
+# exception; fflush before a fork writes nothing of the core's own)
+for path, src in sorted(text.items()):
+    for what, rx in (("reads the environment", r"\b(getenv|secure_getenv|environ)\b"),
+                     ("prints", r"\b(printf|puts|putchar|perror)\s*\(|(?<!fflush\()\b(stdout|stderr)\b")):
+        hits = [m.group(0) for m in re.finditer(rx, src)]
+        if path == "src/base/xalloc.c" and what == "prints":
+            hits = [h for h in hits if h != "stderr"]
+        c.eq(hits, [], "%s %s" % (path, what))
 c.done()

@@ -16,6 +16,7 @@
 #include "error.h"
 #include "fsutil.h"
 #include "harness.h"
+#include "http.h"
 #include "netaddr.h"
 #include "outdir.h"
 #include "strbuf.h"
@@ -60,6 +61,20 @@ static void printable(void)
     wa_printable_ascii(s);
     OK(strcmp(s, "GeForce ??[2J? ok") == 0, "non-ASCII and controls become '?': %s", s);
     wa_printable_ascii(NULL);
+}
+
+/* http_proxy_from_env: the variables libcurl reads, set and not empty. */
+static void proxies(void)
+{
+    char *none[] = {"PATH=/usr/bin", "http_proxyx=1", "NO_PROXY=*", NULL};
+    char *empty[] = {"http_proxy=", "HTTPS_PROXY=", NULL};
+    char *one[] = {"PATH=/usr/bin", "https_proxy=http://127.0.0.1:3128", NULL};
+    char *all[] = {"ALL_PROXY=socks5://127.0.0.1:1080", NULL};
+    OK(!http_proxy_from_env(none), "no proxy variable: not proxied");
+    OK(!http_proxy_from_env(empty), "empty proxy variables: not proxied (libcurl ignores them)");
+    OK(http_proxy_from_env(one), "https_proxy set: proxied");
+    OK(http_proxy_from_env(all), "ALL_PROXY set: proxied");
+    OK(!http_proxy_from_env(NULL), "no environment: not proxied");
 }
 
 /* dotver_release: the unit versions are grouped by. */
@@ -215,6 +230,7 @@ int main(int argc, char **argv)
     workers();
     json_strings();
     releases();
+    proxies();
     printable();
     struct strbuf b = STRBUF_INIT;
     STR_EQ(strbuf_str(&b), "", "empty strbuf");
