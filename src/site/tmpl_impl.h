@@ -56,7 +56,8 @@ struct tmpl_set {
 };
 
 int tmpli_shown(size_t len);
-int tmpli_syntax(struct wa_error *err, int code, unsigned line, unsigned col, const char *fmt, ...);
+int tmpli_syntax(struct wa_error *err, int code, unsigned line, unsigned col, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 int tmpli_set_get(struct tmpl_set *s, const char *name, const struct ref *ref,
                   const struct tmpl **out, struct wa_error *err);
 
