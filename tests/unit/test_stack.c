@@ -14,9 +14,11 @@
  *
  * The records: tests/fixtures/site-db (real crawl records of torch and
  * torchvision), and tests/fixtures/stack-companions.jsonl: two of them
- * cloned as xformers 0.0.33 from cu126 (code for sm_75 ... sm_120) and cu128
- * (sm_100 and newer only), as site.e2e's stack pages use them, so that a
- * companion's best build and torch's differ and a variant suits both.
+ * cloned as xformers 0.0.33 (variant, index and URL made to agree) from
+ * cu126 and cu130 (code for sm_75 ... sm_120) and cu132 (sm_100 and newer
+ * only), so that a companion's best build and torch's differ, and on most
+ * GPUs two variants suit both: "the newest CUDA among such" is decided
+ * (a stack that took the oldest fails here).
  *
  * usage: test_stack DATA_DIR SITE_DB COMPANIONS_JSONL WORK_DIR
  */
