@@ -1,8 +1,12 @@
 /*
- * binscan_impl: the state of one scan, shared by the files of binscan
- * (binscan_diag.c: warnings and the first error; binscan.c: lifecycle, the fatbin walker, payload
- * inspection, finish; binscan_sections.c: captures and the ELF/PE section tables; binscan_flags.c:
- * nvcc arch-flag strings).  Not for other modules.
+ * binscan_impl: the state of one scan, shared by the files of binscan:
+ *   binscan.c           lifecycle and the fatbin walker
+ *   binscan_finish.c    the end: entries labelled, AMD code added, checks
+ *   binscan_payload.c   what one fatbin entry holds
+ *   binscan_sections.c  captures and the ELF/PE section tables
+ *   binscan_flags.c     nvcc arch-flag strings
+ *   binscan_diag.c      warnings and the first error
+ * Not for other modules.
  */
 #ifndef WHEELARCH_BINSCAN_IMPL_H
 #define WHEELARCH_BINSCAN_IMPL_H
@@ -120,6 +124,14 @@ int binscan_captures_feed(struct binscan *bs, const uint8_t *buf, size_t n, uint
 int binscan_detect_format(struct binscan *bs, const uint8_t *p, size_t n);
 /* Acts on capture id once its bytes are all in (parses the tables). */
 int binscan_on_capture(struct binscan *bs, int id);
+
+/* A fatbin container's magic as it is stored (binscan.c). */
+extern const uint8_t binscan_magic[4];
+
+/* binscan_payload.c and binscan.c, for the walker. */
+void binscan_add_reject(struct binscan *bs, uint64_t off, const char *why);
+size_t binscan_prefix_budget(const struct fatbin_entry *fe, int codec);
+void binscan_inspect_entry(struct binscan *bs, struct binscan_entry *be);
 
 /* Arch-flag strings (binscan_flags.c). */
 void binscan_grab_scan(struct binscan *bs, const uint8_t *p, size_t n);
