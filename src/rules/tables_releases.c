@@ -303,24 +303,13 @@ const struct release_info *tables_release_at(const struct tables *t, const char 
 {
     const struct release_info *best = NULL;
     char key[512], rel[96];
-    if (t->release_index && dotver_release_buf(version, rel, sizeof rel) == 0) {
-        if (release_key(key, sizeof key, project, rel, platform))
-            for (size_t i = index_first(t->release_index, key); i != SIZE_MAX;
-                 i = t->release_next[i])
-                if (release_better(&t->releases[i], version, best))
-                    best = &t->releases[i];
-        return best;
-    }
-    char *release = dotver_release(version);
-    for (size_t i = 0; release && i < t->nreleases; i++) {
-        const struct release_info *r = &t->releases[i];
-        if (strcmp(r->project, project) || strcmp(r->release, release) ||
-            strcmp(r->platform, platform))
-            continue;
-        if (release_better(r, version, best))
-            best = r;
-    }
-    free(release);
+    /* the index is made by tables_load with the rows: none, no rows */
+    if (!t->release_index || dotver_release_buf(version, rel, sizeof rel) < 0 ||
+        !release_key(key, sizeof key, project, rel, platform))
+        return NULL;
+    for (size_t i = index_first(t->release_index, key); i != SIZE_MAX; i = t->release_next[i])
+        if (release_better(&t->releases[i], version, best))
+            best = &t->releases[i];
     return best;
 }
 
@@ -473,14 +462,10 @@ static size_t python_rows(const struct tables *t, const char *project, const cha
     const struct python_support *best = NULL;
     struct dotver bestv = {0};
     char key[512];
-    size_t i = 0, chained = 0;
-    if (t->python_index) {
-        if (!python_key(key, sizeof key, project, platform, version))
-            return 0;
-        i = index_first(t->python_index, key);
-        chained = 1;
-    }
-    for (; chained ? i != SIZE_MAX : i < t->npythons; i = chained ? t->python_next[i] : i + 1) {
+    /* the index is made by tables_load with the rows: none, no rows */
+    if (!t->python_index || !python_key(key, sizeof key, project, platform, version))
+        return 0;
+    for (size_t i = index_first(t->python_index, key); i != SIZE_MAX; i = t->python_next[i]) {
         const struct python_support *p = &t->pythons[i];
         struct dotver pv;
         if (strcmp(p->project, project) != 0 || strcmp(p->platform, platform) != 0 ||
