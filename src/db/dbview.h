@@ -162,6 +162,8 @@ json_t *dbview_row_differences(const struct dbview_row *r);
 /* A PTX target's name and its ISA as the feeds write it ("compute_90",
  * "8.8"): name has room for TARGET_NAME_MAX bytes, isa for 16. */
 void dbview_isa_format(const struct compat_code_isa *x, char *name, char *isa);
+/* The PTX ISAs of code as the feeds write them: {"compute_90": "8.8"}. */
+json_t *dbview_isa_json(const struct compat_code *code);
 
 /* The file a declared row's source names, for people: {"text": "pytorch/pytorch
  * .ci/manywheel/build_cuda.sh at v2.8.0", "url": "https://github.com/..."}

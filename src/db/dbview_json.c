@@ -40,6 +40,17 @@ void dbview_isa_format(const struct compat_code_isa *x, char *name, char *isa)
     snprintf(isa, 16, "%ld.%ld", x->isa.f[0], x->isa.n > 1 ? x->isa.f[1] : 0);
 }
 
+json_t *dbview_isa_json(const struct compat_code *code)
+{
+    json_t *isa = json_object();
+    for (size_t i = 0; i < code->nisas; i++) {
+        char name[TARGET_NAME_MAX], iv[16];
+        dbview_isa_format(&code->isas[i], name, iv);
+        json_object_set_new(isa, name, json_string(iv));
+    }
+    return isa;
+}
+
 /* The published get_arch_list() outputs of the wheels a declared row
  * covers: [{wheel, printed, url, agrees, reason}] (reason: why the
  * declared list stands where they differ, else null). */
@@ -95,13 +106,7 @@ json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r)
     json_object_set_new(o, "sass", targets_json(r->sass, r->nsass));
     json_object_set_new(o, "ptx", targets_json(r->ptx, r->nptx));
     json_object_set_new(o, "gfx", targets_json(r->gfx, r->ngfx));
-    json_t *isa = json_object();
-    for (size_t i = 0; i < r->code.nisas; i++) {
-        char name[TARGET_NAME_MAX], iv[16];
-        dbview_isa_format(&r->code.isas[i], name, iv);
-        json_object_set_new(isa, name, json_string(iv));
-    }
-    json_object_set_new(o, "ptx_isa", isa);
+    json_object_set_new(o, "ptx_isa", dbview_isa_json(&r->code));
     json_object_set_new(o, "modules", json_integer((json_int_t)r->code.modules));
     json_t *sets = json_array();
     for (size_t i = 0; i < r->code.nsets; i++) {

@@ -349,13 +349,7 @@ json_t *sitedata_build_index_table(struct sitedata *d)
         json_object_set_new(e, "sass", targets_of(row->sass, row->nsass, 0));
         json_object_set_new(e, "ptx", targets_of(row->ptx, row->nptx, 0));
         json_object_set_new(e, "gfx", targets_of(row->gfx, row->ngfx, 0));
-        json_t *isa = json_object();
-        for (size_t i = 0; i < row->code.nisas; i++) {
-            char name[TARGET_NAME_MAX], iv[16];
-            dbview_isa_format(&row->code.isas[i], name, iv);
-            json_object_set_new(isa, name, json_string(iv));
-        }
-        json_object_set_new(e, "ptx_isa", isa);
+        json_object_set_new(e, "ptx_isa", dbview_isa_json(&row->code));
         json_object_set_new(e, "status", json_string(dbview_status_name(row->status)));
         json_object_set_new(versions, row->version, e);
     }
