@@ -16,6 +16,7 @@
 #include "dbview.h"
 #include "dotver.h"
 #include "harness.h"
+#include "invariants.h"
 #include "multigpu.h"
 #include "query.h"
 #include "tables.h"
@@ -55,14 +56,11 @@ static const char *const names[I_COUNT] = {
     "several GPUs: a GPU that only the driver keeps out is said to be, with its step",
 };
 static long fails[I_COUNT], checks[I_COUNT];
+static struct invariants inv = {names, checks, fails, I_COUNT};
 
-static void check(int inv, int ok, const char *what)
+static void check(int i, int ok, const char *what)
 {
-    checks[inv]++;
-    if (ok)
-        return;
-    if (fails[inv]++ < 5)
-        fprintf(stderr, "  [%s] %s\n", names[inv], what);
+    invariants_check(&inv, i, ok, what);
 }
 
 /* Whether a driver (NULL: none) is at least floor ("" or NULL: no floor). */
@@ -369,12 +367,7 @@ int main(int argc, char **argv)
     for (size_t g = 0; g < T.ngpus; g++) {
         const struct gpu *gp = &T.gpus[g];
         gpus++;
-        size_t h = 0;
-        for (; h < g; h++)
-            if (T.gpus[h].cc == gp->cc && T.gpus[h].tegra == gp->tegra &&
-                T.gpus[h].arm_host == gp->arm_host && T.gpus[h].gfx.xnack == gp->gfx.xnack)
-                break;
-        if (h < g)
+        if (invariants_gpu_seen(&T, g))
             continue;
         for (size_t p = 0; p < 3; p++)
             for (size_t d = 0; d < sizeof drivers / sizeof *drivers; d++) {
@@ -481,11 +474,7 @@ int main(int argc, char **argv)
         }
     printf("%zu questions for %zu GPUs, %zu releases; %zu for pairs of GPUs\n", asked, gpus, nrel,
            pairs);
-    for (int i = 0; i < I_COUNT; i++) {
-        printf("  %-90s %ld checks, %ld fail\n", names[i], checks[i], fails[i]);
-        OK(fails[i] == 0, "%s: %ld of %ld fail", names[i], fails[i], checks[i]);
-        OK(checks[i] > 0, "%s: never checked", names[i]);
-    }
+    invariants_done(&inv);
     query_order_free(order);
     dbview_free(&V);
     tables_free(&T);

@@ -32,6 +32,7 @@
 #include "dotver.h"
 #include "fsutil.h"
 #include "harness.h"
+#include "invariants.h"
 #include "query.h"
 #include "stack.h"
 #include "tables.h"
@@ -57,12 +58,11 @@ static const char *const names[S_COUNT] = {
     "a note only where the builds differ or the companion pins another torch",
 };
 static long fails[S_COUNT], checks[S_COUNT];
+static struct invariants inv = {names, checks, fails, S_COUNT};
 
-static void check(int inv, int ok, const char *what)
+static void check(int i, int ok, const char *what)
 {
-    checks[inv]++;
-    if (!ok && fails[inv]++ < 5)
-        fprintf(stderr, "  [%s] %s\n", names[inv], what);
+    invariants_check(&inv, i, ok, what);
 }
 
 static int native(const struct answer_result *a, const char *variant)
@@ -193,12 +193,7 @@ int main(int argc, char **argv)
     size_t asked = 0;
     for (size_t g = 0; g < T.ngpus; g++) {
         const struct gpu *gp = &T.gpus[g];
-        size_t h = 0;
-        for (; h < g; h++)
-            if (T.gpus[h].cc == gp->cc && T.gpus[h].tegra == gp->tegra &&
-                T.gpus[h].arm_host == gp->arm_host && T.gpus[h].gfx.xnack == gp->gfx.xnack)
-                break;
-        if (h < g)
+        if (invariants_gpu_seen(&T, g))
             continue;
         for (size_t p = 0; p < 3; p++)
             for (size_t d = 0; d < sizeof drivers / sizeof *drivers; d++) {
@@ -225,11 +220,7 @@ int main(int argc, char **argv)
             }
     }
     printf("%zu stacks asked of %zu projects\n", asked, np);
-    for (int i = 0; i < S_COUNT; i++) {
-        printf("  %-90s %ld checks, %ld fail\n", names[i], checks[i], fails[i]);
-        OK(fails[i] == 0, "%s: %ld of %ld fail", names[i], fails[i], checks[i]);
-        OK(checks[i] > 0, "%s: never checked", names[i]);
-    }
+    invariants_done(&inv);
     free(projects);
     query_order_free(order);
     dbview_free(&V);
