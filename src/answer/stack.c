@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "answer_json.h"
-#include "jsontext.h"
 #include "xalloc.h"
 #include "strbuf.h"
 #include "tables.h"
@@ -104,22 +103,19 @@ static char *pinned_torch(const struct dbview *v, const struct query_order *orde
         if (!r->requires || strcmp(r->project, proj) != 0 || strcmp(r->version, ver) != 0 ||
             strcmp(r->variant, ix) != 0 || strcmp(r->platform, platform) != 0)
             continue;
-        json_t *list = jsontext_loads(r->requires, 0, NULL);
-        size_t k;
-        json_t *q;
-        json_array_foreach(list, k, q)
-        {
-            const char *req = json_string_value(q);
+        const char *at_req = r->requires;
+        char *req;
+        while (wheelmeta_next_requirement(&at_req, &req)) {
             char *name = NULL, *p = NULL;
-            if (!pin && req && wheelmeta_marker_applies(req, platform) &&
+            if (!pin && wheelmeta_marker_applies(req, platform) &&
                 wheelmeta_requirement(req, &name, &p) == 0 && strcmp(name, "torch") == 0 && p) {
                 pin = p;
                 p = NULL;
             }
             free(name);
             free(p);
+            free(req);
         }
-        json_decref(list);
     }
     return pin;
 }

@@ -22,7 +22,6 @@
 
 #include "db.h"
 #include "dotver.h"
-#include "jsontext.h"
 #include "wheelkey.h"
 #include "http.h"
 #include "indexpage.h"

@@ -41,7 +41,7 @@ struct crawl_options {
     const char *cache_dir;
     int jobs;    /* >= 1 */
     int all;     /* scan every wheel, infer none */
-    int bundled; /* read bundled NVIDIA libraries too (record_is_bundled) */
+    int bundled; /* read bundled NVIDIA libraries too (recbinary_is_bundled) */
     int shard_k; /* 1..shard_n; shard_n 0 or 1 means no sharding */
     int shard_n;
     const char *today;       /* "YYYY-MM-DD", stamped into records */

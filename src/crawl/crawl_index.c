@@ -21,7 +21,6 @@
 
 #include "db.h"
 #include "dotver.h"
-#include "jsontext.h"
 #include "wheelkey.h"
 #include "http.h"
 #include "indexpage.h"
@@ -335,16 +334,13 @@ static int collect_pins(void *ud, const char *key, const char *requires, struct 
     (void)key;
     (void)err;
     struct pins *p = ud;
-    json_t *list = jsontext_loads(requires, 0, NULL);
-    size_t i;
-    json_t *r;
-    json_array_foreach(list, i, r)
-    {
-        char *name, *pin;
-        const char *text = json_string_value(r);
-        if (!text || wheelmeta_requirement(text, &name, &pin) < 0)
-            continue;
-        if (pin && tables_gpu_library(p->c->o->tables, name) &&
+    const char *at_req = requires;
+    char *text;
+    while (wheelmeta_next_requirement(&at_req, &text)) {
+        char *name = NULL, *pin = NULL;
+        int named = wheelmeta_requirement(text, &name, &pin) == 0;
+        free(text);
+        if (named && pin && tables_gpu_library(p->c->o->tables, name) &&
             !db_has_version(p->c->db, name, pin)) {
             char *k = xasprintf("%s|%s", name, pin);
             if (!strmap_get(p->want, k, NULL)) {
@@ -362,7 +358,6 @@ static int collect_pins(void *ud, const char *key, const char *requires, struct 
         free(name);
         free(pin);
     }
-    json_decref(list);
     return 0;
 }
 

@@ -21,7 +21,6 @@
 
 #include "db.h"
 #include "dotver.h"
-#include "jsontext.h"
 #include "wheelkey.h"
 #include "http.h"
 #include "indexpage.h"
@@ -115,7 +114,7 @@ int crawli_scan_and_store(struct crawl *c, struct http_client *hc, struct cwheel
     struct wheelfetch_request rq = {
         w->url,           w->index_url,
         w->sha256,        w->must_verify,
-        w->strict_origin, !c->o->bundled && !record_is_library_project(w->wn.normalized)};
+        w->strict_origin, !c->o->bundled && !recbinary_is_library_project(w->wn.normalized)};
     int rc = wheelfetch_scan_from(hc, &rq, r, st, prog, ud, e);
     if (rc == 0 && w->must_verify && !st->sha256_checked)
         rc = wa_error_set(e, WA_ERR_CHECKSUM, "the file could not be checked against its sha256");

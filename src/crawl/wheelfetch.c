@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
+#include "recbinary.h"
 #include "sha256.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -270,7 +270,7 @@ static int wanted(const struct fetch *f, const struct zipdir_entry *e)
 {
     size_t len = strlen(e->name);
     return scan_member_is_wanted(e->name) && !(len && e->name[len - 1] == '/') &&
-           !(f->skip_bundled && record_is_bundled(e->name));
+           !(f->skip_bundled && recbinary_is_bundled(e->name));
 }
 
 /* Feeds the bytes of the span being read (from f->pos on) to the

@@ -60,7 +60,7 @@ struct wheelfetch_request {
     int whole;                   /* read the whole file and check its hash, never ranges */
     int strict_origin;           /* http_request.strict_origin */
     int skip_bundled;            /* a ranged read leaves out bundled NVIDIA libraries
-                                  * (record_is_bundled): their code does not count */
+                                  * (recbinary_is_bundled): their code does not count */
 };
 
 /* The same with the index it comes from and the choice of a whole read. */

@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "fsutil.h"
-#include "jsontext.h"
 #include "strbuf.h"
 #include "record.h"
 #include "target.h"

@@ -37,9 +37,10 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "recbinary.h"
 
 #define DB_FILE "wheelarch.db"
-#define DB_SCHEMA_VERSION 7
+#define DB_SCHEMA_VERSION 8
 #define DB_BUSY_MS 60000
 
 struct db;
@@ -107,7 +108,7 @@ int db_settle_notes(struct db *db, struct wa_error *err);
 /* ---- records ----------------------------------------------------------- */
 
 int db_has_record(struct db *db, const char *key);
-/* Calls fn with the requires_dist list (JSON text) of every scanned wheel
+/* Calls fn with the requires_dist list (one per line) of every scanned wheel
  * whose record has one. */
 int db_each_requirement_list(struct db *db,
                              int (*fn)(void *ud, const char *key, const char *requires,
@@ -120,6 +121,12 @@ const char *db_record_status(struct db *db, const char *key);
 /* Reads a record; returns 0 and a new reference, or an error (a missing
  * record is WA_ERR_IO). */
 int db_read_record(struct db *db, const char *key, json_t **rec, struct wa_error *err);
+/* The binaries of the wheel key (none when it has no rows), checked
+ * (recbinary_wrong).  Returns 0 with *why NULL, or 0 with *why saying why
+ * the rows cannot be used (out is then empty), or an error.  Free out with
+ * recbinaries_free. */
+int db_read_binaries(struct db *db, const char *key, struct recbinaries *out, const char **why,
+                     struct wa_error *err);
 /* Checks and stores rec as the record of key, replacing any, and removes
  * the wheel's failure and journal rows, in one transaction. */
 int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error *err);
@@ -136,9 +143,16 @@ struct db_wheel {
     long long size;      /* -1 when unknown */
     int sha256_verified; /* -1 when unknown, else 0 or 1 */
     int yanked;
-    const char *record;   /* the whole record of a wheel that lists its binaries
-                           * (scanned ones, as crawl writes them), else NULL */
-    const char *requires; /* its Requires-Dist as a JSON array, or NULL */
+    const char *indexes;        /* ids of the indexes listing it, space-separated */
+    const char *variant_source; /* how the variant was decided, or NULL */
+    const char *sass, *ptx;     /* the record's unions, space-separated */
+    const char *requires;       /* its Requires-Dist, one per line, or NULL */
+    /* the binaries of a wheel with code (those crawl scanned), read and
+     * checked (recbinary_wrong); NULL when it has none, or when they fail
+     * the check: then binaries_wrong says why.  fn may take them (move the
+     * struct's contents out and leave it zeroed). */
+    struct recbinaries *binaries;
+    const char *binaries_wrong;
 };
 
 /* Calls fn for every wheel in key order; an error fn returns stops the
@@ -153,7 +167,7 @@ struct db_build {
     const char *best, *status; /* the wheel's key and status */
     const char *scanned_at;    /* the newest scan date of the group */
     const char *inferred_from, *index_url, *wheelarch_version, *code;
-    const char *requires; /* the wheel's Requires-Dist as a JSON array, or NULL */
+    const char *requires; /* the wheel's Requires-Dist, one per line, or NULL */
 };
 
 /* Calls fn for every build, in (project, version, variant, platform)

@@ -67,11 +67,13 @@ int dbi_tx_end(struct db *db, int rc, struct wa_error *err);
 int dbi_pragma_int(struct db *db, const char *sql, int *out);
 char *dbi_get_text(struct db *db, const char *sql, const char *key);
 int dbi_list_keys(struct db *db, const char *sql, char ***keys, size_t *n, struct wa_error *err);
-int dbi_put_binaries(struct db *db, const char *key, json_t *rec, struct wa_error *err);
+int dbi_put_binaries(struct db *db, const char *key, const struct recbinaries *bins,
+                     struct wa_error *err);
 void dbi_bind_int_or_null(sqlite3_stmt *st, int i, long long v, int known);
 void dbi_bind_columns(sqlite3_stmt *st, int at, const struct record_columns *c);
 int dbi_fill_binaries(struct db *db, struct wa_error *err);
 int dbi_fill_columns(struct db *db, struct wa_error *err);
+int dbi_fill_requires(struct db *db, struct wa_error *err);
 int dbi_migrate(struct db *db, int from, int to, struct wa_error *err);
 char *dbi_schema_text(sqlite3 *h);
 char *dbi_reference_schema(int version);

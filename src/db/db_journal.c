@@ -63,7 +63,7 @@ static void delete_key(struct db *db, const char *sql, const char *key)
 static json_t *get_json(struct db *db, const char *sql, const char *key)
 {
     char *text = dbi_get_text(db, sql, key);
-    json_t *v = text ? jsontext_loads(text, 0, NULL) : NULL;
+    json_t *v = text ? json_loads(text, 0, NULL) : NULL;
     free(text);
     return v;
 }

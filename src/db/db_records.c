@@ -7,85 +7,190 @@
 
 #include "db_impl.h"
 #include "jsontext.h"
+#include "recbinary.h"
 #include "strbuf.h"
 #include "target.h"
 #include "wheelkey.h"
 #include "xalloc.h"
 
-int dbi_put_binaries(struct db *db, const char *key, json_t *rec, struct wa_error *err)
+int dbi_put_binaries(struct db *db, const char *key, const struct recbinaries *bins,
+                     struct wa_error *err)
 {
-    json_t *bins = json_object_get(rec, "binaries");
-    if (!json_array_size(bins))
+    if (!bins->n)
         return 0;
-    int bundles = record_bundles_libraries(rec);
-    sqlite3_stmt *b = dbi_cached(db, "INSERT OR REPLACE INTO binaries (wheel, path, format, size, "
-                                     "modules, bundled) VALUES (?, ?, ?, ?, ?, ?)");
+    sqlite3_stmt *b = dbi_cached(
+        db, "INSERT OR REPLACE INTO binaries (wheel, path, format, size, modules, bundled, seq, "
+            "dlink_modules, library_modules, sass, ptx, lto, gfx, module_sets, compression, "
+            "declared_sass, declared_ptx, arch_flags, warnings) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     sqlite3_stmt *t = dbi_cached(db, "INSERT OR REPLACE INTO targets (wheel, path, target, kind, "
-                                     "modules, entries, bytes, uncompressed_bytes, codecs, isa) "
-                                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                     "modules, entries, bytes, uncompressed_bytes, codecs, isa, "
+                                     "library_modules) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     int rc = b && t ? 0 : dbi_sql_error(db, err, "cannot store binaries");
-    size_t i;
-    json_t *bin;
-    json_array_foreach(bins, i, bin)
-    {
-        if (rc < 0)
-            break;
-        const char *path = json_string_value(json_object_get(bin, "path"));
-        if (!path)
-            continue;
+    for (size_t i = 0; rc == 0 && i < bins->n; i++) {
+        const struct recbinary *x = &bins->v[i];
         sqlite3_reset(b);
         dbi_bind_text(b, 1, key);
-        dbi_bind_text(b, 2, path);
-        dbi_bind_text(b, 3, json_string_value(json_object_get(bin, "format")));
-        json_t *v = json_object_get(bin, "size");
-        if (json_is_integer(v))
-            sqlite3_bind_int64(b, 4, json_integer_value(v));
-        else
-            sqlite3_bind_null(b, 4);
-        v = json_object_get(bin, "modules");
-        if (json_is_integer(v))
-            sqlite3_bind_int64(b, 5, json_integer_value(v));
-        else
-            sqlite3_bind_null(b, 5);
-        sqlite3_bind_int(b, 6, bundles && record_is_bundled(path));
-        if (sqlite3_step(b) != SQLITE_DONE) {
+        dbi_bind_text(b, 2, x->path);
+        dbi_bind_text(b, 3, x->format);
+        dbi_bind_int_or_null(b, 4, x->size, x->size >= 0);
+        dbi_bind_int_or_null(b, 5, x->modules, x->modules >= 0);
+        sqlite3_bind_int(b, 6, x->bundled);
+        sqlite3_bind_int64(b, 7, (sqlite3_int64)i);
+        dbi_bind_int_or_null(b, 8, x->dlink_modules, x->dlink_modules >= 0);
+        dbi_bind_int_or_null(b, 9, x->library_modules, x->library_modules >= 0);
+        char *text[10] = {
+            recbinary_targets_text(&x->sass),
+            recbinary_targets_text(&x->ptx),
+            recbinary_targets_text(&x->lto),
+            recbinary_targets_text(&x->gfx),
+            recbinary_sets_text(x),
+            recbinary_compression_text(x),
+            x->declared ? recbinary_targets_text(&x->declared_sass) : NULL,
+            x->declared ? recbinary_targets_text(&x->declared_ptx) : NULL,
+            recbinary_lines_text(&x->arch_flags),
+            recbinary_lines_text(&x->warnings),
+        };
+        for (int k = 0; k < 10; k++)
+            dbi_bind_text(b, 10 + k, text[k]);
+        if (sqlite3_step(b) != SQLITE_DONE)
             rc = dbi_sql_error(db, err, "cannot store binaries");
-            break;
-        }
-        const char *name;
-        json_t *tv;
-        json_object_foreach(json_object_get(bin, "targets"), name, tv)
-        {
-            struct target tg;
-            if (target_parse(name, &tg) != 0)
-                continue;
+        for (int k = 0; k < 10; k++)
+            free(text[k]);
+        for (size_t k = 0; rc == 0 && k < x->ntargets; k++) {
+            const struct recbinary_target *tg = &x->targets[k];
             static const char *const kinds[] = {"sass", "ptx", "lto", "gfx"};
+            char name[TARGET_NAME_MAX];
+            target_format(&tg->t, name, sizeof name);
             sqlite3_reset(t);
             dbi_bind_text(t, 1, key);
-            dbi_bind_text(t, 2, path);
+            dbi_bind_text(t, 2, x->path);
             dbi_bind_text(t, 3, name);
-            dbi_bind_text(t, 4, (size_t)tg.kind < 4 ? kinds[tg.kind] : "other");
-            static const char *const ints[] = {"modules", "entries", "bytes", "uncompressed_bytes"};
-            for (int k = 0; k < 4; k++) {
-                json_t *iv = json_object_get(tv, ints[k]);
-                if (json_is_integer(iv))
-                    sqlite3_bind_int64(t, 5 + k, json_integer_value(iv));
-                else
-                    sqlite3_bind_null(t, 5 + k);
-            }
-            json_t *codecs = json_object_get(tv, "codecs");
-            char *cs = json_is_array(codecs) ? jsontext_dumps(codecs, JSON_COMPACT) : NULL;
+            dbi_bind_text(t, 4, tg->t.kind < 4 ? kinds[tg->t.kind] : "other");
+            const long long ints[] = {tg->modules, tg->entries, tg->bytes, tg->uncompressed_bytes};
+            for (int n = 0; n < 4; n++)
+                dbi_bind_int_or_null(t, 5 + n, ints[n], ints[n] >= 0);
+            char *cs = recbinary_codecs_text(tg);
             dbi_bind_text(t, 9, cs);
             free(cs);
-            dbi_bind_text(t, 10, json_string_value(json_object_get(tv, "isa")));
-            if (sqlite3_step(t) != SQLITE_DONE) {
+            dbi_bind_text(t, 10, tg->isa[0] ? tg->isa : NULL);
+            dbi_bind_int_or_null(t, 11, tg->library_modules, tg->library_modules >= 0);
+            if (sqlite3_step(t) != SQLITE_DONE)
                 rc = dbi_sql_error(db, err, "cannot store targets");
-                break;
-            }
         }
     }
     dbi_done(b);
     dbi_done(t);
+    return rc;
+}
+
+/* A count column: -1 when NULL. */
+static long long col_count(sqlite3_stmt *st, int i)
+{
+    return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : (long long)sqlite3_column_int64(st, i);
+}
+
+static const char *col_text(sqlite3_stmt *st, int i)
+{
+    return (const char *)sqlite3_column_text(st, i);
+}
+
+/* The binaries of key, in the record's order, and their targets; checked
+ * (recbinary_wrong).  Returns 0 (*why NULL, or why the rows cannot be
+ * used: the wheel is then left out), or an SQL error.  Under db->mu. */
+static int read_binaries(struct db *db, const char *key, struct recbinaries *out, const char **why,
+                         struct wa_error *err)
+{
+    memset(out, 0, sizeof *out);
+    *why = NULL;
+    sqlite3_stmt *b = dbi_cached(
+        db, "SELECT path, format, size, modules, bundled, dlink_modules, library_modules, sass, "
+            "ptx, lto, gfx, module_sets, compression, declared_sass, declared_ptx, arch_flags, "
+            "warnings FROM binaries WHERE wheel = ? ORDER BY seq, path");
+    sqlite3_stmt *t =
+        dbi_cached(db, "SELECT target, modules, entries, bytes, uncompressed_bytes, codecs, isa, "
+                       "library_modules FROM targets WHERE wheel = ? AND path = ? ORDER BY target");
+    if (!b || !t) {
+        dbi_done(b);
+        dbi_done(t);
+        return dbi_sql_error(db, err, "cannot read binaries");
+    }
+    dbi_bind_text(b, 1, key);
+    size_t cap = 0;
+    int s, rc = 0;
+    while (!*why && (s = sqlite3_step(b)) == SQLITE_ROW) {
+        out->v = xgrow(out->v, &cap, out->n + 1, sizeof *out->v);
+        struct recbinary *x = &out->v[out->n++];
+        memset(x, 0, sizeof *x);
+        x->path = xstrdup(col_text(b, 0) ? col_text(b, 0) : "");
+        x->format = dbi_col_dup(b, 1);
+        x->size = col_count(b, 2);
+        x->modules = col_count(b, 3);
+        x->bundled = sqlite3_column_int(b, 4) != 0;
+        x->dlink_modules = col_count(b, 5);
+        x->library_modules = col_count(b, 6);
+        struct recbinary_targets *lists[] = {&x->sass, &x->ptx, &x->lto, &x->gfx};
+        int bad = 0;
+        for (int k = 0; k < 4; k++)
+            bad |= recbinary_targets_parse(col_text(b, 7 + k), k, lists[k]) < 0;
+        bad |= recbinary_sets_parse(col_text(b, 11), x) < 0;
+        bad |= recbinary_compression_parse(col_text(b, 12), x) < 0;
+        x->declared = col_text(b, 13) != NULL;
+        bad |= recbinary_targets_parse(col_text(b, 13), TARGET_SASS, &x->declared_sass) < 0;
+        bad |= recbinary_targets_parse(col_text(b, 14), TARGET_PTX, &x->declared_ptx) < 0;
+        recbinary_lines_parse(col_text(b, 15), &x->arch_flags);
+        recbinary_lines_parse(col_text(b, 16), &x->warnings);
+        if (bad) {
+            *why = "a binary's lists of targets are not canonical target names";
+            break;
+        }
+        sqlite3_reset(t);
+        dbi_bind_text(t, 1, key);
+        dbi_bind_text(t, 2, x->path);
+        size_t tcap = 0;
+        int ts;
+        while (!*why && (ts = sqlite3_step(t)) == SQLITE_ROW) {
+            x->targets = xgrow(x->targets, &tcap, x->ntargets + 1, sizeof *x->targets);
+            struct recbinary_target *tg = &x->targets[x->ntargets++];
+            memset(tg, 0, sizeof *tg);
+            const char *name = col_text(t, 0);
+            char canon[TARGET_NAME_MAX] = "";
+            if (name && target_parse(name, &tg->t) == 0)
+                target_format(&tg->t, canon, sizeof canon);
+            tg->modules = col_count(t, 1);
+            tg->entries = col_count(t, 2);
+            tg->bytes = col_count(t, 3);
+            tg->uncompressed_bytes = col_count(t, 4);
+            const char *isa = col_text(t, 6);
+            tg->library_modules = col_count(t, 7);
+            if (recbinary_codecs_parse(col_text(t, 5), tg) < 0 || !name ||
+                strcmp(canon, name) != 0 || (isa && strlen(isa) >= sizeof tg->isa))
+                *why = "a binary's targets are not canonical target names";
+            else if (isa)
+                strcpy(tg->isa, isa);
+        }
+        if (!*why && ts != SQLITE_DONE) {
+            rc = dbi_sql_error(db, err, "cannot read binaries");
+            break;
+        }
+        if (!*why)
+            *why = recbinary_wrong(x);
+    }
+    if (rc == 0 && !*why && s != SQLITE_DONE)
+        rc = dbi_sql_error(db, err, "cannot read binaries");
+    dbi_done(b);
+    dbi_done(t);
+    if (rc < 0 || *why)
+        recbinaries_free(out);
+    return rc;
+}
+
+int db_read_binaries(struct db *db, const char *key, struct recbinaries *out, const char **why,
+                     struct wa_error *err)
+{
+    pthread_mutex_lock(&db->mu);
+    int rc = read_binaries(db, key, out, why, err);
+    pthread_mutex_unlock(&db->mu);
     return rc;
 }
 
@@ -197,7 +302,7 @@ static json_t *parse(const char *text, const char *what, const char *key, struct
                      struct wa_error *err)
 {
     json_error_t je;
-    json_t *v = jsontext_loads(text, JSON_REJECT_DUPLICATES, &je);
+    json_t *v = json_loads(text, JSON_REJECT_DUPLICATES, &je);
     if (!v)
         wa_error_set(err, WA_ERR_FORMAT, "%s: %s of %s: line %d column %d: %s", db->path, what, key,
                      je.line, je.column, je.text);
@@ -271,8 +376,12 @@ int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error
                 rc = dbi_sql_error(db, err, "cannot store a record");
             dbi_done(st);
         }
-        if (rc == 0)
-            rc = dbi_put_binaries(db, key, rec, err);
+        if (rc == 0) {
+            struct recbinaries bins;
+            recbinaries_of(rec, &bins);
+            rc = dbi_put_binaries(db, key, &bins, err);
+            recbinaries_free(&bins);
+        }
         rc = dbi_tx_end(db, rc, err);
     }
     pthread_mutex_unlock(&db->mu);
@@ -298,21 +407,21 @@ int db_each_wheel(struct db *db, int (*want)(void *ud, const char *project, cons
     static const char sql[] =
         "SELECT key, status, project, version, variant, platform, scanned_at, inferred_from, "
         "index_url, wheelarch_version, code, filename, url, sha256, upload_time, "
-        "requires_python, yanked_reason, size, sha256_verified, yanked, "
-        "CASE WHEN code IS NOT NULL THEN (SELECT record FROM records r WHERE r.key = w.key) END, "
-        "requires FROM wheels w ORDER BY key";
+        "requires_python, yanked_reason, indexes, variant_source, sass, ptx, requires, size, "
+        "sha256_verified, yanked FROM wheels w ORDER BY key";
+    enum { NTEXT = 22 };
     pthread_mutex_lock(&db->mu);
     sqlite3_stmt *st = dbi_prep(db, sql);
     int rc = st ? 0 : dbi_sql_error(db, err, "cannot read records");
     int s = SQLITE_DONE;
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
         /* the identity first: a row the caller does not want costs no
-         * read of its record (overflow pages, most bytes) */
+         * read of its binaries */
         if (want && !want(ud, (const char *)sqlite3_column_text(st, 2),
                           (const char *)sqlite3_column_text(st, 3)))
             continue;
-        const char *c[17];
-        for (int i = 0; i < 17; i++)
+        const char *c[NTEXT];
+        for (int i = 0; i < NTEXT; i++)
             c[i] = (const char *)sqlite3_column_text(st, i);
         struct db_wheel w = {
             .key = c[0],
@@ -332,16 +441,28 @@ int db_each_wheel(struct db *db, int (*want)(void *ud, const char *project, cons
             .upload_time = c[14],
             .requires_python = c[15],
             .yanked_reason = c[16],
-            .size =
-                sqlite3_column_type(st, 17) == SQLITE_INTEGER ? sqlite3_column_int64(st, 17) : -1,
-            .sha256_verified = sqlite3_column_type(st, 18) == SQLITE_INTEGER
-                                   ? sqlite3_column_int(st, 18) != 0
+            .indexes = c[17],
+            .variant_source = c[18],
+            .sass = c[19],
+            .ptx = c[20],
+            .requires = c[21],
+            .size = sqlite3_column_type(st, NTEXT) == SQLITE_INTEGER
+                        ? sqlite3_column_int64(st, NTEXT)
+                        : -1,
+            .sha256_verified = sqlite3_column_type(st, NTEXT + 1) == SQLITE_INTEGER
+                                   ? sqlite3_column_int(st, NTEXT + 1) != 0
                                    : -1,
-            .yanked = sqlite3_column_int(st, 19) != 0,
-            .record = (const char *)sqlite3_column_text(st, 20),
-            .requires = (const char *)sqlite3_column_text(st, 21),
+            .yanked = sqlite3_column_int(st, NTEXT + 2) != 0,
         };
-        rc = fn(ud, &w, err);
+        /* binaries: only a wheel with code lists any */
+        struct recbinaries bins = {0};
+        if (w.code && w.key && wheelkey_valid(w.key)) {
+            rc = read_binaries(db, w.key, &bins, &w.binaries_wrong, err);
+            w.binaries = rc == 0 && !w.binaries_wrong ? &bins : NULL;
+        }
+        if (rc == 0)
+            rc = fn(ud, &w, err);
+        recbinaries_free(&bins);
     }
     if (rc == 0 && s != SQLITE_DONE)
         rc = dbi_sql_error(db, err, "cannot read records");

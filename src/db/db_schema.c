@@ -9,7 +9,8 @@
 #include "db_impl.h"
 #include <stdio.h>
 
-#include "jsontext.h"
+#include "recbinary.h"
+#include "recordcheck.h"
 #include "strbuf.h"
 #include "target.h"
 #include "xalloc.h"
@@ -167,25 +168,94 @@ static const char *const migrations[DB_SCHEMA_VERSION][MIGRATION_PARTS] = {
      "  DELETE FROM records WHERE key = old.key;" CHANGED REFRESH7("old") "END;",
      "CREATE TRIGGER wheels_update AFTER UPDATE ON wheels BEGIN" CHANGED
          REFRESH7("old") REFRESH7("new") "END;"},
+    /* 8: the whole per-binary detail of a record as columns of binaries
+     * and targets (refilled by fill_binaries from the records after this
+     * runs), which a build reads in place of the record's JSON: seq (the
+     * record's order), the module counts, the lists of targets, the module
+     * sets, the compression, the declared targets, the arch flags and the
+     * warnings; targets' library_modules; codecs separated by spaces; and
+     * requires one requirement per line (fill_requires) in place of JSON */
+    {"ALTER TABLE binaries ADD COLUMN seq INTEGER;"
+     "ALTER TABLE binaries ADD COLUMN dlink_modules INTEGER;"
+     "ALTER TABLE binaries ADD COLUMN library_modules INTEGER;"
+     "ALTER TABLE binaries ADD COLUMN sass TEXT;"
+     "ALTER TABLE binaries ADD COLUMN ptx TEXT;"
+     "ALTER TABLE binaries ADD COLUMN lto TEXT;"
+     "ALTER TABLE binaries ADD COLUMN gfx TEXT;"
+     "ALTER TABLE binaries ADD COLUMN module_sets TEXT;"
+     "ALTER TABLE binaries ADD COLUMN compression TEXT;"
+     "ALTER TABLE binaries ADD COLUMN declared_sass TEXT;"
+     "ALTER TABLE binaries ADD COLUMN declared_ptx TEXT;"
+     "ALTER TABLE binaries ADD COLUMN arch_flags TEXT;"
+     "ALTER TABLE binaries ADD COLUMN warnings TEXT;"
+     "ALTER TABLE targets ADD COLUMN library_modules INTEGER;"
+     "DELETE FROM binaries; DELETE FROM targets;"},
 };
 /* clang-format on */
 
-/* Version 2's backfill: the binaries of the records already stored. */
+/* Version 8's backfill (version 2's, which version 8 redoes): the binaries
+ * of the records already stored, from the records of wheels with code. */
 int dbi_fill_binaries(struct db *db, struct wa_error *err)
 {
-    sqlite3_stmt *st = dbi_prep(db, "SELECT key, record FROM wheels WHERE status = 'scanned'");
+    sqlite3_stmt *st = dbi_prep(db, "SELECT w.key, r.record FROM wheels w JOIN records r "
+                                    "ON r.key = w.key WHERE w.code IS NOT NULL");
     if (!st)
         return dbi_sql_error(db, err, "cannot read records");
     int rc = 0, s;
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
         const char *key = (const char *)sqlite3_column_text(st, 0);
         const char *text = (const char *)sqlite3_column_text(st, 1);
-        json_t *rec = text ? jsontext_loads(text, 0, NULL) : NULL;
-        if (rec && key)
-            rc = dbi_put_binaries(db, key, rec, err);
+        json_t *rec = text ? json_loads(text, 0, NULL) : NULL;
+        /* a record that no longer passes the checks gets no rows: readers
+         * skip its wheel with the checks' message */
+        if (rec && key && recordcheck_validate(key, rec, NULL) == 0) {
+            struct recbinaries bins;
+            recbinaries_of(rec, &bins);
+            rc = dbi_put_binaries(db, key, &bins, err);
+            recbinaries_free(&bins);
+        }
         json_decref(rec);
     }
     sqlite3_finalize(st);
+    return rc;
+}
+
+/* Version 8's other backfill: requires from a JSON array to one
+ * requirement per line (the triggers copy it into builds). */
+int dbi_fill_requires(struct db *db, struct wa_error *err)
+{
+    sqlite3_stmt *st = dbi_prep(db, "SELECT key, requires FROM wheels WHERE requires IS NOT NULL");
+    sqlite3_stmt *up = dbi_prep(db, "UPDATE wheels SET requires = ? WHERE key = ?");
+    int rc = st && up ? 0 : dbi_sql_error(db, err, "cannot read requirements");
+    int s;
+    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *key = (const char *)sqlite3_column_text(st, 0);
+        const char *text = (const char *)sqlite3_column_text(st, 1);
+        json_t *list = text ? json_loads(text, 0, NULL) : NULL;
+        struct strbuf b = STRBUF_INIT;
+        strbuf_adds(&b, "");
+        size_t i;
+        json_t *v;
+        int ok = json_is_array(list);
+        json_array_foreach(list, i, v)
+        {
+            const char *r = json_string_value(v);
+            if (!r || strchr(r, '\n'))
+                ok = 0;
+            else
+                strbuf_addf(&b, "%s%s", i ? "\n" : "", r);
+        }
+        sqlite3_reset(up);
+        /* a list that is not one (a hand edit) reads as none */
+        dbi_bind_text(up, 1, ok ? b.buf : NULL);
+        dbi_bind_text(up, 2, key);
+        if (sqlite3_step(up) != SQLITE_DONE)
+            rc = dbi_sql_error(db, err, "cannot upgrade requirements");
+        strbuf_free(&b);
+        json_decref(list);
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(up);
     return rc;
 }
 
@@ -200,7 +270,7 @@ int dbi_fill_columns(struct db *db, struct wa_error *err)
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
         const char *key = (const char *)sqlite3_column_text(st, 0);
         const char *text = (const char *)sqlite3_column_text(st, 1);
-        json_t *rec = text ? jsontext_loads(text, 0, NULL) : NULL;
+        json_t *rec = text ? json_loads(text, 0, NULL) : NULL;
         struct record_columns c = {0};
         /* A record that no longer passes the checks keeps its old columns:
          * readers skip it with the checks' message, as before. */
@@ -235,8 +305,10 @@ int dbi_migrate(struct db *db, int from, int to, struct wa_error *err)
     for (int v = now; rc == 0 && v < to; v++) {
         for (int k = 0; rc == 0 && k < MIGRATION_PARTS && migrations[v][k]; k++)
             rc = dbi_exec(db, migrations[v][k], err);
-        if (rc == 0 && v + 1 == 2)
+        if (rc == 0 && v + 1 == 8)
             rc = dbi_fill_binaries(db, err);
+        if (rc == 0 && v + 1 == 8)
+            rc = dbi_fill_requires(db, err);
         if (rc == 0 && v + 1 == 4)
             rc = dbi_fill_columns(db, err);
     }

@@ -12,7 +12,6 @@
 #include <sys/stat.h>
 
 #include "fsutil.h"
-#include "jsontext.h"
 #include "strbuf.h"
 #include "version.h"
 #include "wheelname.h"
@@ -63,7 +62,7 @@ static int merge_record(void *ud, const char *key, const char *text, struct wa_e
     if (recordcheck_text(text, strlen(text), &e) < 0)
         return wa_error_set(err, e.code, "record %s: %s", key, e.msg);
     json_error_t je;
-    json_t *rec = jsontext_loads(text, JSON_REJECT_DUPLICATES, &je);
+    json_t *rec = json_loads(text, JSON_REJECT_DUPLICATES, &je);
     if (!rec)
         return wa_error_set(err, WA_ERR_FORMAT, "record %s: line %d column %d: %s", key, je.line,
                             je.column, je.text);
@@ -118,7 +117,7 @@ static int merge_note(void *ud, const char *table, const char *key, const char *
         return wa_error_set(err, WA_ERR_FORMAT, "%s: \"%s\" is not a record key", table,
                             recordcheck_quote(q, sizeof q, key, 80));
     json_error_t je;
-    json_t *note = jsontext_loads(json, JSON_REJECT_DUPLICATES, &je);
+    json_t *note = json_loads(json, JSON_REJECT_DUPLICATES, &je);
     int failure = strcmp(table, "failures") == 0;
     const char *url = note_str(note, "url"), *key_in = note_str(note, "key");
     const char *filename = note_str(note, "filename");

@@ -11,7 +11,6 @@
 #include <strings.h>
 
 #include "db.h"
-#include "jsontext.h"
 #include "wheelkey.h"
 #include "fsutil.h"
 #include "recordcheck.h"
@@ -50,7 +49,7 @@ static void row_free(struct dbview_row *r)
     for (size_t i = 0; i < r->nwheels; i++)
         record_wheel_free(&r->wheels[i]);
     free(r->wheels);
-    free(r->binaries);
+    recbinaries_free(&r->binaries);
     json_decref(r->differences);
     free(r->gfx);
     free(r->scanned_at);
@@ -243,17 +242,14 @@ static void attach_libraries(struct dbview *v, const struct tables *t)
         struct dbview_row *r = &v->rows[k];
         if (!r->requires || tables_gpu_library(t, r->project))
             continue;
-        json_t *list = jsontext_loads(r->requires, 0, NULL);
-        size_t i;
-        json_t *q;
-        json_array_foreach(list, i, q)
-        {
-            const char *req = json_string_value(q);
-            char *name, *pin;
-            if (!req || !wheelmeta_marker_applies(req, r->platform) ||
-                wheelmeta_requirement(req, &name, &pin) < 0)
-                continue;
-            const char *lib = pin ? tables_gpu_library(t, name) : NULL;
+        const char *at_req = r->requires;
+        char *req;
+        while (wheelmeta_next_requirement(&at_req, &req)) {
+            char *name = NULL, *pin = NULL;
+            const char *lib = NULL;
+            if (wheelmeta_marker_applies(req, r->platform) &&
+                wheelmeta_requirement(req, &name, &pin) == 0 && pin)
+                lib = tables_gpu_library(t, name);
             char *key = lib ? xasprintf("%s|%s|%s", name, pin, r->platform) : NULL;
             size_t at;
             if (key && strmap_get(lib_at, key, &at)) {
@@ -264,8 +260,8 @@ static void attach_libraries(struct dbview *v, const struct tables *t)
             free(key);
             free(name);
             free(pin);
+            free(req);
         }
-        json_decref(list);
     }
     strmap_free(lib_at);
 }
@@ -289,7 +285,6 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
             return rc;
         }
         int code_only = (flags & DBVIEW_CODE_ONLY) != 0;
-        size_t bad = 0; /* records recqueue found failing their check */
         struct reading x = {.v = v,
                             .flags = flags,
                             .project = project,
@@ -308,35 +303,22 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
             if (nightlies >= 0)
                 x.dropped = dropped_nightlies(db, nightlies, err, &rc);
             if (on_record)
-                x.rq = recqueue_start(on_record, ud, dbvi_binaries_of);
+                x.rq = recqueue_start(on_record, ud);
             if (rc == 0)
                 rc = db_each_wheel(db, dbvi_want_wheel, dbvi_read_wheel, &x, err);
             strmap_free(x.dropped);
             if (x.rq) {
-                struct recqueue_binaries *bins;
-                size_t nbins;
-                int qrc = recqueue_finish(x.rq, &bins, &nbins, &bad, rc < 0 ? NULL : err);
-                for (size_t i = 0; i < nbins; i++) {
-                    struct dbview_row *r = &v->rows[bins[i].tag];
-                    if (x.want[bins[i].tag] != bins[i].seq) {
-                        free(bins[i].text); /* a row taken over since */
-                        continue;
-                    }
-                    free(r->binaries);
-                    r->binaries = bins[i].text;
-                }
-                free(bins);
+                int qrc = recqueue_finish(x.rq, rc < 0 ? NULL : err);
                 if (rc == 0)
                     rc = qrc;
             }
         }
-        free(x.want);
         strbuf_free(&x.gk);
         free(x.ew_project);
         free(x.ew_version);
         ew_versions = x.ew_versions;
         new = x.new;
-        if (rc < 0 || bad) {
+        if (rc < 0) {
             db_close(db);
             strmap_free(by_key);
             strmap_free(elsewhere);
@@ -344,12 +326,7 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
                 free(ew_versions[i]);
             free(ew_versions);
             dbview_free(v);
-            /* A record failed its check after its wheel joined the view:
-             * read again, checking each record before its wheel joins
-             * (the pages of the valid ones are made already). */
-            return rc < 0 ? rc
-                          : build_view(cache_dir, t, flags, project, platform, nightlies, v, NULL,
-                                       NULL, err);
+            return rc;
         }
         /* Inferred rows take the code of the wheel they were inferred
          * from, which may belong to no row of its own (a shard, or a
@@ -363,13 +340,14 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
                 continue;
             dbview_row_apply_code(r, code);
             free(code);
-            json_t *src;
-            if (!code_only && db_read_record(db, r->source_key, &src, NULL) == 0) {
-                if (recordcheck_validate(r->source_key, src, NULL) == 0) {
-                    free(r->binaries);
-                    r->binaries = dbvi_binaries_of(src);
+            struct recbinaries src;
+            const char *why;
+            if (!code_only && db_read_binaries(db, r->source_key, &src, &why, NULL) == 0) {
+                if (!why) {
+                    recbinaries_free(&r->binaries);
+                    dbvi_own_binaries(&src, &r->binaries);
                 }
-                json_decref(src);
+                recbinaries_free(&src);
             }
         }
         db_close(db);

@@ -43,12 +43,12 @@ struct dbview_row {
     char *index_url;                 /* the index to install from */
     struct record_wheel *wheels;     /* its wheels, by file name */
     size_t nwheels, capwheels;
-    char *binaries;      /* own binaries as compact JSON, or NULL: dbview_row_binaries */
+    struct recbinaries binaries; /* own binaries (recbinary_is_own): dbview_row_binaries */
     json_t *differences; /* ["sm_90a (2 of 341 modules) is not in the declared list", ...] */
     char *scanned_at;    /* newest scan date of its records, or NULL */
     char *source_key;    /* inferred rows: the record their code comes from */
     char *requires;      /* the Requires-Dist of the wheel its code comes from
-                          * (JSON), or NULL; the GPU libraries it pins that
+                          * (one per line), or NULL; the GPU libraries it pins that
                           * the view holds join `code` (compat_code_add_library) */
     char *wheelarch_version;
 };
@@ -71,28 +71,26 @@ struct dbview {
     struct strpool *strings; /* the wheels' strings (record_wheel.pooled) */
 };
 
-/* Called with each record that lists binaries (those crawl scanned) as it
- * is read, on one of two threads (worker 0 or 1: see recqueue.h), which
- * may call it at the same time.  It takes the record: it frees r's fields
- * with record_free, now or later (the struct itself is the caller's; copy
- * it to keep it). */
+/* Called with each record that lists binaries (those crawl scanned), made
+ * from its columns and binary rows as it is read, on one of two threads (worker 0 or 1: see
+ * recqueue.h), which may call it at the same time.  It takes the record: it frees r's fields with
+ * record_free, now or later (the struct itself is the caller's; copy it to keep it). */
 typedef int (*dbview_record_fn)(void *ud, unsigned worker, struct record *r, struct wa_error *err);
 
 enum dbview_flags {
-    /* Rows with their GPU code only: no wheels, no binaries, and no whole
-     * record read (query: a few columns per wheel, through one scan of the
-     * database). */
+    /* Rows with their GPU code only: no wheels and no binaries read
+     * (query: a few columns per build, through one scan of the database). */
     DBVIEW_CODE_ONLY = 1
 };
 
 /* Builds the view from the database in cache_dir (may be NULL, or hold no
  * database: declared rows only) and the tables.  Records were checked
  * when they were stored; the fields that become ids and paths are checked
- * again as they are read, and whole records (not with DBVIEW_CODE_ONLY)
- * are checked with recordcheck_validate: a wheel that fails is left out
- * and listed in v->skipped with the reason.  on_record (may be NULL) sees
- * every valid record read whole, so callers need not read records twice;
- * an error it returns stops the build. */
+ * again as they are read, and so are the binaries' rows (recbinary_wrong;
+ * not with DBVIEW_CODE_ONLY, which reads none): a wheel that fails is
+ * left out and listed in v->skipped with the reason.  on_record (may be
+ * NULL) sees every valid record with binaries, so callers need not read
+ * them twice; an error it returns stops the build. */
 int dbview_build(const char *cache_dir, const struct tables *t, int flags, struct dbview *v,
                  struct wa_error *err);
 /* DBVIEW_CODE_ONLY for one question: the crawled rows of project on

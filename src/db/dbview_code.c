@@ -10,7 +10,6 @@
 #include <strings.h>
 
 #include "db.h"
-#include "jsontext.h"
 #include "wheelkey.h"
 #include "fsutil.h"
 #include "recordcheck.h"
@@ -171,37 +170,15 @@ void dbview_row_apply_code(struct dbview_row *r, const char *code)
     free(isas);
 }
 
-/* The project's own binaries of a record, as rows keep them: compact
- * JSON (see dbview_row_binaries). */
-char *dbvi_binaries_of(json_t *rec)
+/* The project's own binaries (recbinary_is_own) of a wheel's, copied:
+ * what a row keeps (see dbview_row_binaries). */
+void dbvi_own_binaries(const struct recbinaries *all, struct recbinaries *out)
 {
-    json_t *out = json_array();
-    int bundles = record_bundles_libraries(rec);
-    size_t i;
-    json_t *b;
-    json_array_foreach(json_object_get(rec, "binaries"), i, b)
-    {
-        const char *path = dbvi_jstr(b, "path");
-        if (!path || (bundles && record_is_bundled(path)) ||
-            !json_array_size(json_object_get(b, "module_sets")))
-            continue;
-        json_t *bj = json_object();
-        json_object_set_new(bj, "path", json_string(path));
-        json_object_set(bj, "format", json_object_get(b, "format"));
-        json_object_set(bj, "modules", json_object_get(b, "modules"));
-        json_object_set(bj, "sass", json_object_get(b, "sass"));
-        json_object_set(bj, "ptx", json_object_get(b, "ptx"));
-        if (json_array_size(json_object_get(b, "gfx")))
-            json_object_set(bj, "gfx", json_object_get(b, "gfx"));
-        json_object_set(bj, "targets", json_object_get(b, "targets"));
-        json_object_set(bj, "compression", json_object_get(b, "compression"));
-        if (json_object_get(b, "declared"))
-            json_object_set(bj, "declared", json_object_get(b, "declared"));
-        json_array_append_new(out, bj);
-    }
-    char *text = jsontext_dumps(out, JSON_COMPACT);
-    json_decref(out);
-    return text;
+    out->v = xmalloc((all->n ? all->n : 1) * sizeof *out->v);
+    out->n = 0;
+    for (size_t i = 0; i < all->n; i++)
+        if (recbinary_is_own(&all->v[i]))
+            recbinary_copy(&all->v[i], &out->v[out->n++]);
 }
 
 void dbvi_code_from_declared(struct dbview_row *r, const struct tables *t, const struct declared *d)

@@ -41,21 +41,15 @@ struct reading {
      * builds come in (project, version, ...) order, so the next ones of
      * that version change nothing */
     char *ew_project, *ew_version;
-    /* with on_record: whole records are parsed and checked there, beside
-     * this thread (recqueue.h) */
+    /* with on_record: the records go to it beside this thread
+     * (recqueue.h) */
     struct recqueue *rq;
-    /* per row: the number of the put (recqueue_put) whose binaries it
-     * takes, 0 none: an inferred wheel's record may tag a row that a
-     * scanned wheel takes over later, with or without binaries of its own */
-    unsigned long *want;
-    size_t capwant, nwant;
     struct strbuf gk; /* a map key, remade for each wheel */
 };
 
 void dbvi_skip(struct dbview *v, size_t *cap, const char *dbpath, const char *key,
                const char *reason);
-const char *dbvi_jstr(json_t *o, const char *k);
-char *dbvi_binaries_of(json_t *rec);
+void dbvi_own_binaries(const struct recbinaries *all, struct recbinaries *out);
 void dbvi_code_from_declared(struct dbview_row *r, const struct tables *t,
                              const struct declared *d);
 const char *dbvi_decl_key(char *buf, size_t n, const char *project, const char *release,

@@ -10,7 +10,8 @@
 #include <strings.h>
 
 #include "db.h"
-#include "jsontext.h"
+#include "recbinary.h"
+#include "target.h"
 #include "wheelkey.h"
 #include "fsutil.h"
 #include "recordcheck.h"
@@ -146,11 +147,40 @@ json_t *dbview_row_differences(const struct dbview_row *r)
 
 json_t *dbview_row_binaries(const struct dbview_row *r)
 {
-    json_t *b = r->binaries ? jsontext_loads(r->binaries, 0, NULL) : NULL;
-    if (json_is_array(b))
-        return b;
-    json_decref(b);
-    return json_array();
+    json_t *out = json_array();
+    for (size_t i = 0; i < r->binaries.n; i++) {
+        const struct recbinary *b = &r->binaries.v[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "path", json_string(b->path));
+        if (b->format)
+            json_object_set_new(o, "format", json_string(b->format));
+        if (b->modules >= 0)
+            json_object_set_new(o, "modules", json_integer((json_int_t)b->modules));
+        json_object_set_new(o, "sass", recbinary_targets_json(&b->sass));
+        json_object_set_new(o, "ptx", recbinary_targets_json(&b->ptx));
+        if (b->gfx.n)
+            json_object_set_new(o, "gfx", recbinary_targets_json(&b->gfx));
+        json_t *ts = json_object();
+        for (size_t k = 0; k < b->ntargets; k++) {
+            char name[TARGET_NAME_MAX];
+            target_format(&b->targets[k].t, name, sizeof name);
+            json_object_set_new(ts, name, recbinary_target_json(&b->targets[k]));
+        }
+        json_object_set_new(o, "targets", ts);
+        json_t *comp = json_object();
+        for (size_t k = 0; k < b->ncompression; k++)
+            json_object_set_new(comp, b->compression[k].codec,
+                                json_integer((json_int_t)b->compression[k].entries));
+        json_object_set_new(o, "compression", comp);
+        if (b->declared) {
+            json_t *d = json_object();
+            json_object_set_new(d, "ptx", recbinary_targets_json(&b->declared_ptx));
+            json_object_set_new(d, "sass", recbinary_targets_json(&b->declared_sass));
+            json_object_set_new(o, "declared", d);
+        }
+        json_array_append_new(out, o);
+    }
+    return out;
 }
 
 /* A git ref worth linking: a commit, a tag, a release branch or main. */

@@ -10,7 +10,6 @@
 #include <strings.h>
 
 #include "db.h"
-#include "jsontext.h"
 #include "wheelkey.h"
 #include "fsutil.h"
 #include "recordcheck.h"
@@ -21,6 +20,8 @@
 #include "strmap.h"
 #include "strpool.h"
 #include "wheelmeta.h"
+#include "wheelname.h"
+#include "target.h"
 #include "xalloc.h"
 
 /* Why a row read from the database cannot be used, or NULL.  Records
@@ -84,27 +85,66 @@ static char *opt_dup(const char *s)
     return s ? xstrdup(s) : NULL;
 }
 
+/* The first id of a space-separated list, or NULL. */
+static char *first_word(const char *s)
+{
+    if (!s || !*s)
+        return NULL;
+    return xstrndup(s, strcspn(s, " "));
+}
+
+/* A scanned wheel's record from its row, without its binaries yet: the
+ * pages' type.  Returns 0, or -1 when its file name or target unions do
+ * not parse (a hand edit; the ids were checked before). */
+static int record_of(const struct db_wheel *w, struct record *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!w->filename || wheelname_parse(w->filename, &r->name, NULL) < 0) {
+        memset(&r->name, 0, sizeof r->name);
+        return -1;
+    }
+    if (recbinary_targets_parse(w->sass, TARGET_SASS, &r->sass) < 0 ||
+        recbinary_targets_parse(w->ptx, TARGET_PTX, &r->ptx) < 0) {
+        record_free(r);
+        return -1;
+    }
+    r->key = xstrdup(w->key);
+    r->scanned = strcmp(w->status, "scanned") == 0;
+    r->url = xstrdup(w->url ? w->url : "");
+    r->filename = xstrdup(w->filename);
+    r->index = first_word(w->indexes);
+    r->index_url = opt_dup(w->index_url);
+    r->variant = xstrdup(w->variant);
+    r->variant_source = opt_dup(w->variant_source);
+    r->platform = xstrdup(w->platform);
+    r->sha256 = opt_dup(w->sha256);
+    r->sha256_verified = w->sha256_verified;
+    r->size = w->size;
+    r->upload_time = opt_dup(w->upload_time);
+    r->requires_python = opt_dup(w->requires_python);
+    r->scanned_at = opt_dup(w->scanned_at);
+    r->inferred_from = opt_dup(w->inferred_from);
+    r->wheelarch_version = opt_dup(w->wheelarch_version);
+    r->yanked = w->yanked;
+    r->yanked_reason = opt_dup(w->yanked_reason);
+    return 0;
+}
+
 int dbvi_read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
 {
     struct reading *x = ud;
     struct dbview *v = x->v;
     const char *why = ids_wrong(w->key, w->project, w->variant, w->version, w->platform, w->status);
-    json_t *rec = NULL;
-    struct record full = {0}; /* the whole record: scanned wheels only */
-    struct wa_error e;
-    long tag = -1; /* with x->rq: the row whose binaries this record gives */
-    if (!why && w->record && !x->rq) {
-        json_error_t je;
-        json_t *parsed = NULL;
-        if (recordcheck_text(w->record, strlen(w->record), &e) < 0) /* an edit by hand */
-            why = e.msg;
-        else if (!(parsed = jsontext_loads(w->record, JSON_REJECT_DUPLICATES, &je)))
-            why = "the record is not JSON";
-        else if (record_read(w->key, parsed, &full, &e) < 0)
-            why = e.msg;
+    if (!why && w->binaries_wrong)
+        why = w->binaries_wrong; /* an edit by hand */
+    /* the whole record of a wheel with binaries, for on_record */
+    struct record full = {0};
+    int have_full = 0;
+    if (!why && w->binaries && x->on_record) {
+        if (record_of(w, &full) < 0)
+            why = "the file name or the target unions do not parse";
         else
-            rec = full.scan;
-        json_decref(parsed);
+            have_full = 1;
     }
     if (why) {
         dbvi_skip(v, x->skip_cap, x->dbpath, w->key, why);
@@ -155,8 +195,7 @@ int dbvi_read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
         free(r->gfx);
         r->sass = r->ptx = r->gfx = NULL;
         r->nsass = r->nptx = r->ngfx = 0;
-        free(r->binaries);
-        r->binaries = NULL;
+        recbinaries_free(&r->binaries);
         free(r->source_key);
         r->source_key = NULL;
         free(r->requires);
@@ -166,17 +205,8 @@ int dbvi_read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
             r->source_key = xstrdup(w->inferred_from);
         } else {
             dbview_row_apply_code(r, w->code);
-            if (rec)
-                r->binaries = dbvi_binaries_of(rec);
-            else if (x->rq && w->record)
-                tag = (long)(r - v->rows);
-        }
-        if (x->rq) {
-            /* binaries only from this wheel's record, if it has one */
-            x->want = xgrow(x->want, &x->capwant, v->nrows, sizeof *x->want);
-            while (x->nwant < v->nrows)
-                x->want[x->nwant++] = 0;
-            x->want[r - v->rows] = 0;
+            if (w->binaries)
+                dbvi_own_binaries(w->binaries, &r->binaries);
         }
         r->status = st;
         free(r->wheelarch_version);
@@ -184,17 +214,13 @@ int dbvi_read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
         free(r->index_url);
         r->index_url = w->index_url ? xstrdup(w->index_url) : NULL;
     }
-    if (x->rq && w->record) {
-        unsigned long seq;
-        int qrc = recqueue_put(x->rq, w->key, w->record, tag, &seq, err);
-        if (tag >= 0)
-            x->want[tag] = seq;
-        return qrc;
-    }
-    if (rec && x->on_record)
-        return x->on_record(x->ud, 0, &full, err); /* it takes the record */
-    record_free(&full);
-    return 0;
+    if (!have_full)
+        return 0;
+    full.binaries = *w->binaries; /* taken */
+    memset(w->binaries, 0, sizeof *w->binaries);
+    if (x->rq)
+        return recqueue_put(x->rq, &full, err); /* it takes the record */
+    return x->on_record(x->ud, 0, &full, err);  /* it takes the record */
 }
 
 /* One group of the database (builds) into a row of its own: the view

@@ -10,7 +10,6 @@
 #include <strings.h>
 
 #include "db.h"
-#include "jsontext.h"
 #include "wheelkey.h"
 #include "fsutil.h"
 #include "recordcheck.h"
@@ -66,11 +65,6 @@ void dbvi_skip(struct dbview *v, size_t *cap, const char *dbpath, const char *ke
     s->file = xstrdup(recordcheck_quote(q, sizeof q, what, 1000));
     s->reason = xstrdup(reason && reason[0] ? reason : "unreadable");
     free(what);
-}
-
-const char *dbvi_jstr(json_t *o, const char *k)
-{
-    return json_string_value(json_object_get(o, k));
 }
 
 /* The declared row of a release's variant: of several (a patch release

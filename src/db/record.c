@@ -21,35 +21,6 @@ static const char *jstr(json_t *o, const char *k)
     return json_string_value(json_object_get(o, k));
 }
 
-int record_is_bundled(const char *path)
-{
-    /* NVIDIA's libraries as torch wheels bundle them (Windows DLLs, older
-     * Linux wheels): their kernels cover other GPUs than torch's own. */
-    static const char *const prefixes[] = {
-        "cudnn",     "cublas",      "cufft",         "curand",    "cusolver",   "cusparse",
-        "nccl",      "nvrtc",       "nvjitlink",     "cupti",     "cudart",     "nvtoolsext",
-        "cufile",    "nvshmem",     "nvperf",        "libcudnn",  "libcublas",  "libcufft",
-        "libcurand", "libcusolver", "libcusparse",   "libnccl",   "libnvrtc",   "libnvjitlink",
-        "libcupti",  "libcudart",   "libnvtoolsext", "libcufile", "libnvshmem", "libnvperf",
-        "zluda",     NULL};
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    for (const char *const *p = prefixes; *p; p++)
-        if (strncasecmp(base, *p, strlen(*p)) == 0)
-            return 1;
-    return 0;
-}
-
-int record_is_library_project(const char *project)
-{
-    return project && strncmp(project, "nvidia-", 7) == 0;
-}
-
-int record_bundles_libraries(json_t *rec)
-{
-    json_t *w = json_object_get(rec, "wheel");
-    return !record_is_library_project(json_string_value(json_object_get(w, "normalized_name")));
-}
 static json_t *str_or_null(const char *s)
 {
     return s ? json_string(s) : json_null();
@@ -125,44 +96,6 @@ static char *dup_str(json_t *o, const char *k, const char *absent)
     return v ? xstrdup(v) : absent ? xstrdup(absent) : NULL;
 }
 
-int record_read(const char *key, json_t *rec, struct record *r, struct wa_error *err)
-{
-    memset(r, 0, sizeof *r);
-    int rc = recordcheck_validate(key, rec, err);
-    if (rc < 0)
-        return rc;
-    /* The checks passed: the identity is there and follows its grammar. */
-    const char *fname = json_string_value(json_object_get(rec, "filename"));
-    if (wheelname_parse(fname, &r->name, err) < 0) {
-        memset(r, 0, sizeof *r);
-        return WA_ERR_FORMAT;
-    }
-    r->key = xstrdup(key);
-    r->scanned = strcmp(json_string_value(json_object_get(rec, "status")), "scanned") == 0;
-    r->url = dup_str(rec, "url", "");
-    r->filename = xstrdup(fname);
-    r->index = dup_str(rec, "index", NULL);
-    r->index_url = dup_str(rec, "index_url", NULL);
-    r->variant = dup_str(rec, "variant", "");
-    r->variant_source = dup_str(rec, "variant_source", NULL);
-    r->platform = dup_str(json_object_get(rec, "wheel"), "platform_id", "");
-    r->sha256 = dup_str(rec, "sha256", NULL);
-    json_t *ver = json_object_get(rec, "sha256_verified");
-    r->sha256_verified = json_is_boolean(ver) ? json_is_true(ver) : -1;
-    json_t *size = json_object_get(rec, "size");
-    r->size = json_is_integer(size) ? (long long)json_integer_value(size) : -1;
-    r->upload_time = dup_str(rec, "upload_time", NULL);
-    r->requires_python = dup_str(rec, "requires_python", NULL);
-    json_t *y = json_object_get(rec, "yanked"); /* a reason, a boolean or null */
-    r->yanked = json_is_string(y) ? 1 : json_is_boolean(y) ? json_is_true(y) : -1;
-    r->yanked_reason = json_is_string(y) ? xstrdup(json_string_value(y)) : NULL;
-    r->scanned_at = dup_str(rec, "scanned_at", NULL);
-    r->inferred_from = dup_str(rec, "inferred_from", NULL);
-    r->wheelarch_version = dup_str(rec, "wheelarch_version", NULL);
-    r->scan = json_incref(rec);
-    return 0;
-}
-
 void record_free(struct record *r)
 {
     free(r->key);
@@ -182,7 +115,9 @@ void record_free(struct record *r)
     free(r->scanned_at);
     free(r->inferred_from);
     free(r->wheelarch_version);
-    json_decref(r->scan);
+    free(r->sass.v);
+    free(r->ptx.v);
+    recbinaries_free(&r->binaries);
     memset(r, 0, sizeof *r);
 }
 
@@ -268,14 +203,14 @@ char *record_code(json_t *rec)
     if (!json_is_array(bins))
         return NULL;
     struct strbuf sets = STRBUF_INIT, isas = STRBUF_INIT;
-    int bundles = record_bundles_libraries(rec);
+    int bundles = recbinary_bundles_libraries(rec);
     size_t i;
     json_t *b;
     json_array_foreach(bins, i, b)
     {
         const char *path = jstr(b, "path");
         json_t *ms = json_object_get(b, "module_sets");
-        if (!path || (bundles && record_is_bundled(path)) || !json_array_size(ms))
+        if (!path || (bundles && recbinary_is_bundled(path)) || !json_array_size(ms))
             continue;
         size_t k;
         json_t *s;
@@ -338,6 +273,22 @@ static char *joined(json_t *list)
     return strbuf_detach(&b, NULL);
 }
 
+/* The strings of a checked list (no line breaks in them), one per line. */
+static char *lines(json_t *list)
+{
+    struct strbuf b = STRBUF_INIT;
+    strbuf_adds(&b, "");
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v)
+    {
+        if (i)
+            strbuf_addc(&b, '\n');
+        strbuf_adds(&b, json_string_value(v) ? json_string_value(v) : "");
+    }
+    return strbuf_detach(&b, NULL);
+}
+
 int record_columns_of(const char *key, json_t *rec, struct record_columns *c, struct wa_error *err)
 {
     memset(c, 0, sizeof *c);
@@ -375,7 +326,7 @@ int record_columns_of(const char *key, json_t *rec, struct record_columns *c, st
     c->gfx = joined(json_object_get(rec, "gfx"));
     c->code = record_code(rec);
     json_t *req = json_object_get(rec, "requires_dist");
-    c->requires = json_is_array(req) ? jsontext_dumps(req, JSON_COMPACT) : NULL;
+    c->requires = json_is_array(req) ? lines(req) : NULL;
     record_wheel_from_json(rec, &c->line);
     return 0;
 }

@@ -10,7 +10,7 @@
  * indexes read without parsing the whole record again: the identity, the
  * wheel's line in the view (struct record_wheel), and the project's own GPU
  * code in a compact form (bundled NVIDIA libraries left out, see
- * record_is_bundled).
+ * recbinary_is_bundled).
  */
 #ifndef WHEELARCH_RECORD_H
 #define WHEELARCH_RECORD_H
@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "error.h"
+#include "recbinary.h"
 #include "wheelname.h"
 
 /* The version of the record format crawl writes. */
@@ -63,7 +64,7 @@ struct record_columns {
     char *ptx;
     char *gfx;
     char *code;               /* record_code, or NULL (no binaries listed) */
-    char *requires;           /* requires_dist as compact JSON, or NULL (none read) */
+    char *requires;           /* requires_dist, one per line, or NULL (none read) */
     struct record_wheel line; /* the wheel's line (record_wheel_of) */
 };
 
@@ -72,10 +73,9 @@ struct record_columns {
 int record_columns_of(const char *key, json_t *rec, struct record_columns *c, struct wa_error *err);
 void record_columns_free(struct record_columns *c);
 
-/* A stored record read back: checked once (recordcheck), its identity and
- * provenance as typed fields, and the scan report it carries (the `scan
- * --json` object of the wheel, or, inferred, the source's unions) for the
- * per-binary detail, in scanreport's documented format. */
+/* A scanned wheel as a build reads it back from the database's columns and
+ * rows (dbview): its identity and provenance, its target unions and its
+ * binaries, typed.  No JSON: the record's text is not read. */
 struct record {
     char *key;
     int scanned; /* status "scanned"; else "inferred" */
@@ -87,15 +87,12 @@ struct record {
     long long size;         /* -1 when unknown */
     char *upload_time, *requires_python, *scanned_at, *inferred_from; /* or NULL */
     char *wheelarch_version;                                          /* or NULL */
-    int yanked;                                                       /* -1 not said, 0 no, 1 yes */
-    char *yanked_reason; /* when the index gave one, else NULL */
-    json_t *scan;        /* the whole stored object (owned): "binaries", "sass", "ptx" ... */
+    int yanked;                                                       /* 0 no, 1 yes */
+    char *yanked_reason;                /* when the index gave one, else NULL */
+    struct recbinary_targets sass, ptx; /* the record's unions */
+    struct recbinaries binaries;
 };
 
-/* Checks rec as a stored record of key (recordcheck_validate) and fills r;
- * r takes a reference to rec.  Returns 0, or WA_ERR_FORMAT with the
- * check's one-line message (r is then empty).  Free with record_free. */
-int record_read(const char *key, json_t *rec, struct record *r, struct wa_error *err);
 void record_free(struct record *r);
 
 /* Who a wheel is, as the crawler found it on an index: what every record
@@ -155,17 +152,5 @@ json_t *record_wheel_json(const struct record_wheel *w);
  * Caller frees; NULL when the record lists no binaries (a compact inferred
  * record). */
 char *record_code(json_t *rec);
-
-/* Whether a binary path names a bundled third-party CUDA library (cuDNN,
- * cuBLAS, NCCL, ...): its kernels serve other GPUs than the project's. */
-int record_is_bundled(const char *path);
-/* Whether a project (normalised) is one of NVIDIA's library wheels
- * (nvidia-cudnn-cu12, nvidia-cublas, ...): the libraries record_is_bundled
- * names are its own code there. */
-int record_is_library_project(const char *project);
-/* Whether a record's wheel bundles such libraries, i.e. is not one of
- * NVIDIA's library wheels.  Callers test record_is_bundled only when this
- * holds. */
-int record_bundles_libraries(json_t *rec);
 
 #endif

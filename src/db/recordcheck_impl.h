@@ -15,10 +15,10 @@
 #include "strbuf.h"
 
 #define SHOWN 80 /* bytes of a bad value quoted in a message (a whole key) */
-#define COUNT_MAX ((json_int_t)INT32_MAX) /* modules, entries */
-#define BYTES_MAX ((json_int_t)1 << 53)   /* sizes in bytes */
-#define TEXT_MAX 65536                    /* free text: warnings, arch flags */
-#define SHORT_TEXT_MAX 4096               /* member paths, yanked reasons */
+#define COUNT_MAX ((json_int_t)INT32_MAX)   /* modules, entries */
+#define BYTES_MAX ((json_int_t)1 << 53)     /* sizes in bytes */
+#define TEXT_MAX RECORDCHECK_TEXT_MAX       /* free text: warnings, arch flags */
+#define SHORT_TEXT_MAX RECORDCHECK_PATH_MAX /* member paths, yanked reasons */
 #define URL_MAX 8192
 #define FIELD_MAX 160 /* a field path in a message */
 

@@ -42,17 +42,10 @@ int rci_all_of(const char *s, const char *extra)
     return 1;
 }
 
-/* Text that may reach any page, feed or terminal: at most max bytes, no NUL
- * (json_string_length tells), no C0 or C1 control characters, no DEL, no
- * U+FFFE / U+FFFF (not allowed in XML).  jansson already guarantees valid
- * UTF-8. */
-int rci_text_ok(json_t *v, size_t max)
+/* Whether p[0, n) holds none of the characters free text may not: C0 or
+ * C1 control characters, DEL, U+FFFE / U+FFFF (not allowed in XML). */
+static int no_control(const unsigned char *p, size_t n)
 {
-    const char *s = json_string_value(v);
-    size_t n = json_string_length(v);
-    if (!s || n > max || strlen(s) != n)
-        return 0;
-    const unsigned char *p = (const unsigned char *)s;
     for (size_t i = 0; i < n; i++) {
         if (p[i] < 0x20 || p[i] == 0x7f)
             return 0;
@@ -62,6 +55,63 @@ int rci_text_ok(json_t *v, size_t max)
             return 0;
     }
     return 1;
+}
+
+/* Text that may reach any page, feed or terminal: at most max bytes, no NUL
+ * (json_string_length tells), nothing no_control refuses.  jansson already
+ * guarantees valid UTF-8. */
+int rci_text_ok(json_t *v, size_t max)
+{
+    const char *s = json_string_value(v);
+    size_t n = json_string_length(v);
+    if (!s || n > max || strlen(s) != n)
+        return 0;
+    return no_control((const unsigned char *)s, n);
+}
+
+/* Whether p[0, n) is UTF-8 as RFC 3629 has it: shortest forms, no
+ * surrogates, nothing above U+10FFFF. */
+static int utf8_ok(const unsigned char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = p[i];
+        size_t len = c < 0x80             ? 1
+                     : (c & 0xe0) == 0xc0 ? 2
+                     : (c & 0xf0) == 0xe0 ? 3
+                     : (c & 0xf8) == 0xf0 ? 4
+                                          : 0;
+        if (len == 0 || i + len > n || (len == 2 && c < 0xc2))
+            return 0;
+        unsigned long cp = len == 1 ? c : c & (0x7f >> len);
+        for (size_t k = 1; k < len; k++) {
+            if ((p[i + k] & 0xc0) != 0x80)
+                return 0;
+            cp = (cp << 6) | (p[i + k] & 0x3f);
+        }
+        if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+            (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+            return 0;
+        i += len;
+    }
+    return 1;
+}
+
+int recordcheck_line_valid(const char *s, size_t max)
+{
+    size_t n = s ? strlen(s) : 0;
+    return s && n <= max && utf8_ok((const unsigned char *)s, n) &&
+           no_control((const unsigned char *)s, n);
+}
+
+int recordcheck_codec_valid(const char *s)
+{
+    return s && rci_codec_ok(s);
+}
+
+int recordcheck_isa_valid(const char *s)
+{
+    return s && rci_isa_ok(s);
 }
 
 const char *rci_type_name(json_t *v)

@@ -12,7 +12,6 @@
 
 #include "dbview.h"
 #include "fsutil.h"
-#include "jsontext.h"
 #include "markdown.h"
 #include "feeddb.h"
 #include "pepvariants.h"

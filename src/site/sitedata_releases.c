@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "record.h"
+#include "recbinary.h"
 #include "strbuf.h"
 #include "strmap.h"
 #include "variant.h"
@@ -442,9 +443,82 @@ static json_t *str_or_null(const char *s)
     return s ? json_string(s) : json_null();
 }
 
+static json_t *opt_count(long long v)
+{
+    return json_integer((json_int_t)v);
+}
+
+/* A target and its place, for a sort in target order (SASS, then PTX,
+ * then gfx, each by architecture): records keep targets by name, where
+ * "sm_100" sorts before "sm_75". */
+struct target_at {
+    struct target t;
+    size_t at;
+};
+
+static int target_at_cmp(const void *a, const void *b)
+{
+    const struct target_at *x = a, *y = b;
+    int c = target_cmp(&x->t, &y->t);
+    return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* One binary of a wheel page, the i-th. */
+static json_t *wheel_binary_json(const struct recbinary *b, size_t i)
+{
+    json_t *x = json_object();
+    json_object_set_new(x, "path", json_string(b->path));
+    if (b->format)
+        json_object_set_new(x, "format", json_string(b->format));
+    if (b->size >= 0)
+        json_object_set_new(x, "size", opt_count(b->size));
+    if (b->modules >= 0)
+        json_object_set_new(x, "modules", opt_count(b->modules));
+    if (b->dlink_modules >= 0)
+        json_object_set_new(x, "dlink_modules", opt_count(b->dlink_modules));
+    json_object_set_new(x, "bundled", json_boolean(b->bundled));
+    json_t *flags = json_array();
+    for (size_t k = 0; k < b->arch_flags.n; k++)
+        json_array_append_new(flags, json_string(b->arch_flags.v[k]));
+    json_object_set_new(x, "arch_flags", flags);
+    json_t *warn = json_array();
+    for (size_t k = 0; k < b->warnings.n; k++)
+        json_array_append_new(warn, json_string(b->warnings.v[k]));
+    json_object_set_new(x, "warnings", warn);
+    struct target_at *order = xmalloc((b->ntargets ? b->ntargets : 1) * sizeof *order);
+    for (size_t k = 0; k < b->ntargets; k++)
+        order[k] = (struct target_at){b->targets[k].t, k};
+    if (b->ntargets > 1)
+        qsort(order, b->ntargets, sizeof *order, target_at_cmp);
+    json_t *tl = json_array();
+    for (size_t k = 0; k < b->ntargets; k++) {
+        const struct recbinary_target *t = &b->targets[order[k].at];
+        json_t *e = recbinary_target_json(t);
+        char name[TARGET_NAME_MAX];
+        target_format(&t->t, name, sizeof name);
+        json_object_set_new(e, "name", json_string(name));
+        json_array_append_new(tl, e);
+    }
+    free(order);
+    json_object_set_new(x, "target_list", tl);
+    json_t *comp = json_array();
+    for (size_t k = 0; k < b->ncompression; k++) {
+        json_t *e = json_object();
+        json_object_set_new(e, "codec", json_string(b->compression[k].codec));
+        json_object_set_new(e, "entries", opt_count(b->compression[k].entries));
+        json_array_append_new(comp, e);
+    }
+    json_object_set_new(x, "compression_list", comp);
+    /* Member paths are any bytes: the id is the binary's place. */
+    char id[32];
+    snprintf(id, sizeof id, "bin-%zu", i + 1);
+    json_object_set_new(x, "table_id", json_string(id));
+    return x;
+}
+
 json_t *sitedata_wheel_page(const struct record *r)
 {
-    json_t *o = json_object(), *rec = r->scan;
+    json_t *o = json_object();
     json_object_set_new(o, "filename", json_string(r->filename));
     json_object_set_new(o, "url", json_string(r->url));
     json_object_set_new(o, "sha256", str_or_null(r->sha256));
@@ -467,11 +541,9 @@ json_t *sitedata_wheel_page(const struct record *r)
                         r->yanked_reason ? json_string(r->yanked_reason)
                         : r->yanked < 0  ? json_null()
                                          : json_boolean(r->yanked));
-    /* the scan report's unions */
-    json_object_set(o, "sass",
-                    json_object_get(rec, "sass") ? json_object_get(rec, "sass") : json_null());
-    json_object_set(o, "ptx",
-                    json_object_get(rec, "ptx") ? json_object_get(rec, "ptx") : json_null());
+    /* the record's unions */
+    json_object_set_new(o, "sass", recbinary_targets_json(&r->sass));
+    json_object_set_new(o, "ptx", recbinary_targets_json(&r->ptx));
     json_object_set_new(o, "key", json_string(r->key));
     sitedata_set_href(o, "href", r->url);
     json_object_set_new(o, "wheel", scanreport_wheel_json(&r->name));
@@ -486,52 +558,10 @@ json_t *sitedata_wheel_page(const struct record *r)
         free(p);
     }
     json_t *bins = json_array();
-    int bundles = record_bundles_libraries(rec);
-    size_t i;
-    json_t *b;
-    json_array_foreach(json_object_get(rec, "binaries"), i, b)
-    {
-        json_t *x = json_object();
-        static const char *const bk[] = {
-            "path", "format", "size", "modules",    "dlink_modules", "library_modules",
-            "sass", "ptx",    "lto",  "arch_flags", "warnings",      "module_sets",
-            NULL};
-        for (const char *const *k = bk; *k; k++)
-            if (json_object_get(b, *k))
-                json_object_set(x, *k, json_object_get(b, *k));
-        const char *path = json_string_value(json_object_get(b, "path"));
-        json_object_set_new(x, "bundled",
-                            json_boolean(bundles && record_is_bundled(path ? path : "")));
-        json_t *tl = json_array();
-        const char *name;
-        json_t *tv;
-        json_object_foreach(json_object_get(b, "targets"), name, tv)
-        {
-            json_t *e = json_copy(tv); /* keys are only added: a shallow copy */
-            json_object_set_new(e, "name", json_string(name));
-            json_array_append_new(tl, e);
-        }
-        json_object_set_new(x, "target_list", by_target_name(tl));
-        json_t *comp = json_array();
-        const char *codec;
-        json_t *cnt;
-        json_object_foreach(json_object_get(b, "compression"), codec, cnt)
-        {
-            json_t *e = json_object();
-            json_object_set_new(e, "codec", json_string(codec));
-            json_object_set(e, "entries", cnt);
-            json_array_append_new(comp, e);
-        }
-        json_object_set_new(x, "compression_list", comp);
-        /* Member paths are any bytes: the id is the binary's place. */
-        char id[32];
-        snprintf(id, sizeof id, "bin-%zu", i + 1);
-        json_object_set_new(x, "table_id", json_string(id));
-        json_array_append_new(bins, x);
-    }
+    for (size_t i = 0; i < r->binaries.n; i++)
+        json_array_append_new(bins, wheel_binary_json(&r->binaries.v[i], i));
     json_object_set_new(o, "binaries", bins);
     json_object_set_new(o, "has_binaries", json_boolean(json_array_size(bins) > 0));
-    json_object_set_new(o, "has_sass",
-                        json_boolean(json_array_size(json_object_get(rec, "sass")) > 0));
+    json_object_set_new(o, "has_sass", json_boolean(r->sass.n > 0));
     return o;
 }

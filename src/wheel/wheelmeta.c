@@ -229,3 +229,15 @@ int wheelmeta_marker_applies(const char *req, const char *platform_id)
         m += 3;
     }
 }
+
+int wheelmeta_next_requirement(const char **p, char **line)
+{
+    const char *s = *p;
+    if (!s || !*s)
+        return 0;
+    const char *nl = strchr(s, '\n');
+    size_t n = nl ? (size_t)(nl - s) : strlen(s);
+    *line = xstrndup(s, n);
+    *p = nl ? nl + 1 : s + n;
+    return 1;
+}

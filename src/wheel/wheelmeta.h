@@ -32,6 +32,12 @@ size_t wheelmeta_requires(const char *text, size_t n, char ***out, size_t *n_out
 
 void wheelmeta_free(char **list, size_t n);
 
+/* The next requirement of a list kept one per line (the database's
+ * `requires` column: Requires-Dist values hold no line breaks): a copy in
+ * *line (caller frees), *p moved past it.  Returns 1, or 0 at the end
+ * (NULL or "" is an empty list). */
+int wheelmeta_next_requirement(const char **p, char **line);
+
 /* The distribution a requirement names, PEP 503-normalised
  * ("nvidia-cudnn-cu12" for "nvidia_cudnn_cu12==9.10.2.21; ..."), and the
  * version it pins with "==" or "===" ("9.10.2.21"), or NULL when it pins

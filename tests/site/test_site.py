@@ -466,11 +466,11 @@ finally:
     con.close()
 c.ok(os.path.getsize(feed) < 10 * 1024 * 1024, "wheelarch.sqlite under 10 MB (%d bytes)" % os.path.getsize(feed))
 
-# ---- a scanned record that is not JSON (a hand-edited database) -------------------
-# Whole records are parsed beside the reader (recqueue), after their wheel
-# joined the view; one that fails makes the build read the view again the
-# careful way.  The site must be the one a database without that wheel
-# gives, and the wheel reported.
+# ---- a binary's row edited by hand past the checks -------------------------------
+# A build reads each scanned wheel's binaries from the rows of binaries and
+# targets, not the record's JSON, and checks them as it reads them: a path
+# with an escape sequence leaves the wheel out.  The site must be the one a
+# database without that wheel gives, and the wheel reported.
 def hand_edited(name, sql, key):
     d = os.path.join(W, name)
     shutil.rmtree(d, ignore_errors=True)
@@ -485,21 +485,23 @@ def hand_edited(name, sql, key):
 bad_key = sorted(k for k, in sqlite3.connect(os.path.join(DB, "wheelarch.db")).execute(
     "SELECT key FROM wheels WHERE status = 'scanned'"))[0]
 p = build(os.path.join(W, "site-badrec"),
-          hand_edited("badrec-db", "UPDATE records SET record = '{\"key\": ' WHERE key = ?", bad_key))
-c.eq(p.returncode, 3, "a record that is not JSON: exit 3 (%s)" % p.stderr.strip())
-c.ok("wheel %s: the record is not JSON; record skipped" % bad_key in p.stderr, "the wheel is named")
+          hand_edited("badrec-db", "UPDATE binaries SET path = path || char(27) || '[2J' WHERE wheel = ?",
+                      bad_key))
+c.eq(p.returncode, 3, "an escape sequence in a binary's path: exit 3 (%s)" % p.stderr.strip())
+c.ok("wheel %s: a binary's path is not one line of text; record skipped" % bad_key in p.stderr,
+     "the wheel is named")
 p2 = build(os.path.join(W, "site-norec"), hand_edited("norec-db", "DELETE FROM wheels WHERE key = ?", bad_key))
 c.eq(p2.returncode, 0, "the same database without that wheel (%s)" % p2.stderr.strip())
 c.ok(tree(os.path.join(W, "site-badrec")) == tree(os.path.join(W, "site-norec")),
      "the site is the one the database without that wheel gives")
 
 # ---- an inferred record with binaries, read before the scanned wheel -------------
-# A row's binaries come from the wheel whose code stands for it; recqueue
-# makes them on either thread, so the view keeps only the ones of the last
-# wheel that took the row.  Here an inferred wheel that lists binaries
-# (renamed INFERRED/...) sorts first in its group; the scanned wheel after
-# it takes the row without a record of its own (its code column emptied):
-# the release page must show no binaries of the inferred wheel.
+# A row's binaries come from the wheel whose code stands for it: the view
+# keeps only the ones of the last wheel that took the row.  Here an inferred
+# wheel with binary rows (renamed INFERRED/...) sorts first in its group;
+# the scanned wheel after it takes the row without binaries of its own (its
+# code column emptied): the release page must show no binaries of the
+# inferred wheel.
 tk_db = os.path.join(W, "takeover-db")
 shutil.rmtree(tk_db, ignore_errors=True)
 shutil.copytree(DB, tk_db)
@@ -516,6 +518,10 @@ with con:
     con.execute("UPDATE wheels SET key = ?, code = (SELECT code FROM wheels WHERE key = ?) WHERE key = ?",
                 (first, skey, ikey))
     con.execute("UPDATE records SET key = ?, record = ? WHERE key = ?", (first, json.dumps(inferred), ikey))
+    for table in ("binaries", "targets"):
+        con.execute("CREATE TEMP TABLE c_%s AS SELECT * FROM %s WHERE wheel = ?" % (table, table), (skey,))
+        con.execute("UPDATE c_%s SET wheel = ?, path = 'INFERRED/' || path" % table, (first,))
+        con.execute("INSERT INTO %s SELECT * FROM c_%s" % (table, table))
     con.execute("UPDATE wheels SET code = NULL WHERE key = ?", (skey,))
 con.close()
 tk_site = os.path.join(W, "site-takeover")

@@ -17,6 +17,7 @@
 #include "fsutil.h"
 #include "harness.h"
 #include "record.h"
+#include "recbinary.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -166,8 +167,9 @@ static void record_columns(void)
     OK(text && !strstr(text, "sm_121a"), "a bundled cuBLASLt's targets are not the project's: %s",
        text);
     free(text);
-    OK(record_is_bundled("torch/lib/libcudnn_ops.so.9") && record_is_bundled("cublas64_12.dll") &&
-           !record_is_bundled("torch/lib/libtorch_cuda.so"),
+    OK(recbinary_is_bundled("torch/lib/libcudnn_ops.so.9") &&
+           recbinary_is_bundled("cublas64_12.dll") &&
+           !recbinary_is_bundled("torch/lib/libtorch_cuda.so"),
        "bundled names");
 
     /* A compact inferred record has no code. */
@@ -259,20 +261,105 @@ static void record_construction(void)
     STR_EQ(c.sha256, K1, "scanned: not read whole, so the index's sha256");
     record_columns_free(&c);
 
-    /* Read back: typed, from the checked record. */
-    struct record rr;
-    OK(record_read(K1, rec, &rr, &err) == 0, "record_read: %s", err.msg);
-    OK(rr.scanned && strcmp(rr.filename, fname) == 0 && strcmp(rr.platform, "linux-x86_64") == 0 &&
-           strcmp(rr.name.public_version, "2.9.0") == 0 && rr.size == 56789 &&
-           rr.sha256_verified == 0 && rr.yanked == -1 && rr.scan == rec,
-       "record_read: typed identity, the scan report kept");
-    record_free(&rr);
-    /* The parsed name must be the file name's. */
-    json_t *odd = json_deep_copy(rec);
-    json_object_set_new(json_object_get(odd, "wheel"), "public_version", json_string("2.8.0"));
-    OK(record_read(K1, odd, &rr, &err) < 0 && strstr(err.msg, "wheel.public_version"),
-       "a parsed name that is not the file name's is refused: %s", err.msg);
-    json_decref(odd);
+    /* The binaries as a type: every field the record says, kept. */
+    struct recbinaries rb;
+    recbinaries_of(rec, &rb);
+    json_t *jb = json_object_get(rec, "binaries");
+    INT_EQ((long)rb.n, (long)json_array_size(jb), "typed binaries: one per binary");
+    for (size_t i = 0; i < rb.n; i++) {
+        json_t *o = json_array_get(jb, i);
+        const struct recbinary *x = &rb.v[i];
+        STR_EQ(x->path, json_string_value(json_object_get(o, "path")), "typed binary: path");
+        OK(x->modules == json_integer_value(json_object_get(o, "modules")) &&
+               x->size == json_integer_value(json_object_get(o, "size")),
+           "typed binary %zu: counts", i);
+        json_t *sass = recbinary_targets_json(&x->sass);
+        OK(json_equal(sass, json_object_get(o, "sass")), "typed binary %zu: its SASS list", i);
+        json_decref(sass);
+        INT_EQ((long)x->ntargets, (long)json_object_size(json_object_get(o, "targets")),
+               "typed binary: its targets");
+        for (size_t k = 0; k < x->ntargets; k++) {
+            char name[TARGET_NAME_MAX];
+            target_format(&x->targets[k].t, name, sizeof name);
+            json_t *tj = recbinary_target_json(&x->targets[k]);
+            OK(json_equal(tj, json_object_get(json_object_get(o, "targets"), name)),
+               "typed target %s: the record's object again", name);
+            if (k > 0) {
+                char prev[TARGET_NAME_MAX];
+                target_format(&x->targets[k - 1].t, prev, sizeof prev);
+                OK(strcmp(prev, name) < 0, "targets by name: %s < %s", prev, name);
+            }
+            json_decref(tj);
+        }
+        /* the columns' text forms read back as the same type */
+        char *sets = recbinary_sets_text(x), *comp = recbinary_compression_text(x);
+        struct recbinary y = {0};
+        OK(recbinary_sets_parse(sets, &y) == 0 && recbinary_compression_parse(comp, &y) == 0,
+           "sets \"%s\" and compression \"%s\" parse", sets, comp);
+        char *sets2 = recbinary_sets_text(&y), *comp2 = recbinary_compression_text(&y);
+        STR_EQ(sets2, sets, "module sets: text, type, text");
+        STR_EQ(comp2, comp, "compression: text, type, text");
+        OK(recbinary_wrong(x) == NULL, "a checked record's binary passes the read checks");
+        free(sets);
+        free(comp);
+        free(sets2);
+        free(comp2);
+        free(y.compression);
+        for (size_t k = 0; k < y.nsets; k++)
+            free(y.sets[k].targets.v);
+        free(y.sets);
+    }
+    recbinaries_free(&rb);
+    /* Text forms that are not the type's are refused. */
+    struct recbinary_targets tl;
+    OK(recbinary_targets_parse("sm_80 sm_90a", TARGET_SASS, &tl) == 0 && tl.n == 2,
+       "two SASS targets");
+    free(tl.v);
+    static const char *const bad_lists[] = {"sm_80  sm_90", "sm_80 ",     "SM_80",
+                                            "sm_080",       "compute_80", "sm_80 <b>"};
+    for (size_t i = 0; i < sizeof bad_lists / sizeof *bad_lists; i++) {
+        OK(recbinary_targets_parse(bad_lists[i], TARGET_SASS, &tl) < 0,
+           "\"%s\" is not a list of SASS targets", bad_lists[i]);
+        free(tl.v);
+    }
+    struct recbinary z = {0};
+    OK(recbinary_sets_parse("x sm_80", &z) < 0, "a module set without a count is refused");
+    for (size_t k = 0; k < z.nsets; k++)
+        free(z.sets[k].targets.v);
+    free(z.sets);
+    OK(recbinary_compression_parse("zstd=-1", &z) < 0, "a negative count is refused");
+    free(z.compression);
+    struct recbinary_lines ln;
+    recbinary_lines_parse("a\nb\n", &ln);
+    OK(ln.n == 2 && strcmp(ln.v[1], "b") == 0, "lines split at newlines");
+    static const char *const line_texts[] = {"", "\n", "a\n\n", "\n\nb\n"};
+    static const size_t line_counts[] = {0, 1, 2, 3};
+    for (size_t i = 0; i < 4; i++) {
+        struct recbinary_lines l2;
+        recbinary_lines_parse(line_texts[i], &l2);
+        char *again = recbinary_lines_text(&l2);
+        OK(l2.n == line_counts[i] && strcmp(again, line_texts[i]) == 0,
+           "lines text %zu: %zu lines, and the same text again", i, l2.n);
+        free(again);
+        for (size_t k = 0; k < l2.n; k++)
+            free(l2.v[k]);
+        free(l2.v);
+    }
+    struct recbinary w1 = {
+        .path = ln.v[0], .size = -1, .modules = -1, .dlink_modules = -1, .library_modules = -1};
+    OK(recbinary_wrong(&w1) == NULL, "a plain binary passes");
+    w1.path = "a\x1b[2Jb";
+    OK(recbinary_wrong(&w1) != NULL, "a control character in a path is refused");
+    w1.path = "a\xff";
+    OK(recbinary_wrong(&w1) != NULL, "a path that is not UTF-8 is refused");
+    w1.path = "";
+    OK(recbinary_wrong(&w1) != NULL, "an empty path is refused");
+    w1.path = "p";
+    w1.size = -5;
+    OK(recbinary_wrong(&w1) != NULL, "a negative size is refused");
+    free(ln.v[0]);
+    free(ln.v[1]);
+    free(ln.v);
 
     /* Construction checks the grammar: a variant that is not one. */
     id.variant = "cu130 <b>";
@@ -314,6 +401,40 @@ static void round_trip(void)
     OK(db_read_record(db, SCANNED, &back, &err) == 0, "read: %s", err.msg);
     OK(json_equal(rec, back), "the record reads back equal");
     json_decref(back);
+    /* the binaries read back from their rows as the type made from the
+     * record (checked, in the record's order) */
+    struct recbinaries made, read;
+    const char *why = "x";
+    recbinaries_of(rec, &made);
+    OK(db_read_binaries(db, SCANNED, &read, &why, &err) == 0 && why == NULL,
+       "binaries read back: %s", why ? why : err.msg);
+    INT_EQ((long)read.n, (long)made.n, "as many binaries as the record lists");
+    for (size_t i = 0; i < read.n && i < made.n; i++) {
+        const struct recbinary *x = &made.v[i], *y = &read.v[i];
+        char *a1 = recbinary_sets_text(x), *b1 = recbinary_sets_text(y);
+        char *a2 = recbinary_compression_text(x), *b2 = recbinary_compression_text(y);
+        char *a3 = recbinary_lines_text(&x->arch_flags), *b3 = recbinary_lines_text(&y->arch_flags);
+        char *a4 = recbinary_targets_text(&x->sass), *b4 = recbinary_targets_text(&y->sass);
+        OK(strcmp(x->path, y->path) == 0 && x->size == y->size && x->modules == y->modules &&
+               x->dlink_modules == y->dlink_modules && x->bundled == y->bundled &&
+               x->ntargets == y->ntargets && x->declared == y->declared && strcmp(a1, b1) == 0 &&
+               strcmp(a2, b2) == 0 && strcmp(a3, b3) == 0 && strcmp(a4, b4) == 0,
+           "binary %zu (%s) reads back as it was made", i, x->path);
+        for (size_t k = 0; k < x->ntargets && k < y->ntargets; k++) {
+            json_t *tx = recbinary_target_json(&x->targets[k]);
+            json_t *ty = recbinary_target_json(&y->targets[k]);
+            OK(json_equal(tx, ty) && target_cmp(&x->targets[k].t, &y->targets[k].t) == 0,
+               "binary %zu, target %zu reads back", i, k);
+            json_decref(tx);
+            json_decref(ty);
+        }
+        free(a1), free(b1), free(a2), free(b2), free(a3), free(b3), free(a4), free(b4);
+    }
+    recbinaries_free(&made);
+    recbinaries_free(&read);
+    OK(db_read_binaries(db, K1, &read, &why, &err) == 0 && why == NULL && read.n == 0,
+       "a wheel without rows has no binaries");
+    recbinaries_free(&read);
     OK(db_read_failure(db, SCANNED) == NULL, "the record's transaction removed the failure");
     OK(db_journal_read(db, SCANNED) == NULL, "and the journal row");
     STR_EQ(db_record_status(db, SCANNED), "scanned", "status");

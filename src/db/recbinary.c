@@ -1,0 +1,600 @@
+/*
+ * recbinary: a scanned wheel's binaries as a type, their columns' text
+ * forms, their checks on reading, and their JSON at the edges.
+ */
+#include "recbinary.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "recordcheck.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+/* ---- bundled libraries ---------------------------------------------------- */
+
+int recbinary_is_bundled(const char *path)
+{
+    /* NVIDIA's libraries as torch wheels bundle them (Windows DLLs, older
+     * Linux wheels): their kernels cover other GPUs than torch's own. */
+    static const char *const prefixes[] = {
+        "cudnn",     "cublas",      "cufft",         "curand",    "cusolver",   "cusparse",
+        "nccl",      "nvrtc",       "nvjitlink",     "cupti",     "cudart",     "nvtoolsext",
+        "cufile",    "nvshmem",     "nvperf",        "libcudnn",  "libcublas",  "libcufft",
+        "libcurand", "libcusolver", "libcusparse",   "libnccl",   "libnvrtc",   "libnvjitlink",
+        "libcupti",  "libcudart",   "libnvtoolsext", "libcufile", "libnvshmem", "libnvperf",
+        "zluda",     NULL};
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    for (const char *const *p = prefixes; *p; p++)
+        if (strncasecmp(base, *p, strlen(*p)) == 0)
+            return 1;
+    return 0;
+}
+
+int recbinary_is_library_project(const char *project)
+{
+    return project && strncmp(project, "nvidia-", 7) == 0;
+}
+
+int recbinary_bundles_libraries(json_t *rec)
+{
+    json_t *w = json_object_get(rec, "wheel");
+    return !recbinary_is_library_project(json_string_value(json_object_get(w, "normalized_name")));
+}
+/* ---- from a record ------------------------------------------------------ */
+
+static long long int_or_unsaid(json_t *v)
+{
+    return json_is_integer(v) && json_integer_value(v) >= 0 ? (long long)json_integer_value(v) : -1;
+}
+
+static void targets_of(json_t *arr, struct recbinary_targets *l)
+{
+    l->v = xmalloc((json_array_size(arr) ? json_array_size(arr) : 1) * sizeof *l->v);
+    l->n = 0;
+    size_t i;
+    json_t *x;
+    json_array_foreach(arr, i, x)
+    {
+        const char *s = json_string_value(x);
+        if (s && target_parse(s, &l->v[l->n]) == 0)
+            l->n++;
+    }
+}
+
+static void lines_of(json_t *arr, struct recbinary_lines *l)
+{
+    l->v = xmalloc((json_array_size(arr) ? json_array_size(arr) : 1) * sizeof *l->v);
+    l->n = 0;
+    size_t i;
+    json_t *x;
+    json_array_foreach(arr, i, x)
+    {
+        if (json_is_string(x))
+            l->v[l->n++] = xstrdup(json_string_value(x));
+    }
+}
+
+static int target_by_name(const void *a, const void *b)
+{
+    char x[TARGET_NAME_MAX], y[TARGET_NAME_MAX];
+    target_format(&((const struct recbinary_target *)a)->t, x, sizeof x);
+    target_format(&((const struct recbinary_target *)b)->t, y, sizeof y);
+    return strcmp(x, y);
+}
+
+static int codec_by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct recbinary_codec *)a)->codec,
+                  ((const struct recbinary_codec *)b)->codec);
+}
+
+static void codecs_of(json_t *arr, struct recbinary_target *t)
+{
+    t->codecs_said = json_is_array(arr);
+    t->codecs = xmalloc((json_array_size(arr) ? json_array_size(arr) : 1) * sizeof *t->codecs);
+    t->ncodecs = 0;
+    size_t i;
+    json_t *x;
+    json_array_foreach(arr, i, x)
+    {
+        if (json_is_string(x))
+            t->codecs[t->ncodecs++] = xstrdup(json_string_value(x));
+    }
+}
+
+static void binary_of(json_t *o, int bundles, struct recbinary *b)
+{
+    memset(b, 0, sizeof *b);
+    const char *path = json_string_value(json_object_get(o, "path"));
+    b->path = xstrdup(path);
+    const char *format = json_string_value(json_object_get(o, "format"));
+    b->format = format ? xstrdup(format) : NULL;
+    b->size = int_or_unsaid(json_object_get(o, "size"));
+    b->modules = int_or_unsaid(json_object_get(o, "modules"));
+    b->dlink_modules = int_or_unsaid(json_object_get(o, "dlink_modules"));
+    b->library_modules = int_or_unsaid(json_object_get(o, "library_modules"));
+    b->bundled = bundles && recbinary_is_bundled(path);
+    targets_of(json_object_get(o, "sass"), &b->sass);
+    targets_of(json_object_get(o, "ptx"), &b->ptx);
+    targets_of(json_object_get(o, "lto"), &b->lto);
+    targets_of(json_object_get(o, "gfx"), &b->gfx);
+
+    json_t *ts = json_object_get(o, "targets");
+    b->targets = xcalloc(json_object_size(ts) ? json_object_size(ts) : 1, sizeof *b->targets);
+    const char *name;
+    json_t *tv;
+    json_object_foreach(ts, name, tv)
+    {
+        struct recbinary_target *t = &b->targets[b->ntargets];
+        if (target_parse(name, &t->t) != 0)
+            continue;
+        t->modules = int_or_unsaid(json_object_get(tv, "modules"));
+        t->library_modules = int_or_unsaid(json_object_get(tv, "library_modules"));
+        t->entries = int_or_unsaid(json_object_get(tv, "entries"));
+        t->bytes = int_or_unsaid(json_object_get(tv, "bytes"));
+        t->uncompressed_bytes = int_or_unsaid(json_object_get(tv, "uncompressed_bytes"));
+        codecs_of(json_object_get(tv, "codecs"), t);
+        const char *isa = json_string_value(json_object_get(tv, "isa"));
+        if (isa && strlen(isa) < sizeof t->isa)
+            strcpy(t->isa, isa);
+        b->ntargets++;
+    }
+    if (b->ntargets > 1)
+        qsort(b->targets, b->ntargets, sizeof *b->targets, target_by_name);
+
+    json_t *sets = json_object_get(o, "module_sets");
+    b->sets = xcalloc(json_array_size(sets) ? json_array_size(sets) : 1, sizeof *b->sets);
+    size_t i;
+    json_t *s;
+    json_array_foreach(sets, i, s)
+    {
+        if (!json_is_object(s))
+            continue;
+        b->sets[b->nsets].modules = int_or_unsaid(json_object_get(s, "modules"));
+        targets_of(json_object_get(s, "targets"), &b->sets[b->nsets].targets);
+        b->nsets++;
+    }
+
+    json_t *comp = json_object_get(o, "compression");
+    b->compression =
+        xcalloc(json_object_size(comp) ? json_object_size(comp) : 1, sizeof *b->compression);
+    const char *codec;
+    json_t *cnt;
+    json_object_foreach(comp, codec, cnt)
+    {
+        if (strlen(codec) >= sizeof b->compression->codec || !json_is_integer(cnt))
+            continue;
+        strcpy(b->compression[b->ncompression].codec, codec);
+        b->compression[b->ncompression++].entries = (long long)json_integer_value(cnt);
+    }
+    if (b->ncompression > 1)
+        qsort(b->compression, b->ncompression, sizeof *b->compression, codec_by_name);
+
+    json_t *decl = json_object_get(o, "declared");
+    b->declared = json_is_object(decl);
+    targets_of(json_object_get(decl, "sass"), &b->declared_sass);
+    targets_of(json_object_get(decl, "ptx"), &b->declared_ptx);
+    lines_of(json_object_get(o, "arch_flags"), &b->arch_flags);
+    lines_of(json_object_get(o, "warnings"), &b->warnings);
+}
+
+void recbinaries_of(json_t *rec, struct recbinaries *out)
+{
+    json_t *bins = json_object_get(rec, "binaries");
+    int bundles = recbinary_bundles_libraries(rec);
+    out->v = xcalloc(json_array_size(bins) ? json_array_size(bins) : 1, sizeof *out->v);
+    out->n = 0;
+    size_t i;
+    json_t *o;
+    json_array_foreach(bins, i, o)
+    {
+        if (json_is_string(json_object_get(o, "path")))
+            binary_of(o, bundles, &out->v[out->n++]);
+    }
+}
+
+static void lines_free(struct recbinary_lines *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+}
+
+static void binary_free(struct recbinary *b)
+{
+    free(b->path);
+    free(b->format);
+    free(b->sass.v);
+    free(b->ptx.v);
+    free(b->lto.v);
+    free(b->gfx.v);
+    for (size_t i = 0; i < b->ntargets; i++) {
+        for (size_t k = 0; k < b->targets[i].ncodecs; k++)
+            free(b->targets[i].codecs[k]);
+        free(b->targets[i].codecs);
+    }
+    free(b->targets);
+    for (size_t i = 0; i < b->nsets; i++)
+        free(b->sets[i].targets.v);
+    free(b->sets);
+    free(b->compression);
+    free(b->declared_sass.v);
+    free(b->declared_ptx.v);
+    lines_free(&b->arch_flags);
+    lines_free(&b->warnings);
+}
+
+void recbinaries_free(struct recbinaries *b)
+{
+    for (size_t i = 0; i < b->n; i++)
+        binary_free(&b->v[i]);
+    free(b->v);
+    b->v = NULL;
+    b->n = 0;
+}
+
+static void targets_copy(const struct recbinary_targets *a, struct recbinary_targets *b)
+{
+    b->n = a->n;
+    b->v = xmalloc((a->n ? a->n : 1) * sizeof *b->v);
+    if (a->n)
+        memcpy(b->v, a->v, a->n * sizeof *a->v);
+}
+
+static void lines_copy(const struct recbinary_lines *a, struct recbinary_lines *b)
+{
+    b->n = a->n;
+    b->v = xmalloc((a->n ? a->n : 1) * sizeof *b->v);
+    for (size_t i = 0; i < a->n; i++)
+        b->v[i] = xstrdup(a->v[i]);
+}
+
+void recbinary_copy(const struct recbinary *a, struct recbinary *b)
+{
+    *b = *a;
+    b->path = xstrdup(a->path);
+    b->format = a->format ? xstrdup(a->format) : NULL;
+    targets_copy(&a->sass, &b->sass);
+    targets_copy(&a->ptx, &b->ptx);
+    targets_copy(&a->lto, &b->lto);
+    targets_copy(&a->gfx, &b->gfx);
+    b->targets = xmalloc((a->ntargets ? a->ntargets : 1) * sizeof *b->targets);
+    for (size_t i = 0; i < a->ntargets; i++) {
+        b->targets[i] = a->targets[i];
+        b->targets[i].codecs = xmalloc((a->targets[i].ncodecs ? a->targets[i].ncodecs : 1) *
+                                       sizeof *b->targets[i].codecs);
+        for (size_t k = 0; k < a->targets[i].ncodecs; k++)
+            b->targets[i].codecs[k] = xstrdup(a->targets[i].codecs[k]);
+    }
+    b->sets = xmalloc((a->nsets ? a->nsets : 1) * sizeof *b->sets);
+    for (size_t i = 0; i < a->nsets; i++) {
+        b->sets[i].modules = a->sets[i].modules;
+        targets_copy(&a->sets[i].targets, &b->sets[i].targets);
+    }
+    b->compression = xmalloc((a->ncompression ? a->ncompression : 1) * sizeof *b->compression);
+    if (a->ncompression)
+        memcpy(b->compression, a->compression, a->ncompression * sizeof *a->compression);
+    targets_copy(&a->declared_sass, &b->declared_sass);
+    targets_copy(&a->declared_ptx, &b->declared_ptx);
+    lines_copy(&a->arch_flags, &b->arch_flags);
+    lines_copy(&a->warnings, &b->warnings);
+}
+
+int recbinary_is_own(const struct recbinary *b)
+{
+    return !b->bundled && b->nsets > 0;
+}
+
+/* ---- checks on reading ---------------------------------------------------- */
+
+#define COUNT_MAX 2147483647LL /* modules, entries */
+#define BYTES_MAX (1LL << 53)  /* sizes in bytes */
+#define SAID(v, max) ((v) >= -1 && (v) <= (max))
+
+static int lists_ok(const struct recbinary_lines *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (!recordcheck_line_valid(l->v[i], RECORDCHECK_TEXT_MAX))
+            return 0;
+    return 1;
+}
+
+const char *recbinary_wrong(const struct recbinary *b)
+{
+    if (!b->path || !b->path[0] || !recordcheck_line_valid(b->path, RECORDCHECK_PATH_MAX))
+        return "a binary's path is not one line of text";
+    if (b->format && !recordcheck_codec_valid(b->format))
+        return "a binary's format is not a format name";
+    if (!SAID(b->size, BYTES_MAX) || !SAID(b->modules, COUNT_MAX) ||
+        !SAID(b->dlink_modules, COUNT_MAX) || !SAID(b->library_modules, COUNT_MAX))
+        return "a binary's size or module count is out of range";
+    for (size_t i = 0; i < b->ntargets; i++) {
+        const struct recbinary_target *t = &b->targets[i];
+        if (!SAID(t->modules, COUNT_MAX) || !SAID(t->library_modules, COUNT_MAX) ||
+            !SAID(t->entries, COUNT_MAX) || !SAID(t->bytes, BYTES_MAX) ||
+            !SAID(t->uncompressed_bytes, BYTES_MAX))
+            return "a target's counts are out of range";
+        if (t->isa[0] && !recordcheck_isa_valid(t->isa))
+            return "a target's PTX ISA is not a version";
+        for (size_t k = 0; k < t->ncodecs; k++)
+            if (!recordcheck_codec_valid(t->codecs[k]))
+                return "a target's codec is not a codec name";
+    }
+    for (size_t i = 0; i < b->nsets; i++)
+        if (!SAID(b->sets[i].modules, COUNT_MAX))
+            return "a module set's count is out of range";
+    for (size_t i = 0; i < b->ncompression; i++)
+        if (!recordcheck_codec_valid(b->compression[i].codec) ||
+            !SAID(b->compression[i].entries, COUNT_MAX) || b->compression[i].entries < 0)
+            return "a binary's compression is not codec counts";
+    if (!lists_ok(&b->arch_flags) || !lists_ok(&b->warnings))
+        return "a binary's arch flags or warnings are not lines of text";
+    return NULL;
+}
+
+/* ---- the columns' text forms ------------------------------------------- */
+
+static void add_targets(struct strbuf *sb, const struct recbinary_targets *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        char name[TARGET_NAME_MAX];
+        target_format(&l->v[i], name, sizeof name);
+        if (i)
+            strbuf_addc(sb, ' ');
+        strbuf_adds(sb, name);
+    }
+}
+
+char *recbinary_targets_text(const struct recbinary_targets *l)
+{
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_adds(&sb, "");
+    add_targets(&sb, l);
+    return strbuf_detach(&sb, NULL);
+}
+
+/* Parses the names in s[0, len) separated by single spaces. */
+static int parse_targets_n(const char *s, size_t len, int kind, struct recbinary_targets *out)
+{
+    size_t cap = 1;
+    for (size_t i = 0; i < len; i++)
+        cap += s[i] == ' ';
+    out->v = xmalloc(cap * sizeof *out->v);
+    out->n = 0;
+    const char *p = s, *end = s + len;
+    while (p < end) {
+        const char *sp = memchr(p, ' ', (size_t)(end - p));
+        size_t n = sp ? (size_t)(sp - p) : (size_t)(end - p);
+        char name[TARGET_NAME_MAX];
+        if (n == 0 || n >= sizeof name)
+            return -1;
+        memcpy(name, p, n);
+        name[n] = '\0';
+        struct target t;
+        char canon[TARGET_NAME_MAX];
+        if (target_parse(name, &t) != 0)
+            return -1;
+        target_format(&t, canon, sizeof canon);
+        if (strcmp(canon, name) != 0 || (kind >= 0 && t.kind != kind))
+            return -1;
+        out->v[out->n++] = t;
+        p += n + (sp ? 1 : 0);
+        if (sp && p == end)
+            return -1; /* a trailing space */
+    }
+    return 0;
+}
+
+int recbinary_targets_parse(const char *s, int kind, struct recbinary_targets *out)
+{
+    return parse_targets_n(s ? s : "", s ? strlen(s) : 0, kind, out);
+}
+
+char *recbinary_lines_text(const struct recbinary_lines *l)
+{
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_adds(&sb, "");
+    for (size_t i = 0; i < l->n; i++) {
+        strbuf_adds(&sb, l->v[i]);
+        strbuf_addc(&sb, '\n');
+    }
+    return strbuf_detach(&sb, NULL);
+}
+
+void recbinary_lines_parse(const char *s, struct recbinary_lines *out)
+{
+    size_t cap = 1;
+    for (const char *p = s ? s : ""; *p; p++)
+        cap += *p == '\n';
+    out->v = xmalloc(cap * sizeof *out->v);
+    out->n = 0;
+    for (const char *p = s ? s : ""; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p); /* the last may lack its newline */
+        out->v[out->n++] = xstrndup(p, n);
+        p += n + (nl ? 1 : 0);
+    }
+}
+
+static void add_count(struct strbuf *sb, long long v)
+{
+    if (v < 0)
+        strbuf_addc(sb, '-');
+    else
+        strbuf_addf(sb, "%lld", v);
+}
+
+/* A count as add_count writes it, up to `stop`; -2 when it is not one. */
+static long long parse_count(const char **p, char stop)
+{
+    const char *s = *p;
+    if (*s == '-') {
+        *p = s + 1;
+        return **p == stop ? -1 : -2;
+    }
+    if (*s < '0' || *s > '9')
+        return -2;
+    errno = 0;
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end != stop)
+        return -2;
+    *p = end;
+    return v;
+}
+
+char *recbinary_sets_text(const struct recbinary *b)
+{
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_adds(&sb, "");
+    for (size_t i = 0; i < b->nsets; i++) {
+        if (i)
+            strbuf_addc(&sb, ';');
+        add_count(&sb, b->sets[i].modules);
+        strbuf_addc(&sb, ' ');
+        add_targets(&sb, &b->sets[i].targets);
+    }
+    return strbuf_detach(&sb, NULL);
+}
+
+int recbinary_sets_parse(const char *s, struct recbinary *b)
+{
+    size_t cap = 1;
+    for (const char *p = s ? s : ""; *p; p++)
+        cap += *p == ';';
+    b->sets = xcalloc(cap, sizeof *b->sets);
+    b->nsets = 0;
+    if (!s || !*s)
+        return 0;
+    for (const char *p = s;;) {
+        struct recbinary_set *set = &b->sets[b->nsets];
+        set->modules = parse_count(&p, ' ');
+        if (set->modules < -1)
+            return -1;
+        p++;
+        const char *semi = strchr(p, ';');
+        size_t n = semi ? (size_t)(semi - p) : strlen(p);
+        b->nsets++; /* freed with the binary, even when it fails */
+        if (parse_targets_n(p, n, -1, &set->targets) < 0)
+            return -1;
+        if (!semi)
+            return 0;
+        p = semi + 1;
+    }
+}
+
+char *recbinary_compression_text(const struct recbinary *b)
+{
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_adds(&sb, "");
+    for (size_t i = 0; i < b->ncompression; i++)
+        strbuf_addf(&sb, "%s%s=%lld", i ? " " : "", b->compression[i].codec,
+                    b->compression[i].entries);
+    return strbuf_detach(&sb, NULL);
+}
+
+int recbinary_compression_parse(const char *s, struct recbinary *b)
+{
+    size_t cap = 1;
+    for (const char *p = s ? s : ""; *p; p++)
+        cap += *p == ' ';
+    b->compression = xcalloc(cap, sizeof *b->compression);
+    b->ncompression = 0;
+    if (!s || !*s)
+        return 0;
+    for (const char *p = s;;) {
+        const char *eq = strchr(p, '=');
+        struct recbinary_codec *c = &b->compression[b->ncompression];
+        if (!eq || (size_t)(eq - p) >= sizeof c->codec || eq == p)
+            return -1;
+        memcpy(c->codec, p, (size_t)(eq - p));
+        c->codec[eq - p] = '\0';
+        p = eq + 1;
+        const char *sp = strchr(p, ' ');
+        c->entries = parse_count(&p, sp ? ' ' : '\0');
+        if (c->entries < 0)
+            return -1;
+        b->ncompression++;
+        if (!sp)
+            return 0;
+        p++;
+    }
+}
+
+char *recbinary_codecs_text(const struct recbinary_target *t)
+{
+    if (!t->codecs_said)
+        return NULL;
+    struct strbuf sb = STRBUF_INIT;
+    strbuf_adds(&sb, "");
+    for (size_t i = 0; i < t->ncodecs; i++) {
+        if (i)
+            strbuf_addc(&sb, ' ');
+        strbuf_adds(&sb, t->codecs[i]);
+    }
+    return strbuf_detach(&sb, NULL);
+}
+
+int recbinary_codecs_parse(const char *s, struct recbinary_target *t)
+{
+    t->codecs_said = s != NULL;
+    size_t cap = 1;
+    for (const char *p = s ? s : ""; *p; p++)
+        cap += *p == ' ';
+    t->codecs = xmalloc(cap * sizeof *t->codecs);
+    t->ncodecs = 0;
+    if (!s || !*s)
+        return 0;
+    for (const char *p = s;;) {
+        const char *sp = strchr(p, ' ');
+        size_t n = sp ? (size_t)(sp - p) : strlen(p);
+        if (n == 0)
+            return -1;
+        t->codecs[t->ncodecs++] = xstrndup(p, n);
+        if (!sp)
+            return 0;
+        p = sp + 1;
+    }
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+json_t *recbinary_targets_json(const struct recbinary_targets *l)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < l->n; i++) {
+        char name[TARGET_NAME_MAX];
+        target_format(&l->v[i], name, sizeof name);
+        json_array_append_new(a, json_string(name));
+    }
+    return a;
+}
+
+json_t *recbinary_target_json(const struct recbinary_target *t)
+{
+    json_t *o = json_object();
+    if (t->bytes >= 0)
+        json_object_set_new(o, "bytes", json_integer((json_int_t)t->bytes));
+    if (t->codecs_said) {
+        json_t *c = json_array();
+        for (size_t i = 0; i < t->ncodecs; i++)
+            json_array_append_new(c, json_string(t->codecs[i]));
+        json_object_set_new(o, "codecs", c);
+    }
+    if (t->entries >= 0)
+        json_object_set_new(o, "entries", json_integer((json_int_t)t->entries));
+    if (t->isa[0])
+        json_object_set_new(o, "isa", json_string(t->isa));
+    if (t->library_modules >= 0)
+        json_object_set_new(o, "library_modules", json_integer((json_int_t)t->library_modules));
+    if (t->modules >= 0)
+        json_object_set_new(o, "modules", json_integer((json_int_t)t->modules));
+    if (t->uncompressed_bytes >= 0)
+        json_object_set_new(o, "uncompressed_bytes",
+                            json_integer((json_int_t)t->uncompressed_bytes));
+    return o;
+}
