@@ -7,25 +7,18 @@
 #include <string.h>
 
 #include "binscan_impl.h"
+#include "warnlist.h"
 #include "xalloc.h"
 
 void binscan_warnf(struct binscan *bs, const char *fmt, ...)
 {
     struct binscan_result *r = &bs->r;
-    if (r->nwarnings >= BINSCAN_MAX_WARNINGS) {
-        r->warnings_dropped++;
-        return;
-    }
-    char buf[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    if (warnlist_addv(&r->warnings, &r->nwarnings, &bs->cap_warnings, BINSCAN_MAX_WARNINGS, fmt,
+                      ap) < 0)
+        r->warnings_dropped++;
     va_end(ap);
-    for (size_t i = 0; i < r->nwarnings; i++)
-        if (strcmp(r->warnings[i], buf) == 0)
-            return;
-    r->warnings = xgrow(r->warnings, &bs->cap_warnings, r->nwarnings + 1, sizeof *r->warnings);
-    r->warnings[r->nwarnings++] = xstrdup(buf);
 }
 
 int binscan_fail(struct binscan *bs, int code, const char *fmt, ...)

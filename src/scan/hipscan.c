@@ -19,6 +19,7 @@
 #include "bytes.h"
 #include "inflate.h"
 #include "offload.h"
+#include "warnlist.h"
 #include "xalloc.h"
 
 #define PROBE_LEN 64u
@@ -71,18 +72,10 @@ struct hipscan {
 static void warnf(struct hipscan *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warnf(struct hipscan *h, const char *fmt, ...)
 {
-    if (h->r.nwarnings >= MAX_WARNINGS)
-        return;
-    char buf[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    warnlist_addv(&h->r.warnings, &h->r.nwarnings, &h->capw, MAX_WARNINGS, fmt, ap);
     va_end(ap);
-    for (size_t i = 0; i < h->r.nwarnings; i++)
-        if (strcmp(h->r.warnings[i], buf) == 0)
-            return;
-    h->r.warnings = xgrow(h->r.warnings, &h->capw, h->r.nwarnings + 1, sizeof *h->r.warnings);
-    h->r.warnings[h->r.nwarnings++] = xstrdup(buf);
 }
 
 static int fail(struct hipscan *h, int code, const char *fmt, ...)

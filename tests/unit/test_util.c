@@ -1,5 +1,6 @@
 /* Unit tests: strbuf, strmap, error helpers and atomic file writes. */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,6 +23,7 @@
 #include "strbuf.h"
 #include "strmap.h"
 #include "strpool.h"
+#include "warnlist.h"
 #include "workers.h"
 #include "xalloc.h"
 
@@ -222,8 +224,41 @@ static void pool(void)
     strpool_free(NULL);
 }
 
+static int add_warning(char ***l, size_t *n, size_t *cap, size_t max, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int add_warning(char ***l, size_t *n, size_t *cap, size_t max, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = warnlist_addv(l, n, cap, max, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* The scanners' warnings: distinct, bounded, one line each cut short. */
+static void warnings(void)
+{
+    char **l = NULL;
+    size_t n = 0, cap = 0;
+    INT_EQ(add_warning(&l, &n, &cap, 3, "a %d", 1), 1, "a first warning is added");
+    INT_EQ(add_warning(&l, &n, &cap, 3, "a %d", 1), 0, "the same text again is not");
+    char big[600];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    INT_EQ(add_warning(&l, &n, &cap, 3, "%s", big), 1, "a long one is added");
+    INT_EQ((long)strlen(l[1]), WARNLIST_LINE_MAX, "cut to WARNLIST_LINE_MAX bytes");
+    INT_EQ(add_warning(&l, &n, &cap, 3, "b"), 1, "a third");
+    INT_EQ(add_warning(&l, &n, &cap, 3, "c"), -1, "a fourth is dropped: the list is full");
+    INT_EQ((long)n, 3, "three kept");
+    STR_EQ(l[0], "a 1", "in the order added");
+    for (size_t i = 0; i < n; i++)
+        free(l[i]);
+    free(l);
+}
+
 int main(int argc, char **argv)
 {
+    warnings();
     pool();
     decimal();
     joined();
