@@ -1,0 +1,327 @@
+/* Unit tests: the data of the site's pages, as invariants over every page
+ * the fixture database gives.
+ *
+ * - GPU pages: every GPU of the tables has one page at gpu/<slug>/; on each
+ *   platform the headline (recommendation, fallback, newest with code) is
+ *   the answer engine's own answer for that GPU, asked without the grid's
+ *   precomputed verdicts; every line of the "by driver" table is what the
+ *   engine answers for a driver at that line's floor.
+ * - Release pages: every row of the view is on exactly one release page,
+ *   the page of its project and version; every wheel's file name is on
+ *   it; a row's binaries are its own.
+ * - Wheel pages: every scanned wheel with binaries has one, listing each
+ *   binary once, in the record's order, with unique table ids, its targets
+ *   in target order, each target once, and the record's SASS union.
+ *
+ * Usage: test_pagedata DATA_DIR SITE_DB WORK_DIR */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "answer.h"
+#include "db.h"
+#include "dbmerge.h"
+#include "dbview.h"
+#include "dotver.h"
+#include "fsutil.h"
+#include "harness.h"
+#include "query.h"
+#include "recbinary.h"
+#include "record.h"
+#include "sitedata.h"
+#include "strmap.h"
+#include "tables.h"
+#include "target.h"
+
+static struct tables T;
+static const char *const platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64"};
+
+static const char *jstr(json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+static int str_is(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+/* ---- wheel pages ------------------------------------------------------------ */
+
+static size_t wheel_pages, wheel_binaries;
+
+static int wheel_page(void *ud, unsigned worker, struct record *r, struct wa_error *err)
+{
+    (void)ud;
+    (void)worker;
+    (void)err;
+    json_t *p = sitedata_wheel_page(r);
+    wheel_pages++;
+    OK(str_is(jstr(p, "key"), r->key) && str_is(jstr(p, "filename"), r->filename),
+       "wheel page %s: its key and file name", r->key);
+    json_t *bins = json_object_get(p, "binaries");
+    INT_EQ((long)json_array_size(bins), (long)r->binaries.n, "wheel page: one entry per binary");
+    OK(json_is_true(json_object_get(p, "has_binaries")) == (r->binaries.n > 0),
+       "wheel page %s: has_binaries says whether it lists any", r->key);
+    OK(json_is_true(json_object_get(p, "has_sass")) == (r->sass.n > 0) &&
+           json_array_size(json_object_get(p, "sass")) == r->sass.n,
+       "wheel page %s: the record's SASS union", r->key);
+    struct strmap *ids = strmap_new();
+    size_t i;
+    json_t *b;
+    json_array_foreach(bins, i, b)
+    {
+        wheel_binaries++;
+        const struct recbinary *rb = &r->binaries.v[i];
+        OK(str_is(jstr(b, "path"), rb->path), "wheel page %s: binary %zu in the record's order",
+           r->key, i);
+        const char *id = jstr(b, "table_id");
+        OK(id && !strmap_get(ids, id, NULL), "wheel page %s: table id %s unique", r->key,
+           id ? id : "(none)");
+        if (id)
+            strmap_put(ids, id, i);
+        OK(json_is_true(json_object_get(b, "bundled")) == rb->bundled,
+           "wheel page %s: binary %zu bundled as the type says", r->key, i);
+        json_t *tl = json_object_get(b, "target_list");
+        INT_EQ((long)json_array_size(tl), (long)rb->ntargets, "each target once");
+        struct target prev = {0};
+        size_t k;
+        json_t *e;
+        json_array_foreach(tl, k, e)
+        {
+            struct target t;
+            const char *name = jstr(e, "name");
+            OK(name && target_parse(name, &t) == 0, "a target name: %s", name ? name : "(none)");
+            OK(k == 0 || target_cmp(&prev, &t) < 0, "wheel page %s: targets in target order (%s)",
+               r->key, name ? name : "");
+            prev = t;
+        }
+    }
+    strmap_free(ids);
+    json_decref(p);
+    record_free(r);
+    return 0;
+}
+
+/* ---- GPU pages ---------------------------------------------------------------- */
+
+/* The install an answer's JSON on a page names, against the engine's. */
+static void same_install(json_t *page, const struct answer_install *a, const char *what)
+{
+    if (!a) {
+        OK(json_is_null(page), "%s: none, as the engine says", what);
+        return;
+    }
+    OK(json_is_object(page) && str_is(jstr(page, "index"), a->row->variant) &&
+           str_is(jstr(page, "pin"), a->pin),
+       "%s: %s %s, as the engine says (page: %s %s)", what, a->row->variant, a->pin,
+       page ? jstr(page, "index") : "-", page ? jstr(page, "pin") : "-");
+}
+
+static const struct gpu *gpu_named(const char *name)
+{
+    for (size_t g = 0; g < T.ngpus; g++)
+        if (str_is(T.gpus[g].name, name))
+            return &T.gpus[g];
+    return NULL;
+}
+
+static size_t driver_lines, answered;
+
+static void gpu_platform(const struct dbview *v, const struct gpu *g, const char *platform,
+                         json_t *rec)
+{
+    struct query_options o = {0};
+    o.cc = g->cc;
+    o.arm_host = g->arm_host;
+    o.project = "torch";
+    o.platform = platform;
+    struct wa_error err;
+    struct answer_result *r = query_answer(v, &o, &err);
+    if (!r) {
+        OK(json_is_null(rec), "%s on %s: the engine has no answer (%s), nor has the page", g->name,
+           platform, err.msg);
+        return;
+    }
+    if (!json_is_object(rec)) {
+        OK(0, "%s on %s: the engine has an answer, the page none", g->name, platform);
+        answer_free(r);
+        return;
+    }
+    answered++;
+    char what[300];
+    snprintf(what, sizeof what, "%s on %s: the recommendation", g->name, platform);
+    same_install(json_object_get(rec, "recommendation"), r->recommendation, what);
+    snprintf(what, sizeof what, "%s on %s: the fallback", g->name, platform);
+    same_install(json_object_get(rec, "fallback"), r->fallback, what);
+    snprintf(what, sizeof what, "%s on %s: the newest with code", g->name, platform);
+    same_install(json_object_get(rec, "newest_with_code"), r->newest_with_code, what);
+    OK(str_is(jstr(rec, "release"), r->version), "%s on %s: the release asked about", g->name,
+       platform);
+    /* the driver table: each line is the answer at its floor */
+    json_t *bd = json_object_get(rec, "by_driver");
+    INT_EQ((long)json_array_size(bd), (long)r->nby_driver, "the driver table's lines");
+    size_t i;
+    json_t *line;
+    json_array_foreach(bd, i, line)
+    {
+        const char *floor = jstr(line, "min_driver");
+        if (!floor)
+            continue; /* AMD: no driver floors */
+        struct query_options od = o;
+        od.has_driver = 1;
+        od.driver_text = floor;
+        if (dotver_parse(floor, &od.driver) < 0) {
+            OK(0, "%s: driver floor %s parses", g->name, floor);
+            continue;
+        }
+        struct answer_result *at = query_answer(v, &od, &err);
+        const struct answer_install *runs = at ? answer_runs(at) : NULL;
+        snprintf(what, sizeof what, "%s on %s with driver %s: the driver table's line", g->name,
+                 platform, floor);
+        same_install(line, runs, what);
+        driver_lines++;
+        answer_free(at);
+    }
+    answer_free(r);
+}
+
+static void gpu_pages(const struct dbview *v, const struct sitedata *d)
+{
+    size_t n = sitedata_gpu_count(d);
+    struct strmap *slugs = strmap_new();
+    size_t named = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_t *p = sitedata_gpu_page(d, i);
+        const char *name = jstr(p, "name"), *slug = jstr(p, "slug"), *page = jstr(p, "page");
+        const struct gpu *g = gpu_named(name);
+        OK(g != NULL, "GPU page %zu names a GPU of the tables (%s)", i, name ? name : "(none)");
+        OK(slug && !strmap_get(slugs, slug, NULL), "GPU page %s: its slug is unique",
+           name ? name : "");
+        if (slug)
+            strmap_put(slugs, slug, i);
+        char want[300];
+        snprintf(want, sizeof want, "gpu/%s/", slug ? slug : "");
+        OK(str_is(page, want), "GPU page %s at %s", name ? name : "", want);
+        if (g) {
+            named++;
+            json_t *recs = json_object_get(p, "recommendations");
+            for (size_t k = 0; k < 3; k++) {
+                gpu_platform(v, g, platforms[k], json_object_get(recs, platforms[k]));
+            }
+        }
+        json_decref(p);
+    }
+    /* every GPU of the tables has a page (names sold with several chips
+     * have one page) */
+    size_t distinct = 0;
+    struct strmap *names = strmap_new();
+    for (size_t g = 0; g < T.ngpus; g++)
+        if (!strmap_get(names, T.gpus[g].name, NULL)) {
+            strmap_put(names, T.gpus[g].name, g);
+            distinct++;
+        }
+    INT_EQ((long)named, (long)distinct, "one GPU page per GPU name of the tables");
+    strmap_free(names);
+    strmap_free(slugs);
+}
+
+/* ---- release pages -------------------------------------------------------------- */
+
+static void release_pages(const struct dbview *v, const struct sitedata *d)
+{
+    struct strmap *seen = strmap_new(); /* project|version|variant|platform */
+    size_t next = 0, pages = 0, rows = 0;
+    json_t *p;
+    while ((p = sitedata_release_page(d, &next))) {
+        pages++;
+        const char *project = jstr(p, "project"), *version = jstr(p, "version");
+        size_t i;
+        json_t *row;
+        json_array_foreach(json_object_get(p, "rows"), i, row)
+        {
+            char key[512];
+            snprintf(key, sizeof key, "%s|%s|%s|%s", project ? project : "", version ? version : "",
+                     jstr(row, "variant") ? jstr(row, "variant") : "",
+                     jstr(row, "platform") ? jstr(row, "platform") : "");
+            OK(!strmap_get(seen, key, NULL), "release pages: %s on one page only", key);
+            strmap_put(seen, key, rows++);
+        }
+        json_decref(p);
+    }
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct dbview_row *row = &v->rows[r];
+        char key[512];
+        snprintf(key, sizeof key, "%s|%s|%s|%s", row->project, row->version, row->variant,
+                 row->platform);
+        size_t at;
+        OK(strmap_get(seen, key, &at), "view row %s is on its release page", key);
+    }
+    INT_EQ((long)rows, (long)v->nrows, "release pages: as many rows as the view");
+    OK(pages > 0, "release pages made (%zu)", pages);
+    strmap_free(seen);
+}
+
+static void refused(void *ud, const char *what, const char *why)
+{
+    (void)ud;
+    fprintf(stderr, "import refused %s: %s\n", what, why);
+}
+
+int main(int argc, char **argv)
+{
+    struct wa_error err;
+    if (argc < 4) {
+        fprintf(stderr, "usage: test_pagedata DATA_DIR SITE_DB WORK_DIR\n");
+        return 2;
+    }
+    if (tables_load(argv[1], &T, &err) < 0) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 2;
+    }
+    char *cache = fsutil_join(argv[3], "cache");
+    fsutil_mkdirs(cache, NULL);
+    for (const char *const *x = (const char *const[]){"", "-wal", "-shm", NULL}; *x; x++) {
+        char *f = fsutil_join(cache, DB_FILE);
+        char *g = malloc(strlen(f) + 8);
+        sprintf(g, "%s%s", f, *x);
+        remove(g); /* a database of an earlier run */
+        free(g);
+        free(f);
+    }
+    struct db *db = NULL;
+    struct dbmerge_stats st;
+    if (db_open(cache, 0, &db, &err) < 0 || db_import(db, argv[2], &st, refused, NULL, &err) < 0) {
+        fprintf(stderr, "import %s: %s\n", argv[2], err.msg);
+        return 2;
+    }
+    db_close(db);
+    struct dbview v;
+    if (dbview_build_with(cache, &T, 0, -1, &v, wheel_page, NULL, &err) < 0) {
+        fprintf(stderr, "view: %s\n", err.msg);
+        return 2;
+    }
+    OK(wheel_pages > 0 && wheel_binaries > 0, "wheel pages made (%zu, %zu binaries)", wheel_pages,
+       wheel_binaries);
+    INT_EQ((long)v.nskipped, 0, "no wheel of the fixture left out");
+    struct sitedata d;
+    if (sitedata_build(&v, &T, NULL, &d, &err) < 0) {
+        fprintf(stderr, "sitedata: %s\n", err.msg);
+        return 2;
+    }
+    gpu_pages(&v, &d);
+    OK(answered > 1000 && driver_lines > 1000,
+       "headlines checked (%zu GPU x platform), driver tables line by line (%zu lines)", answered,
+       driver_lines);
+    release_pages(&v, &d);
+    printf("pagedata: %zu GPU pages, %zu headlines (GPU x platform), %zu driver-table lines, "
+           "%zu view rows on release pages, %zu wheel pages with %zu binaries\n",
+           sitedata_gpu_count(&d), answered, driver_lines, v.nrows, wheel_pages, wheel_binaries);
+    sitedata_free(&d);
+    dbview_free(&v);
+    tables_free(&T);
+    free(cache);
+    return harness_done();
+}
