@@ -7,6 +7,7 @@
  *   SITE_DB   tests/fixtures/site-db: its records are real crawl records
  *   WORK_DIR  a scratch folder for databases
  */
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "fsutil.h"
 #include "harness.h"
 #include "record.h"
+#include "recqueue.h"
 #include "recbinary.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -909,6 +911,72 @@ static void trigger_cost(void)
     free(dir);
 }
 
+/* ---- recqueue: records handed on beside the reader -------------------------- */
+
+struct handed {
+    pthread_mutex_t mu;
+    unsigned char *seen; /* per record: how many times handed on */
+    size_t by_worker[2];
+    long fail_at; /* the record whose call fails, or -1 */
+};
+
+static int hand(void *ud, unsigned worker, struct record *r, struct wa_error *err)
+{
+    struct handed *h = ud;
+    long i = strtol(r->key, NULL, 10);
+    pthread_mutex_lock(&h->mu);
+    h->seen[i]++;
+    h->by_worker[worker ? 1 : 0]++;
+    pthread_mutex_unlock(&h->mu);
+    record_free(r);
+    if (i == h->fail_at)
+        return wa_error_set(err, WA_ERR_IO, "record %ld failed", i);
+    return 0;
+}
+
+static void recqueue_cases(void)
+{
+    enum { N = 2000 };
+    struct handed h = {.fail_at = -1};
+    pthread_mutex_init(&h.mu, NULL);
+    h.seen = calloc(N, 1);
+    struct recqueue *q = recqueue_start(hand, &h);
+    struct wa_error err = {0};
+    int rc = 0;
+    for (long i = 0; i < N && rc == 0; i++) {
+        struct record r = {0};
+        char key[16];
+        snprintf(key, sizeof key, "%ld", i);
+        r.key = xstrdup(key);
+        rc = recqueue_put(q, &r, &err);
+        OK(r.key == NULL, "put takes the record");
+    }
+    OK(rc == 0 && recqueue_finish(q, &err) == 0, "every record handed on: %s", err.msg);
+    size_t once = 0;
+    for (size_t i = 0; i < N; i++)
+        once += h.seen[i] == 1;
+    INT_EQ((long)once, N, "each record handed on exactly once");
+    INT_EQ((long)(h.by_worker[0] + h.by_worker[1]), N, "by the two workers together");
+    /* an error stops the work and comes back */
+    memset(h.seen, 0, N);
+    h.fail_at = 10;
+    q = recqueue_start(hand, &h);
+    rc = 0;
+    long put = 0;
+    for (long i = 0; i < N && rc == 0; i++, put++) {
+        struct record r = {0};
+        char key[16];
+        snprintf(key, sizeof key, "%ld", i);
+        r.key = xstrdup(key);
+        rc = recqueue_put(q, &r, &err);
+    }
+    int frc = recqueue_finish(q, &err);
+    OK(frc < 0 && strstr(err.msg, "record 10 failed"), "the error comes back: %s", err.msg);
+    OK(put < N || rc < 0 || frc < 0, "the reader is told to stop");
+    free(h.seen);
+    pthread_mutex_destroy(&h.mu);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -925,5 +993,6 @@ int main(int argc, char **argv)
     merges();
     foreign();
     trigger_cost();
+    recqueue_cases();
     return harness_done();
 }

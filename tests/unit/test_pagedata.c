@@ -9,6 +9,9 @@
  * - Release pages: every row of the view is on exactly one release page,
  *   the page of its project and version; every wheel's file name is on
  *   it; a row's binaries are its own.
+ * - The grid every page reads: each cell (device x view row) is the
+ *   verdict compat_judge gives that row alone, and every GPU's device is
+ *   covered.
  * - Wheel pages: every scanned wheel with binaries has one, listing each
  *   binary once, in the record's order, with unique table ids, its targets
  *   in target order, each target once, and the record's SASS union.
@@ -21,11 +24,13 @@
 #include <jansson.h>
 
 #include "answer.h"
+#include "compat.h"
 #include "db.h"
 #include "dbmerge.h"
 #include "dbview.h"
 #include "dotver.h"
 #include "fsutil.h"
+#include "grid.h"
 #include "harness.h"
 #include "query.h"
 #include "recbinary.h"
@@ -128,7 +133,7 @@ static const struct gpu *gpu_named(const char *name)
     return NULL;
 }
 
-static size_t driver_lines, answered;
+static size_t driver_lines, answered, grid_cells_checked;
 
 static void gpu_platform(const struct dbview *v, const struct gpu *g, const char *platform,
                          json_t *rec)
@@ -228,6 +233,35 @@ static void gpu_pages(const struct dbview *v, const struct sitedata *d)
     strmap_free(slugs);
 }
 
+/* ---- the grid ---------------------------------------------------------------- */
+
+static void grid_cells(const struct dbview *v)
+{
+    struct grid g;
+    grid_build(&g, v, &T);
+    size_t cells = 0, differ = 0;
+    for (size_t c = 0; c < g.nccs; c++)
+        for (size_t r = 0; r < v->nrows; r++) {
+            const struct dbview_row *x = &v->rows[r];
+            struct compat_query q = {
+                g.ccs[c], 0, {0}, tables_platform_os(x->platform), TARGET_FEAT_ANY};
+            struct compat_result want;
+            compat_judge(&T, &q, &x->code, &x->cuda, &want);
+            const struct compat_result *got = grid_at(&g, c, r);
+            cells++;
+            if (memcmp(got, &want, sizeof want) != 0 && differ++ < 5)
+                OK(0, "grid cell (device %u, row %s %s %s %s) is compat_judge's verdict", g.ccs[c],
+                   x->project, x->version, x->variant, x->platform);
+        }
+    OK(differ == 0 && cells > 0, "grid: every cell is the row's own verdict (%zu of %zu differ)",
+       differ, cells);
+    grid_cells_checked = cells;
+    for (size_t i = 0; i < T.ngpus; i++)
+        OK(grid_get(&g, T.gpus[i].cc, 0) != NULL || v->nrows == 0, "grid: %s's device covered",
+           T.gpus[i].name);
+    grid_free(&g);
+}
+
 /* ---- release pages -------------------------------------------------------------- */
 
 static void release_pages(const struct dbview *v, const struct sitedata *d)
@@ -311,14 +345,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "sitedata: %s\n", err.msg);
         return 2;
     }
+    grid_cells(&v);
     gpu_pages(&v, &d);
     OK(answered > 1000 && driver_lines > 1000,
        "headlines checked (%zu GPU x platform), driver tables line by line (%zu lines)", answered,
        driver_lines);
     release_pages(&v, &d);
-    printf("pagedata: %zu GPU pages, %zu headlines (GPU x platform), %zu driver-table lines, "
+    printf("pagedata: %zu grid cells, %zu GPU pages, %zu headlines (GPU x platform), %zu "
+           "driver-table lines, "
            "%zu view rows on release pages, %zu wheel pages with %zu binaries\n",
-           sitedata_gpu_count(&d), answered, driver_lines, v.nrows, wheel_pages, wheel_binaries);
+           grid_cells_checked, sitedata_gpu_count(&d), answered, driver_lines, v.nrows, wheel_pages,
+           wheel_binaries);
     sitedata_free(&d);
     dbview_free(&v);
     tables_free(&T);

@@ -23,6 +23,8 @@
 #include "strbuf.h"
 #include "strmap.h"
 #include "strpool.h"
+#include "sha256.h"
+#include "lockfile.h"
 #include "warnlist.h"
 #include "workers.h"
 #include "xalloc.h"
@@ -256,9 +258,62 @@ static void warnings(void)
     free(l);
 }
 
+/* SHA-256 of known texts (FIPS 180-2's examples), whole and in pieces. */
+static void hashes(void)
+{
+    static const struct {
+        const char *text, *hex;
+    } v[] = {
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        char hex[SHA256_HEX_SIZE];
+        struct sha256 *h = sha256_new();
+        size_t n = strlen(v[i].text);
+        sha256_update(h, v[i].text, n / 2);
+        sha256_update(h, v[i].text + n / 2, n - n / 2);
+        sha256_final_hex(h, hex);
+        sha256_free(h);
+        STR_EQ(hex, v[i].hex, v[i].text);
+    }
+}
+
+/* One writer at a time: a second lock of the same folder (another open
+ * file, as another process would have) is refused at once without wait,
+ * and granted once the first is released; a lock path that is a link is
+ * refused. */
+static void locks(const char *work)
+{
+    char *dir = fsutil_join(work, "locked");
+    fsutil_mkdirs(dir, NULL);
+    struct lockfile *a = NULL, *b = NULL;
+    struct wa_error err = {0};
+    OK(lockfile_acquire(dir, 0, NULL, NULL, &a, &err) == 0, "first lock: %s", err.msg);
+    OK(lockfile_acquire(dir, 0, NULL, NULL, &b, &err) == WA_ERR_BUSY && b == NULL,
+       "second lock refused while held: %s", err.msg);
+    lockfile_release(a);
+    OK(lockfile_acquire(dir, 0, NULL, NULL, &b, &err) == 0, "granted after release: %s", err.msg);
+    lockfile_release(b);
+    char *other = fsutil_join(work, "linked");
+    fsutil_mkdirs(other, NULL);
+    char *lp = lockfile_path(other);
+    remove(lp);
+    OK(symlink("/etc/passwd", lp) == 0, "a lock file that is a link");
+    OK(lockfile_acquire(other, 0, NULL, NULL, &b, &err) == WA_ERR_USAGE,
+       "a lock path that is a link is refused: %s", err.msg);
+    remove(lp);
+    free(lp);
+    free(other);
+    free(dir);
+}
+
 int main(int argc, char **argv)
 {
     warnings();
+    hashes();
     pool();
     decimal();
     joined();
@@ -396,6 +451,7 @@ int main(int argc, char **argv)
         char *dir = xasprintf("%s/test_util", argv[1]);
         mkdir(argv[1], 0777);
         OK(fsutil_mkdirs(dir, &e) == 0, "mkdirs");
+        locks(dir);
         char *sub = fsutil_join(dir, "a/b/c");
         OK(fsutil_mkdirs(sub, &e) == 0 && fsutil_exists(sub), "nested mkdirs");
         char *f = fsutil_join(dir, "file.json");
