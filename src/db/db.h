@@ -28,7 +28,7 @@
  *
  * A struct db is used by one thread at a time or guarded by the caller;
  * crawl guards it with its own lock.  Records written are checked first
- * (record_columns_of): nothing invalid enters the database.
+ * (record_of_json): nothing invalid enters the database.
  */
 #ifndef WHEELARCH_DB_H
 #define WHEELARCH_DB_H
@@ -143,10 +143,10 @@ struct db_wheel {
     long long size;      /* -1 when unknown */
     int sha256_verified; /* -1 when unknown, else 0 or 1 */
     int yanked;
-    const char *indexes;        /* ids of the indexes listing it, space-separated */
-    const char *variant_source; /* how the variant was decided, or NULL */
-    const char *sass, *ptx;     /* the record's unions, space-separated */
-    const char *requires;       /* its Requires-Dist, one per line, or NULL */
+    const char *indexes;          /* ids of the indexes listing it, space-separated */
+    const char *variant_source;   /* how the variant was decided, or NULL */
+    const char *sass, *ptx, *gfx; /* the record's unions, space-separated */
+    const char *requires;         /* its Requires-Dist, one per line, or NULL */
     /* the binaries of a wheel with code (those crawl scanned), read and
      * checked (recbinary_wrong); NULL when it has none, or when they fail
      * the check: then binaries_wrong says why.  fn may take them (move the

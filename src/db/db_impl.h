@@ -41,7 +41,7 @@ struct db {
     pthread_mutex_t mu;
 };
 
-/* The columns record_columns_of derives, in bind_columns' order. */
+/* The columns of a record (struct record), in bind_columns' order. */
 #define COLUMNS                                                                                    \
     "status, project, version, variant, platform, filename, url, sha256, upload_time,"             \
     " scanned_at, inferred_from, index_url, wheelarch_version, sass, ptx, gfx, code, name,"        \
@@ -70,7 +70,7 @@ int dbi_list_keys(struct db *db, const char *sql, char ***keys, size_t *n, struc
 int dbi_put_binaries(struct db *db, const char *key, const struct recbinaries *bins,
                      struct wa_error *err);
 void dbi_bind_int_or_null(sqlite3_stmt *st, int i, long long v, int known);
-void dbi_bind_columns(sqlite3_stmt *st, int at, const struct record_columns *c);
+void dbi_bind_columns(sqlite3_stmt *st, int at, const struct record *r);
 int dbi_fill_binaries(struct db *db, struct wa_error *err);
 int dbi_fill_columns(struct db *db, struct wa_error *err);
 int dbi_fill_requires(struct db *db, struct wa_error *err);

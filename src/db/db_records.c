@@ -102,6 +102,7 @@ static int read_binaries(struct db *db, const char *key, struct recbinaries *out
                          struct wa_error *err)
 {
     memset(out, 0, sizeof *out);
+    out->listed = 1;
     *why = NULL;
     sqlite3_stmt *b = dbi_cached(
         db, "SELECT path, format, size, modules, bundled, dlink_modules, library_modules, sass, "
@@ -202,41 +203,46 @@ void dbi_bind_int_or_null(sqlite3_stmt *st, int i, long long v, int known)
         sqlite3_bind_null(st, i);
 }
 
-/* Binds c's columns (COLUMNS) from parameter `at` on. */
-void dbi_bind_columns(sqlite3_stmt *st, int at, const struct record_columns *c)
+/* Binds r's columns (COLUMNS) from parameter `at` on. */
+void dbi_bind_columns(sqlite3_stmt *st, int at, const struct record *r)
 {
-    const char *v[] = {c->status,
-                       c->project,
-                       c->version,
-                       c->variant,
-                       c->platform,
-                       c->filename,
-                       c->url,
-                       c->sha256,
-                       c->upload_time,
-                       c->scanned_at,
-                       c->inferred_from,
-                       c->index_url,
-                       c->wheelarch_version,
-                       c->sass,
-                       c->ptx,
-                       c->gfx,
-                       c->code,
-                       c->name,
-                       c->local,
-                       c->variant_source,
-                       c->python_tag,
-                       c->abi_tag,
-                       c->platform_tag,
-                       c->indexes,
-                       c->line.requires_python};
+    char *sass = recbinary_targets_text(&r->sass), *ptx = recbinary_targets_text(&r->ptx),
+         *gfx = recbinary_targets_text(&r->gfx);
+    const char *v[] = {r->scanned ? "scanned" : "inferred",
+                       r->name.normalized,
+                       r->name.public_version,
+                       r->variant,
+                       r->platform,
+                       r->filename,
+                       r->url,
+                       r->sha256,
+                       r->upload_time,
+                       r->scanned_at,
+                       r->inferred_from,
+                       r->index_url,
+                       r->wheelarch_version,
+                       sass,
+                       ptx,
+                       gfx,
+                       r->code,
+                       r->name.project,
+                       r->name.local,
+                       r->variant_source,
+                       r->name.python,
+                       r->name.abi,
+                       r->name.platform,
+                       r->indexes,
+                       r->requires_python};
     int n = (int)(sizeof v / sizeof *v);
     for (int i = 0; i < n; i++)
-        dbi_bind_text(st, at + i, v[i]);
-    dbi_bind_int_or_null(st, at + n, c->line.size, c->line.size >= 0);
-    dbi_bind_int_or_null(st, at + n + 1, c->line.sha256_verified, c->line.sha256_verified >= 0);
-    sqlite3_bind_int(st, at + n + 2, c->line.yanked);
-    dbi_bind_text(st, at + n + 3, c->line.yanked_reason);
+        dbi_bind_text(st, at + i, v[i]); /* SQLITE_TRANSIENT: copied */
+    dbi_bind_int_or_null(st, at + n, r->size, r->size >= 0);
+    dbi_bind_int_or_null(st, at + n + 1, r->sha256_verified, r->sha256_verified >= 0);
+    sqlite3_bind_int(st, at + n + 2, r->yanked);
+    dbi_bind_text(st, at + n + 3, r->yanked_reason);
+    free(sass);
+    free(ptx);
+    free(gfx);
 }
 
 /* ---- records ------------------------------------------------------------ */
@@ -326,12 +332,10 @@ int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error
 {
     if (!wheelkey_valid(key))
         return dbi_bad_key(key, err);
-    struct record_columns c;
-    int rc = record_columns_of(key, rec, &c, err);
-    if (rc < 0) {
-        record_columns_free(&c);
+    struct record r;
+    int rc = record_of_json(key, rec, &r, err);
+    if (rc < 0)
         return rc;
-    }
     char *text = jsontext_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS);
     pthread_mutex_lock(&db->mu);
     rc = dbi_tx_begin(db, err);
@@ -350,8 +354,8 @@ int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error
                      : NULL;
         if (st) {
             dbi_bind_text(st, 1, key);
-            dbi_bind_columns(st, 2, &c);
-            dbi_bind_text(st, 2 + NCOLUMNS, c.requires);
+            dbi_bind_columns(st, 2, &r);
+            dbi_bind_text(st, 2 + NCOLUMNS, r.requires);
         }
         if (rc == 0 && (!st || sqlite3_step(st) != SQLITE_DONE))
             rc = dbi_sql_error(db, err, "cannot store a record");
@@ -376,17 +380,13 @@ int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error
                 rc = dbi_sql_error(db, err, "cannot store a record");
             dbi_done(st);
         }
-        if (rc == 0) {
-            struct recbinaries bins;
-            recbinaries_of(rec, &bins);
-            rc = dbi_put_binaries(db, key, &bins, err);
-            recbinaries_free(&bins);
-        }
+        if (rc == 0)
+            rc = dbi_put_binaries(db, key, &r.binaries, err);
         rc = dbi_tx_end(db, rc, err);
     }
     pthread_mutex_unlock(&db->mu);
     free(text);
-    record_columns_free(&c);
+    record_free(&r);
     return rc;
 }
 
@@ -407,9 +407,9 @@ int db_each_wheel(struct db *db, int (*want)(void *ud, const char *project, cons
     static const char sql[] =
         "SELECT key, status, project, version, variant, platform, scanned_at, inferred_from, "
         "index_url, wheelarch_version, code, filename, url, sha256, upload_time, "
-        "requires_python, yanked_reason, indexes, variant_source, sass, ptx, requires, size, "
-        "sha256_verified, yanked FROM wheels w ORDER BY key";
-    enum { NTEXT = 22 };
+        "requires_python, yanked_reason, indexes, variant_source, sass, ptx, gfx, requires, "
+        "size, sha256_verified, yanked FROM wheels w ORDER BY key";
+    enum { NTEXT = 23 };
     pthread_mutex_lock(&db->mu);
     sqlite3_stmt *st = dbi_prep(db, sql);
     int rc = st ? 0 : dbi_sql_error(db, err, "cannot read records");
@@ -445,7 +445,8 @@ int db_each_wheel(struct db *db, int (*want)(void *ud, const char *project, cons
             .variant_source = c[18],
             .sass = c[19],
             .ptx = c[20],
-            .requires = c[21],
+            .gfx = c[21],
+            .requires = c[22],
             .size = sqlite3_column_type(st, NTEXT) == SQLITE_INTEGER
                         ? sqlite3_column_int64(st, NTEXT)
                         : -1,

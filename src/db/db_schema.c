@@ -10,7 +10,6 @@
 #include <stdio.h>
 
 #include "recbinary.h"
-#include "recordcheck.h"
 #include "strbuf.h"
 #include "target.h"
 #include "xalloc.h"
@@ -208,11 +207,10 @@ int dbi_fill_binaries(struct db *db, struct wa_error *err)
         json_t *rec = text ? json_loads(text, 0, NULL) : NULL;
         /* a record that no longer passes the checks gets no rows: readers
          * skip its wheel with the checks' message */
-        if (rec && key && recordcheck_validate(key, rec, NULL) == 0) {
-            struct recbinaries bins;
-            recbinaries_of(rec, &bins);
-            rc = dbi_put_binaries(db, key, &bins, err);
-            recbinaries_free(&bins);
+        struct record r;
+        if (rec && key && record_of_json(key, rec, &r, NULL) == 0) {
+            rc = dbi_put_binaries(db, key, &r.binaries, err);
+            record_free(&r);
         }
         json_decref(rec);
     }
@@ -271,17 +269,17 @@ int dbi_fill_columns(struct db *db, struct wa_error *err)
         const char *key = (const char *)sqlite3_column_text(st, 0);
         const char *text = (const char *)sqlite3_column_text(st, 1);
         json_t *rec = text ? json_loads(text, 0, NULL) : NULL;
-        struct record_columns c = {0};
+        struct record r;
         /* A record that no longer passes the checks keeps its old columns:
          * readers skip it with the checks' message, as before. */
-        if (rec && key && record_columns_of(key, rec, &c, NULL) == 0) {
+        if (rec && key && record_of_json(key, rec, &r, NULL) == 0) {
             sqlite3_reset(up);
-            dbi_bind_columns(up, 1, &c);
+            dbi_bind_columns(up, 1, &r);
             dbi_bind_text(up, NCOLUMNS + 1, key);
             if (sqlite3_step(up) != SQLITE_DONE)
                 rc = dbi_sql_error(db, err, "cannot upgrade a record");
+            record_free(&r);
         }
-        record_columns_free(&c);
         json_decref(rec);
     }
     sqlite3_finalize(st);

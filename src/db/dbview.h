@@ -106,7 +106,7 @@ int dbview_build_with(const char *cache_dir, const struct tables *t, int flags, 
 /* Frees the view, its skipped list included. */
 void dbview_free(struct dbview *v);
 
-/* Adds the code of a database code column (record_code's text) to row r:
+/* Adds the code of a database code column (recbinaries_code's text) to row r:
  * its module sets, the SASS/PTX/gfx unions, the PTX ISAs.  Any text is
  * accepted (the column could have been edited by hand): what does not
  * parse is left out, every token is bounded. */

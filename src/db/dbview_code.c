@@ -106,7 +106,7 @@ static size_t token(const char **p, const char *stops, char *buf, size_t n)
     return len;
 }
 
-/* Gives r the GPU code of a record's code column (record_code's format):
+/* Gives r the GPU code of a record's code column (recbinaries_code's format):
  * the module sets, the target unions and the PTX ISAs.  The column comes
  * from the database: anything that does not parse is left out. */
 void dbview_row_apply_code(struct dbview_row *r, const char *code)

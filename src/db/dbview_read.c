@@ -104,7 +104,8 @@ static int record_of(const struct db_wheel *w, struct record *r)
         return -1;
     }
     if (recbinary_targets_parse(w->sass, TARGET_SASS, &r->sass) < 0 ||
-        recbinary_targets_parse(w->ptx, TARGET_PTX, &r->ptx) < 0) {
+        recbinary_targets_parse(w->ptx, TARGET_PTX, &r->ptx) < 0 ||
+        recbinary_targets_parse(w->gfx, TARGET_GFX, &r->gfx) < 0) {
         record_free(r);
         return -1;
     }
@@ -112,7 +113,10 @@ static int record_of(const struct db_wheel *w, struct record *r)
     r->scanned = strcmp(w->status, "scanned") == 0;
     r->url = xstrdup(w->url ? w->url : "");
     r->filename = xstrdup(w->filename);
+    r->indexes = opt_dup(w->indexes);
     r->index = first_word(w->indexes);
+    r->code = opt_dup(w->code);
+    r->requires = opt_dup(w->requires);
     r->index_url = opt_dup(w->index_url);
     r->variant = xstrdup(w->variant);
     r->variant_source = opt_dup(w->variant_source);

@@ -9,9 +9,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "dotver.h"
 #include "recordcheck.h"
 #include "strbuf.h"
 #include "xalloc.h"
+
+static void add_targets(struct strbuf *sb, const struct recbinary_targets *l);
 
 /* ---- bundled libraries ---------------------------------------------------- */
 
@@ -188,6 +191,7 @@ void recbinaries_of(json_t *rec, struct recbinaries *out)
     int bundles = recbinary_bundles_libraries(rec);
     out->v = xcalloc(json_array_size(bins) ? json_array_size(bins) : 1, sizeof *out->v);
     out->n = 0;
+    out->listed = json_is_array(bins);
     size_t i;
     json_t *o;
     json_array_foreach(bins, i, o)
@@ -287,6 +291,41 @@ void recbinary_copy(const struct recbinary *a, struct recbinary *b)
 int recbinary_is_own(const struct recbinary *b)
 {
     return !b->bundled && b->nsets > 0;
+}
+
+char *recbinaries_code(const struct recbinaries *b)
+{
+    if (!b->listed)
+        return NULL;
+    struct strbuf sets = STRBUF_INIT, isas = STRBUF_INIT;
+    for (size_t i = 0; i < b->n; i++) {
+        const struct recbinary *x = &b->v[i];
+        if (!recbinary_is_own(x))
+            continue;
+        for (size_t k = 0; k < x->nsets; k++) {
+            if (sets.len)
+                strbuf_addc(&sets, ';');
+            strbuf_addf(&sets, "%lld", x->sets[k].modules > 0 ? x->sets[k].modules : 1);
+            if (x->sets[k].targets.n)
+                strbuf_addc(&sets, ' ');
+            add_targets(&sets, &x->sets[k].targets);
+        }
+        for (size_t k = 0; k < x->ntargets; k++) {
+            const struct recbinary_target *t = &x->targets[k];
+            struct dotver isa;
+            if (t->t.kind != TARGET_PTX || !t->isa[0] || dotver_parse(t->isa, &isa) != 0)
+                continue;
+            char name[TARGET_NAME_MAX];
+            target_format(&t->t, name, sizeof name);
+            strbuf_addf(&isas, "%s%s=%s", isas.len ? " " : "", name, t->isa);
+        }
+    }
+    if (isas.len) {
+        strbuf_addc(&sets, '|');
+        strbuf_adds(&sets, strbuf_str(&isas));
+    }
+    strbuf_free(&isas);
+    return strbuf_detach(&sets, NULL);
 }
 
 /* ---- checks on reading ---------------------------------------------------- */

@@ -80,6 +80,7 @@ struct recbinary {
 struct recbinaries {
     struct recbinary *v;
     size_t n;
+    int listed; /* the record lists its binaries (a scanned wheel), even none */
 };
 
 /* ---- bundled libraries --------------------------------------------------- */
@@ -104,6 +105,15 @@ void recbinaries_of(json_t *rec, struct recbinaries *out);
 void recbinaries_free(struct recbinaries *b);
 /* A deep copy of a into b. */
 void recbinary_copy(const struct recbinary *a, struct recbinary *b);
+
+/* The project's own GPU code of a wheel's binaries, as the database's code
+ * column holds it: the module sets of every binary that is its own
+ * (recbinary_is_own), in order, separated by ';', each "MODULES
+ * TARGET..." (a count not said, or 0, is 1); then, when a PTX target
+ * names its ISA, '|' and "TARGET=ISA" pairs separated by spaces:
+ * "1 sm_80 sm_86;2 sm_90a compute_90|compute_90=8.8".  Caller frees; NULL
+ * when b is not listed (a compact inferred record). */
+char *recbinaries_code(const struct recbinaries *b);
 
 /* Why a binary read back from the database cannot be shown, or NULL: the
  * rules recordcheck applies to a record's binaries, field by field. */

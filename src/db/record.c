@@ -1,5 +1,5 @@
 /*
- * record: checking a record once and deriving the database's columns.
+ * record: making a record, and checking one from JSON once into its type.
  */
 #include "record.h"
 
@@ -115,8 +115,12 @@ void record_free(struct record *r)
     free(r->scanned_at);
     free(r->inferred_from);
     free(r->wheelarch_version);
+    free(r->indexes);
     free(r->sass.v);
     free(r->ptx.v);
+    free(r->gfx.v);
+    free(r->code);
+    free(r->requires);
     recbinaries_free(&r->binaries);
     memset(r, 0, sizeof *r);
 }
@@ -189,92 +193,24 @@ json_t *record_wheel_json(const struct record_wheel *w)
 }
 
 /* The canonical name of a target name, or 0 when it does not parse. */
-static int canonical(const char *name, char *out, size_t n, struct target *t)
-{
-    if (!name || target_parse(name, t) != 0)
-        return 0;
-    target_format(t, out, n);
-    return 1;
-}
 
-char *record_code(json_t *rec)
+/* The canonical names of a checked list of targets, parsed. */
+static void targets_of(json_t *list, struct recbinary_targets *l)
 {
-    json_t *bins = json_object_get(rec, "binaries");
-    if (!json_is_array(bins))
-        return NULL;
-    struct strbuf sets = STRBUF_INIT, isas = STRBUF_INIT;
-    int bundles = recbinary_bundles_libraries(rec);
-    size_t i;
-    json_t *b;
-    json_array_foreach(bins, i, b)
-    {
-        const char *path = jstr(b, "path");
-        json_t *ms = json_object_get(b, "module_sets");
-        if (!path || (bundles && recbinary_is_bundled(path)) || !json_array_size(ms))
-            continue;
-        size_t k;
-        json_t *s;
-        json_array_foreach(ms, k, s)
-        {
-            json_int_t mods = json_integer_value(json_object_get(s, "modules"));
-            if (sets.len)
-                strbuf_addc(&sets, ';');
-            strbuf_addf(&sets, "%lld", (long long)(mods > 0 ? mods : 1));
-            size_t j;
-            json_t *tv;
-            json_array_foreach(json_object_get(s, "targets"), j, tv)
-            {
-                char name[TARGET_NAME_MAX];
-                struct target t;
-                if (canonical(json_string_value(tv), name, sizeof name, &t)) {
-                    strbuf_addc(&sets, ' ');
-                    strbuf_adds(&sets, name);
-                }
-            }
-        }
-        const char *tname;
-        json_t *tv;
-        json_object_foreach(json_object_get(b, "targets"), tname, tv)
-        {
-            char name[TARGET_NAME_MAX];
-            struct target t;
-            struct dotver isa;
-            const char *is = jstr(tv, "isa");
-            if (canonical(tname, name, sizeof name, &t) && t.kind == TARGET_PTX && is &&
-                strspn(is, "0123456789.") == strlen(is) && dotver_parse(is, &isa) == 0) {
-                if (isas.len)
-                    strbuf_addc(&isas, ' ');
-                strbuf_addf(&isas, "%s=%s", name, is);
-            }
-        }
-    }
-    if (isas.len) {
-        strbuf_addc(&sets, '|');
-        strbuf_adds(&sets, strbuf_str(&isas));
-    }
-    strbuf_free(&isas);
-    return strbuf_detach(&sets, NULL);
-}
-
-/* The names of a target list, space-separated. */
-static char *joined(json_t *list)
-{
-    struct strbuf b = STRBUF_INIT;
+    l->v = xmalloc((json_array_size(list) ? json_array_size(list) : 1) * sizeof *l->v);
+    l->n = 0;
     size_t i;
     json_t *v;
     json_array_foreach(list, i, v)
     {
-        if (!json_is_string(v))
-            continue;
-        if (b.len)
-            strbuf_addc(&b, ' ');
-        strbuf_adds(&b, json_string_value(v));
+        const char *s = json_string_value(v);
+        if (s && target_parse(s, &l->v[l->n]) == 0)
+            l->n++;
     }
-    return strbuf_detach(&b, NULL);
 }
 
-/* The strings of a checked list (no line breaks in them), one per line. */
-static char *lines(json_t *list)
+/* The strings of a checked list, joined by sep (no sep in them). */
+static char *joined(json_t *list, char sep)
 {
     struct strbuf b = STRBUF_INIT;
     strbuf_adds(&b, "");
@@ -283,62 +219,66 @@ static char *lines(json_t *list)
     json_array_foreach(list, i, v)
     {
         if (i)
-            strbuf_addc(&b, '\n');
+            strbuf_addc(&b, sep);
         strbuf_adds(&b, json_string_value(v) ? json_string_value(v) : "");
     }
     return strbuf_detach(&b, NULL);
 }
 
-int record_columns_of(const char *key, json_t *rec, struct record_columns *c, struct wa_error *err)
+static char *opt_dup(json_t *o, const char *k)
 {
-    memset(c, 0, sizeof *c);
+    const char *v = jstr(o, k);
+    return v ? xstrdup(v) : NULL;
+}
+
+int record_of_json(const char *key, json_t *rec, struct record *r, struct wa_error *err)
+{
+    memset(r, 0, sizeof *r);
     int rc = recordcheck_validate(key, rec, err);
     if (rc < 0)
         return rc;
     json_t *w = json_object_get(rec, "wheel");
-    c->key = jstr(rec, "key");
-    c->status = jstr(rec, "status");
-    c->project = jstr(w, "normalized_name");
-    c->version = jstr(w, "public_version");
-    c->variant = jstr(rec, "variant");
-    c->platform = jstr(w, "platform_id");
-    c->filename = jstr(rec, "filename");
-    c->url = jstr(rec, "url");
-    c->sha256 = jstr(rec, "sha256");
-    c->upload_time = jstr(rec, "upload_time");
-    c->scanned_at = jstr(rec, "scanned_at");
-    c->inferred_from = jstr(rec, "inferred_from");
-    c->index_url = jstr(rec, "index_url");
-    c->wheelarch_version = jstr(rec, "wheelarch_version");
-    if (!c->project || !c->version || !c->platform)
+    if (!jstr(w, "normalized_name") || !jstr(w, "public_version") || !jstr(w, "platform_id"))
         return wa_error_set(err, WA_ERR_FORMAT,
                             "wheel: normalized_name, public_version and "
                             "platform_id are required");
-    c->name = jstr(w, "project");
-    c->local = jstr(w, "local");
-    c->variant_source = jstr(rec, "variant_source");
-    c->python_tag = jstr(w, "python");
-    c->abi_tag = jstr(w, "abi");
-    c->platform_tag = jstr(w, "platform");
-    c->indexes = joined(json_object_get(rec, "indexes"));
-    c->sass = joined(json_object_get(rec, "sass"));
-    c->ptx = joined(json_object_get(rec, "ptx"));
-    c->gfx = joined(json_object_get(rec, "gfx"));
-    c->code = record_code(rec);
+    /* the checks passed: the file name parses, and the parsed name the
+     * record carries is its parse */
+    if (wheelname_parse(jstr(rec, "filename"), &r->name, err) < 0) {
+        memset(r, 0, sizeof *r);
+        return WA_ERR_FORMAT;
+    }
+    r->key = xstrdup(key);
+    r->scanned = strcmp(jstr(rec, "status"), "scanned") == 0;
+    r->url = xstrdup(jstr(rec, "url") ? jstr(rec, "url") : "");
+    r->filename = xstrdup(jstr(rec, "filename"));
+    r->index_url = opt_dup(rec, "index_url");
+    r->variant = xstrdup(jstr(rec, "variant"));
+    r->variant_source = opt_dup(rec, "variant_source");
+    json_t *ix = json_object_get(rec, "indexes");
+    r->indexes = joined(ix, ' ');
+    r->index = json_array_size(ix) ? xstrdup(json_string_value(json_array_get(ix, 0)))
+                                   : opt_dup(rec, "index");
+    r->platform = xstrdup(jstr(w, "platform_id"));
+    r->sha256 = opt_dup(rec, "sha256");
+    json_t *ver = json_object_get(rec, "sha256_verified");
+    r->sha256_verified = json_is_boolean(ver) ? json_is_true(ver) : -1;
+    json_t *size = json_object_get(rec, "size");
+    r->size = json_is_integer(size) ? (long long)json_integer_value(size) : -1;
+    r->upload_time = opt_dup(rec, "upload_time");
+    r->requires_python = opt_dup(rec, "requires_python");
+    r->scanned_at = opt_dup(rec, "scanned_at");
+    r->inferred_from = opt_dup(rec, "inferred_from");
+    r->wheelarch_version = opt_dup(rec, "wheelarch_version");
+    json_t *y = json_object_get(rec, "yanked"); /* PEP 691: false, true or the reason */
+    r->yanked = json_is_true(y) || json_is_string(y);
+    r->yanked_reason = json_is_string(y) ? xstrdup(json_string_value(y)) : NULL;
+    targets_of(json_object_get(rec, "sass"), &r->sass);
+    targets_of(json_object_get(rec, "ptx"), &r->ptx);
+    targets_of(json_object_get(rec, "gfx"), &r->gfx);
+    recbinaries_of(rec, &r->binaries);
+    r->code = recbinaries_code(&r->binaries);
     json_t *req = json_object_get(rec, "requires_dist");
-    c->requires = json_is_array(req) ? lines(req) : NULL;
-    record_wheel_from_json(rec, &c->line);
+    r->requires = json_is_array(req) ? joined(req, '\n') : NULL;
     return 0;
-}
-
-void record_columns_free(struct record_columns *c)
-{
-    free(c->sass);
-    free(c->ptx);
-    free(c->gfx);
-    free(c->code);
-    free(c->requires);
-    free(c->indexes);
-    record_wheel_free(&c->line);
-    memset(c, 0, sizeof *c);
 }

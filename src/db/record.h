@@ -1,16 +1,18 @@
 /*
- * record: what the database stores about one wheel, and the columns the
- * database derives from it.
+ * record: what the database stores about one wheel, as one type.
  *
- * A record is a JSON object (the `scan --json` object of the wheel under
+ * A record comes in as JSON (the `scan --json` object of the wheel under
  * the wheel's identity, or, for a wheel that was not read, its identity,
- * the unions of the wheel it was inferred from and that wheel's key); its
- * fields and their grammar are recordcheck's.  record_columns checks a
- * record once and derives what `query`, `build` and the database's
- * indexes read without parsing the whole record again: the identity, the
- * wheel's line in the view (struct record_wheel), and the project's own GPU
- * code in a compact form (bundled NVIDIA libraries left out, see
- * recbinary_is_bundled).
+ * the unions of the wheel it was inferred from and that wheel's key: what
+ * crawl makes with record_scanned / record_inferred, and what `db import`
+ * and `merge` read); its fields and their grammar are recordcheck's.
+ * record_of_json checks it once and makes a struct record: the identity,
+ * the wheel's line, the target unions, the project's own GPU code in a
+ * compact form (bundled NVIDIA libraries left out, see
+ * recbinary_is_bundled), the requirements and the binaries.  The database
+ * stores that struct as columns of wheels and rows of binaries and targets
+ * (and the JSON text as it came, for `db export`), and a build reads it
+ * back as the same struct, with no JSON parsed.
  */
 #ifndef WHEELARCH_RECORD_H
 #define WHEELARCH_RECORD_H
@@ -38,48 +40,13 @@ struct record_wheel {
     int pooled;          /* the strings are a pool's (a view's), not this line's */
 };
 
-struct record_columns {
-    /* Borrowed from the record (valid while it lives); NULL when absent. */
-    const char *key;
-    const char *status;  /* "scanned" or "inferred" */
-    const char *project; /* normalized name */
-    const char *version; /* public version */
-    const char *variant;
-    const char *platform; /* platform id */
-    const char *filename;
-    const char *url;
-    const char *sha256;
-    const char *upload_time;
-    const char *scanned_at;
-    const char *inferred_from;
-    const char *index_url;
-    const char *wheelarch_version;
-    const char *name;           /* the project as the file name writes it */
-    const char *local;          /* the local label, or NULL */
-    const char *variant_source; /* how the variant was decided */
-    const char *python_tag, *abi_tag, *platform_tag;
-    /* Owned. */
-    char *indexes; /* ids of the indexes listing it, space-separated */
-    char *sass;    /* the record's target unions, space-separated ("" if none) */
-    char *ptx;
-    char *gfx;
-    char *code;               /* record_code, or NULL (no binaries listed) */
-    char *requires;           /* requires_dist, one per line, or NULL (none read) */
-    struct record_wheel line; /* the wheel's line (record_wheel_of) */
-};
-
-/* Checks rec (recordcheck_validate against key) and fills c.  Returns 0,
- * or WA_ERR_FORMAT with recordcheck's one-line message. */
-int record_columns_of(const char *key, json_t *rec, struct record_columns *c, struct wa_error *err);
-void record_columns_free(struct record_columns *c);
-
-/* A scanned wheel as a build reads it back from the database's columns and
- * rows (dbview): its identity and provenance, its target unions and its
- * binaries, typed.  No JSON: the record's text is not read. */
+/* A wheel's record.  Strings are owned; NULL where the record has none. */
 struct record {
     char *key;
     int scanned; /* status "scanned"; else "inferred" */
-    char *url, *filename, *index, *index_url, *variant, *variant_source;
+    char *url, *filename, *index_url, *variant, *variant_source;
+    char *indexes;          /* ids of the indexes listing it, space-separated */
+    char *index;            /* the first of them */
     struct wheel_name name; /* the parsed file name: project, versions, tags */
     char *platform;         /* platform id, "linux-x86_64" */
     char *sha256;           /* or NULL */
@@ -88,11 +55,18 @@ struct record {
     char *upload_time, *requires_python, *scanned_at, *inferred_from; /* or NULL */
     char *wheelarch_version;                                          /* or NULL */
     int yanked;                                                       /* 0 no, 1 yes */
-    char *yanked_reason;                /* when the index gave one, else NULL */
-    struct recbinary_targets sass, ptx; /* the record's unions */
+    char *yanked_reason;                     /* when the index gave one, else NULL */
+    struct recbinary_targets sass, ptx, gfx; /* the record's unions */
+    char *code;     /* recbinaries_code of its binaries; NULL when none are listed */
+    char *requires; /* its Requires-Dist, one per line; NULL when none was read */
     struct recbinaries binaries;
 };
 
+/* Checks rec as the record of key (recordcheck_validate) and makes r from
+ * it (the JSON is borrowed, nothing of it kept).  Returns 0, or
+ * WA_ERR_FORMAT with the check's one-line message (r is then empty).
+ * Free with record_free. */
+int record_of_json(const char *key, json_t *rec, struct record *r, struct wa_error *err);
 void record_free(struct record *r);
 
 /* Who a wheel is, as the crawler found it on an index: what every record
@@ -142,15 +116,5 @@ void record_wheel_free(struct record_wheel *w);
 json_t *record_wheel_yanked_json(const struct record_wheel *w);
 /* The line as JSON again, with the fields it has.  New reference. */
 json_t *record_wheel_json(const struct record_wheel *w);
-
-/* The project's own GPU code in a record, as the database's code column
- * holds it: the module sets of every binary that is not a bundled library,
- * in the order the record lists them, separated by ';', each "MODULES
- * TARGET..."; then, when a PTX target names its ISA, '|' and "TARGET=ISA"
- * pairs separated by spaces: "1 sm_80 sm_86;2 sm_90a compute_90|compute_90=8.8".
- * Targets are canonical names (those that do not parse are left out).
- * Caller frees; NULL when the record lists no binaries (a compact inferred
- * record). */
-char *record_code(json_t *rec);
 
 #endif

@@ -18,6 +18,7 @@
 #include "dotver.h"
 #include "fsutil.h"
 #include "query.h"
+#include "recbinary.h"
 #include "record.h"
 #include "scan.h"
 #include "scanreport.h"
@@ -252,7 +253,10 @@ static void scan_dist(struct dist *d, const char *infodir)
     strbuf_free(&unread);
     strmap_free(seen);
     free(record);
-    d->code = record_code(d->rec);
+    struct recbinaries own;
+    recbinaries_of(d->rec, &own);
+    d->code = recbinaries_code(&own);
+    recbinaries_free(&own);
 }
 
 /* What could not be checked in one folder, outside any distribution (a

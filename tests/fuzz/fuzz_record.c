@@ -19,7 +19,6 @@
 #include "record.h"
 #include "recordcheck.h"
 #include "sitedata.h"
-#include "wheelname.h"
 
 static const char fixed_key[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
@@ -52,12 +51,12 @@ static void check(const char *key, json_t *rec)
     const char *status = jstr(rec, "status");
     if (!status || strcmp(jstr(rec, "key"), key) != 0)
         abort();
-    struct record r = {0};
-    if (wheelname_parse(jstr(rec, "filename"), &r.name, &err) < 0) /* it passed the checks */
+    struct record r;
+    if (record_of_json(key, rec, &r, &err) < 0) /* it passed the checks above */
         abort();
-    if (strcmp(r.name.normalized, jstr(w, "normalized_name")))
+    if (strcmp(r.key, key) || strcmp(r.filename, jstr(rec, "filename")) ||
+        strcmp(r.name.normalized, jstr(w, "normalized_name")))
         abort();
-    recbinaries_of(rec, &r.binaries);
     for (size_t i = 0; i < r.binaries.n; i++) {
         struct recbinary *b = &r.binaries.v[i];
         if (recbinary_wrong(b)) /* stored, it would not read back */
@@ -89,13 +88,6 @@ static void check(const char *key, json_t *rec)
         free(y.sets);
         free(y.compression);
     }
-    r.key = strdup(key);
-    r.url = strdup(jstr(rec, "url") ? jstr(rec, "url") : "");
-    r.filename = strdup(jstr(rec, "filename"));
-    r.variant = strdup(jstr(rec, "variant"));
-    r.platform = strdup(jstr(w, "platform_id") ? jstr(w, "platform_id") : "");
-    r.size = -1;
-    r.sha256_verified = -1;
     json_t *page = sitedata_wheel_page(&r);
     json_decref(page);
     record_free(&r);

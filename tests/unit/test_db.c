@@ -127,30 +127,44 @@ static json_t *old_entry(json_t *rec)
     return w;
 }
 
-static void record_columns(void)
+static char *code_of(json_t *rec)
+{
+    struct recbinaries b;
+    recbinaries_of(rec, &b);
+    char *code = recbinaries_code(&b);
+    recbinaries_free(&b);
+    return code;
+}
+
+/* A record from JSON, checked once into its type: what the database's
+ * columns are made of. */
+static void record_type(void)
 {
     json_t *rec = load(SCANNED);
-    struct record_columns c;
+    struct record r;
     struct wa_error err = {0};
-    OK(record_columns_of(SCANNED, rec, &c, &err) == 0, "columns of a real record: %s", err.msg);
-    STR_EQ(c.status, "scanned", "status");
-    STR_EQ(c.project, "torch", "project");
-    STR_EQ(c.version, "2.9.0", "public version");
-    STR_EQ(c.variant, "cu130", "variant");
-    STR_EQ(c.platform, "linux-x86_64", "platform");
-    OK(c.sass && strstr(c.sass, "sm_") != NULL, "sass union: %s", c.sass);
-    OK(c.code && strncmp(c.code, "1 sm_", 5) == 0, "code column: %s", c.code);
-    STR_EQ(c.name, "torch", "the project as the file name writes it");
-    STR_EQ(c.local, "cu130", "local label");
-    OK(c.python_tag && c.abi_tag && c.platform_tag && strstr(c.platform_tag, "x86_64"),
-       "wheel tags: %s-%s-%s", c.python_tag, c.abi_tag, c.platform_tag);
-    OK(c.indexes && c.indexes[0], "index ids: %s", c.indexes);
-    OK(c.variant_source && c.variant_source[0], "how the variant was decided: %s",
-       c.variant_source);
-    STR_EQ(c.line.filename, c.filename, "the line: file name");
-    OK(c.line.scanned && c.line.size > 0 && c.line.sha256_verified >= 0,
-       "the line: status, size, checksum check");
-    record_columns_free(&c);
+    OK(record_of_json(SCANNED, rec, &r, &err) == 0, "a real record: %s", err.msg);
+    OK(r.scanned, "status");
+    STR_EQ(r.name.normalized, "torch", "project");
+    STR_EQ(r.name.public_version, "2.9.0", "public version");
+    STR_EQ(r.variant, "cu130", "variant");
+    STR_EQ(r.platform, "linux-x86_64", "platform");
+    char *sass = recbinary_targets_text(&r.sass);
+    OK(strstr(sass, "sm_") != NULL, "sass union: %s", sass);
+    free(sass);
+    OK(r.code && strncmp(r.code, "1 sm_", 5) == 0, "code column: %s", r.code);
+    STR_EQ(r.name.project, "torch", "the project as the file name writes it");
+    STR_EQ(r.name.local, "cu130", "local label");
+    OK(r.name.python && r.name.abi && strstr(r.name.platform, "x86_64"), "wheel tags: %s-%s-%s",
+       r.name.python, r.name.abi, r.name.platform);
+    OK(r.indexes && r.indexes[0] && r.index && strncmp(r.indexes, r.index, strlen(r.index)) == 0,
+       "index ids: %s, the first %s", r.indexes, r.index);
+    OK(r.variant_source && r.variant_source[0], "how the variant was decided: %s",
+       r.variant_source);
+    OK(r.size > 0 && r.sha256_verified >= 0, "the line: size, checksum check");
+    OK(r.binaries.listed && r.binaries.n == json_array_size(json_object_get(rec, "binaries")),
+       "its binaries, typed");
+    record_free(&r);
 
     /* Bundled libraries are left out of the project's code. */
     json_t *bins = json_object_get(rec, "binaries");
@@ -165,7 +179,7 @@ static void record_columns(void)
     json_array_append_new(sets, set);
     json_object_set_new(b, "module_sets", sets);
     json_array_append_new(bins, b);
-    char *text = record_code(rec);
+    char *text = code_of(rec);
     OK(text && !strstr(text, "sm_121a"), "a bundled cuBLASLt's targets are not the project's: %s",
        text);
     free(text);
@@ -176,21 +190,20 @@ static void record_columns(void)
 
     /* A compact inferred record has no code. */
     json_t *inf = load(INFERRED);
-    OK(record_code(inf) == NULL, "an inferred record lists no binaries: no code");
-    OK(record_columns_of(INFERRED, inf, &c, &err) == 0, "columns of an inferred record");
-    OK(c.code == NULL && c.inferred_from != NULL, "inferred: no code, a source");
-    record_columns_free(&c);
+    OK(code_of(inf) == NULL, "an inferred record lists no binaries: no code");
+    OK(record_of_json(INFERRED, inf, &r, &err) == 0, "an inferred record");
+    OK(r.code == NULL && r.inferred_from != NULL && !r.binaries.listed,
+       "inferred: no code, no binaries, a source");
+    record_free(&r);
     json_decref(inf);
 
     /* Construction checks the record. */
     json_object_set_new(rec, "variant", json_string("cu130<b>"));
-    OK(record_columns_of(SCANNED, rec, &c, &err) < 0 && strstr(err.msg, "variant"),
+    OK(record_of_json(SCANNED, rec, &r, &err) < 0 && strstr(err.msg, "variant") && !r.key,
        "a bad variant is refused: %s", err.msg);
-    record_columns_free(&c);
     json_t *other = load(SCANNED);
-    OK(record_columns_of(K1, other, &c, &err) < 0 && strstr(err.msg, "key"),
+    OK(record_of_json(K1, other, &r, &err) < 0 && strstr(err.msg, "key"),
        "a key that is not the record's is refused: %s", err.msg);
-    record_columns_free(&c);
     json_decref(other);
     json_decref(rec);
 }
@@ -212,23 +225,25 @@ static void record_construction(void)
         ">=3.10", NULL,    ix,     1,  "https://download.pytorch.org/whl/cu130/",
         &wn,      "cu130", "label"};
     json_t *inf = record_inferred(&id, src, "2026-11-20");
-    struct record_columns c;
+    struct record c;
     struct wa_error err = {0};
-    OK(record_columns_of(K1, inf, &c, &err) == 0, "an inferred record passes the checks: %s",
-       err.msg);
-    STR_EQ(c.status, "inferred", "inferred: status");
+    OK(record_of_json(K1, inf, &c, &err) == 0, "an inferred record passes the checks: %s", err.msg);
+    OK(!c.scanned, "inferred: status");
     STR_EQ(c.inferred_from, SCANNED, "inferred: the source's key");
-    STR_EQ(c.version, "2.9.0", "inferred: the public version from the file name");
+    STR_EQ(c.name.public_version, "2.9.0", "inferred: the public version from the file name");
     {
         struct strbuf want = STRBUF_INIT;
         size_t i;
         json_t *t;
         json_array_foreach(json_object_get(src, "sass"), i, t)
             strbuf_addf(&want, "%s%s", i ? " " : "", json_string_value(t));
-        STR_EQ(c.sass, strbuf_str(&want), "inferred: the source's SASS union");
+        char *got = recbinary_targets_text(&c.sass);
+        STR_EQ(got, strbuf_str(&want), "inferred: the source's SASS union");
+        free(got);
         strbuf_free(&want);
     }
     OK(c.code == NULL && !json_object_get(inf, "binaries"), "inferred: no per-binary detail");
+    record_free(&c);
 
     /* The line as a type and back. */
     json_t *entry = old_entry(inf);
@@ -247,21 +262,19 @@ static void record_construction(void)
     json_decref(back);
     record_wheel_free(&w);
     json_decref(entry);
-    record_columns_free(&c);
     json_decref(inf);
 
     /* A scanned record: the scan object under the identity. */
     json_t *scan = json_deep_copy(src);
     struct record_fetch f = {1, 1234, 56789, 3, 0};
     json_t *rec = record_scanned(scan, NULL, &id, &f, "2026-11-20");
-    OK(record_columns_of(K1, rec, &c, &err) == 0, "a scanned record passes the checks: %s",
-       err.msg);
-    STR_EQ(c.status, "scanned", "scanned: status");
+    OK(record_of_json(K1, rec, &c, &err) == 0, "a scanned record passes the checks: %s", err.msg);
+    OK(c.scanned, "scanned: status");
     OK(c.code != NULL, "scanned: the project's code");
     STR_EQ(json_string_value(json_object_get(json_object_get(rec, "fetch"), "mode")), "range",
            "scanned: how it was read");
     STR_EQ(c.sha256, K1, "scanned: not read whole, so the index's sha256");
-    record_columns_free(&c);
+    record_free(&c);
 
     /* The binaries as a type: every field the record says, kept. */
     struct recbinaries rb;
@@ -366,9 +379,8 @@ static void record_construction(void)
     /* Construction checks the grammar: a variant that is not one. */
     id.variant = "cu130 <b>";
     json_t *bad = record_inferred(&id, src, "2026-11-20");
-    OK(record_columns_of(K1, bad, &c, &err) < 0 && strstr(err.msg, "variant"),
+    OK(record_of_json(K1, bad, &c, &err) < 0 && strstr(err.msg, "variant"),
        "a bad variant is refused: %s", err.msg);
-    record_columns_free(&c);
     json_decref(bad);
     json_decref(rec);
     wheelname_free(&wn);
@@ -536,8 +548,10 @@ static void migrations(void)
     OK(count(dir, "SELECT count(*) FROM binaries") < 0, "version 1 has no binaries table");
     /* A record stored by version 1 (its columns as version 1 wrote them). */
     json_t *rec = load(SCANNED);
-    struct record_columns c;
-    OK(record_columns_of(SCANNED, rec, &c, &err) == 0, "columns");
+    struct record c;
+    OK(record_of_json(SCANNED, rec, &c, &err) == 0, "columns");
+    char *c_sass = recbinary_targets_text(&c.sass), *c_ptx = recbinary_targets_text(&c.ptx),
+         *c_gfx = recbinary_targets_text(&c.gfx);
     char *text = json_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS);
     sqlite3 *h;
     OK(sqlite3_open(path, &h) == SQLITE_OK, "open v1");
@@ -551,14 +565,28 @@ static void migrations(void)
     json_t *line = old_entry(rec);
     char *entry = json_dumps(line, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(line);
-    const char *v[] = {SCANNED, c.status, c.project, c.version, c.variant, c.platform, c.filename,
-                       c.sass,  c.ptx,    c.gfx,     c.code,    entry,     text};
+    const char *v[] = {SCANNED,
+                       "scanned",
+                       c.name.normalized,
+                       c.name.public_version,
+                       c.variant,
+                       c.platform,
+                       c.filename,
+                       c_sass,
+                       c_ptx,
+                       c_gfx,
+                       c.code,
+                       entry,
+                       text};
     for (int i = 0; i < 13; i++)
         sqlite3_bind_text(st, i + 1, v[i], -1, SQLITE_TRANSIENT);
     OK(sqlite3_step(st) == SQLITE_DONE, "insert a v1 row");
     sqlite3_finalize(st);
     sqlite3_close(h);
-    record_columns_free(&c);
+    record_free(&c);
+    free(c_sass);
+    free(c_ptx);
+    free(c_gfx);
     free(text);
     free(entry);
 
@@ -986,7 +1014,7 @@ int main(int argc, char **argv)
     site_db = argv[1];
     work = argv[2];
     fsutil_mkdirs(work, NULL);
-    record_columns();
+    record_type();
     record_construction();
     round_trip();
     migrations();
