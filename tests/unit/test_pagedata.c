@@ -96,7 +96,7 @@ static int wheel_page(void *ud, unsigned worker, struct record *r, struct wa_err
         json_t *e;
         json_array_foreach(tl, k, e)
         {
-            struct target t;
+            struct target t = {0};
             const char *name = jstr(e, "name");
             OK(name && target_parse(name, &t) == 0, "a target name: %s", name ? name : "(none)");
             OK(k == 0 || target_cmp(&prev, &t) < 0, "wheel page %s: targets in target order (%s)",
