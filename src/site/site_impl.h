@@ -132,6 +132,12 @@ int sitei_put_page(struct ctx *c, const char *path, const char *data, size_t len
 int sitei_put_json(struct ctx *c, const char *path, json_t *v, struct wa_error *err);
 int sitei_render(struct ctx *c, const char *name, const char *path, json_t *data, const char *title,
                  const char *description, const char *what, struct wa_error *err);
+/* sitei_render for a page whose data is typed (a tmpl_value, borrowed):
+ * the common fields sit below it on the template's context stack;
+ * page_date is the page's own date (NULL: none). */
+int sitei_render_typed(struct ctx *c, const char *name, const char *path,
+                       const struct tmpl_value *page, const char *page_date, const char *title,
+                       const char *description, const char *what, struct wa_error *err);
 int sitei_wheel_page(struct ctx *c, const struct record *r, struct wa_error *err);
 void sitei_ctx_for_thread(struct ctx *child, const struct ctx *c);
 void sitei_ctx_join(struct ctx *c, struct ctx *child);

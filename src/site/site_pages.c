@@ -53,20 +53,22 @@ static char *title_of(const struct page_kind *k, const char *name)
 
 int sitei_wheel_page(struct ctx *c, const struct record *r, struct wa_error *err)
 {
-    json_t *page = sitedata_wheel_page(r);
-    /* A wheel page's date is the day that wheel was read: the page then
-     * changes only when its record does. */
-    json_object_set_new(page, "data_as_of",
-                        r->scanned_at ? json_string(r->scanned_at) : json_null());
+    struct sitedata_wheel w;
+    sitedata_wheel_make(r, &w);
+    struct tmpl_value page;
+    sitedata_wheel_value(&w, &page);
     char *seg = sitedata_segment(r->key);
     char *path = xasprintf("wheel/%s.html", seg);
     char *what = xasprintf("wheel %s", r->filename);
     const struct page_kind *k = &site_page_kinds[PAGE_WHEEL];
-    int rc = sitei_render(c, k->template_name, path, page, r->filename, k->description, what, err);
+    /* A wheel page's date is the day that wheel was read: the page then
+     * changes only when its record does. */
+    int rc = sitei_render_typed(c, k->template_name, path, &page, r->scanned_at, r->filename,
+                                k->description, what, err);
     free(what);
     free(path);
     free(seg);
-    json_decref(page);
+    sitedata_wheel_free(&w);
     return rc;
 }
 

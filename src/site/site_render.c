@@ -82,8 +82,10 @@ int sitei_put_json(struct ctx *c, const char *path, json_t *v, struct wa_error *
 /* Renders template `name` with data (the common fields are set on it).
  * what: NULL for a page at a fixed path, where a second write is a bug;
  * else the page's path was made from data and put_page writes it. */
-int sitei_render(struct ctx *c, const char *name, const char *path, json_t *data, const char *title,
-                 const char *description, const char *what, struct wa_error *err)
+/* Sets on data the fields every page has (root, title, description
+ * unless the page has its own, canonical URL, dates, generator). */
+static void set_common(struct ctx *c, json_t *data, const char *path, const char *title,
+                       const char *description)
 {
     char *root = sitei_root_of(path);
     json_object_set_new(data, "root", json_string(root));
@@ -118,9 +120,13 @@ int sitei_render(struct ctx *c, const char *name, const char *path, json_t *data
         json_object_set_new(data, "data_through", json_string(c->data_through));
     json_object_set_new(data, "generator", json_string("wheelarch " WHEELARCH_VERSION));
     json_object_set_new(data, "api_version", json_string(SITE_API_VERSION));
+}
+
+/* Writes the page rendered into c->page (see sitei_render). */
+static int put_rendered(struct ctx *c, const char *name, const char *path, const char *what, int rc,
+                        struct wa_error *err)
+{
     struct strbuf *out = &c->page;
-    strbuf_reset(out);
-    int rc = tmpl_render_name(c->tmpls, name, data, out, err);
     if (rc == 0 && what) {
         rc = sitei_put_page(c, path, strbuf_str(out), out->len, what, err);
         if (rc > 0)
@@ -131,6 +137,35 @@ int sitei_render(struct ctx *c, const char *name, const char *path, json_t *data
         wa_error_prefix(err, name);
     }
     c->pages++;
+    return rc;
+}
+
+int sitei_render(struct ctx *c, const char *name, const char *path, json_t *data, const char *title,
+                 const char *description, const char *what, struct wa_error *err)
+{
+    set_common(c, data, path, title, description);
+    strbuf_reset(&c->page);
+    int rc = tmpl_render_name(c->tmpls, name, data, &c->page, err);
+    return put_rendered(c, name, path, what, rc, err);
+}
+
+int sitei_render_typed(struct ctx *c, const char *name, const char *path,
+                       const struct tmpl_value *page, const char *page_date, const char *title,
+                       const char *description, const char *what, struct wa_error *err)
+{
+    json_t *common = json_object();
+    json_object_set_new(common, "data_as_of", page_date ? json_string(page_date) : json_null());
+    set_common(c, common, path, title, description);
+    struct tmpl_value ctx[2];
+    tmpl_value_json(common, &ctx[0]);
+    ctx[1] = *page; /* on top: the page's own fields first */
+    const struct tmpl *t;
+    strbuf_reset(&c->page);
+    int rc = tmpl_set_get(c->tmpls, name, &t, err);
+    if (rc == 0)
+        rc = tmpl_render_values(c->tmpls, t, ctx, 2, &c->page, err);
+    rc = put_rendered(c, name, path, what, rc, err);
+    json_decref(common);
     return rc;
 }
 

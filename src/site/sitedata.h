@@ -117,8 +117,22 @@ json_t *sitedata_gpu_page(const struct sitedata *d, size_t i);
  * memory; the caller frees it with json_decref. */
 json_t *sitedata_release_page(const struct sitedata *d, size_t *next);
 
-/* A scanned wheel's page data (the record is borrowed). */
-json_t *sitedata_wheel_page(const struct record *r);
+/* A scanned wheel's page data, typed: the record (borrowed) and what the
+ * page derives from it.  The templates read it through
+ * sitedata_wheel_value, field by field; no JSON tree is made. */
+struct sitedata_wheel {
+    const struct record *r;
+    char *href;              /* the wheel's URL as a link, or NULL (not http(s)) */
+    char *release_page;      /* release/<project>/<version>/ */
+    char *inferred_page;     /* an inferred wheel: its source's page, else NULL */
+    const char *variant_how; /* how the variant was decided, in words ("" none) */
+    size_t **order;          /* per binary: its targets' places in target order */
+};
+void sitedata_wheel_make(const struct record *r, struct sitedata_wheel *w);
+void sitedata_wheel_free(struct sitedata_wheel *w);
+/* The page as a template value (borrowing w, which must outlive it). */
+struct tmpl_value;
+void sitedata_wheel_value(const struct sitedata_wheel *w, struct tmpl_value *out);
 
 /* A safe path segment for a name that came from an index or a record,
  * and a different one for every name (injective), so two releases never

@@ -1,5 +1,5 @@
 /*
- * tmpl: Mustache-subset templates over jansson data.
+ * tmpl: Mustache-subset templates over jansson data or typed data.
  *
  * Compiling makes one pass over the text and produces a flat array of
  * nodes.  A section node records the index just past its last child, so
@@ -10,7 +10,7 @@
  * as if its source had been indented (the spec's reference implementation
  * does exactly that).  Text, names and indentation live in one pool per
  * template; a name is stored as its dot-separated segments, each
- * NUL-terminated, ready for json_object_get.
+ * NUL-terminated, ready for json_object_get or a tmpl_type's get.
  */
 #include "tmpl.h"
 #include "tmpl_impl.h"
@@ -34,7 +34,7 @@ struct render {
     struct strbuf *out;
     size_t out_start, max_output, out_limit; /* out_limit = out_start + max_output */
     unsigned long steps, max_steps;
-    json_t **ctx; /* the context stack, borrowed values */
+    struct tmpl_value *ctx; /* the context stack (values borrow their data) */
     size_t nctx, ctx_cap;
     struct strbuf indent;    /* indentation of every active partial frame */
     size_t ind_off, ind_len; /* this frame's indentation in `indent` */
@@ -89,10 +89,117 @@ static inline void put(struct strbuf *out, const char *s, size_t n)
     out->buf[out->len] = '\0';
 }
 
-static void push(struct render *r, json_t *v)
+static void push(struct render *r, const struct tmpl_value *v)
 {
     r->ctx = xgrow(r->ctx, &r->ctx_cap, r->nctx + 1, sizeof *r->ctx);
-    r->ctx[r->nctx++] = v;
+    r->ctx[r->nctx++] = *v;
+}
+
+/* ---- values ---- */
+
+void tmpl_value_json(json_t *j, struct tmpl_value *out)
+{
+    out->type = NULL;
+    out->p = j;
+    switch (j ? json_typeof(j) : (json_type)-1) {
+    case JSON_OBJECT:
+        out->kind = TMPL_OBJECT;
+        break;
+    case JSON_ARRAY:
+        out->kind = TMPL_ARRAY;
+        break;
+    case JSON_STRING:
+        out->kind = TMPL_STRING;
+        out->s = json_string_value(j);
+        out->n = json_string_length(j);
+        break;
+    case JSON_INTEGER:
+        out->kind = TMPL_INT;
+        out->i = json_integer_value(j);
+        break;
+    case JSON_REAL:
+        out->kind = TMPL_REAL;
+        out->d = json_real_value(j);
+        break;
+    case JSON_TRUE:
+        out->kind = TMPL_TRUE;
+        break;
+    case JSON_FALSE:
+        out->kind = TMPL_FALSE;
+        break;
+    case JSON_NULL:
+        out->kind = TMPL_NULL;
+        break;
+    default:
+        out->kind = TMPL_MISSING;
+        break;
+    }
+}
+
+void tmpl_value_str(const char *s, struct tmpl_value *out)
+{
+    out->type = NULL;
+    out->kind = s ? TMPL_STRING : TMPL_NULL;
+    out->s = s;
+    out->n = s ? strlen(s) : 0;
+}
+
+void tmpl_value_strf(struct tmpl_value *out, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(out->buf, sizeof out->buf, fmt, ap);
+    va_end(ap);
+    out->type = NULL;
+    out->kind = TMPL_STRING;
+    out->s = NULL;
+    out->n = k < 0 ? 0 : (size_t)k < sizeof out->buf ? (size_t)k : sizeof out->buf - 1;
+}
+
+void tmpl_value_int(long long i, struct tmpl_value *out)
+{
+    out->type = NULL;
+    out->kind = TMPL_INT;
+    out->i = i;
+}
+
+void tmpl_value_bool(int b, struct tmpl_value *out)
+{
+    out->type = NULL;
+    out->kind = b ? TMPL_TRUE : TMPL_FALSE;
+}
+
+void tmpl_value_typed(int kind, const struct tmpl_type *type, const void *p, size_t at,
+                      struct tmpl_value *out)
+{
+    out->kind = kind;
+    out->type = type;
+    out->p = p;
+    out->at = at;
+}
+
+/* The field name[0..len) of an object value (TMPL_MISSING otherwise). */
+static void field(const struct tmpl_value *v, const char *name, size_t len, struct tmpl_value *out)
+{
+    if (v->kind != TMPL_OBJECT)
+        out->kind = TMPL_MISSING;
+    else if (v->type)
+        v->type->get(v, name, len, out);
+    else
+        tmpl_value_json(json_object_getn((json_t *)v->p, name, len), out);
+}
+
+static size_t items(const struct tmpl_value *v)
+{
+    return v->type ? v->type->len(v) : json_array_size((json_t *)v->p);
+}
+
+static void item(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    if (v->type)
+        v->type->at(v, i, out);
+    else
+        tmpl_value_json(json_array_get((json_t *)v->p, i), out);
 }
 
 static void flush_indent(struct render *r)
@@ -127,28 +234,27 @@ static int emit_text(struct render *r, const struct node *n, const char *s, size
 /* The value of n's name: "." is the top of the stack; otherwise the first
  * segment is looked up from the top of the stack down and the others
  * inside the value found, never further down the stack (the spec). */
-static json_t *lookup(struct render *r, const struct tmpl *t, const struct node *n,
-                      unsigned long *cost)
+static void lookup(struct render *r, const struct tmpl *t, const struct node *n,
+                   unsigned long *cost, struct tmpl_value *v)
 {
     *cost = n->nseg;
+    v->kind = TMPL_MISSING;
     if (r->nctx == 0)
-        return NULL;
-    if (n->nseg == 0)
-        return r->ctx[r->nctx - 1];
+        return;
+    if (n->nseg == 0) {
+        *v = r->ctx[r->nctx - 1];
+        return;
+    }
     const char *seg = t->pool.buf + n->name;
-    json_t *v = NULL;
     size_t i = r->nctx;
-    while (i > 0 && !v) {
-        json_t *c = r->ctx[--i];
-        if (json_is_object(c))
-            v = json_object_getn(c, seg, n->len);
-    }
+    while (i > 0 && v->kind == TMPL_MISSING)
+        field(&r->ctx[--i], seg, n->len, v);
     *cost += r->nctx - i;
-    for (unsigned k = 1; v && k < n->nseg; k++) {
+    for (unsigned k = 1; v->kind != TMPL_MISSING && k < n->nseg; k++) {
         seg += strlen(seg) + 1;
-        v = json_is_object(v) ? json_object_get(v, seg) : NULL;
+        struct tmpl_value in = *v;
+        field(&in, seg, strlen(seg), v);
     }
-    return v;
 }
 
 /* The shortest %g form that reads back as the same double, with '.' as
@@ -210,38 +316,40 @@ static const char *format_integer(json_int_t i, char *buf, size_t *len)
     return buf;
 }
 
-static int emit_value(struct render *r, const struct tmpl *t, const struct node *n, json_t *v)
+static int emit_value(struct render *r, const struct tmpl *t, const struct node *n,
+                      const struct tmpl_value *v)
 {
     char num[64];
     const char *s = num;
     size_t len;
     flush_indent(r);
-    switch (v ? json_typeof(v) : JSON_NULL) {
-    case JSON_STRING:
-        s = json_string_value(v);
-        len = json_string_length(v);
+    switch (v->kind) {
+    case TMPL_STRING:
+        s = v->s ? v->s : v->buf;
+        len = v->n;
         break;
-    case JSON_INTEGER:
-        s = format_integer(json_integer_value(v), num, &len);
+    case TMPL_INT:
+        s = format_integer(v->i, num, &len);
         break;
-    case JSON_REAL:
-        len = format_real(json_real_value(v), num, sizeof num);
+    case TMPL_REAL:
+        len = format_real(v->d, num, sizeof num);
         break;
-    case JSON_TRUE:
+    case TMPL_TRUE:
         s = "true";
         len = 4;
         break;
-    case JSON_FALSE:
+    case TMPL_FALSE:
         s = "false";
         len = 5;
         break;
-    case JSON_NULL:
+    case TMPL_NULL:
+    case TMPL_MISSING:
         return 0;
     default: {
         char name[NAME_SHOWN + 1];
         show_name(t, n, name, sizeof name);
         return render_error(r, n, WA_ERR_FORMAT, "'%s' is %s, not a value (use a section)", name,
-                            json_is_array(v) ? "an array" : "an object");
+                            v->kind == TMPL_ARRAY ? "an array" : "an object");
     }
     }
     if (n->type == N_RAW)
@@ -307,20 +415,23 @@ static int render_section(struct render *r, const struct tmpl *t, size_t i)
 {
     const struct node *n = &t->nodes[i];
     unsigned long cost;
-    json_t *v = lookup(r, t, n, &cost);
+    struct tmpl_value v;
+    lookup(r, t, n, &cost, &v);
     int rc = spend(r, n, cost);
     if (rc != 0)
         return rc;
-    int truthy = v && !json_is_false(v) && !json_is_null(v) &&
-                 !(json_is_array(v) && json_array_size(v) == 0);
+    size_t count = v.kind == TMPL_ARRAY ? items(&v) : 0;
+    int truthy = v.kind != TMPL_MISSING && v.kind != TMPL_FALSE && v.kind != TMPL_NULL &&
+                 !(v.kind == TMPL_ARRAY && count == 0);
     if (n->type == N_INVERTED)
         return truthy ? 0 : render_nodes(r, t, i + 1, n->end);
     if (!truthy)
         return 0;
-    if (json_is_array(v)) {
-        size_t count = json_array_size(v);
+    if (v.kind == TMPL_ARRAY) {
         for (size_t k = 0; k < count && rc == 0; k++) {
-            push(r, json_array_get(v, k));
+            struct tmpl_value x;
+            item(&v, k, &x);
+            push(r, &x);
             rc = spend(r, n, 1);
             if (rc == 0)
                 rc = render_nodes(r, t, i + 1, n->end);
@@ -328,7 +439,7 @@ static int render_section(struct render *r, const struct tmpl *t, size_t i)
         }
         return rc;
     }
-    push(r, v);
+    push(r, &v);
     rc = render_nodes(r, t, i + 1, n->end);
     r->nctx--;
     return rc;
@@ -349,10 +460,11 @@ static int render_nodes(struct render *r, const struct tmpl *t, size_t i, size_t
             break;
         case N_VAR:
         case N_RAW: {
-            json_t *v = lookup(r, t, n, &cost);
+            struct tmpl_value v;
+            lookup(r, t, n, &cost, &v);
             rc = spend(r, n, cost);
             if (rc == 0)
-                rc = emit_value(r, t, n, v);
+                rc = emit_value(r, t, n, &v);
             i++;
             break;
         }
@@ -374,8 +486,8 @@ static int render_nodes(struct render *r, const struct tmpl *t, size_t i, size_t
     return 0;
 }
 
-int tmpl_render(struct tmpl_set *s, const struct tmpl *t, json_t *data, struct strbuf *out,
-                struct wa_error *err)
+int tmpl_render_values(struct tmpl_set *s, const struct tmpl *t, const struct tmpl_value *ctx,
+                       size_t n, struct strbuf *out, struct wa_error *err)
 {
     struct render r = {
         .set = s,
@@ -387,8 +499,8 @@ int tmpl_render(struct tmpl_set *s, const struct tmpl *t, json_t *data, struct s
     };
     r.out_limit = r.out_start +
                   (r.max_output < SIZE_MAX - r.out_start ? r.max_output : SIZE_MAX - r.out_start);
-    if (data)
-        push(&r, data);
+    for (size_t i = 0; i < n; i++)
+        push(&r, &ctx[i]);
     int rc = render_nodes(&r, t, 0, t->n);
     free(r.ctx);
     strbuf_free(&r.indent);
@@ -398,6 +510,14 @@ int tmpl_render(struct tmpl_set *s, const struct tmpl *t, json_t *data, struct s
             out->buf[out->len] = '\0';
     }
     return rc;
+}
+
+int tmpl_render(struct tmpl_set *s, const struct tmpl *t, json_t *data, struct strbuf *out,
+                struct wa_error *err)
+{
+    struct tmpl_value v;
+    tmpl_value_json(data, &v);
+    return tmpl_render_values(s, t, &v, data ? 1 : 0, out, err);
 }
 
 int tmpl_render_name(struct tmpl_set *s, const char *name, json_t *data, struct strbuf *out,

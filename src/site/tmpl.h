@@ -1,6 +1,6 @@
 /*
  * tmpl: a logic-less template engine, the Mustache subset the site needs,
- * rendering jansson data.
+ * rendering jansson data or typed data (struct tmpl_type).
  *
  * Supported: {{name}} (HTML-escaped), {{{name}}} and {{& name}} (raw),
  * dotted names and {{.}}, sections {{#name}}...{{/name}}, inverted sections
@@ -94,6 +94,67 @@ void tmpl_set_limits(struct tmpl_set *s, size_t max_output, unsigned long max_st
  * (with the position of the partial tag), or tmpl_compile's errors. */
 int tmpl_set_get(struct tmpl_set *s, const char *name, const struct tmpl **out,
                  struct wa_error *err);
+
+/* ---- typed data ----------------------------------------------------------
+ * Besides jansson values (tmpl_render), templates read typed data: a page
+ * hands its own structs through a struct tmpl_type, whose functions give
+ * a field of an object or an item of an array as a struct tmpl_value, so
+ * the page's data is never built as a JSON tree (tmpl_render_values). */
+
+enum tmpl_kind {
+    TMPL_MISSING, /* no such name: the lookup goes on down the stack */
+    TMPL_NULL,
+    TMPL_FALSE,
+    TMPL_TRUE,
+    TMPL_STRING,
+    TMPL_INT,
+    TMPL_REAL,
+    TMPL_OBJECT,
+    TMPL_ARRAY,
+};
+
+struct tmpl_value;
+
+struct tmpl_type {
+    /* Objects: the field `name` (len bytes, NUL-terminated) of v into
+     * *out (TMPL_MISSING when v has no such field). */
+    void (*get)(const struct tmpl_value *v, const char *name, size_t len, struct tmpl_value *out);
+    /* Arrays: how many items v has, and item i into *out. */
+    size_t (*len)(const struct tmpl_value *v);
+    void (*at)(const struct tmpl_value *v, size_t i, struct tmpl_value *out);
+};
+
+/* One value.  Strings are borrowed: they must live as long as the render
+ * (NULL s: the text is in buf, for a short one made on the fly). */
+struct tmpl_value {
+    int kind;                     /* enum tmpl_kind */
+    const struct tmpl_type *type; /* objects and arrays: how to read p; NULL: p is a json_t */
+    const void *p;                /* objects and arrays */
+    size_t at;                    /* for the type's use (an item's place) */
+    const char *s;                /* TMPL_STRING: the text, n bytes */
+    size_t n;
+    long long i; /* TMPL_INT */
+    double d;    /* TMPL_REAL */
+    char buf[48];
+};
+
+/* Values of each kind.  tmpl_value_json borrows j (NULL: missing);
+ * tmpl_value_str borrows s (NULL: null); tmpl_value_strf formats into
+ * the value's own buffer (cut to its size). */
+void tmpl_value_json(json_t *j, struct tmpl_value *out);
+void tmpl_value_str(const char *s, struct tmpl_value *out);
+void tmpl_value_strf(struct tmpl_value *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void tmpl_value_int(long long i, struct tmpl_value *out);
+void tmpl_value_bool(int b, struct tmpl_value *out);
+void tmpl_value_typed(int kind, const struct tmpl_type *type, const void *p, size_t at,
+                      struct tmpl_value *out);
+
+/* Renders t with the context stack ctx[0..n) (ctx[n - 1] on top: names
+ * are looked up from the top down), appending to out; otherwise as
+ * tmpl_render. */
+int tmpl_render_values(struct tmpl_set *s, const struct tmpl *t, const struct tmpl_value *ctx,
+                       size_t n, struct strbuf *out, struct wa_error *err);
 
 /* Renders t with `data` as the root context, appending to out.  Partials
  * come from s, which may be NULL when t has no partial tags; templates from

@@ -19,6 +19,7 @@
 #include "record.h"
 #include "recordcheck.h"
 #include "sitedata.h"
+#include "tmpl.h"
 
 static const char fixed_key[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
@@ -32,6 +33,84 @@ static void must_be_plain(const char *s)
 {
     if (!s || !*s || strpbrk(s, "<>&\"'/\\, \n\r\t"))
         abort();
+}
+
+/* Every name the wheel template reads, and the others the page has. */
+static const char *const names[] = {"filename",
+                                    "url",
+                                    "key",
+                                    "href",
+                                    "sha256",
+                                    "sha256_verified",
+                                    "status",
+                                    "inferred_from",
+                                    "inferred_page",
+                                    "scanned_at",
+                                    "data_as_of",
+                                    "upload_time",
+                                    "size",
+                                    "variant",
+                                    "variant_source",
+                                    "variant_how",
+                                    "index",
+                                    "index_url",
+                                    "wheelarch_version",
+                                    "requires_python",
+                                    "yanked",
+                                    "sass",
+                                    "ptx",
+                                    "has_sass",
+                                    "wheel",
+                                    "release_page",
+                                    "binaries",
+                                    "has_binaries",
+                                    "project",
+                                    "public_version",
+                                    "path",
+                                    "format",
+                                    "modules",
+                                    "dlink_modules",
+                                    "library_modules",
+                                    "bundled",
+                                    "arch_flags",
+                                    "warnings",
+                                    "lto",
+                                    "target_list",
+                                    "compression_list",
+                                    "table_id",
+                                    "name",
+                                    "entries",
+                                    "bytes",
+                                    "uncompressed_bytes",
+                                    "codecs",
+                                    "isa",
+                                    "codec",
+                                    NULL};
+
+/* Reads every value of a typed page as the templates would: each name of
+ * every object, each item of every array; strings must be their length. */
+static void walk(const struct tmpl_value *v, int depth)
+{
+    if (depth > 8)
+        abort(); /* the page nests five deep */
+    if (v->kind == TMPL_STRING) {
+        const char *s = v->s ? v->s : v->buf;
+        if (strlen(s) != v->n)
+            abort();
+    } else if (v->kind == TMPL_OBJECT) {
+        for (const char *const *n = names; *n; n++) {
+            struct tmpl_value x = {.kind = TMPL_MISSING};
+            v->type->get(v, *n, strlen(*n), &x);
+            walk(&x, depth + 1);
+        }
+    } else if (v->kind == TMPL_ARRAY) {
+        size_t n = v->type->len(v);
+        for (size_t i = 0; i < n; i++) {
+            struct tmpl_value x = {.kind = TMPL_MISSING};
+            v->type->at(v, i, &x);
+            walk(&x, depth + 1);
+        }
+    }
 }
 
 static void check(const char *key, json_t *rec)
@@ -88,8 +167,12 @@ static void check(const char *key, json_t *rec)
         free(y.sets);
         free(y.compression);
     }
-    json_t *page = sitedata_wheel_page(&r);
-    json_decref(page);
+    struct sitedata_wheel wp;
+    sitedata_wheel_make(&r, &wp);
+    struct tmpl_value page;
+    sitedata_wheel_value(&wp, &page);
+    walk(&page, 0);
+    sitedata_wheel_free(&wp);
     record_free(&r);
 }
 

@@ -38,6 +38,7 @@
 #include "sitedata.h"
 #include "strmap.h"
 #include "tables.h"
+#include "tmpl.h"
 #include "target.h"
 
 static struct tables T;
@@ -57,55 +58,85 @@ static int str_is(const char *a, const char *b)
 
 static size_t wheel_pages, wheel_binaries;
 
+/* A field of a typed page value (TMPL_MISSING when it has none). */
+static struct tmpl_value field(const struct tmpl_value *v, const char *name)
+{
+    struct tmpl_value out = {.kind = TMPL_MISSING};
+    if (v->kind == TMPL_OBJECT && v->type && v->type->get)
+        v->type->get(v, name, strlen(name), &out);
+    return out;
+}
+
+static size_t length(const struct tmpl_value *v)
+{
+    return v->kind == TMPL_ARRAY && v->type ? v->type->len(v) : 0;
+}
+
+static struct tmpl_value item(const struct tmpl_value *v, size_t i)
+{
+    struct tmpl_value out = {.kind = TMPL_MISSING};
+    v->type->at(v, i, &out);
+    return out;
+}
+
+static int str_of(const struct tmpl_value *v, const char *want)
+{
+    return v->kind == TMPL_STRING && strlen(want) == v->n &&
+           memcmp(v->s ? v->s : v->buf, want, v->n) == 0;
+}
+
 static int wheel_page(void *ud, unsigned worker, struct record *r, struct wa_error *err)
 {
     (void)ud;
     (void)worker;
     (void)err;
-    json_t *p = sitedata_wheel_page(r);
+    struct sitedata_wheel w;
+    sitedata_wheel_make(r, &w);
+    struct tmpl_value p;
+    sitedata_wheel_value(&w, &p);
     wheel_pages++;
-    OK(str_is(jstr(p, "key"), r->key) && str_is(jstr(p, "filename"), r->filename),
-       "wheel page %s: its key and file name", r->key);
-    json_t *bins = json_object_get(p, "binaries");
-    INT_EQ((long)json_array_size(bins), (long)r->binaries.n, "wheel page: one entry per binary");
-    OK(json_is_true(json_object_get(p, "has_binaries")) == (r->binaries.n > 0),
+    struct tmpl_value key = field(&p, "key"), fname = field(&p, "filename");
+    OK(str_of(&key, r->key) && str_of(&fname, r->filename), "wheel page %s: its key and file name",
+       r->key);
+    struct tmpl_value bins = field(&p, "binaries");
+    INT_EQ((long)length(&bins), (long)r->binaries.n, "wheel page: one entry per binary");
+    OK((field(&p, "has_binaries").kind == TMPL_TRUE) == (r->binaries.n > 0),
        "wheel page %s: has_binaries says whether it lists any", r->key);
-    OK(json_is_true(json_object_get(p, "has_sass")) == (r->sass.n > 0) &&
-           json_array_size(json_object_get(p, "sass")) == r->sass.n,
+    struct tmpl_value sass = field(&p, "sass");
+    OK((field(&p, "has_sass").kind == TMPL_TRUE) == (r->sass.n > 0) && length(&sass) == r->sass.n,
        "wheel page %s: the record's SASS union", r->key);
     struct strmap *ids = strmap_new();
-    size_t i;
-    json_t *b;
-    json_array_foreach(bins, i, b)
-    {
+    for (size_t i = 0; i < length(&bins); i++) {
         wheel_binaries++;
+        struct tmpl_value b = item(&bins, i);
         const struct recbinary *rb = &r->binaries.v[i];
-        OK(str_is(jstr(b, "path"), rb->path), "wheel page %s: binary %zu in the record's order",
-           r->key, i);
-        const char *id = jstr(b, "table_id");
-        OK(id && !strmap_get(ids, id, NULL), "wheel page %s: table id %s unique", r->key,
-           id ? id : "(none)");
-        if (id)
-            strmap_put(ids, id, i);
-        OK(json_is_true(json_object_get(b, "bundled")) == rb->bundled,
+        struct tmpl_value path = field(&b, "path"), id = field(&b, "table_id");
+        OK(str_of(&path, rb->path), "wheel page %s: binary %zu in the record's order", r->key, i);
+        char idtext[64] = "";
+        if (id.kind == TMPL_STRING)
+            snprintf(idtext, sizeof idtext, "%.*s", (int)id.n, id.s ? id.s : id.buf);
+        OK(idtext[0] && !strmap_get(ids, idtext, NULL), "wheel page %s: table id %s unique", r->key,
+           idtext);
+        strmap_put(ids, idtext, i);
+        OK((field(&b, "bundled").kind == TMPL_TRUE) == (rb->bundled != 0),
            "wheel page %s: binary %zu bundled as the type says", r->key, i);
-        json_t *tl = json_object_get(b, "target_list");
-        INT_EQ((long)json_array_size(tl), (long)rb->ntargets, "each target once");
+        struct tmpl_value tl = field(&b, "target_list");
+        INT_EQ((long)length(&tl), (long)rb->ntargets, "each target once");
         struct target prev = {0};
-        size_t k;
-        json_t *e;
-        json_array_foreach(tl, k, e)
-        {
+        for (size_t k = 0; k < length(&tl); k++) {
+            struct tmpl_value e = item(&tl, k), name = field(&e, "name");
+            char text[TARGET_NAME_MAX] = "";
+            if (name.kind == TMPL_STRING)
+                snprintf(text, sizeof text, "%.*s", (int)name.n, name.s ? name.s : name.buf);
             struct target t = {0};
-            const char *name = jstr(e, "name");
-            OK(name && target_parse(name, &t) == 0, "a target name: %s", name ? name : "(none)");
+            OK(target_parse(text, &t) == 0, "a target name: %s", text);
             OK(k == 0 || target_cmp(&prev, &t) < 0, "wheel page %s: targets in target order (%s)",
-               r->key, name ? name : "");
+               r->key, text);
             prev = t;
         }
     }
     strmap_free(ids);
-    json_decref(p);
+    sitedata_wheel_free(&w);
     record_free(r);
     return 0;
 }

@@ -500,6 +500,108 @@ static void test_spec(const char *dir)
 /* Exit status CTest counts as "skipped" (SKIP_RETURN_CODE). */
 #define SKIPPED 77
 
+/* ---- typed data: a struct read through a tmpl_type -------------------------- */
+
+struct person {
+    const char *name;
+    long long age;
+    int admin;
+    const char *tags[3];
+    size_t ntags;
+};
+
+static size_t tags_len(const struct tmpl_value *v)
+{
+    return ((const struct person *)v->p)->ntags;
+}
+
+static void tags_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    tmpl_value_str(((const struct person *)v->p)->tags[i], out);
+}
+
+static const struct tmpl_type tags_type = {NULL, tags_len, tags_at};
+static const struct tmpl_type person_type;
+
+static void person_get(const struct tmpl_value *v, const char *name, size_t len,
+                       struct tmpl_value *out)
+{
+    const struct person *p = v->p;
+    out->kind = TMPL_MISSING;
+    if (len == 4 && memcmp(name, "name", 4) == 0)
+        tmpl_value_str(p->name, out); /* NULL: null, which stops the lookup */
+    else if (len == 3 && memcmp(name, "age", 3) == 0)
+        tmpl_value_int(p->age, out);
+    else if (len == 5 && memcmp(name, "admin", 5) == 0)
+        tmpl_value_bool(p->admin, out);
+    else if (len == 4 && memcmp(name, "tags", 4) == 0)
+        tmpl_value_typed(TMPL_ARRAY, &tags_type, p, 0, out);
+    else if (len == 2 && memcmp(name, "id", 2) == 0)
+        tmpl_value_strf(out, "p-%lld", p->age);
+    else if (len == 4 && memcmp(name, "self", 4) == 0)
+        tmpl_value_typed(TMPL_OBJECT, &person_type, p, 0, out);
+}
+
+static const struct tmpl_type person_type = {person_get, NULL, NULL};
+
+/* The same template over a struct and over the JSON of the same data
+ * renders the same bytes; typed values sit on the stack like JSON ones. */
+static void test_typed(void)
+{
+    static const char *const tmpls[] = {
+        "{{name}} ({{age}}){{#admin}} admin{{/admin}}: {{#tags}}<{{.}}>{{/tags}}",
+        "{{^tags}}none{{/tags}}{{#tags}}{{name}}/{{.}} {{/tags}}",
+        "{{self.name}} {{self.self.age}} {{id}} {{missing}}|{{site}}",
+        "{{#self}}{{#admin}}{{&name}}{{/admin}}{{/self}}",
+    };
+    struct person people[] = {{"Ada <L>", 36, 1, {"x&y", "b"}, 2}, {"Bob", 7, 0, {0}, 0}};
+    for (size_t k = 0; k < 2; k++) {
+        const struct person *p = &people[k];
+        json_t *j = json_pack("{s:s,s:I,s:b,s:[],s:s}", "name", p->name, "age", (json_int_t)p->age,
+                              "admin", p->admin, "tags", "id", "");
+        for (size_t i = 0; i < p->ntags; i++)
+            json_array_append_new(json_object_get(j, "tags"), json_string(p->tags[i]));
+        char id[32];
+        snprintf(id, sizeof id, "p-%lld", p->age);
+        json_object_set_new(j, "id", json_string(id));
+        /* "self" two levels deep, as the struct's is */
+        json_t *inner = json_deep_copy(j), *mid = json_deep_copy(j);
+        json_object_set_new(mid, "self", inner);
+        json_object_set_new(j, "self", mid);
+        json_t *site = json_pack("{s:s,s:s}", "site", "S", "name", "under");
+        for (size_t t = 0; t < sizeof tmpls / sizeof *tmpls; t++) {
+            struct tmpl *tp = NULL;
+            struct wa_error err = {0};
+            OK(tmpl_compile(tmpls[t], strlen(tmpls[t]), &tp, &err) == 0, "%s", err.msg);
+            struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+            struct tmpl_value ctx[2];
+            tmpl_value_json(site, &ctx[0]);
+            tmpl_value_typed(TMPL_OBJECT, &person_type, p, 0, &ctx[1]);
+            OK(tmpl_render_values(NULL, tp, ctx, 2, &a, &err) == 0, "typed: %s", err.msg);
+            tmpl_value_json(j, &ctx[1]);
+            OK(tmpl_render_values(NULL, tp, ctx, 2, &b, &err) == 0, "JSON: %s", err.msg);
+            STR_EQ(strbuf_str(&a), strbuf_str(&b), tmpls[t]);
+            strbuf_free(&a);
+            strbuf_free(&b);
+            tmpl_free(tp);
+        }
+        json_decref(j);
+        json_decref(site);
+    }
+    /* an object interpolated is an error, typed or not */
+    struct tmpl *tp = NULL;
+    struct wa_error err = {0};
+    tmpl_compile("{{self}}", 8, &tp, &err);
+    struct tmpl_value v;
+    tmpl_value_typed(TMPL_OBJECT, &person_type, &people[0], 0, &v);
+    struct strbuf out = STRBUF_INIT;
+    OK(tmpl_render_values(NULL, tp, &v, 1, &out, &err) == WA_ERR_FORMAT &&
+           strstr(err.msg, "an object"),
+       "a typed object interpolated: %s", err.msg);
+    strbuf_free(&out);
+    tmpl_free(tp);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 2 && strcmp(argv[1], "--spec") == 0) {
@@ -519,5 +621,6 @@ int main(int argc, char **argv)
     test_partials();
     test_limits();
     test_dir_loader();
+    test_typed();
     return harness_done();
 }
