@@ -146,8 +146,13 @@ def builds_mismatch(cache):
 
 def records(cache):
     """{key: record JSON text} of the records in a database folder ({} when
-    there is no database)."""
+    there is no database, or one without its schema yet)."""
     if not os.path.exists(db_path(cache)):
+        return {}
+    # A first crawl killed between creating the file and committing its
+    # schema (one transaction) leaves a file without tables: no records
+    # yet, which the next crawl's open completes.
+    if not db_query(cache, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'records'"):
         return {}
     return dict(db_query(cache, "SELECT key, record FROM records"))
 
