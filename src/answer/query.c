@@ -22,7 +22,7 @@ json_t *query_differences(const struct dbview *v, const char *project, const cha
     json_t *out = json_array();
     for (size_t i = 0; i < v->nrows; i++) {
         const struct dbview_row *r = &v->rows[i];
-        if (strcmp(r->project, project) != 0 || json_array_size(r->differences) == 0)
+        if (strcmp(r->project, project) != 0 || r->ndifferences == 0)
             continue;
         if (platform && strcmp(r->platform, platform) != 0)
             continue;

@@ -50,7 +50,9 @@ static void row_free(struct dbview_row *r)
         record_wheel_free(&r->wheels[i]);
     free(r->wheels);
     recbinaries_free(&r->binaries);
-    json_decref(r->differences);
+    for (size_t i = 0; i < r->ndifferences; i++)
+        free(r->differences[i]);
+    free(r->differences);
     free(r->gfx);
     free(r->scanned_at);
     free(r->wheelarch_version);

@@ -44,12 +44,13 @@ struct dbview_row {
     struct record_wheel *wheels;     /* its wheels, by file name */
     size_t nwheels, capwheels;
     struct recbinaries binaries; /* own binaries (recbinary_is_own): dbview_row_binaries */
-    json_t *differences; /* ["sm_90a (2 of 341 modules) is not in the declared list", ...] */
-    char *scanned_at;    /* newest scan date of its records, or NULL */
-    char *source_key;    /* inferred rows: the record their code comes from */
-    char *requires;      /* the Requires-Dist of the wheel its code comes from
-                          * (one per line), or NULL; the GPU libraries it pins that
-                          * the view holds join `code` (compat_code_add_library) */
+    char **differences; /* "sm_90a (in 2 of 341 modules) is not in the declared list", ... */
+    size_t ndifferences;
+    char *scanned_at; /* newest scan date of its records, or NULL */
+    char *source_key; /* inferred rows: the record their code comes from */
+    char *requires;   /* the Requires-Dist of the wheel its code comes from
+                       * (one per line), or NULL; the GPU libraries it pins that
+                       * the view holds join `code` (compat_code_add_library) */
     char *wheelarch_version;
 };
 
@@ -152,7 +153,7 @@ json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r);
  * reference: kept as text in the row (a tree per scanned row would be most
  * of a big view's memory), parsed when a page asks. */
 json_t *dbview_row_binaries(const struct dbview_row *r);
-/* The row's differences (a JSON array of strings), a new copy: the site
+/* The row's differences as a JSON array of strings (new): the site
  * reads one view on two threads, and jansson's reference counts are not
  * atomic, so no JSON value of a row may be shared into a page. */
 json_t *dbview_row_differences(const struct dbview_row *r);

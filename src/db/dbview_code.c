@@ -261,9 +261,14 @@ static size_t *modules_with(const struct compat_code *c, const struct target *ha
     return m;
 }
 
+static void add_difference(struct dbview_row *r, const char *s)
+{
+    r->differences = xrealloc(r->differences, (r->ndifferences + 1) * sizeof *r->differences);
+    r->differences[r->ndifferences++] = xstrdup(s);
+}
+
 void dbvi_differences(struct dbview_row *r)
 {
-    r->differences = json_array();
     const struct declared *d = r->declared;
     if (!d || r->status == VIEW_DECLARED)
         return;
@@ -287,7 +292,7 @@ void dbvi_differences(struct dbview_row *r)
                 strbuf_reset(&b);
                 strbuf_addf(&b, "%s (in %zu of %zu modules) is not in the declared list", name,
                             mods[i], r->code.modules);
-                json_array_append_new(r->differences, json_string(strbuf_str(&b)));
+                add_difference(r, strbuf_str(&b));
             }
         free(mods);
         for (size_t i = 0; i < nwant; i++)
@@ -297,7 +302,7 @@ void dbvi_differences(struct dbview_row *r)
                 strbuf_reset(&b);
                 strbuf_addf(&b, "declared %s%s is not in the binaries", name,
                             kind == TARGET_PTX ? " (+PTX)" : "");
-                json_array_append_new(r->differences, json_string(strbuf_str(&b)));
+                add_difference(r, strbuf_str(&b));
             }
     }
     strbuf_free(&b);

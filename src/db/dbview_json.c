@@ -140,9 +140,10 @@ json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r)
 
 json_t *dbview_row_differences(const struct dbview_row *r)
 {
-    /* strings, never changed: a shallow copy (jansson counts references
-     * atomically, so threads may share them) */
-    return r->differences ? json_copy(r->differences) : json_array();
+    json_t *a = json_array();
+    for (size_t i = 0; i < r->ndifferences; i++)
+        json_array_append_new(a, json_string(r->differences[i]));
+    return a;
 }
 
 json_t *dbview_row_binaries(const struct dbview_row *r)

@@ -171,8 +171,7 @@ json_t *sitedata_release_page(const struct sitedata *d, size_t *next)
         json_object_set_new(x, "binaries", dbview_row_binaries(row));
         json_object_set_new(x, "platform_name", json_string(sitedata_platform_name(row->platform)));
         sitedata_set_href(x, "index_href", row->index_url);
-        json_object_set_new(x, "has_differences",
-                            json_boolean(json_array_size(row->differences) > 0));
+        json_object_set_new(x, "has_differences", json_boolean(row->ndifferences > 0));
         json_object_set_new(x, "has_wheels", json_boolean(row->nwheels > 0));
         /* Ids from the variant and platform, unique in the page; binaries
          * by their place (member paths are any bytes). */
