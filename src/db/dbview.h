@@ -148,14 +148,11 @@ const char *dbview_newest_version(const struct dbview *v, const char *project);
  * without its wheels (record_wheel_json of each, as the caller wants them)
  * and binaries (dbview_row_binaries). */
 json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r);
-/* The row's own binaries: [{path, format, modules, sass, ptx, gfx, targets,
- * compression, declared}], an empty array when it has none.  New
- * reference: kept as text in the row (a tree per scanned row would be most
- * of a big view's memory), parsed when a page asks. */
+/* The row's own binaries as JSON: [{path, format, modules, sass, ptx, gfx,
+ * targets, compression, declared}], an empty array when it has none.  New
+ * reference, written from the row's typed binaries when a page asks. */
 json_t *dbview_row_binaries(const struct dbview_row *r);
-/* The row's differences as a JSON array of strings (new): the site
- * reads one view on two threads, and jansson's reference counts are not
- * atomic, so no JSON value of a row may be shared into a page. */
+/* The row's differences as a JSON array of strings (new reference). */
 json_t *dbview_row_differences(const struct dbview_row *r);
 
 /* A PTX target's name and its ISA as the feeds write it ("compute_90",
