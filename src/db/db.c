@@ -337,7 +337,12 @@ static int open_at(const char *path, int flags, int max_version, struct db **out
         goto fail;
     }
     if (ro && version == 0) {
-        rc = wa_error_set(err, WA_ERR_FORMAT, "%s: an empty SQLite file, not a wheelarch database",
+        /* wheelarch makes a database's schema in one transaction: a file
+         * with none is a first crawl killed before it, or not ours */
+        rc = wa_error_set(err, WA_ERR_FORMAT,
+                          "%s: an empty SQLite file with no schema (a first crawl stopped before "
+                          "it stored anything, or not a wheelarch database): run `wheelarch "
+                          "crawl` to make it one",
                           path);
         goto fail;
     }
