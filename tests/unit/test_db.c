@@ -548,6 +548,11 @@ static void migrations(void)
     OK(count(dir, "SELECT count(*) FROM binaries") < 0, "version 1 has no binaries table");
     /* A record stored by version 1 (its columns as version 1 wrote them). */
     json_t *rec = load(SCANNED);
+    /* with requirements: version 5 copies them as JSON, version 8 makes
+     * them one per line */
+    json_object_set_new(
+        rec, "requires_dist",
+        json_pack("[ss]", "nvidia-cudnn-cu12==9.10.2.21; platform_system == 'Linux'", "filelock"));
     struct record c;
     OK(record_of_json(SCANNED, rec, &c, &err) == 0, "columns");
     char *c_sass = recbinary_targets_text(&c.sass), *c_ptx = recbinary_targets_text(&c.ptx),
@@ -606,6 +611,13 @@ static void migrations(void)
        "the upgrade filled the binaries of the records already stored");
     OK(count(dir, "SELECT count(*) FROM targets WHERE wheel = '" SCANNED "'") > 0,
        "and their targets");
+    INT_EQ(count(dir, "SELECT count(*) FROM wheels WHERE key = '" SCANNED "' AND requires = "
+                      "'nvidia-cudnn-cu12==9.10.2.21; platform_system == ''Linux''' || char(10) "
+                      "|| 'filelock'"),
+           1, "the upgrade made the requirements one per line");
+    INT_EQ(count(dir, "SELECT count(*) FROM builds WHERE best = '" SCANNED "' AND requires = "
+                      "(SELECT requires FROM wheels WHERE key = '" SCANNED "')"),
+           1, "and builds has them too");
     INT_EQ(count(dir, "SELECT count(*) FROM wheels WHERE key = '" SCANNED "' AND name = 'torch'"
                       " AND local_label = 'cu130' AND size > 0 AND sha256_verified IS NOT NULL"
                       " AND python_tag IS NOT NULL AND indexes IS NOT NULL AND yanked = 0"),
