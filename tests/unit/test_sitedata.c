@@ -7,10 +7,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "db.h"
+#include "dbmerge.h"
 #include "fsutil.h"
 #include "harness.h"
 #include "outdir.h"
 #include "sitedata.h"
+#include "sitejob.h"
+#include "sitestamp.h"
 
 static void segment(const char *in, const char *want)
 {
@@ -109,6 +113,92 @@ static void outdir_cases(const char *work)
     free(tmp);
 }
 
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char *p = fsutil_join(dir, name);
+    OK(fsutil_write_atomic(p, text, strlen(text), 0, NULL) == 0, "write %s", p);
+    free(p);
+}
+
+/* A rebuild is skipped when the stamp's inputs are equal: each input that
+ * changes the site must change them, and nothing else may. */
+static void stamp_cases(const char *work, const char *site_db)
+{
+    char *root = fsutil_join(work, "stamp");
+    char *tmpl = fsutil_join(root, "templates"), *data = fsutil_join(root, "data"),
+         *cache = fsutil_join(root, "cache");
+    fsutil_mkdirs(tmpl, NULL);
+    fsutil_mkdirs(data, NULL);
+    fsutil_mkdirs(cache, NULL);
+    char *dbfile = fsutil_join(cache, DB_FILE);
+    remove(dbfile); /* an earlier run's */
+    free(dbfile);
+    write_file(tmpl, "page.mustache", "{{title}}");
+    write_file(data, "notes.csv", "a,b\n1,2\n");
+    struct site_options o = {.cache_dir = cache,
+                             .out_dir = root,
+                             .templates_dir = tmpl,
+                             .data_dir = data,
+                             .nightlies = 30,
+                             .today = "2026-11-28"};
+    char *base = sitestamp_inputs(&o);
+    OK(base && strlen(base) == 64, "inputs hashed: %s", base ? base : "(none)");
+    char *again = sitestamp_inputs(&o);
+    STR_EQ(again, base, "the same inputs, the same hash");
+    free(again);
+    /* each change, then back */
+    const char *what[] = {"base URL",           "nightlies",       "PEP 691 JSON",
+                          "a template's bytes", "a new data file", "the database"};
+    for (int k = 0; k < 6; k++) {
+        struct site_options m = o;
+        if (k == 0)
+            m.base_url = "https://example.org/w";
+        else if (k == 1)
+            m.nightlies = 10;
+        else if (k == 2)
+            m.simple_json = 1;
+        else if (k == 3)
+            write_file(tmpl, "page.mustache", "{{title}}!");
+        else if (k == 4)
+            write_file(data, "more.csv", "x\n");
+        else {
+            struct db *db = NULL;
+            struct dbmerge_stats st;
+            struct wa_error err = {0};
+            OK(db_open(cache, 0, &db, &err) == 0 &&
+                   db_import(db, site_db, &st, NULL, NULL, &err) == 0,
+               "records stored: %s", err.msg);
+            db_close(db);
+        }
+        char *h = sitestamp_inputs(&m);
+        OK(h && strcmp(h, base) != 0, "%s changed: the inputs differ", what[k]);
+        if (k == 3)
+            write_file(tmpl, "page.mustache", "{{title}}");
+        if (k == 4) {
+            char *p = fsutil_join(data, "more.csv");
+            remove(p);
+            free(p);
+        }
+        if (k < 5) {
+            char *back = sitestamp_inputs(&o);
+            STR_EQ(back, base, "and back: the same hash again");
+            free(back);
+        }
+        free(h);
+    }
+    /* the database unchanged since: the same hash; one more write: another */
+    char *with_db = sitestamp_inputs(&o);
+    char *same = sitestamp_inputs(&o);
+    STR_EQ(same, with_db, "the database unchanged: the same hash");
+    free(same);
+    free(with_db);
+    free(base);
+    free(tmpl);
+    free(data);
+    free(cache);
+    free(root);
+}
+
 int main(int argc, char **argv)
 {
     segment("torch", "torch");
@@ -134,6 +224,8 @@ int main(int argc, char **argv)
     if (argc > 1) {
         fsutil_mkdirs(argv[1], NULL);
         outdir_cases(argv[1]);
+        if (argc > 2)
+            stamp_cases(argv[1], argv[2]);
     }
     return harness_done();
 }
