@@ -137,7 +137,7 @@ size_t db_count_records(struct db *db);
 struct db_wheel {
     const char *key, *status, *project, *version, *variant, *platform;
     const char *scanned_at, *inferred_from, *index_url, *wheelarch_version;
-    const char *code; /* record_code, or NULL */
+    const char *code; /* recbinaries_code's text, or NULL */
     /* the wheel's line (struct record_wheel's fields) */
     const char *filename, *url, *sha256, *upload_time, *requires_python, *yanked_reason;
     long long size;      /* -1 when unknown */

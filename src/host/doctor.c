@@ -38,9 +38,9 @@ struct dist {
     const char *site;
     char **requires;
     size_t nrequires;
-    json_t *rec; /* {"wheel": {...}, "binaries": [...]}: what record_code reads */
+    json_t *rec; /* {"wheel": {...}, "binaries": [...]}: what recbinaries_of reads */
     size_t gpu_files;
-    char *code;      /* record_code of rec, or NULL */
+    char *code;      /* recbinaries_code of rec's binaries, or NULL */
     int required_by; /* a GPU library another distribution pins */
     int no_record;   /* its RECORD is missing or unreadable: files unknown */
     char *limit;     /* a limit hit while checking it (the rest unchecked), or NULL */

@@ -1,4 +1,4 @@
-/* libFuzzer target: the database's code column (record_code's text:
+/* libFuzzer target: the database's code column (recbinaries_code's text:
  * "MODULES TARGET...;...|PTX=ISA ..."), which build and query parse for
  * every row they read and which a hand-edited database can hold anything
  * in.  Any text must parse without reading out of bounds, and what comes
