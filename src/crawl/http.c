@@ -2,6 +2,7 @@
  * http: libcurl GET with retries, streaming bodies to a sink.
  */
 #include "http.h"
+#include "http_impl.h"
 
 #include <arpa/inet.h>
 #include <curl/curl.h>
@@ -391,102 +392,6 @@ static curl_socket_t on_open_socket(void *ud, curlsocktype purpose, struct curl_
     return socket(addr->family, addr->socktype | SOCK_CLOEXEC, addr->protocol);
 }
 
-/* The scheme and host of a URL (caller frees both); -1 when malformed. */
-static int url_parts(const char *url, char **scheme, char **host)
-{
-    *scheme = *host = NULL;
-    CURLU *u = curl_url();
-    if (!u)
-        abort();
-    char *s = NULL, *h = NULL;
-    int rc = -1;
-    if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
-        curl_url_get(u, CURLUPART_SCHEME, &s, 0) == CURLUE_OK &&
-        curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK) {
-        *scheme = xstrdup(s);
-        *host = xstrdup(h);
-        rc = 0;
-    }
-    curl_free(s);
-    curl_free(h);
-    curl_url_cleanup(u);
-    return rc;
-}
-
-/* A Location value resolved against the URL that sent it (read from the
- * headers: the body, and with it curl's own redirect URL, may be cut off).
- * NULL when it does not make a URL; caller frees. */
-static char *resolve(const char *base, const char *location)
-{
-    CURLU *u = curl_url();
-    if (!u)
-        abort();
-    char *out = NULL, *s = NULL;
-    if (curl_url_set(u, CURLUPART_URL, base, 0) == CURLUE_OK &&
-        curl_url_set(u, CURLUPART_URL, location, 0) == CURLUE_OK &&
-        curl_url_get(u, CURLUPART_URL, &s, 0) == CURLUE_OK)
-        out = xstrdup(s);
-    curl_free(s);
-    curl_url_cleanup(u);
-    return out;
-}
-
-static int is_redirect(long s)
-{
-    return s == 301 || s == 302 || s == 303 || s == 307 || s == 308;
-}
-
-/* What a failure deserves: no retry, one short retry (the host did not
- * answer at all), or the full policy (a transient failure). */
-enum retry_kind { RETRY_NONE, RETRY_SHORT, RETRY_FULL };
-
-/* Whether a receive error is the network's (a reset, a connection
- * dropped: worth another try) rather than the server's answer breaking the
- * protocol (headers too large, a malformed chunk size, endless "100
- * Continue"), which the same server gives again on every try.  curl names
- * the socket's failures "Recv failure: ..." and "Failure when receiving
- * data from the peer"; everything else it reports as RECV_ERROR is a
- * parse of what the server sent. */
-static int network_recv_error(const char *msg)
-{
-    return !msg || !*msg || strncmp(msg, "Recv failure", 12) == 0 ||
-           strncmp(msg, "Failure when receiving data from the peer", 41) == 0 ||
-           strstr(msg, "Connection reset") != NULL || strstr(msg, "Connection died") != NULL;
-}
-
-static int retry_kind_of(CURLcode c, long status, const char *msg, int *unreachable)
-{
-    *unreachable = 0;
-    switch (c) {
-    case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_COULDNT_RESOLVE_PROXY:
-    case CURLE_COULDNT_CONNECT:
-        *unreachable = 1;
-        return RETRY_SHORT;
-    case CURLE_OPERATION_TIMEDOUT: /* only the connect timeout is curl's */
-        if (status)
-            return RETRY_FULL;
-        *unreachable = 1;
-        return RETRY_SHORT;
-    case CURLE_RECV_ERROR:
-        return network_recv_error(msg) ? RETRY_FULL : RETRY_NONE;
-    case CURLE_PARTIAL_FILE:
-    case CURLE_SEND_ERROR:
-    case CURLE_GOT_NOTHING:
-    case CURLE_HTTP2:
-    case CURLE_HTTP2_STREAM:
-    case CURLE_SSL_CONNECT_ERROR:
-        return RETRY_FULL;
-    default:
-        return RETRY_NONE;
-    }
-}
-
-static int retryable_status(long s)
-{
-    return s == 408 || s == 429 || s == 500 || s == 502 || s == 503 || s == 504;
-}
-
 static void sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
@@ -570,7 +475,7 @@ static int run_attempt(struct http_client *c, const struct http_request *req,
     *retry_after = -1;
     for (int hop = 0;; hop++) {
         char *scheme, *host;
-        if (url_parts(url, &scheme, &host) < 0) {
+        if (httpi_url_parts(url, &scheme, &host) < 0) {
             rc = wa_error_set(err, WA_ERR_NETWORK, "%s%.200s is not a valid URL",
                               hop ? "redirect target " : "", url);
             break;
@@ -623,7 +528,7 @@ static int run_attempt(struct http_client *c, const struct http_request *req,
         if (cc == CURLE_WRITE_ERROR && a.dropped_body)
             cc = CURLE_OK;
         if (cc != CURLE_OK) {
-            *kind = retry_kind_of(cc, resp->status, c->errbuf, &resp->unreachable);
+            *kind = httpi_retry_kind_of(cc, resp->status, c->errbuf, &resp->unreachable);
             if (cc == CURLE_OPERATION_TIMEDOUT && !resp->status)
                 rc = wa_error_set(err, WA_ERR_NETWORK, "no connection within %.0f s",
                                   (double)c->opt.connect_timeout_ms / 1000);
@@ -637,7 +542,9 @@ static int run_attempt(struct http_client *c, const struct http_request *req,
                                   c->errbuf[0] ? c->errbuf : curl_easy_strerror(cc));
             break;
         }
-        char *next = is_redirect(resp->status) && a.location[0] ? resolve(url, a.location) : NULL;
+        char *next = httpi_is_redirect(resp->status) && a.location[0]
+                         ? httpi_resolve(url, a.location)
+                         : NULL;
         if (next) {
             if (hop >= c->opt.max_redirects) {
                 free(next);
@@ -649,7 +556,7 @@ static int run_attempt(struct http_client *c, const struct http_request *req,
             url = next;
             continue;
         }
-        if (retryable_status(resp->status)) {
+        if (httpi_retryable_status(resp->status)) {
             *kind = RETRY_FULL;
             rc = wa_error_set(err, WA_ERR_NETWORK, "HTTP %ld", resp->status);
             /* 0 means "no Retry-After header" to curl: keep our own delay. */
@@ -671,7 +578,7 @@ int http_get(struct http_client *c, const struct http_request *req, struct http_
     memset(resp, 0, sizeof *resp);
     reset_response(resp);
     char *oscheme, *ohost;
-    if (url_parts(req->origin ? req->origin : req->url, &oscheme, &ohost) < 0) {
+    if (httpi_url_parts(req->origin ? req->origin : req->url, &oscheme, &ohost) < 0) {
         free(c->final_url);
         c->final_url = xstrdup(req->url);
         return wa_error_set(err, WA_ERR_NETWORK, "%.200s is not a valid URL",
