@@ -2,7 +2,8 @@
  * sitedata_impl: what the files of sitedata share.  Not for other modules.
  * They call downwards only, in this order:
  *   sitedata.c          the entry points: which builder runs when
- *   sitedata_feeds.c, sitedata_gpus.c, sitedata_home.c, sitedata_releases.c
+ *   sitedata_feeds.c, sitedata_simple.c, sitedata_gpus.c, sitedata_home.c,
+ *   sitedata_releases.c, sitedata_wheel.c
  *                       one kind of page or document each
  *   sitedata_shared.c   what they ask of the shared data (the newest rows,
  *                       the answers per device)
