@@ -54,7 +54,7 @@ static long long int_or_unsaid(json_t *v)
     return json_is_integer(v) && json_integer_value(v) >= 0 ? (long long)json_integer_value(v) : -1;
 }
 
-static void targets_of(json_t *arr, struct recbinary_targets *l)
+void recbinary_targets_of(json_t *arr, struct recbinary_targets *l)
 {
     l->v = xmalloc((json_array_size(arr) ? json_array_size(arr) : 1) * sizeof *l->v);
     l->n = 0;
@@ -121,10 +121,10 @@ static void binary_of(json_t *o, int bundles, struct recbinary *b)
     b->dlink_modules = int_or_unsaid(json_object_get(o, "dlink_modules"));
     b->library_modules = int_or_unsaid(json_object_get(o, "library_modules"));
     b->bundled = bundles && recbinary_is_bundled(path);
-    targets_of(json_object_get(o, "sass"), &b->sass);
-    targets_of(json_object_get(o, "ptx"), &b->ptx);
-    targets_of(json_object_get(o, "lto"), &b->lto);
-    targets_of(json_object_get(o, "gfx"), &b->gfx);
+    recbinary_targets_of(json_object_get(o, "sass"), &b->sass);
+    recbinary_targets_of(json_object_get(o, "ptx"), &b->ptx);
+    recbinary_targets_of(json_object_get(o, "lto"), &b->lto);
+    recbinary_targets_of(json_object_get(o, "gfx"), &b->gfx);
 
     json_t *ts = json_object_get(o, "targets");
     b->targets = xcalloc(json_object_size(ts) ? json_object_size(ts) : 1, sizeof *b->targets);
@@ -158,7 +158,7 @@ static void binary_of(json_t *o, int bundles, struct recbinary *b)
         if (!json_is_object(s))
             continue;
         b->sets[b->nsets].modules = int_or_unsaid(json_object_get(s, "modules"));
-        targets_of(json_object_get(s, "targets"), &b->sets[b->nsets].targets);
+        recbinary_targets_of(json_object_get(s, "targets"), &b->sets[b->nsets].targets);
         b->nsets++;
     }
 
@@ -179,8 +179,8 @@ static void binary_of(json_t *o, int bundles, struct recbinary *b)
 
     json_t *decl = json_object_get(o, "declared");
     b->declared = json_is_object(decl);
-    targets_of(json_object_get(decl, "sass"), &b->declared_sass);
-    targets_of(json_object_get(decl, "ptx"), &b->declared_ptx);
+    recbinary_targets_of(json_object_get(decl, "sass"), &b->declared_sass);
+    recbinary_targets_of(json_object_get(decl, "ptx"), &b->declared_ptx);
     lines_of(json_object_get(o, "arch_flags"), &b->arch_flags);
     lines_of(json_object_get(o, "warnings"), &b->warnings);
 }

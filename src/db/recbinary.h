@@ -126,6 +126,9 @@ int recbinary_is_own(const struct recbinary *b);
 
 /* ---- the text forms of the database's columns --------------------------- */
 
+/* The targets of a checked JSON list of target names (names that do not
+ * parse are left out; NULL or not a list: none).  Free l->v. */
+void recbinary_targets_of(json_t *list, struct recbinary_targets *l);
 /* Canonical names separated by single spaces ("" for none).  Caller frees. */
 char *recbinary_targets_text(const struct recbinary_targets *l);
 /* Parses such a text (NULL gives an empty list).  Returns 0, or -1 when a

@@ -192,23 +192,6 @@ json_t *record_wheel_json(const struct record_wheel *w)
     return o;
 }
 
-/* The canonical name of a target name, or 0 when it does not parse. */
-
-/* The canonical names of a checked list of targets, parsed. */
-static void targets_of(json_t *list, struct recbinary_targets *l)
-{
-    l->v = xmalloc((json_array_size(list) ? json_array_size(list) : 1) * sizeof *l->v);
-    l->n = 0;
-    size_t i;
-    json_t *v;
-    json_array_foreach(list, i, v)
-    {
-        const char *s = json_string_value(v);
-        if (s && target_parse(s, &l->v[l->n]) == 0)
-            l->n++;
-    }
-}
-
 /* The strings of a checked list, joined by sep (no sep in them). */
 static char *joined(json_t *list, char sep)
 {
@@ -273,9 +256,9 @@ int record_of_json(const char *key, json_t *rec, struct record *r, struct wa_err
     json_t *y = json_object_get(rec, "yanked"); /* PEP 691: false, true or the reason */
     r->yanked = json_is_true(y) || json_is_string(y);
     r->yanked_reason = json_is_string(y) ? xstrdup(json_string_value(y)) : NULL;
-    targets_of(json_object_get(rec, "sass"), &r->sass);
-    targets_of(json_object_get(rec, "ptx"), &r->ptx);
-    targets_of(json_object_get(rec, "gfx"), &r->gfx);
+    recbinary_targets_of(json_object_get(rec, "sass"), &r->sass);
+    recbinary_targets_of(json_object_get(rec, "ptx"), &r->ptx);
+    recbinary_targets_of(json_object_get(rec, "gfx"), &r->gfx);
     recbinaries_of(rec, &r->binaries);
     r->code = recbinaries_code(&r->binaries);
     json_t *req = json_object_get(rec, "requires_dist");
