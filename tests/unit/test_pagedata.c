@@ -31,6 +31,7 @@
 #include "dotver.h"
 #include "fsutil.h"
 #include "grid.h"
+#include "fixturedb.h"
 #include "harness.h"
 #include "query.h"
 #include "recbinary.h"
@@ -329,12 +330,6 @@ static void release_pages(const struct dbview *v, const struct sitedata *d)
     strmap_free(seen);
 }
 
-static void refused(void *ud, const char *what, const char *why)
-{
-    (void)ud;
-    fprintf(stderr, "import refused %s: %s\n", what, why);
-}
-
 int main(int argc, char **argv)
 {
     struct wa_error err;
@@ -346,23 +341,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err.msg);
         return 2;
     }
-    char *cache = fsutil_join(argv[3], "cache");
-    fsutil_mkdirs(cache, NULL);
-    for (const char *const *x = (const char *const[]){"", "-wal", "-shm", NULL}; *x; x++) {
-        char *f = fsutil_join(cache, DB_FILE);
-        char *g = malloc(strlen(f) + 8);
-        sprintf(g, "%s%s", f, *x);
-        remove(g); /* a database of an earlier run */
-        free(g);
-        free(f);
-    }
-    struct db *db = NULL;
-    struct dbmerge_stats st;
-    if (db_open(cache, 0, &db, &err) < 0 || db_import(db, argv[2], &st, refused, NULL, &err) < 0) {
-        fprintf(stderr, "import %s: %s\n", argv[2], err.msg);
+    char *cache = fixturedb_make(argv[3], (const char *const[]){argv[2]}, 1);
+    if (!cache)
         return 2;
-    }
-    db_close(db);
     struct dbview v;
     if (dbview_build_with(cache, &T, 0, -1, &v, wheel_page, NULL, &err) < 0) {
         fprintf(stderr, "view: %s\n", err.msg);

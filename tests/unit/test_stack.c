@@ -31,6 +31,7 @@
 #include "dbview.h"
 #include "dotver.h"
 #include "fsutil.h"
+#include "fixturedb.h"
 #include "harness.h"
 #include "invariants.h"
 #include "query.h"
@@ -145,12 +146,6 @@ static void one_stack(const struct query_options *o, const char *const *projects
     stack_free(s);
 }
 
-static void refused(void *ud, const char *what, const char *why)
-{
-    (void)ud;
-    fprintf(stderr, "import refused %s: %s\n", what, why);
-}
-
 int main(int argc, char **argv)
 {
     struct wa_error err;
@@ -162,24 +157,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err.msg);
         return 2;
     }
-    char *cache = fsutil_join(argv[4], "cache");
-    fsutil_mkdirs(cache, NULL);
-    for (const char *const *x = (const char *const[]){"", "-wal", "-shm", NULL}; *x; x++) {
-        char *f = fsutil_join(cache, DB_FILE);
-        char *g = malloc(strlen(f) + 8);
-        sprintf(g, "%s%s", f, *x);
-        remove(g); /* a database of an earlier run */
-        free(g);
-        free(f);
-    }
-    struct db *db = NULL;
-    struct dbmerge_stats st;
-    if (db_open(cache, 0, &db, &err) < 0 || db_import(db, argv[2], &st, refused, NULL, &err) < 0 ||
-        db_import(db, argv[3], &st, refused, NULL, &err) < 0) {
-        fprintf(stderr, "import %s, %s: %s\n", argv[2], argv[3], err.msg);
+    char *cache = fixturedb_make(argv[4], (const char *const[]){argv[2], argv[3]}, 2);
+    if (!cache)
         return 2;
-    }
-    db_close(db);
     if (dbview_build(cache, &T, 0, &V, &err) < 0) {
         fprintf(stderr, "view: %s\n", err.msg);
         return 2;
