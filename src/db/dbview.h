@@ -43,7 +43,7 @@ struct dbview_row {
     char *index_url;                 /* the index to install from */
     struct record_wheel *wheels;     /* its wheels, by file name */
     size_t nwheels, capwheels;
-    struct recbinaries binaries; /* own binaries (recbinary_is_own): dbview_row_binaries */
+    struct recbinaries binaries; /* own binaries (recbinary_is_own), for its release page */
     char **differences; /* "sm_90a (in 2 of 341 modules) is not in the declared list", ... */
     size_t ndifferences;
     char *scanned_at; /* newest scan date of its records, or NULL */
@@ -146,12 +146,8 @@ const char *dbview_newest_version(const struct dbview *v, const char *project);
 
 /* The row as JSON (caller owns the reference): the feed's row format,
  * without its wheels (record_wheel_json of each, as the caller wants them)
- * and binaries (dbview_row_binaries). */
+ * and binaries (release pages read them typed: sitedata_release). */
 json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r);
-/* The row's own binaries as JSON: [{path, format, modules, sass, ptx, gfx,
- * targets, compression, declared}], an empty array when it has none.  New
- * reference, written from the row's typed binaries when a page asks. */
-json_t *dbview_row_binaries(const struct dbview_row *r);
 /* The row's differences as a JSON array of strings (new reference). */
 json_t *dbview_row_differences(const struct dbview_row *r);
 
@@ -166,5 +162,13 @@ json_t *dbview_isa_json(const struct compat_code *code);
  * (url null when no commit, tag or branch is named), or JSON null when the
  * source names no file.  New reference. */
 json_t *dbview_citation(const char *source);
+/* The same, typed: 1 with c->text and c->url (NULL when no commit, tag or
+ * branch is named) set, both the caller's to free; 0 when the source names
+ * no file. */
+struct dbview_citation {
+    char *text;
+    char *url;
+};
+int dbview_citation_parse(const char *source, struct dbview_citation *c);
 
 #endif

@@ -171,7 +171,7 @@ void dbview_row_apply_code(struct dbview_row *r, const char *code)
 }
 
 /* The project's own binaries (recbinary_is_own) of a wheel's, copied:
- * what a row keeps (see dbview_row_binaries). */
+ * what a row keeps for its release page. */
 void dbvi_own_binaries(const struct recbinaries *all, struct recbinaries *out)
 {
     out->v = xmalloc((all->n ? all->n : 1) * sizeof *out->v);

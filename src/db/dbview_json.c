@@ -1,6 +1,6 @@
 /*
- * dbview_json: the view's rows written as JSON (the feed's row objects,
- * their differences and binaries) and the citation of a source.
+ * dbview_json: the view's rows written as JSON (the feed's row objects and
+ * their differences) and the citation of a source.
  */
 #include "dbview_impl.h"
 
@@ -146,44 +146,6 @@ json_t *dbview_row_differences(const struct dbview_row *r)
     return a;
 }
 
-json_t *dbview_row_binaries(const struct dbview_row *r)
-{
-    json_t *out = json_array();
-    for (size_t i = 0; i < r->binaries.n; i++) {
-        const struct recbinary *b = &r->binaries.v[i];
-        json_t *o = json_object();
-        json_object_set_new(o, "path", json_string(b->path));
-        if (b->format)
-            json_object_set_new(o, "format", json_string(b->format));
-        if (b->modules >= 0)
-            json_object_set_new(o, "modules", json_integer((json_int_t)b->modules));
-        json_object_set_new(o, "sass", recbinary_targets_json(&b->sass));
-        json_object_set_new(o, "ptx", recbinary_targets_json(&b->ptx));
-        if (b->gfx.n)
-            json_object_set_new(o, "gfx", recbinary_targets_json(&b->gfx));
-        json_t *ts = json_object();
-        for (size_t k = 0; k < b->ntargets; k++) {
-            char name[TARGET_NAME_MAX];
-            target_format(&b->targets[k].t, name, sizeof name);
-            json_object_set_new(ts, name, recbinary_target_json(&b->targets[k]));
-        }
-        json_object_set_new(o, "targets", ts);
-        json_t *comp = json_object();
-        for (size_t k = 0; k < b->ncompression; k++)
-            json_object_set_new(comp, b->compression[k].codec,
-                                json_integer((json_int_t)b->compression[k].entries));
-        json_object_set_new(o, "compression", comp);
-        if (b->declared) {
-            json_t *d = json_object();
-            json_object_set_new(d, "ptx", recbinary_targets_json(&b->declared_ptx));
-            json_object_set_new(d, "sass", recbinary_targets_json(&b->declared_sass));
-            json_object_set_new(o, "declared", d);
-        }
-        json_array_append_new(out, o);
-    }
-    return out;
-}
-
 /* A git ref worth linking: a commit, a tag, a release branch or main. */
 static int linkable_ref(const char *ref, size_t n)
 {
@@ -205,8 +167,9 @@ static int path_char(int c)
     return isalnum(c) || c == '.' || c == '_' || c == '-' || c == '/';
 }
 
-json_t *dbview_citation(const char *source)
+int dbview_citation_parse(const char *source, struct dbview_citation *c)
 {
+    c->text = c->url = NULL;
     /* "owner/repo:ref:path [notes]", "owner/repo:path@ref (notes)",
      * "owner/repo:path"; the first such reference in the text */
     const char *s = source ? source : "";
@@ -262,18 +225,24 @@ json_t *dbview_citation(const char *source)
         strbuf_addf(&t, "%.*s %.*s", (int)(colon - p), p, (int)(pe - path), path);
         if (ref) /* a commit by its first 12 digits, as git shows it */
             strbuf_addf(&t, " at %.*s", (int)(nref == 40 ? 12 : nref), ref);
-        json_t *o = json_object();
-        json_object_set_new(o, "text", json_string(t.buf));
-        strbuf_free(&t);
-        if (ref) {
-            char *url = xasprintf("https://github.com/%.*s/blob/%.*s/%.*s", (int)(colon - p), p,
-                                  (int)nref, ref, (int)(pe - path), path);
-            json_object_set_new(o, "url", json_string(url));
-            free(url);
-        } else {
-            json_object_set_new(o, "url", json_null());
-        }
-        return o;
+        c->text = strbuf_detach(&t, NULL);
+        if (ref)
+            c->url = xasprintf("https://github.com/%.*s/blob/%.*s/%.*s", (int)(colon - p), p,
+                               (int)nref, ref, (int)(pe - path), path);
+        return 1;
     }
-    return json_null();
+    return 0;
+}
+
+json_t *dbview_citation(const char *source)
+{
+    struct dbview_citation c;
+    if (!dbview_citation_parse(source, &c))
+        return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "text", json_string(c.text));
+    json_object_set_new(o, "url", c.url ? json_string(c.url) : json_null());
+    free(c.text);
+    free(c.url);
+    return o;
 }

@@ -121,7 +121,7 @@ const char *recbinary_wrong(const struct recbinary *b);
 
 /* Whether the binary is the project's own GPU code: not a bundled library,
  * and at least one module set.  These are the binaries a row of the view
- * shows (dbview_row_binaries). */
+ * shows on its release page. */
 int recbinary_is_own(const struct recbinary *b);
 
 /* ---- the text forms of the database's columns --------------------------- */

@@ -166,6 +166,8 @@ static void release_pages_run(struct release_job *j)
 {
     const struct dbview *v = j->d->v;
     while (j->rc == 0) {
+        /* the next page's rows, taken under the lock; its data made
+         * outside it */
         pthread_mutex_lock(j->mu);
         size_t at = *j->next, end = at;
         if (at > v->nrows) { /* the other thread failed */
@@ -176,15 +178,16 @@ static void release_pages_run(struct release_job *j)
             end++;
         *j->next = end;
         pthread_mutex_unlock(j->mu);
-        json_t *p = at < v->nrows ? sitedata_release_page(j->d, &at) : NULL;
-        if (!p)
+        struct sitedata_release p;
+        if (!sitedata_release_make(j->d, &at, &p))
             return;
-        char *path = xasprintf("%sindex.html", json_string_value(json_object_get(p, "path")));
+        struct tmpl_value page;
+        sitedata_release_value(&p, &page);
+        char *path = xasprintf("%sindex.html", p.path);
         const struct page_kind *k = &site_page_kinds[PAGE_RELEASE];
-        char *title = xasprintf("%s %s", json_string_value(json_object_get(p, "project")),
-                                json_string_value(json_object_get(p, "version")));
-        j->rc =
-            sitei_render(&j->c, k->template_name, path, p, title, k->description, title, &j->err);
+        char *title = xasprintf("%s %s", p.project, p.version);
+        j->rc = sitei_render_typed(&j->c, k->template_name, path, &page, j->c.data_as_of, title,
+                                   k->description, title, &j->err);
         if (j->rc < 0) {
             pthread_mutex_lock(j->mu);
             *j->next = v->nrows + 1;
@@ -192,7 +195,7 @@ static void release_pages_run(struct release_job *j)
         }
         free(title);
         free(path);
-        json_decref(p);
+        sitedata_release_free(&p);
     }
 }
 

@@ -110,12 +110,41 @@ char *sitedata_simple_link_html(const struct sitedata *d, size_t i, size_t k);
 size_t sitedata_gpu_count(const struct sitedata *d);
 json_t *sitedata_gpu_page(const struct sitedata *d, size_t i);
 
-/* The data of one release page (release/<project>/<version>/): the page
- * of the view row *next and the rows after it of the same version; *next
- * moves to the following page's first row.  NULL when *next is past the
- * last row.  Made one at a time, so a site's pages never all sit in
- * memory; the caller frees it with json_decref. */
-json_t *sitedata_release_page(const struct sitedata *d, size_t *next);
+/* One release page's data (release/<project>/<version>/), typed: the view
+ * rows of one project and version (borrowed from the view) and what the
+ * page derives from each.  The templates read it through
+ * sitedata_release_value; no JSON tree is made. */
+struct sitedata_release_row {
+    const struct dbview_row *row;
+    const struct tables *tables;
+    char cuda[16];                   /* "12.8" when the variant is CUDA's */
+    const struct minor_compat *mc;   /* its driver floors, or NULL */
+    char *index_href;                /* the index URL as a link, or NULL */
+    char *section_id, *wheels_id;    /* ids unique in the page */
+    char **table_ids;                /* per binary */
+    size_t **order;                  /* per binary: its targets' places in target order */
+    struct dbview_citation citation; /* of the declared row's source, if has_citation */
+    int has_citation;
+    char *wheels_html;   /* the wheel table's lines */
+    char *inferred_page; /* the one wheel the inferred ones come from, or NULL */
+};
+struct sitedata_release {
+    const struct sitedata *d;
+    const char *project, *version, *release; /* borrowed from the view */
+    char *path;                              /* release/<project>/<version>/ */
+    struct sitedata_release_row *rows;
+    size_t n;
+};
+/* Makes the page of view row *next and the rows after it of the same
+ * version into *p, and moves *next to the following page's first row.
+ * Returns 1, or 0 (p empty) when *next is past the last row.  One page at
+ * a time, so a site's pages never all sit in memory; free each with
+ * sitedata_release_free. */
+int sitedata_release_make(const struct sitedata *d, size_t *next, struct sitedata_release *p);
+void sitedata_release_free(struct sitedata_release *p);
+/* The page as a template value (borrowing p, which must outlive it). */
+struct tmpl_value;
+void sitedata_release_value(const struct sitedata_release *p, struct tmpl_value *out);
 
 /* A scanned wheel's page data, typed: the record (borrowed) and what the
  * page derives from it.  The templates read it through

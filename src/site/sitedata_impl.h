@@ -3,7 +3,7 @@
  * They call downwards only, in this order:
  *   sitedata.c          the entry points: which builder runs when
  *   sitedata_feeds.c, sitedata_simple.c, sitedata_gpus.c, sitedata_home.c,
- *   sitedata_releases.c, sitedata_wheel.c
+ *   sitedata_releases.c, sitedata_release.c, sitedata_wheel.c
  *                       one kind of page or document each
  *   sitedata_shared.c   what they ask of the shared data (the newest rows,
  *                       the answers per device)
@@ -47,6 +47,10 @@ struct recs {
 
 /* sitedata_text.c */
 const char *sitedata_platform_name(const char *id);
+/* An id not yet used on a page (used: its ids so far): prefix + a slug of
+ * raw, then "-2", "-3", ... while taken; caller frees.  set_page_id sets it
+ * as o[key]. */
+char *sitedata_page_id(struct strmap *used, const char *prefix, const char *raw);
 void sitedata_set_page_id(json_t *o, const char *key, struct strmap *used, const char *prefix,
                           const char *raw);
 void sitedata_set_href(json_t *o, const char *key, const char *url);
@@ -83,5 +87,22 @@ void sitedata_gpus_free(struct sitedata *d);
 void sitedata_build_home(struct sitedata *d);
 void sitedata_build_matrix_page(struct sitedata *d);
 void sitedata_build_changes(struct sitedata *d);
+
+/* sitedata_wheel.c: what the wheel and release pages' types share.
+ * - sitedata_name_is: whether the template's name (len bytes) is want;
+ * - sitedata_count: a count as the record's JSON had it (missing when < 0);
+ * - sitedata_target_order: b's targets' places in target order (SASS, PTX,
+ *   gfx, each by architecture; records keep them by name); caller frees;
+ * - the types of a struct recbinary_targets (names), a struct
+ *   recbinary_target (name, modules, bytes, codecs, isa, ...) and a struct
+ *   recbinary_lines (strings). */
+struct recbinary;
+struct tmpl_value;
+int sitedata_name_is(const char *name, size_t len, const char *want);
+void sitedata_count(long long v, struct tmpl_value *out);
+size_t *sitedata_target_order(const struct recbinary *b);
+extern const struct tmpl_type sitedata_targets_type;
+extern const struct tmpl_type sitedata_target_type;
+extern const struct tmpl_type sitedata_lines_type;
 
 #endif

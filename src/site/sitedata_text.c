@@ -78,7 +78,7 @@ char *sitedata_id(const char *s)
 /* An id not yet used on a page (used: the page's ids so far): prefix +
  * sitedata_id(raw), then "-2", "-3", ... while taken.  The same data in
  * the same order gives the same ids.  Caller frees. */
-static char *page_id(struct strmap *used, const char *prefix, const char *raw)
+char *sitedata_page_id(struct strmap *used, const char *prefix, const char *raw)
 {
     char *slug = sitedata_id(raw);
     char *id = xasprintf("%s%s", prefix, slug);
@@ -94,7 +94,7 @@ static char *page_id(struct strmap *used, const char *prefix, const char *raw)
 void sitedata_set_page_id(json_t *o, const char *key, struct strmap *used, const char *prefix,
                           const char *raw)
 {
-    char *id = page_id(used, prefix, raw);
+    char *id = sitedata_page_id(used, prefix, raw);
     json_object_set_new(o, key, json_string(id));
     free(id);
 }

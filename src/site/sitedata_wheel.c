@@ -29,6 +29,20 @@ static int target_at_cmp(const void *a, const void *b)
     return c ? c : (x->at > y->at) - (x->at < y->at);
 }
 
+size_t *sitedata_target_order(const struct recbinary *b)
+{
+    struct target_at *o = xmalloc((b->ntargets ? b->ntargets : 1) * sizeof *o);
+    for (size_t k = 0; k < b->ntargets; k++)
+        o[k] = (struct target_at){b->targets[k].t, k};
+    if (b->ntargets > 1)
+        qsort(o, b->ntargets, sizeof *o, target_at_cmp);
+    size_t *order = xmalloc((b->ntargets ? b->ntargets : 1) * sizeof *order);
+    for (size_t k = 0; k < b->ntargets; k++)
+        order[k] = o[k].at;
+    free(o);
+    return order;
+}
+
 void sitedata_wheel_make(const struct record *r, struct sitedata_wheel *w)
 {
     memset(w, 0, sizeof *w);
@@ -42,18 +56,8 @@ void sitedata_wheel_make(const struct record *r, struct sitedata_wheel *w)
     }
     w->variant_how = variant_how_words(r->variant_source);
     w->order = xcalloc(r->binaries.n ? r->binaries.n : 1, sizeof *w->order);
-    for (size_t i = 0; i < r->binaries.n; i++) {
-        const struct recbinary *b = &r->binaries.v[i];
-        struct target_at *o = xmalloc((b->ntargets ? b->ntargets : 1) * sizeof *o);
-        for (size_t k = 0; k < b->ntargets; k++)
-            o[k] = (struct target_at){b->targets[k].t, k};
-        if (b->ntargets > 1)
-            qsort(o, b->ntargets, sizeof *o, target_at_cmp);
-        w->order[i] = xmalloc((b->ntargets ? b->ntargets : 1) * sizeof **w->order);
-        for (size_t k = 0; k < b->ntargets; k++)
-            w->order[i][k] = o[k].at;
-        free(o);
-    }
+    for (size_t i = 0; i < r->binaries.n; i++)
+        w->order[i] = sitedata_target_order(&r->binaries.v[i]);
 }
 
 void sitedata_wheel_free(struct sitedata_wheel *w)
@@ -69,12 +73,12 @@ void sitedata_wheel_free(struct sitedata_wheel *w)
 
 /* ---- the types the templates read ----------------------------------------- */
 
-static int is(const char *name, size_t len, const char *want)
+int sitedata_name_is(const char *name, size_t len, const char *want)
 {
     return strlen(want) == len && memcmp(name, want, len) == 0;
 }
 
-static void count(long long v, struct tmpl_value *out)
+void sitedata_count(long long v, struct tmpl_value *out)
 {
     if (v >= 0)
         tmpl_value_int(v, out);
@@ -93,7 +97,7 @@ static void lines_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
     tmpl_value_str(((const struct recbinary_lines *)v->p)->v[i], out);
 }
 
-static const struct tmpl_type lines_type = {NULL, lines_len, lines_at};
+const struct tmpl_type sitedata_lines_type = {NULL, lines_len, lines_at};
 
 static size_t targets_len(const struct tmpl_value *v)
 {
@@ -107,7 +111,7 @@ static void targets_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
     tmpl_value_strf(out, "%s", name);
 }
 
-static const struct tmpl_type targets_type = {NULL, targets_len, targets_at};
+const struct tmpl_type sitedata_targets_type = {NULL, targets_len, targets_at};
 
 /* A target's codecs: p is the target. */
 static size_t codecs_len(const struct tmpl_value *v)
@@ -128,28 +132,28 @@ static void target_get(const struct tmpl_value *v, const char *name, size_t len,
 {
     const struct recbinary_target *t = v->p;
     out->kind = TMPL_MISSING;
-    if (is(name, len, "name")) {
+    if (sitedata_name_is(name, len, "name")) {
         char s[TARGET_NAME_MAX];
         target_format(&t->t, s, sizeof s);
         tmpl_value_strf(out, "%s", s);
-    } else if (is(name, len, "modules")) {
-        count(t->modules, out);
-    } else if (is(name, len, "library_modules")) {
-        count(t->library_modules, out);
-    } else if (is(name, len, "entries")) {
-        count(t->entries, out);
-    } else if (is(name, len, "bytes")) {
-        count(t->bytes, out);
-    } else if (is(name, len, "uncompressed_bytes")) {
-        count(t->uncompressed_bytes, out);
-    } else if (is(name, len, "codecs") && t->codecs_said) {
+    } else if (sitedata_name_is(name, len, "modules")) {
+        sitedata_count(t->modules, out);
+    } else if (sitedata_name_is(name, len, "library_modules")) {
+        sitedata_count(t->library_modules, out);
+    } else if (sitedata_name_is(name, len, "entries")) {
+        sitedata_count(t->entries, out);
+    } else if (sitedata_name_is(name, len, "bytes")) {
+        sitedata_count(t->bytes, out);
+    } else if (sitedata_name_is(name, len, "uncompressed_bytes")) {
+        sitedata_count(t->uncompressed_bytes, out);
+    } else if (sitedata_name_is(name, len, "codecs") && t->codecs_said) {
         tmpl_value_typed(TMPL_ARRAY, &codecs_type, t, 0, out);
-    } else if (is(name, len, "isa") && t->isa[0]) {
+    } else if (sitedata_name_is(name, len, "isa") && t->isa[0]) {
         tmpl_value_str(t->isa, out);
     }
 }
 
-static const struct tmpl_type target_type = {target_get, NULL, NULL};
+const struct tmpl_type sitedata_target_type = {target_get, NULL, NULL};
 
 /* A binary's targets in target order: p is the page, at the binary. */
 static size_t target_list_len(const struct tmpl_value *v)
@@ -162,7 +166,7 @@ static void target_list_at(const struct tmpl_value *v, size_t i, struct tmpl_val
 {
     const struct sitedata_wheel *w = v->p;
     const struct recbinary *b = &w->r->binaries.v[v->at];
-    tmpl_value_typed(TMPL_OBJECT, &target_type, &b->targets[w->order[v->at][i]], 0, out);
+    tmpl_value_typed(TMPL_OBJECT, &sitedata_target_type, &b->targets[w->order[v->at][i]], 0, out);
 }
 
 static const struct tmpl_type target_list_type = {NULL, target_list_len, target_list_at};
@@ -173,9 +177,9 @@ static void codec_get(const struct tmpl_value *v, const char *name, size_t len,
 {
     const struct recbinary_codec *c = &((const struct recbinary *)v->p)->compression[v->at];
     out->kind = TMPL_MISSING;
-    if (is(name, len, "codec"))
+    if (sitedata_name_is(name, len, "codec"))
         tmpl_value_str(c->codec, out);
-    else if (is(name, len, "entries"))
+    else if (sitedata_name_is(name, len, "entries"))
         tmpl_value_int(c->entries, out);
 }
 
@@ -200,35 +204,36 @@ static void binary_get(const struct tmpl_value *v, const char *name, size_t len,
     const struct sitedata_wheel *w = v->p;
     const struct recbinary *b = &w->r->binaries.v[v->at];
     out->kind = TMPL_MISSING;
-    if (is(name, len, "path"))
+    if (sitedata_name_is(name, len, "path"))
         tmpl_value_str(b->path, out);
-    else if (is(name, len, "format") && b->format)
+    else if (sitedata_name_is(name, len, "format") && b->format)
         tmpl_value_str(b->format, out);
-    else if (is(name, len, "size"))
-        count(b->size, out);
-    else if (is(name, len, "modules"))
-        count(b->modules, out);
-    else if (is(name, len, "dlink_modules"))
-        count(b->dlink_modules, out);
-    else if (is(name, len, "library_modules"))
-        count(b->library_modules, out);
-    else if (is(name, len, "bundled"))
+    else if (sitedata_name_is(name, len, "size"))
+        sitedata_count(b->size, out);
+    else if (sitedata_name_is(name, len, "modules"))
+        sitedata_count(b->modules, out);
+    else if (sitedata_name_is(name, len, "dlink_modules"))
+        sitedata_count(b->dlink_modules, out);
+    else if (sitedata_name_is(name, len, "library_modules"))
+        sitedata_count(b->library_modules, out);
+    else if (sitedata_name_is(name, len, "bundled"))
         tmpl_value_bool(b->bundled, out);
-    else if (is(name, len, "arch_flags"))
-        tmpl_value_typed(TMPL_ARRAY, &lines_type, &b->arch_flags, 0, out);
-    else if (is(name, len, "warnings"))
-        tmpl_value_typed(TMPL_ARRAY, &lines_type, &b->warnings, 0, out);
-    else if (is(name, len, "sass"))
-        tmpl_value_typed(TMPL_ARRAY, &targets_type, &b->sass, 0, out);
-    else if (is(name, len, "ptx"))
-        tmpl_value_typed(TMPL_ARRAY, &targets_type, &b->ptx, 0, out);
-    else if (is(name, len, "lto"))
-        tmpl_value_typed(TMPL_ARRAY, &targets_type, &b->lto, 0, out);
-    else if (is(name, len, "target_list"))
+    else if (sitedata_name_is(name, len, "arch_flags"))
+        tmpl_value_typed(TMPL_ARRAY, &sitedata_lines_type, &b->arch_flags, 0, out);
+    else if (sitedata_name_is(name, len, "warnings"))
+        tmpl_value_typed(TMPL_ARRAY, &sitedata_lines_type, &b->warnings, 0, out);
+    else if (sitedata_name_is(name, len, "sass"))
+        tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &b->sass, 0, out);
+    else if (sitedata_name_is(name, len, "ptx"))
+        tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &b->ptx, 0, out);
+    else if (sitedata_name_is(name, len, "lto"))
+        tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &b->lto, 0, out);
+    else if (sitedata_name_is(name, len, "target_list"))
         tmpl_value_typed(TMPL_ARRAY, &target_list_type, w, v->at, out);
-    else if (is(name, len, "compression_list"))
+    else if (sitedata_name_is(name, len, "compression_list"))
         tmpl_value_typed(TMPL_ARRAY, &compression_type, b, 0, out);
-    else if (is(name, len, "table_id")) /* member paths are any bytes: the binary's place */
+    else if (sitedata_name_is(name, len,
+                              "table_id")) /* member paths are any bytes: the binary's place */
         tmpl_value_strf(out, "bin-%zu", v->at + 1);
 }
 
@@ -252,21 +257,21 @@ static void name_get(const struct tmpl_value *v, const char *name, size_t len,
 {
     const struct wheel_name *n = v->p;
     out->kind = TMPL_MISSING;
-    if (is(name, len, "project"))
+    if (sitedata_name_is(name, len, "project"))
         tmpl_value_str(n->project, out);
-    else if (is(name, len, "normalized_name"))
+    else if (sitedata_name_is(name, len, "normalized_name"))
         tmpl_value_str(n->normalized, out);
-    else if (is(name, len, "version"))
+    else if (sitedata_name_is(name, len, "version"))
         tmpl_value_str(n->version, out);
-    else if (is(name, len, "public_version"))
+    else if (sitedata_name_is(name, len, "public_version"))
         tmpl_value_str(n->public_version, out);
-    else if (is(name, len, "local"))
+    else if (sitedata_name_is(name, len, "local"))
         tmpl_value_str(n->local, out);
-    else if (is(name, len, "python"))
+    else if (sitedata_name_is(name, len, "python"))
         tmpl_value_str(n->python, out);
-    else if (is(name, len, "abi"))
+    else if (sitedata_name_is(name, len, "abi"))
         tmpl_value_str(n->abi, out);
-    else if (is(name, len, "platform"))
+    else if (sitedata_name_is(name, len, "platform"))
         tmpl_value_str(n->platform, out);
 }
 
@@ -279,68 +284,68 @@ static void wheel_get(const struct tmpl_value *v, const char *name, size_t len,
     const struct sitedata_wheel *w = v->p;
     const struct record *r = w->r;
     out->kind = TMPL_MISSING;
-    if (is(name, len, "filename"))
+    if (sitedata_name_is(name, len, "filename"))
         tmpl_value_str(r->filename, out);
-    else if (is(name, len, "url"))
+    else if (sitedata_name_is(name, len, "url"))
         tmpl_value_str(r->url, out);
-    else if (is(name, len, "key"))
+    else if (sitedata_name_is(name, len, "key"))
         tmpl_value_str(r->key, out);
-    else if (is(name, len, "href") && w->href)
+    else if (sitedata_name_is(name, len, "href") && w->href)
         tmpl_value_str(w->href, out);
-    else if (is(name, len, "sha256"))
+    else if (sitedata_name_is(name, len, "sha256"))
         tmpl_value_str(r->sha256, out);
-    else if (is(name, len, "sha256_verified")) {
+    else if (sitedata_name_is(name, len, "sha256_verified")) {
         if (r->sha256_verified < 0)
             out->kind = TMPL_NULL;
         else
             tmpl_value_bool(r->sha256_verified, out);
-    } else if (is(name, len, "status"))
+    } else if (sitedata_name_is(name, len, "status"))
         tmpl_value_str(r->scanned ? "scanned" : "inferred", out);
-    else if (is(name, len, "inferred_from"))
+    else if (sitedata_name_is(name, len, "inferred_from"))
         tmpl_value_str(r->inferred_from, out);
-    else if (is(name, len, "inferred_page") && w->inferred_page)
+    else if (sitedata_name_is(name, len, "inferred_page") && w->inferred_page)
         tmpl_value_str(w->inferred_page, out);
-    else if (is(name, len, "scanned_at") || is(name, len, "data_as_of"))
+    else if (sitedata_name_is(name, len, "scanned_at") || sitedata_name_is(name, len, "data_as_of"))
         tmpl_value_str(r->scanned_at, out); /* a wheel page's date: the day it was read */
-    else if (is(name, len, "upload_time"))
+    else if (sitedata_name_is(name, len, "upload_time"))
         tmpl_value_str(r->upload_time, out);
-    else if (is(name, len, "size")) {
+    else if (sitedata_name_is(name, len, "size")) {
         if (r->size < 0)
             out->kind = TMPL_NULL;
         else
             tmpl_value_int(r->size, out);
-    } else if (is(name, len, "variant"))
+    } else if (sitedata_name_is(name, len, "variant"))
         tmpl_value_str(r->variant, out);
-    else if (is(name, len, "variant_source"))
+    else if (sitedata_name_is(name, len, "variant_source"))
         tmpl_value_str(r->variant_source, out);
-    else if (is(name, len, "variant_how"))
+    else if (sitedata_name_is(name, len, "variant_how"))
         tmpl_value_str(w->variant_how[0] ? w->variant_how : NULL, out);
-    else if (is(name, len, "index"))
+    else if (sitedata_name_is(name, len, "index"))
         tmpl_value_str(r->index, out);
-    else if (is(name, len, "index_url"))
+    else if (sitedata_name_is(name, len, "index_url"))
         tmpl_value_str(r->index_url, out);
-    else if (is(name, len, "wheelarch_version"))
+    else if (sitedata_name_is(name, len, "wheelarch_version"))
         tmpl_value_str(r->wheelarch_version, out);
-    else if (is(name, len, "requires_python"))
+    else if (sitedata_name_is(name, len, "requires_python"))
         tmpl_value_str(r->requires_python, out);
-    else if (is(name, len, "yanked")) {
+    else if (sitedata_name_is(name, len, "yanked")) {
         if (r->yanked_reason)
             tmpl_value_str(r->yanked_reason, out);
         else
             tmpl_value_bool(r->yanked, out);
-    } else if (is(name, len, "sass"))
-        tmpl_value_typed(TMPL_ARRAY, &targets_type, &r->sass, 0, out);
-    else if (is(name, len, "ptx"))
-        tmpl_value_typed(TMPL_ARRAY, &targets_type, &r->ptx, 0, out);
-    else if (is(name, len, "has_sass"))
+    } else if (sitedata_name_is(name, len, "sass"))
+        tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &r->sass, 0, out);
+    else if (sitedata_name_is(name, len, "ptx"))
+        tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &r->ptx, 0, out);
+    else if (sitedata_name_is(name, len, "has_sass"))
         tmpl_value_bool(r->sass.n > 0, out);
-    else if (is(name, len, "wheel"))
+    else if (sitedata_name_is(name, len, "wheel"))
         tmpl_value_typed(TMPL_OBJECT, &name_type, &r->name, 0, out);
-    else if (is(name, len, "release_page"))
+    else if (sitedata_name_is(name, len, "release_page"))
         tmpl_value_str(w->release_page, out);
-    else if (is(name, len, "binaries"))
+    else if (sitedata_name_is(name, len, "binaries"))
         tmpl_value_typed(TMPL_ARRAY, &binaries_type, w, 0, out);
-    else if (is(name, len, "has_binaries"))
+    else if (sitedata_name_is(name, len, "has_binaries"))
         tmpl_value_bool(r->binaries.n > 0, out);
 }
 

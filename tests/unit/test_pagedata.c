@@ -296,26 +296,98 @@ static void grid_cells(const struct dbview *v)
 
 /* ---- release pages -------------------------------------------------------------- */
 
+/* A string field's text ("" when it is not a string). */
+static void text_of(const struct tmpl_value *v, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (v->kind == TMPL_STRING)
+        snprintf(buf, n, "%.*s", (int)v->n, v->s ? v->s : v->buf);
+}
+
 static void release_pages(const struct dbview *v, const struct sitedata *d)
 {
     struct strmap *seen = strmap_new(); /* project|version|variant|platform */
-    size_t next = 0, pages = 0, rows = 0;
-    json_t *p;
-    while ((p = sitedata_release_page(d, &next))) {
+    size_t next = 0, pages = 0, rows = 0, binaries = 0;
+    struct sitedata_release rp;
+    while (sitedata_release_make(d, &next, &rp)) {
         pages++;
-        const char *project = jstr(p, "project"), *version = jstr(p, "version");
-        size_t i;
-        json_t *row;
-        json_array_foreach(json_object_get(p, "rows"), i, row)
-        {
-            char key[512];
-            snprintf(key, sizeof key, "%s|%s|%s|%s", project ? project : "", version ? version : "",
-                     jstr(row, "variant") ? jstr(row, "variant") : "",
-                     jstr(row, "platform") ? jstr(row, "platform") : "");
+        struct tmpl_value p;
+        sitedata_release_value(&rp, &p);
+        char project[256], version[256];
+        struct tmpl_value pv = field(&p, "project"), vv = field(&p, "version");
+        text_of(&pv, project, sizeof project);
+        text_of(&vv, version, sizeof version);
+        struct strmap *ids = strmap_new(); /* every id of the page, once */
+        struct tmpl_value list = field(&p, "rows");
+        for (size_t i = 0; i < length(&list); i++) {
+            struct tmpl_value row = item(&list, i);
+            const struct dbview_row *vr = rp.rows[i].row;
+            char variant[128], platform[128], key[512];
+            struct tmpl_value fv = field(&row, "variant"), fp = field(&row, "platform");
+            text_of(&fv, variant, sizeof variant);
+            text_of(&fp, platform, sizeof platform);
+            snprintf(key, sizeof key, "%s|%s|%s|%s", project, version, variant, platform);
             OK(!strmap_get(seen, key, NULL), "release pages: %s on one page only", key);
             strmap_put(seen, key, rows++);
+            OK(strcmp(vr->project, project) == 0 && strcmp(vr->version, version) == 0,
+               "release page %s %s: row %s of its own version", project, version, key);
+            const char *idnames[] = {"section_id", "wheels_id"};
+            for (size_t k = 0; k < 2; k++) {
+                struct tmpl_value id = field(&row, idnames[k]);
+                char t[256];
+                text_of(&id, t, sizeof t);
+                OK(t[0] && !strmap_get(ids, t, NULL), "release page %s %s: id %s unique", project,
+                   version, t);
+                strmap_put(ids, t, 0);
+            }
+            OK((field(&row, "has_wheels").kind == TMPL_TRUE) == (vr->nwheels > 0),
+               "release page %s: has_wheels says whether it lists wheels", key);
+            OK((field(&row, "has_differences").kind == TMPL_TRUE) == (vr->ndifferences > 0),
+               "release page %s: has_differences says whether it lists any", key);
+            struct tmpl_value diffs = field(&row, "differences");
+            INT_EQ((long)length(&diffs), (long)vr->ndifferences, "each difference once");
+            OK((field(&row, "declared").kind == TMPL_OBJECT) == (vr->declared != NULL),
+               "release page %s: the declared list where the data has one", key);
+            OK((field(&row, "cuda").kind == TMPL_STRING) == (vr->cuda.n > 0),
+               "release page %s: a CUDA version for CUDA variants only", key);
+            struct tmpl_value bins = field(&row, "binaries");
+            INT_EQ((long)length(&bins), (long)vr->binaries.n, "release page: each own binary once");
+            for (size_t k = 0; k < length(&bins); k++) {
+                binaries++;
+                struct tmpl_value b = item(&bins, k), id = field(&b, "table_id");
+                const struct recbinary *rb = &vr->binaries.v[k];
+                char t[256];
+                text_of(&id, t, sizeof t);
+                OK(t[0] && !strmap_get(ids, t, NULL), "release page %s: table id %s unique", key,
+                   t);
+                strmap_put(ids, t, 0);
+                struct tmpl_value tl = field(&b, "target_list");
+                INT_EQ((long)length(&tl), (long)rb->ntargets, "release page: each target once");
+                struct target prev = {0};
+                for (size_t m = 0; m < length(&tl); m++) {
+                    struct tmpl_value e = item(&tl, m), name = field(&e, "name");
+                    char tn[TARGET_NAME_MAX];
+                    text_of(&name, tn, sizeof tn);
+                    struct target cur;
+                    OK(target_parse(tn, &cur) == 0, "release page %s: target %s parses", key, tn);
+                    OK(m == 0 || target_cmp(&prev, &cur) < 0,
+                       "release page %s: targets in target order (%s)", key, tn);
+                    prev = cur;
+                    long mods = -1, total = -1;
+                    struct tmpl_value mv = field(&e, "modules"), tv = field(&e, "modules_total");
+                    if (mv.kind == TMPL_INT)
+                        mods = (long)mv.i;
+                    if (tv.kind == TMPL_INT)
+                        total = (long)tv.i;
+                    OK((field(&e, "all_modules").kind == TMPL_TRUE) ==
+                           ((mods < 0 ? 0 : mods) == (total < 0 ? 0 : total)),
+                       "release page %s: %s in all modules exactly when its count is the binary's",
+                       key, tn);
+                }
+            }
         }
-        json_decref(p);
+        strmap_free(ids);
+        sitedata_release_free(&rp);
     }
     for (size_t r = 0; r < v->nrows; r++) {
         const struct dbview_row *row = &v->rows[r];
@@ -326,7 +398,7 @@ static void release_pages(const struct dbview *v, const struct sitedata *d)
         OK(strmap_get(seen, key, &at), "view row %s is on its release page", key);
     }
     INT_EQ((long)rows, (long)v->nrows, "release pages: as many rows as the view");
-    OK(pages > 0, "release pages made (%zu)", pages);
+    OK(pages > 0 && binaries > 0, "release pages made (%zu, with %zu binaries)", pages, binaries);
     strmap_free(seen);
 }
 
