@@ -225,14 +225,13 @@ static char *atom_time(const char *date)
 static int changes(struct ctx *c, struct sitedata *d, const struct page_kind *k,
                    struct wa_error *err)
 {
-    json_t *data = json_object();
-    json_object_set(data, "changes", d->changes);
-    int rc = sitei_render(c, k->template_name, k->path, data, k->title, k->description, NULL, err);
-    json_decref(data);
+    struct tmpl_value page;
+    sitedata_changes_value(d, &page);
+    int rc = sitei_render_typed(c, k->template_name, k->path, &page, c->data_as_of, k->title,
+                                k->description, NULL, err);
     if (rc < 0)
         return rc;
     /* Atom: absolute URLs when a base URL is given. */
-    json_t *feed = json_object();
     const char *b = c->base_url;
     char *self = b[0] ? xasprintf("%s/changes.atom", b) : xstrdup("changes.atom");
     char *alt = b[0] ? xasprintf("%s/changes/", b) : xstrdup("changes/");
@@ -244,48 +243,46 @@ static int changes(struct ctx *c, struct sitedata *d, const struct page_kind *k,
         free(alt);
         alt = h ? h : xstrdup("changes/");
     }
-    json_object_set_new(feed, "self", json_string(self));
-    json_object_set_new(feed, "alternate", json_string(alt));
-    json_object_set_new(feed, "feed_id", json_string(b[0] ? self : "urn:wheelarch:changes"));
+    struct sitedata_atom f = {d,    self, alt,  b[0] ? self : "urn:wheelarch:changes",
+                              NULL, NULL, NULL, NULL};
     /* The feed changed when its newest entry did. */
     const char *newest = NULL;
-    size_t ni;
-    json_t *ne;
-    json_array_foreach(d->changes, ni, ne)
-    {
-        const char *dt = json_string_value(json_object_get(ne, "date"));
+    for (size_t i = 0; i < d->nchanges; i++) {
+        const char *dt = d->changes[i].has_date ? d->changes[i].date : NULL;
         if (dt && (!newest || strcmp(dt, newest) > 0))
             newest = dt;
     }
     char *upd = atom_time(newest ? newest : c->data_as_of ? c->data_as_of : c->checked_on);
-    json_object_set_new(feed, "updated", json_string(upd));
-    free(upd);
-    json_t *entries = json_array();
-    size_t i;
-    json_t *e;
-    json_array_foreach(d->changes, i, e)
-    {
-        json_t *x = json_deep_copy(e);
-        const char *id = json_string_value(json_object_get(e, "id"));
-        char *eid = xasprintf("urn:wheelarch:changes:%s", id);
-        char *link = xasprintf("%s#%s", alt, json_string_value(json_object_get(e, "anchor")));
-        const char *date = json_string_value(json_object_get(e, "date"));
-        char *t = atom_time(date ? date : c->data_as_of);
-        json_object_set_new(x, "entry_id", json_string(eid));
-        json_object_set_new(x, "link", json_string(link));
-        json_object_set_new(x, "updated", json_string(t));
-        free(eid);
-        free(link);
-        free(t);
-        json_array_append_new(entries, x);
+    f.updated = upd;
+    size_t n = d->nchanges;
+    f.entry_ids = xcalloc(n ? n : 1, sizeof *f.entry_ids);
+    f.links = xcalloc(n ? n : 1, sizeof *f.links);
+    f.times = xcalloc(n ? n : 1, sizeof *f.times);
+    for (size_t i = 0; i < n; i++) {
+        const struct sitedata_change *e = &d->changes[i];
+        f.entry_ids[i] = xasprintf("urn:wheelarch:changes:%s", e->id);
+        f.links[i] = xasprintf("%s#%s", alt, e->anchor);
+        f.times[i] = atom_time(e->has_date ? e->date : c->data_as_of);
     }
-    json_object_set_new(feed, "entries", entries);
+    struct tmpl_value feed;
+    sitedata_atom_value(&f, &feed);
     struct strbuf out = STRBUF_INIT;
-    rc = tmpl_render_name(c->tmpls, "atom", feed, &out, err);
+    const struct tmpl *t;
+    rc = tmpl_set_get(c->tmpls, "atom", &t, err);
+    if (rc == 0)
+        rc = tmpl_render_values(c->tmpls, t, &feed, 1, &out, err);
     if (rc == 0)
         rc = sitei_put(c, "changes.atom", out.buf ? out.buf : "", out.len, err);
     strbuf_free(&out);
-    json_decref(feed);
+    for (size_t i = 0; i < n; i++) {
+        free(f.entry_ids[i]);
+        free(f.links[i]);
+        free(f.times[i]);
+    }
+    free(f.entry_ids);
+    free(f.links);
+    free(f.times);
+    free(upd);
     free(self);
     free(alt);
     return rc;

@@ -85,7 +85,17 @@ void sitedata_free(struct sitedata *d)
     free(d->answers_js);
     json_decref(d->matrix_pages);
     sitedata_gpus_free(d);
-    json_decref(d->changes);
+    for (size_t i = 0; i < d->nchanges; i++) {
+        struct sitedata_change *e = &d->changes[i];
+        for (size_t k = 0; k < e->nitems; k++) {
+            free(e->items[k].added);
+            free(e->items[k].dropped);
+        }
+        free(e->items);
+        free(e->id);
+        free(e->anchor);
+    }
+    free(d->changes);
     json_decref(d->simple);
     memset(d, 0, sizeof *d);
 }

@@ -43,6 +43,31 @@ struct sitedata_picks {
  * matrix.csv have them all). */
 #define SITEDATA_MATRIX_RELEASES 40
 
+/* What a release changed, variant by variant, against the one before
+ * (sitedata_changes.c).  An item is a variant of this release (said: its
+ * status, and whether it is new or the first in the data), or one the
+ * previous release had and this one has not (state: "removed_variant",
+ * "not_covered" or "no_arch_data"). */
+struct sitedata_change_item {
+    const char *variant, *platform; /* borrowed from the view */
+    int said;                       /* status, new_variant and first_in_data are said */
+    int status;                     /* enum dbview_status */
+    int new_variant, first_in_data, changed;
+    const char *state;      /* a gone variant's state, else NULL */
+    struct target *added;   /* targets this release has and the previous had not */
+    struct target *dropped; /* and the other way round */
+    size_t nadded, ndropped;
+};
+struct sitedata_change {
+    const char *project, *release, *previous; /* borrowed from the view; previous may be NULL */
+    char *id;                                 /* "torch-2.8": names the Atom entry */
+    char *anchor;                             /* its HTML id on changes/ */
+    char date[32];                            /* the release's date, if has_date */
+    int has_date;
+    struct sitedata_change_item *items;
+    size_t nitems;
+};
+
 struct sitedata {
     const struct dbview *v;
     const struct tables *t;
@@ -58,13 +83,14 @@ struct sitedata {
     char *answers_js;                     /* assets/answers.js: the home filter's answers */
     json_t *matrix_pages;                 /* [{"path", "page"}]: matrix/ (torch), matrix/NAME/ */
     struct sitedata_gpu_state *gpu_state; /* what the GPU pages share */
-    json_t *changes;                      /* changes/ and changes.atom */
-    json_t *simple;                       /* simple/<arch>/: {projects, rows: [{project}],
-                                             archs: [{arch, cc}]} */
-    size_t *simple_rows;                  /* the view row of each of d->simple's rows */
-    struct sitedata_picks *simple_picks;  /* per entry of "archs": what it lists */
-    struct strmap *newest;                /* project|release|variant|platform -> first row */
-    size_t *newest_of;                    /* per view row: its group's newest row */
+    struct sitedata_change *changes;      /* changes/ and changes.atom, newest first */
+    size_t nchanges;
+    json_t *simple;                      /* simple/<arch>/: {projects, rows: [{project}],
+                                            archs: [{arch, cc}]} */
+    size_t *simple_rows;                 /* the view row of each of d->simple's rows */
+    struct sitedata_picks *simple_picks; /* per entry of "archs": what it lists */
+    struct strmap *newest;               /* project|release|variant|platform -> first row */
+    size_t *newest_of;                   /* per view row: its group's newest row */
 };
 
 /* Builds everything.  base_url (may be NULL) only changes absolute URLs.
@@ -109,6 +135,18 @@ char *sitedata_simple_link_html(const struct sitedata *d, size_t i, size_t k);
  * page i, made when asked (caller frees it with json_decref). */
 size_t sitedata_gpu_count(const struct sitedata *d);
 json_t *sitedata_gpu_page(const struct sitedata *d, size_t i);
+
+/* The changes page's data (d->changes), and the Atom feed's: the feed's
+ * own fields (borrowed) and, per entry, its id, link and time (made by the
+ * caller, one per change, borrowed).  Template values borrowing d and f. */
+struct tmpl_value;
+struct sitedata_atom {
+    const struct sitedata *d;
+    const char *self, *alternate, *feed_id, *updated;
+    char **entry_ids, **links, **times;
+};
+void sitedata_changes_value(const struct sitedata *d, struct tmpl_value *out);
+void sitedata_atom_value(const struct sitedata_atom *f, struct tmpl_value *out);
 
 /* One release page's data (release/<project>/<version>/), typed: the view
  * rows of one project and version (borrowed from the view) and what the

@@ -13,43 +13,47 @@
 #include "recbinary.h"
 #include "strbuf.h"
 #include "strmap.h"
+#include "tmpl.h"
 #include "variant.h"
 #include "xalloc.h"
 
-static json_t *diff_list(const struct target *a, size_t na, const struct target *b, size_t nb)
+/* Appends the targets of a (na of them) that b lacks to *out. */
+static void diff_list(const struct target *a, size_t na, const struct target *b, size_t nb,
+                      struct target **out, size_t *n)
 {
-    /* targets in a and not in b */
-    json_t *out = json_array();
     for (size_t i = 0; i < na; i++) {
         int found = 0;
-        for (size_t k = 0; k < nb; k++)
-            found |= target_cmp(&a[i], &b[k]) == 0;
+        for (size_t k = 0; k < nb && !found; k++)
+            found = target_cmp(&a[i], &b[k]) == 0;
         if (!found) {
-            char name[TARGET_NAME_MAX];
-            target_format(&a[i], name, sizeof name);
-            json_array_append_new(out, json_string(name));
+            *out = xrealloc(*out, (*n + 1) * sizeof **out);
+            (*out)[(*n)++] = a[i];
         }
     }
-    return out;
 }
 
 /* The SASS, PTX and gfx targets of row a that row b lacks, in that order. */
-static json_t *diff_rows(const struct dbview_row *a, const struct dbview_row *b)
+static void diff_rows(const struct dbview_row *a, const struct dbview_row *b, struct target **out,
+                      size_t *n)
 {
-    json_t *out = diff_list(a->sass, a->nsass, b->sass, b->nsass);
-    json_t *ptx = diff_list(a->ptx, a->nptx, b->ptx, b->nptx);
-    json_t *gfx = diff_list(a->gfx, a->ngfx, b->gfx, b->ngfx);
-    json_array_extend(out, ptx);
-    json_array_extend(out, gfx);
-    json_decref(ptx);
-    json_decref(gfx);
-    return out;
+    diff_list(a->sass, a->nsass, b->sass, b->nsass, out, n);
+    diff_list(a->ptx, a->nptx, b->ptx, b->nptx, out, n);
+    diff_list(a->gfx, a->ngfx, b->gfx, b->ngfx, out, n);
+}
+
+static struct sitedata_change_item *add_item(struct sitedata_change *e)
+{
+    e->items = xrealloc(e->items, (e->nitems + 1) * sizeof *e->items);
+    struct sitedata_change_item *it = &e->items[e->nitems++];
+    memset(it, 0, sizeof *it);
+    return it;
 }
 
 void sitedata_build_changes(struct sitedata *d)
 {
     const struct dbview *v = d->v;
-    d->changes = json_array();
+    d->changes = NULL;
+    d->nchanges = 0;
     struct strmap *ids = strmap_new();
     /* The rows of each (project, release), in view order: a release's
      * entry looks up the previous release's rows (a scan of every row per
@@ -85,17 +89,16 @@ void sitedata_build_changes(struct sitedata *d)
                 break;
             }
         }
-        json_t *entry = json_object();
-        json_object_set_new(entry, "project", json_string(row->project));
-        json_object_set_new(entry, "release", json_string(row->release));
-        json_object_set_new(entry, "previous", prev ? json_string(prev) : json_null());
+        d->changes = xrealloc(d->changes, (d->nchanges + 1) * sizeof *d->changes);
+        struct sitedata_change *entry = &d->changes[d->nchanges++];
+        memset(entry, 0, sizeof *entry);
+        entry->project = row->project;
+        entry->release = row->release;
+        entry->previous = prev;
         /* "id" names the entry in the Atom feed (kept stable); "anchor" is
          * its HTML id on changes/. */
-        char *id = xasprintf("%s-%s", row->project, row->release);
-        json_object_set_new(entry, "id", json_string(id));
-        sitedata_set_page_id(entry, "anchor", ids, "c-", id);
-        free(id);
-        json_t *items = json_array();
+        entry->id = xasprintf("%s-%s", row->project, row->release);
+        entry->anchor = sitedata_page_id(ids, "c-", entry->id);
         const char *date = NULL;
         char datebuf[11];
         for (size_t k = r; k < v->nrows; k++) {
@@ -112,43 +115,31 @@ void sitedata_build_changes(struct sitedata *d)
                     date = datebuf;
                 }
             }
-            json_t *it = json_object();
-            json_object_set_new(it, "variant", json_string(x->variant));
-            json_object_set_new(it, "platform", json_string(x->platform));
-            json_object_set_new(it, "platform_name",
-                                json_string(sitedata_platform_name(x->platform)));
-            json_object_set_new(it, "status", json_string(dbview_status_name(x->status)));
+            struct sitedata_change_item it = {0};
+            it.variant = x->variant;
+            it.platform = x->platform;
+            it.said = 1;
+            it.status = x->status;
             long pr = prev ? sitedata_newest_row(d, x->project, prev, x->variant, x->platform) : -1;
             if (pr < 0) {
                 /* "new" only when the data says which variants the
                  * previous release had */
                 const struct release_info *pi =
                     prev ? tables_release(d->t, x->project, prev, x->platform) : NULL;
-                int is_new = pi && pi->covered && !tables_release_has(pi, x->variant);
-                json_object_set_new(it, "new_variant", json_boolean(is_new));
-                json_object_set_new(it, "first_in_data", json_boolean(!is_new));
-                json_object_set_new(it, "added", json_array());
-                json_object_set_new(it, "dropped", json_array());
+                it.new_variant = pi && pi->covered && !tables_release_has(pi, x->variant);
+                it.first_in_data = !it.new_variant;
             } else {
                 const struct dbview_row *p = &v->rows[pr];
-                json_object_set_new(it, "new_variant", json_false());
-                json_object_set_new(it, "first_in_data", json_false());
-                json_object_set_new(it, "added", diff_rows(x, p));
-                json_object_set_new(it, "dropped", diff_rows(p, x));
+                diff_rows(x, p, &it.added, &it.nadded);
+                diff_rows(p, x, &it.dropped, &it.ndropped);
             }
-            json_object_set_new(it, "has_added",
-                                json_boolean(json_array_size(json_object_get(it, "added")) > 0));
-            json_object_set_new(it, "has_dropped",
-                                json_boolean(json_array_size(json_object_get(it, "dropped")) > 0));
-            int changed = json_is_true(json_object_get(it, "new_variant")) ||
-                          (prev && json_is_true(json_object_get(it, "first_in_data"))) ||
-                          json_array_size(json_object_get(it, "added")) ||
-                          json_array_size(json_object_get(it, "dropped"));
-            json_object_set_new(it, "changed", json_boolean(changed));
-            if (changed || !prev)
-                json_array_append_new(items, it);
-            else
-                json_decref(it);
+            it.changed = it.new_variant || (prev && it.first_in_data) || it.nadded || it.ndropped;
+            if (it.changed || !prev) {
+                *add_item(entry) = it;
+            } else {
+                free(it.added);
+                free(it.dropped);
+            }
         }
         /* Variants the previous release had and this one does not. */
         size_t prev_list = 0, nprev = 0;
@@ -180,21 +171,13 @@ void sitedata_build_changes(struct sitedata *d)
                     state = "removed_variant";
                 else
                     continue; /* neither release lists it: nothing to say */
-                json_t *it = json_object();
-                json_object_set_new(it, state, json_true());
-                json_object_set_new(it, "variant", json_string(p->variant));
-                json_object_set_new(it, "platform", json_string(p->platform));
-                json_object_set_new(it, "platform_name",
-                                    json_string(sitedata_platform_name(p->platform)));
-                json_object_set_new(it, "changed", json_true());
-                json_object_set_new(it, "added", json_array());
-                json_object_set_new(it, "dropped", json_array());
-                json_object_set_new(it, "has_added", json_false());
-                json_object_set_new(it, "has_dropped", json_false());
-                json_array_append_new(items, it);
+                struct sitedata_change_item *it = add_item(entry);
+                it->state = state;
+                it->variant = p->variant;
+                it->platform = p->platform;
+                it->changed = 1;
             }
         }
-        json_object_set_new(entry, "items", items);
         if (!date) { /* not crawled: the release date of the data file */
             for (int p = 0; p < SITEDATA_NPLATFORMS && !date; p++) {
                 const struct release_info *ri =
@@ -203,8 +186,9 @@ void sitedata_build_changes(struct sitedata *d)
                     date = ri->release_date;
             }
         }
-        json_object_set_new(entry, "date", date ? json_string(date) : json_null());
-        json_array_append_new(d->changes, entry);
+        if (date)
+            snprintf(entry->date, sizeof entry->date, "%s", date);
+        entry->has_date = date != NULL;
     }
     strmap_free(ids);
     for (size_t i = 0; i < nrel; i++)
@@ -213,4 +197,184 @@ void sitedata_build_changes(struct sitedata *d)
     free(rel_n);
     strmap_free(rel_at);
     strbuf_free(&key);
+}
+
+/* ---- the types the templates read ---------------------------------------------- */
+
+#define IS(want) sitedata_name_is(name, len, want)
+
+/* A list of targets: p is the item, at 0 added, 1 dropped. */
+static size_t targets_len(const struct tmpl_value *v)
+{
+    const struct sitedata_change_item *it = v->p;
+    return v->at ? it->ndropped : it->nadded;
+}
+
+static void targets_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    const struct sitedata_change_item *it = v->p;
+    char s[TARGET_NAME_MAX];
+    target_format(v->at ? &it->dropped[i] : &it->added[i], s, sizeof s);
+    tmpl_value_strf(out, "%s", s);
+}
+
+static const struct tmpl_type targets_type = {NULL, targets_len, targets_at};
+
+/* One item: p is the item.  Names an item does not say are missing (the
+ * lookup goes on down the stack), as the JSON once left them out. */
+static void item_get(const struct tmpl_value *v, const char *name, size_t len,
+                     struct tmpl_value *out)
+{
+    const struct sitedata_change_item *it = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("variant"))
+        tmpl_value_str(it->variant, out);
+    else if (IS("platform"))
+        tmpl_value_str(it->platform, out);
+    else if (IS("platform_name"))
+        tmpl_value_str(sitedata_platform_name(it->platform), out);
+    else if (IS("status") && it->said)
+        tmpl_value_str(dbview_status_name(it->status), out);
+    else if (IS("new_variant") && it->said)
+        tmpl_value_bool(it->new_variant, out);
+    else if (IS("first_in_data") && it->said)
+        tmpl_value_bool(it->first_in_data, out);
+    else if (it->state && sitedata_name_is(name, len, it->state))
+        tmpl_value_bool(1, out);
+    else if (IS("added"))
+        tmpl_value_typed(TMPL_ARRAY, &targets_type, it, 0, out);
+    else if (IS("dropped"))
+        tmpl_value_typed(TMPL_ARRAY, &targets_type, it, 1, out);
+    else if (IS("has_added"))
+        tmpl_value_bool(it->nadded > 0, out);
+    else if (IS("has_dropped"))
+        tmpl_value_bool(it->ndropped > 0, out);
+    else if (IS("changed"))
+        tmpl_value_bool(it->changed, out);
+}
+
+static const struct tmpl_type item_type = {item_get, NULL, NULL};
+
+static size_t items_len(const struct tmpl_value *v)
+{
+    return ((const struct sitedata_change *)v->p)->nitems;
+}
+
+static void items_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_OBJECT, &item_type, &((const struct sitedata_change *)v->p)->items[i], 0,
+                     out);
+}
+
+static const struct tmpl_type items_type = {NULL, items_len, items_at};
+
+/* One release's entry: p is the change. */
+static void change_get(const struct tmpl_value *v, const char *name, size_t len,
+                       struct tmpl_value *out)
+{
+    const struct sitedata_change *e = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("project"))
+        tmpl_value_str(e->project, out);
+    else if (IS("release"))
+        tmpl_value_str(e->release, out);
+    else if (IS("previous"))
+        tmpl_value_str(e->previous, out);
+    else if (IS("id"))
+        tmpl_value_str(e->id, out);
+    else if (IS("anchor"))
+        tmpl_value_str(e->anchor, out);
+    else if (IS("date"))
+        tmpl_value_str(e->has_date ? e->date : NULL, out);
+    else if (IS("items"))
+        tmpl_value_typed(TMPL_ARRAY, &items_type, e, 0, out);
+}
+
+static const struct tmpl_type change_type = {change_get, NULL, NULL};
+
+static size_t changes_len(const struct tmpl_value *v)
+{
+    return ((const struct sitedata *)v->p)->nchanges;
+}
+
+static void changes_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_OBJECT, &change_type, &((const struct sitedata *)v->p)->changes[i], 0,
+                     out);
+}
+
+static const struct tmpl_type changes_type = {NULL, changes_len, changes_at};
+
+/* The page: p is the sitedata. */
+static void page_get(const struct tmpl_value *v, const char *name, size_t len,
+                     struct tmpl_value *out)
+{
+    out->kind = TMPL_MISSING;
+    if (IS("changes"))
+        tmpl_value_typed(TMPL_ARRAY, &changes_type, v->p, 0, out);
+}
+
+static const struct tmpl_type page_type = {page_get, NULL, NULL};
+
+void sitedata_changes_value(const struct sitedata *d, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_OBJECT, &page_type, d, 0, out);
+}
+
+/* An entry of the feed: p is the feed, at the change. */
+static void entry_get(const struct tmpl_value *v, const char *name, size_t len,
+                      struct tmpl_value *out)
+{
+    const struct sitedata_atom *f = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("entry_id"))
+        tmpl_value_str(f->entry_ids[v->at], out);
+    else if (IS("link"))
+        tmpl_value_str(f->links[v->at], out);
+    else if (IS("updated"))
+        tmpl_value_str(f->times[v->at], out);
+    else {
+        struct tmpl_value e;
+        tmpl_value_typed(TMPL_OBJECT, &change_type, &f->d->changes[v->at], 0, &e);
+        change_get(&e, name, len, out);
+    }
+}
+
+static const struct tmpl_type entry_type = {entry_get, NULL, NULL};
+
+static size_t entries_len(const struct tmpl_value *v)
+{
+    return ((const struct sitedata_atom *)v->p)->d->nchanges;
+}
+
+static void entries_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_OBJECT, &entry_type, v->p, i, out);
+}
+
+static const struct tmpl_type entries_type = {NULL, entries_len, entries_at};
+
+/* The feed: p is the sitedata_atom. */
+static void feed_get(const struct tmpl_value *v, const char *name, size_t len,
+                     struct tmpl_value *out)
+{
+    const struct sitedata_atom *f = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("self"))
+        tmpl_value_str(f->self, out);
+    else if (IS("alternate"))
+        tmpl_value_str(f->alternate, out);
+    else if (IS("feed_id"))
+        tmpl_value_str(f->feed_id, out);
+    else if (IS("updated"))
+        tmpl_value_str(f->updated, out);
+    else if (IS("entries"))
+        tmpl_value_typed(TMPL_ARRAY, &entries_type, f, 0, out);
+}
+
+static const struct tmpl_type feed_type = {feed_get, NULL, NULL};
+
+void sitedata_atom_value(const struct sitedata_atom *f, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_OBJECT, &feed_type, f, 0, out);
 }

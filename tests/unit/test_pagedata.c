@@ -12,6 +12,11 @@
  * - The grid every page reads: each cell (device x view row) is the
  *   verdict compat_judge gives that row alone, and every GPU's device is
  *   covered.
+ * - The changes page: one entry per (project, release), newest first; each
+ *   target an item says was added is in the variant's newest row of this
+ *   release and not in the previous release's, and the other way round
+ *   for dropped; an item is "changed" exactly when it is new, first in
+ *   the data after an older release, gone, or adds or drops a target.
  * - Wheel pages: every scanned wheel with binaries has one, listing each
  *   binary once, in the record's order, with unique table ids, its targets
  *   in target order, each target once, and the record's SASS union.
@@ -37,6 +42,7 @@
 #include "recbinary.h"
 #include "record.h"
 #include "sitedata.h"
+#include "sitedata_impl.h" /* sitedata_newest_row: the row the changes page compares */
 #include "strmap.h"
 #include "tables.h"
 #include "tmpl.h"
@@ -402,6 +408,72 @@ static void release_pages(const struct dbview *v, const struct sitedata *d)
     strmap_free(seen);
 }
 
+/* ---- the changes page ------------------------------------------------------------ */
+
+static int row_has(const struct dbview_row *r, const struct target *t)
+{
+    const struct target *lists[3] = {r->sass, r->ptx, r->gfx};
+    size_t n[3] = {r->nsass, r->nptx, r->ngfx};
+    for (size_t l = 0; l < 3; l++)
+        for (size_t i = 0; i < n[l]; i++)
+            if (target_cmp(&lists[l][i], t) == 0)
+                return 1;
+    return 0;
+}
+
+static size_t change_items;
+
+static void changes_page(const struct dbview *v, const struct sitedata *d)
+{
+    struct strmap *seen = strmap_new();
+    size_t releases = 0;
+    for (size_t r = 0; r < v->nrows; r++) {
+        char key[512];
+        snprintf(key, sizeof key, "%s|%s", v->rows[r].project, v->rows[r].release);
+        if (!strmap_get(seen, key, NULL)) {
+            strmap_put(seen, key, releases++);
+        }
+    }
+    INT_EQ((long)d->nchanges, (long)releases, "changes: one entry per (project, release)");
+    for (size_t i = 0; i < d->nchanges; i++) {
+        const struct sitedata_change *e = &d->changes[i];
+        char key[512];
+        snprintf(key, sizeof key, "%s|%s", e->project, e->release);
+        size_t at;
+        OK(strmap_get(seen, key, &at) && at == i, "changes: %s in view order", key);
+        for (size_t k = 0; k < e->nitems; k++) {
+            const struct sitedata_change_item *it = &e->items[k];
+            change_items++;
+            long now = sitedata_newest_row(d, e->project, e->release, it->variant, it->platform);
+            long before = e->previous ? sitedata_newest_row(d, e->project, e->previous, it->variant,
+                                                            it->platform)
+                                      : -1;
+            OK((it->state != NULL) == (now < 0),
+               "changes %s %s/%s: gone exactly when not in this "
+               "release",
+               key, it->variant, it->platform);
+            for (size_t m = 0; m < it->nadded; m++)
+                OK(now >= 0 && before >= 0 && row_has(&v->rows[now], &it->added[m]) &&
+                       !row_has(&v->rows[before], &it->added[m]),
+                   "changes %s %s/%s: an added target is new in this release", key, it->variant,
+                   it->platform);
+            for (size_t m = 0; m < it->ndropped; m++)
+                OK(now >= 0 && before >= 0 && !row_has(&v->rows[now], &it->dropped[m]) &&
+                       row_has(&v->rows[before], &it->dropped[m]),
+                   "changes %s %s/%s: a dropped target was in the previous release only", key,
+                   it->variant, it->platform);
+            int changed = it->state || it->new_variant || (e->previous && it->first_in_data) ||
+                          it->nadded || it->ndropped;
+            OK(it->changed == changed, "changes %s %s/%s: changed when something changed", key,
+               it->variant, it->platform);
+            OK(it->changed || !e->previous,
+               "changes %s %s/%s: an unchanged variant is listed only for a first release", key,
+               it->variant, it->platform);
+        }
+    }
+    strmap_free(seen);
+}
+
 int main(int argc, char **argv)
 {
     struct wa_error err;
@@ -435,11 +507,13 @@ int main(int argc, char **argv)
        "headlines checked (%zu GPU x platform), driver tables line by line (%zu lines)", answered,
        driver_lines);
     release_pages(&v, &d);
+    changes_page(&v, &d);
     printf("pagedata: %zu grid cells, %zu GPU pages, %zu headlines (GPU x platform), %zu "
            "driver-table lines, "
-           "%zu view rows on release pages, %zu wheel pages with %zu binaries\n",
-           grid_cells_checked, sitedata_gpu_count(&d), answered, driver_lines, v.nrows, wheel_pages,
-           wheel_binaries);
+           "%zu view rows on release pages, %zu changes with %zu items, %zu wheel pages with %zu "
+           "binaries\n",
+           grid_cells_checked, sitedata_gpu_count(&d), answered, driver_lines, v.nrows, d.nchanges,
+           change_items, wheel_pages, wheel_binaries);
     sitedata_free(&d);
     dbview_free(&v);
     tables_free(&T);
