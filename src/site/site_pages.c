@@ -299,22 +299,18 @@ static int matrix_pages(struct ctx *c, struct sitedata *d, const struct page_kin
                         struct wa_error *err)
 {
     int rc = 0;
-    size_t mi;
-    json_t *mp;
-    json_array_foreach(d->matrix_pages, mi, mp)
-    {
-        json_t *page = json_object_get(mp, "page");
-        const char *proj = json_string_value(json_object_get(page, "project"));
-        char *title = mi == 0 ? xstrdup(k->title_one) : title_of(k, proj);
-        char *desc = mi == 0
-                         ? xstrdup(k->description)
-                         : xasprintf("%s releases and variants against GPU architectures", proj);
-        rc = sitei_render(c, k->template_name, json_string_value(json_object_get(mp, "path")), page,
-                          title, desc, NULL, err);
+    for (size_t mi = 0; mi < d->nmatrix && rc == 0; mi++) {
+        const struct sitedata_matrix *m = &d->matrix[mi];
+        char *title = mi == 0 ? xstrdup(k->title_one) : title_of(k, m->project);
+        char *desc =
+            mi == 0 ? xstrdup(k->description)
+                    : xasprintf("%s releases and variants against GPU architectures", m->project);
+        struct tmpl_value page;
+        sitedata_matrix_value(m, &page);
+        rc = sitei_render_typed(c, k->template_name, m->path, &page, c->data_as_of, title, desc,
+                                NULL, err);
         free(title);
         free(desc);
-        if (rc < 0)
-            break;
     }
     return rc;
 }

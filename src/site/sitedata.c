@@ -83,7 +83,7 @@ void sitedata_free(struct sitedata *d)
     strbuf_free(&d->csv);
     json_decref(d->home);
     free(d->answers_js);
-    json_decref(d->matrix_pages);
+    sitedata_matrix_free(d);
     sitedata_gpus_free(d);
     for (size_t i = 0; i < d->nchanges; i++) {
         struct sitedata_change *e = &d->changes[i];

@@ -43,6 +43,28 @@ struct sitedata_picks {
  * matrix.csv have them all). */
 #define SITEDATA_MATRIX_RELEASES 40
 
+/* A matrix page (sitedata_matrix.c): one table per platform and vendor
+ * (CUDA and cpu, then ROCm), its rows the view rows shown (the project's
+ * newest SITEDATA_MATRIX_RELEASES releases, the newest nightly of each),
+ * its columns the grid's columns of that vendor, newest first. */
+#define SITEDATA_MATRIX_TABLES 6
+struct sitedata_matrix_table {
+    const struct sitedata *d;
+    char id[64], name[96]; /* "linux-x86_64-rocm", "Linux x86_64, AMD ROCm" */
+    const char *axis;      /* "compute capability" or "AMD gfx processor" */
+    size_t *rows, nrows;   /* view rows */
+    char **pages;          /* each row's release page */
+    size_t *cols, ncols;   /* grid columns */
+};
+struct sitedata_matrix {
+    const struct sitedata *d;
+    const char *project; /* borrowed */
+    size_t at;           /* its place in d->matrix (0: torch, matrix/) */
+    char *path, *href;   /* matrix/index.html and matrix/, or matrix/NAME/... */
+    struct sitedata_matrix_table tables[SITEDATA_MATRIX_TABLES];
+    int has_nightlies, older; /* older: some releases are left out */
+};
+
 /* What a release changed, variant by variant, against the one before
  * (sitedata_changes.c).  An item is a variant of this release (said: its
  * status, and whether it is new or the first in the data), or one the
@@ -72,16 +94,18 @@ struct sitedata {
     const struct dbview *v;
     const struct tables *t;
     struct grid grid;
-    struct query_order *query_order;      /* query_order_new of the view, for its many queries */
-    char *base_url;                       /* "" when none */
-    json_t *meta;                         /* {"api-version", "data-as-of", "generator"} */
-    json_t *gpus;                         /* api/v1/gpus.json */
-    json_t *index_table;                  /* api/v1/index-table.json */
-    json_t *variants;                     /* api/v1/variants.json */
-    struct strbuf csv;                    /* api/v1/matrix.csv */
-    json_t *home;                         /* index.html */
-    char *answers_js;                     /* assets/answers.js: the home filter's answers */
-    json_t *matrix_pages;                 /* [{"path", "page"}]: matrix/ (torch), matrix/NAME/ */
+    struct query_order *query_order; /* query_order_new of the view, for its many queries */
+    char *base_url;                  /* "" when none */
+    json_t *meta;                    /* {"api-version", "data-as-of", "generator"} */
+    json_t *gpus;                    /* api/v1/gpus.json */
+    json_t *index_table;             /* api/v1/index-table.json */
+    json_t *variants;                /* api/v1/variants.json */
+    struct strbuf csv;               /* api/v1/matrix.csv */
+    json_t *home;                    /* index.html */
+    char *answers_js;                /* assets/answers.js: the home filter's answers */
+    struct sitedata_matrix *matrix;  /* matrix/ (torch), matrix/NAME/ */
+    size_t nmatrix;
+    const char **matrix_projects;         /* their projects (stack_projects) */
     struct sitedata_gpu_state *gpu_state; /* what the GPU pages share */
     struct sitedata_change *changes;      /* changes/ and changes.atom, newest first */
     size_t nchanges;
@@ -146,6 +170,8 @@ struct sitedata_atom {
     char **entry_ids, **links, **times;
 };
 void sitedata_changes_value(const struct sitedata *d, struct tmpl_value *out);
+/* A matrix page as a template value (borrowing m). */
+void sitedata_matrix_value(const struct sitedata_matrix *m, struct tmpl_value *out);
 void sitedata_atom_value(const struct sitedata_atom *f, struct tmpl_value *out);
 
 /* One release page's data (release/<project>/<version>/), typed: the view

@@ -1,5 +1,5 @@
 /*
- * sitedata_home: the home page and the matrix page.
+ * sitedata_home: the home page.
  */
 #include "sitedata_impl.h"
 
@@ -11,7 +11,7 @@
 #include "strmap.h"
 #include "xalloc.h"
 
-/* ---- home and matrix pages ---------------------------------------------- */
+/* ---- the home page ------------------------------------------------------- */
 
 static const char *segment_title(const char *s)
 {
@@ -289,163 +289,4 @@ void sitedata_build_home(struct sitedata *d)
     json_object_set_new(
         d->home, "gpu_count",
         json_integer((json_int_t)json_array_size(json_object_get(d->gpus, "gpus"))));
-}
-
-/* One table per platform and vendor: CUDA (and cpu) rows against compute
- * capabilities, ROCm rows against gfx processors. */
-/* Whether view row r is among its project's newest `keep` releases: rows
- * are newest version first within a project, so counting the releases
- * seen so far tells. */
-static void newest_releases(const struct dbview *v, size_t keep, unsigned char *in)
-{
-    const char *project = NULL;
-    size_t seen = 0;
-    struct strmap *rels = strmap_new();
-    for (size_t r = 0; r < v->nrows; r++) {
-        const struct dbview_row *row = &v->rows[r];
-        if (!project || strcmp(project, row->project)) {
-            strmap_free(rels);
-            rels = strmap_new();
-            project = row->project;
-            seen = 0;
-        }
-        size_t one;
-        if (!strmap_get(rels, row->release, &one)) {
-            strmap_put(rels, row->release, 1);
-            seen++;
-        }
-        in[r] = seen <= keep;
-    }
-    strmap_free(rels);
-}
-
-/* The matrix of one project: one table per platform and vendor. */
-static json_t *matrix_of(struct sitedata *d, const char *project)
-{
-    const struct dbview *v = d->v;
-    json_t *page = json_object();
-    json_t *pls = json_array();
-    /* One cell object per verdict, shared by every cell that shows it. */
-    json_t *cell_of[COMPAT_VERDICTS];
-    for (int k = 0; k < COMPAT_VERDICTS; k++) {
-        cell_of[k] = json_object();
-        char code[2] = {grid_verdict_code(k), 0};
-        json_object_set_new(cell_of[k], "code", json_string(code));
-        json_object_set_new(cell_of[k], "symbol", json_string(grid_verdict_symbol(k)));
-        json_object_set_new(cell_of[k], "label", json_string(compat_verdict_label(k)));
-    }
-    unsigned char *shown = xcalloc(v->nrows + 1, 1);
-    newest_releases(v, SITEDATA_MATRIX_RELEASES, shown);
-    size_t hidden = 0, nightlies = 0;
-    for (size_t r = 0; r < v->nrows; r++)
-        hidden += !shown[r] && strcmp(v->rows[r].project, project) == 0;
-    for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
-        for (int amd = 0; amd < 2; amd++) {
-            json_t *pl = json_object();
-            char *id = xasprintf("%s%s", sitedata_platforms[p], amd ? "-rocm" : "");
-            char *name = xasprintf("%s%s", sitedata_platform_name(sitedata_platforms[p]),
-                                   amd ? ", AMD ROCm" : "");
-            json_object_set_new(pl, "id", json_string(id));
-            json_object_set_new(pl, "name", json_string(name));
-            json_object_set_new(pl, "axis",
-                                json_string(amd ? "AMD gfx processor" : "compute capability"));
-            free(id);
-            free(name);
-            /* newest architectures first: on a phone they are the columns
-             * in view, and at 1280 px Blackwell is not behind a scroll */
-            json_t *cols = json_array();
-            for (size_t c = d->grid.nccs; c-- > 0;) {
-                if ((d->grid.ccs[c] >= TABLES_AMD_MIN) != amd)
-                    continue;
-                json_t *col = json_object();
-                json_object_set_new(col, "cc", sitedata_cc_json(d->grid.ccs[c]));
-                json_array_append_new(cols, col);
-            }
-            json_object_set_new(pl, "columns", cols);
-            json_t *rows = json_array();
-            for (size_t r = 0; r < v->nrows; r++) {
-                const struct dbview_row *row = &v->rows[r];
-                if (!shown[r] || strcmp(row->project, project) != 0 ||
-                    strcmp(row->platform, sitedata_platforms[p]) != 0 ||
-                    tables_variant_rocm(row->variant, NULL) != amd)
-                    continue;
-                /* of a release's nightlies, the newest (the others are
-                 * on the release pages) */
-                if (dbview_is_nightly(row->version) && !sitedata_is_newest(d, r))
-                    continue;
-                nightlies += dbview_is_nightly(row->version);
-                json_t *x = json_object();
-                json_object_set_new(x, "project", json_string(row->project));
-                json_object_set_new(x, "version", json_string(row->version));
-                json_object_set_new(x, "variant", json_string(row->variant));
-                json_object_set_new(x, "status", json_string(dbview_status_name(row->status)));
-                const char *conf = dbview_row_confidence(row);
-                json_object_set_new(x, "confidence", conf ? json_string(conf) : json_null());
-                char *rp = sitedata_release_path(row->project, row->version);
-                json_object_set_new(x, "page", json_string(rp));
-                free(rp);
-                json_t *cells = json_array();
-                for (size_t c = d->grid.nccs; c-- > 0;) {
-                    if ((d->grid.ccs[c] >= TABLES_AMD_MIN) != amd)
-                        continue;
-                    int verdict = grid_at(&d->grid, c, r)->verdict;
-                    if (verdict >= 0 && verdict < COMPAT_VERDICTS)
-                        json_array_append(cells, cell_of[verdict]);
-                }
-                json_object_set_new(x, "cells", cells);
-                json_array_append_new(rows, x);
-            }
-            json_object_set_new(pl, "has_rows", json_boolean(json_array_size(rows) > 0));
-            json_object_set_new(pl, "rows", rows);
-            json_array_append_new(pls, pl);
-        }
-    }
-    json_object_set_new(page, "platforms", pls);
-    json_object_set_new(page, "has_nightlies", json_boolean(nightlies > 0));
-    if (hidden) {
-        json_t *cut = json_object();
-        json_object_set_new(cut, "releases", json_integer(SITEDATA_MATRIX_RELEASES));
-        json_object_set_new(page, "older", cut);
-    }
-    for (int k = 0; k < COMPAT_VERDICTS; k++)
-        json_decref(cell_of[k]);
-    free(shown);
-    return page;
-}
-
-/* A matrix page per project (torch's is matrix/, the others'
- * matrix/NAME/), each with links to the others.  The GPU libraries a
- * build pins have no page of their own: their code is in their users'. */
-void sitedata_build_matrix_page(struct sitedata *d)
-{
-    size_t n;
-    const char **names = stack_projects(d->v, 1, &n);
-    d->matrix_pages = json_array();
-    for (size_t i = 0; i < n; i++) {
-        json_t *page = matrix_of(d, names[i]);
-        json_object_set_new(page, "project", json_string(names[i]));
-        json_t *links = json_array();
-        for (size_t k = 0; n > 1 && k < n; k++) {
-            json_t *l = json_object();
-            char *seg = sitedata_segment(names[k]);
-            char *href = k == 0 ? xstrdup("matrix/") : xasprintf("matrix/%s/", seg);
-            json_object_set_new(l, "name", json_string(names[k]));
-            json_object_set_new(l, "href", json_string(href));
-            json_object_set_new(l, "current", json_boolean(k == i));
-            json_array_append_new(links, l);
-            free(href);
-            free(seg);
-        }
-        json_object_set_new(page, "projects", links);
-        json_object_set_new(page, "has_projects", json_boolean(n > 1));
-        char *seg = sitedata_segment(names[i]);
-        char *path = i == 0 ? xstrdup("matrix/index.html") : xasprintf("matrix/%s/index.html", seg);
-        json_t *x = json_object();
-        json_object_set_new(x, "path", json_string(path));
-        json_object_set_new(x, "page", page);
-        json_array_append_new(d->matrix_pages, x);
-        free(path);
-        free(seg);
-    }
-    free(names);
 }

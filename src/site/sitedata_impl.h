@@ -3,7 +3,7 @@
  * They call downwards only, in this order:
  *   sitedata.c          the entry points: which builder runs when
  *   sitedata_feeds.c, sitedata_simple.c, sitedata_gpus.c, sitedata_home.c,
- *   sitedata_releases.c, sitedata_release.c, sitedata_wheel.c
+ *   sitedata_changes.c, sitedata_release.c, sitedata_wheel.c, sitedata_matrix.c
  *                       one kind of page or document each
  *   sitedata_shared.c   what they ask of the shared data (the newest rows,
  *                       the answers per device)
@@ -86,6 +86,7 @@ void sitedata_build_gpus(struct sitedata *d);
 void sitedata_gpus_free(struct sitedata *d);
 void sitedata_build_home(struct sitedata *d);
 void sitedata_build_matrix_page(struct sitedata *d);
+void sitedata_matrix_free(struct sitedata *d);
 void sitedata_build_changes(struct sitedata *d);
 
 /* sitedata_wheel.c: what the wheel and release pages' types share.

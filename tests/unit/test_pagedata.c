@@ -17,6 +17,10 @@
  *   release and not in the previous release's, and the other way round
  *   for dropped; an item is "changed" exactly when it is new, first in
  *   the data after an older release, gone, or adds or drops a target.
+ * - Matrix pages: one per project; each view row of the project's newest
+ *   SITEDATA_MATRIX_RELEASES releases (of a release's nightlies, the
+ *   newest) is in exactly one table, the one of its platform and vendor;
+ *   each row has one cell per column, the grid's verdict for it.
  * - Wheel pages: every scanned wheel with binaries has one, listing each
  *   binary once, in the record's order, with unique table ids, its targets
  *   in target order, each target once, and the record's SASS union.
@@ -474,6 +478,82 @@ static void changes_page(const struct dbview *v, const struct sitedata *d)
     strmap_free(seen);
 }
 
+/* ---- the matrix pages ------------------------------------------------------------- */
+
+static size_t matrix_rows, matrix_cells;
+
+static void matrix_pages(const struct dbview *v, const struct sitedata *d)
+{
+    OK(d->nmatrix > 0 && strcmp(d->matrix[0].project, "torch") == 0,
+       "matrix: torch's page first (%zu pages)", d->nmatrix);
+    unsigned *times = calloc(v->nrows + 1, sizeof *times);
+    for (size_t i = 0; i < d->nmatrix; i++) {
+        const struct sitedata_matrix *m = &d->matrix[i];
+        struct tmpl_value page;
+        sitedata_matrix_value(m, &page);
+        struct tmpl_value tables = field(&page, "platforms");
+        INT_EQ((long)length(&tables), SITEDATA_MATRIX_TABLES,
+               "matrix: a table per platform and vendor");
+        struct strmap *releases = strmap_new();
+        for (size_t k = 0; k < SITEDATA_MATRIX_TABLES; k++) {
+            const struct sitedata_matrix_table *t = &m->tables[k];
+            const char *platform = sitedata_platforms[k / 2];
+            int amd = (int)(k % 2);
+            struct tmpl_value tv = item(&tables, k), rows = field(&tv, "rows");
+            struct tmpl_value cols = field(&tv, "columns");
+            INT_EQ((long)length(&rows), (long)t->nrows, "matrix: each row once");
+            for (size_t r = 0; r < t->nrows; r++) {
+                const struct dbview_row *row = &v->rows[t->rows[r]];
+                times[t->rows[r]]++;
+                matrix_rows++;
+                strmap_put(releases, row->release, 0);
+                OK(strcmp(row->project, m->project) == 0 && strcmp(row->platform, platform) == 0 &&
+                       (tables_variant_rocm(row->variant, NULL) != 0) == amd,
+                   "matrix %s: %s %s %s in the table of its platform and vendor (%s)", m->project,
+                   row->version, row->variant, row->platform, t->id);
+                struct tmpl_value rv = item(&rows, r), cells = field(&rv, "cells");
+                INT_EQ((long)length(&cells), (long)length(&cols), "matrix: a cell per column");
+                for (size_t c = 0; c < length(&cells) && c < t->ncols; c++) {
+                    struct tmpl_value cell = item(&cells, c), label = field(&cell, "label");
+                    int verdict = grid_at(&d->grid, t->cols[c], t->rows[r])->verdict;
+                    matrix_cells++;
+                    OK(str_of(&label, compat_verdict_label(verdict)),
+                       "matrix %s: %s %s, column %zu: the grid's verdict", m->project, row->version,
+                       row->variant, c);
+                }
+            }
+        }
+        OK(strmap_count(releases) <= SITEDATA_MATRIX_RELEASES,
+           "matrix %s: at most the newest %d releases (%zu)", m->project, SITEDATA_MATRIX_RELEASES,
+           strmap_count(releases));
+        strmap_free(releases);
+    }
+    /* every row of a page's project is on it, unless its release is older
+     * than the ones shown or it is not its release's newest nightly */
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct dbview_row *row = &v->rows[r];
+        OK(times[r] <= 1, "matrix: %s %s %s %s shown once at most", row->project, row->version,
+           row->variant, row->platform);
+        int nightly_hidden = dbview_is_nightly(row->version) && !sitedata_is_newest(d, r);
+        size_t newer = 0; /* releases of the project above this row's */
+        const char *last = NULL;
+        for (size_t k = 0; k < r; k++)
+            if (strcmp(v->rows[k].project, row->project) == 0 &&
+                strcmp(v->rows[k].release, row->release) != 0 &&
+                (!last || strcmp(last, v->rows[k].release) != 0)) {
+                newer++;
+                last = v->rows[k].release;
+            }
+        int listed = 0;
+        for (size_t i = 0; i < d->nmatrix; i++)
+            listed |= strcmp(d->matrix[i].project, row->project) == 0;
+        if (listed && !nightly_hidden && newer < SITEDATA_MATRIX_RELEASES)
+            OK(times[r] == 1, "matrix: %s %s %s %s is on its project's page", row->project,
+               row->version, row->variant, row->platform);
+    }
+    free(times);
+}
+
 int main(int argc, char **argv)
 {
     struct wa_error err;
@@ -508,12 +588,13 @@ int main(int argc, char **argv)
        driver_lines);
     release_pages(&v, &d);
     changes_page(&v, &d);
+    matrix_pages(&v, &d);
     printf("pagedata: %zu grid cells, %zu GPU pages, %zu headlines (GPU x platform), %zu "
            "driver-table lines, "
-           "%zu view rows on release pages, %zu changes with %zu items, %zu wheel pages with %zu "
-           "binaries\n",
+           "%zu view rows on release pages, %zu changes with %zu items, %zu matrix rows with %zu "
+           "cells, %zu wheel pages with %zu binaries\n",
            grid_cells_checked, sitedata_gpu_count(&d), answered, driver_lines, v.nrows, d.nchanges,
-           change_items, wheel_pages, wheel_binaries);
+           change_items, matrix_rows, matrix_cells, wheel_pages, wheel_binaries);
     sitedata_free(&d);
     dbview_free(&v);
     tables_free(&T);
