@@ -189,8 +189,8 @@ struct sitedata_release_row {
     size_t **order;                  /* per binary: its targets' places in target order */
     struct dbview_citation citation; /* of the declared row's source, if has_citation */
     int has_citation;
-    char *wheels_html;   /* the wheel table's lines */
-    char *inferred_page; /* the one wheel the inferred ones come from, or NULL */
+    char **hrefs, **pages; /* per wheel: its link, the wheel page its line links to (or NULL) */
+    char *inferred_page;   /* the one wheel the inferred ones come from, or NULL */
 };
 struct sitedata_release {
     const struct sitedata *d;

@@ -20,64 +20,20 @@
 
 /* ---- making the page ---------------------------------------------------------- */
 
-/* Appends the wheel's line of a release page's wheel table, byte for byte
- * what release.mustache's rows made from the wheel's JSON (it once did):
- * 100,000 wheels as JSON objects were a good part of a build.  root: the
- * page's way to the site's root; link_inferred: an inferred wheel links
- * to the wheel it was inferred from (not all of the row's name one). */
-static void wheel_line(struct strbuf *out, const struct record_wheel *w, const char *root,
-                       int link_inferred)
+/* A wheel's link target and the page its line links to ("wheel/KEY.html":
+ * a scanned wheel's own, an inferred one's source when link_inferred),
+ * NULL where there is none or the text is not UTF-8. */
+static char *wheel_page_of(const struct record_wheel *w, int link_inferred)
 {
-    strbuf_adds(out, "<tr><th scope=\"row\">");
-    char *href = sitedata_wheel_href(w);
-    if (href) {
-        strbuf_adds(out, "<a href=\"");
-        sitedata_html_text(out, href);
-        strbuf_adds(out, "\">");
-        sitedata_html_text(out, w->filename);
-        strbuf_adds(out, "</a>");
-    } else {
-        sitedata_html_text(out, w->filename);
-    }
-    free(href);
-    const char *reason;
-    if (sitedata_wheel_yanked(w, &reason)) {
-        strbuf_adds(out, " <span class=\"status\">yanked");
-        if (reason) {
-            strbuf_adds(out, ": ");
-            sitedata_html_text(out, reason);
-        }
-        strbuf_adds(out, "</span>"); /* without a reason: "yanked" (once "yanked: true") */
-    }
-    strbuf_adds(out, "</th><td><code>");
-    sitedata_html_text(out, w->sha256);
-    strbuf_adds(out, "</code></td><td>");
     const char *key = w->scanned      ? (w->key[0] ? w->key : NULL)
                       : link_inferred ? w->inferred_from
                                       : NULL;
-    char *page = NULL;
-    if (key && strbuf_utf8_valid(key)) {
-        char *seg = sitedata_segment(key);
-        page = xasprintf("wheel/%s.html", seg);
-        free(seg);
-    }
-    if (!w->scanned) {
-        strbuf_adds(out, "inferred");
-        if (page) {
-            strbuf_adds(out, " from <a href=\"");
-            sitedata_html_text(out, root);
-            sitedata_html_text(out, page);
-            strbuf_adds(out, "\">its sibling</a>");
-        }
-    } else {
-        strbuf_adds(out, "<a href=\"");
-        sitedata_html_text(out, root);
-        sitedata_html_text(out, page);
-        strbuf_adds(out, "\">scanned</a> ");
-        sitedata_html_text(out, w->scanned_at);
-    }
-    strbuf_adds(out, "</td></tr>\n");
-    free(page);
+    if (!key || !strbuf_utf8_valid(key))
+        return NULL;
+    char *seg = sitedata_segment(key);
+    char *page = xasprintf("wheel/%s.html", seg);
+    free(seg);
+    return page;
 }
 
 static int same_page(const struct dbview_row *a, const struct dbview_row *b)
@@ -106,7 +62,7 @@ static const char *one_source(const struct dbview_row *row)
 }
 
 static void make_row(const struct sitedata *d, const struct dbview_row *row, struct strmap *ids,
-                     const char *root, struct sitedata_release_row *x)
+                     struct sitedata_release_row *x)
 {
     memset(x, 0, sizeof *x);
     x->row = row;
@@ -134,10 +90,12 @@ static void make_row(const struct sitedata *d, const struct dbview_row *row, str
     if (dc)
         x->has_citation = dbview_citation_parse(dc->source, &x->citation);
     const char *source = one_source(row);
-    struct strbuf lines = STRBUF_INIT;
-    for (size_t k = 0; k < row->nwheels; k++)
-        wheel_line(&lines, &row->wheels[k], root, !source);
-    x->wheels_html = strbuf_detach(&lines, NULL);
+    x->hrefs = xcalloc(row->nwheels ? row->nwheels : 1, sizeof *x->hrefs);
+    x->pages = xcalloc(row->nwheels ? row->nwheels : 1, sizeof *x->pages);
+    for (size_t k = 0; k < row->nwheels; k++) {
+        x->hrefs[k] = sitedata_wheel_href(&row->wheels[k]);
+        x->pages[k] = wheel_page_of(&row->wheels[k], !source);
+    }
     if (source) {
         char *seg = sitedata_segment(source);
         x->inferred_page = xasprintf("wheel/%s.html", seg);
@@ -161,20 +119,12 @@ int sitedata_release_make(const struct sitedata *d, size_t *next, struct sitedat
     p->version = first->version;
     p->release = first->release;
     p->path = sitedata_release_path(first->project, first->version);
-    /* the page is path + "index.html": "../" per folder */
-    struct strbuf root = STRBUF_INIT;
-    for (const char *s = p->path; *s; s++)
-        if (*s == '/')
-            strbuf_adds(&root, "../");
-    if (!root.len)
-        strbuf_adds(&root, "./");
     p->n = end - at;
     p->rows = xcalloc(p->n, sizeof *p->rows);
     struct strmap *ids = strmap_new();
     for (size_t i = 0; i < p->n; i++)
-        make_row(d, &v->rows[at + i], ids, root.buf, &p->rows[i]);
+        make_row(d, &v->rows[at + i], ids, &p->rows[i]);
     strmap_free(ids);
-    strbuf_free(&root);
     return 1;
 }
 
@@ -191,7 +141,12 @@ void sitedata_release_free(struct sitedata_release *p)
         free(x->index_href);
         free(x->section_id);
         free(x->wheels_id);
-        free(x->wheels_html);
+        for (size_t k = 0; k < x->row->nwheels; k++) {
+            free(x->hrefs[k]);
+            free(x->pages[k]);
+        }
+        free(x->hrefs);
+        free(x->pages);
         free(x->inferred_page);
         free(x->citation.text);
         free(x->citation.url);
@@ -515,6 +470,55 @@ static void binaries_at(const struct tmpl_value *v, size_t i, struct tmpl_value 
 
 static const struct tmpl_type binaries_type = {NULL, binaries_len, binaries_at};
 
+/* A line of a row's wheel table: p is the page row, at the wheel.  Text
+ * that is not UTF-8 is null (the page leaves it out). */
+static void utf8(const char *s, struct tmpl_value *out)
+{
+    tmpl_value_str(s && strbuf_utf8_valid(s) ? s : NULL, out);
+}
+
+static void wheel_get(const struct tmpl_value *v, const char *name, size_t len,
+                      struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct record_wheel *w = &x->row->wheels[v->at];
+    out->kind = TMPL_MISSING;
+    if (IS("filename"))
+        utf8(w->filename, out);
+    else if (IS("href"))
+        tmpl_value_str(x->hrefs[v->at], out);
+    else if (IS("sha256"))
+        utf8(w->sha256, out);
+    else if (IS("scanned"))
+        tmpl_value_bool(w->scanned, out);
+    else if (IS("scanned_at"))
+        utf8(w->scanned_at, out);
+    else if (IS("page"))
+        tmpl_value_str(x->pages[v->at], out);
+    else if (IS("yanked") || IS("yanked_reason")) {
+        const char *reason;
+        int yanked = sitedata_wheel_yanked(w, &reason);
+        if (IS("yanked"))
+            tmpl_value_bool(yanked, out);
+        else
+            utf8(yanked ? reason : NULL, out);
+    }
+}
+
+static const struct tmpl_type wheel_type = {wheel_get, NULL, NULL};
+
+static size_t wheels_len(const struct tmpl_value *v)
+{
+    return ((const struct sitedata_release_row *)v->p)->row->nwheels;
+}
+
+static void wheels_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_OBJECT, &wheel_type, v->p, i, out);
+}
+
+static const struct tmpl_type wheels_type = {NULL, wheels_len, wheels_at};
+
 /* One row of the page: p is the page row. */
 static void row_get(const struct tmpl_value *v, const char *name, size_t len,
                     struct tmpl_value *out)
@@ -582,8 +586,8 @@ static void row_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(x->section_id, out);
     else if (IS("wheels_id"))
         tmpl_value_str(x->wheels_id, out);
-    else if (IS("wheels_html"))
-        tmpl_value_str(x->wheels_html, out);
+    else if (IS("wheels"))
+        tmpl_value_typed(TMPL_ARRAY, &wheels_type, x, 0, out);
     else if (IS("inferred_page") && x->inferred_page)
         tmpl_value_str(x->inferred_page, out);
 }
