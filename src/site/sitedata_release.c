@@ -20,9 +20,9 @@
 
 /* ---- making the page ---------------------------------------------------------- */
 
-/* A wheel's link target and the page its line links to ("wheel/KEY.html":
- * a scanned wheel's own, an inferred one's source when link_inferred),
- * NULL where there is none or the text is not UTF-8. */
+/* The wheel page a wheel's line links to ("wheel/KEY.html": a scanned
+ * wheel's own, an inferred one's source when link_inferred), or NULL where
+ * there is none or the key is not UTF-8.  Caller frees. */
 static char *wheel_page_of(const struct record_wheel *w, int link_inferred)
 {
     const char *key = w->scanned      ? (w->key[0] ? w->key : NULL)
