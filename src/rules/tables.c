@@ -147,6 +147,7 @@ void tables_free(struct tables *t)
         free(t->toolkits[i].min_driver_text[1]);
     }
     free(t->toolkits);
+    free(t->minor_toolkits);
     for (size_t i = 0; i < t->ncompat; i++) {
         free(t->compat[i].min_driver_text[0]);
         free(t->compat[i].min_driver_text[1]);

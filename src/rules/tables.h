@@ -189,6 +189,13 @@ struct tables {
     size_t ngpus;
     struct toolkit *toolkits; /* newest first */
     size_t ntoolkits;
+    /* Per CUDA major.minor, its first toolkit (the lowest X.Y.Z): what
+     * tables_toolkit answers, made once when the toolkits are loaded. */
+    struct tables_minor_toolkit {
+        long major, minor;
+        const struct toolkit *first;
+    } * minor_toolkits;
+    size_t nminor_toolkits;
     struct minor_compat *compat;
     size_t ncompat;
     struct ptx_isa *isas;

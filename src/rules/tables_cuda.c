@@ -61,6 +61,22 @@ int tablesi_load_toolkits(const char *dir, struct tables *t, struct wa_error *er
         }
         t->ntoolkits++;
     }
+    /* each major.minor's first toolkit, for tables_toolkit */
+    t->minor_toolkits = xcalloc(t->ntoolkits ? t->ntoolkits : 1, sizeof *t->minor_toolkits);
+    for (size_t i = 0; i < t->ntoolkits; i++) {
+        const struct toolkit *k = &t->toolkits[i];
+        if (k->cuda.n < 2)
+            continue;
+        size_t m = 0;
+        while (m < t->nminor_toolkits && (t->minor_toolkits[m].major != k->cuda.f[0] ||
+                                          t->minor_toolkits[m].minor != k->cuda.f[1]))
+            m++;
+        if (m == t->nminor_toolkits)
+            t->minor_toolkits[t->nminor_toolkits++] =
+                (struct tables_minor_toolkit){k->cuda.f[0], k->cuda.f[1], k};
+        else if (dotver_cmp(&k->cuda, &t->minor_toolkits[m].first->cuda) < 0)
+            t->minor_toolkits[m].first = k;
+    }
 out:
     csvfile_free(&c);
     return rc;
@@ -269,13 +285,13 @@ const struct ptx_isa *tables_cuda_of_isa(const struct tables *t, const struct do
 
 const struct toolkit *tables_toolkit(const struct tables *t, const struct dotver *cuda)
 {
-    const struct toolkit *best = NULL;
-    for (size_t i = 0; i < t->ntoolkits; i++) {
-        const struct toolkit *k = &t->toolkits[i];
-        if (!same_minor(&k->cuda, cuda))
-            continue;
-        if (!best || dotver_cmp(&k->cuda, &best->cuda) < 0)
-            best = k;
-    }
-    return best;
+    /* the first toolkit of cuda's major.minor, looked up in the index
+     * made at load (a scan of every toolkit was most of a query's time
+     * spent in the tables) */
+    if (cuda->n < 2)
+        return NULL;
+    for (size_t m = 0; m < t->nminor_toolkits; m++)
+        if (t->minor_toolkits[m].major == cuda->f[0] && t->minor_toolkits[m].minor == cuda->f[1])
+            return t->minor_toolkits[m].first;
+    return NULL;
 }
