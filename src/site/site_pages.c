@@ -157,11 +157,6 @@ static int gpu_pages(struct ctx *c, struct sitedata *d, const struct page_kind *
     return rc;
 }
 
-static int same_page(const struct dbview_row *a, const struct dbview_row *b)
-{
-    return strcmp(a->project, b->project) == 0 && strcmp(a->version, b->version) == 0;
-}
-
 static void release_pages_run(struct release_job *j)
 {
     const struct dbview *v = j->d->v;
@@ -169,18 +164,16 @@ static void release_pages_run(struct release_job *j)
         /* the next page's rows, taken under the lock; its data made
          * outside it */
         pthread_mutex_lock(j->mu);
-        size_t at = *j->next, end = at;
-        if (at > v->nrows) { /* the other thread failed */
+        size_t at = *j->next;
+        if (at >= v->nrows) { /* none left, or the other thread failed */
             pthread_mutex_unlock(j->mu);
             return;
         }
-        while (end < v->nrows && same_page(&v->rows[at], &v->rows[end]))
-            end++;
+        size_t end = sitedata_release_end(v, at);
         *j->next = end;
         pthread_mutex_unlock(j->mu);
         struct sitedata_release p;
-        if (!sitedata_release_make(j->d, &at, &p))
-            return;
+        sitedata_release_make(j->d, at, end, &p);
         struct tmpl_value page;
         sitedata_release_value(&p, &page);
         char *path = xasprintf("%sindex.html", p.path);

@@ -199,12 +199,14 @@ struct sitedata_release {
     struct sitedata_release_row *rows;
     size_t n;
 };
-/* Makes the page of view row *next and the rows after it of the same
- * version into *p, and moves *next to the following page's first row.
- * Returns 1, or 0 (p empty) when *next is past the last row.  One page at
- * a time, so a site's pages never all sit in memory; free each with
- * sitedata_release_free. */
-int sitedata_release_make(const struct sitedata *d, size_t *next, struct sitedata_release *p);
+/* The first view row after the page that starts at row `at` (the rows of
+ * one project and version are adjacent): at < v->nrows. */
+size_t sitedata_release_end(const struct dbview *v, size_t at);
+/* Makes the page of view rows [at, end) (end from sitedata_release_end,
+ * at < end) into *p.  One page at a time, so a site's pages never all sit
+ * in memory; free each with sitedata_release_free. */
+void sitedata_release_make(const struct sitedata *d, size_t at, size_t end,
+                           struct sitedata_release *p);
 void sitedata_release_free(struct sitedata_release *p);
 /* The page as a template value (borrowing p, which must outlive it). */
 struct tmpl_value;

@@ -36,9 +36,13 @@ static char *wheel_page_of(const struct record_wheel *w, int link_inferred)
     return page;
 }
 
-static int same_page(const struct dbview_row *a, const struct dbview_row *b)
+size_t sitedata_release_end(const struct dbview *v, size_t at)
 {
-    return strcmp(a->project, b->project) == 0 && strcmp(a->version, b->version) == 0;
+    size_t end = at;
+    while (end < v->nrows && strcmp(v->rows[at].project, v->rows[end].project) == 0 &&
+           strcmp(v->rows[at].version, v->rows[end].version) == 0)
+        end++;
+    return end;
 }
 
 /* Scanned wheels have a page; inferred ones link to the page of the wheel
@@ -103,16 +107,11 @@ static void make_row(const struct sitedata *d, const struct dbview_row *row, str
     }
 }
 
-int sitedata_release_make(const struct sitedata *d, size_t *next, struct sitedata_release *p)
+void sitedata_release_make(const struct sitedata *d, size_t at, size_t end,
+                           struct sitedata_release *p)
 {
     const struct dbview *v = d->v;
     memset(p, 0, sizeof *p);
-    size_t at = *next, end = at;
-    if (at >= v->nrows)
-        return 0;
-    while (end < v->nrows && same_page(&v->rows[at], &v->rows[end]))
-        end++;
-    *next = end;
     const struct dbview_row *first = &v->rows[at];
     p->d = d;
     p->project = first->project;
@@ -125,7 +124,6 @@ int sitedata_release_make(const struct sitedata *d, size_t *next, struct sitedat
     for (size_t i = 0; i < p->n; i++)
         make_row(d, &v->rows[at + i], ids, &p->rows[i]);
     strmap_free(ids);
-    return 1;
 }
 
 void sitedata_release_free(struct sitedata_release *p)

@@ -319,7 +319,10 @@ static void release_pages(const struct dbview *v, const struct sitedata *d)
     struct strmap *seen = strmap_new(); /* project|version|variant|platform */
     size_t next = 0, pages = 0, rows = 0, binaries = 0;
     struct sitedata_release rp;
-    while (sitedata_release_make(d, &next, &rp)) {
+    while (next < v->nrows) {
+        size_t end = sitedata_release_end(v, next);
+        sitedata_release_make(d, next, end, &rp);
+        next = end;
         pages++;
         struct tmpl_value p;
         sitedata_release_value(&rp, &p);
