@@ -14,6 +14,7 @@
 
 #include "compat.h"
 #include "harness.h"
+#include "jsonlist.h"
 #include "hostvariants.h"
 #include "tables.h"
 
@@ -22,27 +23,6 @@ static struct tables T;
 static json_t *feature(json_t *props, const char *ns, const char *name)
 {
     return json_object_get(json_object_get(props, ns), name);
-}
-
-static int has(json_t *list, const char *value)
-{
-    size_t i;
-    json_t *v;
-    json_array_foreach(list, i, v)
-    {
-        if (json_is_string(v) && strcmp(json_string_value(v), value) == 0)
-            return 1;
-    }
-    return 0;
-}
-
-static int sorted_unique(json_t *list)
-{
-    for (size_t i = 1; i < json_array_size(list); i++)
-        if (strcmp(json_string_value(json_array_get(list, i - 1)),
-                   json_string_value(json_array_get(list, i))) >= 0)
-            return 0;
-    return 1;
 }
 
 static json_t *props(const uint16_t *ccs, size_t n, const char *driver, const char *rocm)
@@ -59,7 +39,7 @@ static void check_sm(const uint16_t *ccs, size_t n, const char *what)
 {
     json_t *p = props(ccs, n, NULL, NULL);
     json_t *sm = feature(p, "nvidia", "sm_arch");
-    OK(json_is_array(sm) && sorted_unique(sm), "%s: sm_arch sorted, each once", what);
+    OK(json_is_array(sm) && jsonlist_sorted_unique(sm), "%s: sm_arch sorted, each once", what);
     OK(!feature(p, "nvidia", "cuda_version_lower_bound"), "%s: no CUDA bound without a driver",
        what);
     for (size_t g = 0; g < T.ngpus; g++) {
@@ -83,10 +63,10 @@ static void check_sm(const uint16_t *ccs, size_t n, const char *what)
         char rv[32], vv[32];
         snprintf(rv, sizeof rv, "%u_real", (unsigned)arch);
         snprintf(vv, sizeof vv, "%u_virtual", (unsigned)arch);
-        OK(has(sm, rv) == real, "%s: %s listed exactly when sm_%u runs on every GPU", what, rv,
-           (unsigned)arch);
-        OK(has(sm, vv) == virt, "%s: %s listed exactly when compute_%u compiles on every GPU", what,
-           vv, (unsigned)arch);
+        OK(jsonlist_has(sm, rv) == real, "%s: %s listed exactly when sm_%u runs on every GPU", what,
+           rv, (unsigned)arch);
+        OK(jsonlist_has(sm, vv) == virt,
+           "%s: %s listed exactly when compute_%u compiles on every GPU", what, vv, (unsigned)arch);
         OK(!real || virt, "%s: SASS sm_%u runs, so its PTX compiles", what, (unsigned)arch);
     }
     json_decref(p);
@@ -103,28 +83,32 @@ int main(int argc, char **argv)
     uint16_t pascal = 61, ampere = 86;
     json_t *p = props(&pascal, 1, "580.65.06", NULL);
     json_t *sm = feature(p, "nvidia", "sm_arch");
-    OK(has(sm, "60_real") && has(sm, "61_real") && !has(sm, "62_real") && !has(sm, "70_real"),
+    OK(jsonlist_has(sm, "60_real") && jsonlist_has(sm, "61_real") && !jsonlist_has(sm, "62_real") &&
+           !jsonlist_has(sm, "70_real"),
        "6.1: sm_60 and sm_61 run natively, sm_62 (Tegra) and sm_70 do not");
-    OK(has(sm, "52_virtual") && has(sm, "61_virtual") && !has(sm, "70_virtual"),
+    OK(jsonlist_has(sm, "52_virtual") && jsonlist_has(sm, "61_virtual") &&
+           !jsonlist_has(sm, "70_virtual"),
        "6.1: compute_52 and compute_61 compile, compute_70 does not");
     OK(!json_object_get(p, "amd"), "an NVIDIA-only machine has no amd properties");
     json_t *cv = feature(p, "nvidia", "cuda_version_lower_bound");
-    OK(has(cv, "13.0") && has(cv, "13") && has(cv, "12.9") && has(cv, "12") && has(cv, "11.8") &&
-           !has(cv, "13.1") && !has(cv, "10.2"),
+    OK(jsonlist_has(cv, "13.0") && jsonlist_has(cv, "13") && jsonlist_has(cv, "12.9") &&
+           jsonlist_has(cv, "12") && jsonlist_has(cv, "11.8") && !jsonlist_has(cv, "13.1") &&
+           !jsonlist_has(cv, "10.2"),
        "driver 580.65.06: every CUDA 11.0 to 13.0, each major, nothing newer");
-    OK(sorted_unique(cv), "the CUDA bounds sorted, each once");
+    OK(jsonlist_sorted_unique(cv), "the CUDA bounds sorted, each once");
     json_decref(p);
     p = props(&ampere, 1, "535.104.05", NULL);
     cv = feature(p, "nvidia", "cuda_version_lower_bound");
-    OK(has(cv, "12.2") && has(cv, "12") && !has(cv, "12.3") && !has(cv, "13"),
+    OK(jsonlist_has(cv, "12.2") && jsonlist_has(cv, "12") && !jsonlist_has(cv, "12.3") &&
+           !jsonlist_has(cv, "13"),
        "driver 535.104.05: up to CUDA 12.2");
     json_decref(p);
     /* Two GPUs: only what both support. */
     uint16_t both[2] = {61, 86};
     p = props(both, 2, NULL, NULL);
     sm = feature(p, "nvidia", "sm_arch");
-    OK(!has(sm, "61_real") && !has(sm, "86_real") && has(sm, "61_virtual") &&
-           !has(sm, "80_virtual"),
+    OK(!jsonlist_has(sm, "61_real") && !jsonlist_has(sm, "86_real") &&
+           jsonlist_has(sm, "61_virtual") && !jsonlist_has(sm, "80_virtual"),
        "6.1 + 8.6: no SASS runs on both; PTX up to compute_61 compiles on both");
     json_decref(p);
     /* Every NVIDIA GPU class of the tables, alone and with the next. */
@@ -161,10 +145,10 @@ int main(int argc, char **argv)
     char name[16];
     compat_cc_string(navi, name, sizeof name);
     p = props(&navi, 1, NULL, "6.4.1");
-    OK(has(feature(p, "amd", "gfx_arch"), name) &&
+    OK(jsonlist_has(feature(p, "amd", "gfx_arch"), name) &&
            json_array_size(feature(p, "amd", "gfx_arch")) == 1,
        "one AMD GPU: gfx_arch is its processor (%s)", name);
-    OK(has(feature(p, "amd", "rocm_version"), "6.4") &&
+    OK(jsonlist_has(feature(p, "amd", "rocm_version"), "6.4") &&
            json_array_size(feature(p, "amd", "rocm_version")) == 1,
        "ROCm 6.4.1: rocm_version 6.4");
     OK(!json_object_get(p, "nvidia"), "an AMD-only machine has no nvidia properties");
@@ -177,7 +161,8 @@ int main(int argc, char **argv)
     json_decref(p);
     uint16_t mixed[2] = {86, navi};
     p = props(mixed, 2, "580.65.06", NULL);
-    OK(has(feature(p, "nvidia", "sm_arch"), "86_real") && has(feature(p, "amd", "gfx_arch"), name),
+    OK(jsonlist_has(feature(p, "nvidia", "sm_arch"), "86_real") &&
+           jsonlist_has(feature(p, "amd", "gfx_arch"), name),
        "NVIDIA and AMD in one machine: each vendor's properties from its own GPUs");
     json_decref(p);
     /* hostvariants_values: sorted, each once. */
@@ -186,7 +171,8 @@ int main(int argc, char **argv)
     vals[1] = strdup("a");
     vals[2] = strdup("b");
     json_t *l = hostvariants_values(vals, 3);
-    OK(json_array_size(l) == 2 && has(l, "a") && sorted_unique(l), "values sorted, each once");
+    OK(json_array_size(l) == 2 && jsonlist_has(l, "a") && jsonlist_sorted_unique(l),
+       "values sorted, each once");
     json_decref(l);
     tables_free(&T);
     return harness_done();

@@ -23,6 +23,7 @@
 #include "dbview.h"
 #include "fixturedb.h"
 #include "harness.h"
+#include "jsonlist.h"
 #include "pepvariants.h"
 #include "strmap.h"
 #include "tables.h"
@@ -31,27 +32,6 @@ static struct tables T;
 static struct dbview V;
 static size_t files, labels, builds;
 static char last_file[512];
-
-static int sorted_unique(json_t *list)
-{
-    for (size_t i = 1; i < json_array_size(list); i++)
-        if (strcmp(json_string_value(json_array_get(list, i - 1)),
-                   json_string_value(json_array_get(list, i))) >= 0)
-            return 0;
-    return 1;
-}
-
-static int has(json_t *list, const char *value)
-{
-    size_t i;
-    json_t *v;
-    json_array_foreach(list, i, v)
-    {
-        if (strcmp(json_string_value(v), value) == 0)
-            return 1;
-    }
-    return 0;
-}
 
 /* The build of project/version/variant/platform read from wheels, or NULL. */
 static const struct dbview_row *read_row(const char *project, const char *version,
@@ -78,21 +58,21 @@ static void check_props(const struct dbview_row *r, json_t *props, json_t *speci
         const struct target *x = i < r->nsass ? &r->sass[i] : &r->ptx[i - r->nsass];
         if (x->suffix) {
             target_format(x, name, sizeof name);
-            OK(has(specific, name) && !has(sm, name), "%s: %s listed apart, not a property", what,
-               name);
+            OK(jsonlist_has(specific, name) && !jsonlist_has(sm, name),
+               "%s: %s listed apart, not a property", what, name);
             want_specific++;
             continue;
         }
         snprintf(v, sizeof v, "%u_%s", (unsigned)x->arch, i < r->nsass ? "real" : "virtual");
-        OK(has(sm, v), "%s: sm_arch has %s", what, v);
+        OK(jsonlist_has(sm, v), "%s: sm_arch has %s", what, v);
         want_sm++;
     }
     /* each target once: the list is no longer than the targets (sorted
      * and unique, checked below) */
     OK(json_array_size(sm) <= want_sm && json_array_size(specific) <= want_specific,
        "%s: nothing in sm_arch or sm_arch_specific but the build's targets", what);
-    OK(!sm || sorted_unique(sm), "%s: sm_arch sorted, each once", what);
-    OK(sorted_unique(specific), "%s: sm_arch_specific sorted, each once", what);
+    OK(!sm || jsonlist_sorted_unique(sm), "%s: sm_arch sorted, each once", what);
+    OK(jsonlist_sorted_unique(specific), "%s: sm_arch_specific sorted, each once", what);
     json_t *cv = json_object_get(json_object_get(props, "nvidia"), "cuda_version_lower_bound");
     if (sm && r->cuda.n) {
         char want[32];
@@ -101,20 +81,21 @@ static void check_props(const struct dbview_row *r, json_t *props, json_t *speci
             snprintf(want, sizeof want, "%ld", r->cuda.f[0]);
         else
             snprintf(want, sizeof want, "%ld.%ld", r->cuda.f[0], r->cuda.n > 1 ? r->cuda.f[1] : 0);
-        OK(json_array_size(cv) == 1 && has(cv, want), "%s: CUDA bound %s", what, want);
+        OK(json_array_size(cv) == 1 && jsonlist_has(cv, want), "%s: CUDA bound %s", what, want);
     } else {
         OK(!cv, "%s: no CUDA bound without SASS or PTX and a CUDA variant", what);
     }
     json_t *gfx = json_object_get(json_object_get(props, "amd"), "gfx_arch");
     OK((gfx != NULL) == (r->ngfx > 0) || !r->ngfx, "%s: gfx_arch for a build with AMD code", what);
-    OK(!gfx || sorted_unique(gfx), "%s: gfx_arch sorted, each once", what);
+    OK(!gfx || jsonlist_sorted_unique(gfx), "%s: gfx_arch sorted, each once", what);
     json_t *rocm = json_object_get(json_object_get(props, "amd"), "rocm_version");
     if (gfx && strncmp(r->variant, "rocm", 4) == 0) {
         char want[32];
         int maj = 0, min = 0;
         if (sscanf(r->variant + 4, "%d.%d", &maj, &min) == 2) {
             snprintf(want, sizeof want, "%d.%d", maj, min);
-            OK(json_array_size(rocm) == 1 && has(rocm, want), "%s: ROCm version %s", what, want);
+            OK(json_array_size(rocm) == 1 && jsonlist_has(rocm, want), "%s: ROCm version %s", what,
+               want);
         }
     } else {
         OK(!rocm, "%s: a ROCm version only for a ROCm build with AMD code", what);
@@ -141,7 +122,8 @@ static int one_file(void *ud, const char *file, json_t *doc)
         nvidia |= json_object_get(props, "nvidia") != NULL;
         amd |= json_object_get(props, "amd") != NULL;
     }
-    OK(json_array_size(ns) >= 1 && (!nvidia || has(ns, "nvidia")) && (!amd || has(ns, "amd")) &&
+    OK(json_array_size(ns) >= 1 && (!nvidia || jsonlist_has(ns, "nvidia")) &&
+           (!amd || jsonlist_has(ns, "amd")) &&
            (!amd || !nvidia || strcmp(json_string_value(json_array_get(ns, 0)), "nvidia") == 0),
        "%s: default-priorities names the namespaces used, nvidia first", file);
     return 0;
