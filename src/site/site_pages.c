@@ -104,56 +104,55 @@ static int prose(struct ctx *c, struct sitedata *d, const struct page_kind *k, s
 static int gpu_pages(struct ctx *c, struct sitedata *d, const struct page_kind *kind,
                      struct wa_error *err)
 {
-    /* The release tables depend only on the device code (compute capability
-     * or gfx processor): rendered once per code (dozens) rather than once per
-     * GPU (hundreds). */
-    struct strmap *by_cc = strmap_new();
+    /* The history tables depend only on the device (compute capability or
+     * gfx processor, and an Arm host): rendered once per device (dozens)
+     * rather than once per GPU (hundreds). */
+    const struct sitedata_device **devs = NULL;
     char **html = NULL;
-    size_t nhtml = 0, cap = 0;
+    size_t nhtml = 0, cap = 0, cap2 = 0;
     int rc = 0;
-    for (size_t i = 0; i < sitedata_gpu_count(d); i++) {
-        json_t *p = sitedata_gpu_page(d, i);
-        const char *page = json_string_value(json_object_get(p, "page"));
-        const char *name = json_string_value(json_object_get(p, "name"));
-        const char *dev = json_string_value(json_object_get(p, "device"));
-        /* an Arm-only GPU (GH200) has other rows than its device code's */
-        char *cc = xasprintf("%s%s", dev ? dev : "",
-                             json_is_true(json_object_get(p, "arm_host")) ? "/arm" : "");
-        char *path = xasprintf("%sindex.html", page);
-        size_t k;
-        if (!strmap_get(by_cc, cc, &k)) {
-            json_t *data = json_object();
-            json_object_set(data, "releases", json_object_get(p, "releases"));
-            char *root = sitei_root_of(path);
-            json_object_set_new(data, "root", json_string(root));
-            free(root);
+    for (size_t i = 0; i < sitedata_gpu_count(d) && rc == 0; i++) {
+        struct sitedata_gpu_page p;
+        sitedata_gpu_page_make(d, i, &p);
+        char *path = xasprintf("%sindex.html", p.page);
+        size_t k = 0;
+        while (k < nhtml && devs[k] != p.dev)
+            k++;
+        if (k == nhtml) {
+            json_t *root = json_object();
+            char *r = sitei_root_of(path);
+            json_object_set_new(root, "root", json_string(r));
+            free(r);
+            struct tmpl_value ctx[2];
+            tmpl_value_json(root, &ctx[0]);
+            sitedata_gpu_history_value(&p, &ctx[1]);
+            const struct tmpl *t;
             struct strbuf out = STRBUF_INIT;
-            rc = tmpl_render_name(c->tmpls, "gpu_releases", data, &out, err);
-            json_decref(data);
+            rc = tmpl_set_get(c->tmpls, "gpu_releases", &t, err);
+            if (rc == 0)
+                rc = tmpl_render_values(c->tmpls, t, ctx, 2, &out, err);
+            json_decref(root);
             html = xgrow(html, &cap, nhtml + 1, sizeof *html);
+            devs = xgrow(devs, &cap2, nhtml + 1, sizeof *devs);
             html[nhtml] = strbuf_detach(&out, NULL);
-            k = nhtml++;
-            strmap_put(by_cc, cc, k);
+            devs[nhtml++] = p.dev;
         }
-        char *title = title_of(kind, name);
         if (rc == 0) {
-            /* rendered from checked strings: no need to check its UTF-8 again */
-            json_object_set_new(p, "releases_html", json_string_nocheck(html[k] ? html[k] : ""));
-            json_object_set_new(p, "has_releases",
-                                json_boolean(json_array_size(json_object_get(p, "releases")) > 0));
-            rc = sitei_render(c, kind->template_name, path, p, title, kind->description, name, err);
+            char *title = title_of(kind, p.g->name);
+            p.releases_html = html[k] ? html[k] : "";
+            struct tmpl_value page;
+            sitedata_gpu_page_value(&p, &page);
+            rc = sitei_render_typed(c, kind->template_name, path, &page, c->data_as_of, title,
+                                    kind->description, p.g->name, err);
+            free(title);
         }
-        free(title);
         free(path);
-        free(cc);
-        json_decref(p);
-        if (rc < 0)
-            break;
+        sitedata_gpu_page_free(&p);
     }
     for (size_t k = 0; k < nhtml; k++)
         free(html[k]);
     free(html);
-    strmap_free(by_cc);
+    free(devs);
     return rc;
 }
 
@@ -284,7 +283,10 @@ static int changes(struct ctx *c, struct sitedata *d, const struct page_kind *k,
 static int home_page(struct ctx *c, struct sitedata *d, const struct page_kind *k,
                      struct wa_error *err)
 {
-    return sitei_render(c, k->template_name, k->path, d->home, k->title, k->description, NULL, err);
+    struct tmpl_value page;
+    sitedata_home_value(d->home, &page);
+    return sitei_render_typed(c, k->template_name, k->path, &page, c->data_as_of, k->title,
+                              k->description, NULL, err);
 }
 
 /* matrix/ for torch, matrix/<project>/ for each other project */

@@ -81,7 +81,7 @@ void sitedata_free(struct sitedata *d)
     json_decref(d->index_table);
     json_decref(d->variants);
     strbuf_free(&d->csv);
-    json_decref(d->home);
+    sitedata_home_free(d->home);
     free(d->answers_js);
     sitedata_matrix_free(d);
     sitedata_gpus_free(d);

@@ -101,7 +101,7 @@ struct sitedata {
     json_t *index_table;             /* api/v1/index-table.json */
     json_t *variants;                /* api/v1/variants.json */
     struct strbuf csv;               /* api/v1/matrix.csv */
-    json_t *home;                    /* index.html */
+    struct sitedata_home *home;      /* index.html */
     char *answers_js;                /* assets/answers.js: the home filter's answers */
     struct sitedata_matrix *matrix;  /* matrix/ (torch), matrix/NAME/ */
     size_t nmatrix;
@@ -155,10 +155,90 @@ json_t *sitedata_simple_links(const struct sitedata *d, size_t i);
 size_t sitedata_simple_nlinks(const struct sitedata *d, size_t i);
 char *sitedata_simple_link_html(const struct sitedata *d, size_t i, size_t k);
 
-/* The GPU pages (gpu/<slug>/), one per GPU name: how many, and the data of
- * page i, made when asked (caller frees it with json_decref). */
+/* The GPU pages (gpu/<slug>/), one per GPU name: how many, the GPU of
+ * page i, and the Python versions every page's switch offers (oldest
+ * first; borrowed). */
+struct gpu;
 size_t sitedata_gpu_count(const struct sitedata *d);
-json_t *sitedata_gpu_page(const struct sitedata *d, size_t i);
+const struct gpu *sitedata_gpu_of_page(const struct sitedata *d, size_t i);
+size_t sitedata_gpu_npythons(const struct sitedata *d);
+const char *sitedata_gpu_python(const struct sitedata *d, size_t k);
+
+/* A GPU page's data, typed: the GPU, its device's answers per platform
+ * (borrowed from what the pages share) and what the page derives from
+ * them.  The templates read it through sitedata_gpu_page_value; no JSON
+ * tree is made, but for the driver box's script, which is JSON. */
+struct answer_result;
+struct answer_guidance;
+struct sitedata_device;
+struct sitedata_gpu_platform {
+    const struct sitedata_device *dev;
+    int p;                           /* its place in the platforms */
+    const char *platform;            /* "linux-x86_64" */
+    const struct answer_result *res; /* borrowed: never NULL */
+    char *python_text[2];            /* the recommendation's and the fallback's Pythons in
+                                        words ("3.10 to 3.14"), or NULL */
+};
+struct sitedata_gpu_page {
+    const struct sitedata *d;
+    const struct gpu *g;
+    const struct sitedata_device *dev;
+    char device[16];                  /* "6.1" or "gfx1100" */
+    char gfx_target[TARGET_NAME_MAX]; /* AMD: with its feature modes ("gfx90a:xnack-") */
+    char *page;                       /* gpu/<slug>/ */
+    char *other_text;                 /* the other chips sold under the name in words, or NULL */
+    char *description;                /* the one-line answer for search results */
+    const char *patch_pin; /* an answer pinned to a patch the timeline does not show, or NULL */
+    const struct answer_guidance *guidance; /* or NULL */
+    struct sitedata_gpu_platform plats[3];  /* the platforms with an answer, in order */
+    size_t nplats;
+    int driver_box;            /* the driver box is shown */
+    const char *releases_html; /* set by the caller: the history rendered, or NULL */
+};
+/* Makes page i (< sitedata_gpu_count) into *p; free with
+ * sitedata_gpu_page_free. */
+void sitedata_gpu_page_make(const struct sitedata *d, size_t i, struct sitedata_gpu_page *p);
+void sitedata_gpu_page_free(struct sitedata_gpu_page *p);
+/* The page as a template value (borrowing p, which must outlive it). */
+struct tmpl_value;
+void sitedata_gpu_page_value(const struct sitedata_gpu_page *p, struct tmpl_value *out);
+/* The history table of p's device ({releases}, for gpu_releases): the same
+ * for every GPU of one device, so the caller renders it once per device
+ * (p->dev tells them apart). */
+void sitedata_gpu_history_value(const struct sitedata_gpu_page *p, struct tmpl_value *out);
+
+/* The home page's data, typed: the GPUs by segment with their status at
+ * a glance, and the three newest torch releases with their variants. */
+struct sitedata_home_gpu {
+    const struct gpu *g;
+    const struct sitedata_device *dev;
+    char *page;               /* gpu/<slug>/ */
+    char device[16];          /* "6.1", "gfx1100" */
+    char *other;              /* the other chips' device codes ("7.0 7.5"), or NULL */
+    char glance[80];          /* the newest release with native code, at a glance */
+    const char *glance_class; /* its class: n(ewest), o(lder), j(it), x (none), t (Jetson) */
+};
+struct sitedata_home_segment {
+    const char *id, *title;
+    struct sitedata_home_gpu *gpus;
+    size_t n;
+};
+struct sitedata_home_release {
+    const struct dbview_row *row; /* its newest version's first row */
+    char *page;
+    const struct dbview_row **variants; /* its Linux x86_64 rows */
+    char **ranges;                      /* per variant: "sm_50 … sm_120", "" none */
+    size_t n;
+};
+struct sitedata_home {
+    struct sitedata_home_segment *segments;
+    size_t nsegments;
+    struct sitedata_home_release releases[3];
+    size_t nreleases;
+    size_t gpu_count;
+};
+void sitedata_home_free(struct sitedata_home *h);
+void sitedata_home_value(const struct sitedata_home *h, struct tmpl_value *out);
 
 /* The changes page's data (d->changes), and the Atom feed's: the feed's
  * own fields (borrowed) and, per entry, its id, link and time (made by the

@@ -4,10 +4,12 @@
 #include "sitedata_impl.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stack.h"
+#include "answer.h"
+#include "tmpl.h"
 #include "strmap.h"
 #include "xalloc.h"
 
@@ -32,78 +34,72 @@ static const char *segment_title(const char *s)
 
 /* The instant answer of the home page's filter for one GPU on one
  * platform: the recommendation (or fallback) in short, its driver table
- * and the PyPI line, from the same answer the GPU page shows. */
-static json_t *slim_home_answer(json_t *r)
+ * and the PyPI line, from the same answer the GPU page shows.  JSON: it
+ * goes to assets/answers.js. */
+static json_t *home_answer(const struct answer_result *r)
 {
     json_t *c = json_object();
-    if (!json_is_object(r))
-        return c;
-    json_t *use = sitedata_answer_of(r);
-    json_object_set(c, "release", json_object_get(r, "release"));
+    const struct answer_install *use = answer_runs(r);
+    json_object_set_new(c, "release", json_string(r->version));
     if (use) {
-        static const char *const keys[] = {"index",      "version",    "pin",
-                                           "verdict",    "label",      "symbol",
-                                           "provenance", "min_driver", "full_driver"};
-        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-            if (json_object_get(use, keys[k]) && !json_is_null(json_object_get(use, keys[k])))
-                json_object_set(c, keys[k], json_object_get(use, keys[k]));
-        json_object_set(c, "pip", json_object_get(json_object_get(use, "commands"), "pip"));
-        if (use != json_object_get(r, "recommendation"))
+        const struct dbview_row *row = use->row;
+        json_object_set_new(c, "index", json_string(row->variant));
+        json_object_set_new(c, "version", json_string(row->version));
+        json_object_set_new(c, "pin", json_string(use->pin));
+        json_object_set_new(c, "verdict", json_string(compat_verdict_name(use->res.verdict)));
+        json_object_set_new(c, "label", json_string(compat_verdict_label(use->res.verdict)));
+        json_object_set_new(c, "symbol", json_string(grid_verdict_symbol(use->res.verdict)));
+        json_object_set_new(c, "provenance", json_string(dbview_row_provenance(row)));
+        const char *floor = use->floor[0] ? use->floor : use->res.min_driver;
+        if (floor[0])
+            json_object_set_new(c, "min_driver", json_string(floor));
+        if (!use->floor[0] && use->res.full_driver[0])
+            json_object_set_new(c, "full_driver", json_string(use->res.full_driver));
+        json_object_set_new(c, "pip", json_string(use->commands.pip ? use->commands.pip : ""));
+        if (use != r->recommendation)
             json_object_set_new(c, "fallback", json_true());
     }
-    json_t *bd = json_array();
-    size_t k;
-    json_t *e;
-    json_array_foreach(json_object_get(r, "by_driver"), k, e)
-    {
-        json_t *y = json_object();
-        json_object_set(y, "min_driver", json_object_get(e, "min_driver"));
-        json_object_set(y, "index", json_object_get(e, "index"));
-        json_object_set(y, "pin", json_object_get(e, "pin"));
-        json_object_set(y, "pip", json_object_get(json_object_get(e, "commands"), "pip"));
-        json_array_append_new(bd, y);
-    }
-    if (json_array_size(bd) > 1)
+    if (r->nby_driver > 1) {
+        json_t *bd = json_array();
+        for (size_t k = 0; k < r->nby_driver; k++) {
+            const struct answer_install *e = &r->by_driver[k];
+            const char *floor = e->floor[0] ? e->floor : e->res.min_driver;
+            json_array_append_new(bd, json_pack("{s:o,s:s,s:s,s:s}", "min_driver",
+                                                floor[0] ? json_string(floor) : json_null(),
+                                                "index", e->row->variant, "pin", e->pin, "pip",
+                                                e->commands.pip ? e->commands.pip : ""));
+        }
         json_object_set_new(c, "by_driver", bd);
-    else
-        json_decref(bd);
-    json_t *py = json_object_get(r, "pypi");
-    if (json_is_object(py) && json_is_false(json_object_get(py, "runs")))
-        json_object_set(c, "pypi_no", json_object_get(py, "build"));
-    else if (json_is_object(py) && json_is_true(json_object_get(py, "runs")))
-        json_object_set(c, "pypi_yes", json_object_get(py, "build"));
-    json_t *gd = json_object_get(r, "guidance");
-    if (json_is_object(gd) && !json_is_true(json_object_get(r, "applies")))
-        json_object_set(c, "guidance", json_object_get(gd, "text"));
+    }
+    if (r->pypi.present)
+        json_object_set_new(c, r->pypi.runs ? "pypi_yes" : "pypi_no", json_string(r->pypi.build));
+    if (r->guidance.kind && !r->applies)
+        json_object_set_new(c, "guidance", json_string(r->guidance.text));
     return c;
 }
 
 /* The home list's status of a GPU at a glance, from its Linux x86_64
- * answer: the newest release with native code, in text and symbol. */
-static void glance(json_t *r, json_t *x)
+ * answer (r, may be NULL): the newest release with native code, in text
+ * and symbol. */
+static void glance(const struct answer_result *r, struct sitedata_home_gpu *x)
 {
     const char *cls = "x", *text = "\xe2\x9c\x97 none";
     char buf[64];
-    json_t *rec = json_object_get(r, "recommendation");
-    json_t *fb = json_object_get(r, "fallback");
-    json_t *gd = json_object_get(r, "guidance");
-    if (json_is_object(gd) && !json_is_true(json_object_get(r, "applies"))) {
+    if (r && r->guidance.kind && !r->applies) {
         cls = "t";
         text = "Jetson wheels";
-    } else if (json_is_object(rec)) {
-        int native = strcmp(json_string_value(json_object_get(rec, "verdict")), "native") == 0;
-        snprintf(buf, sizeof buf, "%s %s", native ? "\xe2\x9c\x93" : "\xe2\x89\x88",
-                 json_string_value(json_object_get(r, "release")));
+    } else if (r && r->recommendation) {
+        int native = r->recommendation->res.verdict == COMPAT_NATIVE;
+        snprintf(buf, sizeof buf, "%s %s", native ? "\xe2\x9c\x93" : "\xe2\x89\x88", r->version);
         cls = native ? "n" : "j";
         text = buf;
-    } else if (json_is_object(fb)) {
-        snprintf(buf, sizeof buf, "\xe2\x9c\x93 %s",
-                 json_string_value(json_object_get(fb, "release")));
+    } else if (r && r->fallback) {
+        snprintf(buf, sizeof buf, "\xe2\x9c\x93 %s", r->fallback->row->release);
         cls = "o";
         text = buf;
     }
-    json_object_set_new(x, "glance", json_string(text));
-    json_object_set_new(x, "glance_class", json_string(cls));
+    snprintf(x->glance, sizeof x->glance, "%s", text);
+    x->glance_class = cls;
 }
 
 /* strcmp, but runs of digits compare as numbers ("RTX 980" < "RTX 1080"). */
@@ -135,11 +131,8 @@ static int natural_cmp(const char *a, const char *b)
 
 /* A device code for ordering: compute capability 12.0 -> 120; AMD
  * processors after all NVIDIA ones, by their hex digits. */
-static long device_order(json_t *g)
+static long device_order(const char *s)
 {
-    const char *s = json_string_value(json_object_get(g, "device"));
-    if (!s)
-        return 0;
     if (strncmp(s, "gfx", 3) == 0)
         return 100000 + strtol(s + 3, NULL, 16);
     char *end;
@@ -151,87 +144,114 @@ static long device_order(json_t *g)
  * 5090 before 5080), so the GPUs people most often look for come first. */
 static int home_order(const void *a, const void *b)
 {
-    json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-    long dx = device_order(x), dy = device_order(y);
+    const struct sitedata_home_gpu *x = a, *y = b;
+    long dx = device_order(x->device), dy = device_order(y->device);
     if (dx != dy)
         return dx > dy ? -1 : 1;
-    return -natural_cmp(json_string_value(json_object_get(x, "name")),
-                        json_string_value(json_object_get(y, "name")));
+    return -natural_cmp(x->g->name, y->g->name);
+}
+
+/* The three newest torch releases with their Linux x86_64 variants. */
+static void newest_releases(const struct dbview *v, struct sitedata_home *h)
+{
+    const char *last = NULL;
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct dbview_row *row = &v->rows[r];
+        if (strcmp(row->project, "torch") != 0 || (last && strcmp(last, row->release) == 0))
+            continue;
+        if (h->nreleases == 3)
+            break;
+        last = row->release;
+        struct sitedata_home_release *x = &h->releases[h->nreleases++];
+        x->row = row;
+        x->page = sitedata_release_path(row->project, row->version);
+        for (size_t k = r; k < v->nrows; k++) {
+            const struct dbview_row *o = &v->rows[k];
+            if (strcmp(o->project, "torch") != 0 || strcmp(o->release, row->release) != 0)
+                break;
+            if (strcmp(o->platform, "linux-x86_64") != 0)
+                continue;
+            x->variants = xrealloc(x->variants, (x->n + 1) * sizeof *x->variants);
+            x->ranges = xrealloc(x->ranges, (x->n + 1) * sizeof *x->ranges);
+            char range[256] = "";
+            const struct target *code = o->ngfx ? o->gfx : o->sass;
+            size_t ncode = o->ngfx ? o->ngfx : o->nsass;
+            if (ncode) {
+                char a[TARGET_NAME_MAX], b[TARGET_NAME_MAX];
+                target_format(&code[0], a, sizeof a);
+                target_format(&code[ncode - 1], b, sizeof b);
+                snprintf(range, sizeof range, "%s \xe2\x80\xa6 %s", a, b);
+            }
+            x->variants[x->n] = o;
+            x->ranges[x->n++] = xstrdup(range);
+        }
+    }
 }
 
 void sitedata_build_home(struct sitedata *d)
 {
-    d->home = json_object();
+    struct sitedata_home *h = xcalloc(1, sizeof *h);
+    d->home = h;
     static const char *const plats[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64"};
     /* GPUs grouped by segment, in table order within each. */
     static const char *const order[] = {"geforce",  "workstation", "datacenter",
                                         "jetson",   "radeon",      "radeon-pro",
                                         "instinct", "apu",         "other"};
-    json_t *segs = json_array();
+    size_t npages = sitedata_gpu_count(d);
+    h->gpu_count = npages;
     json_t *answers = json_object();
     for (size_t s = 0; s < sizeof order / sizeof order[0]; s++) {
-        json_t *gl = json_array();
-        json_t *all = json_object_get(d->gpus, "gpus");
-        json_t **seg_gpus = xcalloc(json_array_size(all) + 1, sizeof *seg_gpus);
-        size_t n = 0, i;
-        json_t *g;
-        json_array_foreach(all, i, g)
-        {
-            if (strcmp(json_string_value(json_object_get(g, "segment")), order[s]) == 0)
-                seg_gpus[n++] = g;
+        struct sitedata_home_gpu *gl = xcalloc(npages + 1, sizeof *gl);
+        size_t n = 0;
+        for (size_t i = 0; i < npages; i++) {
+            const struct gpu *g = sitedata_gpu_of_page(d, i);
+            if (strcmp(g->segment, order[s]) != 0)
+                continue;
+            struct sitedata_home_gpu *x = &gl[n++];
+            x->g = g;
+            x->dev = sitedata_gpu_device(d, i);
+            compat_cc_string(g->cc, x->device, sizeof x->device);
         }
-        qsort(seg_gpus, n, sizeof *seg_gpus, home_order);
-        for (i = 0; i < n; i++) {
-            g = seg_gpus[i];
-            json_t *recs = json_object_get(g, "recommendations");
-            json_t *x = json_object();
-            json_object_set(x, "name", json_object_get(g, "name"));
-            json_object_set(x, "page", json_object_get(g, "page"));
-            json_object_set(x, "cc", json_object_get(g, "device"));
+        if (n == 0) {
+            free(gl);
+            continue;
+        }
+        qsort(gl, n, sizeof *gl, home_order);
+        for (size_t i = 0; i < n; i++) {
+            struct sitedata_home_gpu *x = &gl[i];
+            const struct gpu *g = x->g;
+            char *seg = sitedata_segment(g->slug);
+            x->page = xasprintf("gpu/%s/", seg);
+            free(seg);
             /* other chips sold under this name, for the filter */
             struct strbuf o = STRBUF_INIT;
-            size_t k;
-            json_t *od;
-            json_array_foreach(json_object_get(g, "other_devices"), k, od)
-                strbuf_addf(&o, "%s%s", k ? " " : "", json_string_value(od));
-            if (o.len)
-                json_object_set_new(x, "other", json_string(o.buf));
-            strbuf_free(&o);
-            int arm = json_is_true(json_object_get(g, "arm_host"));
-            glance(json_object_get(recs, arm ? "linux-aarch64" : "linux-x86_64"), x);
-            if (arm) {
-                /* its status is Linux aarch64's, and its answers its own */
-                char *gt = xasprintf("%s on Arm", json_string_value(json_object_get(x, "glance")));
-                json_object_set_new(x, "glance", json_string(gt));
-                free(gt);
-                json_object_set_new(x, "arm", json_true());
+            for (size_t k = 0; k < g->nother; k++) {
+                char occ[16];
+                compat_cc_string(g->other_cc[k], occ, sizeof occ);
+                strbuf_addf(&o, "%s%s", k ? " " : "", occ);
             }
-            json_array_append_new(gl, x);
-            char *cc = xasprintf("%s%s", json_string_value(json_object_get(g, "device")),
-                                 arm ? "/arm" : "");
+            x->other = o.len ? strbuf_detach(&o, NULL) : NULL;
+            strbuf_free(&o);
+            int arm = g->arm_host != 0;
+            glance(x->dev->res[arm ? 1 : 0], x);
+            if (arm) { /* its status is Linux aarch64's, and its answers its own */
+                size_t l = strlen(x->glance);
+                snprintf(x->glance + l, sizeof x->glance - l, " on Arm");
+            }
+            char *cc = xasprintf("%s%s", x->device, arm ? "/arm" : "");
             if (!json_object_get(answers, cc)) {
                 json_t *per = json_object();
-                for (size_t p = 0; p < 3; p++) {
-                    json_t *r = json_object_get(recs, plats[p]);
-                    if (json_is_object(r))
-                        json_object_set_new(per, plats[p], slim_home_answer(r));
-                }
+                for (size_t p = 0; p < 3; p++)
+                    if (x->dev->res[p])
+                        json_object_set_new(per, plats[p], home_answer(x->dev->res[p]));
                 json_object_set_new(answers, cc, per);
             }
             free(cc);
         }
-        free(seg_gpus);
-        if (json_array_size(gl) == 0) {
-            json_decref(gl);
-            continue;
-        }
-        json_t *seg = json_object();
-        json_object_set_new(seg, "id", json_string(order[s]));
-        json_object_set_new(seg, "title", json_string(segment_title(order[s])));
-        json_object_set_new(seg, "gpus", gl);
-        json_array_append_new(segs, seg);
+        h->segments = xrealloc(h->segments, (h->nsegments + 1) * sizeof *h->segments);
+        h->segments[h->nsegments++] =
+            (struct sitedata_home_segment){order[s], segment_title(order[s]), gl, n};
     }
-    json_object_set_new(d->home, "segments", segs);
     /* assets/answers.js, loaded by the filter when it is first used */
     char *aj = sitedata_script_json(answers);
     d->answers_js = xasprintf("/* generated by wheelarch build: the filter's answers per device "
@@ -240,53 +260,176 @@ void sitedata_build_home(struct sitedata *d)
                               aj);
     free(aj);
     json_decref(answers);
-    /* The newest three torch releases with their variants. */
-    json_t *rels = json_array();
-    const char *last = NULL;
-    for (size_t r = 0; r < d->v->nrows && json_array_size(rels) < 4; r++) {
-        const struct dbview_row *row = &d->v->rows[r];
-        if (strcmp(row->project, "torch") != 0)
-            continue;
-        if (last && strcmp(last, row->release) == 0)
-            continue;
-        if (json_array_size(rels) == 3)
-            break;
-        last = row->release;
-        json_t *x = json_object();
-        json_object_set_new(x, "release", json_string(row->release));
-        json_object_set_new(x, "version", json_string(row->version));
-        char *page = sitedata_release_path(row->project, row->version);
-        json_object_set_new(x, "page", json_string(page));
-        free(page);
-        json_t *vars = json_array();
-        for (size_t k = r; k < d->v->nrows; k++) {
-            const struct dbview_row *o = &d->v->rows[k];
-            if (strcmp(o->project, "torch") != 0 || strcmp(o->release, row->release) != 0)
-                break;
-            if (strcmp(o->platform, "linux-x86_64") != 0)
-                continue;
-            json_t *vv = json_object();
-            json_object_set_new(vv, "variant", json_string(o->variant));
-            char sass[256] = "";
-            const struct target *code = o->ngfx ? o->gfx : o->sass;
-            size_t ncode = o->ngfx ? o->ngfx : o->nsass;
-            if (ncode) {
-                char a[TARGET_NAME_MAX], b[TARGET_NAME_MAX];
-                target_format(&code[0], a, sizeof a);
-                target_format(&code[ncode - 1], b, sizeof b);
-                snprintf(sass, sizeof sass, "%s \xe2\x80\xa6 %s", a, b);
-            }
-            json_object_set_new(vv, "range", json_string(sass));
-            json_object_set_new(vv, "status", json_string(dbview_status_name(o->status)));
-            json_array_append_new(vars, vv);
+    newest_releases(d->v, h);
+}
+
+void sitedata_home_free(struct sitedata_home *h)
+{
+    if (!h)
+        return;
+    for (size_t s = 0; s < h->nsegments; s++) {
+        for (size_t i = 0; i < h->segments[s].n; i++) {
+            free(h->segments[s].gpus[i].page);
+            free(h->segments[s].gpus[i].other);
         }
-        json_object_set_new(x, "variants", vars);
-        json_array_append_new(rels, x);
+        free(h->segments[s].gpus);
     }
-    json_object_set_new(d->home, "releases", rels);
-    if (json_array_size(rels))
-        json_object_set(d->home, "newest", json_object_get(json_array_get(rels, 0), "release"));
-    json_object_set_new(
-        d->home, "gpu_count",
-        json_integer((json_int_t)json_array_size(json_object_get(d->gpus, "gpus"))));
+    free(h->segments);
+    for (size_t r = 0; r < h->nreleases; r++) {
+        for (size_t k = 0; k < h->releases[r].n; k++)
+            free(h->releases[r].ranges[k]);
+        free(h->releases[r].ranges);
+        free(h->releases[r].variants);
+        free(h->releases[r].page);
+    }
+    free(h);
+}
+
+/* ---- the types the template reads ---------------------------------------------- */
+
+#define IS(want) sitedata_name_is(name, len, want)
+
+/* A GPU of the list: p is the struct sitedata_home_gpu. */
+static void gpu_get(const struct tmpl_value *v, const char *name, size_t len,
+                    struct tmpl_value *out)
+{
+    const struct sitedata_home_gpu *x = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("name"))
+        tmpl_value_str(x->g->name, out);
+    else if (IS("page"))
+        tmpl_value_str(x->page, out);
+    else if (IS("cc"))
+        tmpl_value_str(x->device, out);
+    else if (IS("other") && x->other)
+        tmpl_value_str(x->other, out);
+    else if (IS("glance"))
+        tmpl_value_str(x->glance, out);
+    else if (IS("glance_class"))
+        tmpl_value_str(x->glance_class, out);
+    else if (IS("arm") && x->g->arm_host)
+        tmpl_value_bool(1, out);
+}
+
+static const struct tmpl_type gpu_type = {gpu_get, NULL, NULL};
+
+static size_t gpus_len(const struct tmpl_value *v)
+{
+    return ((const struct sitedata_home_segment *)v->p)->n;
+}
+
+static void gpus_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_OBJECT, &gpu_type, &((const struct sitedata_home_segment *)v->p)->gpus[i],
+                     0, out);
+}
+
+static const struct tmpl_type gpus_type = {NULL, gpus_len, gpus_at};
+
+static void segment_get(const struct tmpl_value *v, const char *name, size_t len,
+                        struct tmpl_value *out)
+{
+    const struct sitedata_home_segment *s = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("id"))
+        tmpl_value_str(s->id, out);
+    else if (IS("title"))
+        tmpl_value_str(s->title, out);
+    else if (IS("gpus"))
+        tmpl_value_typed(TMPL_ARRAY, &gpus_type, s, 0, out);
+}
+
+static const struct tmpl_type segment_type = {segment_get, NULL, NULL};
+
+static size_t segments_len(const struct tmpl_value *v)
+{
+    return ((const struct sitedata_home *)v->p)->nsegments;
+}
+
+static void segments_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_OBJECT, &segment_type, &((const struct sitedata_home *)v->p)->segments[i],
+                     0, out);
+}
+
+static const struct tmpl_type segments_type = {NULL, segments_len, segments_at};
+
+/* A variant of a newest release: p is the release, at the variant. */
+static void variant_get(const struct tmpl_value *v, const char *name, size_t len,
+                        struct tmpl_value *out)
+{
+    const struct sitedata_home_release *r = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("variant"))
+        tmpl_value_str(r->variants[v->at]->variant, out);
+    else if (IS("range"))
+        tmpl_value_str(r->ranges[v->at], out);
+    else if (IS("status"))
+        tmpl_value_str(dbview_status_name(r->variants[v->at]->status), out);
+}
+
+static const struct tmpl_type variant_type = {variant_get, NULL, NULL};
+
+static size_t variants_len(const struct tmpl_value *v)
+{
+    return ((const struct sitedata_home_release *)v->p)->n;
+}
+
+static void variants_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_OBJECT, &variant_type, v->p, i, out);
+}
+
+static const struct tmpl_type variants_type = {NULL, variants_len, variants_at};
+
+static void release_get(const struct tmpl_value *v, const char *name, size_t len,
+                        struct tmpl_value *out)
+{
+    const struct sitedata_home_release *r = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("release"))
+        tmpl_value_str(r->row->release, out);
+    else if (IS("version"))
+        tmpl_value_str(r->row->version, out);
+    else if (IS("page"))
+        tmpl_value_str(r->page, out);
+    else if (IS("variants"))
+        tmpl_value_typed(TMPL_ARRAY, &variants_type, r, 0, out);
+}
+
+static const struct tmpl_type release_type = {release_get, NULL, NULL};
+
+static size_t releases_len(const struct tmpl_value *v)
+{
+    return ((const struct sitedata_home *)v->p)->nreleases;
+}
+
+static void releases_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_OBJECT, &release_type, &((const struct sitedata_home *)v->p)->releases[i],
+                     0, out);
+}
+
+static const struct tmpl_type releases_type = {NULL, releases_len, releases_at};
+
+static void home_get(const struct tmpl_value *v, const char *name, size_t len,
+                     struct tmpl_value *out)
+{
+    const struct sitedata_home *h = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("segments"))
+        tmpl_value_typed(TMPL_ARRAY, &segments_type, h, 0, out);
+    else if (IS("releases"))
+        tmpl_value_typed(TMPL_ARRAY, &releases_type, h, 0, out);
+    else if (IS("newest") && h->nreleases)
+        tmpl_value_str(h->releases[0].row->release, out);
+    else if (IS("gpu_count"))
+        tmpl_value_int((long long)h->gpu_count, out);
+}
+
+static const struct tmpl_type home_type = {home_get, NULL, NULL};
+
+void sitedata_home_value(const struct sitedata_home *h, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_OBJECT, &home_type, h, 0, out);
 }

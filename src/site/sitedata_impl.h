@@ -2,9 +2,11 @@
  * sitedata_impl: what the files of sitedata share.  Not for other modules.
  * They call downwards only, in this order:
  *   sitedata.c          the entry points: which builder runs when
- *   sitedata_feeds.c, sitedata_simple.c, sitedata_gpus.c, sitedata_home.c,
+ *   sitedata_feeds.c, sitedata_simple.c, sitedata_home.c, sitedata_gpu_page.c,
  *   sitedata_changes.c, sitedata_release.c, sitedata_wheel.c, sitedata_matrix.c
  *                       one kind of page or document each
+ *   sitedata_gpus.c     what the GPU pages and the home page share: the
+ *                       answers per device, and gpus.json
  *   sitedata_shared.c   what they ask of the shared data (the newest rows,
  *                       the answers per device)
  *   sitedata_text.c     names, paths, ids and links written from data
@@ -35,25 +37,72 @@ int sitedata_wheel_yanked(const struct record_wheel *w, const char **reason);
 #define SITEDATA_NPLATFORMS 3
 extern const char *const sitedata_platforms[SITEDATA_NPLATFORMS];
 
-/* The answers for one device, cached per (device, Arm host). */
-struct recs {
+/* One device's answers (a compute capability or gfx processor, and
+ * whether the GPU is Arm-hosted: GH200's rows are not its device code's),
+ * made once for all the GPU pages of that device and the feed.  What it
+ * owns: the answers, the stacks, the feed's JSON (gpus.json's
+ * "recommendations", shared by reference with d->gpus), the driver box's
+ * script JSON, the history and the timeline. */
+struct sitedata_run;
+struct sitedata_history_group;
+struct stack_result;
+struct stack_entry;
+struct sitedata_device {
     uint16_t cc;
     int arm_host;
-    json_t *by_platform; /* {"linux-x86_64": result or null} */
-    /* With Pythons asked for: {"linux-x86_64": {"3.12": driver table, or 0
-     * when it is the platform's own by_driver}}, else NULL. */
-    json_t *py_tables;
+    /* per platform (sitedata_platforms): query's answer for torch, or
+     * NULL where there is none */
+    struct answer_result *res[SITEDATA_NPLATFORMS];
+    json_t *feed; /* {"linux-x86_64": the feed's answer or null, ...} */
+    /* the driver box's tables: {platform: by_driver} of the platforms that
+     * apply and have one, and per Python the switch offers, its table
+     * ({platform: {"3.12": rows or 0 or "3.11"}}); script JSON */
+    char *drivers_json, *drivers_py_json;
+    int has_drivers;
+    /* the rest of the stack per platform: the entries a page shows (every
+     * project but torch, where it applies), borrowed from stack[p] */
+    struct stack_result *stack[SITEDATA_NPLATFORMS];
+    const struct stack_entry **shown[SITEDATA_NPLATFORMS];
+    size_t nshown[SITEDATA_NPLATFORMS];
+    /* the history: runs of releases with one answer, grouped by project */
+    struct sitedata_run *runs;
+    size_t nruns;
+    struct sitedata_history_group *groups;
+    size_t ngroups;
+    int declared_only; /* every row of the history is declared */
+    char *svg;         /* the timeline (Linux x86_64's), "" where none */
+    size_t tl_shown, tl_total;
+};
+
+/* One line of a GPU page's history: consecutive releases of one (project,
+ * variant, platform), newest first, that got the same answer. */
+struct sitedata_run {
+    const char *project, *variant, *platform;
+    size_t newest, oldest; /* view rows: the newest patch of each end's release */
+    const char *newest_release, *oldest_release; /* their releases (borrowed) */
+    char *newest_page, *oldest_page;             /* their release pages */
+    size_t count;                                /* releases in the run */
+    const struct compat_result *res;
+    int status;
+    const char *confidence; /* of declared rows, or NULL */
+    const char *provenance;
+    size_t seq; /* order of the run's start within its group */
+};
+
+/* The runs of one project (n of them, borrowed from the device's), with
+ * the id of its table. */
+struct sitedata_history_group {
+    const char *project;
+    char *anchor;
+    const struct sitedata_run *runs;
+    size_t n;
 };
 
 /* sitedata_text.c */
 const char *sitedata_platform_name(const char *id);
 /* An id not yet used on a page (used: its ids so far): prefix + a slug of
- * raw, then "-2", "-3", ... while taken; caller frees.  set_page_id sets it
- * as o[key]. */
+ * raw, then "-2", "-3", ... while taken; caller frees. */
 char *sitedata_page_id(struct strmap *used, const char *prefix, const char *raw);
-void sitedata_set_page_id(json_t *o, const char *key, struct strmap *used, const char *prefix,
-                          const char *raw);
-void sitedata_set_href(json_t *o, const char *key, const char *url);
 char *sitedata_release_path(const char *project, const char *version);
 void sitedata_rocm_of(const struct dbview_row *row, char *buf, size_t n);
 json_t *sitedata_cc_json(uint16_t cc);
@@ -70,20 +119,31 @@ long sitedata_newest_row(const struct sitedata *d, const char *project, const ch
 /* Whether view row r is the newest of its (project, release, variant,
  * platform): sitedata_newest_row of its own fields, without a lookup. */
 int sitedata_is_newest(const struct sitedata *d, size_t r);
-json_t *sitedata_answer_of(json_t *r);
-json_t *sitedata_stack_for(struct sitedata *d, const char *const *names, size_t n, uint16_t cc,
-                           int arm_host, const char *platform);
-/* The answers for a device on every platform, made once per device in
- * cache; with pys (npys of them, may be 0), each platform's driver table
- * for each of those Pythons too (recs.py_tables).  Returns the entry. */
-const struct recs *sitedata_recs_for(struct sitedata *d, struct recs *cache, size_t *ncache,
-                                     uint16_t cc, int arm_host, const struct query_python *pys,
-                                     size_t npys);
+/* query's answer for torch on a device and platform, with the grid's
+ * verdicts; with pys (npys, may be 0) each of those Pythons' driver table
+ * too.  NULL when there is none.  Caller frees with answer_free. */
+struct answer_result *sitedata_answer_for(struct sitedata *d, uint16_t cc, int arm_host,
+                                          const char *platform, const struct query_python *pys,
+                                          size_t npys);
+/* An answer as the feed carries it (gpus.json's "recommendations"); null
+ * for NULL.  A new reference. */
+json_t *sitedata_answer_feed_json(const struct answer_result *r);
+/* A driver-table row as the feed and the pages' scripts carry it; r's
+ * driver tables per Python ({"3.12": rows, "3.13": "3.12" (the same as
+ * that one's), "3.9": 0 (the same as by_driver)}). */
+json_t *sitedata_driver_row_json(const struct answer_result *r, const struct answer_install *i);
+json_t *sitedata_py_tables_json(const struct answer_result *r);
+/* The rest of the stack for a device on a platform (stack_answer_projects
+ * of the names of stack_projects).  Caller frees with stack_free. */
+struct stack_result *sitedata_stack_of(struct sitedata *d, const char *const *names, size_t n,
+                                       uint16_t cc, int arm_host, const char *platform);
 json_t *sitedata_meta_copy(const struct sitedata *d);
 
 /* The builders of each kind of page or document (sitedata_<kind>.c). */
 void sitedata_build_gpus(struct sitedata *d);
 void sitedata_gpus_free(struct sitedata *d);
+/* The device of GPU page i (sitedata_gpus.c). */
+const struct sitedata_device *sitedata_gpu_device(const struct sitedata *d, size_t i);
 void sitedata_build_home(struct sitedata *d);
 void sitedata_build_matrix_page(struct sitedata *d);
 void sitedata_matrix_free(struct sitedata *d);

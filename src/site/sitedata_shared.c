@@ -1,7 +1,7 @@
 /*
  * sitedata_shared: what the page builders (sitedata_*.c) ask of the site
  * data they share: the feed's meta, the newest version of each build, a
- * GPU's answer and its stack's, the recommendations per device.
+ * device's answer and its stack, and the answer as the feed writes it.
  */
 #include "sitedata_impl.h"
 
@@ -92,19 +92,6 @@ static json_t *slim_answer(const struct answer_result *a, const struct answer_in
     return x;
 }
 
-/* The answer of `wheelarch query` for a device on a platform: the one
- * decision the CLI, the pages and the feed share. */
-/* The answer a platform's result gives: its recommendation, else the
- * fallback (an older release that runs), else NULL. */
-json_t *sitedata_answer_of(json_t *r)
-{
-    json_t *rec = json_object_get(r, "recommendation");
-    if (json_is_object(rec))
-        return rec;
-    json_t *fb = json_object_get(r, "fallback");
-    return json_is_object(fb) ? fb : NULL;
-}
-
 /* A driver-table row as a page's Python switch needs it, compact (a page
  * carries one table per Python): [floor, index, pin, index URL, verdict]. */
 static json_t *py_table_row(const struct answer_install *i)
@@ -128,7 +115,7 @@ static int same_table(const struct answer_install *a, size_t na, const struct an
 
 /* {"3.12": table, "3.13": "3.12" (the same as that one's), "3.9": 0 (the
  * same as by_driver), ...} of r's py_tables (docs/site.md). */
-static json_t *py_tables_json(const struct answer_result *r)
+json_t *sitedata_py_tables_json(const struct answer_result *r)
 {
     json_t *out = json_object();
     char names[64][16];
@@ -156,9 +143,11 @@ static json_t *py_tables_json(const struct answer_result *r)
     return out;
 }
 
-static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
-                                  const char *platform, const struct query_python *pys, size_t npys,
-                                  json_t **py_tables)
+/* The answer of `wheelarch query` for a device on a platform: the one
+ * decision the CLI, the pages and the feed share. */
+struct answer_result *sitedata_answer_for(struct sitedata *d, uint16_t cc, int arm_host,
+                                          const char *platform, const struct query_python *pys,
+                                          size_t npys)
 {
     struct query_options o = {0};
     o.table_pythons = pys;
@@ -174,7 +163,25 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
             o.judged_index = &d->grid.cell[c * d->v->nrows];
         }
     struct wa_error err;
-    struct answer_result *r = query_answer(d->v, &o, &err);
+    return query_answer(d->v, &o, &err);
+}
+
+json_t *sitedata_driver_row_json(const struct answer_result *r, const struct answer_install *i)
+{
+    json_t *e = slim_answer(r, i, 0);
+    json_object_del(e, "reason");
+    json_object_del(e, "checked_on");
+    /* each page carries this table: the companions stay with the
+     * answer itself */
+    json_object_del(e, "companions");
+    json_t *cmds = json_object_get(e, "commands");
+    json_object_del(cmds, "pip_with_companions");
+    json_object_del(cmds, "uv_with_companions");
+    return e;
+}
+
+json_t *sitedata_answer_feed_json(const struct answer_result *r)
+{
     if (!r)
         return json_null();
     json_t *out = json_object();
@@ -186,18 +193,8 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
      * update can reach (null: none has code, see way_forward) */
     json_object_set_new(out, "newest_with_code", slim_answer(r, r->newest_with_code, 1));
     json_t *bd = json_array();
-    for (size_t i = 0; i < r->nby_driver; i++) {
-        json_t *e = slim_answer(r, &r->by_driver[i], 0);
-        json_object_del(e, "reason");
-        json_object_del(e, "checked_on");
-        /* each page carries this table: the companions stay with the
-         * answer itself */
-        json_object_del(e, "companions");
-        json_t *cmds = json_object_get(e, "commands");
-        json_object_del(cmds, "pip_with_companions");
-        json_object_del(cmds, "uv_with_companions");
-        json_array_append_new(bd, e);
-    }
+    for (size_t i = 0; i < r->nby_driver; i++)
+        json_array_append_new(bd, sitedata_driver_row_json(r, &r->by_driver[i]));
     json_object_set_new(out, "by_driver", bd);
     json_t *py = answer_pypi_json(&r->pypi);
     if (json_is_object(py)) {
@@ -223,17 +220,13 @@ static json_t *recommendation_for(struct sitedata *d, uint16_t cc, int arm_host,
         json_object_set_new(vs, r->rows[i].row->variant,
                             json_string(compat_verdict_name(r->rows[i].v.res.verdict)));
     json_object_set_new(out, "variants", vs);
-    if (py_tables && npys)
-        *py_tables = py_tables_json(r);
-    answer_free(r);
     return out;
 }
 
 /* The rest of the stack for a device on a platform: every crawled
- * project but torch (stack_run_projects of the names of stack_projects),
- * each as a GPU page shows it; NULL when torch is all there is. */
-json_t *sitedata_stack_for(struct sitedata *d, const char *const *names, size_t n, uint16_t cc,
-                           int arm_host, const char *platform)
+ * project (stack_run_projects of the names of stack_projects). */
+struct stack_result *sitedata_stack_of(struct sitedata *d, const char *const *names, size_t n,
+                                       uint16_t cc, int arm_host, const char *platform)
 {
     struct query_options o = {0};
     o.cc = cc;
@@ -245,55 +238,5 @@ json_t *sitedata_stack_for(struct sitedata *d, const char *const *names, size_t 
             o.judged = d->grid.results;
             o.judged_index = &d->grid.cell[c * d->v->nrows];
         }
-    struct stack_result *st = stack_answer_projects(d->v, &o, names, n);
-    json_t *out = json_array();
-    for (size_t i = 0; i < st->n; i++) {
-        const struct stack_entry *e = &st->entries[i];
-        const struct answer_result *res = e->res;
-        if (strcmp(res->project, "torch") == 0 || !res->applies)
-            continue;
-        json_t *x = json_object();
-        json_object_set_new(x, "project", json_string(res->project));
-        json_object_set_new(x, "release", json_string(res->version));
-        json_object_set_new(x, "newest", json_string(res->version));
-        const struct answer_install *a = answer_runs(res);
-        json_object_set_new(x, "answer", slim_answer(res, a, 0));
-        json_object_set_new(x, "is_fallback", json_boolean(a && !res->recommendation));
-        if (e->note)
-            json_object_set_new(x, "note", json_string(e->note));
-        if (e->has_together)
-            json_object_set_new(x, "together", stack_together_json(e));
-        json_array_append_new(out, x);
-    }
-    stack_free(st);
-    if (json_array_size(out) == 0) {
-        json_decref(out);
-        return NULL;
-    }
-    return out;
-}
-
-const struct recs *sitedata_recs_for(struct sitedata *d, struct recs *cache, size_t *ncache,
-                                     uint16_t cc, int arm_host, const struct query_python *pys,
-                                     size_t npys)
-{
-    for (size_t i = 0; i < *ncache; i++)
-        if (cache[i].cc == cc && cache[i].arm_host == arm_host)
-            return &cache[i];
-    json_t *o = json_object();
-    json_t *py = npys ? json_object() : NULL;
-    for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
-        json_t *t = NULL;
-        json_object_set_new(
-            o, sitedata_platforms[p],
-            recommendation_for(d, cc, arm_host, sitedata_platforms[p], pys, npys, &t));
-        if (t)
-            json_object_set_new(py, sitedata_platforms[p], t);
-    }
-    struct recs *e = &cache[(*ncache)++];
-    e->cc = cc;
-    e->arm_host = arm_host;
-    e->by_platform = o;
-    e->py_tables = py;
-    return e;
+    return stack_answer_projects(d->v, &o, names, n);
 }

@@ -91,14 +91,6 @@ char *sitedata_page_id(struct strmap *used, const char *prefix, const char *raw)
     return id;
 }
 
-void sitedata_set_page_id(json_t *o, const char *key, struct strmap *used, const char *prefix,
-                          const char *raw)
-{
-    char *id = sitedata_page_id(used, prefix, raw);
-    json_object_set_new(o, key, json_string(id));
-    free(id);
-}
-
 int sitedata_is_http(const char *url)
 {
     return url && (strncmp(url, "https://", 8) == 0 || strncmp(url, "http://", 7) == 0);
@@ -143,15 +135,6 @@ int sitedata_wheel_yanked(const struct record_wheel *w, const char **reason)
     int reason_ok = w->yanked_reason && strbuf_utf8_valid(w->yanked_reason);
     *reason = reason_ok ? w->yanked_reason : NULL;
     return w->yanked_reason ? reason_ok : w->yanked;
-}
-
-/* Sets key to the safe href of url, when url is an http(s) URL. */
-void sitedata_set_href(json_t *o, const char *key, const char *url)
-{
-    char *h = sitedata_href(url);
-    if (h)
-        json_object_set_new(o, key, json_string(h));
-    free(h);
 }
 
 char *sitedata_release_path(const char *project, const char *version)

@@ -154,17 +154,35 @@ static int wheel_page(void *ud, unsigned worker, struct record *r, struct wa_err
 
 /* ---- GPU pages ---------------------------------------------------------------- */
 
-/* The install an answer's JSON on a page names, against the engine's. */
-static void same_install(json_t *page, const struct answer_install *a, const char *what)
+/* The install a page names, against the engine's: typed (the page) and
+ * JSON (gpus.json, the feed). */
+static void text_of(const struct tmpl_value *v, char *buf, size_t n);
+
+static void same_install(const struct tmpl_value *page, const struct answer_install *a,
+                         const char *what)
 {
     if (!a) {
-        OK(json_is_null(page), "%s: none, as the engine says", what);
+        OK(page->kind == TMPL_NULL, "%s: none, as the engine says", what);
         return;
     }
-    OK(json_is_object(page) && str_is(jstr(page, "index"), a->row->variant) &&
-           str_is(jstr(page, "pin"), a->pin),
-       "%s: %s %s, as the engine says (page: %s %s)", what, a->row->variant, a->pin,
-       page ? jstr(page, "index") : "-", page ? jstr(page, "pin") : "-");
+    struct tmpl_value index = field(page, "index"), pin = field(page, "pin");
+    char ti[128], tp[128];
+    text_of(&index, ti, sizeof ti);
+    text_of(&pin, tp, sizeof tp);
+    OK(page->kind == TMPL_OBJECT && str_is(ti, a->row->variant) && str_is(tp, a->pin),
+       "%s: %s %s, as the engine says (page: %s %s)", what, a->row->variant, a->pin, ti, tp);
+}
+
+static void same_install_json(json_t *feed, const struct answer_install *a, const char *what)
+{
+    if (!a) {
+        OK(json_is_null(feed), "%s: none in the feed, as the engine says", what);
+        return;
+    }
+    OK(json_is_object(feed) && str_is(jstr(feed, "index"), a->row->variant) &&
+           str_is(jstr(feed, "pin"), a->pin),
+       "%s: %s %s in the feed, as the engine says (feed: %s %s)", what, a->row->variant, a->pin,
+       feed ? jstr(feed, "index") : "-", feed ? jstr(feed, "pin") : "-");
 }
 
 static const struct gpu *gpu_named(const char *name)
@@ -177,8 +195,10 @@ static const struct gpu *gpu_named(const char *name)
 
 static size_t driver_lines, answered, grid_cells_checked;
 
+/* One platform of a GPU page (rec: its entry of recommendation_list, or
+ * missing) and of its gpus.json entry (feed). */
 static void gpu_platform(const struct dbview *v, const struct gpu *g, const char *platform,
-                         json_t *rec)
+                         const struct tmpl_value *rec, json_t *feed)
 {
     struct query_options o = {0};
     o.cc = g->cc;
@@ -188,34 +208,45 @@ static void gpu_platform(const struct dbview *v, const struct gpu *g, const char
     struct wa_error err;
     struct answer_result *r = query_answer(v, &o, &err);
     if (!r) {
-        OK(json_is_null(rec), "%s on %s: the engine has no answer (%s), nor has the page", g->name,
+        OK(rec->kind == TMPL_MISSING && json_is_null(feed),
+           "%s on %s: the engine has no answer (%s), nor has the page or the feed", g->name,
            platform, err.msg);
         return;
     }
-    if (!json_is_object(rec)) {
-        OK(0, "%s on %s: the engine has an answer, the page none", g->name, platform);
+    if (rec->kind != TMPL_OBJECT || !json_is_object(feed)) {
+        OK(0, "%s on %s: the engine has an answer, the page or the feed none", g->name, platform);
         answer_free(r);
         return;
     }
     answered++;
-    char what[300];
-    snprintf(what, sizeof what, "%s on %s: the recommendation", g->name, platform);
-    same_install(json_object_get(rec, "recommendation"), r->recommendation, what);
-    snprintf(what, sizeof what, "%s on %s: the fallback", g->name, platform);
-    same_install(json_object_get(rec, "fallback"), r->fallback, what);
-    snprintf(what, sizeof what, "%s on %s: the newest with code", g->name, platform);
-    same_install(json_object_get(rec, "newest_with_code"), r->newest_with_code, what);
-    OK(str_is(jstr(rec, "release"), r->version), "%s on %s: the release asked about", g->name,
-       platform);
+    char what[300], text[128];
+    static const char *const names[] = {"recommendation", "fallback", "newest_with_code"};
+    const struct answer_install *want[] = {r->recommendation, r->fallback, r->newest_with_code};
+    for (size_t k = 0; k < 3; k++) {
+        snprintf(what, sizeof what, "%s on %s: the %s", g->name, platform, names[k]);
+        struct tmpl_value x = field(rec, names[k]);
+        same_install(&x, want[k], what);
+        same_install_json(json_object_get(feed, names[k]), want[k], what);
+    }
+    struct tmpl_value rel = field(rec, "release");
+    text_of(&rel, text, sizeof text);
+    OK(str_is(text, r->version) && str_is(jstr(feed, "release"), r->version),
+       "%s on %s: the release asked about", g->name, platform);
+    OK((field(rec, "applies").kind == TMPL_TRUE) == (r->applies != 0) &&
+           json_is_true(json_object_get(feed, "applies")) == (r->applies != 0),
+       "%s on %s: applies as the engine says", g->name, platform);
     /* the driver table: each line is the answer at its floor */
-    json_t *bd = json_object_get(rec, "by_driver");
-    INT_EQ((long)json_array_size(bd), (long)r->nby_driver, "the driver table's lines");
-    size_t i;
-    json_t *line;
-    json_array_foreach(bd, i, line)
-    {
-        const char *floor = jstr(line, "min_driver");
-        if (!floor)
+    struct tmpl_value bd = field(rec, "by_driver");
+    INT_EQ((long)length(&bd), (long)r->nby_driver, "the driver table's lines");
+    INT_EQ((long)json_array_size(json_object_get(feed, "by_driver")), (long)r->nby_driver,
+           "the feed's driver table's lines");
+    OK((field(rec, "has_drivers").kind == TMPL_TRUE) == (r->nby_driver > 1),
+       "%s on %s: the driver table shown where it has more than one line", g->name, platform);
+    for (size_t i = 0; i < length(&bd); i++) {
+        struct tmpl_value line = item(&bd, i), fl = field(&line, "min_driver");
+        char floor[32];
+        text_of(&fl, floor, sizeof floor);
+        if (!floor[0])
             continue; /* AMD: no driver floors */
         struct query_options od = o;
         od.has_driver = 1;
@@ -228,7 +259,8 @@ static void gpu_platform(const struct dbview *v, const struct gpu *g, const char
         const struct answer_install *runs = at ? answer_runs(at) : NULL;
         snprintf(what, sizeof what, "%s on %s with driver %s: the driver table's line", g->name,
                  platform, floor);
-        same_install(line, runs, what);
+        same_install(&line, runs, what);
+        same_install_json(json_array_get(json_object_get(feed, "by_driver"), i), runs, what);
         driver_lines++;
         answer_free(at);
     }
@@ -240,26 +272,50 @@ static void gpu_pages(const struct dbview *v, const struct sitedata *d)
     size_t n = sitedata_gpu_count(d);
     struct strmap *slugs = strmap_new();
     size_t named = 0;
+    json_t *feed = json_object_get(d->gpus, "gpus");
+    INT_EQ((long)json_array_size(feed), (long)n, "gpus.json: one entry per GPU page");
     for (size_t i = 0; i < n; i++) {
-        json_t *p = sitedata_gpu_page(d, i);
-        const char *name = jstr(p, "name"), *slug = jstr(p, "slug"), *page = jstr(p, "page");
+        struct sitedata_gpu_page gp;
+        sitedata_gpu_page_make(d, i, &gp);
+        struct tmpl_value p;
+        sitedata_gpu_page_value(&gp, &p);
+        char name[256], slug[256], page[300];
+        struct tmpl_value fn = field(&p, "name"), fs = field(&p, "slug"), fp = field(&p, "page");
+        text_of(&fn, name, sizeof name);
+        text_of(&fs, slug, sizeof slug);
+        text_of(&fp, page, sizeof page);
         const struct gpu *g = gpu_named(name);
-        OK(g != NULL, "GPU page %zu names a GPU of the tables (%s)", i, name ? name : "(none)");
-        OK(slug && !strmap_get(slugs, slug, NULL), "GPU page %s: its slug is unique",
-           name ? name : "");
-        if (slug)
+        OK(g != NULL, "GPU page %zu names a GPU of the tables (%s)", i, name);
+        OK(slug[0] && !strmap_get(slugs, slug, NULL), "GPU page %s: its slug is unique", name);
+        if (slug[0])
             strmap_put(slugs, slug, i);
         char want[300];
-        snprintf(want, sizeof want, "gpu/%s/", slug ? slug : "");
-        OK(str_is(page, want), "GPU page %s at %s", name ? name : "", want);
+        snprintf(want, sizeof want, "gpu/%s/", slug);
+        OK(str_is(page, want), "GPU page %s at %s", name, want);
+        json_t *entry = json_array_get(feed, i);
+        OK(str_is(jstr(entry, "name"), name) && str_is(jstr(entry, "page"), page),
+           "gpus.json's entry %zu is GPU page %s", i, name);
         if (g) {
             named++;
-            json_t *recs = json_object_get(p, "recommendations");
+            struct tmpl_value list = field(&p, "recommendation_list");
+            json_t *recs = json_object_get(entry, "recommendations");
+            size_t at = 0;
             for (size_t k = 0; k < 3; k++) {
-                gpu_platform(v, g, platforms[k], json_object_get(recs, platforms[k]));
+                struct tmpl_value rec = {.kind = TMPL_MISSING};
+                if (at < length(&list)) {
+                    struct tmpl_value x = item(&list, at), xp = field(&x, "platform");
+                    char plat[64];
+                    text_of(&xp, plat, sizeof plat);
+                    if (str_is(plat, platforms[k])) {
+                        rec = x;
+                        at++;
+                    }
+                }
+                gpu_platform(v, g, platforms[k], &rec, json_object_get(recs, platforms[k]));
             }
+            INT_EQ((long)at, (long)length(&list), "GPU page: the platforms in order, each once");
         }
-        json_decref(p);
+        sitedata_gpu_page_free(&gp);
     }
     /* every GPU of the tables has a page (names sold with several chips
      * have one page) */

@@ -1,0 +1,855 @@
+/*
+ * sitedata_gpu_page: a GPU page's data, typed.  The templates read the
+ * GPU, its device's answers (struct answer_result, one per platform), the
+ * rest of its stack and its history through tmpl_types; no JSON tree is
+ * built but the driver box's script.  The names are the feed's
+ * (api/v1/gpus.json's "recommendations", sitedata_answer_feed_json) and
+ * what the page adds; a name is missing exactly where the feed leaves the
+ * key out, and null where the feed has null, so lookups fall through the
+ * template's context stack as they did when the page was JSON.
+ */
+#include "sitedata_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "answer.h"
+#include "stack.h"
+#include "strbuf.h"
+#include "tmpl.h"
+#include "xalloc.h"
+
+/* ---- making the page ---------------------------------------------------------- */
+
+/* An answer's Python versions in words: "3.10 to 3.15 (free-threaded:
+ * 3.13t, 3.14t)", or NULL when the data does not say. */
+static char *python_text(const struct answer_pythons *pv)
+{
+    struct strbuf b = STRBUF_INIT, ft = STRBUF_INIT;
+    const char *first = NULL, *last = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < pv->n; i++) {
+        const char *s = pv->v[i];
+        if (s[0] && s[strlen(s) - 1] == 't') {
+            strbuf_addf(&ft, "%s%s", ft.len ? ", " : "", s);
+            continue;
+        }
+        if (!first)
+            first = s;
+        last = s;
+        n++;
+    }
+    if (!first) {
+        strbuf_free(&b);
+        strbuf_free(&ft);
+        return NULL;
+    }
+    if (n == 1)
+        strbuf_addf(&b, "%s", first);
+    else
+        strbuf_addf(&b, "%s to %s", first, last);
+    if (ft.len)
+        strbuf_addf(&b, " (free-threaded: %s)", ft.buf);
+    strbuf_free(&ft);
+    return b.buf;
+}
+
+/* A GPU page's one-line answer, for search results and link previews:
+ * the answer on the first platform that applies (Linux x86_64, or Linux
+ * aarch64 for Jetson Thor). */
+static char *page_description(const struct gpu *g, const struct sitedata_device *dev)
+{
+    char cc[16];
+    compat_cc_string(g->cc, cc, sizeof cc);
+    struct strbuf b = STRBUF_INIT;
+    strbuf_addf(&b, "%s (%s%s)", g->name, g->amd ? "" : "compute capability ", cc);
+    static const char *const names[] = {"Linux x86_64", "Linux aarch64", "Windows"};
+    const struct answer_result *r = NULL;
+    const char *pname = NULL;
+    for (int p = 0; p < SITEDATA_NPLATFORMS && !r; p++)
+        if (dev->res[p] && dev->res[p]->applies) {
+            r = dev->res[p];
+            pname = names[p];
+        }
+    if (!r) {
+        strbuf_adds(&b, ": the download.pytorch.org and PyPI wheels do not run on it; use NVIDIA's "
+                        "PyTorch for Jetson.");
+    } else if (r->recommendation) {
+        const struct answer_install *rec = r->recommendation;
+        strbuf_addf(&b, ": torch %s runs %s from the %s index on %s", r->version,
+                    rec->res.verdict == COMPAT_NATIVE ? "natively" : "through PTX JIT",
+                    rec->row->variant, pname);
+        if (r->pypi.present && !r->pypi.runs)
+            strbuf_adds(&b, "; plain pip install torch does not");
+        strbuf_adds(&b, ".");
+    } else if (r->fallback) {
+        strbuf_addf(&b,
+                    ": torch %s has no build for it on %s; the newest that runs is torch %s "
+                    "from the %s index.",
+                    r->version, pname, r->fallback->pin, r->fallback->row->variant);
+    } else {
+        strbuf_addf(&b,
+                    ": no PyTorch release in the data runs on it on %s; the page says what to do.",
+                    pname);
+    }
+    return strbuf_detach(&b, NULL);
+}
+
+void sitedata_gpu_page_make(const struct sitedata *d, size_t i, struct sitedata_gpu_page *p)
+{
+    memset(p, 0, sizeof *p);
+    const struct gpu *g = sitedata_gpu_of_page(d, i);
+    const struct sitedata_device *dev = sitedata_gpu_device(d, i);
+    p->d = d;
+    p->g = g;
+    p->dev = dev;
+    compat_cc_string(g->cc, p->device, sizeof p->device);
+    if (g->amd)
+        target_format(&g->gfx, p->gfx_target, sizeof p->gfx_target);
+    char *seg = sitedata_segment(g->slug); /* the slug as is: [a-z0-9-] */
+    p->page = xasprintf("gpu/%s/", seg);
+    free(seg);
+    if (g->nother) {
+        struct strbuf o = STRBUF_INIT;
+        for (size_t k = 0; k < g->nother; k++) {
+            char occ[16];
+            compat_cc_string(g->other_cc[k], occ, sizeof occ);
+            strbuf_addf(&o, "%s%s", k == 0 ? "" : k + 1 == g->nother ? " and " : ", ", occ);
+        }
+        p->other_text = strbuf_detach(&o, NULL);
+    }
+    p->description = page_description(g, dev);
+    for (int k = 0; k < SITEDATA_NPLATFORMS; k++) {
+        const struct answer_result *r = dev->res[k];
+        if (!r)
+            continue;
+        /* an answer pinned to a patch (torch==1.3.0) that the timeline's
+         * newest-patch columns do not show */
+        const struct answer_install *a = answer_runs(r);
+        const char *pin = a ? a->pin : NULL;
+        if (!p->patch_pin && pin && strchr(pin, '.') && strchr(strchr(pin, '.') + 1, '.') &&
+            !strchr(pin, '*'))
+            p->patch_pin = pin;
+        /* the guidance of the last platform that applies, else the first
+         * one's that has any */
+        if (r->guidance.kind && (!p->guidance || r->applies))
+            p->guidance = &r->guidance;
+        struct sitedata_gpu_platform *x = &p->plats[p->nplats++];
+        x->dev = dev;
+        x->p = k;
+        x->platform = sitedata_platforms[k];
+        x->res = r;
+        if (r->recommendation)
+            x->python_text[0] = python_text(&r->recommendation->pythons);
+        if (r->fallback)
+            x->python_text[1] = python_text(&r->fallback->pythons);
+    }
+    p->driver_box = !g->amd && dev->has_drivers;
+}
+
+void sitedata_gpu_page_free(struct sitedata_gpu_page *p)
+{
+    for (size_t k = 0; k < p->nplats; k++) {
+        free(p->plats[k].python_text[0]);
+        free(p->plats[k].python_text[1]);
+    }
+    free(p->page);
+    free(p->other_text);
+    free(p->description);
+    memset(p, 0, sizeof *p);
+}
+
+/* ---- the types the templates read ---------------------------------------------- */
+
+#define IS(want) sitedata_name_is(name, len, want)
+
+/* s, or null where it is NULL or "" (the feed's str_or_null) */
+static void or_null(const char *s, struct tmpl_value *out)
+{
+    tmpl_value_str(s && *s ? s : NULL, out);
+}
+
+static void object(const struct tmpl_type *type, const void *p, size_t at, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_OBJECT, type, p, at, out);
+}
+
+static void array(const struct tmpl_type *type, const void *p, size_t at, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_ARRAY, type, p, at, out);
+}
+
+/* A list of Python versions: p is the struct answer_pythons. */
+static size_t pythons_len(const struct tmpl_value *v)
+{
+    return ((const struct answer_pythons *)v->p)->n;
+}
+
+static void pythons_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    tmpl_value_str(((const struct answer_pythons *)v->p)->v[i], out);
+}
+
+static const struct tmpl_type pythons_type = {NULL, pythons_len, pythons_at};
+
+static void pythons(const struct answer_pythons *pv, struct tmpl_value *out)
+{
+    if (pv->n)
+        array(&pythons_type, pv, 0, out);
+    else
+        out->kind = TMPL_NULL;
+}
+
+/* A row's provenance (the feed's set_provenance): status, confidence,
+ * provenance, and source and checked_on where `keep` has them.  Returns
+ * whether name was one of them. */
+enum { KEEP_SOURCE = 1, KEEP_CHECKED = 2 };
+static int provenance(const struct dbview_row *r, int keep, const char *name, size_t len,
+                      struct tmpl_value *out)
+{
+    const struct declared *dc = r->status == VIEW_DECLARED ? r->declared : NULL;
+    if (IS("status"))
+        tmpl_value_str(dbview_status_name(r->status), out);
+    else if (IS("confidence"))
+        or_null(dbview_row_confidence(r), out);
+    else if (IS("provenance"))
+        tmpl_value_str(dbview_row_provenance(r), out);
+    else if (IS("source") && (keep & KEEP_SOURCE))
+        or_null(dc ? dc->source : NULL, out);
+    else if (IS("checked_on") && (keep & KEEP_CHECKED))
+        or_null(dc ? dc->checked_on : NULL, out);
+    else
+        return 0;
+    return 1;
+}
+
+/* An install's commands: p is the struct answer_commands, at whether the
+ * commands with the companions are kept. */
+static void commands_get(const struct tmpl_value *v, const char *name, size_t len,
+                         struct tmpl_value *out)
+{
+    const struct answer_commands *c = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("pip"))
+        tmpl_value_str(c->pip ? c->pip : "", out);
+    else if (IS("uv"))
+        tmpl_value_str(c->uv ? c->uv : "", out);
+    else if (v->at && c->pip_with_companions && IS("pip_with_companions"))
+        tmpl_value_str(c->pip_with_companions, out);
+    else if (v->at && c->pip_with_companions && IS("uv_with_companions"))
+        tmpl_value_str(c->uv_with_companions, out);
+}
+
+static const struct tmpl_type commands_type = {commands_get, NULL, NULL};
+
+/* torch's companions: p is the install. */
+static void companions_get(const struct tmpl_value *v, const char *name, size_t len,
+                           struct tmpl_value *out)
+{
+    const struct answer_install *i = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("torchvision"))
+        tmpl_value_str(i->torchvision, out);
+    else if (IS("torchaudio"))
+        or_null(i->torchaudio, out);
+    else if (IS("note"))
+        or_null(i->companion_note, out);
+}
+
+static const struct tmpl_type companions_type = {companions_get, NULL, NULL};
+
+/* An install (answer_install_json, as the feed slims it): the
+ * recommendation and the fallback keep everything and add their Pythons
+ * in words; a driver-table line drops the reason, the companions and the
+ * checked date; a stack's answer drops the source. */
+enum install_kind { INSTALL_ANSWER, INSTALL_DRIVER_LINE, INSTALL_STACK };
+
+static void install_field(const struct answer_install *i, enum install_kind kind,
+                          const char *python_words, const char *name, size_t len,
+                          struct tmpl_value *out)
+{
+    const struct dbview_row *r = i->row;
+    out->kind = TMPL_MISSING;
+    int keep = kind == INSTALL_ANSWER  ? KEEP_SOURCE | KEEP_CHECKED
+               : kind == INSTALL_STACK ? KEEP_CHECKED
+                                       : 0;
+    if (provenance(r, keep, name, len, out))
+        return;
+    if (IS("index"))
+        tmpl_value_str(r->variant, out);
+    else if (IS("index_url"))
+        tmpl_value_str(i->index_url, out);
+    else if (IS("version"))
+        tmpl_value_str(r->version, out);
+    else if (IS("release"))
+        tmpl_value_str(r->release, out);
+    else if (IS("pin"))
+        tmpl_value_str(i->pin, out);
+    else if (IS("verdict"))
+        tmpl_value_str(compat_verdict_name(i->res.verdict), out);
+    else if (IS("label"))
+        tmpl_value_str(compat_verdict_label(i->res.verdict), out);
+    else if (IS("symbol"))
+        tmpl_value_str(grid_verdict_symbol(i->res.verdict), out);
+    else if (IS("reason") && kind != INSTALL_DRIVER_LINE)
+        tmpl_value_str(i->reason ? i->reason : "", out);
+    else if (IS("min_driver")) /* in the driver table the floor is the decision */
+        or_null(i->floor[0] ? i->floor : i->res.min_driver, out);
+    else if (IS("full_driver") && !i->floor[0] && i->res.full_driver[0])
+        tmpl_value_str(i->res.full_driver, out);
+    else if (IS("python_versions"))
+        pythons(&i->pythons, out);
+    else if (IS("commands"))
+        object(&commands_type, &i->commands, kind != INSTALL_DRIVER_LINE, out);
+    else if (IS("companions") && i->torchvision && kind != INSTALL_DRIVER_LINE)
+        object(&companions_type, i, 0, out);
+    else if (IS("fallback") && i->floor[0])
+        tmpl_value_bool(i->fallback, out);
+    else if (IS("python_text") && python_words)
+        tmpl_value_str(python_words, out);
+}
+
+/* A platform's recommendation (at 0), fallback (1) or newest release with
+ * code (2): p is the page's platform. */
+static void answer_get(const struct tmpl_value *v, const char *name, size_t len,
+                       struct tmpl_value *out)
+{
+    const struct sitedata_gpu_platform *x = v->p;
+    const struct answer_result *r = x->res;
+    const struct answer_install *i = v->at == 0   ? r->recommendation
+                                     : v->at == 1 ? r->fallback
+                                                  : r->newest_with_code;
+    install_field(i, INSTALL_ANSWER, v->at < 2 ? x->python_text[v->at] : NULL, name, len, out);
+}
+
+static const struct tmpl_type answer_type = {answer_get, NULL, NULL};
+
+/* A line of the driver table: p is the answer, at the line. */
+static void line_get(const struct tmpl_value *v, const char *name, size_t len,
+                     struct tmpl_value *out)
+{
+    const struct answer_result *r = v->p;
+    install_field(&r->by_driver[v->at], INSTALL_DRIVER_LINE, NULL, name, len, out);
+}
+
+static const struct tmpl_type line_type = {line_get, NULL, NULL};
+
+static size_t lines_len(const struct tmpl_value *v)
+{
+    return ((const struct answer_result *)v->p)->nby_driver;
+}
+
+static void lines_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    object(&line_type, v->p, i, out);
+}
+
+static const struct tmpl_type lines_type = {NULL, lines_len, lines_at};
+
+/* Plain `pip install torch`: p is the page's platform. */
+static void pypi_get(const struct tmpl_value *v, const char *name, size_t len,
+                     struct tmpl_value *out)
+{
+    const struct sitedata_gpu_platform *x = v->p;
+    const struct answer_pypi *py = &x->res->pypi;
+    out->kind = TMPL_MISSING;
+    /* a row that judged it speaks for its provenance (its confidence
+     * included); none: no provenance */
+    if (py->row && provenance(py->row, KEEP_CHECKED, name, len, out))
+        return;
+    if (IS("release"))
+        tmpl_value_str(py->release, out);
+    else if (IS("build"))
+        tmpl_value_str(py->build, out);
+    else if (IS("confidence"))
+        or_null(py->confidence, out);
+    else if (IS("command"))
+        tmpl_value_str(py->command, out);
+    else if (IS("verdict"))
+        tmpl_value_str(py->unknown ? NULL : compat_verdict_name(py->verdict), out);
+    else if (IS("label"))
+        tmpl_value_str(py->row ? compat_verdict_label(py->verdict) : "no GPU code", out);
+    else if (IS("symbol") && !py->unknown)
+        tmpl_value_str(grid_verdict_symbol(py->verdict), out);
+    else if (IS("runs"))
+        tmpl_value_bool(py->runs, out);
+    else if (IS("min_driver"))
+        or_null(py->row ? py->min_driver : NULL, out);
+    else if (IS("python_wheel")) {
+        if (py->python_wheel < 0)
+            out->kind = TMPL_NULL;
+        else
+            tmpl_value_bool(py->python_wheel, out);
+    } else if (IS("reason"))
+        tmpl_value_str(py->reason, out);
+    else if (IS("provenance"))
+        tmpl_value_str("", out); /* no build speaks for it */
+    else if (IS("has_answer"))
+        tmpl_value_bool(answer_runs(x->res) != NULL, out);
+    else if (IS("is_cpu"))
+        tmpl_value_bool(strcmp(py->build, "cpu") == 0, out);
+}
+
+static const struct tmpl_type pypi_type = {pypi_get, NULL, NULL};
+
+/* The newest release with native code, per variant: p is the answer, at
+ * the entry. */
+static void native_get(const struct tmpl_value *v, const char *name, size_t len,
+                       struct tmpl_value *out)
+{
+    const struct answer_native *n = &((const struct answer_result *)v->p)->last_native[v->at];
+    out->kind = TMPL_MISSING;
+    if (provenance(n->row, 0, name, len, out))
+        return;
+    if (IS("variant"))
+        tmpl_value_str(n->row->variant, out);
+    else if (IS("version"))
+        tmpl_value_str(n->row->version, out);
+    else if (IS("release"))
+        tmpl_value_str(n->row->release, out);
+    else if (IS("pin"))
+        tmpl_value_str(n->pin, out);
+}
+
+static const struct tmpl_type native_type = {native_get, NULL, NULL};
+
+static size_t natives_len(const struct tmpl_value *v)
+{
+    return ((const struct answer_result *)v->p)->nlast_native;
+}
+
+static void natives_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    object(&native_type, v->p, i, out);
+}
+
+static const struct tmpl_type natives_type = {NULL, natives_len, natives_at};
+
+/* What to do when no build has code: p is the struct answer_source_build. */
+static size_t steps_len(const struct tmpl_value *v)
+{
+    return ((const struct answer_source_build *)v->p)->nsteps;
+}
+
+static void steps_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    tmpl_value_str(((const struct answer_source_build *)v->p)->steps[i], out);
+}
+
+static const struct tmpl_type steps_type = {NULL, steps_len, steps_at};
+
+static void source_build_get(const struct tmpl_value *v, const char *name, size_t len,
+                             struct tmpl_value *out)
+{
+    const struct answer_source_build *b = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("last_toolkit"))
+        or_null(b->last_toolkit, out);
+    else if (IS("arch_list"))
+        tmpl_value_str(b->arch_list, out);
+    else if (IS("steps"))
+        array(&steps_type, b, 0, out);
+}
+
+static const struct tmpl_type source_build_type = {source_build_get, NULL, NULL};
+
+/* Where these wheels are not the answer (Jetson, an Arm host): p is the
+ * struct answer_guidance. */
+static void guidance_get(const struct tmpl_value *v, const char *name, size_t len,
+                         struct tmpl_value *out)
+{
+    const struct answer_guidance *g = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("kind"))
+        tmpl_value_str(g->kind, out);
+    else if (IS("label"))
+        tmpl_value_str(g->label, out);
+    else if (IS("text"))
+        tmpl_value_str(g->text, out);
+    else if (IS("url"))
+        or_null(g->url, out);
+}
+
+static const struct tmpl_type guidance_type = {guidance_get, NULL, NULL};
+
+/* The versions a stack's "together" pins: p is the stack entry. */
+static void versions_get(const struct tmpl_value *v, const char *name, size_t len,
+                         struct tmpl_value *out)
+{
+    const struct stack_entry *e = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS(e->res->project))
+        tmpl_value_str(e->together.pin, out);
+    else if (IS("torch"))
+        tmpl_value_str(e->together.torch_pin, out);
+}
+
+static const struct tmpl_type versions_type = {versions_get, NULL, NULL};
+
+/* A companion that needs another torch: the one command for both. */
+static void together_get(const struct tmpl_value *v, const char *name, size_t len,
+                         struct tmpl_value *out)
+{
+    const struct stack_entry *e = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("index"))
+        tmpl_value_str(e->together.index, out);
+    else if (IS("index_url"))
+        tmpl_value_str(e->together.index_url, out);
+    else if (IS("versions"))
+        object(&versions_type, e, 0, out);
+    else if (IS("commands"))
+        object(&commands_type, &e->together.commands, 1, out);
+}
+
+static const struct tmpl_type together_type = {together_get, NULL, NULL};
+
+/* A stack entry's answer: p is the entry. */
+static void stack_answer_get(const struct tmpl_value *v, const char *name, size_t len,
+                             struct tmpl_value *out)
+{
+    const struct stack_entry *e = v->p;
+    install_field(answer_runs(e->res), INSTALL_STACK, NULL, name, len, out);
+}
+
+static const struct tmpl_type stack_answer_type = {stack_answer_get, NULL, NULL};
+
+/* Another project with torch on this GPU: p is the entry. */
+static void entry_get(const struct tmpl_value *v, const char *name, size_t len,
+                      struct tmpl_value *out)
+{
+    const struct stack_entry *e = v->p;
+    const struct answer_result *r = e->res;
+    out->kind = TMPL_MISSING;
+    if (IS("project"))
+        tmpl_value_str(r->project, out);
+    else if (IS("release") || IS("newest"))
+        tmpl_value_str(r->version, out);
+    else if (IS("answer")) {
+        if (answer_runs(r))
+            object(&stack_answer_type, e, 0, out);
+        else
+            out->kind = TMPL_NULL;
+    } else if (IS("is_fallback"))
+        tmpl_value_bool(answer_runs(r) && !r->recommendation, out);
+    else if (IS("note") && e->note)
+        tmpl_value_str(e->note, out);
+    else if (IS("together") && e->has_together)
+        object(&together_type, e, 0, out);
+}
+
+static const struct tmpl_type entry_type = {entry_get, NULL, NULL};
+
+/* The stack a platform shows: p is the page's platform. */
+static size_t stack_len(const struct tmpl_value *v)
+{
+    const struct sitedata_gpu_platform *x = v->p;
+    return x->dev->nshown[x->p];
+}
+
+static void stack_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_platform *x = v->p;
+    object(&entry_type, x->dev->shown[x->p][i], 0, out);
+}
+
+static const struct tmpl_type stack_type = {NULL, stack_len, stack_at};
+
+/* One platform's answer: p is the page's platform. */
+static void platform_get(const struct tmpl_value *v, const char *name, size_t len,
+                         struct tmpl_value *out)
+{
+    const struct sitedata_gpu_platform *x = v->p;
+    const struct answer_result *r = x->res;
+    out->kind = TMPL_MISSING;
+    if (IS("release"))
+        tmpl_value_str(r->version, out);
+    else if (IS("applies"))
+        tmpl_value_bool(r->applies, out);
+    else if (IS("recommendation") || IS("fallback") || IS("newest_with_code")) {
+        size_t at = IS("recommendation") ? 0 : IS("fallback") ? 1 : 2;
+        const struct answer_install *i = at == 0   ? r->recommendation
+                                         : at == 1 ? r->fallback
+                                                   : r->newest_with_code;
+        if (i)
+            object(&answer_type, x, at, out);
+        else
+            out->kind = TMPL_NULL;
+    } else if (IS("by_driver"))
+        array(&lines_type, r, 0, out);
+    else if (IS("has_drivers"))
+        tmpl_value_bool(r->nby_driver > 1, out);
+    else if (IS("pypi")) {
+        if (r->pypi.present)
+            object(&pypi_type, x, 0, out);
+        else
+            out->kind = TMPL_NULL;
+    } else if (IS("last_native"))
+        array(&natives_type, r, 0, out);
+    else if (IS("has_last_native"))
+        tmpl_value_bool(r->nlast_native > 0, out);
+    else if (IS("way_forward")) {
+        if (r->source_build.present)
+            object(&source_build_type, &r->source_build, 0, out);
+        else
+            out->kind = TMPL_NULL;
+    } else if (IS("guidance")) {
+        if (r->guidance.kind)
+            object(&guidance_type, &r->guidance, 0, out);
+        else
+            out->kind = TMPL_NULL;
+    } else if (IS("platform"))
+        tmpl_value_str(x->platform, out);
+    else if (IS("platform_name"))
+        tmpl_value_str(sitedata_platform_name(x->platform), out);
+    else if (IS("stack") && x->dev->nshown[x->p])
+        array(&stack_type, x, 0, out);
+    else if (IS("has_stack"))
+        tmpl_value_bool(x->dev->nshown[x->p] > 0, out);
+}
+
+static const struct tmpl_type platform_type = {platform_get, NULL, NULL};
+
+static size_t platforms_len(const struct tmpl_value *v)
+{
+    return ((const struct sitedata_gpu_page *)v->p)->nplats;
+}
+
+static void platforms_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    object(&platform_type, &((const struct sitedata_gpu_page *)v->p)->plats[i], 0, out);
+}
+
+static const struct tmpl_type platforms_type = {NULL, platforms_len, platforms_at};
+
+/* The Python switch's choices: p is the page. */
+static size_t choices_len(const struct tmpl_value *v)
+{
+    return sitedata_gpu_npythons(((const struct sitedata_gpu_page *)v->p)->d);
+}
+
+static void choices_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    tmpl_value_str(sitedata_gpu_python(((const struct sitedata_gpu_page *)v->p)->d, i), out);
+}
+
+static const struct tmpl_type choices_type = {NULL, choices_len, choices_at};
+
+/* Where the timeline shows fewer releases than there are: p is the
+ * device. */
+static void cut_get(const struct tmpl_value *v, const char *name, size_t len,
+                    struct tmpl_value *out)
+{
+    const struct sitedata_device *dev = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("shown"))
+        tmpl_value_int((long long)dev->tl_shown, out);
+    else if (IS("total"))
+        tmpl_value_int((long long)dev->tl_total, out);
+}
+
+static const struct tmpl_type cut_type = {cut_get, NULL, NULL};
+
+/* The other chips sold under the name: p is the GPU. */
+static size_t others_len(const struct tmpl_value *v)
+{
+    return ((const struct gpu *)v->p)->nother;
+}
+
+static void others_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    char s[16];
+    compat_cc_string(((const struct gpu *)v->p)->other_cc[i], s, sizeof s);
+    tmpl_value_strf(out, "%s", s);
+}
+
+static const struct tmpl_type others_type = {NULL, others_len, others_at};
+
+/* The page: p is the sitedata_gpu_page.  The GPU's own fields are
+ * gpus.json's (gpu_summary). */
+static void page_get(const struct tmpl_value *v, const char *name, size_t len,
+                     struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct gpu *g = p->g;
+    const struct sitedata_device *dev = p->dev;
+    out->kind = TMPL_MISSING;
+    if (IS("name"))
+        tmpl_value_str(g->name, out);
+    else if (IS("slug"))
+        tmpl_value_str(g->slug, out);
+    else if (IS("vendor"))
+        tmpl_value_str(g->amd ? "amd" : "nvidia", out);
+    else if (IS("device"))
+        tmpl_value_str(p->device, out);
+    else if (IS("compute_capability"))
+        tmpl_value_str(g->amd ? NULL : p->device, out);
+    else if (IS("gfx"))
+        tmpl_value_str(g->amd ? p->device : NULL, out);
+    else if (IS("gfx_target"))
+        tmpl_value_str(g->amd ? p->gfx_target : NULL, out);
+    else if (IS("gfx_modes") && g->amd)
+        tmpl_value_bool(strchr(p->gfx_target, ':') != NULL, out);
+    else if (IS("rocm_support") && g->amd)
+        tmpl_value_str(g->rocm_support, out);
+    else if (IS("other_devices"))
+        array(&others_type, g, 0, out);
+    else if (IS("other_text") && p->other_text)
+        tmpl_value_str(p->other_text, out);
+    else if (IS("arm_host"))
+        tmpl_value_bool(g->arm_host, out);
+    else if (IS("architecture"))
+        tmpl_value_str(g->architecture, out);
+    else if (IS("segment"))
+        tmpl_value_str(g->segment, out);
+    else if (IS("tegra"))
+        tmpl_value_bool(g->tegra, out);
+    else if (IS("page"))
+        tmpl_value_str(p->page, out);
+    else if (IS("description"))
+        tmpl_value_str(p->description, out);
+    else if (IS("patch_pin") && p->patch_pin)
+        tmpl_value_str(p->patch_pin, out);
+    else if (IS("guidance") && p->guidance)
+        object(&guidance_type, p->guidance, 0, out);
+    else if (IS("svg"))
+        tmpl_value_str(dev->svg, out);
+    else if (IS("has_timeline"))
+        tmpl_value_bool(dev->svg[0] != 0, out);
+    else if (IS("timeline_cut") && dev->tl_shown < dev->tl_total)
+        object(&cut_type, dev, 0, out);
+    else if (IS("all_declared"))
+        tmpl_value_bool(dev->declared_only, out);
+    else if (IS("drivers_json"))
+        tmpl_value_str(dev->drivers_json, out);
+    else if (IS("drivers_py_json"))
+        tmpl_value_str(dev->drivers_py_json, out);
+    else if (IS("driver_box"))
+        tmpl_value_bool(p->driver_box, out);
+    else if (IS("python_choices"))
+        array(&choices_type, p, 0, out);
+    else if (IS("recommendation_list"))
+        array(&platforms_type, p, 0, out);
+    else if (IS("has_releases"))
+        tmpl_value_bool(dev->nruns > 0, out);
+    else if (IS("releases_html") && p->releases_html)
+        tmpl_value_str(p->releases_html, out);
+}
+
+static const struct tmpl_type page_type = {page_get, NULL, NULL};
+
+void sitedata_gpu_page_value(const struct sitedata_gpu_page *p, struct tmpl_value *out)
+{
+    object(&page_type, p, 0, out);
+}
+
+/* ---- the history ------------------------------------------------------------------ */
+
+/* A run's end (newest, oldest): p is the run, at 0 for its newest release,
+ * 1 for its oldest. */
+static void end_get(const struct tmpl_value *v, const char *name, size_t len,
+                    struct tmpl_value *out)
+{
+    const struct sitedata_run *u = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("release"))
+        tmpl_value_str(v->at ? u->oldest_release : u->newest_release, out);
+    else if (IS("page"))
+        tmpl_value_str(v->at ? u->oldest_page : u->newest_page, out);
+}
+
+static const struct tmpl_type end_type = {end_get, NULL, NULL};
+
+/* A line of the history: p is the run. */
+static void run_get(const struct tmpl_value *v, const char *name, size_t len,
+                    struct tmpl_value *out)
+{
+    const struct sitedata_run *u = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("variant"))
+        tmpl_value_str(u->variant, out);
+    else if (IS("platform"))
+        tmpl_value_str(u->platform, out);
+    else if (IS("platform_name"))
+        tmpl_value_str(sitedata_platform_name(u->platform), out);
+    else if (IS("newest"))
+        object(&end_type, u, 0, out);
+    else if (IS("oldest") && u->count > 1)
+        object(&end_type, u, 1, out);
+    else if (IS("count"))
+        tmpl_value_int((long long)u->count, out);
+    else if (IS("verdict"))
+        tmpl_value_str(compat_verdict_name(u->res->verdict), out);
+    else if (IS("label"))
+        tmpl_value_str(compat_verdict_label(u->res->verdict), out);
+    else if (IS("symbol"))
+        tmpl_value_str(grid_verdict_symbol(u->res->verdict), out);
+    else if (IS("reason"))
+        tmpl_value_str(u->res->reason, out);
+    else if (IS("status"))
+        tmpl_value_str(dbview_status_name(u->status), out);
+    else if (IS("confidence"))
+        tmpl_value_str(u->confidence, out);
+    else if (IS("provenance"))
+        tmpl_value_str(u->provenance, out);
+    else if (IS("min_driver"))
+        or_null(u->res->min_driver, out);
+}
+
+static const struct tmpl_type run_type = {run_get, NULL, NULL};
+
+/* A project's runs: p is the group. */
+static size_t runs_len(const struct tmpl_value *v)
+{
+    return ((const struct sitedata_history_group *)v->p)->n;
+}
+
+static void runs_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    object(&run_type, &((const struct sitedata_history_group *)v->p)->runs[i], 0, out);
+}
+
+static const struct tmpl_type runs_type = {NULL, runs_len, runs_at};
+
+static void group_get(const struct tmpl_value *v, const char *name, size_t len,
+                      struct tmpl_value *out)
+{
+    const struct sitedata_device *dev = v->p;
+    const struct sitedata_history_group *g = &dev->groups[v->at];
+    out->kind = TMPL_MISSING;
+    if (IS("project"))
+        tmpl_value_str(g->project, out);
+    else if (IS("anchor"))
+        tmpl_value_str(g->anchor, out);
+    else if (IS("rows"))
+        array(&runs_type, g, 0, out);
+}
+
+static const struct tmpl_type group_type = {group_get, NULL, NULL};
+
+static size_t groups_len(const struct tmpl_value *v)
+{
+    return ((const struct sitedata_device *)v->p)->ngroups;
+}
+
+static void groups_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    object(&group_type, v->p, i, out);
+}
+
+static const struct tmpl_type groups_type = {NULL, groups_len, groups_at};
+
+static void history_get(const struct tmpl_value *v, const char *name, size_t len,
+                        struct tmpl_value *out)
+{
+    out->kind = TMPL_MISSING;
+    if (IS("releases"))
+        array(&groups_type, v->p, 0, out);
+}
+
+static const struct tmpl_type history_type = {history_get, NULL, NULL};
+
+void sitedata_gpu_history_value(const struct sitedata_gpu_page *p, struct tmpl_value *out)
+{
+    object(&history_type, p->dev, 0, out);
+}
