@@ -13,6 +13,11 @@
 #                and 100,000 records)
 BUILD ?= build
 JOBS ?= $(shell nproc)
+# Tests at once under the sanitizers: one more than the cores.  The
+# end-to-end tests wait on their subprocesses, servers and locks a fifth of
+# the time, so one more keeps every core busy (on two cores: 196 s -> 152 s
+# for the same tests; two more was no faster).
+TEST_JOBS ?= $(shell echo $$(( $(JOBS) + 1 )))
 # Seconds per fuzz target: empty means 20 for test-fuzz, 600 for fuzz-long.
 FUZZ_SECONDS ?=
 # fuzz-long's corpus, kept between runs (make clean removes the default one).
@@ -68,7 +73,7 @@ san-build:
 
 test-asan: san-build
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		ctest --test-dir $(BUILD)-san --output-on-failure -j $(JOBS) -LE browser
+		ctest --test-dir $(BUILD)-san --output-on-failure -j $(TEST_JOBS) -LE browser
 
 # The libFuzzer targets (tests/fuzz/fuzz_*.c, all of them: the CMake
 # target `fuzzers`).  tests/fuzz/run.sh runs them; FUZZ_TARGETS="zip index"

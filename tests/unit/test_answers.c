@@ -6,11 +6,20 @@
  * computed from the data with compat_judge and the tables directly, never
  * from query's own answer.
  *
- * usage: test_answers DATA_DIR [--quick]   (--quick: the sample, see quick_single)
+ * usage: test_answers DATA_DIR [--quick] [--jobs N]
+ *   --quick: the sample (see quick_single);
+ *   --jobs N: N processes, each asking a share of the GPUs and pairs (the
+ *   grid is an hour of one core's work under Valgrind, a minute plain: it
+ *   uses every core); default: the online CPUs, at most 8.  The counts of
+ *   every process are added before any invariant is judged, so an
+ *   invariant one share never meets still counts as checked by another.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "compat.h"
 #include "dbview.h"
@@ -355,6 +364,43 @@ static int quick_pair(size_t k, size_t nrel, size_t step, size_t p, size_t d, si
            ((k % 10 == 6 && d >= 1 && d <= 3) || (k == nrel && d == 0 && p == 1));
 }
 
+/* What a worker process found: its counts, added by the parent. */
+struct totals {
+    long checks[I_COUNT], fails[I_COUNT];
+    int passed, failed;
+    size_t asked, pairs;
+};
+
+static int write_all(int fd, const void *p, size_t n)
+{
+    const char *b = p;
+    while (n) {
+        ssize_t w = write(fd, b, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        b += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int read_all(int fd, void *p, size_t n)
+{
+    char *b = p;
+    while (n) {
+        ssize_t r = read(fd, b, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        b += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct wa_error err;
@@ -362,7 +408,22 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_answers DATA_DIR [--quick]: %s\n", argc < 2 ? "" : err.msg);
         return 2;
     }
-    int quick = argc > 2 && strcmp(argv[2], "--quick") == 0;
+    int quick = 0;
+    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    for (int a = 2; a < argc; a++) {
+        if (strcmp(argv[a], "--quick") == 0)
+            quick = 1;
+        else if (strcmp(argv[a], "--jobs") == 0 && a + 1 < argc)
+            jobs = strtol(argv[++a], NULL, 10);
+        else {
+            fprintf(stderr, "test_answers: unknown argument %s\n", argv[a]);
+            return 2;
+        }
+    }
+    if (jobs < 1)
+        jobs = 1;
+    if (jobs > 8)
+        jobs = 8;
     if (dbview_build(NULL, &T, DBVIEW_CODE_ONLY, &V, &err) < 0) {
         fprintf(stderr, "view: %s\n", err.msg);
         return 2;
@@ -387,11 +448,47 @@ int main(int argc, char **argv)
     }
     /* GPUs alike for every question (capability, Tegra, Arm-only, mode)
      * are asked once; each stands for the others */
-    size_t asked = 0, gpus = 0;
+    /* the workers: this process is share 0, each child one more */
+    struct share_pipe {
+        pid_t pid;
+        int fd;
+    } kids[8];
+    size_t share = 0, nkids = 0;
+    fflush(stdout);
+    fflush(stderr);
+    for (long j = 1; j < jobs; j++) {
+        int fds[2];
+        if (pipe(fds) < 0) {
+            perror("pipe");
+            break;
+        }
+        pid_t pid = fork();
+        if (pid < 0) {
+            perror("fork");
+            close(fds[0]);
+            close(fds[1]);
+            break;
+        }
+        if (pid == 0) {
+            for (size_t k = 0; k < nkids; k++)
+                close(kids[k].fd);
+            close(fds[0]);
+            share = (size_t)j;
+            nkids = 0;
+            kids[0].fd = fds[1]; /* where this child's totals go */
+            break;
+        }
+        close(fds[1]);
+        kids[nkids].pid = pid;
+        kids[nkids++].fd = fds[0];
+    }
+    int child = share > 0;
+    size_t nshares = (size_t)jobs;
+    size_t asked = 0, gpus = 0, kinds = 0;
     for (size_t g = 0; g < T.ngpus; g++) {
         const struct gpu *gp = &T.gpus[g];
         gpus++;
-        if (invariants_gpu_seen(&T, g))
+        if (invariants_gpu_seen(&T, g) || kinds++ % nshares != share)
             continue;
         for (size_t p = 0; p < 3; p++)
             for (size_t d = 0; d < sizeof drivers / sizeof *drivers; d++) {
@@ -451,7 +548,7 @@ int main(int argc, char **argv)
     size_t pairs = 0;
     for (size_t i = 0; i < nccs; i++)
         for (size_t step = 1; step <= 5; step += 4) {
-            if (i + step >= nccs)
+            if (i + step >= nccs || (i * 2 + step / 4) % nshares != share)
                 continue;
             for (size_t p = 0; p < 2; p++)
                 for (size_t d = 0; d < sizeof mdrivers / sizeof *mdrivers; d++)
@@ -493,8 +590,44 @@ int main(int argc, char **argv)
                             pairs++;
                         }
         }
-    printf("%zu questions for %zu GPUs, %zu releases; %zu for pairs of GPUs\n", asked, gpus, nrel,
-           pairs);
+    /* a child sends its totals and ends; the parent adds them all */
+    struct totals t = {0};
+    memcpy(t.checks, checks, sizeof checks);
+    memcpy(t.fails, fails, sizeof fails);
+    t.passed = harness_passed;
+    t.failed = harness_failed;
+    t.asked = asked;
+    t.pairs = pairs;
+    if (child) {
+        int rc = write_all(kids[0].fd, &t, sizeof t) == 0 ? 0 : 1;
+        close(kids[0].fd);
+        query_order_free(order);
+        dbview_free(&V);
+        tables_free(&T);
+        return rc;
+    }
+    for (size_t k = 0; k < nkids; k++) {
+        struct totals c;
+        int got = read_all(kids[k].fd, &c, sizeof c) == 0;
+        close(kids[k].fd);
+        int status = 0;
+        waitpid(kids[k].pid, &status, 0);
+        OK(got && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+           "share %zu of the questions ran to its end (exit status %d)", k + 1,
+           WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        if (!got)
+            continue;
+        for (int i = 0; i < I_COUNT; i++) {
+            checks[i] += c.checks[i];
+            fails[i] += c.fails[i];
+        }
+        harness_passed += c.passed;
+        harness_failed += c.failed;
+        asked += c.asked;
+        pairs += c.pairs;
+    }
+    printf("%zu questions for %zu GPUs, %zu releases; %zu for pairs of GPUs (%zu processes)\n",
+           asked, gpus, nrel, pairs, nkids + 1);
     invariants_done(&inv);
     query_order_free(order);
     dbview_free(&V);
