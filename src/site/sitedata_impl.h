@@ -5,6 +5,7 @@
  *   sitedata_feeds.c, sitedata_simple.c, sitedata_home.c, sitedata_gpu_page.c,
  *   sitedata_changes.c, sitedata_release.c, sitedata_wheel.c, sitedata_matrix.c
  *                       one kind of page or document each
+ *   sitedata_answer.c   an answer's parts as the GPU pages read them
  *   sitedata_gpus.c     what the GPU pages and the home page share: the
  *                       answers per device, and gpus.json
  *   sitedata_shared.c   what they ask of the shared data (the newest rows,
@@ -142,6 +143,15 @@ json_t *sitedata_meta_copy(const struct sitedata *d);
 /* The builders of each kind of page or document (sitedata_<kind>.c). */
 void sitedata_build_gpus(struct sitedata *d);
 void sitedata_gpus_free(struct sitedata *d);
+/* sitedata_answer.c: the parts of a platform's answer a template reads
+ * by name (recommendation, fallback, newest_with_code, by_driver, pypi,
+ * last_native, way_forward, guidance, stack) into *out; returns 0 for any
+ * other name.  And guidance alone, as a value. */
+struct sitedata_gpu_platform;
+struct answer_guidance;
+int sitedata_answer_part(const struct sitedata_gpu_platform *x, const char *name, size_t len,
+                         struct tmpl_value *out);
+void sitedata_guidance_value(const struct answer_guidance *g, struct tmpl_value *out);
 /* The device of GPU page i (sitedata_gpus.c). */
 const struct sitedata_device *sitedata_gpu_device(const struct sitedata *d, size_t i);
 void sitedata_build_home(struct sitedata *d);
