@@ -44,7 +44,7 @@ build:
 # failed) still leaves a complete site built from what cache/ holds.
 run: build
 	$(BUILD)/wheelarch update || [ $$? -eq 3 ]
-	@echo "the site is in site/: python3 -m http.server -d site 8000, then open http://localhost:8000/"
+	@echo "the site is in site/: python3 -m http.server -b 127.0.0.1 -d site 8000, then open http://127.0.0.1:8000/"
 
 # Every stage runs, then one summary says each stage's result, counts and
 # time.  Each test runs once where it says the most: the browser tests and
