@@ -70,7 +70,19 @@ static int resolve_gpu(const struct cli_command *cmd, const struct tables *t, co
         return -1;
     }
     if (r.kind == GPUNAME_NAME) {
-        cli_warn("'%s' fits several GPUs of different architectures; give one of them:", name);
+        int one_code = 1; /* an unfinished name ("108"): every GPU it may start alike */
+        for (size_t i = 1; i < r.n; i++)
+            one_code &= r.m[i].gpu->cc == r.m[0].gpu->cc;
+        compat_cc_string(r.m[0].gpu->cc, cc, sizeof cc);
+        if (one_code)
+            cli_warn("'%s' is not a whole GPU name; %s %s %s (%s--cc %s gives the answer), or "
+                     "give %s:",
+                     name, r.n == 1 ? "the GPU it may start has" : "the GPUs it may start all have",
+                     r.m[0].gpu->amd ? "processor" : "compute capability", cc,
+                     r.n == 1 ? "" : "the same for each: ", cc,
+                     r.n == 1 ? "its name" : "one of them");
+        else
+            cli_warn("'%s' fits several GPUs of different architectures; give one of them:", name);
         for (size_t i = 0; i < r.n && i < 12; i++) {
             compat_cc_string(r.m[i].gpu->cc, cc, sizeof cc);
             fprintf(stderr, "  %s (%s)\n", r.m[i].gpu->name, cc);

@@ -27,6 +27,9 @@ struct toks {
     int vendor;     /* 0 unknown, 1 NVIDIA ("nvidia", "geforce"), 2 AMD */
     size_t last;    /* index in s of the last significant token typed */
     int foreign;    /* an Intel, Apple, Qualcomm or Arm GPU */
+    /* s[i] was written against s[i - 1] with nothing between ("h100",
+     * "1080ti"): a name must have the two side by side, in that order */
+    unsigned char glued[MAX_TOKS];
 };
 
 static int in_list(const char *const *list, const char *t)
@@ -137,13 +140,16 @@ static void tokenize(const char *name, struct toks *k)
     if (!s)
         return;
     char raw[MAX_TOKS * 2][TOK_LEN];
+    unsigned char touch[MAX_TOKS * 2]; /* raw[i] starts where raw[i - 1] ends */
     size_t nraw = 0;
     const char *p = s;
     while (*p && nraw < MAX_TOKS * 2) {
+        const char *gap = p;
         while (*p && !isalnum((unsigned char)*p))
             p++;
         if (!*p)
             break;
+        touch[nraw] = nraw > 0 && p == gap;
         int digit = isdigit((unsigned char)*p) != 0;
         size_t len = 0;
         while (*p && isalnum((unsigned char)*p) && (isdigit((unsigned char)*p) != 0) == digit) {
@@ -155,6 +161,7 @@ static void tokenize(const char *name, struct toks *k)
         nraw++;
     }
     free(s);
+    size_t kept_at = (size_t)-1; /* the raw index of the last token kept in s */
     for (size_t i = 0; i < nraw; i++) {
         const char *t = raw[i];
         const char *next = i + 1 < nraw ? raw[i + 1] : "";
@@ -188,6 +195,8 @@ static void tokenize(const char *name, struct toks *k)
         } else if (k->ns < MAX_TOKS) {
             /* kept with repeats: the Quadro M2000M is not the M2000 */
             memcpy(k->s[k->ns], t, TOK_LEN);
+            k->glued[k->ns] = k->ns > 0 && touch[i] && kept_at + 1 == i;
+            kept_at = i;
             k->last = k->ns++;
         }
     }
@@ -282,6 +291,20 @@ static int tier_of(struct toks *q, struct toks *n, size_t *matched)
     }
     if (worst == M_NONE)
         return -1;
+    /* words typed as one ("h100") are side by side in the name, in that
+     * order: "H100" is not the "V100-SXM3-32GB-H" */
+    for (size_t i = 1; i < q->ns && worst > M_FUZZY; i++) {
+        if (!q->glued[i])
+            continue;
+        int found = 0;
+        for (size_t j = 1; j < n->ns && !found; j++) {
+            int m = token_match(q->s[i], n->s[j]);
+            found = token_match(q->s[i - 1], n->s[j - 1]) == M_EQUAL &&
+                    (m == M_EQUAL || (m == M_PREFIX && q->last == i && i + 1 == q->ns));
+        }
+        if (!found)
+            worst = M_FUZZY;
+    }
     for (size_t i = 0; i < q->nr; i++)
         if (!has(n->r, n->nr, q->r[i]))
             worst = M_FUZZY; /* "gtx 1030": the GT 1030 is not a GTX, but meant */

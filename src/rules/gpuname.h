@@ -38,6 +38,10 @@
  *   fuzzy   one typo in a token of 3+ characters,  "rtx 3606", "gtx 1030"
  *           or a series word the name lacks        (-> did you mean)
  *
+ * Words typed as one ("h100", "1080ti") must also stand side by side in the
+ * name, in that order, or the name is only fuzzy: "H100" is not the "Tesla
+ * V100-SXM3-32GB-H".
+ *
  * Fuzzy matches are never an answer, only suggestions.  A prefix match
  * decides only when each best GPU has every query token and more words
  * ("mi300": MI300X and MI300A, both gfx942), never on an unfinished word.

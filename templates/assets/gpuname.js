@@ -39,10 +39,16 @@
   }
 
   function tokenize(name) {
-    var raw = (unwrap(name).toLowerCase().match(/[a-z]+|[0-9]+/g) || []).map(function (t) {
-      return t.slice(0, 23);
-    });
-    var k = { s: [], r: [], f: [], ignored: 0, vendor: 0, last: 0, foreign: false };
+    // raw tokens, and whether each starts where the one before ends
+    var raw = [], touch = [], re = /[a-z]+|[0-9]+/g, m, end = -1;
+    var text = unwrap(name).toLowerCase();
+    while ((m = re.exec(text)) !== null && raw.length < 48) {
+      touch.push(raw.length > 0 && m.index === end);
+      raw.push(m[0].slice(0, 23));
+      end = m.index + m[0].length;
+    }
+    var k = { s: [], r: [], f: [], ignored: 0, vendor: 0, last: 0, foreign: false, glued: [] };
+    var keptAt = -2;
     function addUnique(list, t) { if (list.indexOf(t) < 0) list.push(t); }
     for (var i = 0; i < raw.length; i++) {
       var t = raw[i], next = i + 1 < raw.length ? raw[i + 1] : "";
@@ -72,6 +78,8 @@
         addUnique(k.r, t);
         if (t === "radeon" || t === "ryzen" || t === "rx") k.vendor = 2;
       } else if (k.s.length < 24) {
+        k.glued.push(k.s.length > 0 && touch[i] && keptAt + 1 === i);
+        keptAt = i;
         k.s.push(t);
         k.last = k.s.length - 1;
       }
@@ -131,6 +139,18 @@
       if (best < worst) worst = best;
     }
     if (worst === M_NONE) return -1;
+    // words typed as one ("h100") are side by side in the name, in that
+    // order: "H100" is not the "V100-SXM3-32GB-H"
+    for (i = 1; i < q.s.length && worst > M_FUZZY; i++) {
+      if (!q.glued[i]) continue;
+      var found = false;
+      for (var j = 1; j < n.s.length && !found; j++) {
+        var mm = tokenMatch(q.s[i], n.s[j]);
+        found = tokenMatch(q.s[i - 1], n.s[j - 1]) === M_EQUAL &&
+          (mm === M_EQUAL || (mm === M_PREFIX && q.last === i && i + 1 === q.s.length));
+      }
+      if (!found) worst = M_FUZZY;
+    }
     for (i = 0; i < q.r.length; i++) if (n.r.indexOf(q.r[i]) < 0) worst = M_FUZZY;
     if (worst === M_FUZZY) return FUZZY;
     if (worst === M_PREFIX || !sameSet(q.s, n.s)) return PREFIX;

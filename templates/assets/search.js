@@ -94,13 +94,15 @@
       c.appendChild(el("p", "Answered for " + r.gpu.name + ": the list has no row for the laptop (or desktop) form of that name, and both share a compute capability.", "small"));
     // Other GPUs the words fit ("1080" also fits the 1080 Ti): say whether
     // the answer differs for them.
+    // Only those with another answer are worth a line: "H100" or "RTX 5090"
+    // also fitting a GPU of the same compute capability changes nothing.
     if (r.gpu) {
-      var also = r.matches.slice(r.nbest, r.nbest + 3).map(function (m) { return m.gpu; });
+      var also = r.matches.slice(r.nbest).map(function (m) { return m.gpu; })
+        .filter(function (g) { return g.cc !== r.cc; }).slice(0, 3);
       if (also.length) {
-        var differ = also.some(function (g) { return g.cc !== r.cc; });
         var ap = el("p", null, "small");
         listLine(ap, "Answering for " + r.gpu.name + "; “" + q.value.trim() + "” also fits ", also,
-                 differ ? ": pick yours in the list, the answer differs." : ", with the same compute capability and so the same answer.");
+                 ": pick yours in the list, the answer differs.");
         c.appendChild(ap);
       }
     }
@@ -203,6 +205,12 @@
     } else if (r.severalChips) {
       var g = r.matches[0].gpu;
       p.textContent = g.name + " was sold with chips of compute capability " + [g.cc].concat(g.other).join(", ") + ". Type the one yours has: python -c \"import torch; print(torch.cuda.get_device_capability())\" prints it (or nvidia-smi --query-gpu=compute_cap, with driver 510 or newer).";
+    } else if (r.kind === "name" && r.matches.every(function (m) { return m.gpu.cc === r.matches[0].gpu.cc; })) {
+      // an unfinished name ("108"): every GPU it may start has one answer
+      p.textContent = "“" + text + "” is not a whole name yet; " + (r.total === 1 ? "it may start the GPU below, of " +
+        device(r.matches[0].gpu.cc) + ". Pick it, or type more of its name." : "the " + r.total +
+        " GPUs below that it may start all have " + device(r.matches[0].gpu.cc) +
+        ", so the same answer. Pick yours, or type more of its name.");
     } else if (r.kind === "name" || r.kind === "vague") {
       p.textContent = (r.kind === "vague" ? "“" + text + "” does not name one GPU" : "“" + text + "” fits GPUs of different architectures") + ": " + r.total + " below. Pick yours, or type more of its name.";
     } else if (r.suggest.length) {

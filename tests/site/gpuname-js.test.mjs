@@ -23,7 +23,9 @@ const extra = ["", "   ", "titan", "quadro", "rtx 40", "rtx 409", "1080", "K40",
   "gtx 1030", "rtx 3070 laptpo", "GPU 1: NVIDIA A100-SXM4-40GB (UUID: GPU-1234)", "sm_90a",
   "compute_120", "750", "61", "gfx11-generic", "gfx90a:xnack-", "AMD Instinct MI250X / MI250",
   "Marketing Name: AMD Radeon Pro W7900", "Device 0: \"Orin\"", "NVIDIA GeForce(R) GTX 1080(TM)",
-  "a".repeat(300), "rtx 3060 with max-q design", "GeForce RTX 2080 Super Mobile", "p100", "mi300"];
+  "a".repeat(300), "rtx 3060 with max-q design", "GeForce RTX 2080 Super Mobile", "p100", "mi300",
+  // words typed as one must sit side by side in the name
+  "H100", "h10", "h100 pcie", "gtx1080ti", "1080ti", "rtx3060ti", "7900xtx", "m2000m", "v100s"];
 const corpusFile = path.join(work, "names.tsv");
 const corpus = readFileSync(path.join(ROOT, "tests/fixtures/gpu-names.tsv"), "utf8");
 writeFileSync(corpusFile, corpus + extra.map((s) => s + "\tEXTRA\n").join(""));

@@ -103,6 +103,25 @@ static void hand_cases(const struct tables *t)
     want_code(t, "name, compute_cap\r\nGeForce GT 730, 3.5", "3.5");
     want_code(t, "NVIDIA GeForce RTX 3090, 8.6", "8.6");
     want_code(t, "name, compute_cap", "-");
+    /* words typed as one ("H100") are side by side in the name: the
+     * "Tesla V100-SXM3-32GB-H" has an H and a 100, but not the H100 */
+    const char *h100[] = {"H100", "h100", "NVIDIA H100 80GB HBM3", "NVIDIA H100 PCIe",
+                          "NVIDIA H100"};
+    for (size_t i = 0; i < sizeof h100 / sizeof *h100; i++) {
+        gpuname_resolve(t, h100[i], &r);
+        char got[16] = "";
+        if (r.decided)
+            compat_cc_string(r.cc, got, sizeof got);
+        OK(strcmp(got, "9.0") == 0 && !listed(&r, "Tesla V100-SXM3-32GB-H"),
+           "%s: the H100 (9.0) alone, got %s%s", h100[i], got[0] ? got : "no answer",
+           listed(&r, "Tesla V100-SXM3-32GB-H") ? ", also fitting the V100-SXM3-32GB-H" : "");
+    }
+    want_code(t, "gtx1080ti", "6.1"); /* typed as one, side by side in the name */
+    want_code(t, "rtx3060", "8.6");   /* a series word glued on is still left out */
+    want_code(t, "7900xtx", "gfx1100");
+    gpuname_resolve(t, "h10", &r); /* unfinished: no answer, every candidate 9.0 */
+    OK(!r.decided && r.n > 0 && !listed(&r, "Tesla V100-SXM3-32GB-H"),
+       "h10: H100s to pick from, not the V100-SXM3-32GB-H");
     /* an exact name does not also fit names its last word only starts */
     gpuname_resolve(t, "Tesla T4", &r);
     OK(r.decided && !listed(&r, "Tesla K40t"), "Tesla T4 is not the K40t");
