@@ -18,6 +18,10 @@ enum wa_exit {
     WA_EXIT_PARTIAL = 3, /* finished; some inputs failed and were left as they were */
 };
 
+/* query: the release asked about runs, but not natively (PTX JIT, or
+ * kernels missing); the same number as doctor's "only PTX JIT". */
+#define QUERY_EXIT_NOT_NATIVE 4
+
 /* What a step returns (never an exit status) when --no-wait met a lock held
  * by another process: `update` stops there; cli_run_step exits 1. */
 #define CLI_STEP_BUSY 100

@@ -212,6 +212,19 @@ static int query_stack(const struct dbview *v, struct query_options *o, int as_j
     return rc;
 }
 
+/* The exit status of an answer, for scripts (docs/robustness.md, the
+ * README): 0 when the release asked about has a build that runs natively
+ * with the driver and Python given; 4 when its build runs, but not
+ * natively (only through PTX JIT, or with kernels missing); 1 when none of
+ * its builds runs as things are (the answer names what does: an older
+ * release, a newer driver, a source build or other wheels). */
+static int query_exit(const struct answer_install *rec)
+{
+    if (!rec)
+        return WA_EXIT_FAILURE;
+    return rec->res.verdict == COMPAT_NATIVE ? WA_EXIT_OK : QUERY_EXIT_NOT_NATIVE;
+}
+
 int cli_query(int argc, char **argv)
 {
     const struct cli_command *cmd = cli_find_command("query");
@@ -440,10 +453,10 @@ no_python:;
         if (fresh.overdue)
             printf("note: %s\n", fresh.sentence);
     }
+    rc = query_exit(machine ? machine->recommendation : res->recommendation);
     answer_free(res); /* it borrowed norm */
     multigpu_free(machine);
     free(norm);
-    rc = WA_EXIT_OK;
 out:
     if (have_view)
         dbview_free(&v);

@@ -248,7 +248,11 @@ const struct cli_command cli_commands[] = {
      "(native first, then the newest CUDA) with the pip and uv commands; when no variant works, "
      "the newest release that does. Nightlies and other pre-releases are considered only when "
      "--version names their release. Uses the database (verified and inferred rows) and PyTorch's "
-     "declared arch lists shipped in data/, so it works before any crawl.",
+     "declared arch lists shipped in data/, so it works before any crawl. Exit status 0 when "
+     "the release asked about runs natively (with the driver and Python given), 4 when it runs "
+     "but not natively (PTX JIT, or kernels missing), 1 when none of its builds runs as things "
+     "are (the answer says what does: an older release, a newer driver, a source build), 2 for "
+     "a usage error or a GPU the query cannot name.",
      "wheelarch query --gpu \"GTX 1080 Ti\" --driver 570.86.15 --version 2.8", query_options,
      cli_query},
     {"doctor", "[--python PATH | --site-packages DIR...] [--gpu NAME... | --cc X.Y] [OPTIONS]",
