@@ -367,6 +367,10 @@ int machine_driver_parse(const char *s, struct dotver *dv)
         memset(dv, 0, sizeof *dv);
         return -1;
     }
+    if (parts == 1) { /* a branch: its newest driver */
+        dv->n = 3;
+        dv->f[1] = dv->f[2] = 99999;
+    }
     return 0;
 }
 

@@ -33,8 +33,11 @@ void machine_free(struct machine *m);
 
 /* Parses a driver version as NVIDIA writes it: numbers joined by single
  * dots ("570.86.15"), at most four of at most five digits, the first from
- * 100 to 999, nothing before or after.  Returns 0, or
- * -1 (dv zeroed). */
+ * 100 to 999, nothing before or after.  A branch alone ("580") is any
+ * driver of that branch, read as its newest (580.99999.99999), as the GPU
+ * pages' driver box reads it: every R580 driver supports CUDA 13.0, so
+ * "580" must not mean "older than 580.65.06".  Returns 0, or -1 (dv
+ * zeroed). */
 int machine_driver_parse(const char *s, struct dotver *dv);
 
 /* The shipped tables (paths_data_dir).  Returns 0, or WA_EXIT_FAILURE

@@ -277,6 +277,10 @@ int cli_query(int argc, char **argv)
         }
         o.has_driver = 1;
         o.driver_text = driver;
+        if (!strchr(driver, '.'))
+            cli_warn("note: driver %s is read as any %s driver (the newest of that branch); "
+                     "give the full version (nvidia-smi shows it) if yours is an early one",
+                     driver, driver);
     } else if (m.driver) {
         if (machine_driver_parse(m.driver, &o.driver) < 0) {
             char q[100];

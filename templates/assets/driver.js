@@ -10,6 +10,12 @@ var wheelarchDriver = (function () {
     var m = String(s).trim().match(/^(\d+)(?:\.(\d+))?(?:\.(\d+))?$/);
     return m ? [+m[1], +(m[2] || 0), +(m[3] || 0)] : null;
   }
+  // Typed: a branch alone ("580") is its newest driver, as query reads it.
+  function parseTyped(s) {
+    var d = parse(s);
+    if (d && /^\s*\d+\s*$/.test(String(s))) d[1] = d[2] = 99999;
+    return d;
+  }
   function atLeast(a, b) {
     for (var i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] > b[i];
     return true;
@@ -17,7 +23,7 @@ var wheelarchDriver = (function () {
   // The row of `table` for driver text `s`: a row, null (older than every
   // floor), or undefined (not a driver version).
   function pick(table, s) {
-    var d = parse(s);
+    var d = parseTyped(s);
     if (!d) return undefined;
     for (var i = 0; i < table.length; i++) {
       var f = parse(table[i].min_driver);
@@ -25,7 +31,7 @@ var wheelarchDriver = (function () {
     }
     return null;
   }
-  return { parse: parse, pick: pick };
+  return { parse: parse, parseTyped: parseTyped, pick: pick };
 }());
 
 // The page's own answers follow the visitor's driver and Python: each
@@ -120,7 +126,7 @@ var wheelarchDriver = (function () {
     blocks.forEach(function (b) {
       if (b.pypi) {
         /* plain pip install: its build's own floor against this driver */
-        var d = wheelarchDriver.parse(drv), f = wheelarchDriver.parse(b.pypiFloor);
+        var d = wheelarchDriver.parseTyped(drv), f = wheelarchDriver.parse(b.pypiFloor);
         var note = b.pypi.lastChild;
         var low = d && f && !wheelarchDriver.pick([{ min_driver: b.pypiFloor }], drv);
         note.hidden = !low;

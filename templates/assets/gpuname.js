@@ -39,7 +39,7 @@
   }
 
   function tokenize(name) {
-    // raw tokens, and whether each starts where the one before ends
+    // raw tokens; touch: it starts where the one before ends
     var raw = [], touch = [], re = /[a-z]+|[0-9]+/g, m, end = -1;
     var text = unwrap(name).toLowerCase();
     while ((m = re.exec(text)) !== null && raw.length < 48) {
@@ -139,8 +139,7 @@
       if (best < worst) worst = best;
     }
     if (worst === M_NONE) return -1;
-    // words typed as one ("h100") are side by side in the name, in that
-    // order: "H100" is not the "V100-SXM3-32GB-H"
+    // words typed as one ("h100") stand side by side in the name
     for (i = 1; i < q.s.length && worst > M_FUZZY; i++) {
       if (!q.glued[i]) continue;
       var found = false;

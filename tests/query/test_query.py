@@ -1,6 +1,7 @@
 """wheelarch query: the field acceptance cases with only the shipped data (no
 network, empty database), the forgiving GPU names, the JSON interface, and
 verified records beating declared rows, with their differences listed."""
+import csv
 import json
 import re
 import os
@@ -64,6 +65,27 @@ o, p = query("--gpu", "RTX 3090", "--version", "1.5", "--platform", "linux-x86_6
 seen.add(p.returncode)
 c.eq(sorted(seen), [0, 1, 2, 4], "exit statuses seen: native 0, not natively 4, nothing runs 1, "
      "AMD on Windows refused 2")
+
+# ---- a driver branch alone ("580") is any driver of it ----------------------
+# Every branch of data/driver_branch_max_cuda.csv supports that CUDA, read
+# as a bare number exactly as with the branch's newest full version.
+with open(os.path.join(HERE, "..", "..", "data", "driver_branch_max_cuda.csv"), newline="") as f:
+    branches = [(r["driver_branch"], r["max_cuda_version_native"]) for r in csv.DictReader(f)]
+checked = 0
+for branch, cuda in branches:
+    if int(branch) < 450 or "no public toolkit" in cuda:
+        continue  # before the shipped toolkit table; 565 had no toolkit
+    o, p = query("--gpu", "RTX 3090", "--driver", branch, "--platform", "linux-x86_64")
+    if o:
+        c.eq(o["driver"]["cuda"], cuda, "--driver %s: up to CUDA %s" % (branch, cuda))
+        c.ok("read as any %s driver" % branch in p.stderr, "--driver %s says how it is read" % branch)
+        checked += 1
+c.ok(checked >= 20, "driver branches checked: %d" % checked)
+o580, _ = query("--gpu", "RTX 4090", "--driver", "580", "--platform", "linux-x86_64")
+ofull, _ = query("--gpu", "RTX 4090", "--driver", "580.95.05", "--platform", "linux-x86_64")
+if o580 and ofull:
+    c.eq(o580["recommendation"]["index"], ofull["recommendation"]["index"],
+         "--driver 580 answers as an R580 driver does (580.95.05)")
 
 # ---- acceptance, from the field -------------------------------------------
 o, _ = query("--gpu", "GTX 1080 Ti", "--driver", "570.86.15", "--version", "2.8", "--platform", "linux-x86_64")

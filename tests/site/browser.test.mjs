@@ -202,6 +202,12 @@ try {
     let h = await headline();
     c.ok(/With driver 470\.82/.test(h) && /cu118/.test(h) && /torch 2\.7/.test(h), "a CUDA 11 driver: the headline is cu118, torch 2.7: " + h);
     c.ok(/cu118/.test(await command()), "and so is the command");
+    // a branch alone is any driver of it (query --driver 525 reads it so):
+    // "525" reaches 525.60.13's cu126, not the build below it
+    await page.fill("#driver", "525");
+    h = await headline();
+    c.ok(/With driver 525/.test(h) && /cu126/.test(h), "driver 525 (a branch): cu126, as 525.60.13 gets: " + h);
+    await page.fill("#driver", "470.82");
     await page.selectOption("#python", "3.14");
     h = await headline();
     c.ok(/driver too old/.test(h) && /525\.60\.13 or newer/.test(h) && /torch 2\.14/.test(h) &&
