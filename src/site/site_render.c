@@ -219,6 +219,32 @@ int sitei_read_template_file(const struct ctx *c, const char *folder, const char
     return rc;
 }
 
+/* A script as the site serves it: each line without its indentation, and
+ * lines that are only a // comment left out (the comments are for whoever
+ * reads templates/assets/; a visitor's phone need not load them).  The
+ * scripts hold no string or regular expression spanning lines, so a line
+ * that starts with // is always a comment. */
+static size_t js_served(char *text, size_t n)
+{
+    size_t out = 0, i = 0;
+    while (i < n) {
+        size_t end = i;
+        while (end < n && text[end] != '\n')
+            end++;
+        size_t b = i;
+        while (b < end && (text[b] == ' ' || text[b] == '\t'))
+            b++;
+        if (!(end - b >= 2 && text[b] == '/' && text[b + 1] == '/')) {
+            memmove(text + out, text + b, end - b);
+            out += end - b;
+            if (end < n)
+                text[out++] = '\n';
+        }
+        i = end < n ? end + 1 : n;
+    }
+    return out;
+}
+
 int sitei_copy_asset(struct ctx *c, const char *name, struct wa_error *err)
 {
     char *text;
@@ -226,6 +252,9 @@ int sitei_copy_asset(struct ctx *c, const char *name, struct wa_error *err)
     int rc = sitei_read_template_file(c, "assets", name, &text, &n, err);
     if (rc < 0)
         return rc;
+    size_t len = strlen(name);
+    if (len > 3 && strcmp(name + len - 3, ".js") == 0)
+        n = js_served(text, n);
     char *path = xasprintf("assets/%s", name);
     rc = sitei_put(c, path, text, n, err);
     free(path);
