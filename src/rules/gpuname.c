@@ -566,7 +566,17 @@ static void resolve_one(const struct tables *t, const char *query, struct gpunam
         return;
     }
     if (q.ns == 0 && q.nr == 0) {
+        /* only brand, noise or form words ("nvidia geforce"): no answer,
+         * but every GPU of the vendor named (all when none) is listed, so
+         * that a list filtered by the name never empties on them */
         r->kind = q.ignored || q.nf ? GPUNAME_VAGUE : GPUNAME_NONE;
+        for (size_t i = 0; r->kind == GPUNAME_VAGUE && i < t->ngpus; i++) {
+            if (q.vendor && (q.vendor == 2) != (t->gpus[i].amd != 0))
+                continue;
+            if (r->n < GPUNAME_MAX)
+                r->m[r->n++] = (struct gpuname_match){&t->gpus[i], GPUNAME_PREFIX};
+            r->total++;
+        }
         return;
     }
     struct cand *c = malloc((t->ngpus + 1) * sizeof *c);

@@ -3,7 +3,8 @@
 // tests/site/test_gpuname_js.mjs runs tests/fixtures/gpu-names.tsv through
 // both; a change to one without the other fails there.
 //
-// wheelarchGpuname.resolve(gpus, query) with gpus = [{name, cc, amd, other}]
+// wheelarchGpuname.resolve(gpus, query, {typing}) with gpus = [{name, cc, amd, other}]
+// (typing: the filter's text as it is typed; see resolveOne)
 // (cc: "6.1" or "gfx1100"; other: other chips' capabilities, [] if none)
 // returns {kind: "none"|"code"|"name"|"vague", decided, cc, gpu, formDiffers,
 //          severalChips, matches: [{gpu, tier}], nbest, suggest: [gpu]}.
@@ -21,6 +22,11 @@
   var MAX = 48;
 
   function isDigits(t) { return /^[0-9]+$/.test(t); }
+  function startsWord(t) {
+    return BRAND.concat(SERIES, NOISE, FORMS, ["hbm", "sxm", "max"]).some(function (w) {
+      return w.length > t.length && w.indexOf(t) === 0;
+    });
+  }
 
   // What tools wrap around a name (see unwrap in gpuname.c).
   function unwrap(s) {
@@ -38,7 +44,11 @@
     return s.replace(/\(uuid[^)]*(\)|$)/ig, "").replace(/\(tm\)/ig, "").replace(/\(r\)/ig, "");
   }
 
-  function tokenize(name) {
+  // typing: the text is still being typed (the filter): its last word,
+  // still open, is left out when it starts a word the rules drop ("gef",
+  // "lap"), is a number after another word ("H100 8"), or a memory size's
+  // unit being typed ("80G").
+  function tokenize(name, typing) {
     // raw tokens; touch: it starts where the one before ends
     var raw = [], touch = [], re = /[a-z]+|[0-9]+/g, m, end = -1;
     var text = unwrap(name).toLowerCase();
@@ -47,6 +57,7 @@
       raw.push(m[0].slice(0, 23));
       end = m.index + m[0].length;
     }
+    var openEnd = end === text.length; // the last word is still being typed
     var k = { s: [], r: [], f: [], ignored: 0, vendor: 0, last: 0, foreign: false, glued: [] };
     var keptAt = -2;
     function addUnique(list, t) { if (list.indexOf(t) < 0) list.push(t); }
@@ -83,6 +94,21 @@
         k.s.push(t);
         k.last = k.s.length - 1;
       }
+    }
+    // the last word is open and may still become a word the rules drop
+    // (a word of its own: the "c" of "K40c" is not the start of "cap")
+    var alone = !touch[raw.length - 1];
+    k.openWord = openEnd && alone && k.s.length > 0 && keptAt === raw.length - 1 && startsWord(k.s[k.s.length - 1]);
+    if (typing && openEnd && k.s.length && keptAt === raw.length - 1) {
+      var last = k.s[k.s.length - 1], cut = 0;
+      var unit = "gb".indexOf(last) === 0 || "gib".indexOf(last) === 0;
+      if (unit && k.s.length >= 2 && k.glued[k.s.length - 1] && isDigits(k.s[k.s.length - 2])) cut = 2;
+      else if (alone && (startsWord(last) || (isDigits(last) && k.s.length >= 2))) cut = 1;
+      k.s.length -= cut;
+      k.glued.length -= cut;
+      k.ignored += cut;
+      k.last = k.s.length ? k.s.length - 1 : 0;
+      k.dropped = cut > 0;
     }
     return k;
   }
@@ -185,7 +211,30 @@
     return x.index - y.index;
   }
 
-  function resolveOne(gpus, query) {
+  // A query that matches nothing, being typed, is tried again without its
+  // open last word (see tokenize): a list to pick from, never an answer,
+  // so that a name typed letter by letter never empties the list.
+  function resolveOne(gpus, query, typing) {
+    var r = resolveAs(gpus, query, false);
+    if (typing && r.decided && r.openWord) {
+      // "Radeon R" is not yet the R9700: its last word may become "RX"
+      r.decided = false;
+      r.cc = null;
+      r.gpu = null;
+      r.formDiffers = false;
+    }
+    if (r.kind !== "none" || !typing) return r;
+    var again = resolveAs(gpus, query, true);
+    if (!again.dropped || again.kind === "none") return r;
+    again.decided = false;
+    again.cc = null;
+    again.gpu = null;
+    again.formDiffers = again.severalChips = false;
+    again.suggest = r.suggest;
+    return again;
+  }
+
+  function resolveAs(gpus, query, typing) {
     var r = { kind: "none", decided: false, cc: null, gpu: null, formDiffers: false,
               severalChips: false, matches: [], all: [], nbest: 0, total: 0, suggest: [] };
     var code = parseCode(query, false);
@@ -205,13 +254,21 @@
       r.nbest = r.matches.length;
       return r;
     }
-    var q = tokenize(query);
+    var q = tokenize(query, typing);
+    r.dropped = !!q.dropped;
+    r.openWord = !!q.openWord;
     if (q.foreign) {
       r.kind = "foreign";
       return r;
     }
     if (!q.s.length && !q.r.length) {
+      // every GPU of the vendor named (all when none): the list never empties
       r.kind = q.ignored || q.f.length ? "vague" : "none";
+      if (r.kind === "vague") {
+        r.all = gpus.filter(function (g) { return !q.vendor || (q.vendor === 2) === !!g.amd; });
+        r.total = r.all.length;
+        r.matches = r.all.slice(0, MAX).map(function (g) { return { gpu: g, tier: PREFIX }; });
+      }
       return r;
     }
     var c = [], near = [];
@@ -288,12 +345,13 @@
     return resolveOne(gpus, code);
   }
 
-  function resolve(gpus, query) {
+  // opts.typing: the query is still being typed (see resolveOne).
+  function resolve(gpus, query, opts) {
     if (/[,\n]/.test(query) && parseCode(query, false) === null) {
       var csv = resolveCsv(gpus, query);
       if (csv) return csv;
     }
-    var r = resolveOne(gpus, query);
+    var r = resolveOne(gpus, query, !!(opts && opts.typing));
     if (!r.decided && query.indexOf("/") >= 0) {
       var parts = query.split("/").filter(function (p) { return p.length; }), alt = null;
       for (var i = 0; i < parts.length; i++) {

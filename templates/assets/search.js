@@ -190,7 +190,7 @@
       count.textContent = "Loading…";
       return;
     }
-    var r = G.resolve(gpus, text);
+    var r = G.resolve(gpus, text, { typing: true });
     last = r;
     var visible = new Set((r.all || []).map(function (g) { return g.li; }));
     show(visible);
@@ -205,6 +205,11 @@
     } else if (r.severalChips) {
       var g = r.matches[0].gpu;
       p.textContent = g.name + " was sold with chips of compute capability " + [g.cc].concat(g.other).join(", ") + ". Type the one yours has: python -c \"import torch; print(torch.cuda.get_device_capability())\" prints it (or nvidia-smi --query-gpu=compute_cap, with driver 510 or newer).";
+    } else if (r.dropped) {
+      // typed so far: its last word fits no name yet; the list is what the
+      // words before it fit
+      p.textContent = "No GPU name has “" + text + "” yet: " + (/\s/.test(text) ? "below, the " + r.total +
+        " that the words before its last one fit" : "the list stays whole") + ". Type on, or pick yours.";
     } else if (r.kind === "name" && r.matches.every(function (m) { return m.gpu.cc === r.matches[0].gpu.cc; })) {
       // an unfinished name ("108"): every GPU it may start has one answer
       p.textContent = "“" + text + "” is not a whole name yet; " + (r.total === 1 ? "it may start the GPU below, of " +

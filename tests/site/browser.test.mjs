@@ -121,6 +121,15 @@ try {
     c.ok(await page.locator("ul.gpus li:not([hidden]) a", { hasText: "GeForce GTX 1080 Ti" }).count() === 1, "home: '1080' still lists the Ti");
     // the Ti has the same answer: no "also fits" line for it (issue 31)
     c.ok(!/also fits/.test((await page.locator("#answer").textContent()) || ""), "home: '1080' adds no note for GPUs with the same answer");
+    // typed letter by letter, the list of GPUs never empties
+    {
+      const name = "NVIDIA GeForce RTX 3060 Laptop GPU", empty = [];
+      for (let i = 1; i <= name.length; i++) {
+        await page.locator("#q").fill(name.slice(0, i));
+        if ((await page.locator("ul.gpus li:not([hidden])").count()) === 0) empty.push(name.slice(0, i));
+      }
+      c.ok(empty.length === 0, `home: '${name}' typed letter by letter never empties the list (empty at ${JSON.stringify(empty)})`);
+    }
     // the H100 as nvidia-smi prints it: answered, with no ambiguity note
     // (the "Tesla V100-SXM3-32GB-H" has an H and a 100, not the H100)
     for (const name of ["H100", "NVIDIA H100 80GB HBM3", "NVIDIA H100 PCIe"]) {

@@ -50,6 +50,26 @@ for (const want of results) {
   if (c.eq(JSON.stringify(got), JSON.stringify(want), `'${want.query}': JS and C agree`)) same++;
 }
 console.log(`${same} of ${results.length} strings resolved alike by gpuname.js and gpuname.c`);
+
+// Typed letter by letter (the filter's typing mode): the list never
+// empties, and no prefix answers for another device code than the whole
+// name's (a word still open that may become "RX" or "PCIe" answers nothing
+// yet).
+for (const name of ["NVIDIA GeForce RTX 3060 Laptop GPU", "NVIDIA H100 80GB HBM3", "Quadro P1000",
+  "Radeon RX 7900 XTX", "NVIDIA GeForce GTX 1080 Ti", "AMD Instinct MI300X", "NVIDIA H100 PCIe"]) {
+  const whole = G.resolve(gpus, name, { typing: true });
+  if (!c.ok(whole.decided, `'${name}' answers when typed whole`)) continue;
+  const empty = [], wrong = [];
+  for (let i = 1; i <= name.length; i++) {
+    const p = name.slice(0, i);
+    if (!p.trim()) continue;
+    const r = G.resolve(gpus, p, { typing: true });
+    if (!(r.all || []).length) empty.push(p);
+    if (r.decided && r.cc !== whole.cc) wrong.push(p + " -> " + r.cc);
+  }
+  c.ok(empty.length === 0, `'${name}' typed letter by letter: the list never empties (empty at ${JSON.stringify(empty)})`);
+  c.ok(wrong.length === 0, `'${name}' typed letter by letter: no prefix answers for another device (${JSON.stringify(wrong)})`);
+}
 // what cannot travel through a line of the file: a pasted nvidia-smi CSV
 // with its header (test_gpuname checks the same strings in C)
 const csv = G.resolve(gpus, "name, compute_cap\nNVIDIA GeForce GTX 1080 Ti, 6.1\n");
