@@ -13,6 +13,11 @@ const struct answer_install *answer_runs(const struct answer_result *a)
     return a->recommendation ? a->recommendation : a->fallback;
 }
 
+const char *answer_install_min_driver(const struct answer_install *i)
+{
+    return i->floor[0] ? i->floor : i->res.min_driver;
+}
+
 const struct answer_row *answer_row_of(const struct answer_result *a, const char *variant)
 {
     for (size_t i = 0; i < a->nrows; i++)

@@ -185,6 +185,11 @@ struct answer_result {
  * fallback, else NULL. */
 const struct answer_install *answer_runs(const struct answer_result *a);
 
+/* The driver an install needs: in the driver table its floor (the lowest
+ * driver from which the answer holds), else its row's own minimum; ""
+ * for none (AMD, CPU).  Borrowed from i. */
+const char *answer_install_min_driver(const struct answer_install *i);
+
 /* The row of the asked release for a variant id, or NULL. */
 const struct answer_row *answer_row_of(const struct answer_result *a, const char *variant);
 

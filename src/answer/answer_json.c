@@ -107,7 +107,7 @@ json_t *answer_install_json(const struct answer_result *a, const struct answer_i
     json_object_set_new(x, "label", json_string(compat_verdict_label(i->res.verdict)));
     json_object_set_new(x, "reason", json_string(i->reason ? i->reason : ""));
     /* in the driver table the floor is the decision */
-    json_object_set_new(x, "min_driver", str_or_null(i->floor[0] ? i->floor : i->res.min_driver));
+    json_object_set_new(x, "min_driver", str_or_null(answer_install_min_driver(i)));
     if (!i->floor[0] && i->res.full_driver[0])
         json_object_set_new(x, "full_driver", json_string(i->res.full_driver));
     set_provenance(x, r);
