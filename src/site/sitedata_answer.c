@@ -20,22 +20,6 @@
 
 #define IS(want) sitedata_name_is(name, len, want)
 
-/* s, or null where it is NULL or "" (the feed's str_or_null) */
-static void or_null(const char *s, struct tmpl_value *out)
-{
-    tmpl_value_str(s && *s ? s : NULL, out);
-}
-
-static void object(const struct tmpl_type *type, const void *p, size_t at, struct tmpl_value *out)
-{
-    tmpl_value_typed(TMPL_OBJECT, type, p, at, out);
-}
-
-static void array(const struct tmpl_type *type, const void *p, size_t at, struct tmpl_value *out)
-{
-    tmpl_value_typed(TMPL_ARRAY, type, p, at, out);
-}
-
 /* A list of Python versions: p is the struct answer_pythons. */
 static size_t pythons_len(const struct tmpl_value *v)
 {
@@ -52,7 +36,7 @@ static const struct tmpl_type pythons_type = {NULL, pythons_len, pythons_at};
 static void pythons(const struct answer_pythons *pv, struct tmpl_value *out)
 {
     if (pv->n)
-        array(&pythons_type, pv, 0, out);
+        sitedata_array(&pythons_type, pv, 0, out);
     else
         out->kind = TMPL_NULL;
 }
@@ -68,13 +52,13 @@ static int provenance(const struct dbview_row *r, int keep, const char *name, si
     if (IS("status"))
         tmpl_value_str(dbview_status_name(r->status), out);
     else if (IS("confidence"))
-        or_null(dbview_row_confidence(r), out);
+        sitedata_or_null(dbview_row_confidence(r), out);
     else if (IS("provenance"))
         tmpl_value_str(dbview_row_provenance(r), out);
     else if (IS("source") && (keep & KEEP_SOURCE))
-        or_null(dc ? dc->source : NULL, out);
+        sitedata_or_null(dc ? dc->source : NULL, out);
     else if (IS("checked_on") && (keep & KEEP_CHECKED))
-        or_null(dc ? dc->checked_on : NULL, out);
+        sitedata_or_null(dc ? dc->checked_on : NULL, out);
     else
         return 0;
     return 1;
@@ -108,9 +92,9 @@ static void companions_get(const struct tmpl_value *v, const char *name, size_t 
     if (IS("torchvision"))
         tmpl_value_str(i->torchvision, out);
     else if (IS("torchaudio"))
-        or_null(i->torchaudio, out);
+        sitedata_or_null(i->torchaudio, out);
     else if (IS("note"))
-        or_null(i->companion_note, out);
+        sitedata_or_null(i->companion_note, out);
 }
 
 static const struct tmpl_type companions_type = {companions_get, NULL, NULL};
@@ -151,15 +135,15 @@ static void install_field(const struct answer_install *i, enum install_kind kind
     else if (IS("reason") && kind != INSTALL_DRIVER_LINE)
         tmpl_value_str(i->reason ? i->reason : "", out);
     else if (IS("min_driver")) /* in the driver table the floor is the decision */
-        or_null(i->floor[0] ? i->floor : i->res.min_driver, out);
+        sitedata_or_null(answer_install_min_driver(i), out);
     else if (IS("full_driver") && !i->floor[0] && i->res.full_driver[0])
         tmpl_value_str(i->res.full_driver, out);
     else if (IS("python_versions"))
         pythons(&i->pythons, out);
     else if (IS("commands"))
-        object(&commands_type, &i->commands, kind != INSTALL_DRIVER_LINE, out);
+        sitedata_object(&commands_type, &i->commands, kind != INSTALL_DRIVER_LINE, out);
     else if (IS("companions") && i->torchvision && kind != INSTALL_DRIVER_LINE)
-        object(&companions_type, i, 0, out);
+        sitedata_object(&companions_type, i, 0, out);
     else if (IS("fallback") && i->floor[0])
         tmpl_value_bool(i->fallback, out);
     else if (IS("python_text") && python_words)
@@ -198,7 +182,7 @@ static size_t lines_len(const struct tmpl_value *v)
 
 static void lines_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
 {
-    object(&line_type, v->p, i, out);
+    sitedata_object(&line_type, v->p, i, out);
 }
 
 static const struct tmpl_type lines_type = {NULL, lines_len, lines_at};
@@ -219,7 +203,7 @@ static void pypi_get(const struct tmpl_value *v, const char *name, size_t len,
     else if (IS("build"))
         tmpl_value_str(py->build, out);
     else if (IS("confidence"))
-        or_null(py->confidence, out);
+        sitedata_or_null(py->confidence, out);
     else if (IS("command"))
         tmpl_value_str(py->command, out);
     else if (IS("verdict"))
@@ -231,7 +215,7 @@ static void pypi_get(const struct tmpl_value *v, const char *name, size_t len,
     else if (IS("runs"))
         tmpl_value_bool(py->runs, out);
     else if (IS("min_driver"))
-        or_null(py->row ? py->min_driver : NULL, out);
+        sitedata_or_null(py->row ? py->min_driver : NULL, out);
     else if (IS("python_wheel")) {
         if (py->python_wheel < 0)
             out->kind = TMPL_NULL;
@@ -277,7 +261,7 @@ static size_t natives_len(const struct tmpl_value *v)
 
 static void natives_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
 {
-    object(&native_type, v->p, i, out);
+    sitedata_object(&native_type, v->p, i, out);
 }
 
 static const struct tmpl_type natives_type = {NULL, natives_len, natives_at};
@@ -301,11 +285,11 @@ static void source_build_get(const struct tmpl_value *v, const char *name, size_
     const struct answer_source_build *b = v->p;
     out->kind = TMPL_MISSING;
     if (IS("last_toolkit"))
-        or_null(b->last_toolkit, out);
+        sitedata_or_null(b->last_toolkit, out);
     else if (IS("arch_list"))
         tmpl_value_str(b->arch_list, out);
     else if (IS("steps"))
-        array(&steps_type, b, 0, out);
+        sitedata_array(&steps_type, b, 0, out);
 }
 
 static const struct tmpl_type source_build_type = {source_build_get, NULL, NULL};
@@ -324,7 +308,7 @@ static void guidance_get(const struct tmpl_value *v, const char *name, size_t le
     else if (IS("text"))
         tmpl_value_str(g->text, out);
     else if (IS("url"))
-        or_null(g->url, out);
+        sitedata_or_null(g->url, out);
 }
 
 static const struct tmpl_type guidance_type = {guidance_get, NULL, NULL};
@@ -354,9 +338,9 @@ static void together_get(const struct tmpl_value *v, const char *name, size_t le
     else if (IS("index_url"))
         tmpl_value_str(e->together.index_url, out);
     else if (IS("versions"))
-        object(&versions_type, e, 0, out);
+        sitedata_object(&versions_type, e, 0, out);
     else if (IS("commands"))
-        object(&commands_type, &e->together.commands, 1, out);
+        sitedata_object(&commands_type, &e->together.commands, 1, out);
 }
 
 static const struct tmpl_type together_type = {together_get, NULL, NULL};
@@ -384,7 +368,7 @@ static void entry_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(r->version, out);
     else if (IS("answer")) {
         if (answer_runs(r))
-            object(&stack_answer_type, e, 0, out);
+            sitedata_object(&stack_answer_type, e, 0, out);
         else
             out->kind = TMPL_NULL;
     } else if (IS("is_fallback"))
@@ -392,7 +376,7 @@ static void entry_get(const struct tmpl_value *v, const char *name, size_t len,
     else if (IS("note") && e->note)
         tmpl_value_str(e->note, out);
     else if (IS("together") && e->has_together)
-        object(&together_type, e, 0, out);
+        sitedata_object(&together_type, e, 0, out);
 }
 
 static const struct tmpl_type entry_type = {entry_get, NULL, NULL};
@@ -407,7 +391,7 @@ static size_t stack_len(const struct tmpl_value *v)
 static void stack_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
 {
     const struct sitedata_gpu_platform *x = v->p;
-    object(&entry_type, x->dev->shown[x->p][i], 0, out);
+    sitedata_object(&entry_type, x->dev->shown[x->p][i], 0, out);
 }
 
 static const struct tmpl_type stack_type = {NULL, stack_len, stack_at};
@@ -422,30 +406,30 @@ int sitedata_answer_part(const struct sitedata_gpu_platform *x, const char *name
                                          : at == 1 ? r->fallback
                                                    : r->newest_with_code;
         if (i)
-            object(&answer_type, x, at, out);
+            sitedata_object(&answer_type, x, at, out);
         else
             out->kind = TMPL_NULL;
     } else if (IS("by_driver"))
-        array(&lines_type, r, 0, out);
+        sitedata_array(&lines_type, r, 0, out);
     else if (IS("pypi")) {
         if (r->pypi.present)
-            object(&pypi_type, x, 0, out);
+            sitedata_object(&pypi_type, x, 0, out);
         else
             out->kind = TMPL_NULL;
     } else if (IS("last_native"))
-        array(&natives_type, r, 0, out);
+        sitedata_array(&natives_type, r, 0, out);
     else if (IS("way_forward")) {
         if (r->source_build.present)
-            object(&source_build_type, &r->source_build, 0, out);
+            sitedata_object(&source_build_type, &r->source_build, 0, out);
         else
             out->kind = TMPL_NULL;
     } else if (IS("guidance")) {
         if (r->guidance.kind)
-            object(&guidance_type, &r->guidance, 0, out);
+            sitedata_object(&guidance_type, &r->guidance, 0, out);
         else
             out->kind = TMPL_NULL;
     } else if (IS("stack") && x->dev->nshown[x->p])
-        array(&stack_type, x, 0, out);
+        sitedata_array(&stack_type, x, 0, out);
     else
         return 0;
     return 1;
@@ -453,5 +437,5 @@ int sitedata_answer_part(const struct sitedata_gpu_platform *x, const char *name
 
 void sitedata_guidance_value(const struct answer_guidance *g, struct tmpl_value *out)
 {
-    object(&guidance_type, g, 0, out);
+    sitedata_object(&guidance_type, g, 0, out);
 }

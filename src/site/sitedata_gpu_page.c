@@ -162,22 +162,6 @@ void sitedata_gpu_page_free(struct sitedata_gpu_page *p)
 
 #define IS(want) sitedata_name_is(name, len, want)
 
-/* s, or null where it is NULL or "" (the feed's str_or_null) */
-static void or_null(const char *s, struct tmpl_value *out)
-{
-    tmpl_value_str(s && *s ? s : NULL, out);
-}
-
-static void object(const struct tmpl_type *type, const void *p, size_t at, struct tmpl_value *out)
-{
-    tmpl_value_typed(TMPL_OBJECT, type, p, at, out);
-}
-
-static void array(const struct tmpl_type *type, const void *p, size_t at, struct tmpl_value *out)
-{
-    tmpl_value_typed(TMPL_ARRAY, type, p, at, out);
-}
-
 /* One platform's answer: p is the page's platform.  Its answer's own
  * parts are sitedata_answer's. */
 static void platform_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -213,7 +197,7 @@ static size_t platforms_len(const struct tmpl_value *v)
 
 static void platforms_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
 {
-    object(&platform_type, &((const struct sitedata_gpu_page *)v->p)->plats[i], 0, out);
+    sitedata_object(&platform_type, &((const struct sitedata_gpu_page *)v->p)->plats[i], 0, out);
 }
 
 static const struct tmpl_type platforms_type = {NULL, platforms_len, platforms_at};
@@ -289,7 +273,7 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
     else if (IS("rocm_support") && g->amd)
         tmpl_value_str(g->rocm_support, out);
     else if (IS("other_devices"))
-        array(&others_type, g, 0, out);
+        sitedata_array(&others_type, g, 0, out);
     else if (IS("other_text") && p->other_text)
         tmpl_value_str(p->other_text, out);
     else if (IS("arm_host"))
@@ -313,7 +297,7 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
     else if (IS("has_timeline"))
         tmpl_value_bool(dev->svg[0] != 0, out);
     else if (IS("timeline_cut") && dev->tl_shown < dev->tl_total)
-        object(&cut_type, dev, 0, out);
+        sitedata_object(&cut_type, dev, 0, out);
     else if (IS("all_declared"))
         tmpl_value_bool(dev->declared_only, out);
     else if (IS("drivers_json"))
@@ -323,9 +307,9 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
     else if (IS("driver_box"))
         tmpl_value_bool(p->driver_box, out);
     else if (IS("python_choices"))
-        array(&choices_type, p, 0, out);
+        sitedata_array(&choices_type, p, 0, out);
     else if (IS("recommendation_list"))
-        array(&platforms_type, p, 0, out);
+        sitedata_array(&platforms_type, p, 0, out);
     else if (IS("has_releases"))
         tmpl_value_bool(dev->nruns > 0, out);
     else if (IS("releases_html") && p->releases_html)
@@ -336,7 +320,7 @@ static const struct tmpl_type page_type = {page_get, NULL, NULL};
 
 void sitedata_gpu_page_value(const struct sitedata_gpu_page *p, struct tmpl_value *out)
 {
-    object(&page_type, p, 0, out);
+    sitedata_object(&page_type, p, 0, out);
 }
 
 /* ---- the history ------------------------------------------------------------------ */
@@ -369,9 +353,9 @@ static void run_get(const struct tmpl_value *v, const char *name, size_t len,
     else if (IS("platform_name"))
         tmpl_value_str(sitedata_platform_name(u->platform), out);
     else if (IS("newest"))
-        object(&end_type, u, 0, out);
+        sitedata_object(&end_type, u, 0, out);
     else if (IS("oldest") && u->count > 1)
-        object(&end_type, u, 1, out);
+        sitedata_object(&end_type, u, 1, out);
     else if (IS("count"))
         tmpl_value_int((long long)u->count, out);
     else if (IS("verdict"))
@@ -389,7 +373,7 @@ static void run_get(const struct tmpl_value *v, const char *name, size_t len,
     else if (IS("provenance"))
         tmpl_value_str(u->provenance, out);
     else if (IS("min_driver"))
-        or_null(u->res->min_driver, out);
+        sitedata_or_null(u->res->min_driver, out);
 }
 
 static const struct tmpl_type run_type = {run_get, NULL, NULL};
@@ -402,7 +386,7 @@ static size_t runs_len(const struct tmpl_value *v)
 
 static void runs_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
 {
-    object(&run_type, &((const struct sitedata_history_group *)v->p)->runs[i], 0, out);
+    sitedata_object(&run_type, &((const struct sitedata_history_group *)v->p)->runs[i], 0, out);
 }
 
 static const struct tmpl_type runs_type = {NULL, runs_len, runs_at};
@@ -418,7 +402,7 @@ static void group_get(const struct tmpl_value *v, const char *name, size_t len,
     else if (IS("anchor"))
         tmpl_value_str(g->anchor, out);
     else if (IS("rows"))
-        array(&runs_type, g, 0, out);
+        sitedata_array(&runs_type, g, 0, out);
 }
 
 static const struct tmpl_type group_type = {group_get, NULL, NULL};
@@ -430,7 +414,7 @@ static size_t groups_len(const struct tmpl_value *v)
 
 static void groups_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
 {
-    object(&group_type, v->p, i, out);
+    sitedata_object(&group_type, v->p, i, out);
 }
 
 static const struct tmpl_type groups_type = {NULL, groups_len, groups_at};
@@ -440,12 +424,12 @@ static void history_get(const struct tmpl_value *v, const char *name, size_t len
 {
     out->kind = TMPL_MISSING;
     if (IS("releases"))
-        array(&groups_type, v->p, 0, out);
+        sitedata_array(&groups_type, v->p, 0, out);
 }
 
 static const struct tmpl_type history_type = {history_get, NULL, NULL};
 
 void sitedata_gpu_history_value(const struct sitedata_gpu_page *p, struct tmpl_value *out)
 {
-    object(&history_type, p->dev, 0, out);
+    sitedata_object(&history_type, p->dev, 0, out);
 }

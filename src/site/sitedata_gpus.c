@@ -230,12 +230,11 @@ static void make_device(struct sitedata *d, struct sitedata_gpu_state *gs,
         struct answer_result *r =
             sitedata_answer_for(d, g->cc, g->arm_host, plat, gs->qpythons, gs->npythons);
         dev->res[p] = r;
-        json_object_set_new(dev->feed, plat, sitedata_answer_feed_json(r));
+        json_t *feed = sitedata_answer_feed_json(r);
+        json_object_set_new(dev->feed, plat, feed);
         if (r && r->applies && r->nby_driver > 0) {
-            json_t *bd = json_array();
-            for (size_t i = 0; i < r->nby_driver; i++)
-                json_array_append_new(bd, sitedata_driver_row_json(r, &r->by_driver[i]));
-            json_object_set_new(drivers, plat, bd);
+            /* the feed's own driver table: the script shares its lines */
+            json_object_set(drivers, plat, json_object_get(feed, "by_driver"));
             /* per Python the switch offers, the driver table of the rows
              * with a wheel for it (0: the same as the platform's own) */
             if (gs->npythons)

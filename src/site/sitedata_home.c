@@ -50,7 +50,7 @@ static json_t *home_answer(const struct answer_result *r)
         json_object_set_new(c, "label", json_string(compat_verdict_label(use->res.verdict)));
         json_object_set_new(c, "symbol", json_string(grid_verdict_symbol(use->res.verdict)));
         json_object_set_new(c, "provenance", json_string(dbview_row_provenance(row)));
-        const char *floor = use->floor[0] ? use->floor : use->res.min_driver;
+        const char *floor = answer_install_min_driver(use);
         if (floor[0])
             json_object_set_new(c, "min_driver", json_string(floor));
         if (!use->floor[0] && use->res.full_driver[0])
@@ -63,7 +63,7 @@ static json_t *home_answer(const struct answer_result *r)
         json_t *bd = json_array();
         for (size_t k = 0; k < r->nby_driver; k++) {
             const struct answer_install *e = &r->by_driver[k];
-            const char *floor = e->floor[0] ? e->floor : e->res.min_driver;
+            const char *floor = answer_install_min_driver(e);
             json_array_append_new(bd, json_pack("{s:o,s:s,s:s,s:s}", "min_driver",
                                                 floor[0] ? json_string(floor) : json_null(),
                                                 "index", e->row->variant, "pin", e->pin, "pip",

@@ -129,10 +129,9 @@ struct answer_result *sitedata_answer_for(struct sitedata *d, uint16_t cc, int a
 /* An answer as the feed carries it (gpus.json's "recommendations"); null
  * for NULL.  A new reference. */
 json_t *sitedata_answer_feed_json(const struct answer_result *r);
-/* A driver-table row as the feed and the pages' scripts carry it; r's
- * driver tables per Python ({"3.12": rows, "3.13": "3.12" (the same as
- * that one's), "3.9": 0 (the same as by_driver)}). */
-json_t *sitedata_driver_row_json(const struct answer_result *r, const struct answer_install *i);
+/* r's driver tables per Python, for a page's script ({"3.12": rows,
+ * "3.13": "3.12" (the same as that one's), "3.9": 0 (the same as
+ * by_driver)}). */
 json_t *sitedata_py_tables_json(const struct answer_result *r);
 /* The rest of the stack for a device on a platform (stack_answer_projects
  * of the names of stack_projects).  Caller frees with stack_free. */
@@ -159,7 +158,7 @@ void sitedata_build_matrix_page(struct sitedata *d);
 void sitedata_matrix_free(struct sitedata *d);
 void sitedata_build_changes(struct sitedata *d);
 
-/* sitedata_wheel.c: what the wheel and release pages' types share.
+/* sitedata_wheel.c: what the typed pages' types share (wheel, release, GPU).
  * - sitedata_name_is: whether the template's name (len bytes) is want;
  * - sitedata_count: a count as the record's JSON had it (missing when < 0);
  * - sitedata_target_order: b's targets' places in target order (SASS, PTX,
@@ -170,6 +169,13 @@ void sitedata_build_changes(struct sitedata *d);
 struct recbinary;
 struct tmpl_value;
 int sitedata_name_is(const char *name, size_t len, const char *want);
+/* s, or null where it is NULL or "" (as the feed's str_or_null writes it);
+ * an object or an array of a type (tmpl_value_typed). */
+struct tmpl_type;
+void sitedata_or_null(const char *s, struct tmpl_value *out);
+void sitedata_object(const struct tmpl_type *type, const void *p, size_t at,
+                     struct tmpl_value *out);
+void sitedata_array(const struct tmpl_type *type, const void *p, size_t at, struct tmpl_value *out);
 void sitedata_count(long long v, struct tmpl_value *out);
 size_t *sitedata_target_order(const struct recbinary *b);
 extern const struct tmpl_type sitedata_targets_type;

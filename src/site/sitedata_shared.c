@@ -166,7 +166,9 @@ struct answer_result *sitedata_answer_for(struct sitedata *d, uint16_t cc, int a
     return query_answer(d->v, &o, &err);
 }
 
-json_t *sitedata_driver_row_json(const struct answer_result *r, const struct answer_install *i)
+/* A driver-table line as the feed carries it (and the pages' driver box
+ * reads it from the feed's object) */
+static json_t *driver_row_json(const struct answer_result *r, const struct answer_install *i)
 {
     json_t *e = slim_answer(r, i, 0);
     json_object_del(e, "reason");
@@ -194,7 +196,7 @@ json_t *sitedata_answer_feed_json(const struct answer_result *r)
     json_object_set_new(out, "newest_with_code", slim_answer(r, r->newest_with_code, 1));
     json_t *bd = json_array();
     for (size_t i = 0; i < r->nby_driver; i++)
-        json_array_append_new(bd, sitedata_driver_row_json(r, &r->by_driver[i]));
+        json_array_append_new(bd, driver_row_json(r, &r->by_driver[i]));
     json_object_set_new(out, "by_driver", bd);
     json_t *py = answer_pypi_json(&r->pypi);
     if (json_is_object(py)) {

@@ -78,6 +78,21 @@ int sitedata_name_is(const char *name, size_t len, const char *want)
     return strlen(want) == len && memcmp(name, want, len) == 0;
 }
 
+void sitedata_or_null(const char *s, struct tmpl_value *out)
+{
+    tmpl_value_str(s && *s ? s : NULL, out);
+}
+
+void sitedata_object(const struct tmpl_type *type, const void *p, size_t at, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_OBJECT, type, p, at, out);
+}
+
+void sitedata_array(const struct tmpl_type *type, const void *p, size_t at, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_ARRAY, type, p, at, out);
+}
+
 void sitedata_count(long long v, struct tmpl_value *out)
 {
     if (v >= 0)
