@@ -93,6 +93,14 @@ def run(args, *argv, **kw):
                           timeout=kw.pop("timeout", 600), **kw)
 
 
+def query_exit(answer):
+    """The exit status `query` gives an answer (its JSON, one GPU or a
+    machine): 0 the release asked about runs natively, 4 it runs but not
+    natively, 1 none of its builds runs as things are."""
+    rec = answer.get("recommendation")
+    return 1 if rec is None else 0 if rec.get("verdict") == "native" else 4
+
+
 def tree(root):
     """{relative path: sha256} of every file under root, or None when root is
     not a folder."""

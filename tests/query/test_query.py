@@ -19,14 +19,8 @@ W = args.work
 empty = os.path.join(W, "empty-cache")
 
 
-# An answer's exit status: 0 the release asked about runs natively, 4 it
-# runs but not natively, 1 none of its builds runs as things are.
+# The exit statuses of an answer (watest.query_exit).
 ANSWERED = (0, 1, 4)
-
-
-def exit_of(o):
-    rec = o.get("recommendation")
-    return 1 if rec is None else 0 if rec["verdict"] == "native" else 4
 
 
 def query(*argv, cache=empty, expect=ANSWERED):
@@ -40,7 +34,7 @@ def query(*argv, cache=empty, expect=ANSWERED):
     c.ok(p.returncode in want, "query %s: exit %d, want %s: %s" % (" ".join(argv), p.returncode, want, p.stderr))
     o = json.loads(p.stdout) if p.returncode in ANSWERED and p.stdout.strip() else None
     if o is not None and "recommendation" in o:
-        c.eq(p.returncode, exit_of(o), "query %s: the exit status says what the answer says" % " ".join(argv))
+        c.eq(p.returncode, watest.query_exit(o), "query %s: the exit status says what the answer says" % " ".join(argv))
     return o, p
 
 

@@ -10,6 +10,9 @@ Usage: test_truth.py --wheelarch EXE --work DIR
 """
 import argparse, csv, json, os, re, shutil, subprocess, sys, html
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import watest  # noqa: E402
+
 ap = argparse.ArgumentParser()
 ap.add_argument("--wheelarch", required=True)
 ap.add_argument("--work", required=True)
@@ -71,8 +74,7 @@ for case in CASES:
     # 0 native, 4 not natively, 1 nothing of the newest release runs
     ok(p.returncode in (0, 1, 4), "%s: query exit %d %s" % (case["gpu"], p.returncode, p.stderr))
     q = json.loads(p.stdout)
-    rec = q["recommendation"]
-    ok(p.returncode == (1 if rec is None else 0 if rec["verdict"] == "native" else 4),
+    ok(p.returncode == watest.query_exit(q),
        "%s: the exit status says what the answer says (%d)" % (case["gpu"], p.returncode))
     ans = q["fallback"] if case["fallback"] else q["recommendation"]
     ok(ans is not None, "%s: an answer" % case["gpu"])
