@@ -211,6 +211,10 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     if (rc == 0)
         rc = sitei_copy_asset(&c, "driver.js", err);
     if (rc == 0)
+        rc = sitei_copy_asset(&c, "prefs.js", err);
+    if (rc == 0)
+        rc = sitei_copy_asset(&c, "gpu.js", err);
+    if (rc == 0)
         rc = sitei_put(&c, ".nojekyll", "", 0, err);
 out:
     add_skips(st, c.dups, c.ndups); /* a build stopped before the feeds: its wheel pages */

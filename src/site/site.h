@@ -2,14 +2,18 @@
  * site: render the database into a static site.
  *
  *   index.html                    GPU search and newest releases
- *   gpu/<slug>/                   verdicts per release x variant x platform, timeline
+ *   gpu/<slug>/                   the answer per platform: its release x variant
+ *                                 grid first, the command, details folded
+ *   device/<id>/                  every release x variant of one device code, and
+ *                                 its history with the reasons
  *   matrix/                       releases x variants x compute capabilities
  *   release/<project>/<version>/  per binary and target, provenance, differences
  *   wheel/<key>.html              one wheel read (or inferred)
  *   changes/, changes.atom        what each release added or dropped
  *   methodology/, api/, faq/      prose (Markdown in templates/content, via cmark-gfm)
- *   api/v1/                       matrix.json, gpus.json, index-table.json,
- *                                 variants.json, schema.json, matrix.csv
+ *   api/v1/                       matrix.json, gpus.json, gpu/<id>.json,
+ *                                 index-table.json, variants.json, schema.json,
+ *                                 matrix.csv
  *   simple/sm_XY/                 PEP 503 (+ PEP 691 index.json) indexes of the
  *                                 wheels with native code for X.Y
  *

@@ -71,6 +71,7 @@ enum {
     PAGE_HOME,
     PAGE_MATRIX,
     PAGE_GPU,
+    PAGE_DEVICE,
     PAGE_CHANGES,
     PAGE_METHODOLOGY,
     PAGE_API,

@@ -104,55 +104,51 @@ static int prose(struct ctx *c, struct sitedata *d, const struct page_kind *k, s
 static int gpu_pages(struct ctx *c, struct sitedata *d, const struct page_kind *kind,
                      struct wa_error *err)
 {
-    /* The history tables depend only on the device (compute capability or
-     * gfx processor, and an Arm host): rendered once per device (dozens)
-     * rather than once per GPU (hundreds). */
-    const struct sitedata_device **devs = NULL;
-    char **html = NULL;
-    size_t nhtml = 0, cap = 0, cap2 = 0;
     int rc = 0;
     for (size_t i = 0; i < sitedata_gpu_count(d) && rc == 0; i++) {
         struct sitedata_gpu_page p;
         sitedata_gpu_page_make(d, i, &p);
         char *path = xasprintf("%sindex.html", p.page);
-        size_t k = 0;
-        while (k < nhtml && devs[k] != p.dev)
-            k++;
-        if (k == nhtml) {
-            json_t *root = json_object();
-            char *r = sitei_root_of(path);
-            json_object_set_new(root, "root", json_string(r));
-            free(r);
-            struct tmpl_value ctx[2];
-            tmpl_value_json(root, &ctx[0]);
-            sitedata_gpu_history_value(&p, &ctx[1]);
-            const struct tmpl *t;
-            struct strbuf out = STRBUF_INIT;
-            rc = tmpl_set_get(c->tmpls, "gpu_releases", &t, err);
-            if (rc == 0)
-                rc = tmpl_render_values(c->tmpls, t, ctx, 2, &out, err);
-            json_decref(root);
-            html = xgrow(html, &cap, nhtml + 1, sizeof *html);
-            devs = xgrow(devs, &cap2, nhtml + 1, sizeof *devs);
-            html[nhtml] = strbuf_detach(&out, NULL);
-            devs[nhtml++] = p.dev;
-        }
-        if (rc == 0) {
-            char *title = title_of(kind, p.g->name);
-            p.releases_html = html[k] ? html[k] : "";
-            struct tmpl_value page;
-            sitedata_gpu_page_value(&p, &page);
-            rc = sitei_render_typed(c, kind->template_name, path, &page, c->data_as_of, title,
-                                    kind->description, p.g->name, err);
-            free(title);
-        }
+        char *title = title_of(kind, p.g->name);
+        struct tmpl_value page;
+        sitedata_gpu_page_value(&p, &page);
+        rc = sitei_render_typed(c, kind->template_name, path, &page, c->data_as_of, title,
+                                kind->description, p.g->name, err);
+        free(title);
         free(path);
         sitedata_gpu_page_free(&p);
     }
-    for (size_t k = 0; k < nhtml; k++)
-        free(html[k]);
-    free(html);
-    free(devs);
+    return rc;
+}
+
+/* device/<id>/ and api/v1/gpu/<id>.json per device code */
+static int device_pages(struct ctx *c, struct sitedata *d, const struct page_kind *kind,
+                        struct wa_error *err)
+{
+    int rc = 0;
+    for (size_t k = 0; k < sitedata_device_count(d) && rc == 0; k++) {
+        const struct sitedata_device *dev = sitedata_device_at(d, k);
+        if (!dev)
+            continue;
+        struct sitedata_device_page p;
+        sitedata_device_page_make(d, dev, &p);
+        char *path = xasprintf("%sindex.html", p.path);
+        char *title = title_of(kind, p.title);
+        struct tmpl_value page;
+        sitedata_device_page_value(&p, &page);
+        rc = sitei_render_typed(c, kind->template_name, path, &page, c->data_as_of, title,
+                                kind->description, p.title, err);
+        free(title);
+        free(path);
+        if (rc == 0) {
+            json_t *doc = sitedata_device_json(d, dev);
+            char *file = xasprintf("api/v1/gpu/%s.json", sitedata_device_id(dev));
+            rc = sitei_put_json(c, file, doc, err);
+            free(file);
+            json_decref(doc);
+        }
+        sitedata_device_page_free(&p);
+    }
     return rc;
 }
 
@@ -322,6 +318,10 @@ const struct page_kind site_page_kinds[PAGE_KINDS] = {
                   "Verdict per PyTorch release, CUDA variant and platform, and the index to "
                   "install from",
                   NULL, gpu_pages, "gpus"},
+    [PAGE_DEVICE] = {"device", "device/<id>/index.html", "{}: every PyTorch release on it", NULL,
+                     "Every PyTorch release and CUDA or ROCm variant on one device code, with "
+                     "the reasons",
+                     NULL, device_pages, "devices"},
     [PAGE_CHANGES] = {"changes", "changes/index.html", "Changes between releases", NULL,
                       "GPU targets each release added or dropped", NULL, changes, NULL},
     [PAGE_METHODOLOGY] = {"prose", "methodology/index.html", NULL, NULL,

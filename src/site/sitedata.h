@@ -192,8 +192,7 @@ struct sitedata_gpu_page {
     const struct answer_guidance *guidance; /* or NULL */
     struct sitedata_gpu_platform plats[3];  /* the platforms with an answer, in order */
     size_t nplats;
-    int driver_box;            /* the driver box is shown */
-    const char *releases_html; /* set by the caller: the history rendered, or NULL */
+    int driver_box; /* the driver box is shown */
 };
 /* Makes page i (< sitedata_gpu_count) into *p; free with
  * sitedata_gpu_page_free. */
@@ -202,10 +201,39 @@ void sitedata_gpu_page_free(struct sitedata_gpu_page *p);
 /* The page as a template value (borrowing p, which must outlive it). */
 struct tmpl_value;
 void sitedata_gpu_page_value(const struct sitedata_gpu_page *p, struct tmpl_value *out);
-/* The history table of p's device ({releases}, for gpu_releases): the same
- * for every GPU of one device, so the caller renders it once per device
- * (p->dev tells them apart). */
-void sitedata_gpu_history_value(const struct sitedata_gpu_page *p, struct tmpl_value *out);
+
+/* The device slots (sitedata_device_count of them) and the device in slot
+ * k when it has a device page (device/<id>/) and feed file
+ * (api/v1/gpu/<id>.json), else NULL; the device whose page stands for
+ * dev (dev itself, or for an Arm-host device its code's). */
+size_t sitedata_device_count(const struct sitedata *d);
+/* The history's groups ({{#releases}} of gpu_releases). */
+void sitedata_device_history_releases(const struct sitedata_device *dev, struct tmpl_value *out);
+const struct sitedata_device *sitedata_device_at(const struct sitedata *d, size_t k);
+const struct sitedata_device *sitedata_device_page_of(const struct sitedata *d,
+                                                      const struct sitedata_device *dev);
+
+/* A device's page (device/<id>/), typed: every release of its grid per
+ * platform and the history of every project; and its feed file
+ * (api/v1/gpu/<id>.json, a new tree).  sitedata_device_at gives the
+ * devices that have one. */
+struct sitedata_device_page {
+    const struct sitedata *d;
+    const struct sitedata_device *dev;
+    int amd;
+    char *path;       /* device/<id>/ */
+    char *title;      /* "Compute capability 6.1", "AMD gfx1100" */
+    char **gpu_pages; /* per GPU of the device, its page (gpu/<slug>/) */
+    const char *plat[3];
+    char *html[3]; /* per platform with a grid, its table */
+    size_t nplat;
+};
+const char *sitedata_device_id(const struct sitedata_device *dev); /* "6.1" */
+void sitedata_device_page_make(const struct sitedata *d, const struct sitedata_device *dev,
+                               struct sitedata_device_page *p);
+void sitedata_device_page_free(struct sitedata_device_page *p);
+void sitedata_device_page_value(const struct sitedata_device_page *p, struct tmpl_value *out);
+json_t *sitedata_device_json(const struct sitedata *d, const struct sitedata_device *dev);
 
 /* The home page's data, typed: the GPUs by segment with their status at
  * a glance, and the three newest torch releases with their variants. */

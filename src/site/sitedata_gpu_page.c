@@ -162,6 +162,20 @@ void sitedata_gpu_page_free(struct sitedata_gpu_page *p)
 
 #define IS(want) sitedata_name_is(name, len, want)
 
+/* Where a grid shows fewer releases than there are: p is the grid. */
+static void cut_get(const struct tmpl_value *v, const char *name, size_t len,
+                    struct tmpl_value *out)
+{
+    const struct relgrid *g = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("shown"))
+        tmpl_value_int((long long)g->nrel, out);
+    else if (IS("total"))
+        tmpl_value_int((long long)g->total, out);
+}
+
+static const struct tmpl_type cut_type = {cut_get, NULL, NULL};
+
 /* One platform's answer: p is the page's platform.  Its answer's own
  * parts are sitedata_answer's. */
 static void platform_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -186,6 +200,10 @@ static void platform_get(const struct tmpl_value *v, const char *name, size_t le
         tmpl_value_str(sitedata_platform_name(x->platform), out);
     else if (IS("has_stack"))
         tmpl_value_bool(x->dev->nshown[x->p] > 0, out);
+    else if (IS("grid_html") && x->dev->grid_html[x->p])
+        tmpl_value_str(x->dev->grid_html[x->p], out);
+    else if (IS("grid_cut") && x->dev->pgrid[x->p].nrel < x->dev->pgrid[x->p].total)
+        sitedata_object(&cut_type, &x->dev->pgrid[x->p], 0, out);
 }
 
 static const struct tmpl_type platform_type = {platform_get, NULL, NULL};
@@ -214,21 +232,6 @@ static void choices_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
 }
 
 static const struct tmpl_type choices_type = {NULL, choices_len, choices_at};
-
-/* Where the timeline shows fewer releases than there are: p is the
- * device. */
-static void cut_get(const struct tmpl_value *v, const char *name, size_t len,
-                    struct tmpl_value *out)
-{
-    const struct sitedata_device *dev = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("shown"))
-        tmpl_value_int((long long)dev->tl_shown, out);
-    else if (IS("total"))
-        tmpl_value_int((long long)dev->tl_total, out);
-}
-
-static const struct tmpl_type cut_type = {cut_get, NULL, NULL};
 
 /* The other chips sold under the name: p is the GPU. */
 static size_t others_len(const struct tmpl_value *v)
@@ -292,28 +295,23 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(p->patch_pin, out);
     else if (IS("guidance") && p->guidance)
         sitedata_guidance_value(p->guidance, out);
-    else if (IS("svg"))
-        tmpl_value_str(dev->svg, out);
-    else if (IS("has_timeline"))
-        tmpl_value_bool(dev->svg[0] != 0, out);
-    else if (IS("timeline_cut") && dev->tl_shown < dev->tl_total)
-        sitedata_object(&cut_type, dev, 0, out);
+    else if (IS("device_page"))
+        tmpl_value_strf(out, "device/%s/", sitedata_device_page_of(p->d, dev)->id);
     else if (IS("all_declared"))
         tmpl_value_bool(dev->declared_only, out);
-    else if (IS("drivers_json"))
-        tmpl_value_str(dev->drivers_json, out);
-    else if (IS("drivers_py_json"))
-        tmpl_value_str(dev->drivers_py_json, out);
-    else if (IS("driver_box"))
+    else if (IS("device_file"))
+        tmpl_value_strf(out, "api/v1/gpu/%s.json", sitedata_device_page_of(p->d, dev)->id);
+    else if (IS("has_grid")) {
+        int any = 0;
+        for (int k = 0; k < SITEDATA_NPLATFORMS; k++)
+            any |= dev->grid_html[k] != NULL;
+        tmpl_value_bool(any, out);
+    } else if (IS("driver_box"))
         tmpl_value_bool(p->driver_box, out);
     else if (IS("python_choices"))
         sitedata_array(&choices_type, p, 0, out);
     else if (IS("recommendation_list"))
         sitedata_array(&platforms_type, p, 0, out);
-    else if (IS("has_releases"))
-        tmpl_value_bool(dev->nruns > 0, out);
-    else if (IS("releases_html") && p->releases_html)
-        tmpl_value_str(p->releases_html, out);
 }
 
 static const struct tmpl_type page_type = {page_get, NULL, NULL};
@@ -419,17 +417,7 @@ static void groups_at(const struct tmpl_value *v, size_t i, struct tmpl_value *o
 
 static const struct tmpl_type groups_type = {NULL, groups_len, groups_at};
 
-static void history_get(const struct tmpl_value *v, const char *name, size_t len,
-                        struct tmpl_value *out)
+void sitedata_device_history_releases(const struct sitedata_device *dev, struct tmpl_value *out)
 {
-    out->kind = TMPL_MISSING;
-    if (IS("releases"))
-        sitedata_array(&groups_type, v->p, 0, out);
-}
-
-static const struct tmpl_type history_type = {history_get, NULL, NULL};
-
-void sitedata_gpu_history_value(const struct sitedata_gpu_page *p, struct tmpl_value *out)
-{
-    sitedata_object(&history_type, p->dev, 0, out);
+    sitedata_array(&groups_type, dev, 0, out);
 }

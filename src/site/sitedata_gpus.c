@@ -9,7 +9,7 @@
 #include "query.h"
 #include "stack.h"
 #include "strmap.h"
-#include "timeline.h"
+#include "relgrid.h"
 #include "xalloc.h"
 
 /* ---- GPUs ---------------------------------------------------------------- */
@@ -224,7 +224,6 @@ static void make_device(struct sitedata *d, struct sitedata_gpu_state *gs,
     dev->cc = g->cc;
     dev->arm_host = g->arm_host;
     dev->feed = json_object();
-    json_t *drivers = json_object(), *drivers_py = json_object();
     for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
         const char *plat = sitedata_platforms[p];
         struct answer_result *r =
@@ -232,15 +231,9 @@ static void make_device(struct sitedata *d, struct sitedata_gpu_state *gs,
         dev->res[p] = r;
         json_t *feed = sitedata_answer_feed_json(r);
         json_object_set_new(dev->feed, plat, feed);
-        if (r && r->applies && r->nby_driver > 0) {
-            /* the feed's own driver table: the script shares its lines */
-            json_object_set(drivers, plat, json_object_get(feed, "by_driver"));
-            /* per Python the switch offers, the driver table of the rows
-             * with a wheel for it (0: the same as the platform's own) */
-            if (gs->npythons)
-                json_object_set_new(drivers_py, plat, sitedata_py_tables_json(r));
-        }
-        if (!companions) /* none but torch: no stack to compute */
+        if (r && r->applies && r->nby_driver > 0)
+            dev->has_drivers = 1; /* the driver box reads the device's file */
+        if (!companions)          /* none but torch: no stack to compute */
             continue;
         struct stack_result *st = sitedata_stack_of(d, names, nnames, g->cc, g->arm_host, plat);
         dev->stack[p] = st;
@@ -251,16 +244,26 @@ static void make_device(struct sitedata *d, struct sitedata_gpu_state *gs,
                 dev->shown[p][dev->nshown[p]++] = &st->entries[i];
         }
     }
-    dev->has_drivers = json_object_size(drivers) > 0;
-    dev->drivers_json = sitedata_script_json(drivers);
-    dev->drivers_py_json = sitedata_script_json(drivers_py);
-    json_decref(drivers);
-    json_decref(drivers_py);
     gpu_history(d, dev, g->tegra);
-    /* the timeline is Linux x86_64's: none where that does not apply */
-    dev->svg = query_applies(g->cc, g->tegra, g->arm_host, "linux-x86_64")
-                   ? timeline_svg(&d->grid, g->cc, &dev->tl_shown, &dev->tl_total)
-                   : xstrdup("");
+    compat_cc_string(g->cc, dev->id, sizeof dev->id);
+    /* per platform that applies, the grid a GPU page shows first */
+    for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
+        const struct answer_result *r = dev->res[p];
+        if (!r || !r->applies)
+            continue;
+        const struct answer_install *a = answer_runs(r);
+        relgrid_make(&d->grid, g->cc, sitedata_platforms[p], RELGRID_PAGE_RELEASES,
+                     a ? a->row : NULL, &dev->pgrid[p]);
+        if (!dev->pgrid[p].nrel)
+            continue;
+        char id[48], cap[96];
+        snprintf(id, sizeof id, "grid-%s", sitedata_platforms[p]);
+        snprintf(cap, sizeof cap, "torch on %s, release by %s variant",
+                 sitedata_platform_name(sitedata_platforms[p]), g->amd ? "ROCm" : "CUDA");
+        struct strbuf b = STRBUF_INIT;
+        relgrid_html(&dev->pgrid[p], id, cap, &b);
+        dev->grid_html[p] = strbuf_detach(&b, NULL);
+    }
 }
 
 void sitedata_build_gpus(struct sitedata *d)
@@ -302,6 +305,8 @@ void sitedata_build_gpus(struct sitedata *d)
         struct sitedata_device *dev = &gs->devs[di];
         if (!dev->feed)
             make_device(d, gs, dev, g, names, nnames, companions);
+        dev->gpus = xrealloc(dev->gpus, (dev->ngpus + 1) * sizeof *dev->gpus);
+        dev->gpus[dev->ngpus++] = g;
         json_t *s = gpu_summary(g);
         json_object_set(s, "recommendations", dev->feed);
         json_array_append_new(list, s);
@@ -310,6 +315,11 @@ void sitedata_build_gpus(struct sitedata *d)
         gs->npages++;
     }
     json_object_set_new(d->gpus, "gpus", list);
+    /* a device page per device code: the Arm-host device's only where no
+     * other device has its code (GH200's Linux aarch64 answer is the one
+     * of its compute capability's device) */
+    for (size_t k = 0; k < gs->ndevs; k++)
+        gs->devs[k].has_page = gs->devs[k].feed && (k % 2 == 0 || !gs->devs[k - 1].feed);
     free(sorted);
     free(names);
 }
@@ -327,6 +337,26 @@ const struct sitedata_device *sitedata_gpu_device(const struct sitedata *d, size
 const struct gpu *sitedata_gpu_of_page(const struct sitedata *d, size_t i)
 {
     return d->gpu_state->pages[i];
+}
+
+size_t sitedata_device_count(const struct sitedata *d)
+{
+    return d->gpu_state ? d->gpu_state->ndevs : 0;
+}
+
+const struct sitedata_device *sitedata_device_at(const struct sitedata *d, size_t k)
+{
+    const struct sitedata_device *dev = &d->gpu_state->devs[k];
+    return dev->has_page ? dev : NULL;
+}
+
+const struct sitedata_device *sitedata_device_page_of(const struct sitedata *d,
+                                                      const struct sitedata_device *dev)
+{
+    if (dev->has_page)
+        return dev;
+    size_t k = (size_t)(dev - d->gpu_state->devs);
+    return &d->gpu_state->devs[k - 1]; /* the Arm-host device's code's */
 }
 
 size_t sitedata_gpu_npythons(const struct sitedata *d)
@@ -347,8 +377,6 @@ static void device_free(struct sitedata_device *dev)
         free(dev->shown[p]);
     }
     json_decref(dev->feed);
-    free(dev->drivers_json);
-    free(dev->drivers_py_json);
     for (size_t i = 0; i < dev->nruns; i++) {
         free(dev->runs[i].newest_page);
         free(dev->runs[i].oldest_page);
@@ -357,7 +385,11 @@ static void device_free(struct sitedata_device *dev)
     for (size_t i = 0; i < dev->ngroups; i++)
         free(dev->groups[i].anchor);
     free(dev->groups);
-    free(dev->svg);
+    for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
+        relgrid_free(&dev->pgrid[p]);
+        free(dev->grid_html[p]);
+    }
+    free(dev->gpus);
 }
 
 void sitedata_gpus_free(struct sitedata *d)

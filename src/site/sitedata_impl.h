@@ -16,6 +16,7 @@
 #define WHEELARCH_SITEDATA_IMPL_H
 
 #include "query.h"
+#include "relgrid.h"
 #include "sitedata.h"
 
 struct strmap;
@@ -55,10 +56,8 @@ struct sitedata_device {
      * NULL where there is none */
     struct answer_result *res[SITEDATA_NPLATFORMS];
     json_t *feed; /* {"linux-x86_64": the feed's answer or null, ...} */
-    /* the driver box's tables: {platform: by_driver} of the platforms that
-     * apply and have one, and per Python the switch offers, its table
-     * ({platform: {"3.12": rows or 0 or "3.11"}}); script JSON */
-    char *drivers_json, *drivers_py_json;
+    /* some platform that applies has a driver table (the driver box reads
+     * it from the device's feed file) */
     int has_drivers;
     /* the rest of the stack per platform: the entries a page shows (every
      * project but torch, where it applies), borrowed from stack[p] */
@@ -71,8 +70,16 @@ struct sitedata_device {
     struct sitedata_history_group *groups;
     size_t ngroups;
     int declared_only; /* every row of the history is declared */
-    char *svg;         /* the timeline (Linux x86_64's), "" where none */
-    size_t tl_shown, tl_total;
+    /* per platform that applies, the release x variant grid a GPU page
+     * shows (the newest releases, the answer's cell marked) and its HTML;
+     * NULL html where the platform has no grid */
+    struct relgrid pgrid[SITEDATA_NPLATFORMS];
+    char *grid_html[SITEDATA_NPLATFORMS];
+    char id[24];             /* "6.1", "gfx1100": its device page and feed file */
+    const struct gpu **gpus; /* its GPUs, by name (borrowed from the tables) */
+    size_t ngpus;
+    int has_page; /* it has a device page and file: Arm-host devices have
+                   * one only when no other device has their code */
 };
 
 /* One line of a GPU page's history: consecutive releases of one (project,
@@ -153,6 +160,9 @@ int sitedata_answer_part(const struct sitedata_gpu_platform *x, const char *name
 void sitedata_guidance_value(const struct answer_guidance *g, struct tmpl_value *out);
 /* The device of GPU page i (sitedata_gpus.c). */
 const struct sitedata_device *sitedata_gpu_device(const struct sitedata *d, size_t i);
+/* The history's groups ({{#releases}} of gpu_releases). */
+void sitedata_device_history_releases(const struct sitedata_device *dev, struct tmpl_value *out);
+
 void sitedata_build_home(struct sitedata *d);
 void sitedata_build_matrix_page(struct sitedata *d);
 void sitedata_matrix_free(struct sitedata *d);

@@ -264,6 +264,8 @@ static void table_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_typed(TMPL_ARRAY, &rows_type, t, 0, out);
     else if (IS("has_rows"))
         tmpl_value_bool(t->nrows > 0, out);
+    else if (IS("ncolumns"))
+        tmpl_value_int((long long)t->ncols, out);
 }
 
 static const struct tmpl_type table_type = {table_get, NULL, NULL};

@@ -231,11 +231,19 @@
     answer.appendChild(c);
   }
 
+  /* the platform: the one picked before, else the browser's own */
+  var P = window.wheelarchPrefs;
+  var mine = P ? form.querySelector("input[name=platform][value='" + P.platform() + "']") : null;
+  if (mine) mine.checked = true;
   box.hidden = false;
   box.setAttribute("data-ready", "");
   q.addEventListener("input", update);
   q.addEventListener("focus", load);
-  form.addEventListener("change", function (e) { if (e.target.name === "platform") update(); });
+  form.addEventListener("change", function (e) {
+    if (e.target.name !== "platform") return;
+    if (P) P.set("platform", e.target.value);
+    update();
+  });
   form.addEventListener("submit", function (e) {
     e.preventDefault();
     update();

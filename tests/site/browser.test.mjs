@@ -198,10 +198,34 @@ try {
     const page = await open(ctx, "gpu/geforce-gtx-1080-ti/");
     const body = (await page.locator("main").textContent()) || "";
     c.ok(/native.*Use the cu126 index/s.test(body), "GPU page: cu126 recommended natively");
-    await page.locator("details.layer summary").first().click();
-    c.ok((await page.locator("figure.timeline svg").count()) === 1, "GPU page: the SVG timeline");
-    const title = await page.locator("figure.timeline svg title").first().textContent();
-    c.ok(title && title.length > 10, "GPU page: the timeline has a text alternative: " + title);
+    // The picture first: the grid of releases x variants is open, above the
+    // command, its marked cell in the column of the index the headline names.
+    const grid = await page.evaluate(() => {
+      const blk = document.querySelector('.platform[data-platform="linux-x86_64"]');
+      const t = blk && blk.querySelector("table.rgrid");
+      const rec = t && t.querySelector("td.rec");
+      const pre = blk && blk.querySelector("pre.answer-cmd");
+      if (!rec) return null;
+      const col = [...rec.parentNode.children].indexOf(rec);
+      return { rows: t.querySelectorAll("tbody tr").length, recCol: t.querySelector("thead tr").children[col].textContent,
+               recRow: rec.parentNode.querySelector("th").textContent, visible: t.getBoundingClientRect().height > 0,
+               above: !!(pre && (t.compareDocumentPosition(pre) & Node.DOCUMENT_POSITION_FOLLOWING)) };
+    });
+    c.ok(grid && grid.visible && grid.rows >= 5 && grid.above, "GPU page: the grid shows, open, above the command: " + JSON.stringify(grid));
+    c.ok(grid && grid.recCol === "cu126" && grid.recRow === "2.14", "GPU page: the marked cell is the answer's (2.14, cu126): " + JSON.stringify(grid));
+    // The platform: the browser's own (Linux x86_64 here) shows, the others
+    // are one click away, and the choice is remembered.
+    const shown = () => page.evaluate(() => [...document.querySelectorAll(".platform[data-platform]")].filter((b) => !b.hidden).map((b) => b.getAttribute("data-platform")));
+    c.eq(JSON.stringify(await shown()), JSON.stringify(["linux-x86_64"]), "GPU page: the browser's platform by default");
+    await page.check("input[name=platpick][value=windows-x86_64]");
+    c.eq(JSON.stringify(await shown()), JSON.stringify(["windows-x86_64"]), "GPU page: Windows picked, Windows shown");
+    const other = await open(ctx, "gpu/geforce-gtx-1080/");
+    c.eq(await other.evaluate(() => [...document.querySelectorAll(".platform[data-platform]")].filter((b) => !b.hidden).map((b) => b.getAttribute("data-platform")).join()),
+         "windows-x86_64", "the next GPU page remembers Windows");
+    await page.check("input[name=platpick][value=all]");
+    c.eq((await shown()).length, 3, "GPU page: all platforms on request");
+    await page.check("input[name=platpick][value=linux-x86_64]");
+    await page.waitForSelector("#driverbox[data-loaded]");
     // A typed driver and Python change the headline itself, not a line below.
     const headline = () => page.locator('.platform[data-platform="linux-x86_64"] p.headline').textContent();
     const command = () => page.locator('.platform[data-platform="linux-x86_64"] pre.answer-cmd').textContent();
@@ -238,6 +262,15 @@ try {
     c.ok(/update it to/.test(h), "a driver older than every build: update it, to what: " + h);
     c.ok(/^\s*⚠ driver too old/.test(h) && !/✗ no/.test(h),
          "and its label says the driver blocks (the table lists only builds with code): " + h);
+    // The driver and Python typed follow the visitor to the next GPU page.
+    await page.fill("#driver", "470.82");
+    await page.selectOption("#python", "");
+    await other.reload();
+    await other.waitForSelector("#driverbox[data-loaded]");
+    c.eq(await other.inputValue("#driver"), "470.82", "the next GPU page has the driver typed");
+    const oh = await other.locator('.platform[data-platform="linux-x86_64"] p.headline').textContent();
+    c.ok(/With driver 470\.82/.test(oh) && /cu118/.test(oh), "and its headline follows it: " + oh);
+    await other.close();
     await page.fill("#driver", "");
     await page.selectOption("#python", "");
     c.eq(await headline(), before, "cleared: the page's own answer comes back");
@@ -315,10 +348,20 @@ try {
                     pipes: /\|---/.test(document.querySelector("main").textContent) } : null;
     });
     c.ok(t && t.cap && t.scopes && !t.pipes, "methodology: the Markdown table is a <table> with a caption and scopes " + JSON.stringify(t));
-    // GPU pages in layers: the answer open, the history folded
+    // GPU pages in layers: the answer and its grid open, the details folded
     const gp = await open(ctx, "gpu/geforce-gtx-1080-ti/");
-    const layers = await gp.evaluate(() => [...document.querySelectorAll("details.layer")].map((d) => [d.querySelector("summary").textContent.trim(), d.open]));
-    c.eq(JSON.stringify(layers), JSON.stringify([["Release by release", false], ["Every variant, every release", false]]), "GPU page: history and tables folded in <details>");
+    const layers = await gp.evaluate(() => [...document.querySelectorAll("main details")].map((d) => d.open));
+    c.ok(layers.length >= 1 && layers.every((o) => !o), "GPU page: the details folded in <details> (" + layers.length + ")");
+    // At 1280 px nothing is cut off: with every layer open, no scroll region
+    // is narrower than what it holds (the page has the room).
+    await gp.setViewportSize({ width: 1280, height: 900 });
+    await gp.check("input[name=platpick][value=all]");
+    const clipped = await gp.evaluate(() => {
+      document.querySelectorAll("main details").forEach((d) => { d.open = true; });
+      return [...document.querySelectorAll("main .scroll")].filter((r) => r.scrollWidth > r.clientWidth + 1)
+        .map((r) => (r.querySelector("caption") || r).textContent.slice(0, 60) + " " + r.scrollWidth + ">" + r.clientWidth);
+    });
+    c.eq(JSON.stringify(clipped), "[]", "GPU page at 1280 px: no region cut off");
     c.ok(await gp.locator("a[href$='faq/']").count() >= 1, "GPU page: links the FAQ");
     const faqLink = await gp.locator("main a[href*='faq/#']").first().getAttribute("href");
     const anchor = faqLink && faqLink.split("#")[1];

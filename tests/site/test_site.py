@@ -6,6 +6,7 @@ a rebuild that rewrites nothing, a change that rewrites only what changed,
 a failed build and builds killed with SIGKILL that leave the previous site
 whole, escaping of hostile index values, the page budget, no external
 requests, tables with caption and scope."""
+import glob
 import json
 import os
 import re
@@ -358,6 +359,7 @@ c.ok("data-requires-python=\"&gt;=3.10&quot;&gt;&lt;script&gt;alert(3)&lt;/scrip
 
 
 LOADS = ("script", "img", "iframe", "source", "video", "audio", "embed")
+OWN_SCRIPTS = ("search.js", "prefs.js", "driver.js", "gpu.js", "gpuname.js")
 for f in html_files:
     if f.startswith("simple/"):
         continue
@@ -381,8 +383,8 @@ for f in html_files:
     c.ok(tables == captions, "%s: %d tables, %d captions" % (f, tables, captions))
     c.eq(th_without_scope, 0, "%s: header cells without scope" % f)
     c.eq(external, [], "%s: requests to other hosts" % f)
-    c.ok(all(x == "application/json" or x.endswith("assets/search.js") or x.endswith("assets/driver.js")
-             or x.endswith("assets/gpuname.js") for x in scripts), "%s: only our own scripts (%s)" % (f, scripts))
+    c.ok(all(x == "application/json" or any(x.endswith("assets/" + js) for js in OWN_SCRIPTS)
+             for x in scripts), "%s: only our own scripts (%s)" % (f, scripts))
 css = read(os.path.join(site, "assets/style.css"))
 c.ok("@import" not in css and "url(" not in css and "@font-face" not in css,
      "the stylesheet loads nothing (no fonts, imports or images)")
@@ -403,6 +405,12 @@ print("home page: %d bytes + assets %d bytes = %d bytes; the filter's answers %d
 c.ok(total < 100 * 1024, "home page with everything it loads under 100 KB (%d bytes)" % total)
 c.ok(total + lazy < 175 * 1024, "and with what the filter loads under 175 KB (%d bytes)" % (total + lazy))
 c.ok("assets/answers.js" not in loaded, "the answers load only when the filter is used")
+# Every GPU page at most 40 KB of HTML before compression (the grid and the
+# answer; the whole history is on its device page), and what its scripts
+# read (the device's feed file) a fetch of its own.
+gpu_sizes = sorted((os.path.getsize(p), p) for p in glob.glob(os.path.join(site, "gpu", "*", "index.html")))
+print("GPU pages: %d, %d to %d bytes" % (len(gpu_sizes), gpu_sizes[0][0], gpu_sizes[-1][0]))
+c.ok(gpu_sizes[-1][0] <= 40 * 1024, "every GPU page at most 40 KB: the largest is %s (%d bytes)" % gpu_sizes[-1][::-1])
 
 # ---- the feed ---------------------------------------------------------------------
 for doc in ("matrix", "gpus", "index-table", "variants"):
@@ -639,8 +647,9 @@ for opt, want in (([], [1, 2, 3, 4]), (["--nightlies", "2"], [3, 4]), (["--night
     c.eq(shown, want[-1:], "matrix page with %s: the newest nightly of the release only" % (opt or "the default"))
     c.eq("Of a release's nightly builds, the newest is shown" in mp, bool(want),
          "matrix page with %s says so when it has nightlies" % (opt or "the default"))
-# Many releases: the matrix page and the timeline show the newest 40; the
-# GPU page's history lists every release, a run of equal answers on one line.
+# Many releases: the matrix page shows the newest 40; a GPU page's grid the
+# newest 8, and its device page every release, with a history in which a
+# run of equal answers takes one line.
 mcache = db_with_versions("many-db", ["2.%d.0" % m for m in range(100, 150)], "cu130")
 out = os.path.join(W, "site-many")
 p = build(out, mcache)
@@ -650,11 +659,20 @@ c.ok("The newest 40 releases of each project are here" in mp, "matrix page: says
 c.ok(">torch 2.149.0</a>" in mp and ">torch 2.110.0</a>" in mp and ">torch 2.109.0</a>" not in mp
      and ">torch 2.9.0</a>" not in mp, "matrix page: torch 2.149 to 2.110, not 2.109 nor 2.9")
 gp = read(os.path.join(out, "gpu/geforce-rtx-3090/index.html"))
-c.ok(re.search(r"It shows the newest 40 of \d+ releases", gp), "GPU page: the timeline says it shows the newest 40")
-c.eq(len(re.findall(r'<text class="tl-head"', gp)), 40, "GPU page: 40 timeline columns")
-c.ok(re.search(r'>2\.100</a> – <a href="[^"]*">2\.149</a> <span class="small">\(50 releases\)</span>', gp),
-     "GPU page: cu130's 50 equal answers share one history line")
-c.ok(len(gp.encode()) < 200000, "GPU page stays small (%d bytes)" % len(gp.encode()))
+m = re.search(r'<caption id="grid-linux-x86_64">.*?</table>', gp, re.S)
+c.ok(m, "GPU page: the Linux x86_64 grid")
+grid_rows = re.findall(r'<tr><th scope="row">([^<]*)</th>', m.group(0) if m else "")
+c.eq(grid_rows[:2], ["2.149", "2.148"], "GPU page: the grid's newest releases first")
+c.eq(len(grid_rows), 8, "GPU page: 8 releases in the grid")
+c.ok(re.search(r"The newest 8 of \d+ releases; <a href=\"../../device/8.6/\">every release</a>", gp),
+     "GPU page: says it shows the newest 8 and links the device page")
+dp = read(os.path.join(out, "device/8.6/index.html"))
+m = re.search(r'<caption id="grid-linux-x86_64">.*?</table>', dp, re.S)
+dev_rows = re.findall(r'<tr><th scope="row">([^<]*)</th>', m.group(0) if m else "")
+c.ok("2.149" in dev_rows and "2.100" in dev_rows and len(dev_rows) > 50, "device page: every release in the grid (%d)" % len(dev_rows))
+c.ok(re.search(r'>2\.100</a> – <a href="[^"]*">2\.149</a> <span class="small">\(50 releases\)</span>', dp),
+     "device page: cu130's 50 equal answers share one history line")
+c.ok(len(gp.encode()) <= 40 * 1024, "GPU page: at most 40 KB (%d bytes)" % len(gp.encode()))
 p = build(os.path.join(W, "site-nightlies"), ncache, "--nightlies", "-1")
 c.ok(p.returncode == 2 and "--nightlies" in p.stderr, "--nightlies -1 is a usage error: " + p.stderr.strip())
 

@@ -114,8 +114,8 @@ ok(q["recommendation"] is None and q["fallback"] is None and q["guidance"]["kind
    "Jetson: no recommendation, Jetson guidance (%r)" % q["guidance"])
 page = open(os.path.join(site, "gpu/jetson-orin-nx/index.html")).read()
 ok("download.pytorch.org/whl" not in page, "Jetson page recommends no download.pytorch.org wheel")
-# the timeline is Linux x86_64's verdicts, which do not apply on Jetson
-ok('id="tl-head"' not in page and 'class="v v-' not in page.split("<footer")[0],
+# the grids are the download.pytorch.org wheels', which do not apply on Jetson
+ok('class="rgrid"' not in page and 'class="v v-' not in page.split("<footer")[0],
    "Jetson page shows no verdicts of platforms that do not apply")
 ok("PyTorch for Jetson" in page, "Jetson page links NVIDIA's Jetson wheels")
 for plat, r in gpus["jetson-orin-nx"]["recommendations"].items():
@@ -134,7 +134,14 @@ ok(q["recommendation"] and q["recommendation"]["index"] == "cu132", "GH200 on li
 page = open(os.path.join(site, "gpu/nvidia-gh200/index.html")).read()
 ok("on Linux x86_64</h3>" not in page and "on Windows x86_64</h3>" not in page and
    "on Linux aarch64</h3>" in page, "GH200 page answers for Linux aarch64 only")
-ok('id="tl-head"' not in page, "GH200 page has no Linux x86_64 timeline")
+ok('id="grid-linux-x86_64"' not in page and 'id="grid-linux-aarch64"' in page,
+   "GH200 page has a Linux aarch64 grid only")
+# GH200's device file is its compute capability's: the same Linux aarch64 answer
+dev = json.load(open(os.path.join(site, "api/v1/gpu/9.0.json")))
+ok(dev["platforms"]["linux-aarch64"]["answer"] == gpus["nvidia-gh200"]["recommendations"]["linux-aarch64"],
+   "api/v1/gpu/9.0.json has GH200's Linux aarch64 answer")
+ok('href="../../device/9.0/"' in page and 'data-src="../../api/v1/gpu/9.0.json"' in page,
+   "GH200 page links its compute capability's device page and file")
 # the H100, same compute capability, keeps its x86_64 answer
 ok(gpus["nvidia-h100"]["recommendations"]["linux-x86_64"]["recommendation"]["index"] == "cu132",
    "H100 on linux-x86_64 still answered")

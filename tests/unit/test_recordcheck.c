@@ -22,7 +22,7 @@
 #include "recordcheck.h"
 #include "sitedata.h"
 #include "tables.h"
-#include "timeline.h"
+#include "relgrid.h"
 #include "xalloc.h"
 
 /* A scanned torch 2.9.0 cu130 linux-x86_64 record of the fixture. */
@@ -645,9 +645,9 @@ static char *import_fixture(const char *work)
     return cache;
 }
 
-/* The timeline escapes what it takes from the view, even if a value got
- * past the checks. */
-static void timeline_escapes(const struct tables *t)
+/* The release grid escapes what it takes from the view, even if a value
+ * got past the checks. */
+static void relgrid_escapes(const struct tables *t)
 {
     struct dbview v;
     struct wa_error err = {0};
@@ -658,22 +658,27 @@ static void timeline_escapes(const struct tables *t)
         if (strcmp(row->variant, "rocm6.4") == 0 && strcmp(row->release, "2.9") == 0) {
             free(row->variant);
             row->variant = xstrdup("rocm6.4<b>INJ</b>");
-            free(row->version);
-            row->version = xstrdup("2.9.0\"><script>x</script>");
+            free(row->release);
+            row->release = xstrdup("2.9\"><script>x</script>");
             changed++;
         }
     }
     OK(changed > 0, "the fixture has a torch 2.9 rocm6.4 row");
     struct sitedata d;
     sitedata_begin(&v, t, NULL, &d);
-    size_t shown, total;
-    char *svg = timeline_svg(&d.grid, 0x1100, &shown, &total);
-    OK(svg && !strstr(svg, "<b>") && !strstr(svg, "<script>"),
-       "no markup from the data in the SVG");
-    OK(svg && strstr(svg, ">rocm6.4&lt;b&gt;INJ&lt;/b&gt;</text>"), "the variant label is escaped");
-    OK(svg && strstr(svg, "torch 2.9.0&quot;&gt;&lt;script&gt;x&lt;/script&gt; rocm6.4&lt;b&gt;"),
-       "the cell title is escaped");
-    free(svg);
+    struct relgrid g;
+    relgrid_make(&d.grid, 0x1100, "linux-x86_64", 0, NULL, &g);
+    struct strbuf b = STRBUF_INIT;
+    relgrid_html(&g, "id\"<i>", "cap<i>", &b);
+    const char *html = b.buf ? b.buf : "";
+    OK(!strstr(html, "<b>") && !strstr(html, "<script>") && !strstr(html, "<i>"),
+       "no markup from the data in the grid");
+    OK(strstr(html, ">rocm6.4&lt;b&gt;INJ&lt;/b&gt;</th>") != NULL,
+       "the variant heading is escaped");
+    OK(strstr(html, ">2.9&quot;&gt;&lt;script&gt;x&lt;/script&gt;</th>") != NULL,
+       "the release heading is escaped");
+    strbuf_free(&b);
+    relgrid_free(&g);
     sitedata_free(&d);
     dbview_free(&v);
 }
@@ -754,7 +759,7 @@ int main(int argc, char **argv)
     import_refuses(argv[3], &t);
     view_skips(argv[3], &t);
     site_cache = import_fixture(argv[3]);
-    timeline_escapes(&t);
+    relgrid_escapes(&t);
     free(site_cache);
     tables_free(&t);
     return harness_done();

@@ -1,0 +1,236 @@
+/*
+ * relgrid: a device's release x variant grid, as data, HTML and JSON.
+ *
+ * The HTML is inserted into pages raw ({{{grid_html}}}), so every value in
+ * it that did not come from a constant here (releases, versions, variant
+ * ids: they come from records) is escaped with tmpl_html_escape.
+ */
+#include "relgrid.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "strmap.h"
+#include "tmpl.h"
+#include "xalloc.h"
+
+/* Position of s in a list indexed by map (position + 1), or -1. */
+static long find(const struct strmap *map, const char *s)
+{
+    size_t at;
+    return strmap_get(map, s, &at) ? (long)at - 1 : -1;
+}
+
+static void add_unique(const char ***list, size_t *n, struct strmap *map, const char *s)
+{
+    if (find(map, s) >= 0)
+        return;
+    *list = xrealloc(*list, (*n + 1) * sizeof **list);
+    (*list)[*n] = s;
+    strmap_put(map, s, ++*n);
+}
+
+static void reindex(const char **list, size_t n, struct strmap **map)
+{
+    strmap_free(*map);
+    *map = strmap_new();
+    for (size_t i = 0; i < n; i++)
+        strmap_put(*map, list[i], i + 1);
+}
+
+/* Newest release first, as in the matrix: the releases people install
+ * come first. */
+static int cmp_release(const void *a, const void *b)
+{
+    return dotver_cmp_str(*(const char *const *)b, *(const char *const *)a);
+}
+
+/* The newest CUDA (ROCm) first, as the releases: the builds people
+ * install today are in view on a phone without scrolling. */
+static int cmp_variant(const void *a, const void *b)
+{
+    return tables_variant_cmp(*(const char *const *)b, *(const char *const *)a);
+}
+
+/* The rows a grid shows: torch on the platform, the GPU variants of the
+ * device's vendor. */
+static int on_grid(const struct dbview_row *row, uint16_t cc, const char *platform)
+{
+    return strcmp(row->project, "torch") == 0 && strcmp(row->platform, platform) == 0 &&
+           (row->cuda.n || tables_variant_rocm(row->variant, NULL)) && grid_row_fits(row, cc);
+}
+
+void relgrid_make(const struct grid *g, uint16_t cc, const char *platform, size_t max,
+                  const struct dbview_row *mark_row, struct relgrid *out)
+{
+    memset(out, 0, sizeof *out);
+    out->mark = -1;
+    const struct dbview *v = g->v;
+    const char **rel = NULL, **var = NULL;
+    size_t nrel = 0, nvar = 0;
+    struct strmap *relmap = strmap_new(), *varmap = strmap_new();
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct dbview_row *row = &v->rows[r];
+        if (!on_grid(row, cc, platform))
+            continue;
+        add_unique(&rel, &nrel, relmap, row->release);
+        add_unique(&var, &nvar, varmap, row->variant);
+    }
+    if (nrel > 1)
+        qsort(rel, nrel, sizeof *rel, cmp_release);
+    if (nvar > 1)
+        qsort(var, nvar, sizeof *var, cmp_variant);
+    reindex(var, nvar, &varmap);
+    out->total = nrel;
+    if (max && nrel > max) {
+        /* the newest, and the answer's release when it is older */
+        long at = -1;
+        for (size_t x = max; mark_row && x < nrel && at < 0; x++)
+            if (strcmp(rel[x], mark_row->release) == 0)
+                at = (long)x;
+        if (at >= 0) {
+            rel[max] = rel[at];
+            out->gap = max;
+            nrel = max + 1;
+        } else {
+            nrel = max;
+        }
+    }
+    reindex(rel, nrel, &relmap);
+    signed char *cell = xmalloc(nrel * nvar + 1);
+    const char **vers = xcalloc(nrel * nvar + 1, sizeof *vers);
+    memset(cell, -1, nrel * nvar + 1);
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct dbview_row *row = &v->rows[r];
+        if (!on_grid(row, cc, platform))
+            continue;
+        long x = find(relmap, row->release), y = find(varmap, row->variant);
+        if (x < 0 || y < 0)
+            continue; /* a release the grid leaves out */
+        size_t i = (size_t)x * nvar + (size_t)y;
+        int is_mark = row == mark_row;
+        if (is_mark)
+            out->mark = (long)i;
+        /* rows are newest version first: the first seen, but for the
+         * marked row, which judges its own (pinned) version */
+        if (cell[i] >= 0 && !is_mark)
+            continue;
+        const struct compat_result *res = grid_get(g, cc, r);
+        cell[i] = (signed char)(res ? res->verdict : COMPAT_UNSUPPORTED);
+        vers[i] = row->version;
+    }
+    /* Variants with no wheel among the releases shown get no column: with
+     * the old releases cut, their variants (cu75 ...) would be empty. */
+    size_t kept = 0;
+    long mark = out->mark;
+    out->mark = -1;
+    for (size_t y = 0; y < nvar; y++) {
+        int any = 0;
+        for (size_t x = 0; x < nrel && !any; x++)
+            any = cell[x * nvar + y] >= 0;
+        if (!any)
+            continue;
+        for (size_t x = 0; x < nrel; x++) {
+            cell[x * nvar + kept] = cell[x * nvar + y];
+            vers[x * nvar + kept] = vers[x * nvar + y];
+            if (mark == (long)(x * nvar + y))
+                out->mark = (long)(x * nvar + kept);
+        }
+        var[kept++] = var[y];
+    }
+    /* close the columns up: rows of `kept` cells */
+    for (size_t x = 0; x < nrel; x++) {
+        memmove(&cell[x * kept], &cell[x * nvar], kept);
+        memmove(&vers[x * kept], &vers[x * nvar], kept * sizeof *vers);
+    }
+    if (out->mark >= 0)
+        out->mark = out->mark / (long)nvar * (long)kept + out->mark % (long)nvar;
+    out->rel = rel;
+    out->var = var;
+    out->nrel = nrel;
+    out->nvar = kept;
+    out->cell = cell;
+    out->vers = vers;
+    strmap_free(relmap);
+    strmap_free(varmap);
+}
+
+void relgrid_free(struct relgrid *r)
+{
+    free(r->rel);
+    free(r->var);
+    free(r->cell);
+    free(r->vers);
+    memset(r, 0, sizeof *r);
+}
+
+static void add_text(struct strbuf *b, const char *s)
+{
+    tmpl_html_escape(b, s, strlen(s));
+}
+
+void relgrid_html(const struct relgrid *r, const char *caption_id, const char *caption,
+                  struct strbuf *b)
+{
+    strbuf_adds(b, "<table class=\"rgrid\">\n<caption id=\"");
+    add_text(b, caption_id);
+    strbuf_adds(b, "\">");
+    add_text(b, caption);
+    if (r->nvar > 8) /* wider than a phone, or than a page */
+        strbuf_addf(
+            b, "<span class=\"small\"> (%zu variants, newest first: it scrolls sideways)</span>",
+            r->nvar);
+    strbuf_adds(b, "</caption>\n<thead><tr><th scope=\"col\">torch</th>");
+    for (size_t y = 0; y < r->nvar; y++) {
+        strbuf_adds(b, "<th scope=\"col\">");
+        add_text(b, r->var[y]);
+        strbuf_adds(b, "</th>");
+    }
+    strbuf_adds(b, "</tr></thead>\n<tbody>\n");
+    for (size_t x = 0; x < r->nrel; x++) {
+        if (r->gap && x == r->gap)
+            strbuf_addf(
+                b,
+                "<tr class=\"gap\"><td colspan=\"%zu\">\xe2\x8b\xae releases left out</td></tr>\n",
+                r->nvar + 1);
+        strbuf_adds(b, "<tr><th scope=\"row\">");
+        add_text(b, r->rel[x]);
+        strbuf_adds(b, "</th>");
+        for (size_t y = 0; y < r->nvar; y++) {
+            int c = r->cell[x * r->nvar + y];
+            if (c < 0) {
+                strbuf_adds(b, "<td></td>");
+                continue;
+            }
+            int marked = r->mark == (long)(x * r->nvar + y);
+            strbuf_addf(b, "<td class=\"c-%c%s\">%s%s</td>", grid_verdict_code(c),
+                        marked ? " rec" : "", grid_verdict_symbol(c),
+                        marked ? "<span class=\"rec-mark\">\xe2\x98\x85<span class=\"sr\"> "
+                                 "recommended</span></span>"
+                               : "");
+        }
+        strbuf_adds(b, "</tr>\n");
+    }
+    strbuf_adds(b, "</tbody>\n</table>");
+}
+
+json_t *relgrid_json(const struct relgrid *r)
+{
+    json_t *o = json_object(), *rels = json_array(), *vars = json_array(), *cells = json_object();
+    for (size_t y = 0; y < r->nvar; y++)
+        json_array_append_new(vars, json_string(r->var[y]));
+    for (size_t x = 0; x < r->nrel; x++) {
+        json_array_append_new(rels, json_string(r->rel[x]));
+        json_t *row = json_object();
+        for (size_t y = 0; y < r->nvar; y++) {
+            int c = r->cell[x * r->nvar + y];
+            if (c >= 0)
+                json_object_set_new(row, r->var[y], json_string(compat_verdict_name(c)));
+        }
+        json_object_set_new(cells, r->rel[x], row);
+    }
+    json_object_set_new(o, "releases", rels);
+    json_object_set_new(o, "variants", vars);
+    json_object_set_new(o, "verdicts", cells);
+    return o;
+}

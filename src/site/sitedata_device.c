@@ -1,0 +1,194 @@
+/*
+ * sitedata_device: a device's own page (device/<id>/: every release of
+ * every variant on each platform, and the history with its reasons) and
+ * its feed file (api/v1/gpu/<id>.json: its answers, the driver tables per
+ * Python and the grid), for the GPUs that share one device code.
+ */
+#include "sitedata_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "answer.h"
+#include "strbuf.h"
+#include "tmpl.h"
+#include "xalloc.h"
+
+const char *sitedata_device_id(const struct sitedata_device *dev)
+{
+    return dev->id;
+}
+
+void sitedata_device_page_make(const struct sitedata *d, const struct sitedata_device *dev,
+                               struct sitedata_device_page *p)
+{
+    memset(p, 0, sizeof *p);
+    p->d = d;
+    p->dev = dev;
+    p->amd = dev->cc >= TABLES_AMD_MIN;
+    p->path = xasprintf("device/%s/", dev->id);
+    p->title = p->amd ? xasprintf("AMD %s", dev->id) : xasprintf("Compute capability %s", dev->id);
+    p->gpu_pages = xcalloc(dev->ngpus + 1, sizeof *p->gpu_pages);
+    for (size_t i = 0; i < dev->ngpus; i++) {
+        char *seg = sitedata_segment(dev->gpus[i]->slug); /* as the GPU page's path */
+        p->gpu_pages[i] = xasprintf("gpu/%s/", seg);
+        free(seg);
+    }
+    for (int k = 0; k < SITEDATA_NPLATFORMS; k++) {
+        const struct answer_result *r = dev->res[k];
+        if (!r || !r->applies)
+            continue;
+        struct relgrid g;
+        relgrid_make(&d->grid, dev->cc, sitedata_platforms[k], 0, NULL, &g);
+        if (g.nrel) {
+            char id[48], cap[96];
+            snprintf(id, sizeof id, "grid-%s", sitedata_platforms[k]);
+            snprintf(cap, sizeof cap, "torch on %s, release by %s variant",
+                     sitedata_platform_name(sitedata_platforms[k]), p->amd ? "ROCm" : "CUDA");
+            struct strbuf b = STRBUF_INIT;
+            relgrid_html(&g, id, cap, &b);
+            p->plat[p->nplat] = sitedata_platforms[k];
+            p->html[p->nplat++] = strbuf_detach(&b, NULL);
+        }
+        relgrid_free(&g);
+    }
+}
+
+void sitedata_device_page_free(struct sitedata_device_page *p)
+{
+    for (size_t k = 0; k < p->nplat; k++)
+        free(p->html[k]);
+    for (size_t i = 0; i < p->dev->ngpus; i++)
+        free(p->gpu_pages[i]);
+    free(p->gpu_pages);
+    free(p->path);
+    free(p->title);
+    memset(p, 0, sizeof *p);
+}
+
+#define IS(want) sitedata_name_is(name, len, want)
+
+/* A platform's grid: p is the page, at the platform's place. */
+static void plat_get(const struct tmpl_value *v, const char *name, size_t len,
+                     struct tmpl_value *out)
+{
+    const struct sitedata_device_page *p = v->p;
+    out->kind = TMPL_MISSING;
+    if (IS("platform"))
+        tmpl_value_str(p->plat[v->at], out);
+    else if (IS("platform_name"))
+        tmpl_value_str(sitedata_platform_name(p->plat[v->at]), out);
+    else if (IS("grid_html"))
+        tmpl_value_str(p->html[v->at], out);
+}
+
+static const struct tmpl_type plat_type = {plat_get, NULL, NULL};
+
+static size_t plats_len(const struct tmpl_value *v)
+{
+    return ((const struct sitedata_device_page *)v->p)->nplat;
+}
+
+static void plats_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    sitedata_object(&plat_type, v->p, i, out);
+}
+
+static const struct tmpl_type plats_type = {NULL, plats_len, plats_at};
+
+/* One of the device's GPUs: p is the page, at the GPU's place. */
+static void gpu_get(const struct tmpl_value *v, const char *name, size_t len,
+                    struct tmpl_value *out)
+{
+    const struct sitedata_device_page *p = v->p;
+    const struct gpu *g = p->dev->gpus[v->at];
+    out->kind = TMPL_MISSING;
+    if (IS("name"))
+        tmpl_value_str(g->name, out);
+    else if (IS("page"))
+        tmpl_value_str(p->gpu_pages[v->at], out);
+}
+
+static const struct tmpl_type gpu_type = {gpu_get, NULL, NULL};
+
+static size_t gpus_len(const struct tmpl_value *v)
+{
+    return ((const struct sitedata_device_page *)v->p)->dev->ngpus;
+}
+
+static void gpus_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    sitedata_object(&gpu_type, v->p, i, out);
+}
+
+static const struct tmpl_type gpus_type = {NULL, gpus_len, gpus_at};
+
+static void page_get(const struct tmpl_value *v, const char *name, size_t len,
+                     struct tmpl_value *out)
+{
+    const struct sitedata_device_page *p = v->p;
+    const struct sitedata_device *dev = p->dev;
+    out->kind = TMPL_MISSING;
+    if (IS("title"))
+        tmpl_value_str(p->title, out);
+    else if (IS("id"))
+        tmpl_value_str(dev->id, out);
+    else if (IS("amd"))
+        tmpl_value_bool(p->amd, out);
+    else if (IS("architecture"))
+        tmpl_value_str(dev->ngpus ? dev->gpus[0]->architecture : NULL, out);
+    else if (IS("gpus"))
+        sitedata_array(&gpus_type, p, 0, out);
+    else if (IS("grids"))
+        sitedata_array(&plats_type, p, 0, out);
+    else if (IS("has_releases"))
+        tmpl_value_bool(dev->nruns > 0, out);
+    else if (IS("releases"))
+        sitedata_device_history_releases(dev, out);
+    else if (IS("all_declared"))
+        tmpl_value_bool(dev->declared_only, out);
+}
+
+static const struct tmpl_type page_type = {page_get, NULL, NULL};
+
+void sitedata_device_page_value(const struct sitedata_device_page *p, struct tmpl_value *out)
+{
+    sitedata_object(&page_type, p, 0, out);
+}
+
+json_t *sitedata_device_json(const struct sitedata *d, const struct sitedata_device *dev)
+{
+    int amd = dev->cc >= TABLES_AMD_MIN;
+    json_t *o = json_object();
+    json_object_set_new(o, "meta", sitedata_meta_copy(d));
+    json_object_set_new(o, "device", json_string(dev->id));
+    json_object_set_new(o, "vendor", json_string(amd ? "amd" : "nvidia"));
+    char *page = xasprintf("device/%s/", dev->id);
+    json_object_set_new(o, "page", json_string(page));
+    free(page);
+    json_t *gpus = json_array();
+    for (size_t i = 0; i < dev->ngpus; i++) {
+        json_t *g = json_object();
+        json_object_set_new(g, "name", json_string(dev->gpus[i]->name));
+        json_object_set_new(g, "slug", json_string(dev->gpus[i]->slug));
+        json_array_append_new(gpus, g);
+    }
+    json_object_set_new(o, "gpus", gpus);
+    json_t *plats = json_object();
+    for (int k = 0; k < SITEDATA_NPLATFORMS; k++) {
+        const char *plat = sitedata_platforms[k];
+        const struct answer_result *r = dev->res[k];
+        json_t *x = json_object();
+        json_object_set(x, "answer", json_object_get(dev->feed, plat));
+        json_object_set_new(x, "by_driver_python",
+                            r && r->applies && r->nby_driver ? sitedata_py_tables_json(r)
+                                                             : json_null());
+        struct relgrid g;
+        relgrid_make(&d->grid, dev->cc, plat, 0, NULL, &g);
+        json_object_set_new(x, "grid", r && r->applies ? relgrid_json(&g) : json_null());
+        relgrid_free(&g);
+        json_object_set_new(plats, plat, x);
+    }
+    json_object_set_new(o, "platforms", plats);
+    return o;
+}

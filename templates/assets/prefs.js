@@ -1,0 +1,34 @@
+// wheelarch: what the visitor chose, remembered across pages (localStorage;
+// a browser that refuses it just forgets): the platform, the driver and the
+// Python.  The platform defaults to the one the browser runs on, when that
+// is one the wheels are built for; a phone or a Mac gets no default.
+var wheelarchPrefs = (function () {
+  "use strict";
+  var KEY = "wheelarch.";
+  function get(k) {
+    try { return window.localStorage.getItem(KEY + k) || ""; } catch (e) { return ""; }
+  }
+  function set(k, v) {
+    try {
+      if (v) window.localStorage.setItem(KEY + k, v);
+      else window.localStorage.removeItem(KEY + k);
+    } catch (e) { /* storage refused: the choice lasts this page */ }
+  }
+  // From the user agent: "linux-x86_64", "linux-aarch64", "windows-x86_64"
+  // or "" (a phone, a Mac, anything else).
+  function guess(nav) {
+    nav = nav || navigator;
+    var hint = nav.userAgentData && nav.userAgentData.platform || "";
+    var ua = nav.userAgent || "", p = nav.platform || "";
+    if (/Android|iPhone|iPad|Mobile/i.test(ua) || nav.userAgentData && nav.userAgentData.mobile) return "";
+    if (/^Windows$/i.test(hint) || /Windows NT/.test(ua)) return "windows-x86_64";
+    if (/^(Linux|Chrome OS)$/i.test(hint) || /Linux|X11/.test(ua)) {
+      return /aarch64|arm64|armv8/i.test(ua + " " + p) ? "linux-aarch64" : "linux-x86_64";
+    }
+    return "";
+  }
+  function platform() {
+    return get("platform") || guess();
+  }
+  return { get: get, set: set, guess: guess, platform: platform };
+}());
