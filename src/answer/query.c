@@ -230,10 +230,10 @@ struct answer_result *query_answer(const struct dbview *v, const struct query_op
                                                    "whatever the driver");
         if (!(a.row >= 0 && !a.fallback))
             qi_change_steps(&c, rk, exact, &a, &code, out);
-        if (!amd) {
-            qi_by_driver(&c, rk, exact, 0, &out->by_driver, &out->nby_driver);
-            qi_python_tables(&c, rk, exact, out);
-        }
+        /* AMD: one line (no NVIDIA driver decides), so that the tables
+         * per Python answer for it as for NVIDIA */
+        qi_by_driver(&c, rk, exact, 0, &out->by_driver, &out->nby_driver);
+        qi_python_tables(&c, rk, exact, out);
         qi_last_native(&c, out);
         if (code.row < 0)
             qi_source_build(&c, &out->source_build);

@@ -79,6 +79,10 @@ void qi_by_driver(const struct qctx *c, size_t rk, const char *exact, int light,
     const struct toolkit *gf = tables_first_toolkit(t, c->o->cc);
     if (gf)
         add_floor(floors, &nf, 128, &gf->min_driver[c->os], gf->min_driver_text[c->os]);
+    if (c->o->cc >= TABLES_AMD_MIN) { /* no NVIDIA driver: one line, for any */
+        static const struct dotver any = {.n = 1};
+        add_floor(floors, &nf, 128, &any, "");
+    }
     qsort(floors, nf, sizeof *floors, cmp_floor_desc);
     struct answer_install *out = xcalloc(nf ? nf : 1, sizeof *out);
     size_t nout = 0;

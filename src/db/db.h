@@ -167,7 +167,8 @@ struct db_build {
     const char *best, *status; /* the wheel's key and status */
     const char *scanned_at;    /* the newest scan date of the group */
     const char *inferred_from, *index_url, *wheelarch_version, *code;
-    const char *requires; /* the wheel's Requires-Dist, one per line, or NULL */
+    const char *requires;  /* the wheel's Requires-Dist, one per line, or NULL */
+    const char *filenames; /* every wheel's file name in the group, one per line */
 };
 
 /* Calls fn for every build, in (project, version, variant, platform)

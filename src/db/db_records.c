@@ -502,15 +502,18 @@ int db_each_build(struct db *db,
     sqlite3_stmt *st =
         dbi_prep(db, "SELECT project, version, variant, platform, best, status, "
                      "scanned_at, inferred_from, index_url, wheelarch_version, code, "
-                     "requires FROM builds ORDER BY project, version, variant, platform");
+                     "requires, (SELECT group_concat(filename, char(10)) FROM wheels w "
+                     "WHERE w.project = b.project AND w.version = b.version AND "
+                     "w.variant = b.variant AND w.platform = b.platform) "
+                     "FROM builds b ORDER BY project, version, variant, platform");
     int rc = st ? 0 : dbi_sql_error(db, err, "cannot read builds");
     int s = SQLITE_DONE;
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *c[12];
-        for (int i = 0; i < 12; i++)
+        const char *c[13];
+        for (int i = 0; i < 13; i++)
             c[i] = (const char *)sqlite3_column_text(st, i);
-        struct db_build b = {c[0], c[1], c[2], c[3], c[4],  c[5],
-                             c[6], c[7], c[8], c[9], c[10], c[11]};
+        struct db_build b = {c[0], c[1], c[2], c[3],  c[4],  c[5], c[6],
+                             c[7], c[8], c[9], c[10], c[11], c[12]};
         rc = fn(ud, &b, err);
     }
     if (rc == 0 && s != SQLITE_DONE)

@@ -79,8 +79,9 @@ struct dbview {
 typedef int (*dbview_record_fn)(void *ud, unsigned worker, struct record *r, struct wa_error *err);
 
 enum dbview_flags {
-    /* Rows with their GPU code only: no wheels and no binaries read
-     * (query: a few columns per build, through one scan of the database). */
+    /* Rows with their GPU code and their wheels' file names only: no
+     * records and no binaries read (query: a few columns per build,
+     * through one scan of the database). */
     DBVIEW_CODE_ONLY = 1
 };
 

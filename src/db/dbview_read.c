@@ -280,5 +280,19 @@ int dbvi_read_build(void *ud, const struct db_build *b, struct wa_error *err)
     r->wheelarch_version = b->wheelarch_version ? xstrdup(b->wheelarch_version) : NULL;
     r->index_url = b->index_url ? xstrdup(b->index_url) : NULL;
     r->requires = opt_dup(b->requires);
+    /* the wheels' file names alone: which Pythons the build has wheels
+     * for is the answer engine's to judge, as from the whole view */
+    for (const char *f = b->filenames; f && *f;) {
+        size_t n = strcspn(f, "\n");
+        r->wheels = xgrow(r->wheels, &r->capwheels, r->nwheels + 1, sizeof *r->wheels);
+        struct record_wheel *w = &r->wheels[r->nwheels++];
+        memset(w, 0, sizeof *w);
+        w->filename = xstrndup(f, n);
+        w->url = xstrdup("");
+        w->key = xstrdup("");
+        w->size = -1;
+        w->sha256_verified = -1;
+        f += n + (f[n] == '\n');
+    }
     return 0;
 }

@@ -345,12 +345,35 @@ json_t *sitedata_build_index_table(struct sitedata *d)
         const char *keys[] = {"platforms", row->platform, row->project};
         json_t *versions = obj_path(ix, keys, 3);
         json_t *e = json_object();
+        /* Every row keyed by what pip pins: the version read ("2.8.0"),
+         * or for a declared row, which stands for every patch of its
+         * release, the release with a wildcard ("2.10.*"). */
+        int whole = row->status == VIEW_DECLARED && strcmp(row->version, row->release) == 0;
+        char *pin = whole ? xasprintf("%s.*", row->release) : xstrdup(row->version);
+        json_object_set_new(e, "release", json_string(row->release));
+        json_object_set_new(e, "version", whole ? json_null() : json_string(row->version));
+        const struct release_info *ri =
+            tables_release_at(d->t, row->project, row->version, row->platform);
+        json_object_set_new(e, "released",
+                            ri && ri->release_date && ri->release_date[0]
+                                ? json_string(ri->release_date)
+                                : json_null());
+        json_t *wheels = json_array();
+        for (size_t i = 0; i < row->nwheels; i++) {
+            const struct record_wheel *w = &row->wheels[i];
+            json_t *x = json_object();
+            json_object_set_new(x, "filename", json_string(w->filename));
+            json_object_set_new(x, "size", w->size >= 0 ? json_integer(w->size) : json_null());
+            json_array_append_new(wheels, x);
+        }
+        json_object_set_new(e, "wheels", wheels);
         json_object_set_new(e, "sass", targets_of(row->sass, row->nsass, 0));
         json_object_set_new(e, "ptx", targets_of(row->ptx, row->nptx, 0));
         json_object_set_new(e, "gfx", targets_of(row->gfx, row->ngfx, 0));
         json_object_set_new(e, "ptx_isa", dbview_isa_json(&row->code));
         json_object_set_new(e, "status", json_string(dbview_status_name(row->status)));
-        json_object_set_new(versions, row->version, e);
+        json_object_set_new(versions, pin, e);
+        free(pin);
     }
     json_object_set_new(doc, "indexes", indexes);
     return doc;

@@ -315,11 +315,23 @@ void sitedata_build_gpus(struct sitedata *d)
         gs->npages++;
     }
     json_object_set_new(d->gpus, "gpus", list);
-    /* a device page per device code: the Arm-host device's only where no
-     * other device has its code (GH200's Linux aarch64 answer is the one
-     * of its compute capability's device) */
+    /* A device page and file per device code, with the answers `query
+     * --cc` gives: an Arm-host GPU's code (GB10's 12.1) gets its code's
+     * device where no other GPU made it, listing the Arm-host GPUs; its
+     * Linux aarch64 answer is theirs (test_truth holds GH200 to it). */
+    for (size_t k = 1; k < gs->ndevs; k += 2) {
+        struct sitedata_device *arm = &gs->devs[k], *dev = &gs->devs[k - 1];
+        if (!arm->feed || dev->feed)
+            continue;
+        struct gpu code = *arm->gpus[0];
+        code.arm_host = 0;
+        make_device(d, gs, dev, &code, names, nnames, companions);
+        dev->gpus = xmalloc(arm->ngpus * sizeof *dev->gpus);
+        memcpy(dev->gpus, arm->gpus, arm->ngpus * sizeof *dev->gpus);
+        dev->ngpus = arm->ngpus;
+    }
     for (size_t k = 0; k < gs->ndevs; k++)
-        gs->devs[k].has_page = gs->devs[k].feed && (k % 2 == 0 || !gs->devs[k - 1].feed);
+        gs->devs[k].has_page = k % 2 == 0 && gs->devs[k].feed;
     free(sorted);
     free(names);
 }
@@ -353,10 +365,8 @@ const struct sitedata_device *sitedata_device_at(const struct sitedata *d, size_
 const struct sitedata_device *sitedata_device_page_of(const struct sitedata *d,
                                                       const struct sitedata_device *dev)
 {
-    if (dev->has_page)
-        return dev;
     size_t k = (size_t)(dev - d->gpu_state->devs);
-    return &d->gpu_state->devs[k - 1]; /* the Arm-host device's code's */
+    return &d->gpu_state->devs[k & ~(size_t)1]; /* an Arm-host device's: its code's */
 }
 
 size_t sitedata_gpu_npythons(const struct sitedata *d)

@@ -78,8 +78,8 @@ struct sitedata_device {
     char id[24];             /* "6.1", "gfx1100": its device page and feed file */
     const struct gpu **gpus; /* its GPUs, by name (borrowed from the tables) */
     size_t ngpus;
-    int has_page; /* it has a device page and file: Arm-host devices have
-                   * one only when no other device has their code */
+    int has_page; /* it has a device page and file: every device code's
+                   * own (not Arm-host) device has */
 };
 
 /* One line of a GPU page's history: consecutive releases of one (project,

@@ -9,7 +9,7 @@
 //     XML parser would need a browser; a small structural check is enough).
 // usage: node validate.test.mjs --wheelarch PATH --work DIR
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { buildSite, Checker, parseArgs } from "../lib/nodetest.mjs";
@@ -53,6 +53,20 @@ for (const [file, def] of Object.entries(docs)) {
   c.ok(ok, `${file}.json validates against $defs/${def}: ` + JSON.stringify((validate.errors || []).slice(0, 3)));
 }
 
+// Every device's own file (api/v1/gpu/<device>.json) against $defs/gpu.
+{
+  const validate = ajv.getSchema("wheelarch#/$defs/gpu");
+  const files = readdirSync(path.join(site, "api/v1/gpu")).filter((f) => f.endsWith(".json"));
+  c.ok(validate && files.length > 20, `schema.json has $defs/gpu, and there are device files (${files.length})`);
+  let bad = [];
+  for (const f of files) {
+    const doc = JSON.parse(readFileSync(path.join(site, "api/v1/gpu", f), "utf8"));
+    if (!validate(doc)) bad.push(f + " " + JSON.stringify(validate.errors.slice(0, 2)));
+    if (f === "8.6.json") loaded.gpu = { doc, validate };
+  }
+  c.eq(bad.length, 0, "every api/v1/gpu/*.json validates against $defs/gpu: " + bad.slice(0, 3).join("; "));
+}
+
 // Broken copies must be rejected.
 function rejects(file, mutate, what) {
   const x = loaded[file];
@@ -71,6 +85,12 @@ rejects("index-table", (d) => {
   const proj = Object.values(plat)[0];
   Object.values(proj)[0].sass = "sm_86";
 }, "a string for a target list");
+rejects("gpu", (d) => { d.platforms["linux-x86_64"].grid.verdicts["2.8"].cu128 = "maybe"; }, "an unknown verdict in the grid");
+rejects("gpu", (d) => { d.platforms["linux-x86_64"].by_driver_python["3.12"] = [["525.60.13", "cu126"]]; }, "a short driver-table row");
+rejects("index-table", (d) => {
+  const plat = d.indexes.cu126.platforms["linux-x86_64"].torch;
+  plat["2.8"] = plat[Object.keys(plat)[0]];
+}, "a row keyed by its release alone");
 rejects("variants", (d) => {
   const p = Object.values(d.variants)[0];
   const r = Object.values(p)[0];

@@ -1,0 +1,151 @@
+"""The feed read as an installer reads it reaches the CLI's answer: for
+every device file (api/v1/gpu/<device>.json), platform, a set of Pythons
+and every driver that matters (each floor of the driver table, the driver
+just below it, none), contrib/feed-installer.py (which reads the device's
+file and index-table.json, and nothing else) names the same build - index,
+pin and verdict - as `wheelarch query --cc D --driver V --python P
+--platform X --json` (its recommendation, else its fallback), or nothing
+where the query has nothing.  Over the site fixture (its read rows' pins name versions read, looked up in
+index-table.json by its keys, its declared rows' a release with a
+wildcard); once more over HTTP on 127.0.0.1."""
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import watest  # noqa: E402
+
+args = watest.parse_args()
+c = watest.Checker()
+W = args.work
+EXAMPLE = os.path.join(HERE, "..", "..", "contrib", "feed-installer.py")
+sys.path.insert(0, os.path.dirname(EXAMPLE))
+import importlib.util  # noqa: E402
+
+spec = importlib.util.spec_from_file_location("feed_installer", EXAMPLE)
+fi = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(fi)
+
+PYTHONS = ("3.8", "3.12", "3.14t")
+
+
+def below(floor):
+    """The driver just below a floor: 525.60.13 -> 525.60.12, 580 -> 579.99.99."""
+    p = [int(x) for x in floor.split(".")]
+    if len(p) == 1:
+        return "%d.99.99" % (p[0] - 1)
+    while len(p) < 3:
+        p.append(0)
+    if p[2] > 0:
+        p[2] -= 1
+    elif p[1] > 0:
+        p[1] -= 1
+        p[2] = 99
+    else:
+        p[0] -= 1
+        p[1] = p[2] = 99
+    return "%d.%02d.%02d" % tuple(p)
+
+
+def cases(site):
+    """(device, platform, python, driver or None) to ask."""
+    out = []
+    folder = os.path.join(site, "api", "v1", "gpu")
+    for f in sorted(os.listdir(folder)):
+        dev = f[:-len(".json")]
+        with open(os.path.join(folder, f)) as fh:
+            doc = json.load(fh)
+        for plat, x in sorted(doc["platforms"].items()):
+            floors = set()
+            a = x["answer"] or {}
+            for r in a.get("by_driver") or []:
+                if r["min_driver"]:
+                    floors.add(r["min_driver"])
+            for t in (x.get("by_driver_python") or {}).values():
+                if isinstance(t, list):
+                    floors.update(r[0] for r in t if r[0])
+            drivers = [None]
+            for fl in sorted(floors):
+                drivers += [fl, below(fl)]
+            for py in PYTHONS:
+                for d in drivers:
+                    out.append((dev, plat, py, d))
+    return out
+
+
+def query(cache, dev, plat, py, drv):
+    argv = [args.wheelarch, "query", "--cc", dev, "--python", py, "--platform", plat, "--cache", cache, "--json"]
+    if drv:
+        argv += ["--driver", drv]
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    if p.returncode == 2 and "ROCm wheels for Linux x86_64 only" in p.stderr:
+        return None  # an AMD GPU on another platform: nothing installs
+    if p.returncode not in (0, 1, 4):
+        return ("error", p.stderr.strip())
+    q = json.loads(p.stdout)
+    if not q.get("applies"):
+        return None
+    a = q.get("recommendation") or q.get("fallback")
+    return (a["index"], a["pin"], a["verdict"]) if a else None
+
+
+def mine(site, dev, plat, py, drv):
+    out = fi.decide(site, dev, drv, py, plat)
+    i = out["install"]
+    return (i["index"], i["pin"], i["verdict"]) if i else None
+
+
+def compare(name, site, cache):
+    todo = cases(site)
+    if watest.sanitized(args):  # a sanitizer's binary: a tenth, every kind of case still met
+        todo = todo[::10]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=(os.cpu_count() or 2) + 1) as ex:
+        want = list(ex.map(lambda k: query(cache, *k), todo))
+    bad = []
+    installs = 0
+    for k, w in zip(todo, want):
+        g = mine(site, *k)
+        installs += g is not None
+        if g != w:
+            bad.append("%s %s python %s driver %s: feed %s, query %s" % (k + (g, w)))
+    print("%s: %d questions, %d with an install" % (name, len(todo), installs))
+    c.ok(len(todo) > 200 and installs > 100, "%s: enough questions (%d, %d installs)" % (name, len(todo), installs))
+    c.eq(bad[:5], [], "%s: the feed read as an installer reads it gives query's answer (%d differ)" % (name, len(bad)))
+
+
+# The site fixture: read rows (pins of versions read) and declared ones
+# (pins of a release with a wildcard).
+cache = watest.site_db(args)
+site = os.path.join(W, "site")
+p = watest.run(args, "build", "-q", "--cache", cache, "--out", site)
+c.eq(p.returncode, 0, "build the fixture site: " + p.stderr.strip())
+compare("fixture", site, cache)
+
+# Over HTTP, as an installer fetches it: the command line, its exit status
+# and its JSON.
+srv = subprocess.Popen([sys.executable, "-m", "http.server", "-b", "127.0.0.1", "0", "-d", site],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+try:
+    line = srv.stdout.readline()  # "Serving HTTP on 127.0.0.1 port N ..."
+    port = int(line.split(" port ")[1].split()[0])
+    url = "http://127.0.0.1:%d" % port
+    p = subprocess.run([sys.executable, EXAMPLE, url, "8.6", "--driver", "535.104.05", "--python", "3.12", "--json"],
+                       capture_output=True, text=True, timeout=60)
+    got = json.loads(p.stdout) if p.stdout else {}
+    want = query(cache, "8.6", "linux-x86_64", "3.12", "535.104.05")
+    i = got.get("install") or {}
+    c.eq((i.get("index"), i.get("pin"), i.get("verdict")), want, "over HTTP: the same build as query")
+    c.eq(p.returncode, 0 if want and want[2] == "native" else 4 if want else 1, "over HTTP: its exit status")
+    c.ok(i.get("pip", "").startswith("pip install torch==") and i.get("sass"), "over HTTP: the command and the build's targets: %r" % i)
+    p = subprocess.run([sys.executable, EXAMPLE, url, "8.6", "--driver", "300.1", "--python", "3.12"],
+                       capture_output=True, text=True, timeout=60)
+    c.ok(p.returncode == 1 and "update it to" in p.stdout, "a driver older than every build: exit 1, update it: " + p.stdout.strip())
+    p = subprocess.run([sys.executable, EXAMPLE, url, "9.9", "--python", "3.12"], capture_output=True, text=True, timeout=60)
+    c.ok(p.returncode == 2 and "feed-installer:" in p.stderr, "a device with no file: exit 2, one line: " + p.stderr.strip())
+finally:
+    srv.terminate()
+    srv.wait()
+c.done()
