@@ -283,14 +283,44 @@ static int driver_tier(const struct dbview_row *r, const struct toolkit *driver_
     return dotver_cmp(&r->cuda, &mm) > 0;
 }
 
-/* The best of judged rows: native first, then PTX JIT; then variants the
- * driver supports natively, the newest CUDA (or ROCm) among them; then
- * those that need minor-version compatibility, the oldest CUDA (the least
- * ahead of the driver).  Returns the position in idx or -1. */
+/* Whether a row's code is known only with low confidence: a declared
+ * row whose arch list PyTorch's build configuration gives only loosely
+ * (docs/answers.md). */
+static int low_confidence(const struct dbview_row *r)
+{
+    const char *conf = dbview_row_confidence(r);
+    return r->status == VIEW_DECLARED && conf && strcmp(conf, "low") == 0;
+}
+
+/* Whether row i (verdict vi) beats row b (verdict vb) on the verdict, the
+ * driver's tier and the CUDA (or ROCm) version, confidence aside. */
+static int ahead(const struct dbview_row *ri, int vi, const struct dbview_row *rb, int vb,
+                 const struct toolkit *driver_cuda)
+{
+    if (vi != vb)
+        return vi < vb;
+    int tb = driver_tier(rb, driver_cuda), ti = driver_tier(ri, driver_cuda);
+    int cmp = dotver_cmp(&ri->cuda, &rb->cuda);
+    struct dotver x, y;
+    if (cmp == 0 && tables_variant_rocm(ri->variant, &x) && tables_variant_rocm(rb->variant, &y))
+        cmp = dotver_cmp(&x, &y); /* the newest ROCm */
+    return ti < tb || (ti == tb && (ti == 0 ? cmp > 0 : cmp < 0));
+}
+
+/* The best of judged rows: native first, then PTX JIT; then a row known
+ * with more than low confidence over one known only loosely (a declared
+ * arch list PyTorch's configuration gives with low confidence is not the
+ * first thing to install when a surer build has the same verdict); then
+ * variants the driver supports natively, the newest CUDA (or ROCm) among
+ * them; then those that need minor-version compatibility, the oldest CUDA
+ * (the least ahead of the driver).  Returns the position in idx or -1;
+ * *passed_low: a low-confidence row with the same verdict would have won
+ * but for its confidence. */
 static int best_of(const struct qctx *c, const size_t *idx, const struct compat_result *const *res,
-                   size_t n, const struct toolkit *driver_cuda, int python)
+                   size_t n, const struct toolkit *driver_cuda, int python, int *passed_low)
 {
     int best = -1;
+    *passed_low = 0;
     for (size_t i = 0; i < n; i++) {
         int v = res[i]->verdict;
         if (v != COMPAT_NATIVE && v != COMPAT_PTX_JIT)
@@ -302,15 +332,17 @@ static int best_of(const struct qctx *c, const size_t *idx, const struct compat_
             continue;
         }
         const struct dbview_row *ri = c->rows[idx[i]], *rb = c->rows[idx[best]];
-        int tb = driver_tier(rb, driver_cuda), ti = driver_tier(ri, driver_cuda);
-        int cmp = dotver_cmp(&ri->cuda, &rb->cuda);
-        struct dotver vi, vb;
-        if (cmp == 0 && tables_variant_rocm(ri->variant, &vi) &&
-            tables_variant_rocm(rb->variant, &vb))
-            cmp = dotver_cmp(&vi, &vb); /* the newest ROCm */
-        if (v < res[best]->verdict ||
-            (v == res[best]->verdict && (ti < tb || (ti == tb && (ti == 0 ? cmp > 0 : cmp < 0)))))
+        int vb = res[best]->verdict, li = low_confidence(ri), lb = low_confidence(rb);
+        if (v != vb ? v < vb : li != lb ? lb : ahead(ri, v, rb, vb, driver_cuda))
             best = (int)i;
+    }
+    for (size_t i = 0; best >= 0 && i < n; i++) {
+        const struct dbview_row *ri = c->rows[idx[i]], *rb = c->rows[idx[best]];
+        int v = res[i]->verdict;
+        if (v == res[best]->verdict && low_confidence(ri) && !low_confidence(rb) &&
+            !(python && c->py && c->py[idx[i]] == 0) &&
+            ahead(ri, v, rb, res[best]->verdict, driver_cuda))
+            *passed_low = 1;
     }
     return best;
 }
@@ -334,12 +366,14 @@ int qi_decide_release(const struct qctx *c, size_t k, const char *exact, int has
                      ? qi_judge_driver(c, idx[i], driver)
                      : c->plain[idx[i]];
     }
-    int b = best_of(c, idx, res, n, dcuda, python);
+    int passed_low;
+    int b = best_of(c, idx, res, n, dcuda, python, &passed_low);
     if (b < 0)
         return 0;
     a->row = (long)idx[b];
     a->res = *res[b];
     a->tier = driver_tier(c->rows[idx[b]], dcuda);
+    a->passed_low = passed_low;
     return 1;
 }
 
@@ -555,6 +589,13 @@ const char *qi_why_chosen(const struct qctx *c, const struct choice *a, int has_
         return "native code for this GPU; its CUDA is newer than the driver's and runs through "
                "CUDA minor-version compatibility (update the driver to use a newer variant "
                "fully)";
+    if (a->passed_low)
+        return c->amd ? "native code for this GPU, the newest ROCm among such variants known with "
+                        "more than low confidence (a newer variant's arch list is only a "
+                        "low-confidence reading of PyTorch's build configuration)"
+                      : "native code for this GPU, the newest CUDA among such variants known with "
+                        "more than low confidence (a newer variant's arch list is only a "
+                        "low-confidence reading of PyTorch's build configuration)";
     if (c->amd)
         return "native code for this GPU, the newest ROCm among such variants";
     if (has_driver)

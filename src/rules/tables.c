@@ -15,6 +15,7 @@
 #include "datatable.h"
 #include "fsutil.h"
 #include "observed.h"
+#include "jetson.h"
 #include "schedule.h"
 #include "strbuf.h"
 #include "strmap.h"
@@ -118,6 +119,8 @@ int tables_load(const char *dir, struct tables *t, struct wa_error *err)
     if (rc == 0)
         rc = schedule_load(dir, t, err);
     if (rc == 0)
+        rc = jetson_load(dir, t, err);
+    if (rc == 0)
         tablesi_build_indexes(t);
     if (rc < 0)
         tables_free(t);
@@ -174,6 +177,7 @@ void tables_free(struct tables *t)
     free(t->declared);
     observed_free(t->observed, t->nobserved);
     schedule_free(t->schedule, t->nschedule);
+    jetson_free(t->jetson, t->njetson);
     for (size_t i = 0; i < t->nreleases; i++) {
         struct release_info *r = &t->releases[i];
         free(r->project);

@@ -182,6 +182,7 @@ struct companion {
 
 struct observed;
 struct schedule;
+struct jetson_build;
 
 struct strmap;
 struct tables {
@@ -222,6 +223,8 @@ struct tables {
     size_t nobserved;
     struct schedule *schedule; /* scheduled releases (schedule.h) */
     size_t nschedule;
+    struct jetson_build *jetson; /* NVIDIA's builds per JetPack (jetson.h) */
+    size_t njetson;
     char checked_on[11]; /* the newest checked_on of the declared data, "" if none */
     /* Lookups by key, made by tables_load with the rows (a tables not
      * loaded has neither): "project|release|platform" and

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "answer.h"
+#include "jetson.h"
 #include "stack.h"
 #include "strbuf.h"
 #include "tmpl.h"
@@ -233,6 +234,55 @@ static void choices_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
 
 static const struct tmpl_type choices_type = {NULL, choices_len, choices_at};
 
+/* NVIDIA's builds for a Jetson: p is the page, at the build's place in
+ * the tables. */
+static void jetson_get(const struct tmpl_value *v, const char *name, size_t len,
+                       struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct jetson_build *b = &p->d->t->jetson[v->at];
+    out->kind = TMPL_MISSING;
+    if (IS("jetpack"))
+        tmpl_value_str(b->jetpack, out);
+    else if (IS("l4t"))
+        tmpl_value_str(b->l4t, out);
+    else if (IS("cuda"))
+        tmpl_value_str(b->cuda, out);
+    else if (IS("python"))
+        tmpl_value_str(b->python, out);
+    else if (IS("torch"))
+        tmpl_value_str(b->torch_text, out);
+    else if (IS("index_url") && b->index_url[0])
+        tmpl_value_str(b->index_url, out);
+    else if (IS("where"))
+        tmpl_value_str(b->where, out);
+}
+
+static const struct tmpl_type jetson_type = {jetson_get, NULL, NULL};
+
+/* The builds of the tables that run on the page's Jetson: a filtered
+ * array, its entries at their place in t->jetson. */
+static size_t jetsons_len(const struct tmpl_value *v)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    size_t n = 0;
+    for (size_t i = 0; i < p->d->t->njetson; i++)
+        n += jetson_runs_on(&p->d->t->jetson[i], p->g->cc);
+    return n;
+}
+
+static void jetsons_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    size_t k = 0;
+    for (;; k++)
+        if (jetson_runs_on(&p->d->t->jetson[k], p->g->cc) && i-- == 0)
+            break;
+    sitedata_object(&jetson_type, p, k, out);
+}
+
+static const struct tmpl_type jetsons_type = {NULL, jetsons_len, jetsons_at};
+
 /* The other chips sold under the name: p is the GPU. */
 static size_t others_len(const struct tmpl_value *v)
 {
@@ -299,6 +349,10 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_strf(out, "device/%s/", sitedata_device_page_of(p->d, dev)->id);
     else if (IS("all_declared"))
         tmpl_value_bool(dev->declared_only, out);
+    else if (IS("jetson_builds") && g->tegra)
+        sitedata_array(&jetsons_type, p, 0, out);
+    else if (IS("has_jetson_builds"))
+        tmpl_value_bool(g->tegra && jetsons_len(&(struct tmpl_value){.p = p}) > 0, out);
     else if (IS("device_file"))
         tmpl_value_strf(out, "api/v1/gpu/%s.json", sitedata_device_page_of(p->d, dev)->id);
     else if (IS("has_grid")) {

@@ -104,6 +104,11 @@
       var unit = "gb".indexOf(last) === 0 || "gib".indexOf(last) === 0;
       if (unit && k.s.length >= 2 && k.glued[k.s.length - 1] && isDigits(k.s[k.s.length - 2])) cut = 2;
       else if (alone && (startsWord(last) || (isDigits(last) && k.s.length >= 2))) cut = 1;
+      // a brand being typed ("g", "gefo", "am") names its vendor, as the
+      // whole word would
+      if (cut === 1) BRAND.forEach(function (w) {
+        if (w.length > last.length && w.indexOf(last) === 0 && !k.vendor) k.vendor = w === "nvidia" || w === "geforce" ? 1 : 2;
+      });
       k.s.length -= cut;
       k.glued.length -= cut;
       k.ignored += cut;
@@ -223,9 +228,23 @@
       r.gpu = null;
       r.formDiffers = false;
     }
-    if (r.kind !== "none" || !typing) return r;
+    if (!typing) return r;
+    if (r.kind !== "none" && !r.openWord) return r;
     var again = resolveAs(gpus, query, true);
     if (!again.dropped || again.kind === "none") return r;
+    if (r.kind !== "none") {
+      // the open word matches some names ("g": "... Blackwell Generation")
+      // and may still become a dropped word ("GeForce"): both lists, the
+      // names it matches first, so typing never narrows to the wrong ones
+      var seen = r.matches.map(function (x) { return x.gpu; });
+      again.matches.forEach(function (x) { if (seen.indexOf(x.gpu) < 0 && r.matches.length < MAX) { r.matches.push(x); seen.push(x.gpu); } });
+      again.all.forEach(function (g) { if (r.all.indexOf(g) < 0) r.all.push(g); });
+      r.total = r.all.length;
+      r.decided = false;
+      r.cc = null;
+      r.gpu = null;
+      return r;
+    }
     again.decided = false;
     again.cc = null;
     again.gpu = null;

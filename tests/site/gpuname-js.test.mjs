@@ -59,14 +59,20 @@ for (const name of ["NVIDIA GeForce RTX 3060 Laptop GPU", "NVIDIA H100 80GB HBM3
   "Radeon RX 7900 XTX", "NVIDIA GeForce GTX 1080 Ti", "AMD Instinct MI300X", "NVIDIA H100 PCIe"]) {
   const whole = G.resolve(gpus, name, { typing: true });
   if (!c.ok(whole.decided, `'${name}' answers when typed whole`)) continue;
-  const empty = [], wrong = [];
+  const empty = [], wrong = [], lost = [];
   for (let i = 1; i <= name.length; i++) {
     const p = name.slice(0, i);
     if (!p.trim()) continue;
     const r = G.resolve(gpus, p, { typing: true });
     if (!(r.all || []).length) empty.push(p);
     if (r.decided && r.cc !== whole.cc) wrong.push(p + " -> " + r.cc);
+    // while a brand is being typed the list holds the GPU being typed:
+    // "g" is GeForce as much as "... Blackwell Generation"
+    const open = (/([a-z]+)$/i.exec(p) || ["", ""])[1].toLowerCase();
+    const brand = open && ["nvidia", "geforce", "amd", "radeon", "instinct"].some((w) => w.length > open.length && w.startsWith(open));
+    if (brand && !(r.all || []).some((g) => whole.gpu && g.name === whole.gpu.name)) lost.push(p);
   }
+  c.ok(lost.length === 0, `'${name}' typed letter by letter: the GPU typed stays in the list (lost at ${JSON.stringify(lost.slice(0, 6))})`);
   c.ok(empty.length === 0, `'${name}' typed letter by letter: the list never empties (empty at ${JSON.stringify(empty)})`);
   c.ok(wrong.length === 0, `'${name}' typed letter by letter: no prefix answers for another device (${JSON.stringify(wrong)})`);
 }

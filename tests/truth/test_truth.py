@@ -57,9 +57,10 @@ CASES = [
          index="cu101", pin="1.3.0", verdict="native", min_driver="418.39",
          full_driver=None,  # before CUDA 11 the toolkit's own driver is the floor
          pypi_runs=False, fallback=True, newest_with_code="1.3.0"),
-    # RX 7900 XTX, gfx1100: torch 2.14's ROCm variants; the newest ROCm with gfx1100.
+    # RX 7900 XTX, gfx1100: torch 2.14's ROCm variants rocm7.2 (medium confidence) and
+    # rocm7.14 (low) both list gfx1100; the newest known with more than low confidence wins.
     dict(gpu="RX 7900 XTX", slug="amd-radeon-rx-7900-xtx", platform="linux-x86_64",
-         index="rocm7.14", pin="2.14.*", verdict="native", min_driver=None, full_driver=None,
+         index="rocm7.2", pin="2.14.*", verdict="native", min_driver=None, full_driver=None,
          pypi_runs=False, fallback=False),
 ]
 

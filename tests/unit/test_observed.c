@@ -23,6 +23,7 @@
 #include "harness.h"
 #include "csvfile.h"
 #include "fsutil.h"
+#include "jetson.h"
 #include "observed.h"
 #include "schedule.h"
 #include "tables.h"
@@ -347,6 +348,64 @@ static void rules(const char *data)
            strcmp(err.msg, "pytorch_release_schedule.csv line 2: planned_date \"2026-13-01\" is "
                            "not a date") == 0,
        "a bad schedule date: %s", err.msg);
+    put(dir, "pytorch_release_schedule.csv",
+        "project,release,planned_date,branch_cut,status,notes,source,checked_on\n");
+
+    /* NVIDIA's Jetson builds: the shipped rows (every Jetson the GPU
+     * table has, Thor aside, which runs the SBSA wheels, has one; an
+     * index or a page for each, https), and bad ones named */
+    OK(tables_load(dir, &t, &err) == 0, "the shipped Jetson table loads: %s", err.msg);
+    OK(t.njetson >= 4, "the shipped Jetson table has its rows (%zu)", t.njetson);
+    for (size_t i = 0; i < t.ngpus; i++) {
+        const struct gpu *g = &t.gpus[i];
+        if (!g->tegra || g->cc == 110 || g->cc == 101 || g->cc < 53)
+            continue; /* Thor: SBSA wheels; TK1 (3.2): no PyTorch build */
+        size_t runs = 0;
+        for (size_t k = 0; k < t.njetson; k++)
+            runs += jetson_runs_on(&t.jetson[k], g->cc);
+        OK(runs > 0, "%s (%u): NVIDIA's build for it is named", g->name, g->cc);
+    }
+    tables_free(&t);
+    static const char JP_HEADER[] =
+        "jetpack,l4t,cuda,python,torch,devices,index_url,where,source,checked_on\n";
+    static const struct {
+        const char *row, *want;
+    } jbads[] = {
+        {"6.1,R36.4,12.6,3.10,2.5.0,8.7;x,,https://a.example/,s,2026-11-28\n",
+         "jetson_pytorch.csv line 2: devices \"8.7;x\" is not a list of X.Y"},
+        {"6.1,R36.4,12.6,3.10,2.5.0,,,https://a.example/,s,2026-11-28\n",
+         "jetson_pytorch.csv line 2: no devices"},
+        {"6.1,R36.4,12.6,3.10,2.5.0,8.7,http://a.example/,https://a.example/,s,2026-11-28\n",
+         "jetson_pytorch.csv line 2: index_url \"http://a.example/\" is not https"},
+        {"6.1,R36.4,12.6,3.10,2.5.0,8.7,,javascript:x,s,2026-11-28\n",
+         "jetson_pytorch.csv line 2: where \"javascript:x\" is not https"},
+        {"6.1,R36.4,12.6,3.10,2.5.0,8.7,,https://a.example/,s,yesterday\n",
+         "jetson_pytorch.csv line 2: checked_on \"yesterday\" is not a date"},
+    };
+    for (size_t i = 0; i < sizeof jbads / sizeof jbads[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, "%s%s", JP_HEADER, jbads[i].row);
+        put(dir, "jetson_pytorch.csv", text);
+        int rc = tables_load(dir, &t, &err);
+        OK(rc < 0 && strcmp(err.msg, jbads[i].want) == 0, "bad Jetson row %zu: got \"%s\"", i,
+           rc < 0 ? err.msg : "(loaded)");
+        if (rc == 0)
+            tables_free(&t);
+    }
+    put(dir, "jetson_pytorch.csv",
+        "jetpack,l4t,cuda,python,torch,devices,index_url,where,source,checked_on\n"
+        "6.1,R36.4,12.6,3.10,2.4.0;2.5.0,8.7;7.2,https://i.example/jp6,https://a.example/,s,"
+        "2026-11-28\n");
+    OK(tables_load(dir, &t, &err) == 0, "a good Jetson row loads: %s", err.msg);
+    if (t.njetson == 1) {
+        STR_EQ(t.jetson[0].torch_text, "2.4.0, 2.5.0", "the versions in words");
+        OK(jetson_runs_on(&t.jetson[0], 87) && jetson_runs_on(&t.jetson[0], 72) &&
+               !jetson_runs_on(&t.jetson[0], 65),
+           "runs on 8.7 and 7.2, not 6.5");
+    } else {
+        OK(0, "one Jetson row: %zu", t.njetson);
+    }
+    tables_free(&t);
     rm_data(dir);
 }
 
