@@ -101,6 +101,7 @@ bench: build
 	bench/scan.sh $(BUILD)
 	bench/crawl.sh $(BUILD)
 	bench/build.sh $(BUILD)
+	bench/answer.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-san $(BUILD)-asan $(BUILD)-fuzz

@@ -1,0 +1,108 @@
+// Time to answer, as a phone on a slow network meets the site: from the
+// start of a navigation to a visible install command, with Chromium's CPU
+// throttled 4x and the network shaped (CDP Network.emulateNetworkConditions).
+//
+//   node bench/answer-time.mjs SITE_DIR
+//
+// Two ways in, each run three times (the median is printed): a GPU page
+// opened directly (its answer is in its HTML), and the home page with a
+// name typed as soon as it loads (the filter loads gpuname.js, answers.js
+// and driver.js, then answers).  Two network profiles: "3G" (Lighthouse's
+// mobile 3G: 300 ms round trip, 700 kbit/s each way) and Chrome DevTools'
+// "Slow 3G" (2,000 ms, 400 kbit/s down).  The reference, measured in the
+// same run and profile, is a 1-byte page: the network's own floor; each
+// line prints the ratio to it.  The site is served gzipped, as static hosts
+// serve it; the bytes printed are the bytes transferred.  Target: the answer visible within 2 s on 3G,
+// a GPU page at most 40 KB of HTML.
+import { chromium } from "../tests/node_modules/playwright-core/index.mjs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { CHROMIUM, CHROMIUM_ARGS } from "../tests/lib/nodetest.mjs";
+
+// The site served on 127.0.0.1 as a static host serves it: gzip for a
+// client that accepts it (GitHub Pages, nginx's gzip_static, a CDN).
+const TYPES = { ".html": "text/html; charset=utf-8", ".css": "text/css", ".js": "text/javascript",
+  ".json": "application/json", ".svg": "image/svg+xml" };
+function serve(root) {
+  const server = createServer((req, res) => {
+    let f = path.join(root, decodeURIComponent(new URL(req.url, "http://x").pathname));
+    if (!f.startsWith(root)) { res.writeHead(403).end(); return; }
+    if (existsSync(f) && statSync(f).isDirectory()) f = path.join(f, "index.html");
+    if (!existsSync(f)) { res.writeHead(404).end(); return; }
+    let body = readFileSync(f);
+    const head = { "Content-Type": TYPES[path.extname(f)] || "application/octet-stream" };
+    if (/\bgzip\b/.test(req.headers["accept-encoding"] || "")) {
+      body = gzipSync(body);
+      head["Content-Encoding"] = "gzip";
+    }
+    res.writeHead(200, head).end(body);
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () =>
+    resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) })));
+}
+
+const site = path.resolve(process.argv[2] || "site");
+writeFileSync(path.join(site, "floor.html"), "x");
+const PROFILES = {
+  "3G": { latency: 300, downloadThroughput: 700 * 1000 / 8, uploadThroughput: 700 * 1000 / 8 },
+  "Slow 3G": { latency: 2000, downloadThroughput: 400 * 1000 / 8, uploadThroughput: 400 * 1000 / 8 },
+};
+const GPU_PAGE = process.env.GPU_PAGE || "gpu/geforce-rtx-3060-laptop-gpu/";
+const NAME = process.env.GPU_NAME || "NVIDIA GeForce RTX 3060 Laptop GPU";
+const median = (a) => a.slice().sort((x, y) => x - y)[Math.floor(a.length / 2)];
+
+const srv = await serve(site);
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+
+async function timed(profile, fn) {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 800 }, isMobile: true, hasTouch: true });
+  const page = await ctx.newPage();
+  const cdp = await ctx.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, ...PROFILES[profile] });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+  let bytes = 0;
+  cdp.on("Network.loadingFinished", (e) => { bytes += e.encodedDataLength; });
+  const t0 = Date.now();
+  await fn(page);
+  const ms = Date.now() - t0;
+  await page.waitForLoadState("load"); /* the bytes of everything it loads */
+  await page.waitForTimeout(200);
+  await ctx.close();
+  return { ms, bytes };
+}
+
+const out = [];
+for (const profile of Object.keys(PROFILES)) {
+  const runs = { floor: [], gpu: [], home: [] };
+  let gpuBytes = 0, homeBytes = 0;
+  for (let i = 0; i < 3; i++) {
+    runs.floor.push((await timed(profile, (p) => p.goto(srv.url + "floor.html"))).ms);
+    const g = await timed(profile, async (p) => {
+      await p.goto(srv.url + GPU_PAGE, { waitUntil: "commit" });
+      await p.locator("pre.answer-cmd").first().waitFor({ state: "visible", timeout: 60000 });
+    });
+    runs.gpu.push(g.ms);
+    gpuBytes = g.bytes;
+    const h = await timed(profile, async (p) => {
+      await p.goto(srv.url, { waitUntil: "commit" });
+      await p.locator("#q").waitFor({ state: "visible", timeout: 60000 });
+      await p.fill("#q", NAME);
+      await p.locator("#answer pre, #answer code").first().waitFor({ state: "visible", timeout: 60000 });
+    });
+    runs.home.push(h.ms);
+    homeBytes = h.bytes;
+  }
+  const floor = median(runs.floor);
+  const html = statSync(path.join(site, GPU_PAGE, "index.html")).size;
+  out.push(`${profile}, CPU x4: network floor (1-byte file) ${floor} ms`);
+  out.push(`  GPU page (${GPU_PAGE}, HTML ${html} bytes, ${gpuBytes} bytes transferred): command visible in ${median(runs.gpu)} ms, ${(median(runs.gpu) / floor).toFixed(1)}x the floor`);
+  out.push(`  home page, "${NAME}" typed at once (${homeBytes} bytes transferred): command visible in ${median(runs.home)} ms, ${(median(runs.home) / floor).toFixed(1)}x the floor`);
+}
+await browser.close();
+await srv.close();
+console.log(out.join("\n"));
+console.log("target: the answer visible within 2,000 ms on 3G; a GPU page at most 40 KB of HTML");
