@@ -160,6 +160,20 @@ static void answer_get(const struct tmpl_value *v, const char *name, size_t len,
     const struct answer_install *i = v->at == 0   ? r->recommendation
                                      : v->at == 1 ? r->fallback
                                                   : r->newest_with_code;
+    if (sitedata_name_is(name, len, "table_driver")) {
+        /* the driver from which the driver table gives this very build:
+         * what the headline names, so that it and the table agree */
+        out->kind = TMPL_MISSING;
+        for (size_t j = 0; j < r->nby_driver; j++)
+            if (r->by_driver[j].row == i->row && strcmp(r->by_driver[j].pin, i->pin) == 0 &&
+                r->by_driver[j].floor[0]) {
+                tmpl_value_str(r->by_driver[j].floor, out);
+                if (strcmp(r->by_driver[j].floor, answer_install_min_driver(i)) == 0)
+                    out->kind = TMPL_MISSING; /* the same driver: nothing to add */
+                return;
+            }
+        return;
+    }
     install_field(i, INSTALL_ANSWER, v->at < 2 ? x->python_text[v->at] : NULL, name, len, out);
 }
 

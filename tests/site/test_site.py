@@ -408,6 +408,21 @@ c.ok("assets/answers.js" not in loaded, "the answers load only when the filter i
 # Every GPU page at most 40 KB of HTML before compression (the grid and the
 # answer; the whole history is on its device page), and what its scripts
 # read (the device's feed file) a fetch of its own.
+# One driver for one build on a page: where a platform has a driver table,
+# its headline's driver is the table's line for the same index.
+mismatch, checked = [], 0
+for f in glob.glob(os.path.join(site, "gpu", "*", "index.html")):
+    html_text = read(f)
+    for blk in re.findall(r'<div class="platform" data-platform="[^"]+">(.*?)</details>', html_text, re.S):
+        m = re.search(r'class="headline">.*?Use the <strong>([^<]+)</strong> index with NVIDIA driver ([0-9.]+) or newer', blk, re.S)
+        if not m or '<table class="drivers">' not in blk:
+            continue
+        checked += 1
+        lines = re.findall(r'<tr><td>≥ ([0-9.]+)</td><td><strong>([^<]+)</strong>', blk)
+        if (m.group(2), m.group(1)) not in lines:
+            mismatch.append("%s: headline %s from %s, table %s" % (os.path.basename(os.path.dirname(f)), m.group(1), m.group(2), lines[:3]))
+c.ok(checked > 100, "GPU pages with a headline and a driver table: %d" % checked)
+c.eq(mismatch[:3], [], "the headline's driver is the driver table's line for its build (%d differ)" % len(mismatch))
 gpu_sizes = sorted((os.path.getsize(p), p) for p in glob.glob(os.path.join(site, "gpu", "*", "index.html")))
 print("GPU pages: %d, %d to %d bytes" % (len(gpu_sizes), gpu_sizes[0][0], gpu_sizes[-1][0]))
 c.ok(gpu_sizes[-1][0] <= 40 * 1024, "every GPU page at most 40 KB: the largest is %s (%d bytes)" % gpu_sizes[-1][::-1])
