@@ -141,7 +141,7 @@ static int device_pages(struct ctx *c, struct sitedata *d, const struct page_kin
         free(title);
         free(path);
         if (rc == 0) {
-            json_t *doc = sitedata_device_json(d, dev);
+            json_t *doc = sitedata_device_json(&p);
             char *file = xasprintf("api/v1/gpu/%s.json", sitedata_device_id(dev));
             rc = sitei_put_json(c, file, doc, err);
             free(file);

@@ -20,6 +20,7 @@
 #include "dbview.h"
 #include "error.h"
 #include "grid.h"
+#include "relgrid.h"
 #include "strbuf.h"
 #include "tables.h"
 
@@ -224,8 +225,11 @@ struct sitedata_device_page {
     char *path;       /* device/<id>/ */
     char *title;      /* "Compute capability 6.1", "AMD gfx1100" */
     char **gpu_pages; /* per GPU of the device, its page (gpu/<slug>/) */
+    /* per platform (sitedata_platforms' order): every release's grid, empty
+     * where the platform does not apply; the page shows those with rows */
+    struct relgrid grid[3];
+    char *html[3]; /* the grids with rows as tables, the first nplat */
     const char *plat[3];
-    char *html[3]; /* per platform with a grid, its table */
     size_t nplat;
 };
 const char *sitedata_device_id(const struct sitedata_device *dev); /* "6.1" */
@@ -233,7 +237,8 @@ void sitedata_device_page_make(const struct sitedata *d, const struct sitedata_d
                                struct sitedata_device_page *p);
 void sitedata_device_page_free(struct sitedata_device_page *p);
 void sitedata_device_page_value(const struct sitedata_device_page *p, struct tmpl_value *out);
-json_t *sitedata_device_json(const struct sitedata *d, const struct sitedata_device *dev);
+/* The device's feed file, from its page's data (the same grids). */
+json_t *sitedata_device_json(const struct sitedata_device_page *p);
 
 /* The home page's data, typed: the GPUs by segment with their status at
  * a glance, and the three newest torch releases with their variants. */

@@ -6,6 +6,7 @@
  */
 #include "sitedata_impl.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,21 +37,12 @@ void sitedata_device_page_make(const struct sitedata *d, const struct sitedata_d
     }
     for (int k = 0; k < SITEDATA_NPLATFORMS; k++) {
         const struct answer_result *r = dev->res[k];
-        if (!r || !r->applies)
+        if (r && r->applies)
+            relgrid_make(&d->grid, dev->cc, sitedata_platforms[k], 0, NULL, &p->grid[k]);
+        if (!p->grid[k].nrel)
             continue;
-        struct relgrid g;
-        relgrid_make(&d->grid, dev->cc, sitedata_platforms[k], 0, NULL, &g);
-        if (g.nrel) {
-            char id[48], cap[96];
-            snprintf(id, sizeof id, "grid-%s", sitedata_platforms[k]);
-            snprintf(cap, sizeof cap, "torch on %s, release by %s variant",
-                     sitedata_platform_name(sitedata_platforms[k]), p->amd ? "ROCm" : "CUDA");
-            struct strbuf b = STRBUF_INIT;
-            relgrid_html(&g, id, cap, &b);
-            p->plat[p->nplat] = sitedata_platforms[k];
-            p->html[p->nplat++] = strbuf_detach(&b, NULL);
-        }
-        relgrid_free(&g);
+        p->plat[p->nplat] = sitedata_platforms[k];
+        p->html[p->nplat++] = sitedata_grid_html(&p->grid[k], k, p->amd);
     }
 }
 
@@ -58,6 +50,8 @@ void sitedata_device_page_free(struct sitedata_device_page *p)
 {
     for (size_t k = 0; k < p->nplat; k++)
         free(p->html[k]);
+    for (int k = 0; k < SITEDATA_NPLATFORMS; k++)
+        relgrid_free(&p->grid[k]);
     for (size_t i = 0; i < p->dev->ngpus; i++)
         free(p->gpu_pages[i]);
     free(p->gpu_pages);
@@ -156,16 +150,14 @@ void sitedata_device_page_value(const struct sitedata_device_page *p, struct tmp
     sitedata_object(&page_type, p, 0, out);
 }
 
-json_t *sitedata_device_json(const struct sitedata *d, const struct sitedata_device *dev)
+json_t *sitedata_device_json(const struct sitedata_device_page *p)
 {
-    int amd = dev->cc >= TABLES_AMD_MIN;
+    const struct sitedata_device *dev = p->dev;
     json_t *o = json_object();
-    json_object_set_new(o, "meta", sitedata_meta_copy(d));
+    json_object_set_new(o, "meta", sitedata_meta_copy(p->d));
     json_object_set_new(o, "device", json_string(dev->id));
-    json_object_set_new(o, "vendor", json_string(amd ? "amd" : "nvidia"));
-    char *page = xasprintf("device/%s/", dev->id);
-    json_object_set_new(o, "page", json_string(page));
-    free(page);
+    json_object_set_new(o, "vendor", json_string(p->amd ? "amd" : "nvidia"));
+    json_object_set_new(o, "page", json_string(p->path));
     json_t *gpus = json_array();
     for (size_t i = 0; i < dev->ngpus; i++) {
         json_t *g = json_object();
@@ -183,10 +175,7 @@ json_t *sitedata_device_json(const struct sitedata *d, const struct sitedata_dev
         json_object_set_new(x, "by_driver_python",
                             r && r->applies && r->nby_driver ? sitedata_py_tables_json(r)
                                                              : json_null());
-        struct relgrid g;
-        relgrid_make(&d->grid, dev->cc, plat, 0, NULL, &g);
-        json_object_set_new(x, "grid", r && r->applies ? relgrid_json(&g) : json_null());
-        relgrid_free(&g);
+        json_object_set_new(x, "grid", r && r->applies ? relgrid_json(&p->grid[k]) : json_null());
         json_object_set_new(plats, plat, x);
     }
     json_object_set_new(o, "platforms", plats);

@@ -254,15 +254,8 @@ static void make_device(struct sitedata *d, struct sitedata_gpu_state *gs,
         const struct answer_install *a = answer_runs(r);
         relgrid_make(&d->grid, g->cc, sitedata_platforms[p], RELGRID_PAGE_RELEASES,
                      a ? a->row : NULL, &dev->pgrid[p]);
-        if (!dev->pgrid[p].nrel)
-            continue;
-        char id[48], cap[96];
-        snprintf(id, sizeof id, "grid-%s", sitedata_platforms[p]);
-        snprintf(cap, sizeof cap, "torch on %s, release by %s variant",
-                 sitedata_platform_name(sitedata_platforms[p]), g->amd ? "ROCm" : "CUDA");
-        struct strbuf b = STRBUF_INIT;
-        relgrid_html(&dev->pgrid[p], id, cap, &b);
-        dev->grid_html[p] = strbuf_detach(&b, NULL);
+        if (dev->pgrid[p].nrel)
+            dev->grid_html[p] = sitedata_grid_html(&dev->pgrid[p], p, g->amd);
     }
 }
 

@@ -107,6 +107,9 @@ struct sitedata_history_group {
 };
 
 /* sitedata_text.c */
+/* A grid as the table a page shows for platform k (its caption names the
+ * platform and the vendor's kind of variant); caller frees. */
+char *sitedata_grid_html(const struct relgrid *g, int k, int amd);
 const char *sitedata_platform_name(const char *id);
 /* An id not yet used on a page (used: its ids so far): prefix + a slug of
  * raw, then "-2", "-3", ... while taken; caller frees. */
