@@ -1,7 +1,7 @@
-// wheelarch: re-judges a GPU page's recommendation for the visitor's driver
-// and Python.
-// It computes nothing the feed does not publish: each platform's "by_driver"
-// table (api/v1/gpus.json, the same decision as `wheelarch query --driver`)
+// wheelarch: the driver rules the GPU pages (gpu.js) and the home filter
+// share: reading a typed driver, and picking a driver table's row for it.
+// They compute nothing the feed does not publish: each platform's "by_driver"
+// table (api/v1/gpu/<device>.json, the same decision as `wheelarch query --driver`)
 // lists, newest first, the lowest driver for each answer; the answer for a
 // driver is the first row whose floor it reaches.
 var wheelarchDriver = (function () {

@@ -22,7 +22,6 @@ args = watest.parse_args()
 c = watest.Checker()
 W = args.work
 EXAMPLE = os.path.join(HERE, "..", "..", "contrib", "feed-installer.py")
-sys.path.insert(0, os.path.dirname(EXAMPLE))
 import importlib.util  # noqa: E402
 
 spec = importlib.util.spec_from_file_location("feed_installer", EXAMPLE)

@@ -134,6 +134,31 @@ static const struct declared *find(const struct tables *t, const char *version)
 
 static const char OBS_HEADER[] = "project,version,variant,platform,printed,url,notes,inferred\n";
 
+/* A data file's bad row: the row, and the one-line error tables_load must
+ * give for it. */
+struct bad_row {
+    const char *row, *want;
+};
+
+/* Each of rows, written alone under header as file in dir, fails
+ * tables_load with exactly its error. */
+static void bad_rows(const char *dir, const char *file, const char *header,
+                     const struct bad_row *rows, size_t n)
+{
+    struct tables t;
+    struct wa_error err;
+    for (size_t i = 0; i < n; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, "%s%s", header, rows[i].row);
+        put(dir, file, text);
+        int rc = tables_load(dir, &t, &err);
+        OK(rc < 0 && strcmp(err.msg, rows[i].want) == 0, "%s: bad row %zu: got \"%s\"", file, i,
+           rc < 0 ? err.msg : "(loaded)");
+        if (rc == 0)
+            tables_free(&t);
+    }
+}
+
 static void rules(const char *data)
 {
     char *dir = copy_data(data);
@@ -301,9 +326,7 @@ static void rules(const char *data)
     tables_free(&t);
 
     /* bad rows: one line naming the file, the line and what is wrong */
-    static const struct {
-        const char *row, *want;
-    } bads[] = {
+    static const struct bad_row bads[] = {
         {"torch,9.8,cu130,linux-x86_64,sm_75,https://a.example/1,,\n",
          "observed_arch_lists.csv line 2: version \"9.8\" is not X.Y.Z"},
         {"torch,9.8.0rc1,cu130,linux-x86_64,sm_75,https://a.example/1,,\n",
@@ -330,16 +353,7 @@ static void rules(const char *data)
         {"torch,9.8.0,cu130,linux-x86_64,sm_75,ftp://a.example/1,,\n",
          "observed_arch_lists.csv line 2: url \"ftp://a.example/1\" is not http(s)"},
     };
-    for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
-        char text[1024];
-        snprintf(text, sizeof text, "%s%s", OBS_HEADER, bads[i].row);
-        put(dir, "observed_arch_lists.csv", text);
-        int rc = tables_load(dir, &t, &err);
-        OK(rc < 0 && strcmp(err.msg, bads[i].want) == 0, "bad row %zu: got \"%s\"", i,
-           rc < 0 ? err.msg : "(loaded)");
-        if (rc == 0)
-            tables_free(&t);
-    }
+    bad_rows(dir, "observed_arch_lists.csv", OBS_HEADER, bads, sizeof bads / sizeof bads[0]);
     put(dir, "observed_arch_lists.csv", OBS_HEADER);
     put(dir, "pytorch_release_schedule.csv",
         "project,release,planned_date,branch_cut,status,notes,source,checked_on\n"
@@ -368,9 +382,7 @@ static void rules(const char *data)
     tables_free(&t);
     static const char JP_HEADER[] =
         "jetpack,l4t,cuda,python,torch,devices,index_url,where,source,checked_on\n";
-    static const struct {
-        const char *row, *want;
-    } jbads[] = {
+    static const struct bad_row jbads[] = {
         {"6.1,R36.4,12.6,3.10,2.5.0,8.7;x,,https://a.example/,s,2026-11-28\n",
          "jetson_pytorch.csv line 2: devices \"8.7;x\" is not a list of X.Y"},
         {"6.1,R36.4,12.6,3.10,2.5.0,,,https://a.example/,s,2026-11-28\n",
@@ -382,20 +394,12 @@ static void rules(const char *data)
         {"6.1,R36.4,12.6,3.10,2.5.0,8.7,,https://a.example/,s,yesterday\n",
          "jetson_pytorch.csv line 2: checked_on \"yesterday\" is not a date"},
     };
-    for (size_t i = 0; i < sizeof jbads / sizeof jbads[0]; i++) {
-        char text[1024];
-        snprintf(text, sizeof text, "%s%s", JP_HEADER, jbads[i].row);
-        put(dir, "jetson_pytorch.csv", text);
-        int rc = tables_load(dir, &t, &err);
-        OK(rc < 0 && strcmp(err.msg, jbads[i].want) == 0, "bad Jetson row %zu: got \"%s\"", i,
-           rc < 0 ? err.msg : "(loaded)");
-        if (rc == 0)
-            tables_free(&t);
-    }
-    put(dir, "jetson_pytorch.csv",
-        "jetpack,l4t,cuda,python,torch,devices,index_url,where,source,checked_on\n"
-        "6.1,R36.4,12.6,3.10,2.4.0;2.5.0,8.7;7.2,https://i.example/jp6,https://a.example/,s,"
-        "2026-11-28\n");
+    bad_rows(dir, "jetson_pytorch.csv", JP_HEADER, jbads, sizeof jbads / sizeof jbads[0]);
+    char good[512];
+    snprintf(good, sizeof good, "%s%s", JP_HEADER,
+             "6.1,R36.4,12.6,3.10,2.4.0;2.5.0,8.7;7.2,https://i.example/jp6,https://a.example/,s,"
+             "2026-11-28\n");
+    put(dir, "jetson_pytorch.csv", good);
     OK(tables_load(dir, &t, &err) == 0, "a good Jetson row loads: %s", err.msg);
     if (t.njetson == 1) {
         STR_EQ(t.jetson[0].torch_text, "2.4.0, 2.5.0", "the versions in words");
