@@ -335,6 +335,8 @@ static void segment_get(const struct tmpl_value *v, const char *name, size_t len
         tmpl_value_str(s->id, out);
     else if (IS("title"))
         tmpl_value_str(s->title, out);
+    else if (IS("count"))
+        tmpl_value_int((long long)s->n, out);
     else if (IS("gpus"))
         tmpl_value_typed(TMPL_ARRAY, &gpus_type, s, 0, out);
 }

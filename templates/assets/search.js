@@ -13,15 +13,21 @@
   if (!box || !form || !q) return;
   var root = box.getAttribute("data-root") || "./";
   var names = { "linux-x86_64": "Linux x86_64", "linux-aarch64": "Linux aarch64", "windows-x86_64": "Windows x86_64" };
-  var items = Array.prototype.slice.call(document.querySelectorAll("ul.gpus li"));
-  var gpus = items.map(function (li) {
-    var a = li.querySelector("a"), cc = li.querySelector("small").textContent;
-    var other = li.getAttribute("data-o");
-    return { li: li, name: a.textContent, href: a.getAttribute("href"), cc: cc,
-             amd: cc.indexOf("gfx") === 0, other: other ? other.split(" ") : [],
-             arm: li.getAttribute("data-h") === "arm" };
-  });
-  var lists = Array.prototype.slice.call(document.querySelectorAll("ul.gpus"));
+  // The GPU list, read from the page when the filter is first used, not
+  // before the box shows (612 links: tens of milliseconds on a slow phone).
+  var items = null, gpus = null;
+  function collect() {
+    if (gpus) return;
+    items = Array.prototype.slice.call(document.querySelectorAll("ul.gpus li"));
+    gpus = items.map(function (li) {
+      var a = li.querySelector("a"), cc = li.querySelector("small").textContent;
+      var other = li.getAttribute("data-o");
+      return { li: li, name: a.textContent, href: a.getAttribute("href"), cc: cc,
+               amd: cc.indexOf("gfx") === 0, other: other ? other.split(" ") : [],
+               arm: li.getAttribute("data-h") === "arm" };
+    });
+  }
+  var segs = Array.prototype.slice.call(document.querySelectorAll("details.seg"));
   var G = null, answers = null, loading = false, last = null;
 
   // The resolver, the answers and the driver rules load the first time the
@@ -166,13 +172,26 @@
     return c;
   }
 
+  /* The segments are closed <details> (a phone lays out none of their 612
+   * links before the filter can answer).  While a name is typed, each shows
+   * open with its matches or not at all; cleared, each is back as it was. */
   function show(visible) {
+    if (!items) return;
     items.forEach(function (li) { li.hidden = visible !== null && !visible.has(li); });
-    lists.forEach(function (ul) {
-      var any = !ul.querySelector("li:not([hidden])");
-      ul.hidden = any;
-      var h = document.getElementById(ul.getAttribute("aria-labelledby"));
-      if (h) h.hidden = any;
+    segs.forEach(function (d) {
+      var was = d.getAttribute("data-was");
+      if (visible === null) {
+        d.hidden = false;
+        if (was !== null) {
+          d.open = was === "1";
+          d.removeAttribute("data-was");
+        }
+        return;
+      }
+      var none = !d.querySelector("ul.gpus li:not([hidden])");
+      if (was === null) d.setAttribute("data-was", d.open ? "1" : "0");
+      d.hidden = none;
+      d.open = !none;
     });
   }
 
@@ -186,6 +205,7 @@
       return;
     }
     load();
+    collect();
     if (!G) {
       count.textContent = "Loading…";
       return;

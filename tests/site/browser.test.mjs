@@ -80,8 +80,9 @@ try {
     c.ok(text.includes("GeForce GTX 1080 Ti"), "home: the answer names the GPU: " + text);
     c.ok(/use the\s*cu126\s*index/.test(text), "home: cu126 is recommended for a GTX 1080 Ti: " + text);
     c.ok(text.includes("--index-url https://download.pytorch.org/whl/cu126"), "home: with the pip command");
-    const visible = await page.locator("ul.gpus li:not([hidden])").count();
-    c.ok(visible >= 1 && visible <= 3, "home: the list is filtered to the matches (" + visible + ")");
+    const visible = await page.locator("ul.gpus li:visible").count();
+    c.ok(visible >= 1 && visible <= 3, "home: the list is filtered to the matches, shown (" + visible + ")");
+    c.eq(await page.locator("details.seg:visible").count(), 1, "home: only the segment with the matches shows");
     const count = (await page.locator("#count").textContent()) || "";
     c.ok(/listed below/.test(count), "home: the number of matches is announced: " + count);
     // The recommendation's link leads to the GPU page.
@@ -118,7 +119,7 @@ try {
     await page.locator("#q").fill("1080");
     await page.locator("#answer .card").first().waitFor({ timeout: 5000 });
     c.ok(/GeForce GTX 1080 \(/.test((await page.locator("#answer").textContent()) || ""), "home: '1080' answers for the GTX 1080");
-    c.ok(await page.locator("ul.gpus li:not([hidden]) a", { hasText: "GeForce GTX 1080 Ti" }).count() === 1, "home: '1080' still lists the Ti");
+    c.ok(await page.locator("ul.gpus li:visible a", { hasText: "GeForce GTX 1080 Ti" }).count() === 1, "home: '1080' still lists the Ti");
     // the Ti has the same answer: no "also fits" line for it (issue 31)
     c.ok(!/also fits/.test((await page.locator("#answer").textContent()) || ""), "home: '1080' adds no note for GPUs with the same answer");
     // typed letter by letter, the list of GPUs never empties
@@ -126,7 +127,7 @@ try {
       const name = "NVIDIA GeForce RTX 3060 Laptop GPU", empty = [];
       for (let i = 1; i <= name.length; i++) {
         await page.locator("#q").fill(name.slice(0, i));
-        if ((await page.locator("ul.gpus li:not([hidden])").count()) === 0) empty.push(name.slice(0, i));
+        if ((await page.locator("ul.gpus li:visible").count()) === 0) empty.push(name.slice(0, i));
       }
       c.ok(empty.length === 0, `home: '${name}' typed letter by letter never empties the list (empty at ${JSON.stringify(empty)})`);
     }
@@ -143,8 +144,18 @@ try {
     const miss = (await page.locator("#answer").textContent()) || "";
     c.ok(/No GPU matches “gtx 1030”\. Did you mean GeForce GT 1030/.test(miss), "home: a miss says did you mean: " + miss);
     c.ok(/compute capability \(6\.1, sm_61\)/.test(miss), "home: a miss gives examples");
-    c.eq(await page.locator("ul.gpus li:not([hidden])").count(), 0, "home: a miss lists no GPU");
-    c.eq(await page.locator("h3[id^=seg-]:not([hidden])").count(), 0, "home: a miss leaves no empty headings");
+    c.eq(await page.locator("ul.gpus li:visible").count(), 0, "home: a miss lists no GPU");
+    c.eq(await page.locator("h3[id^=seg-]:visible").count(), 0, "home: a miss leaves no empty headings");
+    // cleared, the segments are back as they were: closed, but one the
+    // visitor opened before typing stays open
+    await page.locator("#q").fill("");
+    c.eq(await page.locator("details.seg[open]").count(), 0, "home: a cleared filter closes the segments again");
+    c.eq(await page.locator("ul.gpus li:visible").count(), 0, "home: and lists no GPU until one is opened");
+    await page.locator("details.seg > summary", { hasText: "Jetson" }).click();
+    await page.locator("#q").fill("1080");
+    await page.locator("#q").fill("");
+    c.eq((await page.locator("details.seg[open] h3").evaluateAll((hs) => hs.map((h) => h.id))).join(" "), "seg-jetson",
+      "home: a segment opened before typing is open again after");
     // several chips under one name
     await page.locator("#q").fill("GeForce GT 730");
     c.ok(/sold with chips of compute capability 3\.5, 3\.0, 2\.1/.test((await page.locator("#answer").textContent()) || ""), "home: GT 730 asks for the compute capability");
@@ -185,6 +196,9 @@ try {
     const page = await open(nojs, "");
     const links = await page.locator("ul.gpus li a").count();
     c.ok(links > 200, "no JavaScript: every GPU is a plain link (" + links + ")");
+    // in segments that open without a script
+    await page.locator("details.seg > summary", { hasText: "GeForce" }).click();
+    c.ok(await page.locator("ul.gpus li a", { hasText: "GeForce GTX 1080 Ti" }).first().isVisible(), "no JavaScript: the GeForce segment opens to its links");
     c.ok(!(await page.locator("#q").isVisible()), "no JavaScript: the filter box stays hidden");
     const href = await page.locator("ul.gpus li a", { hasText: "GeForce GTX 1080 Ti" }).first().getAttribute("href");
     c.eq(href, "gpu/geforce-gtx-1080-ti/", "no JavaScript: link to the GPU page");
