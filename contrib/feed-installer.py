@@ -64,7 +64,10 @@ def decide(site, device, driver, python, platform_id):
     answer = plat and plat["answer"]
     if not answer or not answer.get("applies"):
         g = (answer or {}).get("guidance") or {}
-        return {"install": None, "why": g.get("text") or "these wheels do not apply to this GPU on %s" % platform_id}
+        # A Jetson: NVIDIA's own builds, newest JetPack first; the one the
+        # device's JetPack takes is the one to use.
+        return {"install": None, "why": g.get("text") or "these wheels do not apply to this GPU on %s" % platform_id,
+                "jetson": g.get("jetson_builds") or []}
     rows = table_for(plat, python)
     if not rows:
         return {"install": None, "why": "no build with code for this GPU has a wheel for Python %s" % python}
@@ -108,6 +111,9 @@ def main():
         print("%s  # %s, torch %s from %s, NVIDIA driver %s or newer" % (i["pip"], i["verdict"], i["pin"], i["index"], i["min_driver"]))
     else:
         print("nothing to install: " + out["why"])
+        for b in out.get("jetson", []):
+            where = "pip install torch --index-url " + b["index_url"] if b["index_url"] else b["where"]
+            print("  JetPack %s (L4T %s, Python %s): torch %s: %s" % (b["jetpack"], b["l4t"], b["python"], ", ".join(b["torch"]), where))
     if not out["install"]:
         return 1
     return 0 if out["install"]["verdict"] == "native" else 4

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "dbview.h"
+#include "jetson.h"
 #include "paths.h"
 #include "compat.h"
 #include "gpuname.h"
@@ -23,6 +24,25 @@
 #include "target.h"
 #include "wheelname.h"
 #include "xalloc.h"
+
+/* NVIDIA's builds for a Jetson, newest JetPack first: the one the
+ * Jetson's JetPack takes is the one to use. */
+static void print_jetson_builds(const struct answer_guidance *g)
+{
+    if (g->njetson == 0)
+        return;
+    printf("NVIDIA's PyTorch for this Jetson, by JetPack release (cat /etc/nv_tegra_release shows "
+           "the L4T release; apt show nvidia-jetpack the JetPack):\n");
+    for (size_t i = 0; i < g->njetson; i++) {
+        const struct jetson_build *b = g->jetson[i];
+        printf("  JetPack %s (L4T %s, CUDA %s, Python %s): torch %s\n", b->jetpack, b->l4t, b->cuda,
+               b->python, b->torch_text);
+        if (b->index_url[0])
+            printf("    pip install torch --index-url %s\n", b->index_url);
+        else
+            printf("    %s\n", b->where);
+    }
+}
 
 static void print_install_commands(const struct answer_install *rec)
 {
@@ -87,6 +107,7 @@ static void print_text(const struct answer_result *o)
         printf("%s\n", o->guidance.text);
         if (o->guidance.url)
             printf("  %s\n", o->guidance.url);
+        print_jetson_builds(&o->guidance);
     }
     const struct answer_install *rec = NULL;
     if (!o->applies) {

@@ -119,10 +119,18 @@ struct answer_source_build {
     size_t nsteps;
 };
 
-/* Jetson or Arm-only systems: what applies instead (all static strings). */
+struct jetson_build;
+
+#define ANSWER_JETSON_MAX 8
+
+/* Jetson or Arm-only systems: what applies instead (all static strings).
+ * A Jetson's also names NVIDIA's own builds that run on it, newest JetPack
+ * first, borrowed from the tables (jetson.h; data/jetson_pytorch.csv). */
 struct answer_guidance {
-    const char *kind; /* "jetson", "arm-host"; NULL: none */
+    const char *kind; /* "jetson", "tegra" (DRIVE, IGX), "arm-host"; NULL: none */
     const char *label, *text, *url;
+    const struct jetson_build *jetson[ANSWER_JETSON_MAX];
+    size_t njetson;
 };
 
 /* The driver table for one Python (query_options.table_pythons). */

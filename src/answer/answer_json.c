@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "jetson.h"
 #include "tables.h"
 #include "target.h"
 
@@ -221,6 +222,31 @@ json_t *answer_guidance_json(const struct answer_guidance *g)
     json_object_set_new(x, "label", json_string(g->label));
     json_object_set_new(x, "text", json_string(g->text));
     json_object_set_new(x, "url", str_or_null(g->url));
+    if (strcmp(g->kind, "jetson") == 0) {
+        /* NVIDIA's own builds for this Jetson, newest JetPack first */
+        json_t *builds = json_array();
+        for (size_t i = 0; i < g->njetson; i++) {
+            const struct jetson_build *b = g->jetson[i];
+            json_t *o = json_object(), *torch = json_array();
+            json_object_set_new(o, "jetpack", json_string(b->jetpack));
+            json_object_set_new(o, "l4t", json_string(b->l4t));
+            json_object_set_new(o, "cuda", json_string(b->cuda));
+            json_object_set_new(o, "python", json_string(b->python));
+            for (const char *p = b->torch; *p;) {
+                size_t n = strcspn(p, ";");
+                json_array_append_new(torch, json_stringn(p, n));
+                p += n + (p[n] == ';');
+            }
+            json_object_set_new(o, "torch", torch);
+            json_object_set_new(o, "index_url",
+                                b->index_url[0] ? json_string(b->index_url) : json_null());
+            json_object_set_new(o, "where", json_string(b->where));
+            json_object_set_new(o, "source", json_string(b->source));
+            json_object_set_new(o, "checked_on", json_string(b->checked_on));
+            json_array_append_new(builds, o);
+        }
+        json_object_set_new(x, "jetson_builds", builds);
+    }
     return x;
 }
 

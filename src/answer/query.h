@@ -52,6 +52,9 @@ struct query_options {
     const struct query_order *order;
     /* The GPU comes only in Arm (Grace) systems; also taken from gpu. */
     int arm_host;
+    /* Without gpu, a Tegra compute capability's system is not JetPack but
+     * NVIDIA DRIVE or IGX (jetson_takes_jetpack): no Jetson builds. */
+    int not_jetpack;
     /* AMD: the xnack mode the GPU runs in (compat_query.xnack), 0 for its
      * default.  Not applied to the precomputed `judged` verdicts. */
     int xnack;

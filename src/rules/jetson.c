@@ -97,6 +97,13 @@ void jetson_free(struct jetson_build *j, size_t n)
     free(j);
 }
 
+int jetson_takes_jetpack(const struct gpu *g)
+{
+    if (!g)
+        return 1;
+    return strcmp(g->segment, "jetson") == 0 || strncmp(g->name, "Tegra ", 6) == 0;
+}
+
 int jetson_runs_on(const struct jetson_build *b, uint16_t cc)
 {
     for (size_t i = 0; i < b->ndevices; i++)

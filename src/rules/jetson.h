@@ -40,4 +40,11 @@ void jetson_free(struct jetson_build *j, size_t n);
 /* Whether build b runs on compute capability cc. */
 int jetson_runs_on(const struct jetson_build *b, uint16_t cc);
 
+/* Whether GPU g runs JetPack, so that NVIDIA's builds for Jetson are its
+ * answer: a Jetson module, or a Tegra chip as a Jetson's CUDA names it
+ * ("NVIDIA Tegra X1" on a Jetson Nano).  Not the Tegra parts of NVIDIA's
+ * DRIVE and IGX systems, which run DRIVE OS and IGX OS.  NULL (only a
+ * compute capability known): yes. */
+int jetson_takes_jetpack(const struct gpu *g);
+
 #endif

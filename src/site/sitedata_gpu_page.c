@@ -234,13 +234,13 @@ static void choices_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
 
 static const struct tmpl_type choices_type = {NULL, choices_len, choices_at};
 
-/* NVIDIA's builds for a Jetson: p is the page, at the build's place in
- * the tables. */
+/* NVIDIA's builds for a Jetson, as its answer lists them (query's
+ * guidance, answer.h): p is the page, at the build's place in that list. */
 static void jetson_get(const struct tmpl_value *v, const char *name, size_t len,
                        struct tmpl_value *out)
 {
     const struct sitedata_gpu_page *p = v->p;
-    const struct jetson_build *b = &p->d->t->jetson[v->at];
+    const struct jetson_build *b = p->guidance->jetson[v->at];
     out->kind = TMPL_MISSING;
     if (IS("jetpack"))
         tmpl_value_str(b->jetpack, out);
@@ -260,25 +260,15 @@ static void jetson_get(const struct tmpl_value *v, const char *name, size_t len,
 
 static const struct tmpl_type jetson_type = {jetson_get, NULL, NULL};
 
-/* The builds of the tables that run on the page's Jetson: a filtered
- * array, its entries at their place in t->jetson. */
 static size_t jetsons_len(const struct tmpl_value *v)
 {
     const struct sitedata_gpu_page *p = v->p;
-    size_t n = 0;
-    for (size_t i = 0; i < p->d->t->njetson; i++)
-        n += jetson_runs_on(&p->d->t->jetson[i], p->g->cc);
-    return n;
+    return p->guidance ? p->guidance->njetson : 0;
 }
 
 static void jetsons_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
 {
-    const struct sitedata_gpu_page *p = v->p;
-    size_t k = 0;
-    for (;; k++)
-        if (jetson_runs_on(&p->d->t->jetson[k], p->g->cc) && i-- == 0)
-            break;
-    sitedata_object(&jetson_type, p, k, out);
+    sitedata_object(&jetson_type, v->p, i, out);
 }
 
 static const struct tmpl_type jetsons_type = {NULL, jetsons_len, jetsons_at};
@@ -349,10 +339,10 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_strf(out, "device/%s/", sitedata_device_page_of(p->d, dev)->id);
     else if (IS("all_declared"))
         tmpl_value_bool(dev->declared_only, out);
-    else if (IS("jetson_builds") && g->tegra)
+    else if (IS("jetson_builds"))
         sitedata_array(&jetsons_type, p, 0, out);
     else if (IS("has_jetson_builds"))
-        tmpl_value_bool(g->tegra && jetsons_len(&(struct tmpl_value){.p = p}) > 0, out);
+        tmpl_value_bool(jetsons_len(&(struct tmpl_value){.p = p}) > 0, out);
     else if (IS("device_file"))
         tmpl_value_strf(out, "api/v1/gpu/%s.json", sitedata_device_page_of(p->d, dev)->id);
     else if (IS("has_grid")) {

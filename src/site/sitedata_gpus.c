@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jetson.h"
 #include "query.h"
 #include "stack.h"
 #include "strmap.h"
@@ -166,7 +167,7 @@ struct sitedata_gpu_state {
     const struct gpu **pages; /* one per page (a name's first table row), by slug */
     size_t *di;               /* each page's device: its slot in devs */
     size_t npages;
-    struct sitedata_device *devs; /* per grid device and Arm host: 2 * nccs + 2 */
+    struct sitedata_device *devs; /* per grid device and kind: SLOTS * (nccs + 1) */
     size_t ndevs;
     /* the Python switch's choices: every Python 3 some torch release has
      * wheels for, oldest first (made once: the same on every page) */
@@ -215,19 +216,35 @@ static void list_pythons(const struct tables *t, struct sitedata_gpu_state *gs)
                             &gs->qpythons[k].free_threaded);
 }
 
-/* The answers, the feed's JSON, the driver box's tables, the stack, the
- * history and the timeline of g's device, into dev (its first GPU). */
-static void make_device(struct sitedata *d, struct sitedata_gpu_state *gs,
-                        struct sitedata_device *dev, const struct gpu *g, const char *const *names,
-                        size_t nnames, int companions)
+/* A device code's GPUs answer alike but for their system: the slots of
+ * one code in devs are its GPUs of every kind of system (the first, the
+ * code's own, has the device page), then the ones sold only in Arm
+ * (Grace) systems, then Tegra parts of DRIVE and IGX systems, which do
+ * not run JetPack (jetson_takes_jetpack). */
+enum { SLOT_CODE, SLOT_ARM_HOST, SLOT_NOT_JETPACK, SLOTS };
+
+static size_t slot_of(const struct gpu *g)
 {
+    if (g->arm_host)
+        return SLOT_ARM_HOST;
+    return g->tegra && !jetson_takes_jetpack(g) ? SLOT_NOT_JETPACK : SLOT_CODE;
+}
+
+/* The answers, the feed's JSON, the driver box's tables, the stack, the
+ * history and the timeline of g's device, into dev (its first GPU), for
+ * the system of slot. */
+static void make_device(struct sitedata *d, struct sitedata_gpu_state *gs,
+                        struct sitedata_device *dev, const struct gpu *g, size_t slot,
+                        const char *const *names, size_t nnames, int companions)
+{
+    int arm_host = slot == SLOT_ARM_HOST;
     dev->cc = g->cc;
-    dev->arm_host = g->arm_host;
+    dev->arm_host = arm_host;
     dev->feed = json_object();
     for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
         const char *plat = sitedata_platforms[p];
-        struct answer_result *r =
-            sitedata_answer_for(d, g->cc, g->arm_host, plat, gs->qpythons, gs->npythons);
+        struct answer_result *r = sitedata_answer_for(d, g->cc, arm_host, slot == SLOT_NOT_JETPACK,
+                                                      plat, gs->qpythons, gs->npythons);
         dev->res[p] = r;
         json_t *feed = sitedata_answer_feed_json(r);
         json_object_set_new(dev->feed, plat, feed);
@@ -235,7 +252,7 @@ static void make_device(struct sitedata *d, struct sitedata_gpu_state *gs,
             dev->has_drivers = 1; /* the driver box reads the device's file */
         if (!companions)          /* none but torch: no stack to compute */
             continue;
-        struct stack_result *st = sitedata_stack_of(d, names, nnames, g->cc, g->arm_host, plat);
+        struct stack_result *st = sitedata_stack_of(d, names, nnames, g->cc, arm_host, plat);
         dev->stack[p] = st;
         dev->shown[p] = xcalloc(st->n ? st->n : 1, sizeof *dev->shown[p]);
         for (size_t i = 0; i < st->n; i++) {
@@ -270,7 +287,7 @@ void sitedata_build_gpus(struct sitedata *d)
     if (t->ngpus > 1)
         qsort(sorted, t->ngpus, sizeof *sorted, gpu_cmp);
     list_pythons(t, gs);
-    gs->ndevs = 2 * d->grid.nccs + 2;
+    gs->ndevs = SLOTS * (d->grid.nccs + 1);
     gs->devs = xcalloc(gs->ndevs, sizeof *gs->devs);
     gs->pages = xcalloc(t->ngpus + 1, sizeof *gs->pages);
     gs->di = xcalloc(t->ngpus + 1, sizeof *gs->di);
@@ -294,10 +311,11 @@ void sitedata_build_gpus(struct sitedata *d)
         size_t di = 0;
         while (di < d->grid.nccs && d->grid.ccs[di] != g->cc)
             di++;
-        di = di * 2 + (g->arm_host != 0); /* Arm-only GPUs have rows of their own */
+        size_t slot = slot_of(g);
+        di = di * SLOTS + slot;
         struct sitedata_device *dev = &gs->devs[di];
         if (!dev->feed)
-            make_device(d, gs, dev, g, names, nnames, companions);
+            make_device(d, gs, dev, g, slot, names, nnames, companions);
         dev->gpus = xrealloc(dev->gpus, (dev->ngpus + 1) * sizeof *dev->gpus);
         dev->gpus[dev->ngpus++] = g;
         json_t *s = gpu_summary(g);
@@ -312,19 +330,17 @@ void sitedata_build_gpus(struct sitedata *d)
      * --cc` gives: an Arm-host GPU's code (GB10's 12.1) gets its code's
      * device where no other GPU made it, listing the Arm-host GPUs; its
      * Linux aarch64 answer is theirs (test_truth holds GH200 to it). */
-    for (size_t k = 1; k < gs->ndevs; k += 2) {
-        struct sitedata_device *arm = &gs->devs[k], *dev = &gs->devs[k - 1];
-        if (!arm->feed || dev->feed)
+    for (size_t k = 0; k < gs->ndevs; k++) {
+        struct sitedata_device *own = &gs->devs[k], *dev = &gs->devs[k - k % SLOTS];
+        if (k % SLOTS == SLOT_CODE || !own->feed || dev->feed)
             continue;
-        struct gpu code = *arm->gpus[0];
-        code.arm_host = 0;
-        make_device(d, gs, dev, &code, names, nnames, companions);
-        dev->gpus = xmalloc(arm->ngpus * sizeof *dev->gpus);
-        memcpy(dev->gpus, arm->gpus, arm->ngpus * sizeof *dev->gpus);
-        dev->ngpus = arm->ngpus;
+        make_device(d, gs, dev, own->gpus[0], SLOT_CODE, names, nnames, companions);
+        dev->gpus = xmalloc(own->ngpus * sizeof *dev->gpus);
+        memcpy(dev->gpus, own->gpus, own->ngpus * sizeof *dev->gpus);
+        dev->ngpus = own->ngpus;
     }
     for (size_t k = 0; k < gs->ndevs; k++)
-        gs->devs[k].has_page = k % 2 == 0 && gs->devs[k].feed;
+        gs->devs[k].has_page = k % SLOTS == SLOT_CODE && gs->devs[k].feed;
     free(sorted);
     free(names);
 }
@@ -359,7 +375,7 @@ const struct sitedata_device *sitedata_device_page_of(const struct sitedata *d,
                                                       const struct sitedata_device *dev)
 {
     size_t k = (size_t)(dev - d->gpu_state->devs);
-    return &d->gpu_state->devs[k & ~(size_t)1]; /* an Arm-host device's: its code's */
+    return &d->gpu_state->devs[k - k % SLOTS]; /* an Arm host's or DRIVE's: its code's */
 }
 
 size_t sitedata_gpu_npythons(const struct sitedata *d)

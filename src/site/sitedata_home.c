@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "answer.h"
+#include "jetson.h"
 #include "tmpl.h"
 #include "strmap.h"
 #include "xalloc.h"
@@ -87,7 +88,7 @@ static void glance(const struct answer_result *r, struct sitedata_home_gpu *x)
     char buf[64];
     if (r && r->guidance.kind && !r->applies) {
         cls = "t";
-        text = "Jetson wheels";
+        text = strcmp(r->guidance.kind, "tegra") == 0 ? "DRIVE/IGX builds" : "Jetson wheels";
     } else if (r && r->recommendation) {
         int native = r->recommendation->res.verdict == COMPAT_NATIVE;
         snprintf(buf, sizeof buf, "%s %s", native ? "\xe2\x9c\x93" : "\xe2\x89\x88", r->version);
@@ -100,6 +101,16 @@ static void glance(const struct answer_result *r, struct sitedata_home_gpu *x)
     }
     snprintf(x->glance, sizeof x->glance, "%s", text);
     x->glance_class = cls;
+}
+
+/* The system a GPU's answers are for, when not its device code's own: "arm"
+ * (sold only in Grace systems), "drive" (a Tegra part of a DRIVE or IGX
+ * system, which does not run JetPack); else NULL. */
+static const char *home_host(const struct gpu *g)
+{
+    if (g->arm_host)
+        return "arm";
+    return g->tegra && !jetson_takes_jetpack(g) ? "drive" : NULL;
 }
 
 /* strcmp, but runs of digits compare as numbers ("RTX 980" < "RTX 1080"). */
@@ -238,7 +249,10 @@ void sitedata_build_home(struct sitedata *d)
                 size_t l = strlen(x->glance);
                 snprintf(x->glance + l, sizeof x->glance - l, " on Arm");
             }
-            char *cc = xasprintf("%s%s", x->device, arm ? "/arm" : "");
+            /* the filter's answers per device code and system: Arm-only
+             * GPUs' and DRIVE or IGX ones' are their own (sitedata_gpus.c) */
+            const char *host = home_host(g);
+            char *cc = xasprintf("%s%s%s", x->device, host ? "/" : "", host ? host : "");
             if (!json_object_get(answers, cc)) {
                 json_t *per = json_object();
                 for (size_t p = 0; p < 3; p++)
@@ -307,8 +321,8 @@ static void gpu_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(x->glance, out);
     else if (IS("glance_class"))
         tmpl_value_str(x->glance_class, out);
-    else if (IS("arm") && x->g->arm_host)
-        tmpl_value_bool(1, out);
+    else if (IS("host") && home_host(x->g))
+        tmpl_value_str(home_host(x->g), out);
 }
 
 static const struct tmpl_type gpu_type = {gpu_get, NULL, NULL};

@@ -134,8 +134,8 @@ int sitedata_is_newest(const struct sitedata *d, size_t r);
  * verdicts; with pys (npys, may be 0) each of those Pythons' driver table
  * too.  NULL when there is none.  Caller frees with answer_free. */
 struct answer_result *sitedata_answer_for(struct sitedata *d, uint16_t cc, int arm_host,
-                                          const char *platform, const struct query_python *pys,
-                                          size_t npys);
+                                          int not_jetpack, const char *platform,
+                                          const struct query_python *pys, size_t npys);
 /* An answer as the feed carries it (gpus.json's "recommendations"); null
  * for NULL.  A new reference. */
 json_t *sitedata_answer_feed_json(const struct answer_result *r);

@@ -146,14 +146,15 @@ json_t *sitedata_py_tables_json(const struct answer_result *r)
 /* The answer of `wheelarch query` for a device on a platform: the one
  * decision the CLI, the pages and the feed share. */
 struct answer_result *sitedata_answer_for(struct sitedata *d, uint16_t cc, int arm_host,
-                                          const char *platform, const struct query_python *pys,
-                                          size_t npys)
+                                          int not_jetpack, const char *platform,
+                                          const struct query_python *pys, size_t npys)
 {
     struct query_options o = {0};
     o.table_pythons = pys;
     o.ntable_pythons = npys;
     o.cc = cc;
     o.arm_host = arm_host;
+    o.not_jetpack = not_jetpack;
     o.project = "torch";
     o.platform = platform;
     o.order = d->query_order;

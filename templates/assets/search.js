@@ -24,7 +24,7 @@
       var other = li.getAttribute("data-o");
       return { li: li, name: a.textContent, href: a.getAttribute("href"), cc: cc,
                amd: cc.indexOf("gfx") === 0, other: other ? other.split(" ") : [],
-               arm: li.getAttribute("data-h") === "arm" };
+               host: li.getAttribute("data-h") || "" };
     });
   }
   var segs = Array.prototype.slice.call(document.querySelectorAll("details.seg"));
@@ -113,7 +113,8 @@
       }
     }
     // a GPU that comes only in Arm systems (GH200) has answers of its own
-    var d = (answers[r.cc + (r.gpu && r.gpu.arm ? "/arm" : "")] || {})[plat];
+    // an Arm-only GPU's answers ("9.0/arm"), a DRIVE's ("8.7/drive"): their own
+    var d = (answers[r.cc + (r.gpu && r.gpu.host ? "/" + r.gpu.host : "")] || {})[plat];
     if (!d) {
       c.appendChild(el("p", "No " + names[plat] + " build in the data has code for this GPU."));
     } else if (d.guidance) {

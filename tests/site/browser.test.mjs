@@ -105,6 +105,9 @@ try {
       ["1080 ti", /GeForce GTX 1080 Ti \(compute capability 6\.1\)/, /use the\s*cu126\s*index/],
       ["K40c", /Tesla K40c \(compute capability 3\.5\)/, /the newest that does is torch 1\.3\.0/],
       ["NVIDIA GH200", /NVIDIA GH200 \(compute capability 9\.0\)/, /comes only in Arm systems/],
+      ["Jetson Orin NX", /Jetson Orin NX \(compute capability 8\.7\)/, /This is a Jetson \(Tegra\) GPU/],
+      // the same compute capability in a DRIVE system: not the Jetson answer
+      ["NVIDIA DRIVE AGX Orin", /NVIDIA DRIVE AGX Orin \(compute capability 8\.7\)/, /DRIVE or IGX system(?![\s\S]*JetPack release)/],
       ["name, compute_cap NVIDIA GeForce GTX 1080 Ti, 6.1", /GeForce GTX 1080 Ti \(compute capability 6\.1\)/, /use the\s*cu126\s*index/],
     ];
     for (const [query, who, what] of cases) {

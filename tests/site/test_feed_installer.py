@@ -4,8 +4,9 @@ and every driver that matters (each floor of the driver table, the driver
 just below it, none), contrib/feed-installer.py (which reads the device's
 file and index-table.json, and nothing else) names the same build - index,
 pin and verdict - as `wheelarch query --cc D --driver V --python P
---platform X --json` (its recommendation, else its fallback), or nothing
-where the query has nothing.  Over the site fixture (its read rows' pins name versions read, looked up in
+--platform X --json` (its recommendation, else its fallback), or for a
+Jetson the same JetPack builds of NVIDIA's, or nothing where the query has
+nothing.  Over the site fixture (its read rows' pins name versions read, looked up in
 index-table.json by its keys, its declared rows' a release with a
 wildcard); once more over HTTP on 127.0.0.1."""
 import concurrent.futures
@@ -86,15 +87,22 @@ def query(cache, dev, plat, py, drv):
         return ("error", p.stderr.strip())
     q = json.loads(p.stdout)
     if not q.get("applies"):
-        return None
+        return jetson((q.get("guidance") or {}).get("jetson_builds"))
     a = q.get("recommendation") or q.get("fallback")
     return (a["index"], a["pin"], a["verdict"]) if a else None
+
+
+def jetson(builds):
+    """A Jetson's answer: NVIDIA's builds for it, newest JetPack first."""
+    if not builds:
+        return None
+    return ("jetson",) + tuple((b["jetpack"], tuple(b["torch"]), b["index_url"] or b["where"]) for b in builds)
 
 
 def mine(site, dev, plat, py, drv):
     out = fi.decide(site, dev, drv, py, plat)
     i = out["install"]
-    return (i["index"], i["pin"], i["verdict"]) if i else None
+    return (i["index"], i["pin"], i["verdict"]) if i else jetson(out.get("jetson"))
 
 
 def compare(name, site, cache):
@@ -104,14 +112,15 @@ def compare(name, site, cache):
     with concurrent.futures.ThreadPoolExecutor(max_workers=(os.cpu_count() or 2) + 1) as ex:
         want = list(ex.map(lambda k: query(cache, *k), todo))
     bad = []
-    installs = 0
+    installs = jetsons = 0
     for k, w in zip(todo, want):
         g = mine(site, *k)
-        installs += g is not None
+        installs += g is not None and g[0] != "jetson"
+        jetsons += g is not None and g[0] == "jetson"
         if g != w:
             bad.append("%s %s python %s driver %s: feed %s, query %s" % (k + (g, w)))
-    print("%s: %d questions, %d with an install" % (name, len(todo), installs))
-    c.ok(len(todo) > 200 and installs > 100, "%s: enough questions (%d, %d installs)" % (name, len(todo), installs))
+    print("%s: %d questions, %d with an install, %d with NVIDIA's Jetson builds" % (name, len(todo), installs, jetsons))
+    c.ok(len(todo) > 200 and installs > 100 and jetsons > 0, "%s: enough questions (%d, %d installs, %d Jetson)" % (name, len(todo), installs, jetsons))
     c.eq(bad[:5], [], "%s: the feed read as an installer reads it gives query's answer (%d differ)" % (name, len(bad)))
 
 

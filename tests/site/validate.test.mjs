@@ -63,6 +63,7 @@ for (const [file, def] of Object.entries(docs)) {
     const doc = JSON.parse(readFileSync(path.join(site, "api/v1/gpu", f), "utf8"));
     if (!validate(doc)) bad.push(f + " " + JSON.stringify(validate.errors.slice(0, 2)));
     if (f === "8.6.json") loaded.gpu = { doc, validate };
+    if (f === "8.7.json") loaded.jetson = { doc, validate };
   }
   c.eq(bad.length, 0, "every api/v1/gpu/*.json validates against $defs/gpu: " + bad.slice(0, 3).join("; "));
 }
@@ -70,6 +71,7 @@ for (const [file, def] of Object.entries(docs)) {
 // Broken copies must be rejected.
 function rejects(file, mutate, what) {
   const x = loaded[file];
+  c.ok(x, `${file}.json was read`);
   if (!x) return;
   const copy = structuredClone(x.doc);
   mutate(copy);
@@ -87,6 +89,9 @@ rejects("index-table", (d) => {
 }, "a string for a target list");
 rejects("gpu", (d) => { d.platforms["linux-x86_64"].grid.verdicts["2.8"].cu128 = "maybe"; }, "an unknown verdict in the grid");
 rejects("gpu", (d) => { d.platforms["linux-x86_64"].by_driver_python["3.12"] = [["525.60.13", "cu126"]]; }, "a short driver-table row");
+rejects("jetson", (d) => { d.platforms["linux-aarch64"].answer.guidance.kind = "maybe"; }, "an unknown kind of guidance");
+rejects("jetson", (d) => { d.platforms["linux-aarch64"].answer.guidance.jetson_builds[0].torch = "2.5.0"; }, "a string for a Jetson build's torch versions");
+rejects("jetson", (d) => { delete d.platforms["linux-aarch64"].answer.guidance.jetson_builds[0].index_url; }, "a Jetson build without its index");
 rejects("index-table", (d) => {
   const plat = d.indexes.cu126.platforms["linux-x86_64"].torch;
   plat["2.8"] = plat[Object.keys(plat)[0]];

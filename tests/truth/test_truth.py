@@ -122,6 +122,38 @@ ok("PyTorch for Jetson" in page, "Jetson page links NVIDIA's Jetson wheels")
 for plat, r in gpus["jetson-orin-nx"]["recommendations"].items():
     ok(r["recommendation"] is None and r["fallback"] is None, "Jetson feed %s has no recommendation" % plat)
 
+# Every Jetson, on every platform, in the feed and in `query`: NVIDIA's own
+# builds are data/jetson_pytorch.csv's rows whose devices include the GPU's
+# compute capability, in the file's order (newest JetPack first), read here
+# from the file itself; Jetson Thor (SBSA, JetPack 7) and the TK1 have none,
+# nor do the Tegra parts of DRIVE and IGX systems (DRIVE OS, IGX OS: kind
+# "tegra", not "jetson").
+with open(os.path.join(data, "jetson_pytorch.csv"), newline="") as f:
+    jp_rows = list(csv.DictReader(f))
+def jp_want(cc):
+    return [(r["jetpack"], r["torch"].split(";"), r["index_url"] or None) for r in jp_rows
+            if cc in r["devices"].split(";")]
+jetsons = [g for g in gpus.values() if g["tegra"]]
+ok(len(jetsons) >= 10, "the GPU table has Jetsons (%d)" % len(jetsons))
+with_builds = 0
+for g in jetsons:
+    jetpack = g["segment"] == "jetson" or g["name"].startswith("Tegra ")
+    want = jp_want(g["compute_capability"]) if jetpack else []
+    with_builds += bool(want)
+    for plat, r in sorted(g["recommendations"].items()):
+        gd = (r or {}).get("guidance") or {}
+        got = [(b["jetpack"], b["torch"], b["index_url"]) for b in gd.get("jetson_builds", [])]
+        ok(gd.get("kind") == ("jetson" if jetpack else "tegra") and got == want,
+           "%s on %s: the feed's Jetson builds %r, want %r" % (g["name"], plat, got, want))
+    q = json.loads(run("query", "--gpu", g["name"], "--platform", "linux-aarch64", "--json").stdout)
+    got = [(b["jetpack"], b["torch"], b["index_url"]) for b in (q.get("guidance") or {}).get("jetson_builds", [])]
+    ok(got == want, "%s: query's Jetson builds %r, want %r" % (g["name"], got, want))
+ok(with_builds >= 8, "Jetsons with NVIDIA builds: %d" % with_builds)
+p = run("query", "--gpu", "Jetson Orin NX", "--platform", "linux-aarch64")
+ok("JetPack 6.1 and 6.2 (L4T R36.4, CUDA 12.6, Python 3.10)" in p.stdout and
+   "pip install torch --index-url https://pypi.jetson-ai-lab.io/jp6/cu126" in p.stdout,
+   "query's text names JetPack 6's build and its index: " + p.stdout[-600:])
+
 # NVIDIA GH200 (9.0, like the H100) comes only in Grace (Arm) systems: x86_64 and Windows
 # wheels do not apply; Linux aarch64's every 2.14 variant has sm_90, so the newest CUDA, cu132.
 for plat in ("linux-x86_64", "windows-x86_64"):
