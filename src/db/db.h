@@ -40,7 +40,7 @@
 #include "recbinary.h"
 
 #define DB_FILE "wheelarch.db"
-#define DB_SCHEMA_VERSION 8
+#define DB_SCHEMA_VERSION 9
 #define DB_BUSY_MS 60000
 
 struct db;
@@ -168,12 +168,16 @@ struct db_build {
     const char *scanned_at;    /* the newest scan date of the group */
     const char *inferred_from, *index_url, *wheelarch_version, *code;
     const char *requires;  /* the wheel's Requires-Dist, one per line, or NULL */
-    const char *filenames; /* every wheel's file name in the group, one per line */
+    const char *filenames; /* every wheel's file name in the group, one per line;
+                            * NULL where want_files said no */
 };
 
 /* Calls fn for every build, in (project, version, variant, platform)
- * order: one row per group, however many wheels it has. */
-int db_each_build(struct db *db,
+ * order: one row per group, however many wheels it has.  The file names
+ * of a build's wheels are read (from an index alone, wheels_files) for the
+ * builds want_files says yes to, or for all when want_files is NULL: a
+ * caller that keeps a few builds does not pay for the others' wheels. */
+int db_each_build(struct db *db, int (*want_files)(void *ud, const struct db_build *b),
                   int (*fn)(void *ud, const struct db_build *b, struct wa_error *err), void *ud,
                   struct wa_error *err);
 

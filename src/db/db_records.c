@@ -494,7 +494,7 @@ int db_each_record(struct db *db,
     return rc;
 }
 
-int db_each_build(struct db *db,
+int db_each_build(struct db *db, int (*want_files)(void *ud, const struct db_build *b),
                   int (*fn)(void *ud, const struct db_build *b, struct wa_error *err), void *ud,
                   struct wa_error *err)
 {
@@ -502,22 +502,33 @@ int db_each_build(struct db *db,
     sqlite3_stmt *st =
         dbi_prep(db, "SELECT project, version, variant, platform, best, status, "
                      "scanned_at, inferred_from, index_url, wheelarch_version, code, "
-                     "requires, (SELECT group_concat(filename, char(10)) FROM wheels w "
-                     "WHERE w.project = b.project AND w.version = b.version AND "
-                     "w.variant = b.variant AND w.platform = b.platform) "
-                     "FROM builds b ORDER BY project, version, variant, platform");
-    int rc = st ? 0 : dbi_sql_error(db, err, "cannot read builds");
+                     "requires FROM builds ORDER BY project, version, variant, platform");
+    sqlite3_stmt *files =
+        dbi_cached(db, "SELECT group_concat(filename, char(10)) FROM wheels WHERE project = ? "
+                       "AND version = ? AND variant = ? AND platform = ?");
+    int rc = st && files ? 0 : dbi_sql_error(db, err, "cannot read builds");
     int s = SQLITE_DONE;
     while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *c[13];
-        for (int i = 0; i < 13; i++)
+        const char *c[12];
+        for (int i = 0; i < 12; i++)
             c[i] = (const char *)sqlite3_column_text(st, i);
         struct db_build b = {c[0], c[1], c[2], c[3],  c[4],  c[5], c[6],
-                             c[7], c[8], c[9], c[10], c[11], c[12]};
+                             c[7], c[8], c[9], c[10], c[11], NULL};
+        if (!want_files || want_files(ud, &b)) {
+            for (int i = 0; i < 4; i++)
+                dbi_bind_text(files, i + 1, c[i]);
+            if (sqlite3_step(files) != SQLITE_ROW) {
+                rc = dbi_sql_error(db, err, "cannot read builds");
+                break;
+            }
+            b.filenames = (const char *)sqlite3_column_text(files, 0);
+        }
         rc = fn(ud, &b, err);
+        dbi_done(files);
     }
     if (rc == 0 && s != SQLITE_DONE)
         rc = dbi_sql_error(db, err, "cannot read builds");
+    dbi_done(files);
     sqlite3_finalize(st);
     pthread_mutex_unlock(&db->mu);
     return rc;

@@ -189,6 +189,11 @@ static const char *const migrations[DB_SCHEMA_VERSION][MIGRATION_PARTS] = {
      "ALTER TABLE binaries ADD COLUMN warnings TEXT;"
      "ALTER TABLE targets ADD COLUMN library_modules INTEGER;"
      "DELETE FROM binaries; DELETE FROM targets;"},
+    /* 9: the file names of each build's wheels from an index alone:
+     * `query` reads them with every build (the Pythons its wheels have),
+     * and a seek of wheels_by_scan then read each wheel's row of `wheels`,
+     * most of a 100,000-wheel database's pages (0.37 s against 0.09 s) */
+    {"CREATE INDEX wheels_files ON wheels (project, version, variant, platform, filename);"},
 };
 /* clang-format on */
 

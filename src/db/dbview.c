@@ -300,7 +300,8 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
                             .ud = ud,
                             .gk = STRBUF_INIT};
         if (code_only) {
-            rc = db_each_build(db, dbvi_read_build, &x, err); /* v->records stays 0 */
+            rc = db_each_build(db, dbvi_build_wants_files, dbvi_read_build, &x,
+                               err); /* v->records stays 0 */
         } else {
             if (nightlies >= 0)
                 x.dropped = dropped_nightlies(db, nightlies, err, &rc);

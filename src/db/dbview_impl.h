@@ -62,6 +62,7 @@ void dbvi_newer(char **dst, const char *s);
 void dbvi_compact_strings(struct dbview *v);
 
 int dbvi_read_build(void *ud, const struct db_build *b, struct wa_error *err);
+int dbvi_build_wants_files(void *ud, const struct db_build *b);
 
 int dbvi_read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err);
 

@@ -227,6 +227,18 @@ int dbvi_read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
     return x->on_record(x->ud, 0, &full, err);  /* it takes the record */
 }
 
+/* Whether dbvi_read_build makes a row of b, and so reads the file names
+ * of its wheels: the project asked about (or a GPU library it may pin) on
+ * the platform asked about; others count only their version, or nothing. */
+int dbvi_build_wants_files(void *ud, const struct db_build *b)
+{
+    const struct reading *x = ud;
+    if (x->project && strcmp(x->project, b->project) != 0 &&
+        !tables_gpu_library(x->v->t, b->project))
+        return 0;
+    return !x->platform || strcmp(x->platform, b->platform) == 0;
+}
+
 /* One group of the database (builds) into a row of its own: the view
  * without wheels that query reads. */
 int dbvi_read_build(void *ud, const struct db_build *b, struct wa_error *err)

@@ -208,6 +208,32 @@ static void record_type(void)
     json_decref(rec);
 }
 
+/* db_each_build's walk: how many builds, how many came with file names,
+ * and how many names in all. */
+struct seen_files {
+    int builds, with_files, names;
+};
+
+static int see_files(void *ud, const struct db_build *b, struct wa_error *err)
+{
+    (void)err;
+    struct seen_files *s = ud;
+    s->builds++;
+    if (b->filenames) {
+        s->with_files++;
+        for (const char *f = b->filenames; *f; f += strcspn(f, "\n") + (f[strcspn(f, "\n")] != 0))
+            s->names++;
+    }
+    return 0;
+}
+
+static int want_no_files(void *ud, const struct db_build *b)
+{
+    (void)ud;
+    (void)b;
+    return 0;
+}
+
 /* The record built as the crawler builds it: from an identity and a scan
  * (or the record a sibling was scanned into), checked like any record; a
  * wheel's line as a type, and back. */
@@ -494,6 +520,17 @@ static void round_trip(void)
     INT_EQ(count(dir, "SELECT count(*) FROM builds WHERE best = '" SCANNED "' AND status = "
                       "'scanned'"),
            1, "the scanned wheel stands for its group, whatever the key order");
+    /* each build with its wheels' file names, or without where not wanted */
+    db = open_db(dir);
+    struct seen_files all = {0}, none = {0};
+    OK(db_each_build(db, NULL, see_files, &all, &err) == 0, "every build: %s", err.msg);
+    INT_EQ(all.builds, 2, "two builds handed out");
+    INT_EQ(all.with_files, 2, "each with its file names");
+    INT_EQ(all.names, count(dir, "SELECT count(*) FROM wheels"), "one name per wheel");
+    OK(db_each_build(db, want_no_files, see_files, &none, &err) == 0, "no names: %s", err.msg);
+    INT_EQ(none.builds, 2, "still every build");
+    INT_EQ(none.with_files, 0, "none with file names it was not asked for");
+    db_close(db);
     char *path = fsutil_join(dir, DB_FILE);
     run_sql(path, "DELETE FROM wheels WHERE key = '" SCANNED "'");
     INT_EQ(count(dir, "SELECT count(*) FROM builds WHERE best = '" K2 "' AND status = 'inferred'"),
