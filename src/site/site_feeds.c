@@ -69,12 +69,13 @@ static int feed_step(struct ctx *c, struct sitedata *d, enum feed_step step, str
         json_decref(d->variants);
         d->variants = NULL;
         return rc;
-    case FEED_INDEX_TABLE:
-        d->index_table = sitedata_build_index_table(d);
-        rc = sitei_put_json(c, "api/v1/index-table.json", d->index_table, err);
-        json_decref(d->index_table);
-        d->index_table = NULL;
+    case FEED_INDEX_TABLE: {
+        struct strbuf it = STRBUF_INIT;
+        sitedata_index_table_json(d, &it);
+        rc = sitei_put(c, "api/v1/index-table.json", it.buf ? it.buf : "", it.len, err);
+        strbuf_free(&it);
         return rc;
+    }
     case FEED_PEP: {
         /* PEP 825 index metadata per (project, version), and their list */
         struct pepfile pf = {c, err};

@@ -42,7 +42,6 @@ void sitedata_begin(const struct dbview *v, const struct tables *t, const char *
 void sitedata_build_feeds(struct sitedata *d)
 {
     sitedata_build_csv(d);
-    d->index_table = sitedata_build_index_table(d);
     d->variants = sitedata_build_variants(d);
     sitedata_build_simple(d);
 }
@@ -78,7 +77,6 @@ void sitedata_free(struct sitedata *d)
     free(d->base_url);
     json_decref(d->meta);
     json_decref(d->gpus);
-    json_decref(d->index_table);
     json_decref(d->variants);
     strbuf_free(&d->csv);
     sitedata_home_free(d->home);

@@ -99,7 +99,6 @@ struct sitedata {
     char *base_url;                  /* "" when none */
     json_t *meta;                    /* {"api-version", "data-as-of", "generator"} */
     json_t *gpus;                    /* api/v1/gpus.json */
-    json_t *index_table;             /* api/v1/index-table.json */
     json_t *variants;                /* api/v1/variants.json */
     struct strbuf csv;               /* api/v1/matrix.csv */
     struct sitedata_home *home;      /* index.html */
@@ -125,7 +124,7 @@ int sitedata_build(const struct dbview *v, const struct tables *t, const char *b
 
 /* sitedata_build in steps, for a caller that uses two threads: begin
  * computes what both halves read (the grid, the newest rows); then the
- * feed half (csv, index_table, variants, simple) and the page half
+ * feed half (csv, variants, simple) and the page half
  * (gpus and what the GPU pages share, home, matrix_pages, changes) only read
  * it and each other's nothing, so they may run at the same time. */
 void sitedata_begin(const struct dbview *v, const struct tables *t, const char *base_url,
@@ -133,11 +132,12 @@ void sitedata_begin(const struct dbview *v, const struct tables *t, const char *
 void sitedata_build_feeds(struct sitedata *d);
 void sitedata_build_pages(struct sitedata *d);
 /* The feed half one document at a time, so that a caller can write each
- * and free it before the next is made: d->csv, a new index-table.json
- * and variants.json (caller owns the references), and d->simple with what
- * the simple indexes read. */
+ * and free it before the next is made: d->csv, a new variants.json
+ * (caller owns the reference), and d->simple with what the simple indexes
+ * read. */
 void sitedata_build_csv(struct sitedata *d);
-json_t *sitedata_build_index_table(struct sitedata *d);
+/* api/v1/index-table.json, appended to out one build at a time. */
+void sitedata_index_table_json(const struct sitedata *d, struct strbuf *out);
 json_t *sitedata_build_variants(struct sitedata *d);
 void sitedata_build_simple(struct sitedata *d);
 void sitedata_free(struct sitedata *d);

@@ -304,79 +304,203 @@ static json_t *obj_path(json_t *root, const char *const *keys, size_t n)
     return o;
 }
 
-json_t *sitedata_build_index_table(struct sitedata *d)
+/* The index's own fields, from its first row (url, cuda, min_driver, rocm). */
+static json_t *index_header(const struct sitedata *d, const struct dbview_row *row)
+{
+    json_t *ix = json_object();
+    char *u = xstrdup(row->index_url);
+    size_t ul = strlen(u);
+    if (ul && u[ul - 1] == '/')
+        u[ul - 1] = '\0';
+    json_object_set_new(ix, "url", json_string(u));
+    free(u);
+    if (row->cuda.n) {
+        char cuda[16];
+        tables_variant_cuda_text(row->variant, cuda, sizeof cuda);
+        json_object_set_new(ix, "cuda", json_string(cuda));
+        const struct minor_compat *mc = tables_minor_compat(d->t, (int)row->cuda.f[0]);
+        json_t *md = json_object();
+        if (mc && mc->min_driver_text[0])
+            json_object_set_new(md, "linux", json_string(mc->min_driver_text[0]));
+        if (mc && mc->min_driver_text[1])
+            json_object_set_new(md, "windows", json_string(mc->min_driver_text[1]));
+        json_object_set_new(ix, "min_driver", md);
+    } else {
+        json_object_set_new(ix, "cuda", json_null());
+        json_object_set_new(ix, "min_driver", json_null());
+    }
+    char rocm[16];
+    sitedata_rocm_of(row, rocm, sizeof rocm);
+    json_object_set_new(ix, "rocm", rocm[0] ? json_string(rocm) : json_null());
+    return ix;
+}
+
+/* A build's entry: its release and version, its day, its wheels and
+ * their sizes, its targets and status. */
+static json_t *index_entry(const struct sitedata *d, const struct dbview_row *row, int whole)
+{
+    json_t *e = json_object();
+    json_object_set_new(e, "release", json_string(row->release));
+    json_object_set_new(e, "version", whole ? json_null() : json_string(row->version));
+    const struct release_info *ri =
+        tables_release_at(d->t, row->project, row->version, row->platform);
+    json_object_set_new(e, "released",
+                        ri && ri->release_date && ri->release_date[0]
+                            ? json_string(ri->release_date)
+                            : json_null());
+    json_t *wheels = json_array();
+    for (size_t i = 0; i < row->nwheels; i++) {
+        const struct record_wheel *w = &row->wheels[i];
+        json_t *x = json_object();
+        json_object_set_new(x, "filename", json_string(w->filename));
+        json_object_set_new(x, "size", w->size >= 0 ? json_integer(w->size) : json_null());
+        json_array_append_new(wheels, x);
+    }
+    json_object_set_new(e, "wheels", wheels);
+    json_object_set_new(e, "sass", targets_of(row->sass, row->nsass, 0));
+    json_object_set_new(e, "ptx", targets_of(row->ptx, row->nptx, 0));
+    json_object_set_new(e, "gfx", targets_of(row->gfx, row->ngfx, 0));
+    json_object_set_new(e, "ptx_isa", dbview_isa_json(&row->code));
+    json_object_set_new(e, "status", json_string(dbview_status_name(row->status)));
+    return e;
+}
+
+/* A row's place in index-table.json: index -> platform -> project -> pin,
+ * the pin being what pip pins: the version read ("2.8.0"), or for a
+ * declared row, which stands for every patch of its release, the release
+ * with a wildcard ("2.10.*"). */
+struct it_key {
+    const struct dbview_row *row;
+    size_t at; /* the row's place in the view: the last of equal keys wins */
+    char *pin;
+    int whole;
+};
+
+static int it_key_cmp(const void *a, const void *b)
+{
+    const struct it_key *x = a, *y = b;
+    int c = strcmp(x->row->variant, y->row->variant);
+    if (!c)
+        c = strcmp(x->row->platform, y->row->platform);
+    if (!c)
+        c = strcmp(x->row->project, y->row->project);
+    if (!c)
+        c = strcmp(x->pin, y->pin);
+    return c ? c : x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* A key as JSON (escaped as jansson escapes it), then a colon. */
+static void it_name(struct strbuf *out, const char *key)
+{
+    json_t *k = json_string(key);
+    jsontext_append(out, k, JSON_COMPACT | JSON_ENCODE_ANY);
+    json_decref(k);
+    strbuf_addc(out, ':');
+}
+
+/* A value as sitei_put_json writes one (sorted keys, compact); takes v. */
+static void it_value(struct strbuf *out, json_t *v)
+{
+    jsontext_append(out, v, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
+    json_decref(v);
+}
+
+static int it_same(const struct it_key *x, const struct it_key *y)
+{
+    return strcmp(x->row->variant, y->row->variant) == 0 &&
+           strcmp(x->row->platform, y->row->platform) == 0 &&
+           strcmp(x->row->project, y->row->project) == 0 && strcmp(x->pin, y->pin) == 0;
+}
+
+/* An index's fields after its platforms (rocm, url), and its end. */
+static void index_tail(const struct sitedata *d, const struct dbview_row *first, struct strbuf *out)
+{
+    json_t *h = index_header(d, first);
+    strbuf_adds(out, "}}},\"rocm\":");
+    it_value(out, json_incref(json_object_get(h, "rocm")));
+    strbuf_adds(out, ",\"url\":");
+    it_value(out, json_incref(json_object_get(h, "url")));
+    strbuf_addc(out, '}');
+    json_decref(h);
+}
+
+void sitedata_index_table_json(const struct sitedata *d, struct strbuf *out)
 {
     const struct dbview *v = d->v;
-    json_t *doc = json_object();
-    json_object_set_new(doc, "meta", sitedata_meta_copy(d));
-    json_t *indexes = json_object();
-    for (size_t r = 0; r < v->nrows; r++) {
+    size_t n = v->nrows;
+    struct it_key *k = xmalloc((n ? n : 1) * sizeof *k);
+    /* an index's own fields come from the first row of its variant */
+    struct strmap *first = strmap_new();
+    for (size_t r = 0; r < n; r++) {
         const struct dbview_row *row = &v->rows[r];
-        json_t *ix = json_object_get(indexes, row->variant);
-        if (!ix) {
-            ix = json_object();
-            json_object_set_new(indexes, row->variant, ix);
-            char *u = xstrdup(row->index_url);
-            size_t ul = strlen(u);
-            if (ul && u[ul - 1] == '/')
-                u[ul - 1] = '\0';
-            json_object_set_new(ix, "url", json_string(u));
-            free(u);
-            if (row->cuda.n) {
-                char cuda[16];
-                tables_variant_cuda_text(row->variant, cuda, sizeof cuda);
-                json_object_set_new(ix, "cuda", json_string(cuda));
-                const struct minor_compat *mc = tables_minor_compat(d->t, (int)row->cuda.f[0]);
-                json_t *md = json_object();
-                if (mc && mc->min_driver_text[0])
-                    json_object_set_new(md, "linux", json_string(mc->min_driver_text[0]));
-                if (mc && mc->min_driver_text[1])
-                    json_object_set_new(md, "windows", json_string(mc->min_driver_text[1]));
-                json_object_set_new(ix, "min_driver", md);
-            } else {
-                json_object_set_new(ix, "cuda", json_null());
-                json_object_set_new(ix, "min_driver", json_null());
-            }
-            char rocm[16];
-            sitedata_rocm_of(row, rocm, sizeof rocm);
-            json_object_set_new(ix, "rocm", rocm[0] ? json_string(rocm) : json_null());
-            json_object_set_new(ix, "platforms", json_object());
-        }
-        const char *keys[] = {"platforms", row->platform, row->project};
-        json_t *versions = obj_path(ix, keys, 3);
-        json_t *e = json_object();
-        /* Every row keyed by what pip pins: the version read ("2.8.0"),
-         * or for a declared row, which stands for every patch of its
-         * release, the release with a wildcard ("2.10.*"). */
         int whole = row->status == VIEW_DECLARED && strcmp(row->version, row->release) == 0;
-        char *pin = whole ? xasprintf("%s.*", row->release) : xstrdup(row->version);
-        json_object_set_new(e, "release", json_string(row->release));
-        json_object_set_new(e, "version", whole ? json_null() : json_string(row->version));
-        const struct release_info *ri =
-            tables_release_at(d->t, row->project, row->version, row->platform);
-        json_object_set_new(e, "released",
-                            ri && ri->release_date && ri->release_date[0]
-                                ? json_string(ri->release_date)
-                                : json_null());
-        json_t *wheels = json_array();
-        for (size_t i = 0; i < row->nwheels; i++) {
-            const struct record_wheel *w = &row->wheels[i];
-            json_t *x = json_object();
-            json_object_set_new(x, "filename", json_string(w->filename));
-            json_object_set_new(x, "size", w->size >= 0 ? json_integer(w->size) : json_null());
-            json_array_append_new(wheels, x);
-        }
-        json_object_set_new(e, "wheels", wheels);
-        json_object_set_new(e, "sass", targets_of(row->sass, row->nsass, 0));
-        json_object_set_new(e, "ptx", targets_of(row->ptx, row->nptx, 0));
-        json_object_set_new(e, "gfx", targets_of(row->gfx, row->ngfx, 0));
-        json_object_set_new(e, "ptx_isa", dbview_isa_json(&row->code));
-        json_object_set_new(e, "status", json_string(dbview_status_name(row->status)));
-        json_object_set_new(versions, pin, e);
-        free(pin);
+        k[r] = (struct it_key){
+            row, r, whole ? xasprintf("%s.*", row->release) : xstrdup(row->version), whole};
+        size_t at;
+        if (!strmap_get(first, row->variant, &at))
+            strmap_put(first, row->variant, r);
     }
-    json_object_set_new(doc, "indexes", indexes);
-    return doc;
+    qsort(k, n, sizeof *k, it_key_cmp);
+    /* {"indexes":{VARIANT:{"cuda":..,"min_driver":..,"platforms":{PLATFORM:
+     * {PROJECT:{PIN:entry,..}}},"rocm":..,"url":..}},"meta":..}, the keys in
+     * the order JSON_SORT_KEYS gives, one entry in memory at a time; of
+     * rows with one key the last in the view's order stands */
+    strbuf_adds(out, "{\"indexes\":{");
+    const struct it_key *prev = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (i + 1 < n && it_same(&k[i], &k[i + 1]))
+            continue;
+        const struct dbview_row *row = k[i].row;
+        int new_index = !prev || strcmp(prev->row->variant, row->variant) != 0;
+        int new_platform = new_index || strcmp(prev->row->platform, row->platform) != 0;
+        int new_project = new_platform || strcmp(prev->row->project, row->project) != 0;
+        if (new_index) {
+            size_t at = 0;
+            if (prev) {
+                strmap_get(first, prev->row->variant, &at);
+                index_tail(d, &v->rows[at], out);
+                strbuf_addc(out, ',');
+            }
+            strmap_get(first, row->variant, &at);
+            json_t *h = index_header(d, &v->rows[at]);
+            it_name(out, row->variant);
+            strbuf_adds(out, "{\"cuda\":");
+            it_value(out, json_incref(json_object_get(h, "cuda")));
+            strbuf_adds(out, ",\"min_driver\":");
+            it_value(out, json_incref(json_object_get(h, "min_driver")));
+            strbuf_adds(out, ",\"platforms\":{");
+            json_decref(h);
+        } else if (new_platform) {
+            strbuf_adds(out, "}},");
+        } else if (new_project) {
+            strbuf_adds(out, "},");
+        } else {
+            strbuf_addc(out, ',');
+        }
+        if (new_platform) {
+            it_name(out, row->platform);
+            strbuf_addc(out, '{');
+        }
+        if (new_project) {
+            it_name(out, row->project);
+            strbuf_addc(out, '{');
+        }
+        it_name(out, k[i].pin);
+        it_value(out, index_entry(d, row, k[i].whole));
+        prev = &k[i];
+    }
+    if (prev) {
+        size_t at = 0;
+        strmap_get(first, prev->row->variant, &at);
+        index_tail(d, &v->rows[at], out);
+    }
+    strbuf_adds(out, "},\"meta\":");
+    it_value(out, json_incref(d->meta));
+    strbuf_adds(out, "}\n");
+    strmap_free(first);
+    for (size_t i = 0; i < n; i++)
+        free(k[i].pin);
+    free(k);
 }
 
 /* A wheel-variant entry: {VENDOR: {ARCH_KEY: arch, BOUND_KEY: [bound]},
