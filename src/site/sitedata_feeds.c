@@ -376,16 +376,22 @@ struct it_key {
     int whole;
 };
 
-static int it_key_cmp(const void *a, const void *b)
+/* The order of the keys alone: index, platform, project, pin. */
+static int it_key_order(const struct it_key *x, const struct it_key *y)
 {
-    const struct it_key *x = a, *y = b;
     int c = strcmp(x->row->variant, y->row->variant);
     if (!c)
         c = strcmp(x->row->platform, y->row->platform);
     if (!c)
         c = strcmp(x->row->project, y->row->project);
-    if (!c)
-        c = strcmp(x->pin, y->pin);
+    return c ? c : strcmp(x->pin, y->pin);
+}
+
+/* The keys' order, then the view's among equal keys. */
+static int it_key_cmp(const void *a, const void *b)
+{
+    const struct it_key *x = a, *y = b;
+    int c = it_key_order(x, y);
     return c ? c : x->at < y->at ? -1 : x->at > y->at;
 }
 
@@ -405,23 +411,28 @@ static void it_value(struct strbuf *out, json_t *v)
     json_decref(v);
 }
 
-static int it_same(const struct it_key *x, const struct it_key *y)
+/* An index's key and its fields before its platforms (cuda,
+ * min_driver), and the platforms' opening. */
+static void index_open(struct strbuf *out, const char *variant, const json_t *head)
 {
-    return strcmp(x->row->variant, y->row->variant) == 0 &&
-           strcmp(x->row->platform, y->row->platform) == 0 &&
-           strcmp(x->row->project, y->row->project) == 0 && strcmp(x->pin, y->pin) == 0;
+    it_name(out, variant);
+    strbuf_adds(out, "{\"cuda\":");
+    it_value(out, json_incref(json_object_get(head, "cuda")));
+    strbuf_adds(out, ",\"min_driver\":");
+    it_value(out, json_incref(json_object_get(head, "min_driver")));
+    strbuf_adds(out, ",\"platforms\":{");
 }
 
-/* An index's fields after its platforms (rocm, url), and its end. */
-static void index_tail(const struct sitedata *d, const struct dbview_row *first, struct strbuf *out)
+/* The end of an index's last pin map, project and platforms, its fields
+ * after them (rocm, url) and its end; takes head. */
+static void index_close(struct strbuf *out, json_t *head)
 {
-    json_t *h = index_header(d, first);
     strbuf_adds(out, "}}},\"rocm\":");
-    it_value(out, json_incref(json_object_get(h, "rocm")));
+    it_value(out, json_incref(json_object_get(head, "rocm")));
     strbuf_adds(out, ",\"url\":");
-    it_value(out, json_incref(json_object_get(h, "url")));
+    it_value(out, json_incref(json_object_get(head, "url")));
     strbuf_addc(out, '}');
-    json_decref(h);
+    json_decref(head);
 }
 
 void sitedata_index_table_json(const struct sitedata *d, struct strbuf *out)
@@ -447,29 +458,23 @@ void sitedata_index_table_json(const struct sitedata *d, struct strbuf *out)
      * rows with one key the last in the view's order stands */
     strbuf_adds(out, "{\"indexes\":{");
     const struct it_key *prev = NULL;
+    json_t *head = NULL; /* the open index's fields */
     for (size_t i = 0; i < n; i++) {
-        if (i + 1 < n && it_same(&k[i], &k[i + 1]))
+        if (i + 1 < n && it_key_order(&k[i], &k[i + 1]) == 0)
             continue;
         const struct dbview_row *row = k[i].row;
         int new_index = !prev || strcmp(prev->row->variant, row->variant) != 0;
         int new_platform = new_index || strcmp(prev->row->platform, row->platform) != 0;
         int new_project = new_platform || strcmp(prev->row->project, row->project) != 0;
         if (new_index) {
-            size_t at = 0;
-            if (prev) {
-                strmap_get(first, prev->row->variant, &at);
-                index_tail(d, &v->rows[at], out);
+            if (head) {
+                index_close(out, head);
                 strbuf_addc(out, ',');
             }
+            size_t at = 0;
             strmap_get(first, row->variant, &at);
-            json_t *h = index_header(d, &v->rows[at]);
-            it_name(out, row->variant);
-            strbuf_adds(out, "{\"cuda\":");
-            it_value(out, json_incref(json_object_get(h, "cuda")));
-            strbuf_adds(out, ",\"min_driver\":");
-            it_value(out, json_incref(json_object_get(h, "min_driver")));
-            strbuf_adds(out, ",\"platforms\":{");
-            json_decref(h);
+            head = index_header(d, &v->rows[at]);
+            index_open(out, row->variant, head);
         } else if (new_platform) {
             strbuf_adds(out, "}},");
         } else if (new_project) {
@@ -489,11 +494,8 @@ void sitedata_index_table_json(const struct sitedata *d, struct strbuf *out)
         it_value(out, index_entry(d, row, k[i].whole));
         prev = &k[i];
     }
-    if (prev) {
-        size_t at = 0;
-        strmap_get(first, prev->row->variant, &at);
-        index_tail(d, &v->rows[at], out);
-    }
+    if (head)
+        index_close(out, head);
     strbuf_adds(out, "},\"meta\":");
     it_value(out, json_incref(d->meta));
     strbuf_adds(out, "}\n");
