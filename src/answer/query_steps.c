@@ -321,34 +321,32 @@ void qi_guidance(const struct qctx *c, int tegra, int arm_only, struct answer_gu
     }
     if (!tegra)
         return;
-    int jetpack = c->o->gpu ? jetson_takes_jetpack(c->o->gpu) : !c->o->not_jetpack;
     g->kind = "jetson";
     g->label = "Jetson";
-    if (!query_tegra_sbsa(c->o->cc) && !jetpack) {
-        g->kind = "tegra";
-        g->label = "DRIVE or IGX";
-    }
-    if (query_tegra_sbsa(c->o->cc))
+    if (query_tegra_sbsa(c->o->cc)) {
         g->text = strcmp(c->o->platform, "linux-aarch64") == 0
                       ? "Jetson Thor runs JetPack 7, an SBSA system: download.pytorch.org's "
                         "linux-aarch64 wheels apply, judged below"
                       : "Jetson Thor is an integrated GPU in an Arm system: only linux-aarch64 "
                         "wheels apply to it";
-    else if (jetpack)
-        g->text = "This is a Jetson (Tegra) GPU. The aarch64 wheels on PyPI and "
-                  "download.pytorch.org are SBSA builds for Arm servers and do not run on "
-                  "Jetson's L4T/JetPack; x86_64 and Windows wheels do not apply. Install NVIDIA's "
-                  "PyTorch for Jetson, built for your JetPack release, and check it with "
-                  "wheelarch scan before installing";
-    else
+        return;
+    }
+    if (c->o->gpu ? !jetson_takes_jetpack(c->o->gpu) : c->o->not_jetpack) {
+        g->kind = "tegra";
+        g->label = "DRIVE or IGX";
         g->text = "This is the integrated (Tegra) GPU of an NVIDIA DRIVE or IGX system. The "
                   "aarch64 wheels on PyPI and download.pytorch.org are SBSA builds for Arm "
                   "servers and do not run on its DRIVE OS or IGX OS; x86_64 and Windows wheels "
                   "do not apply, and NVIDIA's PyTorch for Jetson is built for JetPack, not for "
                   "these systems. Use the PyTorch NVIDIA provides for that system's software "
                   "release, and check it with wheelarch scan before installing";
-    if (query_tegra_sbsa(c->o->cc) || !jetpack)
         return;
+    }
+    g->text = "This is a Jetson (Tegra) GPU. The aarch64 wheels on PyPI and "
+              "download.pytorch.org are SBSA builds for Arm servers and do not run on "
+              "Jetson's L4T/JetPack; x86_64 and Windows wheels do not apply. Install NVIDIA's "
+              "PyTorch for Jetson, built for your JetPack release, and check it with "
+              "wheelarch scan before installing";
     g->url = query_jetson_url;
     const struct tables *t = c->v->t;
     for (size_t i = 0; i < t->njetson && g->njetson < ANSWER_JETSON_MAX; i++)

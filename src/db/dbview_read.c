@@ -227,16 +227,20 @@ int dbvi_read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
     return x->on_record(x->ud, 0, &full, err);  /* it takes the record */
 }
 
+/* The project asked about, or a GPU library it may pin (or any, when
+ * none was asked about). */
+static int project_read(const struct reading *x, const char *project)
+{
+    return !x->project || strcmp(x->project, project) == 0 || tables_gpu_library(x->v->t, project);
+}
+
 /* Whether dbvi_read_build makes a row of b, and so reads the file names
- * of its wheels: the project asked about (or a GPU library it may pin) on
- * the platform asked about; others count only their version, or nothing. */
+ * of its wheels: a project read, on the platform asked about; others
+ * count only their version, or nothing. */
 int dbvi_build_wants_files(void *ud, const struct db_build *b)
 {
     const struct reading *x = ud;
-    if (x->project && strcmp(x->project, b->project) != 0 &&
-        !tables_gpu_library(x->v->t, b->project))
-        return 0;
-    return !x->platform || strcmp(x->platform, b->platform) == 0;
+    return project_read(x, b->project) && (!x->platform || strcmp(x->platform, b->platform) == 0);
 }
 
 /* One group of the database (builds) into a row of its own: the view
@@ -253,7 +257,7 @@ int dbvi_read_build(void *ud, const struct db_build *b, struct wa_error *err)
         return 0;
     }
     /* another project: not asked about, unless a GPU library it may pin */
-    if (x->project && strcmp(x->project, b->project) != 0 && !tables_gpu_library(v->t, b->project))
+    if (!project_read(x, b->project))
         return 0;
     if (x->platform && strcmp(x->platform, b->platform) != 0) {
         /* Another platform: only its version counts (declared rows of a

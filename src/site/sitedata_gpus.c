@@ -240,6 +240,7 @@ static void make_device(struct sitedata *d, struct sitedata_gpu_state *gs,
     int arm_host = slot == SLOT_ARM_HOST;
     dev->cc = g->cc;
     dev->arm_host = arm_host;
+    dev->host = slot == SLOT_ARM_HOST ? "arm" : slot == SLOT_NOT_JETPACK ? "drive" : NULL;
     dev->feed = json_object();
     for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
         const char *plat = sitedata_platforms[p];

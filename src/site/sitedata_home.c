@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "answer.h"
-#include "jetson.h"
 #include "tmpl.h"
 #include "strmap.h"
 #include "xalloc.h"
@@ -101,16 +100,6 @@ static void glance(const struct answer_result *r, struct sitedata_home_gpu *x)
     }
     snprintf(x->glance, sizeof x->glance, "%s", text);
     x->glance_class = cls;
-}
-
-/* The system a GPU's answers are for, when not its device code's own: "arm"
- * (sold only in Grace systems), "drive" (a Tegra part of a DRIVE or IGX
- * system, which does not run JetPack); else NULL. */
-static const char *home_host(const struct gpu *g)
-{
-    if (g->arm_host)
-        return "arm";
-    return g->tegra && !jetson_takes_jetpack(g) ? "drive" : NULL;
 }
 
 /* strcmp, but runs of digits compare as numbers ("RTX 980" < "RTX 1080"). */
@@ -251,7 +240,7 @@ void sitedata_build_home(struct sitedata *d)
             }
             /* the filter's answers per device code and system: Arm-only
              * GPUs' and DRIVE or IGX ones' are their own (sitedata_gpus.c) */
-            const char *host = home_host(g);
+            const char *host = x->dev->host;
             char *cc = xasprintf("%s%s%s", x->device, host ? "/" : "", host ? host : "");
             if (!json_object_get(answers, cc)) {
                 json_t *per = json_object();
@@ -321,8 +310,8 @@ static void gpu_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(x->glance, out);
     else if (IS("glance_class"))
         tmpl_value_str(x->glance_class, out);
-    else if (IS("host") && home_host(x->g))
-        tmpl_value_str(home_host(x->g), out);
+    else if (IS("host") && x->dev->host)
+        tmpl_value_str(x->dev->host, out);
 }
 
 static const struct tmpl_type gpu_type = {gpu_get, NULL, NULL};

@@ -52,6 +52,10 @@ struct stack_entry;
 struct sitedata_device {
     uint16_t cc;
     int arm_host;
+    /* the system its answers are for when not its code's own: "arm" (GPUs
+     * sold only in Grace systems), "drive" (Tegra parts of DRIVE and IGX
+     * systems, which do not run JetPack); NULL */
+    const char *host;
     /* per platform (sitedata_platforms): query's answer for torch, or
      * NULL where there is none */
     struct answer_result *res[SITEDATA_NPLATFORMS];
