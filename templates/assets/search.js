@@ -112,8 +112,8 @@
         c.appendChild(ap);
       }
     }
-    // a GPU that comes only in Arm systems (GH200) has answers of its own
-    // an Arm-only GPU's answers ("9.0/arm"), a DRIVE's ("8.7/drive"): their own
+    // a GPU sold only in Arm systems (GH200: "9.0/arm") or a DRIVE or IGX
+    // system's Tegra part ("8.7/drive") has answers of its own
     var d = (answers[r.cc + (r.gpu && r.gpu.host ? "/" + r.gpu.host : "")] || {})[plat];
     if (!d) {
       c.appendChild(el("p", "No " + names[plat] + " build in the data has code for this GPU."));
