@@ -107,13 +107,18 @@ static void print_doctor(const json_t *r, const struct machine *m)
             printf("\n");
         }
         json_t *fix = json_object_get(x, "fix");
-        if (json_is_object(fix)) {
-            json_t *c = json_object_get(fix, "commands");
+        json_t *c = json_object_get(fix, "commands");
+        if (json_is_object(fix) && json_is_string(json_object_get(c, "pip"))) {
             printf("  fix: the %s build (%s):\n    %s\n    %s\n",
                    json_string_value(json_object_get(fix, "index")),
                    json_string_value(json_object_get(fix, "verdict")),
                    json_string_value(json_object_get(c, "pip")),
                    json_string_value(json_object_get(c, "uv")));
+            const char *uv_from = json_string_value(json_object_get(c, "uv_min_version"));
+            if (uv_from)
+                printf("    (uv's --torch-backend needs uv %s or newer; with an older uv, put uv "
+                       "in front of the pip line)\n",
+                       uv_from);
         } else if (strcmp(json_string_value(json_object_get(x, "verdict")), "native") != 0) {
             printf("  fix: wheelarch knows no build of it that runs better here; build it from "
                    "source for this GPU\n");

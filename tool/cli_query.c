@@ -25,6 +25,18 @@
 #include "wheelname.h"
 #include "xalloc.h"
 
+/* An install's two lines, each as it pastes, and what uv's form needs. */
+static void print_installcmd(const struct installcmd *c, const char *indent)
+{
+    if (!c->pip_line)
+        return;
+    printf("%s%s\n%s%s\n", indent, c->pip_line, indent, c->uv_line);
+    if (c->uv_from)
+        printf("%s(uv's --torch-backend needs uv %s or newer; with an older uv, put uv in front of "
+               "the pip line)\n",
+               indent, c->uv_from);
+}
+
 /* NVIDIA's builds for a Jetson, newest JetPack first: the one the
  * Jetson's JetPack takes is the one to use. */
 static void print_jetson_builds(const struct answer_guidance *g)
@@ -37,8 +49,8 @@ static void print_jetson_builds(const struct answer_guidance *g)
         const struct jetson_build *b = g->jetson[i];
         printf("  JetPack %s (L4T %s, CUDA %s, Python %s): torch %s\n", b->jetpack, b->l4t, b->cuda,
                b->python, b->torch_text);
-        if (b->index_url[0])
-            printf("    pip install torch --index-url %s\n", b->index_url);
+        if (g->jetson_commands[i].pip_line)
+            printf("    %s\n", g->jetson_commands[i].pip_line);
         else
             printf("    %s\n", b->where);
     }
@@ -46,11 +58,11 @@ static void print_jetson_builds(const struct answer_guidance *g)
 
 static void print_install_commands(const struct answer_install *rec)
 {
-    printf("  %s\n  %s\n", rec->commands.pip, rec->commands.uv);
-    if (rec->torchvision) {
+    print_installcmd(&rec->commands.install, "  ");
+    if (rec->torchvision && rec->commands.with_companions.pip_line) {
         const char *ta = rec->torchaudio;
-        printf("  with torchvision %s%s%s: %s\n", rec->torchvision, ta ? " and torchaudio " : "",
-               ta ? ta : "", rec->commands.pip_with_companions);
+        printf("  with torchvision %s%s%s:\n    %s\n", rec->torchvision,
+               ta ? " and torchaudio " : "", ta ? ta : "", rec->commands.with_companions.pip_line);
         if (rec->companion_note && *rec->companion_note)
             printf("    (%s)\n", rec->companion_note);
     }
@@ -129,7 +141,10 @@ static void print_text(const struct answer_result *o)
     if (o->nby_driver > 1) {
         printf("by driver:\n");
         for (size_t i = 0; i < o->nby_driver; i++)
-            printf("  driver >= %-10s %s\n", o->by_driver[i].floor, o->by_driver[i].commands.pip);
+            printf("  driver >= %-10s %s\n", o->by_driver[i].floor,
+                   o->by_driver[i].commands.install.pip_line
+                       ? o->by_driver[i].commands.install.pip_line
+                       : "");
     }
     if (o->pypi.present)
         printf("plain `pip install %s` (PyPI, %s %s build): %s\n", o->project, o->pypi.release,
@@ -170,13 +185,13 @@ static void print_machine(const struct multigpu_result *m)
     }
     if (m->recommendation) {
         printf("recommended: %s (%s)\n", m->recommendation->row->variant, m->reason);
-        printf("  %s\n  %s\n", m->recommendation->commands.pip, m->recommendation->commands.uv);
+        print_installcmd(&m->recommendation->commands.install, "  ");
         return;
     }
     printf("%s\n", m->reason);
     if (m->fallback) {
-        printf("%s\n  %s\n  %s\n", m->fallback->reason, m->fallback->commands.pip,
-               m->fallback->commands.uv);
+        printf("%s\n", m->fallback->reason);
+        print_installcmd(&m->fallback->commands.install, "  ");
     }
     int any = 0;
     for (size_t g = 0; g < m->n; g++)
@@ -222,7 +237,7 @@ static int query_stack(const struct dbview *v, struct query_options *o, int as_j
             if (e->note)
                 printf("note: %s\n", e->note);
             if (e->has_together)
-                printf("  %s\n  %s\n", e->together.commands.pip, e->together.commands.uv);
+                print_installcmd(&e->together.commands.install, "  ");
             printf("\n");
         }
         if (st->n == 0)

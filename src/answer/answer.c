@@ -32,21 +32,24 @@ const char *answer_row_label(const struct answer_result *a, const struct answer_
     return verdict_label(&r->v, a->python, a->python_free_threaded, buf, n);
 }
 
-void answer_commands_make(struct answer_commands *c, const char *project, const char *pin,
-                          const char *index_url)
+void answer_commands_make(struct answer_commands *c, const struct tables *t, const char *project,
+                          const char *pin, const char *index_url)
 {
     memset(c, 0, sizeof *c);
-    c->pip = xasprintf("pip install %s==%s --index-url %s", project, pin, index_url);
-    c->uv = xasprintf("uv %s", c->pip);
+    const struct installcmd_req req = {project, pin};
+    installcmd_make(&c->install, t, &req, 1, index_url, 0);
 }
 
 void answer_commands_free(struct answer_commands *c)
 {
-    free(c->pip);
-    free(c->uv);
-    free(c->pip_with_companions);
-    free(c->uv_with_companions);
-    memset(c, 0, sizeof *c);
+    installcmd_free(&c->install);
+    installcmd_free(&c->with_companions);
+}
+
+void answer_commands_copy(struct answer_commands *dst, const struct answer_commands *src)
+{
+    installcmd_copy(&dst->install, &src->install);
+    installcmd_copy(&dst->with_companions, &src->with_companions);
 }
 
 void answer_install_free(struct answer_install *i)
@@ -91,9 +94,11 @@ void answer_free(struct answer_result *a)
         free(a->py_tables[k].rows);
     }
     free(a->py_tables);
-    free(a->pypi.command);
+    installcmd_free(&a->pypi.command);
     free(a->pypi.reason);
     free(a->last_native);
+    for (size_t i = 0; i < a->guidance.njetson; i++)
+        installcmd_free(&a->guidance.jetson_commands[i]);
     for (size_t i = 0; i < a->source_build.nsteps; i++)
         free(a->source_build.steps[i]);
     free(a);
@@ -111,8 +116,5 @@ void answer_install_copy(struct answer_install *dst, const struct answer_install
     dst->reason = dup_or_null(src->reason);
     dst->torchvision = dup_or_null(src->torchvision);
     dst->torchaudio = dup_or_null(src->torchaudio);
-    dst->commands.pip = dup_or_null(src->commands.pip);
-    dst->commands.uv = dup_or_null(src->commands.uv);
-    dst->commands.pip_with_companions = dup_or_null(src->commands.pip_with_companions);
-    dst->commands.uv_with_companions = dup_or_null(src->commands.uv_with_companions);
+    answer_commands_copy(&dst->commands, &src->commands);
 }

@@ -19,6 +19,7 @@
 
 #include "compat.h"
 #include "dbview.h"
+#include "installcmd.h"
 #include "target.h"
 #include "verdict.h"
 
@@ -31,11 +32,11 @@ struct answer_pythons {
     char v[ANSWER_PYTHONS_MAX][8];
 };
 
-/* The commands of an install (owned; the *_with_companions ones NULL when
- * the data has no companions for it). */
+/* The commands of an install (owned): the project alone, and torch with
+ * its torchvision and torchaudio (no lines when the data has no
+ * companions for it). */
 struct answer_commands {
-    char *pip, *uv;
-    char *pip_with_companions, *uv_with_companions;
+    struct installcmd install, with_companions;
 };
 
 /* One install: a variant of a release, pinned, and why. */
@@ -94,7 +95,7 @@ struct answer_pypi {
     const char *release;          /* borrowed */
     const char *build;            /* borrowed: "cu130", "cpu", "none" */
     const char *confidence;       /* borrowed, or NULL */
-    char *command;                /* owned: "pip install torch==2.8.*" */
+    struct installcmd command;    /* owned: pip install "torch==2.8.*" */
     int unknown;                  /* the build exists, its arch list is not in the data */
     int verdict;                  /* enum compat_verdict, with the driver given */
     int runs;                     /* its code runs and it has a wheel for the Python */
@@ -125,11 +126,14 @@ struct jetson_build;
 
 /* Jetson or Arm-only systems: what applies instead (all static strings).
  * A Jetson's also names NVIDIA's own builds that run on it, newest JetPack
- * first, borrowed from the tables (jetson.h; data/jetson_pytorch.csv). */
+ * first, borrowed from the tables (jetson.h; data/jetson_pytorch.csv),
+ * each with the command installing torch from its index (owned; no lines
+ * when the build has no index). */
 struct answer_guidance {
     const char *kind; /* "jetson", "tegra" (DRIVE, IGX), "arm-host"; NULL: none */
     const char *label, *text, *url;
     const struct jetson_build *jetson[ANSWER_JETSON_MAX];
+    struct installcmd jetson_commands[ANSWER_JETSON_MAX];
     size_t njetson;
 };
 
@@ -206,11 +210,14 @@ const struct answer_row *answer_row_of(const struct answer_result *a, const char
 const char *answer_row_label(const struct answer_result *a, const struct answer_row *r, char *buf,
                              size_t n);
 
-/* Fills c with "pip install PROJECT==PIN --index-url URL" and its uv
- * form (owned by c). */
-void answer_commands_make(struct answer_commands *c, const char *project, const char *pin,
-                          const char *index_url);
+/* Fills c (zeroed first) with pip's and uv's commands installing
+ * PROJECT==PIN from index_url (installcmd.h; owned by c, no lines when
+ * the URL cannot be written safely). */
+void answer_commands_make(struct answer_commands *c, const struct tables *t, const char *project,
+                          const char *pin, const char *index_url);
 void answer_commands_free(struct answer_commands *c);
+/* dst becomes a copy of src (dst's old content is not freed). */
+void answer_commands_copy(struct answer_commands *dst, const struct answer_commands *src);
 
 /* Frees what i owns (not i itself). */
 void answer_install_free(struct answer_install *i);

@@ -3,6 +3,7 @@
  */
 #include "answer_json.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "jetson.h"
@@ -38,15 +39,51 @@ static json_t *pythons_json(const struct answer_pythons *p)
     return out;
 }
 
+json_t *answer_argv_json(const struct shellcmd *s)
+{
+    json_t *steps = json_array();
+    for (size_t k = 0; k < shellcmd_steps(s); k++) {
+        char *const *argv;
+        size_t argc;
+        shellcmd_step(s, k, &argv, &argc);
+        json_t *a = json_array();
+        for (size_t i = 0; i < argc; i++)
+            json_array_append_new(a, json_string(argv[i]));
+        json_array_append_new(steps, a);
+    }
+    return steps;
+}
+
+/* c's lines under pip<suffix> and uv<suffix> of x, their argument vectors
+ * under the same keys of argv, and the uv release its uv line needs. */
+static void installcmd_json(const struct installcmd *c, const char *suffix, json_t *x, json_t *argv)
+{
+    char key[64];
+    snprintf(key, sizeof key, "pip%s", suffix);
+    json_object_set_new(x, key, str_or_null(c->pip_line));
+    json_object_set_new(argv, key, c->pip_line ? answer_argv_json(&c->pip) : json_null());
+    snprintf(key, sizeof key, "uv%s", suffix);
+    json_object_set_new(x, key, str_or_null(c->uv_line));
+    json_object_set_new(argv, key, c->uv_line ? answer_argv_json(&c->uv) : json_null());
+    snprintf(key, sizeof key, "uv%s_min_version", suffix);
+    json_object_set_new(x, key, str_or_null(c->uv_from));
+}
+
+json_t *answer_installcmd_json(const struct installcmd *c)
+{
+    json_t *x = json_object(), *argv = json_object();
+    installcmd_json(c, "", x, argv);
+    json_object_set_new(x, "argv", argv);
+    return x;
+}
+
 json_t *answer_commands_json(const struct answer_commands *c)
 {
-    json_t *x = json_object();
-    json_object_set_new(x, "pip", json_string(c->pip ? c->pip : ""));
-    json_object_set_new(x, "uv", json_string(c->uv ? c->uv : ""));
-    if (c->pip_with_companions) {
-        json_object_set_new(x, "pip_with_companions", json_string(c->pip_with_companions));
-        json_object_set_new(x, "uv_with_companions", json_string(c->uv_with_companions));
-    }
+    json_t *x = json_object(), *argv = json_object();
+    installcmd_json(&c->install, "", x, argv);
+    if (c->with_companions.pip_line)
+        installcmd_json(&c->with_companions, "_with_companions", x, argv);
+    json_object_set_new(x, "argv", argv);
     return x;
 }
 
@@ -170,7 +207,8 @@ json_t *answer_pypi_json(const struct answer_pypi *p)
     json_object_set_new(x, "release", json_string(p->release));
     json_object_set_new(x, "build", json_string(p->build));
     json_object_set_new(x, "confidence", str_or_null(p->confidence));
-    json_object_set_new(x, "command", json_string(p->command));
+    json_object_set_new(x, "command", str_or_null(p->command.pip_line));
+    json_object_set_new(x, "commands", answer_installcmd_json(&p->command));
     json_object_set_new(x, "verdict",
                         p->unknown ? json_null() : json_string(compat_verdict_name(p->verdict)));
     json_object_set_new(x, "label",
@@ -241,6 +279,10 @@ json_t *answer_guidance_json(const struct answer_guidance *g)
             json_object_set_new(o, "index_url",
                                 b->index_url[0] ? json_string(b->index_url) : json_null());
             json_object_set_new(o, "where", json_string(b->where));
+            json_object_set_new(o, "commands",
+                                g->jetson_commands[i].pip_line
+                                    ? answer_installcmd_json(&g->jetson_commands[i])
+                                    : json_null());
             json_object_set_new(o, "source", json_string(b->source));
             json_object_set_new(o, "checked_on", json_string(b->checked_on));
             json_array_append_new(builds, o);

@@ -33,7 +33,15 @@ json_t *answer_native_json(const struct answer_native *n);
 json_t *answer_source_build_json(const struct answer_source_build *b);
 json_t *answer_guidance_json(const struct answer_guidance *g);
 
-/* {"pip", "uv"[, "pip_with_companions", "uv_with_companions"]}: new. */
+/* The commands of an install, as the feed and `query --json` carry them
+ * (docs/answers.md): {"pip", "uv", "uv_min_version", "argv": {"pip": [[...]],
+ * "uv": [[...]]}}, with the *_with_companions keys beside them when torch
+ * has companions; a line is null where no command could be written.  New. */
 json_t *answer_commands_json(const struct answer_commands *c);
+/* One install command alone, in the same shape (no companions).  New. */
+json_t *answer_installcmd_json(const struct installcmd *c);
+/* A command's steps, each its argument vector: [["pip", "install", ...]].
+ * New. */
+json_t *answer_argv_json(const struct shellcmd *s);
 
 #endif

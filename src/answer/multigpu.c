@@ -36,7 +36,8 @@ static int runs_on(const struct multigpu_result *m, size_t g, const char *varian
 
 /* An install of row x of the first GPU's answer, when no GPU's own
  * recommendation is that variant. */
-static struct answer_install *install_of(const struct answer_result *r0, const struct answer_row *x)
+static struct answer_install *install_of(const struct dbview *v, const struct answer_result *r0,
+                                         const struct answer_row *x)
 {
     struct answer_install *in = xcalloc(1, sizeof *in);
     struct dotver d;
@@ -49,7 +50,7 @@ static struct answer_install *install_of(const struct answer_result *r0, const s
     in->res = x->v.res;
     in->pythons = x->pythons;
     in->reason = xstrdup("");
-    answer_commands_make(&in->commands, r0->project, in->pin, in->index_url);
+    answer_commands_make(&in->commands, v->t, r0->project, in->pin, in->index_url);
     return in;
 }
 
@@ -195,7 +196,7 @@ static struct multigpu_result *answer_at(const struct dbview *v, const struct mu
             }
         }
         if (!m->recommendation)
-            m->recommendation = install_of(r0, best);
+            m->recommendation = install_of(v, r0, best);
         /* JIT on one GPU makes the machine's verdict JIT */
         if (best_native < n)
             m->recommendation->res.verdict = COMPAT_PTX_JIT;

@@ -546,13 +546,10 @@ static void add_companions(const struct qctx *c, struct answer_install *in)
     in->torchvision = companion_pin(k->torchvision, whole);
     in->torchaudio = k->torchaudio ? companion_pin(k->torchaudio, whole) : NULL;
     in->companion_note = k->notes;
-    const char *ta = in->torchaudio;
-    in->commands.pip_with_companions =
-        ta ? xasprintf("pip install torch==%s torchvision==%s torchaudio==%s --index-url %s",
-                       in->pin, in->torchvision, ta, in->index_url)
-           : xasprintf("pip install torch==%s torchvision==%s --index-url %s", in->pin,
-                       in->torchvision, in->index_url);
-    in->commands.uv_with_companions = xasprintf("uv %s", in->commands.pip_with_companions);
+    const struct installcmd_req reqs[] = {
+        {"torch", in->pin}, {"torchvision", in->torchvision}, {"torchaudio", in->torchaudio}};
+    installcmd_make(&in->commands.with_companions, c->v->t, reqs, in->torchaudio ? 3 : 2,
+                    in->index_url, 0);
 }
 
 /* The install of choice a, with why it was chosen (copied). */
@@ -569,7 +566,7 @@ void qi_fill_install(const struct qctx *c, const struct choice *a, const char *r
     in->tier = a->tier;
     in->reason = xstrdup(reason);
     qi_fill_pythons(c, r, qi_pin_whole(a->pin), &in->pythons);
-    answer_commands_make(&in->commands, c->o->project, a->pin, in->index_url);
+    answer_commands_make(&in->commands, c->v->t, c->o->project, a->pin, in->index_url);
     add_companions(c, in);
 }
 

@@ -201,7 +201,10 @@ void qi_pypi_answer(const struct qctx *c, size_t k, const char *exact, int appli
     p->release = c->releases[k];
     p->build = ri->pypi_default;
     p->confidence = ri->pypi_confidence;
-    p->command = xasprintf("pip install %s==%s.*", c->o->project, c->releases[k]);
+    char pin[72];
+    snprintf(pin, sizeof pin, "%s.*", c->releases[k]);
+    const struct installcmd_req req = {c->o->project, pin};
+    installcmd_make(&p->command, c->v->t, &req, 1, NULL, 0);
     const char *why = "";
     p->verdict = COMPAT_UNSUPPORTED;
     int no_wheel = 0; /* it runs, but has no wheel for the Python asked about */
@@ -350,8 +353,14 @@ void qi_guidance(const struct qctx *c, int tegra, int arm_only, struct answer_gu
     g->url = query_jetson_url;
     const struct tables *t = c->v->t;
     for (size_t i = 0; i < t->njetson && g->njetson < ANSWER_JETSON_MAX; i++)
-        if (jetson_runs_on(&t->jetson[i], c->o->cc))
-            g->jetson[g->njetson++] = &t->jetson[i];
+        if (jetson_runs_on(&t->jetson[i], c->o->cc)) {
+            const struct jetson_build *b = &t->jetson[i];
+            if (b->index_url[0]) {
+                const struct installcmd_req req = {"torch", NULL};
+                installcmd_make(&g->jetson_commands[g->njetson], t, &req, 1, b->index_url, 0);
+            }
+            g->jetson[g->njetson++] = b;
+        }
 }
 
 /* The newest release (and within it the newest patch) whose code runs on
@@ -517,10 +526,14 @@ void qi_change_steps(const struct qctx *c, size_t rk, const char *exact, const s
         const struct dbview_row *r = c->rows[runs->row];
         char *u = qi_index_url_no_slash(r->index_url);
         struct answer_change *x = new_change(out, ANSWER_CHANGE_RELEASE);
-        answer_commands_make(&x->commands, project, runs->pin, u);
-        x->text = xasprintf("use a release that runs as things are: %s %s from the %s "
-                            "index (%s)",
-                            project, runs->pin, r->variant, x->commands.pip);
+        answer_commands_make(&x->commands, c->v->t, project, runs->pin, u);
+        const char *line = x->commands.install.pip_line;
+        x->text = line ? xasprintf("use a release that runs as things are: %s %s from the %s "
+                                   "index (%s)",
+                                   project, runs->pin, r->variant, line)
+                       : xasprintf("use a release that runs as things are: %s %s from the %s "
+                                   "index",
+                                   project, runs->pin, r->variant);
         x->release = r->release;
         snprintf(x->pin, sizeof x->pin, "%s", runs->pin);
         x->index = r->variant;

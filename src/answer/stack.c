@@ -122,8 +122,9 @@ static char *pinned_torch(const struct dbview *v, const struct query_order *orde
 
 /* Install torch (torch_pin) and the companion (its release's pin) from
  * variant row `common`. */
-static void set_together(struct stack_entry *e, const struct answer_row *common,
-                         const char *torch_pin, const char *proj, const char *comp_pin)
+static void set_together(const struct tables *tb, struct stack_entry *e,
+                         const struct answer_row *common, const char *torch_pin, const char *proj,
+                         const char *comp_pin)
 {
     struct stack_together *t = &e->together;
     e->has_together = 1;
@@ -131,9 +132,8 @@ static void set_together(struct stack_entry *e, const struct answer_row *common,
     t->index_url = xstrdup(common->index_url);
     t->torch_pin = xstrdup(torch_pin);
     t->pin = xstrdup(comp_pin);
-    t->commands.pip = xasprintf("pip install torch==%s %s==%s --index-url %s", torch_pin, proj,
-                                comp_pin, t->index_url);
-    t->commands.uv = xasprintf("uv %s", t->commands.pip);
+    const struct installcmd_req reqs[] = {{"torch", torch_pin}, {proj, comp_pin}};
+    installcmd_make(&t->commands.install, tb, reqs, 2, t->index_url, 0);
 }
 
 /* Checks companion e against torch's answer; sets its note and, where a
@@ -191,7 +191,7 @@ static void check_pair(const struct dbview *v, const struct query_options *o,
                                       "together. Both have native code for this GPU in %s: "
                                       "install them together from that index",
                                       proj, cver, cix, tver, tix, id);
-            set_together(e, common, tpin, proj, cpin);
+            set_together(v->t, e, common, tpin, proj, cpin);
         } else {
             note = xasprintf("%s %s's best build here is %s%s%s; no variant of both it and torch "
                              "%s has native code for this GPU (built against different CUDA "

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "answer_json.h"
 #include "compat.h"
 #include "cudaverify.h"
 #include "dotver.h"
@@ -400,7 +401,7 @@ static char *variant_of(const struct doctor_options *o, const struct dist *d, co
 }
 
 /* The commands that replace the installed build of name with answer a. */
-static json_t *fix_of(const char *name, const struct answer_install *a)
+static json_t *fix_of(const struct tables *t, const char *name, const struct answer_install *a)
 {
     const char *pin = a->pin, *url = a->index_url;
     json_t *f = json_object();
@@ -410,16 +411,11 @@ static json_t *fix_of(const char *name, const struct answer_install *a)
     json_object_set_new(f, "verdict", json_string(compat_verdict_name(a->res.verdict)));
     /* pip keeps an installed build that satisfies the pin, whatever its
      * variant: uninstall first; uv reinstalls the package when asked */
-    char *pip =
-        xasprintf("pip uninstall -y %s && pip install %s==%s --index-url %s", name, name, pin, url);
-    char *uv = xasprintf("uv pip install --reinstall-package %s %s==%s --index-url %s", name, name,
-                         pin, url);
-    json_t *c = json_object();
-    json_object_set_new(c, "pip", json_string(pip));
-    json_object_set_new(c, "uv", json_string(uv));
-    json_object_set_new(f, "commands", c);
-    free(pip);
-    free(uv);
+    const struct installcmd_req req = {name, pin};
+    struct installcmd cmd;
+    installcmd_make(&cmd, t, &req, 1, url, INSTALLCMD_REPLACE);
+    json_object_set_new(f, "commands", answer_installcmd_json(&cmd));
+    installcmd_free(&cmd);
     return f;
 }
 
@@ -455,7 +451,7 @@ static json_t *fix_for(const struct doctor_options *o, const struct dist *d)
             a = all ? (all->recommendation ? all->recommendation : all->fallback) : NULL;
         }
         if (a)
-            fix = fix_of(d->name, a);
+            fix = fix_of(o->t, d->name, a);
         answer_free(one);
         multigpu_free(all);
         free(g);

@@ -16,6 +16,7 @@
 #include "fsutil.h"
 #include "observed.h"
 #include "jetson.h"
+#include "uvbackend.h"
 #include "schedule.h"
 #include "strbuf.h"
 #include "strmap.h"
@@ -121,6 +122,8 @@ int tables_load(const char *dir, struct tables *t, struct wa_error *err)
     if (rc == 0)
         rc = jetson_load(dir, t, err);
     if (rc == 0)
+        rc = uvbackend_load(dir, t, err);
+    if (rc == 0)
         tablesi_build_indexes(t);
     if (rc < 0)
         tables_free(t);
@@ -178,6 +181,7 @@ void tables_free(struct tables *t)
     observed_free(t->observed, t->nobserved);
     schedule_free(t->schedule, t->nschedule);
     jetson_free(t->jetson, t->njetson);
+    uvbackend_free(t->uv, t->nuv);
     for (size_t i = 0; i < t->nreleases; i++) {
         struct release_info *r = &t->releases[i];
         free(r->project);

@@ -183,6 +183,7 @@ struct companion {
 struct observed;
 struct schedule;
 struct jetson_build;
+struct uv_backend_entry;
 
 struct strmap;
 struct tables {
@@ -225,6 +226,8 @@ struct tables {
     size_t nschedule;
     struct jetson_build *jetson; /* NVIDIA's builds per JetPack (jetson.h) */
     size_t njetson;
+    struct uv_backend_entry *uv; /* uv's torch backends and projects (uvbackend.h) */
+    size_t nuv;
     char checked_on[11]; /* the newest checked_on of the declared data, "" if none */
     /* Lookups by key, made by tables_load with the rows (a tables not
      * loaded has neither): "project|release|platform" and

@@ -71,14 +71,17 @@ static void commands_get(const struct tmpl_value *v, const char *name, size_t le
 {
     const struct answer_commands *c = v->p;
     out->kind = TMPL_MISSING;
+    const struct installcmd *with = &c->with_companions;
     if (IS("pip"))
-        tmpl_value_str(c->pip ? c->pip : "", out);
+        tmpl_value_str(c->install.pip_line ? c->install.pip_line : "", out);
     else if (IS("uv"))
-        tmpl_value_str(c->uv ? c->uv : "", out);
-    else if (v->at && c->pip_with_companions && IS("pip_with_companions"))
-        tmpl_value_str(c->pip_with_companions, out);
-    else if (v->at && c->pip_with_companions && IS("uv_with_companions"))
-        tmpl_value_str(c->uv_with_companions, out);
+        tmpl_value_str(c->install.uv_line ? c->install.uv_line : "", out);
+    else if (IS("uv_min_version") && c->install.uv_from)
+        tmpl_value_str(c->install.uv_from, out);
+    else if (v->at && with->pip_line && IS("pip_with_companions"))
+        tmpl_value_str(with->pip_line, out);
+    else if (v->at && with->pip_line && IS("uv_with_companions"))
+        tmpl_value_str(with->uv_line, out);
 }
 
 static const struct tmpl_type commands_type = {commands_get, NULL, NULL};
@@ -148,6 +151,10 @@ static void install_field(const struct answer_install *i, enum install_kind kind
         tmpl_value_bool(i->fallback, out);
     else if (IS("python_text") && python_words)
         tmpl_value_str(python_words, out);
+    else if (IS("uninstall_command") && kind == INSTALL_ANSWER)
+        tmpl_value_str(installcmd_fixed_line(INSTALLCMD_UNINSTALL_TORCH), out);
+    else if (IS("arch_list_command") && kind == INSTALL_ANSWER)
+        tmpl_value_str(installcmd_fixed_line(INSTALLCMD_ARCH_LIST), out);
 }
 
 /* A platform's recommendation (at 0), fallback (1) or newest release with
@@ -219,7 +226,7 @@ static void pypi_get(const struct tmpl_value *v, const char *name, size_t len,
     else if (IS("confidence"))
         sitedata_or_null(py->confidence, out);
     else if (IS("command"))
-        tmpl_value_str(py->command, out);
+        tmpl_value_str(py->command.pip_line ? py->command.pip_line : "", out);
     else if (IS("verdict"))
         tmpl_value_str(py->unknown ? NULL : compat_verdict_name(py->verdict), out);
     else if (IS("label"))

@@ -175,6 +175,9 @@ json_t *sitedata_device_json(const struct sitedata_device_page *p)
         json_object_set_new(x, "by_driver_python",
                             r && r->applies && r->nby_driver ? sitedata_py_tables_json(r)
                                                              : json_null());
+        json_object_set_new(x, "commands",
+                            r && r->applies && r->nby_driver ? sitedata_py_commands_json(p->d->t, r)
+                                                             : json_null());
         json_object_set_new(x, "grid", r && r->applies ? relgrid_json(&p->grid[k]) : json_null());
         json_object_set_new(plats, plat, x);
     }

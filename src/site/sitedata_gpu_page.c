@@ -252,8 +252,8 @@ static void jetson_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(b->python, out);
     else if (IS("torch"))
         tmpl_value_str(b->torch_text, out);
-    else if (IS("index_url") && b->index_url[0])
-        tmpl_value_str(b->index_url, out);
+    else if (IS("command") && p->guidance->jetson_commands[v->at].pip_line)
+        tmpl_value_str(p->guidance->jetson_commands[v->at].pip_line, out);
     else if (IS("where"))
         tmpl_value_str(b->where, out);
 }

@@ -147,6 +147,10 @@ json_t *sitedata_answer_feed_json(const struct answer_result *r);
  * "3.13": "3.12" (the same as that one's), "3.9": 0 (the same as
  * by_driver)}). */
 json_t *sitedata_py_tables_json(const struct answer_result *r);
+/* The commands of the rows of r's py_tables, made by the one command
+ * writer: {"<index URL> <pin>": {"pip", "uv", "argv", ...}} (a page's
+ * Python switch shows them; new). */
+json_t *sitedata_py_commands_json(const struct tables *tb, const struct answer_result *r);
 /* The rest of the stack for a device on a platform (stack_answer_projects
  * of the names of stack_projects).  Caller frees with stack_free. */
 struct stack_result *sitedata_stack_of(struct sitedata *d, const char *const *names, size_t n,

@@ -143,6 +143,26 @@ json_t *sitedata_py_tables_json(const struct answer_result *r)
     return out;
 }
 
+json_t *sitedata_py_commands_json(const struct tables *tb, const struct answer_result *r)
+{
+    json_t *out = json_object();
+    for (size_t k = 0; k < r->npy_tables; k++) {
+        const struct answer_py_table *t = &r->py_tables[k];
+        for (size_t i = 0; i < t->nrows; i++) {
+            const struct answer_install *in = &t->rows[i];
+            char *key = xasprintf("%s %s", in->index_url, in->pin);
+            if (!json_object_get(out, key)) {
+                struct answer_commands c;
+                answer_commands_make(&c, tb, r->project, in->pin, in->index_url);
+                json_object_set_new(out, key, answer_commands_json(&c));
+                answer_commands_free(&c);
+            }
+            free(key);
+        }
+    }
+    return out;
+}
+
 /* The answer of `wheelarch query` for a device on a platform: the one
  * decision the CLI, the pages and the feed share. */
 struct answer_result *sitedata_answer_for(struct sitedata *d, uint16_t cc, int arm_host,
@@ -178,8 +198,13 @@ static json_t *driver_row_json(const struct answer_result *r, const struct answe
      * answer itself */
     json_object_del(e, "companions");
     json_t *cmds = json_object_get(e, "commands");
-    json_object_del(cmds, "pip_with_companions");
-    json_object_del(cmds, "uv_with_companions");
+    json_t *argv = json_object_get(cmds, "argv");
+    static const char *const with[] = {"pip_with_companions", "uv_with_companions",
+                                       "uv_with_companions_min_version"};
+    for (size_t k = 0; k < sizeof with / sizeof with[0]; k++) {
+        json_object_del(cmds, with[k]);
+        json_object_del(argv, with[k]);
+    }
     return e;
 }
 

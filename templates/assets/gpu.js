@@ -58,19 +58,22 @@
   var P = window.wheelarchPrefs;
   /* per platform: its by_driver rows; per platform and Python:
    * [[floor, index, pin, index URL, verdict]], or the name of a Python
-   * with the same table, or 0 (the platform's own) */
-  var tables = null, pyTables = {};
+   * with the same table, or 0 (the platform's own); per platform, the
+   * commands of those rows by "<index URL> <pin>", as wheelarch wrote them
+   * (a page never writes a command itself) */
+  var tables = null, pyTables = {}, pyCommands = {};
   var LABELS = { "native": ["✓", "native"], "ptx-jit": ["≈", "PTX JIT"] };
   function pyTable(platform, py) {
     var all = pyTables[platform], t = all ? all[py] : undefined;
     if (typeof t === "string") t = all[t];
     if (t === 0) return tables[platform];
     if (!Array.isArray(t)) return null;
+    var cmds = pyCommands[platform] || {};
     return t.map(function (r) {
       var l = LABELS[r[4]] || ["", r[4]];
+      var k = r[3] + " " + r[2];
       return { min_driver: r[0], index: r[1], pin: r[2], verdict: r[4], symbol: l[0], label: l[1],
-               commands: { pip: "pip install torch==" + r[2] + " --index-url " + r[3],
-                           uv: "uv pip install torch==" + r[2] + " --index-url " + r[3] } };
+               commands: Object.prototype.hasOwnProperty.call(cmds, k) ? cmds[k] : null };
     });
   }
   var blocks = [];
@@ -120,8 +123,9 @@
     b.hl.textContent = "";
     parts.forEach(function (x) { b.hl.appendChild(typeof x === "string" ? document.createTextNode(x) : x); });
     if (b.pre) {
-      b.pre.hidden = !row;
-      if (row) b.pre.firstChild.textContent = row.commands.pip + "\n" + row.commands.uv;
+      var c = row && row.commands;
+      b.pre.hidden = !(c && c.pip && c.uv);
+      if (!b.pre.hidden) b.pre.firstChild.textContent = c.pip + "\n" + c.uv;
     }
     if (b.pv) {
       b.pv.hidden = !(row && row.python_versions);
@@ -225,6 +229,7 @@
       var x = doc.platforms[p], a = x.answer;
       if (a && a.applies && a.by_driver && a.by_driver.length) tables[p] = a.by_driver;
       if (x.by_driver_python) pyTables[p] = x.by_driver_python;
+      if (x.commands) pyCommands[p] = x.commands;
     });
     form.setAttribute("data-loaded", "");
     update();

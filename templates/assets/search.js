@@ -28,7 +28,12 @@
     });
   }
   var segs = Array.prototype.slice.call(document.querySelectorAll("details.seg"));
-  var G = null, answers = null, loading = false, last = null;
+  var G = null, answers = null, commands = null, loading = false, last = null;
+  /* an answer's commands, by their place in answers.js: pip's line and uv's */
+  function lines(k) {
+    var x = commands && commands.lines[k];
+    return x ? x[0] + "\n" + x[1] : "";
+  }
 
   // The resolver, the answers and the driver rules load the first time the
   // filter is used, so the page itself stays small.
@@ -46,6 +51,7 @@
       if (--left) return;
       G = window.wheelarchGpuname;
       answers = window.wheelarchAnswers || {};
+      commands = window.wheelarchCommands || { lines: [] };
       update();
     }
     script("gpuname.js", one);
@@ -130,9 +136,13 @@
       };
       head();
       c.appendChild(p);
-      var pre = el("pre", d.pip);
+      var pre = el("pre", lines(d.cmd));
+      pre.className = "cmd";
       c.appendChild(pre);
-      c.appendChild(el("p", "Replacing an installed torch? Run pip uninstall -y torch torchvision torchaudio first: pip keeps an installed torch that already satisfies torch==" + d.pin + ".", "small"));
+      var un = el("p", "Replacing an installed torch? Run ", "small");
+      un.appendChild(el("code", commands.uninstall, "cmd"));
+      un.appendChild(document.createTextNode(" first: pip keeps an installed torch that already satisfies torch==" + d.pin + "."));
+      c.appendChild(un);
       c.appendChild(el("p", "Source: " + d.provenance + "." + (d.min_driver ? " Needs NVIDIA driver " + d.min_driver + " or newer" + (d.full_driver ? " (" + d.full_driver + " or newer recommended: below it, CUDA minor-version compatibility)" : "") + "." : ""), "prov"));
       if (d.pypi_no)
         c.appendChild(el("p", "Plain pip install torch (PyPI, " + (d.pypi_no === "cpu" ? "CPU-only" : "a " + d.pypi_no + " build") + ") has no code for this GPU: use the command above."));
@@ -150,7 +160,7 @@
           var row = window.wheelarchDriver.pick(d.by_driver, inp.value);
           var drv = inp.value.trim();
           pre.hidden = row === null;
-          if (row === undefined) { head(); pre.textContent = d.pip; res.textContent = drv ? "Type a driver version such as 570.86.15." : ""; return; }
+          if (row === undefined) { head(); pre.textContent = lines(d.cmd); res.textContent = drv ? "Type a driver version such as 570.86.15." : ""; return; }
           p.textContent = "";
           if (row === null) {
             p.appendChild(document.createTextNode(names[plat] + ", driver " + drv + ": no build in the data loads with it; update it to " + d.by_driver[d.by_driver.length - 1].min_driver + " or newer."));
@@ -158,7 +168,7 @@
             p.appendChild(document.createTextNode(names[plat] + ", driver " + drv + ": use the "));
             p.appendChild(el("strong", row.index, "rec"));
             p.appendChild(document.createTextNode(" index, torch " + row.pin + " (driver " + row.min_driver + " or newer)."));
-            pre.textContent = row.pip;
+            pre.textContent = lines(row.cmd);
           }
           res.textContent = "The answer above is for driver " + drv + ".";
         });

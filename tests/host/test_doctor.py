@@ -93,9 +93,9 @@ fix = t.get("fix") or {}
 c.ok(fix.get("index") in ("cu128", "cu129", "cu130") and fix.get("verdict") == "native",
      "the fix: a variant of torch 2.8 with native code for 12.0 (%s)" % fix.get("index"))
 c.eq(fix.get("commands", {}).get("pip", ""),
-     "pip uninstall -y torch && pip install torch==2.8.* --index-url https://download.pytorch.org/whl/%s"
+     'pip uninstall -y torch && pip install "torch==2.8.*" --index-url https://download.pytorch.org/whl/%s'
      % fix.get("index"), "the exact pip command, which replaces the installed build")
-c.ok(fix.get("commands", {}).get("uv", "").startswith("uv pip install --reinstall-package torch torch==2.8.*"),
+c.ok(fix.get("commands", {}).get("uv", "").startswith('uv pip install --reinstall-package torch "torch==2.8.*" --torch-backend '),
      "and uv's")
 
 # PTX only: libk_debug.so has sm_80 and compute_80 (PTX ISA 9.0, nvcc 13):

@@ -99,7 +99,7 @@ c.ok(o["recommendation"] is None and o["change"] and o["change"][0]["kind"] == "
      and "3.9" in o["change"][0]["python_versions"], "A100 on 1.7 with Python 3.12: another Python first: %s" % o["change"][:1])
 o = q(CASES["a100-torch-1.7-python-3.9"])
 c.eq(o["recommendation"]["commands"].get("pip_with_companions"),
-     "pip install torch==1.7.1 torchvision==0.8.2 torchaudio==0.7.2 --index-url https://download.pytorch.org/whl/cu110",
+     'pip install "torch==1.7.1" "torchvision==0.8.2" "torchaudio==0.7.2" --index-url https://download.pytorch.org/whl/cu110',
      "torch 1.7.1 with its torchvision and torchaudio, pinned exactly")
 o = q(CASES["rtx-5090-driver-580"])
 k = o["recommendation"]["companions"]

@@ -88,9 +88,13 @@ if o:
     c.eq(verdicts(o).get("cu128"), "unsupported", "cu128 lacks sm_61")
     c.eq(verdicts(o).get("cu129"), "unsupported", "cu129 lacks sm_61")
     c.eq(o["recommendation"]["commands"]["pip"],
-         "pip install torch==2.8.* --index-url https://download.pytorch.org/whl/cu126", "pip command")
+         'pip install "torch==2.8.*" --index-url https://download.pytorch.org/whl/cu126', "pip command")
     c.eq(o["recommendation"]["commands"]["uv"],
-         "uv pip install torch==2.8.* --index-url https://download.pytorch.org/whl/cu126", "uv command")
+         'uv pip install "torch==2.8.*" --torch-backend cu126', "uv command: uv\'s own form")
+    c.eq(o["recommendation"]["commands"]["uv_min_version"], "0.6.9", "which uv its form needs")
+    c.eq(o["recommendation"]["commands"]["argv"]["pip"],
+         [["pip", "install", "torch==2.8.*", "--index-url", "https://download.pytorch.org/whl/cu126"]],
+         "the feed keeps the argv")
     c.eq(o["gpu"]["compute_capability"], "6.1", "compute capability")
     c.eq(o["driver"]["cuda"], "12.8", "driver 570 supports CUDA 12.8")
 o, _ = query("--gpu", "rtx 5090", "--driver", "575.51.03", "--version", "2.8", "--platform", "linux-x86_64")
@@ -146,7 +150,7 @@ if o:
          "names the newest release that works: %s" % o["fallback"])
 p = subprocess.run([args.wheelarch, "query", "--gpu", "1080 ti", "--version", "2.8", "--driver", "570.86.15",
                     "--platform", "linux-x86_64", "--cache", empty], capture_output=True, text=True)
-c.ok("recommended: cu126" in p.stdout and "pip install torch==2.8.* --index-url https://download.pytorch.org/whl/cu126" in p.stdout,
+c.ok("recommended: cu126" in p.stdout and 'pip install "torch==2.8.*" --index-url https://download.pytorch.org/whl/cu126' in p.stdout,
      "text output: " + p.stdout)
 
 # ---- verified records beat declared rows -----------------------------------
@@ -180,7 +184,7 @@ if o:
     c.ok("sm_121a" not in diffs, "bundled cuBLASLt not counted as torch's code")
 o, _ = query("--gpu", "RTX 4090", "--version", "2.8.0", "--platform", "linux-x86_64", cache=cache)
 if o:
-    c.ok(o["recommendation"]["commands"]["pip"].startswith("pip install torch==2.8.0 --index-url "),
+    c.ok(o["recommendation"]["commands"]["pip"].startswith('pip install "torch==2.8.0" --index-url '),
          "exact version in the command: " + o["recommendation"]["commands"]["pip"])
 # A crawled row's Python comes from its wheels' tags (their file names,
 # read with the builds), as the site and doctor judge it: the crawl read
@@ -246,7 +250,7 @@ if o:
 o, _ = query("--gpu", "RTX 4090", "--platform", "linux-x86_64", "--version", "2.15", cache=nightly_db)
 if o:
     c.eq(o["recommendation"]["version"], ver, "--version 2.15: the nightly, asked for")
-    c.ok(o["recommendation"]["commands"]["pip"].endswith("torch==%s --index-url "
+    c.ok(o["recommendation"]["commands"]["pip"].endswith("torch==%s\" --index-url "
                                                          "https://download.pytorch.org/whl/nightly/cu130" % ver),
          "pinned exactly, from its nightly index: " + o["recommendation"]["commands"]["pip"])
 # ---- the stack: companions checked against torch --------------------------------
@@ -287,7 +291,7 @@ c.ok(torch_ix and torch_ix != "cu126", "torch's own best variant is another: %s"
 t = x.get("together") or {}
 c.eq(t.get("index"), "cu126", "together: the variant in which both run natively")
 c.eq(t.get("commands", {}).get("pip"),
-     "pip install torch==%s.* xformers==0.0.33 --index-url https://download.pytorch.org/whl/cu126"
+     'pip install "torch==%s.*" "xformers==0.0.33" --index-url https://download.pytorch.org/whl/cu126'
      % s["torch"]["version"], "one command installs both from it")
 c.ok("do not work together" in x.get("stack_note", "") and "cu126" in x["stack_note"],
      "the note says why: " + x.get("stack_note", ""))
@@ -309,7 +313,7 @@ x = s.get("xformers", {})
 t = x.get("together") or {}
 c.eq(t.get("versions", {}).get("torch"), "2.9.0", "together: the torch it requires")
 c.ok("requires torch 2.9.0" in x.get("stack_note", ""), "the note names the pin: " + x.get("stack_note", ""))
-c.ok(t.get("commands", {}).get("pip", "").startswith("pip install torch==2.9.0 xformers==0.0.33 --index-url "),
+c.ok(t.get("commands", {}).get("pip", "").startswith('pip install "torch==2.9.0" "xformers==0.0.33" --index-url '),
      "the command pins that torch: " + t.get("commands", {}).get("pip", ""))
 
 # ---- a later patch that dropped the GPU: the release's other patch is the answer
@@ -346,7 +350,7 @@ p = subprocess.run([args.wheelarch, "query", "--cache", empty, "--gpu", "RTX 409
                    capture_output=True, text=True)
 c.ok("GeForce RTX 4090 (8.9), GeForce RTX 3090 (8.6): use another Python" in p.stdout,
      "a step both GPUs share is said once, naming both: " + p.stdout)
-c.ok("pip install torch==1.13.* --index-url https://download.pytorch.org/whl/cu117" in p.stdout,
+c.ok('pip install "torch==1.13.*" --index-url https://download.pytorch.org/whl/cu117' in p.stdout,
      "the text prints the machine's fallback command")
 
 p = subprocess.run([args.wheelarch, "query", "--cc", "gfx9999", "--cache", empty], capture_output=True, text=True)

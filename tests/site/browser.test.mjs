@@ -272,7 +272,7 @@ try {
     h = await headline();
     c.ok(/cu124/.test(h) && /torch 2\.4\.\*/.test(h) && /torch 2\.14\.\* has no wheel for Python 3\.8/.test(h),
          "driver 560.35 and Python 3.8: cu124, torch 2.4: " + h);
-    c.ok(/torch==2\.4\.\* --index-url https:\/\/download\.pytorch\.org\/whl\/cu124/.test(await command()), "and its command");
+    c.ok(/^pip install "torch==2\.4\.\*" --index-url https:\/\/download\.pytorch\.org\/whl\/cu124\nuv pip install "torch==2\.4\.\*" --torch-backend cu124$/.test(await command()), "and its command, as wheelarch wrote it in the feed: " + await command());
     await page.selectOption("#python", "3.14");
     await page.fill("#driver", "300.1");
     h = await headline();

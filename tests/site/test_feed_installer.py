@@ -147,7 +147,7 @@ try:
     i = got.get("install") or {}
     c.eq((i.get("index"), i.get("pin"), i.get("verdict")), want, "over HTTP: the same build as query")
     c.eq(p.returncode, 0 if want and want[2] == "native" else 4 if want else 1, "over HTTP: its exit status")
-    c.ok(i.get("pip", "").startswith("pip install torch==") and i.get("sass"), "over HTTP: the command and the build's targets: %r" % i)
+    c.ok(i.get("pip", "").startswith('pip install "torch==') and i.get("sass"), "over HTTP: the command and the build's targets: %r" % i)
     p = subprocess.run([sys.executable, EXAMPLE, url, "8.6", "--driver", "300.1", "--python", "3.12"],
                        capture_output=True, text=True, timeout=60)
     c.ok(p.returncode == 1 and "update it to" in p.stdout, "a driver older than every build: exit 1, update it: " + p.stdout.strip())

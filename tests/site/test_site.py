@@ -210,7 +210,7 @@ elif not c.ok(got == read(os.path.join(STACK_EXPECTED, page)),
               "%s differs from tests/expected/site-stack/%s" % (page, page)):
     sys.stdout.writelines(watest.short_diff(read(os.path.join(STACK_EXPECTED, page)), got))
 c.ok("install them together from that index" in got and
-     "xformers==0.0.33 --index-url https://download.pytorch.org/whl/cu126" in got,
+     "&quot;xformers==0.0.33&quot; --index-url https://download.pytorch.org/whl/cu126" in got,
      "the RTX 4090 page names the variant both run from, with the command")
 root = read(os.path.join(stack_site, "simple/sm_89/index.html"))
 c.ok('href="xformers/"' in root and 'href="torch/"' in root, "simple/sm_89/ lists every crawled project")

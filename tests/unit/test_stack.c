@@ -132,14 +132,22 @@ static void one_stack(const struct query_options *o, const char *const *projects
             }
             check(S_TOGETHER_NEWEST, newest, what);
         }
+        /* pip install torch==P PROJ==Q --index-url URL, as its argv */
         char want_torch[96], want_comp[160];
-        snprintf(want_torch, sizeof want_torch, "torch==%s ", t->torch_pin);
-        snprintf(want_comp, sizeof want_comp, "%s==%s ", e->res->project, t->pin);
+        snprintf(want_torch, sizeof want_torch, "torch==%s", t->torch_pin);
+        snprintf(want_comp, sizeof want_comp, "%s==%s", e->res->project, t->pin);
+        char *const *argv = NULL;
+        size_t argc = 0;
+        const struct shellcmd *pip = &t->commands.install.pip;
+        if (shellcmd_steps(pip) == 1)
+            shellcmd_step(pip, 0, &argv, &argc);
         size_t ul = strlen(t->index_url), il = strlen(t->index);
         check(S_TOGETHER_COMMAND,
-              t->commands.pip && strstr(t->commands.pip, want_torch) &&
-                  strstr(t->commands.pip, want_comp) && strstr(t->commands.pip, t->index_url) &&
-                  ul >= il && strcmp(t->index_url + ul - il, t->index) == 0 && e->note &&
+              t->commands.install.pip_line && argc == 6 && strcmp(argv[0], "pip") == 0 &&
+                  strcmp(argv[1], "install") == 0 && strcmp(argv[2], want_torch) == 0 &&
+                  strcmp(argv[3], want_comp) == 0 && strcmp(argv[4], "--index-url") == 0 &&
+                  strcmp(argv[5], t->index_url) == 0 && ul >= il &&
+                  strcmp(t->index_url + ul - il, t->index) == 0 && e->note &&
                   strstr(e->note, t->index),
               what);
     }

@@ -1,0 +1,154 @@
+/*
+ * installcmd: pip's and uv's install commands from one index (installcmd.h).
+ */
+#include "installcmd.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "indexurl.h"
+#include "uvbackend.h"
+#include "xalloc.h"
+
+static const char PYTORCH_ROOT[] = "https://download.pytorch.org/whl/";
+
+int installcmd_uv_backend(const struct tables *t, const char *index_url, char *buf, size_t n)
+{
+    size_t root = sizeof PYTORCH_ROOT - 1;
+    if (!index_url || strncmp(index_url, PYTORCH_ROOT, root) != 0)
+        return -1;
+    const char *id = index_url + root;
+    size_t k = strcspn(id, "/");
+    if (!k || k >= n || (id[k] && strcmp(id + k, "/") != 0))
+        return -1;
+    memcpy(buf, id, k);
+    buf[k] = '\0';
+    return uvbackend_find(t, 0, buf) ? 0 : -1;
+}
+
+/* The uv release uv's form of these projects from backend needs, or NULL
+ * when uv does not route one of them there. */
+static const char *uv_needs(const struct tables *t, const char *backend,
+                            const struct installcmd_req *r, size_t n)
+{
+    const struct uv_backend_entry *newest = uvbackend_find(t, 0, backend);
+    for (size_t i = 0; i < n && newest; i++) {
+        const struct uv_backend_entry *p = uvbackend_find(t, 1, r[i].project);
+        if (!p)
+            return NULL;
+        if (dotver_cmp(&p->from, &newest->from) > 0)
+            newest = p;
+    }
+    return newest ? newest->uv_from : NULL;
+}
+
+static void add_requirements(struct shellcmd *s, const struct installcmd_req *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].pin) {
+            char *req = xasprintf("%s==%s", r[i].project, r[i].pin);
+            shellcmd_add_requirement(s, req);
+            free(req);
+        } else {
+            shellcmd_add_requirement(s, r[i].project);
+        }
+    }
+}
+
+int installcmd_make(struct installcmd *c, const struct tables *t, const struct installcmd_req *r,
+                    size_t n, const char *index_url, int flags)
+{
+    memset(c, 0, sizeof *c);
+    if (!n || (index_url && !indexurl_valid(index_url)))
+        return -1;
+    char backend[32];
+    if (installcmd_uv_backend(t, index_url, backend, sizeof backend) == 0)
+        c->uv_from = uv_needs(t, backend, r, n);
+
+    if (flags & INSTALLCMD_REPLACE) {
+        shellcmd_add(&c->pip, "pip");
+        shellcmd_add(&c->pip, "uninstall");
+        shellcmd_add(&c->pip, "-y");
+        for (size_t i = 0; i < n; i++)
+            shellcmd_add(&c->pip, r[i].project);
+        shellcmd_then(&c->pip);
+    }
+    shellcmd_add(&c->pip, "pip");
+    shellcmd_add(&c->pip, "install");
+    add_requirements(&c->pip, r, n);
+    if (index_url) {
+        shellcmd_add(&c->pip, "--index-url");
+        shellcmd_add(&c->pip, index_url);
+    }
+
+    shellcmd_add(&c->uv, "uv");
+    shellcmd_add(&c->uv, "pip");
+    shellcmd_add(&c->uv, "install");
+    if (flags & INSTALLCMD_REPLACE)
+        for (size_t i = 0; i < n; i++) {
+            shellcmd_add(&c->uv, "--reinstall-package");
+            shellcmd_add(&c->uv, r[i].project);
+        }
+    add_requirements(&c->uv, r, n);
+    if (c->uv_from) {
+        shellcmd_add(&c->uv, "--torch-backend");
+        shellcmd_add(&c->uv, backend);
+    } else if (index_url) {
+        shellcmd_add(&c->uv, "--index-url");
+        shellcmd_add(&c->uv, index_url);
+    }
+    c->pip_line = shellcmd_line(&c->pip);
+    c->uv_line = shellcmd_line(&c->uv);
+    if (!c->pip_line || !c->uv_line) {
+        installcmd_free(c);
+        return -1;
+    }
+    return 0;
+}
+
+static struct shellcmd fixed[INSTALLCMD_NFIXED];
+static char *fixed_lines[INSTALLCMD_NFIXED];
+static pthread_once_t fixed_once = PTHREAD_ONCE_INIT;
+
+static void make_fixed(void)
+{
+    static const char *const argv[INSTALLCMD_NFIXED][8] = {
+        {"pip", "uninstall", "-y", "torch", "torchvision", "torchaudio", NULL},
+        {"python", "-c", "import torch; print(torch.cuda.get_arch_list())", NULL}};
+    for (int k = 0; k < INSTALLCMD_NFIXED; k++) {
+        for (const char *const *a = argv[k]; *a; a++)
+            shellcmd_add(&fixed[k], *a);
+        fixed_lines[k] = shellcmd_line(&fixed[k]);
+    }
+}
+
+const struct shellcmd *installcmd_fixed(int which)
+{
+    pthread_once(&fixed_once, make_fixed);
+    return &fixed[which];
+}
+
+const char *installcmd_fixed_line(int which)
+{
+    pthread_once(&fixed_once, make_fixed);
+    return fixed_lines[which] ? fixed_lines[which] : "";
+}
+
+void installcmd_copy(struct installcmd *dst, const struct installcmd *src)
+{
+    shellcmd_copy(&dst->pip, &src->pip);
+    shellcmd_copy(&dst->uv, &src->uv);
+    dst->pip_line = src->pip_line ? xstrdup(src->pip_line) : NULL;
+    dst->uv_line = src->uv_line ? xstrdup(src->uv_line) : NULL;
+    dst->uv_from = src->uv_from;
+}
+
+void installcmd_free(struct installcmd *c)
+{
+    shellcmd_free(&c->pip);
+    shellcmd_free(&c->uv);
+    free(c->pip_line);
+    free(c->uv_line);
+    memset(c, 0, sizeof *c);
+}
