@@ -92,13 +92,16 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
         /* an output folder that is not wheelarch's: refused, untouched */
         return built == WA_ERR_USAGE ? WA_EXIT_USAGE : WA_EXIT_FAILURE;
     }
-    /* One line per record left out, naming its file (quoted by dbview). */
+    /* One line per record left out, naming its file (quoted by dbview),
+     * up to the quota and then a count. */
+    struct cli_quota q = {0, 0};
     for (size_t i = 0; i < st.nskipped; i++)
-        cli_warn("%s: %s%s", st.skipped[i].file, st.skipped[i].reason,
-                 /* a page left out (two records wanting one path) vs a record */
-                 strncmp(st.skipped[i].file, o.out_dir, strlen(o.out_dir)) == 0
-                     ? ""
-                     : "; record skipped");
+        cli_warn_quota(&q, "%s: %s%s", st.skipped[i].file, st.skipped[i].reason,
+                       /* a page left out (two records wanting one path) vs a record */
+                       strncmp(st.skipped[i].file, o.out_dir, strlen(o.out_dir)) == 0
+                           ? ""
+                           : "; record skipped");
+    cli_quota_end(&q, "left out");
     if (!cli_get(cmd, a, "quiet"))
         cli_warn("%s: %zu pages from %zu records; %zu files: %zu written, %zu "
                  "unchanged, %zu removed%s",

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "workers.h"
 #include "config.h"
+#include "indexurl.h"
 #include "crawl.h"
 #include "fsutil.h"
 #include "paths.h"
@@ -250,10 +251,11 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
     }
     cfg.http.proxied = http_proxy_from_env(environ); /* libcurl reads the same variables */
     for (size_t i = 0; i < nidx; i++) {
-        char q[200];
-        if (!config_url_valid(idx[i])) {
-            rc = cli_usage_error(cmd, "--index %s is not an http or https URL",
-                                 wa_quote(q, sizeof q, idx[i], 160));
+        char q[200], shown[INDEXURL_MAX + 1];
+        struct wa_error ue;
+        indexurl_redact(idx[i], shown, sizeof shown); /* its user info never printed */
+        if (config_url_check(idx[i], &ue) < 0) {
+            rc = cli_usage_error(cmd, "--index %s: %s", wa_quote(q, sizeof q, shown, 160), ue.msg);
             goto out;
         }
         char *id = config_index_id(idx[i]);
@@ -264,7 +266,7 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
                                  "--index %s: its last path segment must name the index "
                                  "(letters, digits, '.', '_', '+' and '-', a letter or digit "
                                  "first), as in https://download.pytorch.org/whl/cu128/",
-                                 wa_quote(q, sizeof q, idx[i], 160));
+                                 wa_quote(q, sizeof q, shown, 160));
             goto out;
         }
     }

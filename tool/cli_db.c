@@ -9,9 +9,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "config.h"
 #include "db.h"
 #include "dbmerge.h"
 #include "fsutil.h"
+#include "indexurl.h"
 #include "lockfile.h"
 #include "recordcheck.h"
 #include "xalloc.h"
@@ -55,6 +57,56 @@ static int open_locked(const struct cli_command *cmd, const struct cli_args *a, 
     return 0;
 }
 
+/* Registers the indexes of the configuration (--config FILE, else
+ * wheelarch.json here when there is one) and those given with --index as
+ * ones the records may name: a record of any other index but
+ * download.pytorch.org's is refused.  0, or an exit status. */
+static int trust_config(const struct cli_command *cmd, const struct cli_args *a, struct db *db)
+{
+    const char *path = cli_get(cmd, a, "config");
+    const char **idx = NULL;
+    size_t nidx = cli_get_list(cmd, a, "index", &idx);
+    struct config cfg;
+    struct wa_error err;
+    memset(&cfg, 0, sizeof cfg);
+    if ((path || fsutil_exists("wheelarch.json")) &&
+        config_load(path ? path : "wheelarch.json", &cfg, &err) < 0) {
+        cli_warn("%s: %s", path ? path : "wheelarch.json", err.msg);
+        return WA_EXIT_USAGE;
+    }
+    for (size_t i = 0; i < nidx; i++) {
+        char shown[INDEXURL_MAX + 1], q[200];
+        indexurl_redact(idx[i], shown, sizeof shown);
+        char *id = NULL;
+        int ok = config_url_check(idx[i], &err) == 0;
+        if (ok) {
+            id = config_index_id(idx[i]);
+            ok = config_index_name_valid(id);
+            if (!ok)
+                wa_error_set(&err, WA_ERR_USAGE, "its last path segment must name the index");
+        }
+        free(id);
+        if (!ok) {
+            cli_warn("--index %s: %s", wa_quote(q, sizeof q, shown, 160), err.msg);
+            config_free(&cfg);
+            return WA_EXIT_USAGE;
+        }
+    }
+    if (nidx) /* beside the configuration's: appended after them */
+        config_add_indexes(&cfg, idx, nidx);
+    int rc = 0;
+    for (size_t i = 0; i < cfg.nindexes && rc == 0; i++)
+        rc = db_register_index(db, cfg.indexes[i].id, cfg.indexes[i].url, &err);
+    if (rc == 0 && cfg.libraries_index)
+        rc = db_register_index(db, cfg.libraries_index->id, cfg.libraries_index->url, &err);
+    config_free(&cfg);
+    if (rc < 0) {
+        cli_warn("%s", err.msg);
+        return WA_EXIT_FAILURE;
+    }
+    return 0;
+}
+
 static void print_stats(const char *path, const struct dbmerge_stats *st, size_t total)
 {
     /* paths are the user's: escaped as every warning is */
@@ -72,6 +124,11 @@ static int db_import_cmd(const struct cli_command *cmd, const struct cli_args *a
     int rc = open_locked(cmd, a, &db, &lock);
     if (rc)
         return rc;
+    if ((rc = trust_config(cmd, a, db)) != 0) {
+        db_close(db);
+        lockfile_release(lock);
+        return rc;
+    }
     struct dbmerge_stats st;
     struct wa_error err;
     struct cli_quota q = {0, 0};
@@ -206,7 +263,10 @@ int cli_merge(int argc, char **argv)
         struct db *db;
         struct lockfile *lock;
         rc = open_locked(cmd, &a, &db, &lock);
-        if (rc == 0) {
+        if (rc == 0 && (rc = trust_config(cmd, &a, db)) != 0) {
+            db_close(db);
+            lockfile_release(lock);
+        } else if (rc == 0) {
             struct dbmerge_stats st;
             struct wa_error err;
             struct cli_quota q = {0, 0};

@@ -393,8 +393,10 @@ no_python:;
         goto out;
     }
     have_view = 1;
+    struct cli_quota q = {0, 0};
     for (size_t i = 0; i < v.nskipped; i++)
-        cli_warn("%s: %s; record skipped", v.skipped[i].file, v.skipped[i].reason);
+        cli_warn_quota(&q, "%s: %s; record skipped", v.skipped[i].file, v.skipped[i].reason);
+    cli_quota_end(&q, "left out");
     if (diffs) {
         json_t *d = query_differences(&v, norm, o.version, cli_get(cmd, &a, "platform"));
         free(norm);

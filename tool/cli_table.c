@@ -164,6 +164,15 @@ static const struct cli_option build_options[] = {
 
 static const struct cli_option db_options[] = {
     {"cache", 0, "DIR", "database folder (default: cache)", 0},
+    {"config", 0, "FILE",
+     "import: the configuration whose indexes the records may name besides "
+     "download.pytorch.org's (default: wheelarch.json in the current directory, when there is "
+     "one)",
+     0},
+    {"index", 0, "URL",
+     "import: an index the records may name besides those (repeatable), as crawl --index reads "
+     "it",
+     1},
     {"out", 'o', "FILE", "export: write to FILE (atomically) instead of standard output", 0},
     {"no-wait", 0, NULL, "import: fail at once instead of waiting when a crawl holds the database",
      0},
@@ -172,6 +181,12 @@ static const struct cli_option db_options[] = {
 
 static const struct cli_option merge_options[] = {
     {"cache", 0, "DIR", "database folder to merge into (default: cache)", 0},
+    {"config", 0, "FILE",
+     "the configuration whose indexes the records may name besides download.pytorch.org's "
+     "(default: wheelarch.json in the current directory, when there is one)",
+     0},
+    {"index", 0, "URL",
+     "an index the records may name besides those (repeatable), as crawl --index reads it", 1},
     {"no-wait", 0, NULL, "fail at once instead of waiting when a crawl holds the database", 0},
     {NULL, 0, NULL, NULL, 0},
 };

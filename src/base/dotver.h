@@ -16,14 +16,17 @@
 #define DOTVER_FIELDS 6
 
 struct dotver {
-    int n; /* fields parsed */
+    long epoch; /* PEP 440's N! before the release ("1!2.5.0"), 0 when none */
+    int n;      /* fields parsed */
     long f[DOTVER_FIELDS];
     int pre;      /* a pre-release suffix follows: 0 none, 1 dev, 2 a, 3 b, 4 rc */
     long pre_num; /* its number: 20261120 in .dev20261120, 1 in rc1 */
 };
 
 /* Parses the leading dotted number of s ("570.86.15", "12.8", "2.8.0+cu128",
- * "580 (13.0 GA...)").  Returns 0, or -1 when s does not start with a digit. */
+ * "580 (13.0 GA...)"), after a PEP 440 epoch ("1!2.5.0": epoch 1, which
+ * orders before every field).  Returns 0, or -1 when s does not start with
+ * a digit. */
 int dotver_parse(const char *s, struct dotver *v);
 
 /* <0, 0, >0. */
@@ -40,13 +43,20 @@ uint64_t dotver_hash(uint64_t h, const struct dotver *v);
  * "2.8.0+cu128" are not). */
 int dotver_is_final(const char *s);
 
+/* Whether s is a version by PEP 440's grammar (its permissive spellings
+ * too: 2.9.0RC1, 1.0.post1, 0.0.28.post3, v1.2), with a local label after
+ * '+' ("2.8.0+cu128"), without '-' (a wheel's file name has none).  0, or
+ * -1 with *why saying what is wrong ("'_' ... "). */
+int dotver_pep440_check(const char *s, const char **why);
+
 /* Compares two version strings (unparsable ones sort first). */
 int dotver_cmp_str(const char *a, const char *b);
 
 /* The release a version belongs to, the unit pages, pins ("==2.8.*") and
  * history group versions by: its first two fields ("2.8" of "2.8.1"),
  * or three when the first two are 0.0 ("0.0.33": projects such as
- * xformers that never left 0.0 make each patch a release).  Caller frees. */
+ * xformers that never left 0.0 make each patch a release), after its
+ * epoch when it has one ("1!2.5").  Caller frees. */
 char *dotver_release(const char *s);
 /* The same into buf (n bytes), without allocating: 0, or -1 when it does
  * not fit (buf then holds nothing useful). */

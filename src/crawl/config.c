@@ -10,6 +10,7 @@
 
 #include "dotver.h"
 #include "fsutil.h"
+#include "indexurl.h"
 #include "wheelname.h"
 #include "xalloc.h"
 
@@ -26,14 +27,55 @@ char *config_index_id(const char *url)
     return xstrndup(url + start, end - start);
 }
 
+/* An index's URL without its user info, ending with '/', and the user
+ * info apart (url passed config_url_check). */
+static void set_url(struct config_index *ix, const char *url)
+{
+    char *clean = NULL, *ui = NULL;
+    if (indexurl_split(url, &clean, &ui, NULL) < 0)
+        clean = xstrdup(url); /* not reached: checked before */
+    size_t n = strlen(clean);
+    ix->url = n && clean[n - 1] == '/' ? xstrdup(clean) : xasprintf("%s/", clean);
+    ix->userinfo = ui;
+    free(clean);
+}
+
 static void add_index(struct config *cfg, const char *url, const char *id)
 {
     cfg->indexes = xrealloc(cfg->indexes, (cfg->nindexes + 1) * sizeof *cfg->indexes);
     struct config_index *ix = &cfg->indexes[cfg->nindexes++];
     memset(ix, 0, sizeof *ix);
-    size_t n = strlen(url);
-    ix->url = n && url[n - 1] == '/' ? xstrdup(url) : xasprintf("%s/", url);
-    ix->id = id ? xstrdup(id) : config_index_id(url);
+    set_url(ix, url);
+    ix->id = id ? xstrdup(id) : config_index_id(ix->url);
+}
+
+/* http_options.credentials again from the indexes' user info: one per
+ * origin, the first index's where two give one origin different ones. */
+static void set_credentials(struct config *cfg)
+{
+    for (size_t i = 0; i < cfg->http.ncredentials; i++) {
+        free(cfg->http.credentials[i].origin);
+        free(cfg->http.credentials[i].userinfo);
+    }
+    free(cfg->http.credentials);
+    cfg->http.credentials = NULL;
+    cfg->http.ncredentials = 0;
+    for (size_t i = 0; i <= cfg->nindexes; i++) {
+        const struct config_index *ix = i < cfg->nindexes ? &cfg->indexes[i] : cfg->libraries_index;
+        if (!ix || !ix->userinfo)
+            continue;
+        char origin[INDEXURL_MAX + 1];
+        indexurl_origin(ix->url, origin, sizeof origin);
+        int have = 0;
+        for (size_t k = 0; k < cfg->http.ncredentials && !have; k++)
+            have = strcmp(cfg->http.credentials[k].origin, origin) == 0;
+        if (have)
+            continue;
+        cfg->http.credentials = xrealloc(cfg->http.credentials, (cfg->http.ncredentials + 1) *
+                                                                    sizeof *cfg->http.credentials);
+        cfg->http.credentials[cfg->http.ncredentials++] =
+            (struct http_credential){xstrdup(origin), xstrdup(ix->userinfo)};
+    }
 }
 
 static int has(char *const *list, size_t n, const char *name)
@@ -75,15 +117,18 @@ int config_project_name_valid(const char *name)
     return 1;
 }
 
+int config_url_check(const char *url, struct wa_error *err)
+{
+    char *clean = NULL, *ui = NULL;
+    int rc = indexurl_split(url, &clean, &ui, err);
+    free(clean);
+    free(ui);
+    return rc;
+}
+
 int config_url_valid(const char *url)
 {
-    size_t skip = strncmp(url, "https://", 8) == 0 ? 8 : strncmp(url, "http://", 7) == 0 ? 7 : 0;
-    if (!skip || !url[skip] || url[skip] == '/')
-        return 0;
-    for (const unsigned char *p = (const unsigned char *)url; *p; p++)
-        if (*p <= 0x20 || *p == 0x7f || *p == '#')
-            return 0; /* a fragment is no part of an index's address */
-    return 1;
+    return config_url_check(url, NULL) == 0;
 }
 
 /* Adds a project to the config's list, once; returns its place. */
@@ -115,6 +160,7 @@ static void free_indexes(struct config *cfg)
 {
     for (size_t i = 0; i < cfg->nindexes; i++) {
         free(cfg->indexes[i].url);
+        free(cfg->indexes[i].userinfo);
         free(cfg->indexes[i].id);
         index_clear_projects(&cfg->indexes[i]);
     }
@@ -128,9 +174,15 @@ void config_free(struct config *cfg)
     free_indexes(cfg);
     if (cfg->libraries_index) {
         free(cfg->libraries_index->url);
+        free(cfg->libraries_index->userinfo);
         free(cfg->libraries_index->id);
         free(cfg->libraries_index);
     }
+    for (size_t i = 0; i < cfg->http.ncredentials; i++) {
+        free(cfg->http.credentials[i].origin);
+        free(cfg->http.credentials[i].userinfo);
+    }
+    free(cfg->http.credentials);
     for (size_t i = 0; i < cfg->nprojects; i++) {
         free(cfg->projects[i]);
         free(cfg->min_versions[i]);
@@ -151,6 +203,14 @@ void config_set_indexes(struct config *cfg, const char *const *urls, size_t n)
         for (size_t j = 0; j < cfg->nprojects; j++)
             index_add_project(&cfg->indexes[i], cfg->projects[j]);
     }
+    set_credentials(cfg);
+}
+
+void config_add_indexes(struct config *cfg, const char *const *urls, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        add_index(cfg, urls[i], NULL);
+    set_credentials(cfg);
 }
 
 void config_set_projects(struct config *cfg, const char *const *names, size_t n)
@@ -276,9 +336,15 @@ static int get_int(json_t *obj, const char *key, long min, long max, long *out, 
     return 0;
 }
 
-static int url_ok(const char *u)
+/* A URL of the configuration: 0, or the grammar's reason under where. */
+static int check_url(const char *u, const char *where, const char *key, struct wa_error *err)
 {
-    return config_url_valid(u);
+    struct wa_error e;
+    if (!u)
+        return wa_error_set(err, WA_ERR_FORMAT, "%s: %s must be an http or https URL", where, key);
+    if (config_url_check(u, &e) < 0)
+        return wa_error_set(err, WA_ERR_FORMAT, "%s: %s: %s", where, key, e.msg);
+    return 0;
 }
 
 #define PROJECT_NAME_RULE                                                                          \
@@ -360,10 +426,8 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
         char where[64];
         snprintf(where, sizeof where, "\"indexes\"[%zu]", i);
         if (json_is_string(v)) {
-            if (!url_ok(json_string_value(v))) {
-                rc = bad(err, where, "must be an http or https URL");
+            if ((rc = check_url(json_string_value(v), where, "the URL", err)) < 0)
                 goto out;
-            }
             add_index(cfg, json_string_value(v), NULL);
             own = xrealloc(own, cfg->nindexes * sizeof *own);
             own[cfg->nindexes - 1] = NULL;
@@ -389,15 +453,20 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
                 rc = bad(err, where, "has \"url\" (one index) and \"root\"/\"ids\" (several)");
                 goto out;
             }
-            if (!url || !url_ok(url)) {
-                rc = bad(err, where, "\"url\" must be an http or https URL");
+            if ((rc = check_url(url, where, "\"url\"", err)) < 0)
                 goto out;
-            }
             if (idv && !config_index_name_valid(json_string_value(idv))) {
                 rc = bad(err, where, "\"id\" must be a plain index name such as \"pypi\"");
                 goto out;
             }
-            char *derived = idv ? NULL : config_index_id(url);
+            char *derived = NULL;
+            if (!idv) {
+                struct config_index probe = {0};
+                set_url(&probe, url);
+                derived = config_index_id(probe.url);
+                free(probe.url);
+                free(probe.userinfo);
+            }
             int derived_ok = !derived || config_index_name_valid(derived);
             free(derived);
             if (!derived_ok) {
@@ -412,10 +481,8 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
                 rc = bad(err, where, "\"id\" goes with \"url\"; \"root\" takes \"ids\"");
                 goto out;
             }
-            if (!root_url || !url_ok(root_url)) {
-                rc = bad(err, where, "\"root\" must be an http or https URL");
+            if ((rc = check_url(root_url, where, "\"root\"", err)) < 0)
                 goto out;
-            }
             if (!json_is_array(ids) || json_array_size(ids) == 0) {
                 rc = bad(err, where, "\"ids\" must be a non-empty array of index names");
                 goto out;
@@ -511,14 +578,11 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
         }
         if ((rc = check_keys(lib, libs, "\"libraries\"", err)) < 0)
             goto out;
-        if (!u || !url_ok(u)) {
-            rc = bad(err, "\"libraries\"", "\"index\" must be an http or https URL");
+        if ((rc = check_url(u, "\"libraries\"", "\"index\"", err)) < 0)
             goto out;
-        }
-        size_t n = strlen(u);
         cfg->libraries_index = xcalloc(1, sizeof *cfg->libraries_index);
-        cfg->libraries_index->url = n && u[n - 1] == '/' ? xstrdup(u) : xasprintf("%s/", u);
-        cfg->libraries_index->id = config_index_id(u);
+        set_url(cfg->libraries_index, u);
+        cfg->libraries_index->id = config_index_id(cfg->libraries_index->url);
     }
     long jobs = 0;
     if ((rc = get_int(root, "jobs", 0, 256, &jobs, "top level", err)) < 0)
@@ -586,6 +650,7 @@ int config_parse(const char *text, size_t len, struct config *cfg, struct wa_err
             cfg->http.resolve[cfg->http.nresolve++] = xstrdup(e);
         }
     }
+    set_credentials(cfg);
 out:
     in_parse = 0;
     free(own);

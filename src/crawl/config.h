@@ -19,7 +19,13 @@
  *   }
  *
  * Read with jansson, duplicate keys and unknown keys rejected; errors name
- * the line and column.  Every index URL ends with '/'; its id is its last
+ * the line and column.  Index URLs follow indexurl.h's grammar (a path of
+ * letters, digits and . _ ~ + -, nothing a shell would read); user info in
+ * one ("https://user:token@mirror/whl/cu126/") is split off: the URL kept,
+ * stored in records and published is the one without it, and the
+ * credentials go with the requests to that URL's origin alone (as
+ * http_options.credentials; ~/.netrc is read as well).  Every index URL
+ * ends with '/'; its id is its last
  * path segment ("cu128", "simple") unless an {"url", "id"} entry names it.
  * An index crawls the projects it lists, else the top-level ones;
  * "projects" is a list of names or an object of names and their options
@@ -37,7 +43,8 @@
 #include "http.h"
 
 struct config_index {
-    char *url;       /* ends with '/' */
+    char *url;       /* ends with '/'; without user info, which is never stored */
+    char *userinfo;  /* "user:token" from the configured URL, for its requests only; or NULL */
     char *id;        /* "cu128" */
     char **projects; /* what to crawl there, PEP 503-normalised: its own list,
                       * else the config's */
@@ -69,6 +76,9 @@ void config_free(struct config *cfg);
 /* Replaces the index list with urls (as given on the command line); each
  * crawls every project of the config. */
 void config_set_indexes(struct config *cfg, const char *const *urls, size_t n);
+/* Adds urls to the index list (their projects: none; for the indexes a
+ * merge may trust). */
+void config_add_indexes(struct config *cfg, const char *const *urls, size_t n);
 /* Crawls only these projects (as given on the command line): each index
  * keeps those of them it lists, and a name no index lists is crawled on
  * every index.  Version floors of the names kept stay. */
@@ -80,9 +90,12 @@ const char *config_min_version(const struct config *cfg, const char *project);
  * a letter or digit at both ends). */
 int config_project_name_valid(const char *name);
 
-/* Whether url is an http(s) URL with a host and no spaces, control
- * characters or fragment. */
+/* Whether url is an index URL by indexurl's grammar, user info allowed
+ * (it is split off: config_index.userinfo). */
 int config_url_valid(const char *url);
+/* The same, with the reason into err when it is not ("'$' is not allowed
+ * in an index URL's path ..."; never the user info). */
+int config_url_check(const char *url, struct wa_error *err);
 
 /* Whether s can be an index id (cu128, pypi): the grammar of a plain
  * variant id, letters, digits, '.', '_', '+', '-', a letter or digit

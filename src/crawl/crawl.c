@@ -173,6 +173,21 @@ int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
         lockfile_release(lock);
         return rc;
     }
+    /* The indexes it reads are its owner's configuration: their URLs may
+     * reach commands (db_index_trusted), registered before any record of
+     * them is written. */
+    if (!o->plan) {
+        for (size_t i = 0; i < o->cfg->nindexes && rc == 0; i++)
+            rc = db_register_index(c.db, o->cfg->indexes[i].id, o->cfg->indexes[i].url, err);
+        if (rc == 0 && o->cfg->libraries_index)
+            rc = db_register_index(c.db, o->cfg->libraries_index->id, o->cfg->libraries_index->url,
+                                   err);
+        if (rc < 0) {
+            db_close(c.db);
+            lockfile_release(lock);
+            return rc;
+        }
+    }
     pthread_mutex_init(&c.lock, NULL);
     c.by_key = strmap_new();
     c.stale = strmap_new();

@@ -17,8 +17,10 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "indexurl.h"
 #include "netaddr.h"
 #include "version.h"
+#include "wheelname.h"
 #include "xalloc.h"
 
 struct http_client {
@@ -84,6 +86,11 @@ struct http_client *http_client_new(const struct http_options *o)
     c->opt.nresolve = 0;
     for (size_t i = 0; i < o->nresolve; i++)
         c->resolve = curl_slist_append(c->resolve, o->resolve[i]);
+    c->opt.credentials =
+        o->ncredentials ? xcalloc(o->ncredentials, sizeof *c->opt.credentials) : NULL;
+    for (size_t i = 0; i < o->ncredentials; i++)
+        c->opt.credentials[i] = (struct http_credential){xstrdup(o->credentials[i].origin),
+                                                         xstrdup(o->credentials[i].userinfo)};
     c->proxied = o->proxied;
     c->curl = curl_easy_init();
     if (!c->curl)
@@ -97,6 +104,11 @@ void http_client_free(struct http_client *c)
         return;
     curl_easy_cleanup(c->curl);
     curl_slist_free_all(c->resolve);
+    for (size_t i = 0; i < c->opt.ncredentials; i++) {
+        free(c->opt.credentials[i].origin);
+        free(c->opt.credentials[i].userinfo);
+    }
+    free(c->opt.credentials);
     free(c->final_url);
     free(c);
 }
@@ -399,6 +411,32 @@ static void sleep_ms(long ms)
         ;
 }
 
+/* The user and password for a request to url: those of its origin's
+ * credentials, percent escapes decoded as in a URL's user info. */
+static void set_credentials(struct http_client *c, CURL *h, const char *url)
+{
+    char origin[2100];
+    indexurl_origin(url, origin, sizeof origin);
+    for (size_t i = 0; i < c->opt.ncredentials; i++) {
+        if (strcasecmp(c->opt.credentials[i].origin, origin) != 0)
+            continue;
+        const char *ui = c->opt.credentials[i].userinfo;
+        size_t un = strcspn(ui, ":");
+        char *user = xstrndup(ui, un);
+        char *u = wheelname_percent_decode(user);
+        char *p = ui[un] ? wheelname_percent_decode(ui + un + 1) : NULL;
+        curl_easy_setopt(h, CURLOPT_USERNAME, u);
+        if (p)
+            curl_easy_setopt(h, CURLOPT_PASSWORD, p); /* libcurl copies both */
+        if (p)
+            memset(p, 0, strlen(p));
+        free(p);
+        free(u);
+        free(user);
+        return;
+    }
+}
+
 /* Sets up the handle for one hop. */
 static void setup(struct http_client *c, struct attempt *a, const char *url,
                   struct curl_slist *hdrs, const char *range)
@@ -425,6 +463,10 @@ static void setup(struct http_client *c, struct attempt *a, const char *url,
     curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, a);
     if (c->resolve)
         curl_easy_setopt(h, CURLOPT_RESOLVE, c->resolve);
+    /* Credentials: the configured ones of this hop's origin (a redirect
+     * elsewhere goes without them), else ~/.netrc's for its host. */
+    curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+    set_credentials(c, h, url);
     if (req->compressed)
         curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
     if (range[0])

@@ -39,6 +39,15 @@
 
 #include "error.h"
 
+/* Credentials for the requests to one origin ("https://mirror.example:8443"):
+ * the user info of a configured index URL ("user:token", percent escapes
+ * as written), which is never stored.  A redirect to another origin goes
+ * without them. */
+struct http_credential {
+    char *origin;
+    char *userinfo;
+};
+
 struct http_options {
     long connect_timeout_ms; /* TCP/TLS connect */
     long stall_timeout_ms;   /* the window of the minimum rate */
@@ -58,6 +67,10 @@ struct http_options {
      * --resolve (borrowed; may be NULL). */
     char **resolve;
     size_t nresolve;
+    /* Per origin, the user and password of its requests (borrowed; may be
+     * NULL); ~/.netrc is read for the others, as curl's --netrc-optional. */
+    struct http_credential *credentials;
+    size_t ncredentials;
 };
 
 /* Defaults: connect 15 s; 1 KiB/s over every 60 s window; 64 KiB/s on

@@ -40,7 +40,7 @@
 #include "recbinary.h"
 
 #define DB_FILE "wheelarch.db"
-#define DB_SCHEMA_VERSION 9
+#define DB_SCHEMA_VERSION 10
 #define DB_BUSY_MS 60000
 
 struct db;
@@ -127,8 +127,36 @@ int db_read_record(struct db *db, const char *key, json_t **rec, struct wa_error
  * recbinaries_free. */
 int db_read_binaries(struct db *db, const char *key, struct recbinaries *out, const char **why,
                      struct wa_error *err);
+/* ---- the indexes it trusts (db_indexes.c) ----------------------------- */
+
+/* A record's index URL reaches a command only when the database trusts
+ * it: download.pytorch.org's index of the record's id
+ * (https://download.pytorch.org/whl/[nightly/|test/]ID/) by its form
+ * alone, any other once registered under that id by the database's owner
+ * (a crawl registers its configured indexes; db import and merge those of
+ * the configuration they are given).  Every URL passes indexurl's grammar
+ * first. */
+int db_index_declared(const char *id, const char *url);
+/* Registers (id, url) as trusted; 0, or an error (a URL outside the
+ * grammar, a full disk). */
+int db_register_index(struct db *db, const char *id, const char *url, struct wa_error *err);
+/* Whether (id, url) is registered; id NULL: under any id. */
+int db_index_registered(struct db *db, const char *id, const char *url);
+/* Whether a record of index id may carry url (NULL url: yes, the view
+ * names download.pytorch.org's index of its variant). */
+int db_index_trusted(struct db *db, const char *id, const char *url);
+/* Calls fn with each registered index, by id and URL; stops at its first
+ * non-zero return, which is returned. */
+int db_each_index(struct db *db, int (*fn)(void *ud, const char *id, const char *url), void *ud,
+                  struct wa_error *err);
+/* Why (id, url) is not trusted, one line into buf (n bytes; the URL's user
+ * info never shown, control characters escaped). */
+void db_index_untrusted_text(const char *id, const char *url, char *buf, size_t n);
+
 /* Checks and stores rec as the record of key, replacing any, and removes
- * the wheel's failure and journal rows, in one transaction. */
+ * the wheel's failure and journal rows, in one transaction.  A record of
+ * an index the database does not trust (db_index_trusted) is refused with
+ * WA_ERR_FORMAT, naming its index_url. */
 int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error *err);
 /* Number of records. */
 size_t db_count_records(struct db *db);

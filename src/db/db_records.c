@@ -336,6 +336,12 @@ int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error
     int rc = record_of_json(key, rec, &r, err);
     if (rc < 0)
         return rc;
+    if (!db_index_trusted(db, r.index, r.index_url)) {
+        char why[900];
+        db_index_untrusted_text(r.index, r.index_url, why, sizeof why);
+        record_free(&r);
+        return wa_error_set(err, WA_ERR_FORMAT, "%s", why);
+    }
     char *text = jsontext_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS);
     pthread_mutex_lock(&db->mu);
     rc = dbi_tx_begin(db, err);

@@ -194,6 +194,12 @@ static const char *const migrations[DB_SCHEMA_VERSION][MIGRATION_PARTS] = {
      * and a seek of wheels_by_scan then read each wheel's row of `wheels`,
      * most of a 100,000-wheel database's pages (0.37 s against 0.09 s) */
     {"CREATE INDEX wheels_files ON wheels (project, version, variant, platform, filename);"},
+    /* 10: the indexes the database trusts besides download.pytorch.org's
+     * (db_indexes.c): a record's index URL reaches a command only from
+     * one of them.  Empty when upgraded: nothing stored before says which
+     * URLs its owner configured, and the next crawl registers them. */
+    {"CREATE TABLE indexes (id TEXT NOT NULL, url TEXT NOT NULL, PRIMARY KEY (id, url))"
+     " WITHOUT ROWID;"},
 };
 /* clang-format on */
 

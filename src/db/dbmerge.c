@@ -28,8 +28,19 @@ static int store(struct db *db, const char *key, json_t *rec, struct dbmerge_sta
     const char *have = db_record_status(db, key);
     const char *incoming = json_string_value(json_object_get(rec, "status"));
     if (have && !(strcmp(have, "inferred") == 0 && incoming && strcmp(incoming, "scanned") == 0)) {
-        /* Still checked: an input with an invalid record is refused whole. */
+        /* Still checked: an input with an invalid record is refused whole,
+         * and so is one naming an index this database does not trust. */
         int rc = recordcheck_validate(key, rec, err);
+        /* its index as record_of_json takes it: the first of "indexes" */
+        const char *ids = json_string_value(json_array_get(json_object_get(rec, "indexes"), 0));
+        if (!ids)
+            ids = json_string_value(json_object_get(rec, "index"));
+        const char *url = json_string_value(json_object_get(rec, "index_url"));
+        if (rc == 0 && !db_index_trusted(db, ids, url)) {
+            char why[900];
+            db_index_untrusted_text(ids, url, why, sizeof why);
+            rc = wa_error_set(err, WA_ERR_FORMAT, "%s", why);
+        }
         if (rc == 0)
             st->kept++;
         return rc;

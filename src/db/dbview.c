@@ -299,10 +299,11 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
                             .on_record = on_record,
                             .ud = ud,
                             .gk = STRBUF_INIT};
-        if (code_only) {
+        rc = dbvi_index_trust_load(&x, db, err);
+        if (rc == 0 && code_only) {
             rc = db_each_build(db, dbvi_build_wants_files, dbvi_read_build, &x,
                                err); /* v->records stays 0 */
-        } else {
+        } else if (rc == 0) {
             if (nightlies >= 0)
                 x.dropped = dropped_nightlies(db, nightlies, err, &rc);
             if (on_record)
@@ -317,6 +318,7 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
             }
         }
         strbuf_free(&x.gk);
+        strmap_free(x.index_trust);
         free(x.ew_project);
         free(x.ew_version);
         ew_versions = x.ew_versions;

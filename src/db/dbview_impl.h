@@ -45,7 +45,16 @@ struct reading {
      * (recqueue.h) */
     struct recqueue *rq;
     struct strbuf gk; /* a map key, remade for each wheel */
+    /* index URLs judged (db_index_trusted): URL -> 1 trusted, 0 not; the
+     * registered ones are put in first */
+    struct strmap *index_trust;
 };
+
+/* dbview_read.c: NULL when a row's index URL may reach a command, else
+ * why not (for dbvi_skip; into buf). */
+const char *dbvi_index_wrong(struct reading *x, const char *url, char *buf, size_t n);
+/* Fills x->index_trust with the database's registered indexes. */
+int dbvi_index_trust_load(struct reading *x, struct db *db, struct wa_error *err);
 
 void dbvi_skip(struct dbview *v, size_t *cap, const char *dbpath, const char *key,
                const char *reason);

@@ -134,11 +134,43 @@ static int record_of(const struct db_wheel *w, struct record *r)
     return 0;
 }
 
+static int put_registered(void *ud, const char *id, const char *url)
+{
+    (void)id;
+    strmap_put(ud, url, 1);
+    return 0;
+}
+
+int dbvi_index_trust_load(struct reading *x, struct db *db, struct wa_error *err)
+{
+    x->index_trust = strmap_new();
+    return db_each_index(db, put_registered, x->index_trust, err);
+}
+
+const char *dbvi_index_wrong(struct reading *x, const char *url, char *buf, size_t n)
+{
+    if (!url)
+        return NULL;
+    size_t ok;
+    if (!strmap_get(x->index_trust, url, &ok)) {
+        /* not registered as it is: the declared form of any id */
+        ok = db_index_declared(NULL, url);
+        strmap_put(x->index_trust, url, ok);
+    }
+    if (ok)
+        return NULL;
+    db_index_untrusted_text(NULL, url, buf, n);
+    return buf;
+}
+
 int dbvi_read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
 {
     struct reading *x = ud;
     struct dbview *v = x->v;
+    char trust[900];
     const char *why = ids_wrong(w->key, w->project, w->variant, w->version, w->platform, w->status);
+    if (!why)
+        why = dbvi_index_wrong(x, w->index_url, trust, sizeof trust);
     if (!why && w->binaries_wrong)
         why = w->binaries_wrong; /* an edit by hand */
     /* the whole record of a wheel with binaries, for on_record */
@@ -250,8 +282,11 @@ int dbvi_read_build(void *ud, const struct db_build *b, struct wa_error *err)
     (void)err;
     struct reading *x = ud;
     struct dbview *v = x->v;
+    char trust[900];
     const char *why =
         ids_wrong(b->best, b->project, b->variant, b->version, b->platform, b->status);
+    if (!why)
+        why = dbvi_index_wrong(x, b->index_url, trust, sizeof trust);
     if (why) {
         dbvi_skip(v, x->skip_cap, x->dbpath, b->best, why);
         return 0;

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dotver.h"
+#include "indexurl.h"
 #include "strbuf.h"
 #include "wheelkey.h"
 #include "target.h"
@@ -105,6 +107,11 @@ static int check_string_list(json_t *v, const char *field, size_t max_items, siz
     return 0;
 }
 
+/* A URL field: with user info ("https://user:token@host/...") refused
+ * without showing it, else a string field of the rule. */
+static int check_url_field(json_t *o, const char *key, size_t max, rule_fn rule, const char *what,
+                           struct wa_error *err);
+
 /* A string field: text, then the rule. */
 static int check_string(json_t *o, const char *key, const char *field, enum presence p, size_t max,
                         rule_fn rule, const char *what, struct wa_error *err)
@@ -118,6 +125,28 @@ static int check_string(json_t *o, const char *key, const char *field, enum pres
     if (!rci_text_ok(v, max) || (rule && !rule(rci_str(v))))
         return rci_bad_value(err, field, rci_str(v), what);
     return 0;
+}
+
+static int check_url_field(json_t *o, const char *key, size_t max, rule_fn rule, const char *what,
+                           struct wa_error *err)
+{
+    json_t *v = json_object_get(o, key);
+    const char *s = json_string_value(v);
+    if (s && json_string_length(v) <= max) {
+        const char *auth = strstr(s, "://");
+        auth = auth ? auth + 3 : s;
+        size_t n = strcspn(auth, "/?#");
+        if (memchr(auth, '@', n)) {
+            char red[URL_MAX + 1], q[SHOWN * 4 + 8];
+            indexurl_redact(s, red, sizeof red);
+            return wa_error_set(err, WA_ERR_FORMAT,
+                                "%s \"%s\" holds user info (user:password@), which wheelarch never "
+                                "stores: give credentials to the crawl (wheelarch.json or "
+                                "~/.netrc)",
+                                key, recordcheck_quote(q, sizeof q, red, SHOWN));
+        }
+    }
+    return check_string(o, key, key, OPTIONAL, max, rule, what, err);
 }
 
 static int check_int(json_t *v, const char *field, enum presence p, json_int_t max,
@@ -522,14 +551,26 @@ int recordcheck_validate(const char *key, json_t *rec, struct wa_error *err)
     struct wheel_name name; /* parsed once: checked, then compared with "wheel" */
     if (rci_parse_filename(v, &name) < 0)
         return rci_bad_value(err, "filename", rci_str(v), "a wheel file name");
+    struct dotver ver;
+    if (dotver_parse(name.public_version, &ver) == 0 && ver.epoch) {
+        char fq[SHOWN * 4 + 8];
+        wheelname_free(&name);
+        return wa_error_set(err, WA_ERR_FORMAT,
+                            "filename \"%s\": its version has an epoch (N!); wheelarch stores "
+                            "none: no index it reads publishes one, and the '!' of its pin is "
+                            "history expansion when pasted into interactive bash or zsh",
+                            recordcheck_quote(fq, sizeof fq, rci_str(v), SHOWN));
+    }
     rc = rci_wheel_matches(json_object_get(rec, "wheel"), &name, err);
     wheelname_free(&name);
     if (rc < 0)
         return rc;
-    if ((rc = check_string(rec, "url", "url", OPTIONAL, URL_MAX, recordcheck_url_valid,
-                           "an http(s) URL", err)) < 0 ||
-        (rc = check_string(rec, "index_url", "index_url", OPTIONAL, URL_MAX, recordcheck_url_valid,
-                           "an http(s) URL", err)) < 0 ||
+    if ((rc = check_url_field(rec, "url", URL_MAX, recordcheck_url_valid, "an http(s) URL", err)) <
+            0 ||
+        (rc = check_url_field(rec, "index_url", URL_MAX, indexurl_valid,
+                              "an index URL (http(s)://HOST[:PORT]/PATH/, the path of letters, "
+                              "digits, '/' and . _ ~ + -; no user info, query or fragment)",
+                              err)) < 0 ||
         (rc = check_string(rec, "sha256", "sha256", OPTIONAL, 64, sha256_ok, "a sha256", err)) <
             0 ||
         (rc = check_string(rec, "index_sha256", "index_sha256", OPTIONAL, 64, sha256_ok, "a sha256",

@@ -250,7 +250,10 @@ int recordcheck_url_valid(const char *s)
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
         if (*p <= 0x20 || *p == 0x7f || *p == '#' || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
             return 0;
-    return 1;
+    /* No user info: credentials are never stored (indexurl.h), and a link
+     * with them would publish them in the simple indexes. */
+    size_t auth = strcspn(s + skip, "/?");
+    return memchr(s + skip, '@', auth) == NULL;
 }
 
 int recordcheck_date_valid(const char *s)

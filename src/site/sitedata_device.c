@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "answer.h"
+#include "answer_json.h"
+#include "stack.h"
 #include "strbuf.h"
 #include "tmpl.h"
 #include "xalloc.h"
@@ -150,6 +152,31 @@ void sitedata_device_page_value(const struct sitedata_device_page *p, struct tmp
     sitedata_object(&page_type, p, 0, out);
 }
 
+/* The other packages a GPU page shows for a platform, as its feed file
+ * carries them: each project's newest release that runs, its index, pin,
+ * verdict and commands, the note when it does not go with torch, and the
+ * command installing both from one index. */
+static json_t *stack_feed_json(const struct sitedata_device *dev, int k)
+{
+    json_t *out = json_array();
+    for (size_t i = 0; i < dev->nshown[k]; i++) {
+        const struct stack_entry *e = dev->shown[k][i];
+        const struct answer_install *in = answer_runs(e->res);
+        json_t *x = json_object();
+        json_object_set_new(x, "project", json_string(e->res->project));
+        json_object_set_new(x, "release", in ? json_string(in->row->release) : json_null());
+        json_object_set_new(x, "index", in ? json_string(in->row->variant) : json_null());
+        json_object_set_new(x, "pin", in ? json_string(in->pin) : json_null());
+        json_object_set_new(x, "verdict",
+                            in ? json_string(compat_verdict_name(in->res.verdict)) : json_null());
+        json_object_set_new(x, "commands", in ? answer_commands_json(&in->commands) : json_null());
+        json_object_set_new(x, "note", e->note ? json_string(e->note) : json_null());
+        json_object_set_new(x, "together", e->has_together ? stack_together_json(e) : json_null());
+        json_array_append_new(out, x);
+    }
+    return out;
+}
+
 json_t *sitedata_device_json(const struct sitedata_device_page *p)
 {
     const struct sitedata_device *dev = p->dev;
@@ -178,6 +205,8 @@ json_t *sitedata_device_json(const struct sitedata_device_page *p)
         json_object_set_new(x, "commands",
                             r && r->applies && r->nby_driver ? sitedata_py_commands_json(p->d->t, r)
                                                              : json_null());
+        json_object_set_new(
+            x, "stack", r && r->applies && dev->nshown[k] ? stack_feed_json(dev, k) : json_null());
         json_object_set_new(x, "grid", r && r->applies ? relgrid_json(&p->grid[k]) : json_null());
         json_object_set_new(plats, plat, x);
     }

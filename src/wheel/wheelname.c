@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dotver.h"
 #include "xalloc.h"
 
 static int hexval(int c)
@@ -117,6 +118,12 @@ int wheelname_parse(const char *filename, struct wheel_name *w, struct wa_error 
         (build && (!all_chars(build, "._") || !isdigit((unsigned char)build[0]))) ||
         !all_chars(py, "._") || !all_chars(abi, "._") || !all_chars(plat, "._")) {
         rc = wa_error_set(err, WA_ERR_FORMAT, "wheel file name has unexpected characters");
+        goto out;
+    }
+    const char *why;
+    if (dotver_pep440_check(version, &why) < 0) {
+        rc =
+            wa_error_set(err, WA_ERR_FORMAT, "wheel file name's version %.60s is %s", version, why);
         goto out;
     }
     w->filename = xstrdup(name);

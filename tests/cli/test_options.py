@@ -92,10 +92,11 @@ p = watest.run(args, "db", "export", "--cache", cache, "-o", long_out)
 c.eq(p.returncode, 0, "-o a 250-byte name (%s)" % p.stderr.strip()[:200])
 
 # ---- index ids -------------------------------------------------------------------
-for url in ("http://127.0.0.1:9/..", "http://127.0.0.1:9/a/./", "http://127.0.0.1:9/"):
+for url, why in (("http://127.0.0.1:9/..", "no '.' or '..' segment"), ("http://127.0.0.1:9/a/./", "no '.' or '..' segment"),
+                 ("http://127.0.0.1:9/", "name the index")):
     p = watest.run(args, "crawl", "--index", url, "--project", "torch", "--cache",
                    os.path.join(W, "c"))
-    usage(p, "--index %s" % url, ["--index", "name the index"])
+    usage(p, "--index %s" % url, ["--index", why])
 cfg = os.path.join(W, "dots.json")
 with open(cfg, "w") as f:
     f.write('{"indexes": [{"root": "http://127.0.0.1:9/whl/", "ids": [".."]}], '

@@ -208,6 +208,12 @@ def fresh(name):
     return d
 
 
+def empty_dir(name):
+    d = fresh(name)
+    os.makedirs(d)
+    return d
+
+
 # 404 on the first wheel of a group: it fails, its sibling is scanned instead.
 v0 = "/whl/cu126/" + v126[0].replace("+", "%2B")
 srv_a.set_faults({v0: {"status": 404}})
@@ -342,7 +348,16 @@ k2 = set(watest.records(s2))
 c.ok(k1 and k2 and not (k1 & k2), "shards are disjoint and both non-empty (%d, %d)" % (len(k1), len(k2)))
 c.eq(k1 | k2, set(watest.records(cache)), "shards cover every wheel")
 merged = fresh("merged")
+# Their records name the configured indexes: a database that does not
+# trust them refuses the shards whole, saying why ...
 p = subprocess.run([args.wheelarch, "merge", "--cache", merged, os.path.join(s1, "wheelarch.db"),
+                    os.path.join(s2, "wheelarch.db")], capture_output=True, text=True, timeout=120,
+                   cwd=empty_dir("no-config"))  # no wheelarch.json there
+c.ok(p.returncode == 1 and "nor one this database was configured with" in p.stderr and
+     not watest.records(merged), "merge without the shards' configuration: refused, nothing stored (%s)"
+     % p.stderr.strip()[:300])
+# ... and merges them with the configuration they were crawled with.
+p = subprocess.run([args.wheelarch, "merge", "--config", config, "--cache", merged, os.path.join(s1, "wheelarch.db"),
                     os.path.join(s2, "wheelarch.db")], capture_output=True, text=True, timeout=120)
 c.eq(p.returncode, 0, "merge the shards (%s)" % p.stderr.strip())
 status_of = "SELECT key, status FROM wheels ORDER BY key"

@@ -502,5 +502,56 @@ c.ok(m and (m.group(2) in ("B", "kB")), "a 40 MB page gzip-compressed to tens of
      "as tens of kB downloaded: %r" % (m.group(0) if m else p.stderr[-300:]))
 srv.set_faults({})
 
+# ---- 16. credentials in a configured URL: sent to its origin, published nowhere -------------
+SECRET = "s3cr%40t-Token"  # percent-escaped '@' in the password, as URLs write it
+a16, a16_sha = good_wheel("private", "9.16.0")
+page("private", [rel("private", a16, a16_sha)])
+srv.set_faults({"/whl/private/": {"auth": "ci-bot:s3cr@t-Token"}})
+srv.clear_log()
+cfg16 = os.path.join(W, "private.json")
+with open(cfg16, "w") as f:
+    json.dump({"indexes": [{"root": "http://ci-bot:%s@127.0.0.1:%d/whl/" % (SECRET, PORT), "ids": ["private"]}],
+               "projects": ["torch"], "http": HTTP}, f)
+p, lines, _ = crawl(cfg16, "cache-private", 0)
+c.eq(lines.get(a16, {}).get("status"), "scanned", "the index that wants credentials was crawled with them")
+sent = [e.get("auth") for e in srv.entries() if e["path"].startswith("/whl/private/")]
+c.ok(sent and all(a == "ci-bot:s3cr@t-Token" for a in sent),
+     "every request to its origin carried them, decoded (%d requests: %s)" % (len(sent), sorted(set(map(str, sent)))))
+site16 = os.path.join(W, "site-private")
+b = watest.run(args, "build", "--cache", os.path.join(W, "cache-private"), "--out", site16)
+c.eq(b.returncode, 0, "the site builds (%s)" % b.stderr.strip()[-300:])
+q = watest.run(args, "query", "--cc", "8.6", "--version", "9.16", "--python", "3.12", "--cache",
+               os.path.join(W, "cache-private"), "--json")
+leaks = []
+for needle in ("s3cr", "ci-bot", "Token"):
+    for out in (p.stdout, p.stderr, b.stdout, b.stderr, q.stdout, q.stderr):
+        if needle in out:
+            leaks.append("a command's output holds %r" % needle)
+    for d_ in (site16, os.path.join(W, "cache-private")):
+        for root, _, files in os.walk(d_):
+            for f in files:
+                with open(os.path.join(root, f), "rb") as fh:
+                    if needle.encode() in fh.read():
+                        leaks.append("%s holds %r" % (os.path.relpath(os.path.join(root, f), W), needle))
+c.eq(sorted(set(leaks))[:5], [], "the credentials are nowhere in the database, the site or any output")
+qa = json.loads(q.stdout) if q.stdout.strip() else {}
+line = ((qa.get("recommendation") or qa.get("fallback") or {}).get("commands") or {}).get("pip", "")
+c.ok(("http://127.0.0.1:%d/whl/private" % PORT) in line, "the command names the index without them: %r" % line)
+# A redirect to another origin goes without them.
+srv.set_faults({"/whl/private/torch/": {"auth": "ci-bot:s3cr@t-Token", "redirect": "http://%s:%d/whl/elsewhere/torch/" % (NAME, PORT)}})
+srv.clear_log()
+watest.run(args, "crawl", "--config", cfg16, "--cache", os.path.join(W, "cache-private2"), timeout=120)
+away = [e.get("auth") for e in srv.entries() if e["path"].startswith("/whl/elsewhere/")]
+c.ok(away and all(a is None for a in away), "the redirect's target got no credentials (%s)" % away)
+# The same URL given to a record is refused, and its message shows none.
+with open(os.path.join(W, "cred.jsonl"), "w") as f:
+    r16 = watest.record(os.path.join(W, "cache-private"), a16_sha)
+    r16["index_url"] = "http://ci-bot:hunter2@127.0.0.1:%d/whl/private/" % PORT
+    f.write(json.dumps(r16) + "\n")
+imp = watest.run(args, "db", "import", os.path.join(W, "cred.jsonl"), "--cache", os.path.join(W, "cache-cred"))
+c.ok(imp.returncode == 3 and "holds user info" in imp.stderr and "hunter2" not in imp.stderr,
+     "a record carrying credentials is refused without showing them: " + imp.stderr.strip()[-300:])
+srv.set_faults({})
+
 srv.stop()
 c.done()

@@ -24,6 +24,8 @@ protocol: break HTTP itself, the same way on every request ("big_header":
 a 1 MiB header line; "bad_chunk": a chunk size that is not hexadecimal;
 "continue_forever": "100 Continue" without end); gzip: send the file
 gzip-compressed (Content-Encoding: gzip) when the client accepts it;
+auth: "user:password" the request must carry as HTTP Basic credentials, or
+it gets 401 (the log records "auth": whether it carried them, and which);
 skip: let that many requests pass first; times: apply to that many
 requests, then stop.
 
@@ -151,6 +153,19 @@ class Handler(BaseHTTPRequestHandler):
         entry = {"method": self.command, "path": path, "range": self.headers.get("Range"),
                  "status": 0, "bytes": 0, "time": time.time()}
         fault = fault_for(path)
+        if fault and "auth" in fault:
+            import base64
+            got = self.headers.get("Authorization") or ""
+            sent = base64.b64decode(got[6:]).decode("utf-8", "replace") if got.startswith("Basic ") else None
+            entry["auth"] = sent
+            if sent != fault["auth"]:
+                entry["status"] = 401
+                self.send_response(401)
+                self.send_header("WWW-Authenticate", 'Basic realm="test"')
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                log(entry)
+                return
         if fault and "delay" in fault:
             time.sleep(fault["delay"])
         if fault and "protocol" in fault:

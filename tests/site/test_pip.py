@@ -5,7 +5,14 @@ which answers PEP 691 JSON to clients that ask for it, as pip does, from
 the index.json files `build --simple-json` writes, and
 once by python3 -m http.server, which serves only the PEP 503 HTML).
 `pip download --index-url SITE/simple/sm_86/ torch` must fetch a wheel
-with sm_86 code; through simple/sm_61/ pip must find nothing."""
+with sm_86 code; through simple/sm_61/ pip must find nothing.
+
+And the command wheelarch prints, run for real: `query --json` answers for
+builds read from the local index on each platform, and its pip line, pasted
+into bash as it is with `pip` a wrapper that turns `pip install ARGS` into
+`pip download ARGS` for that platform's tags (nothing is installed), must
+fetch the wheel of the answer's index and pin."""
+import json
 import os
 import shutil
 import subprocess
@@ -94,6 +101,48 @@ try:
                               platform="manylinux_2_28_aarch64")
         c.ok(p.returncode == 0 and got == ["torch-2.9.0+cu130-cp312-cp312-manylinux_2_28_aarch64.whl"],
              "%s: aarch64 through simple/sm_121/ gets the wheel with sm_121a code (%s)" % (name, got))
+    # ---- the printed pip line, run for real against the local index ----
+    wrapper_dir = os.path.join(W, "pipbin")
+    os.makedirs(wrapper_dir, exist_ok=True)
+    with open(os.path.join(wrapper_dir, "pip"), "w") as f:
+        f.write('#!/bin/sh\n[ "$1" = install ] || exit 9\nshift\n'
+                'exec "$WA_PYTHON" -m pip download --dest "$WA_DEST" --no-deps --only-binary=:all: '
+                '--python-version "$WA_PY" --platform "$WA_PLAT" --timeout 10 --retries 0 "$@"\n')
+    os.chmod(os.path.join(wrapper_dir, "pip"), 0o755)
+    ran = {}
+    for dev, ver, plat, drv, tag in (("8.6", "2.9", "linux-x86_64", None, "manylinux_2_28_x86_64"),
+                                     ("8.6", "2.9", "linux-x86_64", "570.86.15", "manylinux_2_28_x86_64"),
+                                     ("8.6", "2.8", "linux-x86_64", "531.14", "manylinux_2_28_x86_64"),
+                                     ("12.1", "2.9", "linux-aarch64", None, "manylinux_2_28_aarch64"),
+                                     ("8.6", "2.8", "windows-x86_64", "531.14", "win_amd64"),
+                                     ("gfx1100", "2.9", "linux-x86_64", None, "manylinux_2_28_x86_64")):
+        q = watest.run(args, "query", "--cc", dev, "--version", ver, "--platform", plat, "--python", "3.12",
+                       "--cache", cache, "--json", *(["--driver", drv] if drv else []))
+        a = json.loads(q.stdout) if q.stdout.strip() else {}
+        rec = a.get("recommendation") or a.get("fallback") or {}
+        line = (rec.get("commands") or {}).get("pip") or ""
+        if idx.url not in line:
+            continue  # a declared build's index (download.pytorch.org): not here
+        dest = os.path.join(W, "printed-dl")
+        shutil.rmtree(dest, ignore_errors=True)
+        env = dict(os.environ, PATH=wrapper_dir + os.pathsep + os.environ["PATH"], WA_PYTHON=sys.executable,
+                   WA_DEST=dest, WA_PY="3.12", WA_PLAT=tag, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1",
+                   PIP_CONFIG_FILE=os.devnull, PIP_NO_CACHE_DIR="1")
+        env.pop("PIP_INDEX_URL", None)
+        p = subprocess.run(["bash", "--norc", "--noprofile", "-O", "failglob", "-c", line], capture_output=True,
+                           text=True, timeout=300, env=env, cwd=W)
+        got = sorted(os.listdir(dest)) if os.path.isdir(dest) else []
+        want_local = "+" + rec["index"]
+        ok = p.returncode == 0 and len(got) == 1 and want_local in got[0] and got[0].endswith(tag + ".whl")
+        pin = rec["pin"]
+        ok = ok and (got[0].split("-")[1].split("+")[0] == pin if not pin.endswith(".*")
+                     else got[0].split("-")[1].startswith(pin[:-1]))
+        c.ok(ok, "%s %s on %s: the printed line `%s` fetches %s torch %s (%s; %s)"
+             % (dev, ver, plat, line, rec.get("index"), pin, got, (p.stdout + p.stderr).strip()[-300:]))
+        ran[plat] = ran.get(plat, 0) + 1
+    c.eq(sorted(ran), ["linux-aarch64", "linux-x86_64", "windows-x86_64"],
+         "the printed pip line ran for real on every platform (%s)" % ran)
+
     # The JSON answer really is PEP 691 when asked for.
     req = urllib.request.Request(site_srv.url + "/simple/sm_86/torch/",
                                  headers={"Accept": "application/vnd.pypi.simple.v1+json"})

@@ -523,7 +523,7 @@ static void test_config(void)
         {"{\"indexes\": [\"https://x/\"], \"projects\": {\"t\": 1}}", "object of options"},
         {"{\"indexes\": [\"https://x/\"], \"projects\": [\"t\"], \"libraries\": {\"index\": "
          "\"ftp://x/\"}}",
-         "\"index\" must be an http"},
+         "\"libraries\": \"index\": an index URL starts with"},
         {"{\"indexes\": [\"https://x/\"], \"projects\": [\"t\"], \"libraries\": {\"url\": "
          "\"https://x/\"}}",
          "unknown key"},

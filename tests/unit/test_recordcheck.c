@@ -278,7 +278,7 @@ static void field_rules(void)
     for (const char *const *u = bad_urls; *u; u++)
         fails(*u, SCANNED, with("url", json_string(*u)), "url");
     fails("index_url", SCANNED, with("index_url", json_string("file:///etc/passwd")),
-          "index_url \"file:///etc/passwd\" is not an http(s) URL");
+          "index_url \"file:///etc/passwd\" is not an index URL");
     passes("url with quotes and markup (percent-encoded on pages)", SCANNED,
            with("url", json_string("https://h/x.whl?\"><script>")));
 

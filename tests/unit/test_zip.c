@@ -211,7 +211,7 @@ static struct scan_result *scan_stream(const struct strbuf *z, size_t chunk, str
 
 static void test_libzip_archive(const struct strbuf *gpu)
 {
-    char *path = pathf("libzip-pkg-1.0-py3-none-any.whl");
+    char *path = pathf("libzip_pkg-1.0-py3-none-any.whl");
     zip_t *za = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, NULL);
     OK(za != NULL, "libzip creates %s", path);
     if (!za)
