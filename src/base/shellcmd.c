@@ -26,10 +26,14 @@ static int quotable(unsigned char ch)
  * =command expansion); no glob (* ? [ ]), brace, tilde, redirection,
  * separator, comment or PowerShell operator character (, @ + ; & | ( ) { }
  * < > # '). */
+static int alnum(unsigned char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
 static int bare_char(unsigned char ch)
 {
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-           (ch && strchr("_./:-=", ch));
+    return alnum(ch) || (ch && strchr("_./:-=", ch));
 }
 
 static int bare(const char *s)
@@ -41,8 +45,7 @@ static int bare(const char *s)
             return 0;
     if (*s == '-') /* PowerShell passes "-a.b" to a program as "-a" ".b" */
         for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-            if (!(*p == '-' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                  (*p >= '0' && *p <= '9')))
+            if (!(*p == '-' || alnum(*p)))
                 return 0;
     return 1;
 }
@@ -53,8 +56,7 @@ static int plain_name(const char *s)
     if (!*s)
         return 0;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-              *p == '.' || *p == '_' || *p == '-'))
+        if (!(alnum(*p) || *p == '.' || *p == '_' || *p == '-'))
             return 0;
     return *s != '-';
 }

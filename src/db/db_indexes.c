@@ -75,16 +75,20 @@ int db_index_registered(struct db *db, const char *id, const char *url)
     if (!url || db->version < 10)
         return 0;
     char *u = stored_form(url);
-    sqlite3_stmt *st = dbi_prep(db, id ? "SELECT 1 FROM indexes WHERE id = ? AND url = ?"
-                                       : "SELECT 1 FROM indexes WHERE url = ?2");
+    /* the handle is shared by a crawl's workers and has no lock of its
+     * own (SQLITE_OPEN_NOMUTEX): every use is under db->mu */
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = dbi_cached(db, id ? "SELECT 1 FROM indexes WHERE id = ? AND url = ?"
+                                         : "SELECT 1 FROM indexes WHERE url = ?2");
     int found = 0;
     if (st) {
         if (id)
             dbi_bind_text(st, 1, id);
         dbi_bind_text(st, 2, u);
         found = sqlite3_step(st) == SQLITE_ROW;
-        sqlite3_finalize(st);
     }
+    dbi_done(st);
+    pthread_mutex_unlock(&db->mu);
     free(u);
     return found;
 }
@@ -103,17 +107,35 @@ int db_each_index(struct db *db, int (*fn)(void *ud, const char *id, const char 
 {
     if (db->version < 10)
         return 0;
+    /* read whole under the lock, then handed out: fn may use the database */
+    pthread_mutex_lock(&db->mu);
     sqlite3_stmt *st = dbi_prep(db, "SELECT id, url FROM indexes ORDER BY id, url");
-    if (!st)
-        return dbi_sql_error(db, err, "cannot read the registered indexes");
-    int rc = 0, s;
-    while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+    if (!st) {
+        int rc = dbi_sql_error(db, err, "cannot read the registered indexes");
+        pthread_mutex_unlock(&db->mu);
+        return rc;
+    }
+    char **pairs = NULL;
+    size_t n = 0, cap = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
         const char *id = (const char *)sqlite3_column_text(st, 0);
         const char *url = (const char *)sqlite3_column_text(st, 1);
-        if (id && url)
-            rc = fn(ud, id, url);
+        if (!id || !url)
+            continue;
+        pairs = xgrow(pairs, &cap, n + 2, sizeof *pairs);
+        pairs[n++] = xstrdup(id);
+        pairs[n++] = xstrdup(url);
     }
     sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    int rc = 0;
+    for (size_t i = 0; i + 1 < n; i += 2) {
+        if (rc == 0)
+            rc = fn(ud, pairs[i], pairs[i + 1]);
+        free(pairs[i]);
+        free(pairs[i + 1]);
+    }
+    free(pairs);
     return rc;
 }
 
