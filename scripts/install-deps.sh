@@ -30,6 +30,8 @@ packages=(
     chromium default-jre-headless
     # deployment tests: YAML lint, systemd-analyze, the man page formatter
     yamllint systemd groff-base man-db
+    # the shells the printed commands are pasted into (tests/cli/test_shells.py)
+    zsh fish dash
 )
 # Node.js and pip: Debian's packages only where the machine has none (a
 # newer Node.js from elsewhere is kept).
