@@ -210,6 +210,29 @@ stored = watest.records(db)
 c.eq(sorted(k for k in invalid if k in stored), [], "no refused record is in the database")
 c.eq(watest.integrity(db), "ok", "the database passes integrity_check")
 
+# ---- merge: a shard carrying one of the steering records is refused whole ----------
+# The shard is a copy of the good database with one record's JSON edited
+# by hand (wheelarch would not write it), as a hostile machine could.
+for n, (k, (u, why)) in enumerate(sorted(STEER.items())[:4]):
+    shard = os.path.join(W, "shard%d" % n)
+    shutil.rmtree(shard, ignore_errors=True)
+    shutil.copytree(db, shard)
+    con = sqlite3.connect(watest.db_path(shard))
+    with con:
+        rec = json.loads(con.execute("SELECT record FROM records WHERE key = ?", (SCANNED,)).fetchone()[0])
+        rec["index_url"] = u
+        con.execute("UPDATE records SET record = ? WHERE key = ?", (json.dumps(rec, sort_keys=True), SCANNED))
+        con.execute("UPDATE wheels SET index_url = ? WHERE key = ?", (u, SCANNED))
+    con.close()
+    target = os.path.join(W, "merged%d" % n)
+    shutil.rmtree(target, ignore_errors=True)
+    p = subprocess.run([args.wheelarch, "merge", "--cache", target, watest.db_path(shard)], capture_output=True,
+                       text=True, timeout=300, cwd=W)
+    c.ok(p.returncode == 1 and why in p.stderr and "refused" in p.stderr and not watest.records(target)
+         and "hunter2" not in p.stderr,
+         "merge of a shard whose record has index_url %r: refused whole, nothing stored (%s)"
+         % (u[:80], p.stderr.strip()[-300:]))
+
 # A row edited by hand past the checks (markup in the variant): build and
 # query leave that wheel out, with one warning naming the database.
 EDITED = key("1")
