@@ -284,6 +284,7 @@ for line, where in prose.items():
         except ValueError as e:
             c.ok(False, "%s: %r does not even split: %s" % (where, line, e))
 lines = sorted(meant)
+print("%d pages, %d feed files, %d prose commands, %d decoy files, %d lines pasted" % (pages, feeds, len(prose), len(decoys), len(lines)))
 script = "".join("mark %d\n%s\n" % (i, line) for i, line in enumerate(lines)) + "mark end\n"
 
 SHELLS = [
