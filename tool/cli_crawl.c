@@ -254,19 +254,8 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
         char q[200], shown[INDEXURL_MAX + 1];
         struct wa_error ue;
         indexurl_redact(idx[i], shown, sizeof shown); /* its user info never printed */
-        if (config_url_check(idx[i], &ue) < 0) {
+        if (config_index_url_check(idx[i], &ue) < 0) {
             rc = cli_usage_error(cmd, "--index %s: %s", wa_quote(q, sizeof q, shown, 160), ue.msg);
-            goto out;
-        }
-        char *id = config_index_id(idx[i]);
-        int ok = config_index_name_valid(id);
-        free(id);
-        if (!ok) {
-            rc = cli_usage_error(cmd,
-                                 "--index %s: its last path segment must name the index "
-                                 "(letters, digits, '.', '_', '+' and '-', a letter or digit "
-                                 "first), as in https://download.pytorch.org/whl/cu128/",
-                                 wa_quote(q, sizeof q, shown, 160));
             goto out;
         }
     }

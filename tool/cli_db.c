@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "crawl.h"
 #include "db.h"
 #include "dbmerge.h"
 #include "fsutil.h"
@@ -77,16 +78,7 @@ static int trust_config(const struct cli_command *cmd, const struct cli_args *a,
     for (size_t i = 0; i < nidx; i++) {
         char shown[INDEXURL_MAX + 1], q[200];
         indexurl_redact(idx[i], shown, sizeof shown);
-        char *id = NULL;
-        int ok = config_url_check(idx[i], &err) == 0;
-        if (ok) {
-            id = config_index_id(idx[i]);
-            ok = config_index_name_valid(id);
-            if (!ok)
-                wa_error_set(&err, WA_ERR_USAGE, "its last path segment must name the index");
-        }
-        free(id);
-        if (!ok) {
+        if (config_index_url_check(idx[i], &err) < 0) {
             cli_warn("--index %s: %s", wa_quote(q, sizeof q, shown, 160), err.msg);
             config_free(&cfg);
             return WA_EXIT_USAGE;
@@ -94,11 +86,7 @@ static int trust_config(const struct cli_command *cmd, const struct cli_args *a,
     }
     if (nidx) /* beside the configuration's: appended after them */
         config_add_indexes(&cfg, idx, nidx);
-    int rc = 0;
-    for (size_t i = 0; i < cfg.nindexes && rc == 0; i++)
-        rc = db_register_index(db, cfg.indexes[i].id, cfg.indexes[i].url, &err);
-    if (rc == 0 && cfg.libraries_index)
-        rc = db_register_index(db, cfg.libraries_index->id, cfg.libraries_index->url, &err);
+    int rc = crawl_trust_config(db, &cfg, &err);
     config_free(&cfg);
     if (rc < 0) {
         cli_warn("%s", err.msg);

@@ -11,7 +11,7 @@
 #include "uvbackend.h"
 #include "xalloc.h"
 
-static const char PYTORCH_ROOT[] = "https://download.pytorch.org/whl/";
+static const char PYTORCH_ROOT[] = INDEXURL_PYTORCH_ROOT;
 
 int installcmd_uv_backend(const struct tables *t, const char *index_url, char *buf, size_t n)
 {

@@ -199,20 +199,29 @@ void indexurl_origin(const char *url, char *buf, size_t n)
     buf[k] = '\0';
 }
 
+int indexurl_has_userinfo(const char *url, const char **at)
+{
+    const char *s = strstr(url, "://");
+    const char *auth = s ? s + 3 : url;
+    const char *end = auth + strcspn(auth, "/?#"), *last = NULL;
+    for (const char *p = auth; p < end; p++)
+        if (*p == '@')
+            last = p;
+    if (at)
+        *at = last;
+    return last != NULL;
+}
+
 void indexurl_redact(const char *url, char *buf, size_t n)
 {
     if (!n)
         return;
-    const char *s = strstr(url, "://");
-    const char *auth = s ? s + 3 : url;
-    const char *end = auth + strcspn(auth, "/?#");
-    const char *at = NULL;
-    for (const char *p = auth; p < end; p++)
-        if (*p == '@')
-            at = p;
-    if (!at) {
+    const char *at;
+    if (!indexurl_has_userinfo(url, &at)) {
         snprintf(buf, n, "%s", url);
         return;
     }
+    const char *s = strstr(url, "://");
+    const char *auth = s ? s + 3 : url;
     snprintf(buf, n, "%.*s***%s", (int)(auth - url), url, at);
 }

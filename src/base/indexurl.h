@@ -24,6 +24,9 @@
 
 #define INDEXURL_MAX 2048
 
+/* The root of download.pytorch.org's indexes (.../whl/ID/). */
+#define INDEXURL_PYTORCH_ROOT "https://download.pytorch.org/whl/"
+
 /* Whether url is an index URL by the grammar, without user info. */
 int indexurl_valid(const char *url);
 
@@ -34,6 +37,11 @@ int indexurl_valid(const char *url);
  * ("'$' is not allowed in an index URL's path"); the user info is never
  * part of the message. */
 int indexurl_split(const char *url, char **clean, char **userinfo, struct wa_error *err);
+
+/* Whether url's authority (between "://" and the path) holds user info
+ * ("user:token@"): the last '@' before the first '/', '?' or '#'.  Sets
+ * *at to that '@' when given. */
+int indexurl_has_userinfo(const char *url, const char **at);
 
 /* The origin of a URL ("https://mirror.example:8443"), into buf (n
  * bytes); "" when url has none.  Two URLs of one origin share

@@ -126,6 +126,21 @@ int config_url_check(const char *url, struct wa_error *err)
     return rc;
 }
 
+int config_index_url_check(const char *url, struct wa_error *err)
+{
+    if (config_url_check(url, err) < 0)
+        return WA_ERR_FORMAT;
+    char *id = config_index_id(url);
+    int ok = config_index_name_valid(id);
+    free(id);
+    if (!ok)
+        return wa_error_set(err, WA_ERR_FORMAT,
+                            "its last path segment must name the index (letters, digits, '.', "
+                            "'_', '+' and '-', a letter or digit first), as in "
+                            "https://download.pytorch.org/whl/cu128/");
+    return 0;
+}
+
 int config_url_valid(const char *url)
 {
     return config_url_check(url, NULL) == 0;

@@ -97,6 +97,11 @@ int config_url_valid(const char *url);
  * in an index URL's path ..."; never the user info). */
 int config_url_check(const char *url, struct wa_error *err);
 
+/* An index URL as given on a command line (--index): config_url_check's
+ * grammar, and a last path segment that names the index.  0, or the
+ * reason into err. */
+int config_index_url_check(const char *url, struct wa_error *err);
+
 /* Whether s can be an index id (cu128, pypi): the grammar of a plain
  * variant id, letters, digits, '.', '_', '+', '-', a letter or digit
  * first (so never "." or ".."), at most 100 bytes. */

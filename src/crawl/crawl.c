@@ -151,6 +151,16 @@ static void run_forget(struct crawl *c)
     c->by_key = strmap_new();
 }
 
+int crawl_trust_config(struct db *db, const struct config *cfg, struct wa_error *err)
+{
+    int rc = 0;
+    for (size_t i = 0; i < cfg->nindexes && rc == 0; i++)
+        rc = db_register_index(db, cfg->indexes[i].id, cfg->indexes[i].url, err);
+    if (rc == 0 && cfg->libraries_index)
+        rc = db_register_index(db, cfg->libraries_index->id, cfg->libraries_index->url, err);
+    return rc;
+}
+
 int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
               struct crawl_summary *sum, struct wa_error *err)
 {
@@ -177,11 +187,7 @@ int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
      * reach commands (db_index_trusted), registered before any record of
      * them is written. */
     if (!o->plan) {
-        for (size_t i = 0; i < o->cfg->nindexes && rc == 0; i++)
-            rc = db_register_index(c.db, o->cfg->indexes[i].id, o->cfg->indexes[i].url, err);
-        if (rc == 0 && o->cfg->libraries_index)
-            rc = db_register_index(c.db, o->cfg->libraries_index->id, o->cfg->libraries_index->url,
-                                   err);
+        rc = crawl_trust_config(c.db, o->cfg, err);
         if (rc < 0) {
             db_close(c.db);
             lockfile_release(lock);

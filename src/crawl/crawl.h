@@ -107,6 +107,13 @@ struct crawl_summary {
 
 /* Runs a crawl.  Returns 0 when it ran (wheel and page failures are in the
  * summary), or an error that stopped it (the database folder unusable). */
+struct db;
+
+/* Registers cfg's indexes (its libraries index too) as ones db trusts:
+ * their URLs may reach commands (db_index_trusted).  A crawl does it for
+ * its own configuration; db import and merge for the one they are given. */
+int crawl_trust_config(struct db *db, const struct config *cfg, struct wa_error *err);
+
 int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
               struct crawl_summary *sum, struct wa_error *err);
 void crawl_summary_free(struct crawl_summary *sum);

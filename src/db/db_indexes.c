@@ -19,7 +19,7 @@
 #include "recordcheck.h"
 #include "xalloc.h"
 
-static const char PYTORCH_ROOT[] = "https://download.pytorch.org/whl/";
+static const char PYTORCH_ROOT[] = INDEXURL_PYTORCH_ROOT;
 
 int db_index_declared(const char *id, const char *url)
 {

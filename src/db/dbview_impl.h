@@ -16,11 +16,12 @@
 
 #include "db.h"
 #include "dbview.h"
+#include "indexurl.h"
 #include "recqueue.h"
 #include "strbuf.h"
 #include "strmap.h"
 
-#define DEFAULT_INDEX_ROOT "https://download.pytorch.org/whl/"
+#define DEFAULT_INDEX_ROOT INDEXURL_PYTORCH_ROOT
 
 struct reading {
     struct dbview *v;

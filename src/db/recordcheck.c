@@ -133,10 +133,7 @@ static int check_url_field(json_t *o, const char *key, size_t max, rule_fn rule,
     json_t *v = json_object_get(o, key);
     const char *s = json_string_value(v);
     if (s && json_string_length(v) <= max) {
-        const char *auth = strstr(s, "://");
-        auth = auth ? auth + 3 : s;
-        size_t n = strcspn(auth, "/?#");
-        if (memchr(auth, '@', n)) {
+        if (indexurl_has_userinfo(s, NULL)) {
             char red[URL_MAX + 1], q[SHOWN * 4 + 8];
             indexurl_redact(s, red, sizeof red);
             return wa_error_set(err, WA_ERR_FORMAT,

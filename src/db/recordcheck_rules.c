@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "indexurl.h"
 #include "strbuf.h"
 #include "wheelkey.h"
 #include "target.h"
@@ -252,8 +253,7 @@ int recordcheck_url_valid(const char *s)
             return 0;
     /* No user info: credentials are never stored (indexurl.h), and a link
      * with them would publish them in the simple indexes. */
-    size_t auth = strcspn(s + skip, "/?");
-    return memchr(s + skip, '@', auth) == NULL;
+    return !indexurl_has_userinfo(s, NULL);
 }
 
 int recordcheck_date_valid(const char *s)

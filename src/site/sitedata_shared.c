@@ -152,10 +152,17 @@ json_t *sitedata_py_commands_json(const struct tables *tb, const struct answer_r
             const struct answer_install *in = &t->rows[i];
             char *key = xasprintf("%s %s", in->index_url, in->pin);
             if (!json_object_get(out, key)) {
-                struct answer_commands c;
-                answer_commands_make(&c, tb, r->project, in->pin, in->index_url);
-                json_object_set_new(out, key, answer_commands_json(&c));
-                answer_commands_free(&c);
+                /* rows copied from the answer's own table have theirs;
+                 * those the Python's table made anew have none */
+                struct installcmd own = {0};
+                const struct installcmd *c = &in->commands.install;
+                if (!c->pip_line) {
+                    const struct installcmd_req req = {r->project, in->pin};
+                    installcmd_make(&own, tb, &req, 1, in->index_url, 0);
+                    c = &own;
+                }
+                json_object_set_new(out, key, answer_installcmd_json(c));
+                installcmd_free(&own);
             }
             free(key);
         }
