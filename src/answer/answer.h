@@ -101,6 +101,7 @@ struct answer_pypi {
     int runs;                     /* its code runs and it has a wheel for the Python */
     int python_wheel;             /* 1/0, -1: not known or none asked */
     char min_driver[32];          /* the build's own driver floor, "" for none */
+    struct answer_pythons pythons; /* the Pythons its wheels are for (n 0: not known) */
     char *reason;                 /* owned */
     const struct dbview_row *row; /* borrowed: the row that judged it, or NULL */
 };

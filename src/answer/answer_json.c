@@ -217,6 +217,7 @@ json_t *answer_pypi_json(const struct answer_pypi *p)
     json_object_set_new(x, "min_driver", p->row ? str_or_null(p->min_driver) : json_null());
     json_object_set_new(x, "python_wheel",
                         p->python_wheel < 0 ? json_null() : json_boolean(p->python_wheel));
+    json_object_set_new(x, "python_versions", pythons_json(&p->pythons));
     json_object_set_new(x, "reason", json_string(p->reason));
     if (p->row)
         set_provenance(x, p->row);

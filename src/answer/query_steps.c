@@ -232,6 +232,8 @@ void qi_pypi_answer(const struct qctx *c, size_t k, const char *exact, int appli
                 /* the build's own driver floor, so a reader with another
                  * driver can judge it again (the site's driver box) */
                 snprintf(p->min_driver, sizeof p->min_driver, "%s", res->min_driver);
+                /* and its Pythons, so a reader with another Python can */
+                qi_fill_pythons(c, p->row, qi_pin_whole(pin), &p->pythons);
             }
         if (!p->row) {
             why = "the arch list of that build is not in the data";

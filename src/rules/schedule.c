@@ -135,4 +135,7 @@ void schedule_freshness(const struct tables *t, const char *today, const char *n
                      : "torch %s was announced for %s and this data does not include it yet (data "
                        "through torch %s): newer builds than the ones named here may exist.",
                  f->overdue->release, f->overdue->planned, f->through[0] ? f->through : "none");
+    if (f->overdue)
+        snprintf(f->brief, sizeof f->brief, "Data through torch %s; torch %s is not in it yet",
+                 f->through[0] ? f->through : "none", f->overdue->release);
 }

@@ -44,6 +44,7 @@ struct freshness {
     const struct schedule *overdue; /* the newest release due before today and
                                        absent from the data, or NULL */
     char sentence[320];             /* the banner; "" when nothing is overdue */
+    char brief[96];                 /* the banner in one short line */
 };
 
 /* Judges the data on day today ("YYYY-MM-DD"; NULL or "": nothing is

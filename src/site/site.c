@@ -156,6 +156,7 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     judge_freshness(&v, &t, o->today, &fresh, d.meta);
     snprintf(st->freshness, sizeof st->freshness, "%s", fresh.sentence);
     c.freshness = fresh.sentence[0] ? st->freshness : NULL;
+    c.freshness_brief = fresh.brief[0] ? fresh.brief : NULL;
     c.data_through = fresh.through[0] ? fresh.through : NULL;
     phase(o, "grid");
     /* The feed and the simple indexes are made on a second thread while
@@ -209,7 +210,9 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     if (rc == 0)
         rc = sitei_put(&c, "assets/answers.js", d.answers_js, strlen(d.answers_js), err);
     if (rc == 0)
-        rc = sitei_copy_asset(&c, "driver.js", err);
+        rc = sitei_copy_asset(&c, "decide.js", err);
+    if (rc == 0)
+        rc = sitei_copy_asset(&c, "copy.js", err);
     if (rc == 0)
         rc = sitei_copy_asset(&c, "prefs.js", err);
     if (rc == 0)

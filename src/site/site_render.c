@@ -116,6 +116,8 @@ static void set_common(struct ctx *c, json_t *data, const char *path, const char
     json_object_set_new(data, "checked_on", json_string(c->checked_on ? c->checked_on : ""));
     if (c->freshness)
         json_object_set_new(data, "freshness", json_string(c->freshness));
+    if (c->freshness_brief)
+        json_object_set_new(data, "freshness_brief", json_string(c->freshness_brief));
     if (c->data_through)
         json_object_set_new(data, "data_through", json_string(c->data_through));
     json_object_set_new(data, "generator", json_string("wheelarch " WHEELARCH_VERSION));
@@ -245,6 +247,29 @@ static size_t js_served(char *text, size_t n)
     return out;
 }
 
+/* The stylesheet as served: without its comments, indentation and blank
+ * lines (no string in it holds a comment's opening). */
+static size_t css_served(char *text, size_t n)
+{
+    size_t out = 0, i = 0;
+    int line_start = 1;
+    while (i < n) {
+        if (i + 1 < n && text[i] == '/' && text[i + 1] == '*') {
+            size_t j = i + 2;
+            while (j + 1 < n && !(text[j] == '*' && text[j + 1] == '/'))
+                j++;
+            i = j + 2 <= n ? j + 2 : n;
+            continue;
+        }
+        char ch = text[i++];
+        if (line_start && (ch == ' ' || ch == '\t' || ch == '\n'))
+            continue;
+        line_start = ch == '\n';
+        text[out++] = ch;
+    }
+    return out;
+}
+
 int sitei_copy_asset(struct ctx *c, const char *name, struct wa_error *err)
 {
     char *text;
@@ -255,6 +280,8 @@ int sitei_copy_asset(struct ctx *c, const char *name, struct wa_error *err)
     size_t len = strlen(name);
     if (len > 3 && strcmp(name + len - 3, ".js") == 0)
         n = js_served(text, n);
+    else if (len > 4 && strcmp(name + len - 4, ".css") == 0)
+        n = css_served(text, n);
     char *path = xasprintf("assets/%s", name);
     rc = sitei_put(c, path, text, n, err);
     free(path);

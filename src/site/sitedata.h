@@ -213,6 +213,9 @@ void sitedata_device_history_releases(const struct sitedata_device *dev, struct 
 const struct sitedata_device *sitedata_device_at(const struct sitedata *d, size_t k);
 const struct sitedata_device *sitedata_device_page_of(const struct sitedata *d,
                                                       const struct sitedata_device *dev);
+/* The path of dev's feed file in the site ("api/v1/gpu/6.1.json": its
+ * page's device's), owned by the caller. */
+char *sitedata_device_file(const struct sitedata *d, const struct sitedata_device *dev);
 
 /* A device's page (device/<id>/), typed: every release of its grid per
  * platform and the history of every project; and its feed file
@@ -269,6 +272,7 @@ struct sitedata_home {
     struct sitedata_home_release releases[3];
     size_t nreleases;
     size_t gpu_count;
+    const struct sitedata *d; /* borrowed: the Python box's choices are the GPU pages' */
 };
 void sitedata_home_free(struct sitedata_home *h);
 void sitedata_home_value(const struct sitedata_home *h, struct tmpl_value *out);

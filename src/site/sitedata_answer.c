@@ -129,7 +129,11 @@ static void install_field(const struct answer_install *i, enum install_kind kind
         tmpl_value_str(r->release, out);
     else if (IS("pin"))
         tmpl_value_str(i->pin, out);
-    else if (IS("verdict"))
+    else if (IS("pin_text")) { /* the pin in words: "2.8" for 2.8.*, "1.3.0" */
+        size_t n = strlen(i->pin);
+        tmpl_value_strf(out, "%.*s", (int)(n >= 2 && strcmp(i->pin + n - 2, ".*") == 0 ? n - 2 : n),
+                        i->pin);
+    } else if (IS("verdict"))
         tmpl_value_str(compat_verdict_name(i->res.verdict), out);
     else if (IS("label"))
         tmpl_value_str(compat_verdict_label(i->res.verdict), out);
@@ -157,6 +161,17 @@ static void install_field(const struct answer_install *i, enum install_kind kind
         tmpl_value_str(installcmd_fixed_line(INSTALLCMD_ARCH_LIST), out);
 }
 
+const char *sitedata_table_driver(const struct answer_result *r, const struct answer_install *i)
+{
+    for (size_t j = 0; i && j < r->nby_driver; j++)
+        if (r->by_driver[j].row == i->row && strcmp(r->by_driver[j].pin, i->pin) == 0 &&
+            r->by_driver[j].floor[0])
+            return strcmp(r->by_driver[j].floor, answer_install_min_driver(i)) == 0
+                       ? NULL /* the same driver: nothing to add */
+                       : r->by_driver[j].floor;
+    return NULL;
+}
+
 /* A platform's recommendation (at 0), fallback (1) or newest release with
  * code (2): p is the page's platform. */
 static void answer_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -171,14 +186,9 @@ static void answer_get(const struct tmpl_value *v, const char *name, size_t len,
         /* the driver from which the driver table gives this very build:
          * what the headline names, so that it and the table agree */
         out->kind = TMPL_MISSING;
-        for (size_t j = 0; j < r->nby_driver; j++)
-            if (r->by_driver[j].row == i->row && strcmp(r->by_driver[j].pin, i->pin) == 0 &&
-                r->by_driver[j].floor[0]) {
-                tmpl_value_str(r->by_driver[j].floor, out);
-                if (strcmp(r->by_driver[j].floor, answer_install_min_driver(i)) == 0)
-                    out->kind = TMPL_MISSING; /* the same driver: nothing to add */
-                return;
-            }
+        const char *f = sitedata_table_driver(r, i);
+        if (f)
+            tmpl_value_str(f, out);
         return;
     }
     install_field(i, INSTALL_ANSWER, v->at < 2 ? x->python_text[v->at] : NULL, name, len, out);

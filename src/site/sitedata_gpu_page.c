@@ -341,10 +341,17 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_bool(dev->declared_only, out);
     else if (IS("jetson_builds"))
         sitedata_array(&jetsons_type, p, 0, out);
-    else if (IS("has_jetson_builds"))
+    else if (IS("jetson_answer")) {
+        /* the newest JetPack's build: the page's answer */
+        if (p->guidance && p->guidance->njetson)
+            sitedata_object(&jetson_type, p, 0, out);
+    } else if (IS("has_jetson_builds"))
         tmpl_value_bool(jetsons_len(&(struct tmpl_value){.p = p}) > 0, out);
-    else if (IS("device_file"))
-        tmpl_value_strf(out, "api/v1/gpu/%s.json", sitedata_device_page_of(p->d, dev)->id);
+    else if (IS("device_file")) {
+        char *f = sitedata_device_file(p->d, dev);
+        tmpl_value_strf(out, "%s", f);
+        free(f);
+    }
     else if (IS("has_grid")) {
         int any = 0;
         for (int k = 0; k < SITEDATA_NPLATFORMS; k++)
@@ -352,6 +359,12 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_bool(any, out);
     } else if (IS("driver_box"))
         tmpl_value_bool(p->driver_box, out);
+    else if (IS("has_answers")) { /* a platform with an answer: the Python box has work */
+        int any = 0;
+        for (size_t k = 0; k < p->nplats; k++)
+            any |= p->plats[k].res->applies;
+        tmpl_value_bool(any, out);
+    }
     else if (IS("python_choices"))
         sitedata_array(&choices_type, p, 0, out);
     else if (IS("recommendation_list"))

@@ -379,6 +379,11 @@ const struct sitedata_device *sitedata_device_page_of(const struct sitedata *d,
     return &d->gpu_state->devs[k - k % SLOTS]; /* an Arm host's or DRIVE's: its code's */
 }
 
+char *sitedata_device_file(const struct sitedata *d, const struct sitedata_device *dev)
+{
+    return xasprintf("api/v1/gpu/%s.json", sitedata_device_page_of(d, dev)->id);
+}
+
 size_t sitedata_gpu_npythons(const struct sitedata *d)
 {
     return d->gpu_state->npythons;

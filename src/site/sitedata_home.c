@@ -71,7 +71,11 @@ static json_t *home_answer(const struct answer_result *r, struct home_commands *
         json_object_set_new(c, "label", json_string(compat_verdict_label(use->res.verdict)));
         json_object_set_new(c, "symbol", json_string(grid_verdict_symbol(use->res.verdict)));
         json_object_set_new(c, "provenance", json_string(dbview_row_provenance(row)));
-        const char *floor = answer_install_min_driver(use);
+        /* the driver the GPU page's headline names: from where the driver
+         * table gives this build */
+        const char *floor = sitedata_table_driver(r, use);
+        if (!floor)
+            floor = answer_install_min_driver(use);
         if (floor[0])
             json_object_set_new(c, "min_driver", json_string(floor));
         if (!use->floor[0] && use->res.full_driver[0])
@@ -92,8 +96,13 @@ static json_t *home_answer(const struct answer_result *r, struct home_commands *
         }
         json_object_set_new(c, "by_driver", bd);
     }
-    if (r->pypi.present)
+    if (r->pypi.present) {
         json_object_set_new(c, r->pypi.runs ? "pypi_yes" : "pypi_no", json_string(r->pypi.build));
+        /* what a typed driver and Python judge it again by */
+        if (r->pypi.runs && r->pypi.min_driver[0])
+            json_object_set_new(c, "pypi_min_driver", json_string(r->pypi.min_driver));
+        json_object_set_new(c, "pypi_release", json_string(r->pypi.release));
+    }
     if (r->guidance.kind && !r->applies)
         json_object_set_new(c, "guidance", json_string(r->guidance.text));
     return c;
@@ -213,6 +222,7 @@ void sitedata_build_home(struct sitedata *d)
 {
     struct sitedata_home *h = xcalloc(1, sizeof *h);
     d->home = h;
+    h->d = d;
     static const char *const plats[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64"};
     /* GPUs grouped by segment, in table order within each. */
     static const char *const order[] = {"geforce",  "workstation", "datacenter",
@@ -266,6 +276,11 @@ void sitedata_build_home(struct sitedata *d)
             char *cc = xasprintf("%s%s%s", x->device, host ? "/" : "", host ? host : "");
             if (!json_object_get(answers, cc)) {
                 json_t *per = json_object();
+                /* the device's feed file: its driver and Python tables,
+                 * which the filter loads once a driver or Python is set */
+                char *src = sitedata_device_file(d, x->dev);
+                json_object_set_new(per, "src", json_string(src));
+                free(src);
                 for (size_t p = 0; p < 3; p++)
                     if (x->dev->res[p])
                         json_object_set_new(per, plats[p], home_answer(x->dev->res[p], &cmds));
@@ -447,6 +462,19 @@ static void releases_at(const struct tmpl_value *v, size_t i, struct tmpl_value 
 
 static const struct tmpl_type releases_type = {NULL, releases_len, releases_at};
 
+/* The Python box's choices, as on the GPU pages: p is the site's data. */
+static size_t choices_len(const struct tmpl_value *v)
+{
+    return sitedata_gpu_npythons(v->p);
+}
+
+static void choices_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    tmpl_value_str(sitedata_gpu_python(v->p, i), out);
+}
+
+static const struct tmpl_type choices_type = {NULL, choices_len, choices_at};
+
 static void home_get(const struct tmpl_value *v, const char *name, size_t len,
                      struct tmpl_value *out)
 {
@@ -460,6 +488,8 @@ static void home_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(h->releases[0].row->release, out);
     else if (IS("gpu_count"))
         tmpl_value_int((long long)h->gpu_count, out);
+    else if (IS("python_choices"))
+        tmpl_value_typed(TMPL_ARRAY, &choices_type, h->d, 0, out);
 }
 
 static const struct tmpl_type home_type = {home_get, NULL, NULL};

@@ -203,4 +203,11 @@ extern const struct tmpl_type sitedata_targets_type;
 extern const struct tmpl_type sitedata_target_type;
 extern const struct tmpl_type sitedata_lines_type;
 
+/* The driver from which r's driver table gives install i (a build of r),
+ * when it is higher than i's own floor (the table names another build
+ * between them), else NULL: what the pages name as the answer's driver. */
+struct answer_result;
+struct answer_install;
+const char *sitedata_table_driver(const struct answer_result *r, const struct answer_install *i);
+
 #endif

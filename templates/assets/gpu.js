@@ -1,239 +1,269 @@
-// wheelarch: a GPU page's script (after prefs.js and driver.js): the
-// platform switch, and the answers re-judged for the visitor's driver and
-// Python.  Without it the page shows every platform's answer for the
-// newest driver.
-// A GPU page shows one platform when the visitor has one (picked here, or
-// the browser's own: prefs.js), with a switch to the others; without a
-// script every platform shows.
+// wheelarch: a GPU page's script (after prefs.js, decide.js and copy.js):
+// the visitor's system (platform, driver, Python, remembered across pages)
+// and the page's one answer for it.  Without the script the page shows
+// every platform's answer for any driver and says so.
+//
+// Each platform's answer for the driver and Python set is one object
+// (wheelarchDecide.decide, from the device's feed file); the heading, the
+// headline, the command, the scope line under it, the grid's star, the
+// driver table's marked row and the plain-pip line are all drawn from
+// it.  With nothing set, the page's own (server-written) answer stands.
 (function () {
   "use strict";
-  var blocks = document.querySelectorAll(".platform[data-platform]");
-  var P = window.wheelarchPrefs;
-  if (!P || blocks.length < 2) return;
-  var names = { "linux-x86_64": "Linux x86_64", "linux-aarch64": "Linux aarch64", "windows-x86_64": "Windows" };
-  var fs = document.createElement("fieldset");
-  fs.className = "platpick";
-  var lg = document.createElement("legend");
-  lg.textContent = "Your system";
-  fs.appendChild(lg);
-  var have = {};
-  function show(p) {
-    Array.prototype.forEach.call(blocks, function (b) { b.hidden = p !== "all" && b.getAttribute("data-platform") !== p; });
-  }
-  ["all"].concat(Array.prototype.map.call(blocks, function (b) { return b.getAttribute("data-platform"); })).forEach(function (p) {
-    have[p] = true;
-    var l = document.createElement("label"), r = document.createElement("input");
-    r.type = "radio";
-    r.name = "platpick";
-    r.value = p;
-    l.appendChild(r);
-    l.appendChild(document.createTextNode(" " + (names[p] || (p === "all" ? "All platforms" : p))));
-    fs.appendChild(l);
-  });
-  var pick = P.platform();
-  if (!have[pick]) pick = "all";
-  fs.querySelector("input[value='" + pick + "']").checked = true;
-  fs.addEventListener("change", function (e) {
-    show(e.target.value);
-    P.set("platform", e.target.value === "all" ? "" : e.target.value);
-  });
-  blocks[0].parentNode.insertBefore(fs, blocks[0].previousElementSibling && blocks[0].previousElementSibling.classList.contains("legend") ? blocks[0].previousElementSibling : blocks[0]);
-  show(pick);
-}());
-
-// The page's own answers follow the visitor's driver and Python: each
-// platform's headline and command are replaced by the row for that driver
-// (a driver too old for every build says so), and a Python the answer has
-// no wheel for moves to the next row (a lower floor) that has one, or says
-// which Pythons it has wheels for.  Cleared, the page's answer comes back.
-// The tables come from the device's feed file (api/v1/gpu/<device>.json);
-// the driver and Python typed are remembered for the next GPU page.
-(function () {
-  "use strict";
+  var D = window.wheelarchDecide, P = window.wheelarchPrefs;
   var form = document.getElementById("driverbox");
   var input = document.getElementById("driver");
   var pySel = document.getElementById("python");
   var out = document.getElementById("driver-answer");
-  if (!form || !input || !out || !form.getAttribute("data-src")) return;
-  var P = window.wheelarchPrefs;
-  /* per platform: its by_driver rows; per platform and Python:
-   * [[floor, index, pin, index URL, verdict]], or the name of a Python
-   * with the same table, or 0 (the platform's own); per platform, the
-   * commands of those rows by "<index URL> <pin>", as wheelarch wrote them
-   * (a page never writes a command itself) */
-  var tables = null, pyTables = {}, pyCommands = {};
-  var LABELS = { "native": ["✓", "native"], "ptx-jit": ["≈", "PTX JIT"] };
-  function pyTable(platform, py) {
-    var all = pyTables[platform], t = all ? all[py] : undefined;
-    if (typeof t === "string") t = all[t];
-    if (t === 0) return tables[platform];
-    if (!Array.isArray(t)) return null;
-    var cmds = pyCommands[platform] || {};
-    return t.map(function (r) {
-      var l = LABELS[r[4]] || ["", r[4]];
-      var k = r[3] + " " + r[2];
-      return { min_driver: r[0], index: r[1], pin: r[2], verdict: r[4], symbol: l[0], label: l[1],
-               commands: Object.prototype.hasOwnProperty.call(cmds, k) ? cmds[k] : null };
+  var divs = document.querySelectorAll(".platform[data-platform]");
+  if (!D || !form || !out || !divs.length || !form.getAttribute("data-src")) return;
+  var NAMES = { "linux-x86_64": "Linux x86_64", "linux-aarch64": "Linux aarch64", "windows-x86_64": "Windows x86_64" };
+  var VERDICT = { "native": ["n", "✓"], "ptx-jit": ["j", "≈"], "partial": ["p", "◐"], "unsupported": ["x", "✗"] };
+
+  // ---- what the page holds, per platform --------------------------------
+  var blocks = Array.prototype.map.call(divs, function (div) {
+    var q = function (s) { return div.querySelector(s); };
+    var b = { div: div, platform: div.getAttribute("data-platform"), head: q("h2.ans-head"), hl: q("p.headline"),
+              cmd: q(".answer-cmd"), scope: q("p.scope"), grid: q("table.rgrid"), drivers: q("table.drivers"),
+              pypi: q("p.pypi .pypi-say"), extra: div.querySelectorAll(".answer-extra"), pl: null };
+    b.saved = { head: b.head ? b.head.textContent : "", hl: b.hl ? b.hl.innerHTML : "",
+                codes: b.cmd ? Array.prototype.map.call(b.cmd.querySelectorAll("code"), function (c) { return c.textContent; }) : [],
+                scope: b.scope ? b.scope.innerHTML : null, pypi: b.pypi ? b.pypi.innerHTML : null,
+                star: b.grid ? b.grid.querySelector("td.rec") : null };
+    return b;
+  });
+  var name = function (p) { return NAMES[p] || p; };
+
+  // ---- the grid's star ---------------------------------------------------
+  function starAt(b, release, variant) {
+    var g = b.grid;
+    if (!g) return;
+    Array.prototype.forEach.call(g.querySelectorAll("td.rec"), function (td) {
+      td.classList.remove("rec");
+      var m = td.querySelector(".rec-mark");
+      if (m) td.removeChild(m);
+    });
+    if (!release) return;
+    var heads = Array.prototype.map.call(g.querySelectorAll("thead th"), function (th) { return th.textContent; });
+    var col = heads.indexOf(variant);
+    if (col < 1 && addColumn(b, variant)) {
+      heads.push(variant);
+      col = heads.length - 1;
+    }
+    if (col < 1) return;
+    var row = Array.prototype.filter.call(g.querySelectorAll("tbody tr"), function (tr) {
+      var th = tr.querySelector("th");
+      return th && th.textContent === release;
+    })[0];
+    if (!row) row = addRow(b, release, heads);
+    if (!row) return;
+    var td = row.children[col];
+    if (!td) return;
+    td.classList.add("rec");
+    var mark = document.createElement("span");
+    mark.className = "rec-mark";
+    mark.textContent = "★";
+    var sr = document.createElement("span");
+    sr.className = "sr";
+    sr.textContent = " recommended";
+    mark.appendChild(sr);
+    td.appendChild(mark);
+  }
+  // A variant the page's grid has no column for (none of the releases it
+  // shows has it), from the feed's whole grid, as its last column.
+  function cell(v, variant) {
+    var td = document.createElement("td"), x = v && Object.prototype.hasOwnProperty.call(v, variant) ? VERDICT[v[variant]] : null;
+    if (x) { td.className = "c-" + x[0]; td.textContent = x[1]; }
+    return td;
+  }
+  function addColumn(b, variant) {
+    var vs = b.pl && b.pl.grid && b.pl.grid.verdicts;
+    if (!vs) return false;
+    var th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = variant;
+    b.grid.querySelector("thead tr").appendChild(th);
+    Array.prototype.forEach.call(b.grid.querySelectorAll("tbody tr"), function (tr) {
+      var rh = tr.querySelector("th");
+      if (tr.classList.contains("gap")) { tr.firstChild.colSpan += 1; return; }
+      tr.appendChild(cell(rh && vs[rh.textContent], variant));
+    });
+    return true;
+  }
+  // A release the page's grid leaves out, from the feed's whole grid, below
+  // a "releases left out" line.
+  function addRow(b, release, heads) {
+    var v = b.grid && b.pl && b.pl.grid && b.pl.grid.verdicts && b.pl.grid.verdicts[release];
+    if (!v) return null;
+    var body = b.grid.querySelector("tbody");
+    if (!body.querySelector("tr.gap")) {
+      var gap = document.createElement("tr"), gtd = document.createElement("td");
+      gap.className = "gap";
+      gtd.colSpan = heads.length;
+      gtd.textContent = "⋮ releases left out";
+      gap.appendChild(gtd);
+      body.appendChild(gap);
+    }
+    var tr = document.createElement("tr"), th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = release;
+    tr.appendChild(th);
+    tr.setAttribute("data-added", "");
+    heads.slice(1).forEach(function (variant) { tr.appendChild(cell(v, variant)); });
+    body.appendChild(tr);
+    return tr;
+  }
+
+  // ---- one platform drawn from its answer -------------------------------
+  function draw(b, ans) {
+    var base = ans.kind === "base";
+    var mine = base && (!ans.given.driver || ans.badDriver) && !ans.given.python;
+    Array.prototype.forEach.call(b.extra, function (e) { e.hidden = !base; }); /* they speak of the page's own */
+    if (b.head) {
+      b.head.textContent = ans.kind === "old-driver" ? "No build for driver " + ans.given.driver + " on " + name(b.platform)
+        : ans.kind === "no-python" ? "No torch for Python " + ans.given.python + " on " + name(b.platform)
+        : base ? b.saved.head : "torch " + ans.pinText + " on " + name(b.platform);
+    }
+    if (b.hl) {
+      if (base) b.hl.innerHTML = b.saved.hl;
+      else {
+        b.hl.textContent = "";
+        D.headline(ans).forEach(function (x) { b.hl.appendChild(typeof x === "string" ? document.createTextNode(x) : x); });
+      }
+    }
+    if (b.cmd) {
+      var codes = b.cmd.querySelectorAll("code");
+      var lines = base ? b.saved.codes : ans.commands ? [ans.commands.pip, ans.commands.uv] : null;
+      b.cmd.hidden = !lines;
+      if (lines) Array.prototype.forEach.call(codes, function (c, i) {
+        if (c.textContent === (lines[i] || "")) return;
+        c.textContent = lines[i] || "";
+        if (window.wheelarchCopy) window.wheelarchCopy.tokens(c);
+      });
+    }
+    if (b.scope) {
+      var s = mine ? null : D.scope(ans);
+      b.scope.hidden = !mine && !s;
+      if (mine) b.scope.innerHTML = b.saved.scope;
+      else if (s) b.scope.textContent = s;
+    }
+    if (b.grid) {
+      if (base && b.saved.star && !b.grid.querySelector("tr[data-added]")) {
+        starAt(b, null);
+        var td = b.saved.star;
+        td.classList.add("rec");
+        var m = document.createElement("span");
+        m.className = "rec-mark";
+        m.innerHTML = "★<span class=\"sr\"> recommended</span>";
+        td.appendChild(m);
+      } else {
+        starAt(b, ans.row ? ans.release : null, ans.row ? ans.index : null);
+      }
+    }
+    if (b.drivers) {
+      Array.prototype.forEach.call(b.drivers.querySelectorAll("tbody tr"), function (tr, i) {
+        var r = b.pl && b.pl.table ? b.pl.table[i] : null;
+        var here = !!(r && ans.row && r.index === ans.index && r.pin === ans.pin);
+        tr.classList.toggle("here", here);
+        if (here) tr.setAttribute("aria-current", "true");
+        else tr.removeAttribute("aria-current");
+      });
+    }
+    if (b.pypi) {
+      var p = b.pl ? D.pypi(b.pl.pypi, ans.given) : null;
+      if (!p || !p.text) b.pypi.innerHTML = b.saved.pypi;
+      else {
+        b.pypi.textContent = "";
+        var v = document.createElement("span");
+        v.className = "v v-" + (p.runs ? "native" : "unsupported");
+        v.textContent = p.runs ? "✓ runs" : "✗ no";
+        b.pypi.appendChild(v);
+        b.pypi.appendChild(document.createTextNode(" " + p.text));
+      }
+    }
+    b.div.setAttribute("data-answer", ans.row ? ans.release + " " + ans.index : ans.kind);
+  }
+
+  // ---- the visitor's system ----------------------------------------------
+  var fs = null, plat = "all";
+  function showPlatform(p) {
+    plat = p;
+    blocks.forEach(function (b) { b.div.hidden = p !== "all" && b.platform !== p; });
+  }
+  var here = blocks.map(function (b) { return b.platform; });
+  if (blocks.length > 1) {
+    fs = document.createElement("fieldset");
+    fs.className = "platpick";
+    var lg = document.createElement("legend");
+    lg.textContent = "Platform";
+    fs.appendChild(lg);
+    here.concat(["all"]).forEach(function (p) {
+      var l = document.createElement("label"), r = document.createElement("input");
+      r.type = "radio";
+      r.name = "platpick";
+      r.value = p;
+      l.appendChild(r);
+      l.appendChild(document.createTextNode(" " + (p === "all" ? "All" : name(p))));
+      fs.appendChild(l);
+    });
+    form.insertBefore(fs, form.querySelector("div, p"));
+  }
+  // The platform: the one picked before, else the browser's own; a GPU with
+  // answers on one platform only opens on it (GB10: Arm hosts).
+  var answered = blocks.filter(function (b) { return b.cmd; }).map(function (b) { return b.platform; });
+  var want = P ? P.platform() : "", moved = false;
+  if (answered.indexOf(want) >= 0 || here.indexOf(want) >= 0 && !answered.length) plat = want;
+  else { plat = answered[0] || here[0]; moved = !!want && plat !== want; }
+  if (fs) {
+    Array.prototype.forEach.call(fs.querySelectorAll("input"), function (r) { r.checked = r.value === plat; });
+    fs.addEventListener("change", function (e) {
+      moved = false;
+      showPlatform(e.target.value);
+      if (P) P.set("platform", e.target.value === "all" ? "" : e.target.value);
+      update();
     });
   }
-  var blocks = [];
-  Array.prototype.forEach.call(document.querySelectorAll(".platform[data-platform]"), function (div) {
-    var hl = div.querySelector("p.headline");
-    if (!hl) return;
-    var pre = div.querySelector("pre.answer-cmd");
-    var pv = div.querySelector("p.pyvers");
-    var extra = div.querySelectorAll(".answer-extra");
-    var pypi = div.querySelector("p.pypi[data-min-driver]");
-    if (pypi) {
-      var note = document.createElement("span");
-      note.className = "pypi-driver";
-      note.hidden = true;
-      pypi.appendChild(note);
-    }
-    blocks.push({ platform: div.getAttribute("data-platform"), hl: hl, pre: pre, pv: pv, extra: extra,
-                  pypi: pypi, pypiFloor: pypi ? pypi.getAttribute("data-min-driver") : null,
-                  html: hl.innerHTML, code: pre ? pre.textContent : "", pvText: pv ? pv.textContent : null });
-  });
-  function verdict(cls, text) {
-    var s = document.createElement("span");
-    s.className = "v v-" + cls;
-    s.textContent = text;
-    return s;
-  }
-  function words(list) {
-    var plain = list.filter(function (v) { return !/t$/.test(v); });
-    var t = plain.length > 1 ? plain[0] + " to " + plain[plain.length - 1] : (plain[0] || "");
-    var ft = list.filter(function (v) { return /t$/.test(v); });
-    return t + (ft.length ? " (free-threaded: " + ft.join(", ") + ")" : "");
-  }
-  function has(row, py) {
-    return !py || !row.python_versions || row.python_versions.indexOf(py) >= 0;
-  }
-  function extras(b, on) {
-    Array.prototype.forEach.call(b.extra, function (e) { e.hidden = !on; });
-  }
-  function restore(b) {
-    extras(b, true);
-    b.hl.innerHTML = b.html;
-    if (b.pre) { b.pre.hidden = false; b.pre.firstChild.textContent = b.code; }
-    if (b.pv) { b.pv.hidden = false; b.pv.textContent = b.pvText; }
-  }
-  function show(b, parts, row) {
-    extras(b, false); /* they speak of the page's own answer */
-    b.hl.textContent = "";
-    parts.forEach(function (x) { b.hl.appendChild(typeof x === "string" ? document.createTextNode(x) : x); });
-    if (b.pre) {
-      var c = row && row.commands;
-      b.pre.hidden = !(c && c.pip && c.uv);
-      if (!b.pre.hidden) b.pre.firstChild.textContent = c.pip + "\n" + c.uv;
-    }
-    if (b.pv) {
-      b.pv.hidden = !(row && row.python_versions);
-      if (row && row.python_versions) b.pv.textContent = "torch " + row.pin + " has wheels for Python " + words(row.python_versions) + ".";
-    }
-  }
+  showPlatform(plat);
+
+  var loaded = false;
   function update() {
-    var drv = input.value.trim(), py = pySel ? pySel.value : "";
-    if (P) { P.set("driver", drv); P.set("python", py); }
-    if (!tables) return; /* not loaded yet: update runs again when it is */
+    var drv = input ? input.value.trim() : "", py = pySel ? pySel.value : "";
+    if (P) { if (input) P.set("driver", drv); P.set("python", py); }
+    if (!loaded) return; /* update runs again when the tables are in */
     var bad = false;
     blocks.forEach(function (b) {
-      if (b.pypi) {
-        /* plain pip install: its build's own floor against this driver */
-        var d = wheelarchDriver.parseTyped(drv), f = wheelarchDriver.parse(b.pypiFloor);
-        var note = b.pypi.lastChild;
-        var low = d && f && !wheelarchDriver.pick([{ min_driver: b.pypiFloor }], drv);
-        note.hidden = !low;
-        note.textContent = low ? " With driver " + drv + " it does not load: it needs " + b.pypiFloor + " or newer." : "";
-      }
-      var table = tables[b.platform];
-      if ((!drv && !py) || !table || !table.length) { restore(b); return; }
-      var given = (drv ? "driver " + drv : "") + (drv && py ? " and " : "") + (py ? "Python " + py : "");
-      var ptab = py ? pyTable(b.platform, py) : null;
-      if (ptab) {
-        /* the rows with a wheel for this Python, at each driver floor: the
-         * same decision as wheelarch query --driver D --python P */
-        var own = drv ? wheelarchDriver.pick(table, drv) : table[0];
-        if (own === undefined) { bad = true; restore(b); return; }
-        var row = drv ? wheelarchDriver.pick(ptab, drv) : ptab[0] || null;
-        if (!row) {
-          if (ptab.length) {
-            show(b, [verdict("driver-too-old", "⚠ driver too old"), " With Python " + py + ", no build in the data loads with driver " + drv +
-                     ": update it to " + ptab[ptab.length - 1].min_driver + " or newer (torch " + ptab[ptab.length - 1].pin +
-                     " from " + ptab[ptab.length - 1].index + " then runs)."], null);
-          } else {
-            var pv0 = table[0].python_versions;
-            show(b, [verdict("unsupported", "✗ no Python " + py + " wheel"), " No torch release in the data with code for this GPU has a wheel for Python " + py +
-                     (pv0 ? "; torch " + table[0].pin + " has wheels for Python " + words(pv0) : "") + "."], null);
-          }
-          return;
-        }
-        var st = document.createElement("strong");
-        st.textContent = row.index;
-        show(b, [verdict(row.verdict, (row.symbol || "") + " " + row.label), " With " + given + ": use the ", st,
-                 " index, torch " + row.pin + (own && own.pin !== row.pin && !has(own, py) ? " (torch " + own.pin + " has no wheel for Python " + py + ")" : "") +
-                 "; it needs NVIDIA driver " + row.min_driver + " or newer."], row);
-        if (b.pv && !row.python_versions) { b.pv.hidden = false; b.pv.textContent = "torch " + row.pin + " has wheels for Python " + py + "."; }
-        return;
-      }
-      var at = 0;
-      if (drv) {
-        var row = wheelarchDriver.pick(table, drv);
-        if (row === undefined) { bad = true; restore(b); return; }
-        var pyAny = table.some(function (r) { return has(r, py); });
-        if (row === null && pyAny) {
-          /* the table lists only builds with code for this GPU: what
-           * blocks is the driver (docs/answers.md); the Python, when none
-           * has a wheel for it, blocks first (below) */
-          show(b, [verdict("driver-too-old", "⚠ driver too old"), " No build in the data loads with driver " + drv +
-                   " on this platform: update it to " + table[table.length - 1].min_driver +
-                   " or newer (the table below gives each build's floor)."], null);
-          return;
-        }
-        at = row === null ? 0 : table.indexOf(row);
-      }
-      var first = table[at], pick = null;
-      for (var i = at; i < table.length && !pick; i++) if (has(table[i], py)) pick = table[i];
-      if (!pick) {
-        show(b, [verdict("unsupported", "✗ no Python " + py + " wheel"), " torch " + first.pin + " has no wheel for Python " + py +
-                 (first.python_versions ? "; it has wheels for Python " + words(first.python_versions) +
-                  " (get one with uv venv --python " + first.python_versions.filter(function (v) { return !/t$/.test(v); }).pop() + ")" : "") +
-                 ". No build in the table below that loads with " + (drv ? "this driver" : "any driver") +
-                 " has one; wheelarch query --python " + py + " says what does."], null);
-        return;
-      }
-      var strong = document.createElement("strong");
-      strong.textContent = pick.index;
-      show(b, [verdict(pick.verdict, (pick.symbol || "") + " " + pick.label), " With " + given + ": use the ", strong,
-               " index, torch " + pick.pin + (pick !== first ? " (torch " + first.pin + " has no wheel for Python " + py + ")" : "") +
-               "; it needs NVIDIA driver " + pick.min_driver + " or newer."], pick);
+      var ans = D.decide(b.pl, drv, py);
+      bad = bad || !!ans.badDriver;
+      draw(b, ans);
     });
-    out.textContent = bad ? "Type a driver version such as 570.86.15." :
-      drv || py ? "The answers below are for " + (drv ? "driver " + drv : "any driver") + " and " + (py ? "Python " + py : "any Python") + "." : "";
+    var g = (drv ? "driver " + drv : "any driver") + " and " + (py ? "Python " + py : "any Python");
+    out.textContent = (moved ? "No " + name(want) + " build has code for this GPU; shown: " + name(plat) + ". " : "") +
+      (bad ? "Type a driver version such as 570.86.15; the answer above is for any driver." :
+       drv || py ? "The answer above is for " + g + "." : "The answer above is for any driver from its floor and any Python it has wheels for.");
   }
   form.hidden = false;
-  input.addEventListener("input", update);
+  if (input) input.addEventListener("input", update);
   if (pySel) pySel.addEventListener("change", update);
   if (P) {
-    input.value = P.get("driver");
-    if (pySel && P.get("python")) pySel.value = P.get("python");
+    if (input) input.value = P.get("driver");
+    var rp = P.get("python");
+    if (pySel && Array.prototype.some.call(pySel.options, function (o) { return o.value === rp; })) pySel.value = rp;
   }
   var xhr = new XMLHttpRequest();
   xhr.open("GET", form.getAttribute("data-src"));
   xhr.responseType = "json";
   xhr.onload = function () {
     var doc = xhr.status === 200 || xhr.status === 0 ? xhr.response : null;
-    if (!doc || !doc.platforms) { out.textContent = "The driver tables did not load; the answers below are for the newest driver."; return; }
-    tables = {};
-    Object.keys(doc.platforms).forEach(function (p) {
-      var x = doc.platforms[p], a = x.answer;
-      if (a && a.applies && a.by_driver && a.by_driver.length) tables[p] = a.by_driver;
-      if (x.by_driver_python) pyTables[p] = x.by_driver_python;
-      if (x.commands) pyCommands[p] = x.commands;
+    if (!doc || !doc.platforms) { out.textContent = "The driver tables did not load; the answer above is for any driver."; return; }
+    blocks.forEach(function (b) {
+      var x = doc.platforms[b.platform];
+      b.pl = D.platform(x);
+      b.pl.grid = x && x.grid;
     });
+    loaded = true;
     form.setAttribute("data-loaded", "");
     update();
   };
-  xhr.onerror = function () { out.textContent = "The driver tables did not load; the answers below are for the newest driver."; };
+  xhr.onerror = function () { out.textContent = "The driver tables did not load; the answer above is for any driver."; };
   xhr.send();
 }());

@@ -27,8 +27,12 @@ var wheelarchPrefs = (function () {
     }
     return "";
   }
+  // Only an id the wheels are built for: any page of the same origin can
+  // write these keys, so a stored value is compared, never trusted.
+  var PLATFORMS = ["linux-x86_64", "linux-aarch64", "windows-x86_64"];
   function platform() {
-    return get("platform") || guess();
+    var p = get("platform");
+    return PLATFORMS.indexOf(p) >= 0 ? p : guess();
   }
   return { get: get, set: set, guess: guess, platform: platform };
 }());

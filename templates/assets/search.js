@@ -2,7 +2,9 @@
 // Everything works without this script (each GPU has its own page). Names
 // are resolved by gpuname.js (the rules of `wheelarch query --gpu`); the
 // answers come from answers.js (api/v1/gpus.json in short); both, and
-// driver.js, load the first time the filter is used.
+// decide.js, load the first time the filter is used.  With a driver or a
+// Python set, the card's answer is decide.js's over the device's feed file,
+// loaded then: the same object, the same words, as on the GPU page.
 (function () {
   "use strict";
   var box = document.getElementById("search");
@@ -28,8 +30,9 @@
     });
   }
   var segs = Array.prototype.slice.call(document.querySelectorAll("details.seg"));
+  var drvIn = document.getElementById("driver"), pySel = document.getElementById("python");
   var G = null, answers = null, commands = null, loading = false, last = null;
-  /* an answer's commands, by their place in answers.js: pip's line and uv's */
+  // an answer's commands, by their place in answers.js: pip's line and uv's
   function lines(k) {
     var x = commands && commands.lines[k];
     return x ? x[0] + "\n" + x[1] : "";
@@ -56,7 +59,7 @@
     }
     script("gpuname.js", one);
     script("answers.js", one);
-    script("driver.js", one);
+    script("decide.js", one);
   }
   function platform() {
     var r = form.querySelector("input[name=platform]:checked");
@@ -90,10 +93,42 @@
     p.appendChild(document.createTextNode(" Try a name as nvidia-smi prints it (NVIDIA GeForce RTX 3060 Laptop GPU), a model (1080 Ti, A100, RX 7900 XTX), a compute capability (6.1, sm_61) or an AMD processor (gfx1100)."));
   }
 
+  // The device's feed files, loaded once each when a driver or Python asks
+  // for them: src -> the document, or "loading", or null (failed).
+  var files = {};
+  function file(src) {
+    if (Object.prototype.hasOwnProperty.call(files, src)) return files[src];
+    files[src] = "loading";
+    var xhr = new XMLHttpRequest();
+    xhr.open("GET", root + src);
+    xhr.responseType = "json";
+    xhr.onload = function () {
+      var doc = xhr.status === 200 || xhr.status === 0 ? xhr.response : null;
+      files[src] = doc && doc.platforms ? doc : null;
+      update();
+    };
+    xhr.onerror = function () { files[src] = null; update(); };
+    xhr.send();
+    return "loading";
+  }
+  function given() {
+    return { driver: drvIn ? drvIn.value.trim() : "", python: pySel ? pySel.value : "" };
+  }
+  // The page's own answer of answers.js, as decide.js reads an answer.
+  function short(d) {
+    return { kind: "base", index: d.index, pin: d.pin, pinText: window.wheelarchDecide.pinText(d.pin),
+             release: window.wheelarchDecide.releaseOf(d.pin), verdict: d.verdict, symbol: d.symbol, label: d.label,
+             min_driver: d.min_driver || null, commands: commands.lines[d.cmd] ? { pip: commands.lines[d.cmd][0], uv: commands.lines[d.cmd][1] } : null,
+             given: { driver: "", python: "" } };
+  }
+  function nodes(p, list) {
+    list.forEach(function (x) { p.appendChild(typeof x === "string" ? document.createTextNode(x) : x); });
+  }
+
   function card(r) {
-    var plat = platform();
+    var D = window.wheelarchDecide, g = given();
     var c = el("div", null, "card");
-    var h = el("p");
+    var h = el("p", null, "gpuline");
     if (r.gpu) {
       h.appendChild(link(r.gpu));
       h.appendChild(document.createTextNode(" (" + device(r.cc) + ")"));
@@ -102,90 +137,99 @@
       h.appendChild(document.createTextNode(r.total ? " (" + r.total + " GPU" + (r.total === 1 ? "" : "s") + " in the list below)" : ""));
     }
     c.appendChild(h);
+    var notes = [];
     if (r.formDiffers)
-      c.appendChild(el("p", "Answered for " + r.gpu.name + ": the list has no row for the laptop (or desktop) form of that name, and both share a compute capability.", "small"));
+      notes.push(el("p", "Answered for " + r.gpu.name + ": the list has no row for the laptop (or desktop) form of that name, and both share a compute capability.", "small"));
     // Other GPUs the words fit ("1080" also fits the 1080 Ti): say whether
-    // the answer differs for them.
-    // Only those with another answer are worth a line: "H100" or "RTX 5090"
-    // also fitting a GPU of the same compute capability changes nothing.
+    // the answer differs for them; only those with another answer.
     if (r.gpu) {
       var also = r.matches.slice(r.nbest).map(function (m) { return m.gpu; })
-        .filter(function (g) { return g.cc !== r.cc; }).slice(0, 3);
+        .filter(function (x) { return x.cc !== r.cc; }).slice(0, 3);
       if (also.length) {
         var ap = el("p", null, "small");
         listLine(ap, "Answering for " + r.gpu.name + "; “" + q.value.trim() + "” also fits ", also,
                  ": pick yours in the list, the answer differs.");
-        c.appendChild(ap);
+        notes.push(ap);
       }
     }
     // a GPU sold only in Arm systems (GH200: "9.0/arm") or a DRIVE or IGX
     // system's Tegra part ("8.7/drive") has answers of its own
-    var d = (answers[r.cc + (r.gpu && r.gpu.host ? "/" + r.gpu.host : "")] || {})[plat];
+    var per = answers[r.cc + (r.gpu && r.gpu.host ? "/" + r.gpu.host : "")] || {};
+    var chosen = platform(), plat = chosen;
+    var works = function (p) { return per[p] && per[p].index; };
+    if (!works(plat)) {
+      // the platform follows the GPU: one with answers on one platform
+      // only (GB10: Arm hosts) answers there
+      var only = Object.keys(names).filter(works);
+      if (only.length === 1) plat = only[0];
+    }
+    var d = per[plat];
+    if (plat !== chosen)
+      c.appendChild(el("p", (per[chosen] && per[chosen].guidance ? per[chosen].guidance + "." :
+                             "No " + names[chosen] + " build has code for this GPU.") + " It runs on " + names[plat] + ":", "small"));
     if (!d) {
       c.appendChild(el("p", "No " + names[plat] + " build in the data has code for this GPU."));
     } else if (d.guidance) {
       c.appendChild(el("p", d.guidance + "."));
     } else if (d.index) {
-      var p = el("p");
-      // the headline says the driver it needs; a typed driver rewrites it
-      var head = function () {
-        p.textContent = "";
-        p.appendChild(document.createTextNode(names[plat] + ", " + (d.fallback ? "no variant of torch " + d.release + " runs on it; the newest that does is torch " + d.pin + " from the " : "torch " + d.release + ": use the ")));
+      var ans = short(d), pypi = null, wait = false;
+      if (g.driver || g.python) {
+        var doc = file(per.src);
+        if (doc === "loading") wait = true;
+        else if (doc) {
+          var pl = D.platform(doc.platforms[plat]);
+          ans = D.decide(pl, g.driver, g.python);
+          pypi = D.pypi(pl.pypi, ans.given);
+        }
+      }
+      var p = el("p", null, "headline");
+      if (wait) {
+        p.textContent = names[plat] + ": finding the answer for " + (g.driver ? "driver " + g.driver : "") + (g.driver && g.python ? " and " : "") + (g.python ? "Python " + g.python : "") + "…";
+        c.appendChild(p);
+      } else if (ans.kind === "base") {
+        p.appendChild(el("span", (ans.symbol || "") + " " + ans.label, "v v-" + ans.verdict));
+        p.appendChild(document.createTextNode(" " + names[plat] + ", " + (d.fallback ? "no variant of torch " + d.release + " runs on it; the newest that does is torch " + ans.pinText + " from the " : "torch " + ans.pinText + ": use the ")));
         p.appendChild(el("strong", d.index, "rec"));
-        p.appendChild(document.createTextNode(" index (" + d.symbol + " " + d.label + (d.min_driver ? "; NVIDIA driver " + d.min_driver + " or newer" : "") + ")."));
-      };
-      head();
-      c.appendChild(p);
-      var pre = el("pre", lines(d.cmd));
-      pre.className = "cmd";
-      c.appendChild(pre);
-      var un = el("p", "Replacing an installed torch? Run ", "small");
-      un.appendChild(el("code", commands.uninstall, "cmd"));
-      un.appendChild(document.createTextNode(" first: pip keeps an installed torch that already satisfies torch==" + d.pin + "."));
-      c.appendChild(un);
-      c.appendChild(el("p", "Source: " + d.provenance + "." + (d.min_driver ? " Needs NVIDIA driver " + d.min_driver + " or newer" + (d.full_driver ? " (" + d.full_driver + " or newer recommended: below it, CUDA minor-version compatibility)" : "") + "." : ""), "prov"));
-      if (d.pypi_no)
-        c.appendChild(el("p", "Plain pip install torch (PyPI, " + (d.pypi_no === "cpu" ? "CPU-only" : "a " + d.pypi_no + " build") + ") has no code for this GPU: use the command above."));
-      else if (d.pypi_yes)
-        c.appendChild(el("p", "Plain pip install torch (PyPI, a " + d.pypi_yes + " build) runs on it too."));
-      if (d.by_driver && window.wheelarchDriver) {
-        var lab = el("label", "Your NVIDIA driver: ");
-        var inp = el("input");
-        inp.setAttribute("inputmode", "decimal");
-        inp.placeholder = "e.g. 570.86.15";
-        lab.appendChild(inp);
-        var res = el("p");
-        res.setAttribute("aria-live", "polite");
-        inp.addEventListener("input", function () {
-          var row = window.wheelarchDriver.pick(d.by_driver, inp.value);
-          var drv = inp.value.trim();
-          pre.hidden = row === null;
-          if (row === undefined) { head(); pre.textContent = lines(d.cmd); res.textContent = drv ? "Type a driver version such as 570.86.15." : ""; return; }
-          p.textContent = "";
-          if (row === null) {
-            p.appendChild(document.createTextNode(names[plat] + ", driver " + drv + ": no build in the data loads with it; update it to " + d.by_driver[d.by_driver.length - 1].min_driver + " or newer."));
-          } else {
-            p.appendChild(document.createTextNode(names[plat] + ", driver " + drv + ": use the "));
-            p.appendChild(el("strong", row.index, "rec"));
-            p.appendChild(document.createTextNode(" index, torch " + row.pin + " (driver " + row.min_driver + " or newer)."));
-            pre.textContent = lines(row.cmd);
-          }
-          res.textContent = "The answer above is for driver " + drv + ".";
-        });
-        c.appendChild(lab);
-        c.appendChild(res);
+        p.appendChild(document.createTextNode(" index" + (d.min_driver ? ", with NVIDIA driver " + d.min_driver + " or newer" : "") + "."));
+        c.appendChild(p);
+      } else {
+        p.appendChild(document.createTextNode(names[plat] + ": "));
+        nodes(p, D.headline(ans));
+        c.appendChild(p);
+      }
+      var box = wait ? null : D.commands(ans);
+      if (box) {
+        c.appendChild(box);
+        if (window.wheelarchCopy) window.wheelarchCopy.add(c);
+        var sc = D.scope(ans);
+        if (sc) c.appendChild(el("p", sc, "small scope"));
+        var un = el("p", "Replacing an installed torch? Run ", "small");
+        un.appendChild(el("code", commands.uninstall, "cmd"));
+        un.appendChild(document.createTextNode(" first: pip keeps an installed torch that already satisfies torch==" + ans.pin + "."));
+        c.appendChild(un);
+        if (ans.kind === "base")
+          c.appendChild(el("p", "Source: " + d.provenance + "." + (d.min_driver ? " Needs NVIDIA driver " + d.min_driver + " or newer" + (d.full_driver && d.full_driver !== d.min_driver ? " (" + d.full_driver + " or newer recommended: below it, CUDA minor-version compatibility)" : "") + "." : ""), "prov"));
+      }
+      if (!wait) {
+        var pp = el("p", null, "pypi");
+        if (d.pypi_no) pp.textContent = "Plain pip install torch (PyPI, " + (d.pypi_no === "cpu" ? "CPU-only" : "a " + d.pypi_no + " build") + ") has no code for this GPU: use the command above.";
+        else if (d.pypi_yes && pypi && pypi.text) pp.textContent = "Plain pip install torch (PyPI, torch " + (d.pypi_release || "") + ", a " + d.pypi_yes + " build): " + pypi.text;
+        else if (d.pypi_yes && (ans.kind === "base" || pypi && pypi.runs))
+          pp.textContent = "Plain pip install torch (PyPI, a " + d.pypi_yes + " build) runs on it too" + (d.pypi_min_driver ? ", with NVIDIA driver " + d.pypi_min_driver + " or newer" : "") + ".";
+        if (pp.textContent) c.appendChild(pp);
       }
     } else {
       c.appendChild(el("p", "No release in the data runs on this GPU on " + names[plat] + "; its page says what to do."));
     }
+    notes.forEach(function (n) { c.appendChild(n); });
     if (r.gpu)
       c.appendChild(el("p", "Enter opens the GPU's page: every release, variant and platform.", "small"));
     return c;
   }
 
-  /* The segments are closed <details> (a phone lays out none of their 612
-   * links before the filter can answer).  While a name is typed, each shows
-   * open with its matches or not at all; cleared, each is back as it was. */
+  // The segments are closed <details> (a phone lays out none of their 612
+  // links before the filter can answer).  While a name is typed, each shows
+  // open with its matches or not at all; cleared, each is back as it was.
   function show(visible) {
     if (!items) return;
     items.forEach(function (li) { li.hidden = visible !== null && !visible.has(li); });
@@ -204,6 +248,16 @@
       d.hidden = none;
       d.open = !none;
     });
+  }
+
+  // A phone's keyboard covers half the screen: when the answer's command
+  // is under it, the page scrolls up just enough, never past the box.
+  function reveal(c) {
+    if (document.activeElement !== q) return;
+    var vv = window.visualViewport, h = vv ? vv.height : window.innerHeight;
+    var r = (c.querySelector(".answer-cmd") || c).getBoundingClientRect();
+    var room = q.getBoundingClientRect().top - 4;
+    if (r.bottom > h && room > 0) window.scrollBy(0, Math.min(r.bottom - h + 8, room));
   }
 
   function update() {
@@ -226,8 +280,10 @@
     var visible = new Set((r.all || []).map(function (g) { return g.li; }));
     show(visible);
     if (r.decided) {
-      count.textContent = r.total + " GPU" + (r.total === 1 ? "" : "s") + " listed below.";
-      answer.appendChild(card(r));
+      count.textContent = "";
+      var c = card(r);
+      answer.appendChild(c);
+      reveal(c);
       return;
     }
     var p = el("p");
@@ -238,9 +294,10 @@
       p.textContent = g.name + " was sold with chips of compute capability " + [g.cc].concat(g.other).join(", ") + ". Type the one yours has: python -c \"import torch; print(torch.cuda.get_device_capability())\" prints it (or nvidia-smi --query-gpu=compute_cap, with driver 510 or newer).";
     } else if (r.dropped) {
       // typed so far: its last word fits no name yet; the list is what the
-      // words before it fit
-      p.textContent = "No GPU name has “" + text + "” yet: " + (/\s/.test(text) ? "below, the " + r.total +
-        " that the words before its last one fit" : "the list stays whole") + ". Type on, or pick yours.";
+      // words before it fit, and the name is simply unfinished
+      var before = text.replace(/\s*\S+$/, "");
+      p.textContent = /\s/.test(text) ? "Keep typing: " + r.total + " GPU" + (r.total === 1 ? "" : "s") + " below fit “" + before + "”." :
+        "Keep typing, or pick yours from the " + gpus.length + " GPUs below.";
     } else if (r.kind === "name" && r.matches.every(function (m) { return m.gpu.cc === r.matches[0].gpu.cc; })) {
       // an unfinished name ("108"): every GPU it may start has one answer
       p.textContent = "“" + text + "” is not a whole name yet; " + (r.total === 1 ? "it may start the GPU below, of " +
@@ -262,23 +319,41 @@
     answer.appendChild(c);
   }
 
-  /* the platform: the one picked before, else the browser's own */
+  // the platform: the one picked before, else the browser's own (a value
+  // compared with the radios', never put in a selector); the driver and
+  // Python: the ones set before, here or on a GPU page
   var P = window.wheelarchPrefs;
-  var mine = P ? form.querySelector("input[name=platform][value='" + P.platform() + "']") : null;
-  if (mine) mine.checked = true;
+  if (P) {
+    var want = P.platform();
+    Array.prototype.forEach.call(form.querySelectorAll("input[name=platform]"), function (r) { if (r.value === want) r.checked = true; });
+    if (drvIn) drvIn.value = P.get("driver");
+    var rp = P.get("python");
+    if (pySel && Array.prototype.some.call(pySel.options, function (o) { return o.value === rp; })) pySel.value = rp;
+  }
   box.hidden = false;
   box.setAttribute("data-ready", "");
   q.addEventListener("input", update);
   q.addEventListener("focus", load);
   form.addEventListener("change", function (e) {
-    if (e.target.name !== "platform") return;
-    if (P) P.set("platform", e.target.value);
+    // the name box's own change (on blur) is no news: update ran on input,
+    // and a second run would redraw the card under a tap on its Copy
+    if (e.target === q || e.target === drvIn) return;
+    if (e.target.name === "platform" && P) P.set("platform", e.target.value);
+    if (e.target === pySel && P) P.set("python", pySel.value);
     update();
   });
-  form.addEventListener("submit", function (e) {
+  if (drvIn) drvIn.addEventListener("input", function () {
+    if (P) P.set("driver", drvIn.value.trim());
+    update();
+  });
+  // Enter in the name box opens the GPU's page (the form has more than one
+  // box, so Enter submits nothing by itself).
+  function open(e) {
     e.preventDefault();
     update();
     if (last && last.decided && last.gpu) window.location.href = last.gpu.href;
-  });
+  }
+  form.addEventListener("submit", open);
+  q.addEventListener("keydown", function (e) { if (e.key === "Enter") open(e); });
   if (q.value) update();
 }());

@@ -165,8 +165,8 @@ for plat in ("linux-x86_64", "windows-x86_64"):
 q = json.loads(run("query", "--gpu", "NVIDIA GH200", "--platform", "linux-aarch64", "--json").stdout)
 ok(q["recommendation"] and q["recommendation"]["index"] == "cu132", "GH200 on linux-aarch64: cu132")
 page = open(os.path.join(site, "gpu/nvidia-gh200/index.html")).read()
-ok("on Linux x86_64</h3>" not in page and "on Windows x86_64</h3>" not in page and
-   "on Linux aarch64</h3>" in page, "GH200 page answers for Linux aarch64 only")
+ok("on Linux x86_64</h2>" not in page and "on Windows x86_64</h2>" not in page and
+   "on Linux aarch64</h2>" in page, "GH200 page answers for Linux aarch64 only")
 ok('id="grid-linux-x86_64"' not in page and 'id="grid-linux-aarch64"' in page,
    "GH200 page has a Linux aarch64 grid only")
 # GH200's device file is its compute capability's: the same Linux aarch64 answer
