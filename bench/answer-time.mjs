@@ -76,12 +76,21 @@ const shown = (sel, first) => (page, timeout) => page.waitForFunction(([s, first
   return !first || (r.top >= 0 && r.bottom <= innerHeight);
 }, [sel, first], { polling: "raf", timeout: timeout || 60000 });
 // The time the command is drawn (anywhere on the page) and the time it is on
-// the first screen; a page whose command is drawn below the first screen and
-// stays there gets null for the second (waited for 3 s more).
+// the first screen to stay: a command that is below the first screen once
+// the page has loaded (and its scripts have run) gets null for the second,
+// even if it passed through the first screen while the page was arriving.
 async function command(page, sel, t0, into) {
   await shown(sel, false)(page);
   into.drawn = Date.now() - t0;
   into.first = await shown(sel, true)(page, 3000).then(() => Date.now() - t0, () => null);
+  await page.waitForLoadState("load");
+  await page.waitForTimeout(300);
+  const still = await page.evaluate((s) => {
+    const e = [...document.querySelectorAll(s)].find((x) => x.getClientRects().length > 0);
+    const r = e && e.getBoundingClientRect();
+    return !!r && r.top >= 0 && r.bottom <= innerHeight;
+  }, sel);
+  if (!still) into.first = null;
 }
 
 const srv = await serve(site);
