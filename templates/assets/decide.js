@@ -148,15 +148,18 @@ var wheelarchDecide = (function () {
 
   // What plain `pip install torch` (PyPI's build) does with the answer's
   // driver and Python: {runs, text} or null when the feed says nothing.
-  // p: the feed's pypi object (runs judged for the GPU alone).
-  function pypi(p, given) {
+  // p: the feed's pypi object (runs judged for the GPU alone); ans: the
+  // answer (a command of its own to point to, or none).
+  function pypi(p, ans) {
+    var given = ans.given, instead = ans.commands ? " Use the command above instead." : "";
     if (!p) return null;
-    if (!p.runs) return { runs: false, text: null }; /* the page's own words stand */
+    // no code for the GPU: the page's own words, or the feed's reason
+    if (!p.runs) return { runs: false, text: ans.kind === "base" ? null : p.reason + "." + instead };
     var d = given.driver ? parseTyped(given.driver) : null, f = p.min_driver ? parse(p.min_driver) : null;
     if (d && f && !atLeast(d, f))
-      return { runs: false, text: "with NVIDIA driver " + given.driver + " it does not load: its CUDA needs driver " + p.min_driver + " or newer. Use the command above instead." };
+      return { runs: false, text: "with NVIDIA driver " + given.driver + " it does not load: its CUDA needs driver " + p.min_driver + " or newer." + instead };
     if (given.python && p.python_versions && p.python_versions.indexOf(given.python) < 0)
-      return { runs: false, text: "torch " + p.release + " has no wheel for Python " + given.python + " (pip would pick an older release, which this page does not judge). Use the command above instead." };
+      return { runs: false, text: "torch " + p.release + " has no wheel for Python " + given.python + " (pip would pick an older release, which this page does not judge)." + instead };
     return { runs: true, text: null };
   }
 

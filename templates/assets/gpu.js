@@ -170,7 +170,7 @@
       });
     }
     if (b.pypi) {
-      var p = b.pl ? D.pypi(b.pl.pypi, ans.given) : null;
+      var p = b.pl ? D.pypi(b.pl.pypi, ans) : null;
       if (!p || !p.text) b.pypi.innerHTML = b.saved.pypi;
       else {
         b.pypi.textContent = "";

@@ -179,7 +179,7 @@
         else if (doc) {
           var pl = D.platform(doc.platforms[plat]);
           ans = D.decide(pl, g.driver, g.python);
-          pypi = D.pypi(pl.pypi, ans.given);
+          pypi = D.pypi(pl.pypi, ans);
         }
       }
       var p = el("p", null, "headline");
@@ -212,7 +212,7 @@
       }
       if (!wait) {
         var pp = el("p", null, "pypi");
-        if (d.pypi_no) pp.textContent = "Plain pip install torch (PyPI, " + (d.pypi_no === "cpu" ? "CPU-only" : "a " + d.pypi_no + " build") + ") has no code for this GPU: use the command above.";
+        if (d.pypi_no) pp.textContent = "Plain pip install torch (PyPI, " + (d.pypi_no === "cpu" ? "CPU-only" : "a " + d.pypi_no + " build") + ") has no code for this GPU" + (box ? ": use the command above." : ".");
         else if (d.pypi_yes && pypi && pypi.text) pp.textContent = "Plain pip install torch (PyPI, torch " + (d.pypi_release || "") + ", a " + d.pypi_yes + " build): " + pypi.text;
         else if (d.pypi_yes && (ans.kind === "base" || pypi && pypi.runs))
           pp.textContent = "Plain pip install torch (PyPI, a " + d.pypi_yes + " build) runs on it too" + (d.pypi_min_driver ? ", with NVIDIA driver " + d.pypi_min_driver + " or newer" : "") + ".";

@@ -171,7 +171,8 @@ try {
     }
     const pre = b.querySelector(".answer-cmd pre code");
     const pypi = b.querySelector("p.pypi .pypi-say");
-    return { platform: b.getAttribute("data-platform"), answer: b.getAttribute("data-answer"),
+    const said = [...b.querySelectorAll("p")].filter(vis).map((p) => p.textContent).join(" ");
+    return { platform: b.getAttribute("data-platform"), answer: b.getAttribute("data-answer"), said,
              head: b.querySelector("h2.ans-head").textContent, headline: b.querySelector("p.headline").textContent,
              pip: pre && vis(pre) ? pre.textContent : null, star: starAt, pypi: pypi ? pypi.textContent : null };
   });
@@ -211,6 +212,7 @@ try {
           c.ok(s.star === null, `${what}: no answer, no star (${s.star})`);
           c.ok(/driver too old|no Python|✗ no/.test(s.headline), `${what}: the headline says what blocks: ${s.headline}`);
         }
+        if (s.pip === null) c.ok(!/command above/.test(s.said), `${what}: no command, and nothing points to one: ${s.said.slice(0, 300)}`);
         if (q.pypi && s.pypi !== null)
           c.eq(!/✗/.test(s.pypi), !!q.pypi.runs, `${what}: the plain-pip line says it ${q.pypi.runs ? "runs" : "does not run"}: ${s.pypi}`);
       }
@@ -233,7 +235,7 @@ try {
         const k = document.querySelector("#answer .card");
         const code = k && k.querySelector(".answer-cmd pre code");
         const pp = k && k.querySelector("p.pypi");
-        return k ? { text: k.querySelector("p.headline") ? k.querySelector("p.headline").textContent : "", pip: code ? code.textContent : null,
+        return k ? { text: k.querySelector("p.headline") ? k.querySelector("p.headline").textContent : "", pip: code ? code.textContent : null, said: k.textContent,
                      pypi: pp ? pp.textContent : null } : null;
       });
       const q = query(g.name, plat, drv, py);
@@ -247,6 +249,7 @@ try {
       } else {
         c.ok(card.pip === null, `${what}: no answer, no command`);
       }
+      if (card.pip === null) c.ok(!/command above/.test(card.said), `${what}: no command, and nothing points to one: ${card.said.slice(0, 300)}`);
       if (q && q.pypi && card.pypi && q.pypi.verdict !== null && /cu\d/.test(q.pypi.build))
         c.eq(/runs on it too/.test(card.pypi), !!q.pypi.runs, `${what}: the plain-pip line: ${card.pypi}`);
     }
