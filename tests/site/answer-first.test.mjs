@@ -76,7 +76,7 @@ async function firstCommand(page, scope) {
 async function copied(page, scope) {
   await page.evaluate(() => navigator.clipboard.writeText("-"));
   await page.locator(`${scope} .answer-cmd pre:visible button.copy`).first().click();
-  await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t !== "-"), null, { timeout: 3000 }).catch(() => {});
+  await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t !== "-"), null, { timeout: 10000 }).catch(() => {});
   return page.evaluate(() => navigator.clipboard.readText());
 }
 
@@ -90,7 +90,7 @@ try {
     const errors = [];
     page.on("pageerror", (e) => errors.push(String(e)));
     await page.goto(srv.url + g.href);
-    await page.waitForSelector("#driverbox[data-loaded], body:not(:has(#driverbox))", { timeout: 5000 }).catch(() => {});
+    await page.waitForSelector("#driverbox[data-loaded], body:not(:has(#driverbox))", { timeout: 15000 }).catch(() => {});
     const f = await firstCommand(page, "main");
     if (f.text !== undefined) {
       withCmd++;
@@ -116,7 +116,7 @@ try {
     for (const n of SMI) {
       await page.evaluate(() => scrollTo(0, 0));
       await page.fill("#q", n);
-      await page.waitForSelector("#answer .card .answer-cmd pre button.copy", { timeout: 5000 }).catch(() => {});
+      await page.waitForSelector("#answer .card .answer-cmd pre button.copy", { timeout: 15000 }).catch(() => {});
       const f = await firstCommand(page, "#answer");
       c.ok(f.text !== undefined, `home, "${n}": the card has a command`);
       if (f.text === undefined) continue;
@@ -181,7 +181,7 @@ try {
   for (const g of CONSIST) {
     const page = await hctx.newPage();
     await page.goto(srv.url + g.href);
-    await page.waitForSelector("#driverbox[data-loaded]", { timeout: 5000 }).catch(() => {});
+    await page.waitForSelector("#driverbox[data-loaded]", { timeout: 15000 }).catch(() => {});
     const plat = (await readBlock(page) || {}).platform;
     if (!c.ok(!!plat, `${g.name}: a platform block shows`)) { await page.close(); continue; }
     const hasDriver = await page.$("#driver");
@@ -230,7 +230,7 @@ try {
       await hp.selectOption("#python", py);
       await hp.fill("#q", "");
       await hp.fill("#q", g.name);
-      await hp.waitForFunction(() => !/finding the answer/.test(document.querySelector("#answer").textContent), null, { timeout: 5000 }).catch(() => {});
+      await hp.waitForFunction(() => !/finding the answer/.test(document.querySelector("#answer").textContent), null, { timeout: 15000 }).catch(() => {});
       const card = await hp.evaluate(() => {
         const k = document.querySelector("#answer .card");
         const code = k && k.querySelector(".answer-cmd pre code");
