@@ -91,19 +91,19 @@ struct answer_change {
 
 /* What plain `pip install PROJECT` (PyPI's default build) gets. */
 struct answer_pypi {
-    int present;                  /* 0: the data says nothing of PyPI's build */
-    const char *release;          /* borrowed */
-    const char *build;            /* borrowed: "cu130", "cpu", "none" */
-    const char *confidence;       /* borrowed, or NULL */
-    struct installcmd command;    /* owned: pip install "torch==2.8.*" */
-    int unknown;                  /* the build exists, its arch list is not in the data */
-    int verdict;                  /* enum compat_verdict, with the driver given */
-    int runs;                     /* its code runs and it has a wheel for the Python */
-    int python_wheel;             /* 1/0, -1: not known or none asked */
-    char min_driver[32];          /* the build's own driver floor, "" for none */
+    int present;                   /* 0: the data says nothing of PyPI's build */
+    const char *release;           /* borrowed */
+    const char *build;             /* borrowed: "cu130", "cpu", "none" */
+    const char *confidence;        /* borrowed, or NULL */
+    struct installcmd command;     /* owned: pip install "torch==2.8.*" */
+    int unknown;                   /* the build exists, its arch list is not in the data */
+    int verdict;                   /* enum compat_verdict, with the driver given */
+    int runs;                      /* its code runs and it has a wheel for the Python */
+    int python_wheel;              /* 1/0, -1: not known or none asked */
+    char min_driver[32];           /* the build's own driver floor, "" for none */
     struct answer_pythons pythons; /* the Pythons its wheels are for (n 0: not known) */
-    char *reason;                 /* owned */
-    const struct dbview_row *row; /* borrowed: the row that judged it, or NULL */
+    char *reason;                  /* owned */
+    const struct dbview_row *row;  /* borrowed: the row that judged it, or NULL */
 };
 
 /* The newest release with native code, per variant. */

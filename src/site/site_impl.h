@@ -30,10 +30,10 @@ struct ctx {
     struct tmpl_set *tmpls;
     char *base_url; /* without a trailing slash, "" when none */
     const char *data_as_of;
-    const char *checked_on;   /* the declared data's newest checked-on date */
-    const char *freshness;    /* the banner of a release due and absent, or NULL */
+    const char *checked_on;      /* the declared data's newest checked-on date */
+    const char *freshness;       /* the banner of a release due and absent, or NULL */
     const char *freshness_brief; /* the same in one short line (its summary), or NULL */
-    const char *data_through; /* the newest torch version the site has, or NULL */
+    const char *data_through;    /* the newest torch version the site has, or NULL */
     size_t pages;
     /* Pages left out because an earlier page had their path (listed with
      * the skipped records); each thread has its own list. */

@@ -351,8 +351,7 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
         char *f = sitedata_device_file(p->d, dev);
         tmpl_value_strf(out, "%s", f);
         free(f);
-    }
-    else if (IS("has_grid")) {
+    } else if (IS("has_grid")) {
         int any = 0;
         for (int k = 0; k < SITEDATA_NPLATFORMS; k++)
             any |= dev->grid_html[k] != NULL;
@@ -364,8 +363,7 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
         for (size_t k = 0; k < p->nplats; k++)
             any |= p->plats[k].res->applies;
         tmpl_value_bool(any, out);
-    }
-    else if (IS("python_choices"))
+    } else if (IS("python_choices"))
         sitedata_array(&choices_type, p, 0, out);
     else if (IS("recommendation_list"))
         sitedata_array(&platforms_type, p, 0, out);
