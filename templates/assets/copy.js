@@ -11,7 +11,8 @@ var wheelarchCopy = (function () {
       b.type = "button";
       b.className = "copy";
       b.textContent = "Copy";
-      b.setAttribute("aria-label", "Copy the command");
+      var first = pre.querySelector("code").textContent.split(" ")[0];
+      b.setAttribute("aria-label", "Copy the " + (first === "uv" || first === "pip" ? first + " " : "") + "command");
       pre.insertBefore(b, pre.firstChild);
       tokens(pre.querySelector("code"));
     });
@@ -47,7 +48,16 @@ var wheelarchCopy = (function () {
     document.body.removeChild(t);
     return ok;
   }
+  // What happened, said where a screen reader hears it too.
+  var status = null;
   function said(b, ok) {
+    if (!status) {
+      status = document.createElement("span");
+      status.className = "sr";
+      status.setAttribute("role", "status");
+      document.body.appendChild(status);
+    }
+    status.textContent = ok ? "Copied: " + b.parentNode.querySelector("code").textContent : "Not copied: select the command and copy it";
     b.textContent = ok ? "Copied" : "Select it";
     setTimeout(function () { b.textContent = "Copy"; }, 1600);
   }
@@ -60,6 +70,7 @@ var wheelarchCopy = (function () {
       navigator.clipboard.writeText(text).then(function () { said(b, true); }, function () { said(b, fallback(text)); });
     } else {
       said(b, fallback(text));
+      b.focus(); /* the hidden field took the focus */
     }
   });
   add(document);

@@ -25,15 +25,21 @@ var wheelarchDecide = (function () {
     return true;
   }
   // The row of `table` for driver text `s`: a row, null (older than every
-  // floor), or undefined (not a driver version).
+  // floor), or undefined (not a driver version).  A row without a floor (a
+  // ROCm build: no NVIDIA driver in it) loads with any driver.
   function pick(table, s) {
     var d = parseTyped(s);
     if (!d) return undefined;
     for (var i = 0; i < table.length; i++) {
-      var f = parse(table[i].min_driver);
-      if (f && atLeast(d, f)) return table[i];
+      var f = table[i].min_driver ? parse(table[i].min_driver) : null;
+      if (!table[i].min_driver || f && atLeast(d, f)) return table[i];
     }
     return null;
+  }
+  // Whether driver text s is below floor f ("" or null: no floor).
+  function below(s, f) {
+    var d = parseTyped(s), x = f ? parse(f) : null;
+    return !!(d && x && !atLeast(d, x));
   }
   var own = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
   // "2.8.*" -> "2.8", "1.3.0" stays; a pin's release: "1.3.0" -> "1.3"
@@ -104,6 +110,9 @@ var wheelarchDecide = (function () {
     var given = { driver: drv, python: py };
     if (!pl || !pl.applies || !pl.base) return from("none", null, { given: given });
     var table = pl.table;
+    // builds with no NVIDIA driver floor (ROCm): a driver set on another
+    // page says nothing of them
+    if (table && !table.some(function (r) { return r.min_driver; })) drv = given.driver = "";
     if (drv && !parseTyped(drv)) { /* not a version: the answer for any driver, said so */
       var any = decide(pl, "", py);
       any.badDriver = true;
@@ -155,8 +164,7 @@ var wheelarchDecide = (function () {
     if (!p) return null;
     // no code for the GPU: the page's own words, or the feed's reason
     if (!p.runs) return { runs: false, text: ans.kind === "base" ? null : p.reason + "." + instead };
-    var d = given.driver ? parseTyped(given.driver) : null, f = p.min_driver ? parse(p.min_driver) : null;
-    if (d && f && !atLeast(d, f))
+    if (given.driver && below(given.driver, p.min_driver))
       return { runs: false, text: "with NVIDIA driver " + given.driver + " it does not load: its CUDA needs driver " + p.min_driver + " or newer." + instead };
     if (given.python && p.python_versions && p.python_versions.indexOf(given.python) < 0)
       return { runs: false, text: "torch " + p.release + " has no wheel for Python " + given.python + " (pip would pick an older release, which this page does not judge)." + instead };
@@ -185,10 +193,12 @@ var wheelarchDecide = (function () {
     if (ans.kind === "no-python") {
       var pv = ans.pythons, ab = ans.about;
       var plain = pv ? pv.filter(function (v) { return !/t$/.test(v); }) : [];
+      var drvToo = ab && ans.given.driver && below(ans.given.driver, ab.min_driver);
       return [verdict("unsupported", "✗ no Python " + ans.given.python + " wheel"),
               " No torch release in the data with code for this GPU" + (ans.given.driver ? " that loads with driver " + ans.given.driver : "") +
               " has a wheel for Python " + ans.given.python + (ab && pv ? "; torch " + pinText(ab.pin) + " has wheels for Python " + words(pv) +
-              (plain.length ? " (make one with uv venv --python " + plain[plain.length - 1] + ")" : "") : "") + "."];
+              (plain.length ? " (make one with uv venv --python " + plain[plain.length - 1] + ")" : "") +
+              (drvToo ? " and needs NVIDIA driver " + ab.min_driver + " or newer" : "") : "") + "."];
     }
     if (ans.kind === "none") return [verdict("unsupported", "✗ no"), " No build in the data runs on this GPU on this platform."];
     var st = el("strong", ans.index);

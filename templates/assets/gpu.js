@@ -25,41 +25,52 @@
     var q = function (s) { return div.querySelector(s); };
     var b = { div: div, platform: div.getAttribute("data-platform"), head: q("h2.ans-head"), hl: q("p.headline"),
               cmd: q(".answer-cmd"), scope: q("p.scope"), grid: q("table.rgrid"), drivers: q("table.drivers"),
-              pypi: q("p.pypi .pypi-say"), extra: div.querySelectorAll(".answer-extra"), pl: null };
+              pypi: q("p.pypi .pypi-say"), extra: div.querySelectorAll(".answer-extra"), cut: q("p.gridcut"), pl: null };
     b.saved = { head: b.head ? b.head.textContent : "", hl: b.hl ? b.hl.innerHTML : "",
                 codes: b.cmd ? Array.prototype.map.call(b.cmd.querySelectorAll("code"), function (c) { return c.textContent; }) : [],
                 scope: b.scope ? b.scope.innerHTML : null, pypi: b.pypi ? b.pypi.innerHTML : null,
-                star: b.grid ? b.grid.querySelector("td.rec") : null };
+                grid: b.grid ? b.grid.innerHTML : null };
     return b;
   });
   var name = function (p) { return NAMES[p] || p; };
 
   // ---- the grid's star ---------------------------------------------------
-  function starAt(b, release, variant) {
+  // The star on the answer's cell (the grid is the page's own again first:
+  // rows and columns added for another answer go).  The cell judges the
+  // answer's own build: a pin to an older patch (torch==1.3.0) that a later
+  // patch's cell, the newest, says nothing of.
+  function starAt(b, ans) {
     var g = b.grid;
     if (!g) return;
+    g.innerHTML = b.saved.grid;
+    cutNote(b, "");
     Array.prototype.forEach.call(g.querySelectorAll("td.rec"), function (td) {
       td.classList.remove("rec");
       var m = td.querySelector(".rec-mark");
       if (m) td.removeChild(m);
     });
-    if (!release) return;
+    if (!ans || !ans.row) return;
+    var release = ans.release, variant = ans.index, added = false;
     var heads = Array.prototype.map.call(g.querySelectorAll("thead th"), function (th) { return th.textContent; });
     var col = heads.indexOf(variant);
     if (col < 1 && addColumn(b, variant)) {
       heads.push(variant);
       col = heads.length - 1;
+      added = true;
     }
     if (col < 1) return;
     var row = Array.prototype.filter.call(g.querySelectorAll("tbody tr"), function (tr) {
       var th = tr.querySelector("th");
       return th && th.textContent === release;
     })[0];
-    if (!row) row = addRow(b, release, heads);
+    if (!row && (row = addRow(b, release, heads))) added = true;
     if (!row) return;
     var td = row.children[col];
     if (!td) return;
+    var x = VERDICT[ans.verdict];
+    if (x) { td.className = "c-" + x[0]; td.textContent = x[1]; }
     td.classList.add("rec");
+    if (added) cutNote(b, " Added for this answer: torch " + release + ", " + variant + ".");
     var mark = document.createElement("span");
     mark.className = "rec-mark";
     mark.textContent = "★";
@@ -68,6 +79,17 @@
     sr.textContent = " recommended";
     mark.appendChild(sr);
     td.appendChild(mark);
+  }
+  // The line under a cut grid says what the script added to it.
+  function cutNote(b, text) {
+    if (!b.cut) return;
+    var n = b.cut.querySelector("span.added");
+    if (!n && text) {
+      n = document.createElement("span");
+      n.className = "added";
+      b.cut.appendChild(n);
+    }
+    if (n) n.textContent = text;
   }
   // A variant the page's grid has no column for (none of the releases it
   // shows has it), from the feed's whole grid, as its last column.
@@ -116,7 +138,8 @@
 
   // ---- one platform drawn from its answer -------------------------------
   function draw(b, ans) {
-    var base = ans.kind === "base";
+    // the page's own answer, or none on this platform: the page's words
+    var base = ans.kind === "base" || ans.kind === "none";
     var mine = base && (!ans.given.driver || ans.badDriver) && !ans.given.python;
     Array.prototype.forEach.call(b.extra, function (e) { e.hidden = !base; }); /* they speak of the page's own */
     if (b.head) {
@@ -148,16 +171,11 @@
       else if (s) b.scope.textContent = s;
     }
     if (b.grid) {
-      if (base && b.saved.star && !b.grid.querySelector("tr[data-added]")) {
-        starAt(b, null);
-        var td = b.saved.star;
-        td.classList.add("rec");
-        var m = document.createElement("span");
-        m.className = "rec-mark";
-        m.innerHTML = "★<span class=\"sr\"> recommended</span>";
-        td.appendChild(m);
+      if (base) { /* the page's own grid, its star as written */
+        b.grid.innerHTML = b.saved.grid;
+        cutNote(b, "");
       } else {
-        starAt(b, ans.row ? ans.release : null, ans.row ? ans.index : null);
+        starAt(b, ans);
       }
     }
     if (b.drivers) {
@@ -230,15 +248,17 @@
     var drv = input ? input.value.trim() : "", py = pySel ? pySel.value : "";
     if (P) { if (input) P.set("driver", drv); P.set("python", py); }
     if (!loaded) return; /* update runs again when the tables are in */
-    var bad = false;
+    var bad = false, none = true;
     blocks.forEach(function (b) {
       var ans = D.decide(b.pl, drv, py);
       bad = bad || !!ans.badDriver;
+      if (!b.div.hidden && ans.kind !== "none") none = false;
       draw(b, ans);
     });
     var g = (drv ? "driver " + drv : "any driver") + " and " + (py ? "Python " + py : "any Python");
-    out.textContent = (moved ? "No " + name(want) + " build has code for this GPU; shown: " + name(plat) + ". " : "") +
-      (bad ? "Type a driver version such as 570.86.15; the answer above is for any driver." :
+    out.textContent = (moved ? "This page has no answer for " + name(want) + "; shown: " + name(plat) + ". " : "") +
+      (none ? "No build in the data runs on this GPU on " + (plat === "all" ? "these platforms" : name(plat)) + "." :
+       bad ? "Type a driver version such as 570.86.15; the answer above is for any driver." :
        drv || py ? "The answer above is for " + g + "." : "The answer above is for any driver from its floor and any Python it has wheels for.");
   }
   form.hidden = false;

@@ -102,12 +102,13 @@
     var xhr = new XMLHttpRequest();
     xhr.open("GET", root + src);
     xhr.responseType = "json";
+    xhr.timeout = 20000;
     xhr.onload = function () {
       var doc = xhr.status === 200 || xhr.status === 0 ? xhr.response : null;
       files[src] = doc && doc.platforms ? doc : null;
       update();
     };
-    xhr.onerror = function () { files[src] = null; update(); };
+    xhr.onerror = xhr.ontimeout = function () { files[src] = null; update(); };
     xhr.send();
     return "loading";
   }
@@ -172,7 +173,7 @@
     } else if (d.guidance) {
       c.appendChild(el("p", d.guidance + "."));
     } else if (d.index) {
-      var ans = short(d), pypi = null, wait = false;
+      var ans = short(d), pypi = null, wait = false, lost = false;
       if (g.driver || g.python) {
         var doc = file(per.src);
         if (doc === "loading") wait = true;
@@ -180,8 +181,11 @@
           var pl = D.platform(doc.platforms[plat]);
           ans = D.decide(pl, g.driver, g.python);
           pypi = D.pypi(pl.pypi, ans);
-        }
+        } else lost = true;
       }
+      /* what the answer is for, when it is not what was set */
+      if (lost) c.appendChild(el("p", "This GPU's driver and Python tables did not load: the answer below is for any driver and Python.", "small"));
+      else if (ans.badDriver) c.appendChild(el("p", "“" + g.driver + "” is not a driver version (nvidia-smi shows one such as 570.86.15): the answer below is for any driver.", "small"));
       var p = el("p", null, "headline");
       if (wait) {
         p.textContent = names[plat] + ": finding the answer for " + (g.driver ? "driver " + g.driver : "") + (g.driver && g.python ? " and " : "") + (g.python ? "Python " + g.python : "") + "…";
@@ -250,6 +254,14 @@
     });
   }
 
+  // How many listed names start with the text (NVIDIA's prefix aside, as
+  // nvidia-smi prints names).
+  function starting(text) {
+    var t = text.toLowerCase().replace(/\s+/g, " ").replace(/^nvidia /, "");
+    if (t.length < 3) return 0;
+    return gpus.filter(function (g) { return g.name.toLowerCase().replace(/^nvidia /, "").indexOf(t) === 0; }).length;
+  }
+
   // A phone's keyboard covers half the screen: when the answer's command
   // is under it, the page scrolls up just enough, never past the box.
   function reveal(c) {
@@ -295,8 +307,8 @@
     } else if (r.dropped) {
       // typed so far: its last word fits no name yet; the list is what the
       // words before it fit, and the name is simply unfinished
-      var before = text.replace(/\s*\S+$/, "");
-      p.textContent = /\s/.test(text) ? "Keep typing: " + r.total + " GPU" + (r.total === 1 ? "" : "s") + " below fit “" + before + "”." :
+      var before = text.replace(/[\s-]*[^\s-]+$/, "");
+      p.textContent = before ? "Keep typing: " + r.total + " GPU" + (r.total === 1 ? "" : "s") + " below fit “" + before + "”." :
         "Keep typing, or pick yours from the " + gpus.length + " GPUs below.";
     } else if (r.kind === "name" && r.matches.every(function (m) { return m.gpu.cc === r.matches[0].gpu.cc; })) {
       // an unfinished name ("108"): every GPU it may start has one answer
@@ -306,6 +318,13 @@
         ", so the same answer. Pick yours, or type more of its name.");
     } else if (r.kind === "name" || r.kind === "vague") {
       p.textContent = (r.kind === "vague" ? "“" + text + "” does not name one GPU" : "“" + text + "” fits GPUs of different architectures") + ": " + r.total + " below. Pick yours, or type more of its name.";
+    } else if (/^(gf|gfx[0-9a-f]{0,4}|sm_?[0-9]{0,3}[af]?|compute_?[0-9]{0,3})$/i.test(text)) {
+      // a device code on its way (gfx11, sm_1): what it will be, not "no match"
+      p.textContent = "Keep typing the device code: gfx and the AMD processor's number (gfx1100), or sm_ and the compute capability (sm_86, sm_120).";
+    } else if (starting(text)) {
+      // the start of a listed name, cut inside a word ("... with Max-")
+      var n = starting(text);
+      p.textContent = "Keep typing: " + n + " GPU name" + (n === 1 ? " starts" : "s start") + " with “" + text + "”.";
     } else if (r.suggest.length) {
       listLine(p, "No GPU matches “" + text + "”. Did you mean ", r.suggest, "?");
       examples(p);

@@ -164,8 +164,9 @@ try {
     if (!b) return null;
     const vis = (e) => e && e.getClientRects().length > 0;
     const star = b.querySelector("td.rec");
-    let starAt = null;
+    let starAt = null, starClass = null;
     if (star) {
+      starClass = [...star.classList].find((k) => k.startsWith("c-")) || null;
       const tr = star.parentNode, col = [...tr.children].indexOf(star);
       starAt = tr.querySelector("th").textContent + " " + b.querySelectorAll("table.rgrid thead th")[col].textContent;
     }
@@ -174,7 +175,7 @@ try {
     const said = [...b.querySelectorAll("p")].filter(vis).map((p) => p.textContent).join(" ");
     return { platform: b.getAttribute("data-platform"), answer: b.getAttribute("data-answer"), said,
              head: b.querySelector("h2.ans-head").textContent, headline: b.querySelector("p.headline").textContent,
-             pip: pre && vis(pre) ? pre.textContent : null, star: starAt, pypi: pypi ? pypi.textContent : null };
+             pip: pre && vis(pre) ? pre.textContent : null, star: starAt, starClass, pypi: pypi ? pypi.textContent : null };
   });
   const hctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   let states = 0, homeStates = 0;
@@ -206,7 +207,11 @@ try {
           c.ok(s.head.includes("torch " + pinText(a.pin)), `${what}: the heading names torch ${pinText(a.pin)}: ${s.head}`);
           c.ok(s.headline.includes(a.index), `${what}: the headline names ${a.index}: ${s.headline}`);
           c.eq(s.pip, a.commands.pip, `${what}: the command`);
-          if (s.star !== null || doc.platforms[plat].grid) c.eq(s.star, a.release + " " + a.index, `${what}: the grid's star`);
+          if (s.star !== null || doc.platforms[plat].grid) {
+            c.eq(s.star, a.release + " " + a.index, `${what}: the grid's star`);
+            // the starred cell judges the answer's own build (a pinned patch too)
+            c.eq(s.starClass, { "native": "c-n", "ptx-jit": "c-j", "partial": "c-p" }[a.verdict], `${what}: the starred cell's verdict`);
+          }
         } else {
           c.ok(s.pip === null, `${what}: no answer, no command (${s.pip})`);
           c.ok(s.star === null, `${what}: no answer, no star (${s.star})`);
@@ -217,6 +222,17 @@ try {
           c.eq(!/✗/.test(s.pypi), !!q.pypi.runs, `${what}: the plain-pip line says it ${q.pypi.runs ? "runs" : "does not run"}: ${s.pypi}`);
       }
     }
+    // every platform at once: each block's heading names a release, or says none
+    if (await page.$("input[name=platpick][value=all]")) {
+      await page.check("input[name=platpick][value=all]");
+      for (const drv of ["", drivers[1] || ""]) {
+        if (hasDriver) await page.fill("#driver", drv);
+        const heads = await page.$$eval(".platform[data-platform] h2.ans-head", (hs) => hs.map((h) => h.textContent));
+        c.ok(heads.length > 1 && heads.every((h) => /^(torch \d|No )/.test(h) && !/undefined/.test(h)),
+             `${g.name}, all platforms, driver "${drv}": every heading names a release or says none: ${JSON.stringify(heads)}`);
+      }
+      await page.check(`input[name=platpick][value="${plat}"]`);
+    }
     await page.close();
 
     // the home card, for the same GPU with a few of the same inputs
@@ -224,8 +240,9 @@ try {
     await hp.goto(srv.url);
     await hp.waitForSelector("#search[data-ready]");
     await hp.check(`input[name=platform][value="${plat}"]`);
-    for (const [drv, py] of [[drivers[1] || "", ""], [drivers[2] || "", "3.12"], ["", "3.8"]]) {
-      if (!hasDriver && drv) continue;
+    // (an AMD GPU with an NVIDIA driver remembered from another page: the
+    // driver changes nothing)
+    for (const [drv, py] of [[drivers[1] || "570.86.15", ""], [drivers[2] || "300", "3.12"], ["", "3.8"], ["abc", ""]]) {
       await hp.fill("#driver", drv);
       await hp.selectOption("#python", py);
       await hp.fill("#q", "");
@@ -238,9 +255,12 @@ try {
         return k ? { text: k.querySelector("p.headline") ? k.querySelector("p.headline").textContent : "", pip: code ? code.textContent : null, said: k.textContent,
                      pypi: pp ? pp.textContent : null } : null;
       });
-      const q = query(g.name, plat, drv, py);
+      // a driver that is not a version: the card answers for any driver, and says so
+      const version = /^\d+(\.\d+){0,2}$/.test(drv);
+      const q = query(g.name, plat, version ? drv : "", py);
       const a = q && (q.recommendation || q.fallback);
       const what = `home card, ${g.name} ${plat} driver "${drv}" Python "${py || "any"}"`;
+      if (drv && !version && card && !g.cc.startsWith("gfx")) c.ok(/is not a driver version/.test(card.said), `${what}: the card says the driver is not a version: ${card.said.slice(0, 200)}`);
       if (card === null || !card.text) continue; /* the name fits several GPUs: no card */
       homeStates++;
       if (a) {
