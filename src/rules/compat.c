@@ -483,17 +483,22 @@ void compat_judge(const struct tables *t, const struct compat_query *q,
     }
     char ccs[16];
     compat_cc_string(q->cc, ccs, sizeof ccs);
-    /* The driver floor: CUDA 11 on, the major's minor-version
-     * compatibility floor; before 11 there was none, and the toolkit's own
-     * driver (Table 3) is the floor. */
+    /* The driver floor, one rule over both tables: the lower of the
+     * major's minor-version-compatibility floor (Table 2; CUDA 11 on) and
+     * the toolkit's own driver (Table 3).  Before 11 there is no
+     * compatibility floor; a CUDA 11.0 build loads on 11.0's own driver
+     * (450.51.06) although 11.x's compatibility floor is 450.80.02, and a
+     * 12.8 build on any 12.x driver from 525.60.13. */
     const struct minor_compat *mc =
         cuda && cuda->n ? tables_minor_compat(t, (int)cuda->f[0]) : NULL;
-    const struct toolkit *own = cuda && cuda->n && !mc ? tables_toolkit(t, cuda) : NULL;
+    const struct toolkit *own = cuda && cuda->n ? tables_toolkit(t, cuda) : NULL;
     const struct dotver *floor = NULL;
     if (mc && mc->min_driver_text[q->os]) {
         wa_strlcpy(r->min_driver, mc->min_driver_text[q->os], sizeof r->min_driver);
         floor = &mc->min_driver[q->os];
-    } else if (own && own->min_driver_text[q->os] && own->min_driver[q->os].n) {
+    }
+    if (own && own->min_driver_text[q->os] && own->min_driver[q->os].n &&
+        (!floor || dotver_cmp(&own->min_driver[q->os], floor) < 0)) {
         wa_strlcpy(r->min_driver, own->min_driver_text[q->os], sizeof r->min_driver);
         floor = &own->min_driver[q->os];
     }

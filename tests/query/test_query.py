@@ -384,4 +384,35 @@ c.ok(NOTE not in out and j.get("overdue") is None, "an answer about a given rele
 out, j = fresh_query("2026-01-02", "--project", "torchvision")
 c.ok(NOTE not in out, "a torchvision answer has no torch note")
 
+# ---- the driver floor: one rule over both of NVIDIA's tables -----------------
+# A variant's floor is the lower of its CUDA major's minor-version
+# compatibility floor (Table 2) and its toolkit's own driver (Table 3):
+# CUDA 11.0 shipped with 450.36.06 (450.80.02 is 11.1's and later's
+# compatibility floor), 12.x builds load from 525.60.13, 13.x from R580.
+# Each held at its boundary: one patch below loads none of that variant.
+FLOORS = [
+    # (GPU, release, platform, variant, floor, one below)
+    ("NVIDIA A100-SXM4-40GB", "1.7", "linux-x86_64", "cu110", "450.36.06", "450.36.05"),
+    ("NVIDIA A100-SXM4-40GB", "1.7", "windows-x86_64", "cu110", "451.22", "451.21"),
+    ("GeForce GTX 1080 Ti", "2.14", "linux-x86_64", "cu126", "525.60.13", "525.60.12"),
+    ("NVIDIA H100", "2.14", "linux-x86_64", "cu130", "580", "579.99.99"),
+]
+for gpu, rel, plat, variant, floor, below in FLOORS:
+    base = ("--gpu", gpu, "--version", rel, "--platform", plat)
+    o, p = query(*base)
+    row = [v for v in o["variants"] if v["variant"] == variant] if o else []
+    c.ok(row and row[0].get("min_driver") == floor, "%s %s %s: %s's floor is %s: %s" %
+         (gpu, rel, plat, variant, floor, row[0].get("min_driver") if row else None))
+    o, p = query(*base, "--driver", floor)
+    at = {v["variant"]: v["verdict"] for v in o["variants"]} if o else {}
+    c.ok(at.get(variant) in ("native", "ptx-jit"), "%s %s at driver %s: %s loads (%s)" % (gpu, rel, floor, variant, at.get(variant)))
+    o, p = query(*base, "--driver", below)
+    at = {v["variant"]: v["verdict"] for v in o["variants"]} if o else {}
+    c.eq(at.get(variant), "driver-too-old", "%s %s at driver %s: %s does not load" % (gpu, rel, below, variant))
+# the issue's own case: a native 1.7.1+cu110 for an A100 with the 11.0 driver
+o, p = query("--gpu", "NVIDIA A100-SXM4-40GB", "--version", "1.7", "--python", "3.8", "--driver", "450.51.06",
+             "--platform", "linux-x86_64")
+c.ok(o and o["recommendation"] and o["recommendation"]["index"] == "cu110" and o["recommendation"]["pin"] == "1.7.1",
+     "A100, torch 1.7, Python 3.8, driver 450.51.06: cu110 1.7.1 natively (%s)" % (o and o["recommendation"]))
+
 c.done()
