@@ -209,7 +209,8 @@ struct answer_result *query_answer(const struct dbview *v, const struct query_op
         qi_answer_for(&c, rk, exact, o->has_driver, &o->driver, &a);
         qi_newest_with_code(&c, &code);
         if (a.row >= 0 && !a.fallback) {
-            out->recommendation = qi_new_install(&c, &a, qi_why_chosen(&c, &a, o->has_driver));
+            out->recommendation =
+                qi_new_install(&c, &a, qi_why_chosen(&c, &a, o->has_driver ? &o->driver : NULL));
         } else if (a.row >= 0) {
             char *why = why_fallback(&c, rk, exact, release, &a);
             out->fallback = qi_new_install(&c, &a, why);

@@ -578,7 +578,28 @@ struct answer_install *qi_new_install(const struct qctx *c, const struct choice 
     return in;
 }
 
-const char *qi_why_chosen(const struct qctx *c, const struct choice *a, int has_driver)
+/* Whether a variant of a's release with a newer CUDA than a's is supported
+ * in full by driver d (its toolkit's own driver reached, not only the
+ * minor-version-compatibility floor): then a is not "the newest CUDA this
+ * driver supports", only the newest with native code. */
+static int newer_loads(const struct qctx *c, const struct choice *a, const struct dotver *d)
+{
+    const struct dbview_row *r = c->rows[a->row];
+    for (size_t i = 0; i < c->n; i++) {
+        const struct dbview_row *x = c->rows[i];
+        struct dotver floor;
+        const struct compat_result *p = c->plain[i];
+        const char *full = p->full_driver[0] ? p->full_driver : p->min_driver;
+        if (x == r || strcmp(x->release, r->release) != 0 || !x->cuda.n || !r->cuda.n ||
+            dotver_cmp(&x->cuda, &r->cuda) <= 0 || !full[0] || dotver_parse(full, &floor) != 0)
+            continue;
+        if (dotver_cmp(d, &floor) >= 0)
+            return 1;
+    }
+    return 0;
+}
+
+const char *qi_why_chosen(const struct qctx *c, const struct choice *a, const struct dotver *driver)
 {
     if (a->res.verdict != COMPAT_NATIVE)
         return "no variant has native code; this one's PTX is compiled at first start";
@@ -595,7 +616,10 @@ const char *qi_why_chosen(const struct qctx *c, const struct choice *a, int has_
                         "low-confidence reading of PyTorch's build configuration)";
     if (c->amd)
         return "native code for this GPU, the newest ROCm among such variants";
-    if (has_driver)
+    if (driver && newer_loads(c, a, driver))
+        return "native code for this GPU, the newest CUDA among such variants; newer ones this "
+               "driver supports have no native code for it";
+    if (driver)
         return "native code for this GPU, the newest CUDA this driver supports";
     return "native code for this GPU, the newest CUDA among such variants";
 }

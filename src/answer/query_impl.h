@@ -138,7 +138,10 @@ void qi_fill_install(const struct qctx *c, const struct choice *a, const char *r
                      struct answer_install *in);
 struct answer_install *qi_new_install(const struct qctx *c, const struct choice *a,
                                       const char *reason);
-const char *qi_why_chosen(const struct qctx *c, const struct choice *a, int has_driver);
+/* Why a was chosen, in words; driver: the driver it was chosen for, or NULL
+ * (any). */
+const char *qi_why_chosen(const struct qctx *c, const struct choice *a,
+                          const struct dotver *driver);
 void qi_by_driver(const struct qctx *c, size_t rk, const char *exact, int light,
                   struct answer_install **rows, size_t *nrows);
 void qi_python_tables(struct qctx *c, size_t rk, const char *exact, struct answer_result *out);

@@ -111,7 +111,7 @@ void qi_by_driver(const struct qctx *c, size_t rk, const char *exact, int light,
             x->fallback = a.fallback;
             x->tier = a.tier;
         } else {
-            qi_fill_install(c, &a, qi_why_chosen(c, &a, 1), x);
+            qi_fill_install(c, &a, qi_why_chosen(c, &a, &floors[i].d), x);
         }
         snprintf(x->floor, sizeof x->floor, "%s", floors[i].text);
         last_row = a.row;

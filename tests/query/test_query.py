@@ -415,4 +415,15 @@ o, p = query("--gpu", "NVIDIA A100-SXM4-40GB", "--version", "1.7", "--python", "
 c.ok(o and o["recommendation"] and o["recommendation"]["index"] == "cu110" and o["recommendation"]["pin"] == "1.7.1",
      "A100, torch 1.7, Python 3.8, driver 450.51.06: cu110 1.7.1 natively (%s)" % (o and o["recommendation"]))
 
+# The reason names what decided: a CUDA 12.8 driver supports torch 2.9's
+# cu128 in full, which has no code for 6.1, so cu126 is not "the newest
+# CUDA this driver supports"; a 12.6 driver loads cu128 only through
+# minor-version compatibility, and cu126 is the newest it supports.
+for drv, want, wrong in (("570.86.15", "newer ones this driver supports have no native code", "the newest CUDA this driver supports"),
+                         ("560.35.03", "the newest CUDA this driver supports", "newer ones this driver supports")):
+    o, p = query("--gpu", "GTX 1080 Ti", "--version", "2.9", "--driver", drv, "--platform", "linux-x86_64")
+    why = o["recommendation"]["reason"] if o and o["recommendation"] else ""
+    c.ok(o and o["recommendation"]["index"] == "cu126" and want in why and wrong not in why,
+         "GTX 1080 Ti, torch 2.9, driver %s: cu126, and why: %s" % (drv, why))
+
 c.done()
