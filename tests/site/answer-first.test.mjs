@@ -247,7 +247,12 @@ try {
       await hp.selectOption("#python", py);
       await hp.fill("#q", "");
       await hp.fill("#q", g.name);
-      await hp.waitForFunction(() => !/finding the answer/.test(document.querySelector("#answer").textContent), null, { timeout: 15000 }).catch(() => {});
+      // the card drawn (the filter's scripts loaded) and its answer found
+      // (the device's tables loaded when a driver or Python is set)
+      await hp.waitForFunction(() => {
+        const k = document.querySelector("#answer .card");
+        return k !== null && !/finding the answer/.test(k.textContent);
+      }, null, { timeout: 15000 }).catch(() => {});
       const card = await hp.evaluate(() => {
         const k = document.querySelector("#answer .card");
         const code = k && k.querySelector(".answer-cmd pre code");
