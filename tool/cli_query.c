@@ -98,7 +98,14 @@ static void print_text(const struct answer_result *o)
         if (o->driver_cuda[0])
             printf(" (up to CUDA %s)", o->driver_cuda);
     }
-    printf("\n%s %s on %s:\n", o->project, o->version, o->platform);
+    printf("\n");
+    if (o->last_branch[0])
+        printf("NVIDIA's drivers for this GPU end at %s (CUDA %s)%s\n", o->last_branch,
+               o->last_branch_cuda,
+               o->driver_beyond_branch ? ": this driver is of a later branch, which does not "
+                                         "run it"
+                                       : ": no answer below needs a later driver");
+    printf("%s %s on %s:\n", o->project, o->version, o->platform);
     int code_here = 0;
     for (size_t i = 0; i < o->nrows; i++) {
         const struct answer_row *x = &o->rows[i];

@@ -158,6 +158,11 @@ struct answer_result {
     uint16_t cc;
     char device[16];                  /* "8.6" or "gfx1100" */
     char gfx_target[TARGET_NAME_MAX]; /* AMD: with its feature modes; else "" */
+    /* NVIDIA's drivers for the GPU end at a branch: "R470" and the newest
+     * CUDA it supports ("11.4"), else both ""; and whether the driver given
+     * is of a later branch (one that does not run the GPU). */
+    char last_branch[8], last_branch_cuda[8];
+    int driver_beyond_branch;
     /* What was asked. */
     int has_driver;
     const char *driver_text; /* borrowed */

@@ -304,6 +304,15 @@ static json_t *gpu_json(const struct answer_result *a)
     json_object_set_new(g, "device", json_string(a->device)); /* "8.6" or "gfx1100" */
     json_object_set_new(g, "architecture", str_or_null(a->architecture));
     json_object_set_new(g, "tegra", json_boolean(a->tegra));
+    /* NVIDIA's last driver branch for it: no answer needs a later one */
+    if (a->last_branch[0]) {
+        json_t *b = json_object();
+        json_object_set_new(b, "branch", json_string(a->last_branch));
+        json_object_set_new(b, "cuda", json_string(a->last_branch_cuda));
+        json_object_set_new(g, "last_driver_branch", b);
+    } else {
+        json_object_set_new(g, "last_driver_branch", json_null());
+    }
     return g;
 }
 
@@ -316,6 +325,7 @@ json_t *answer_json(const struct answer_result *a)
         json_t *d = json_object();
         json_object_set_new(d, "version", json_string(a->driver_text));
         json_object_set_new(d, "cuda", str_or_null(a->driver_cuda));
+        json_object_set_new(d, "beyond_last_branch", json_boolean(a->driver_beyond_branch));
         json_object_set_new(out, "driver", d);
     } else {
         json_object_set_new(out, "driver", json_null());

@@ -167,6 +167,13 @@ struct answer_result *query_answer(const struct dbview *v, const struct query_op
             dev.xnack = (uint8_t)o->xnack;
         target_format(&dev, out->gfx_target, sizeof out->gfx_target);
     }
+    const struct arch_support *end = amd ? NULL : tables_driver_branch_end(v->t, o->cc);
+    if (end) {
+        snprintf(out->last_branch, sizeof out->last_branch, "R%ld", end->last_branch);
+        snprintf(out->last_branch_cuda, sizeof out->last_branch_cuda, "%ld.%ld",
+                 end->last_branch_cuda.f[0], end->last_branch_cuda.f[1]);
+        out->driver_beyond_branch = o->has_driver && tables_driver_beyond(end, &o->driver);
+    }
     out->has_driver = o->has_driver;
     if (o->has_driver) {
         out->driver_text = o->driver_text;
@@ -241,6 +248,9 @@ struct answer_result *query_answer(const struct dbview *v, const struct query_op
     }
     qi_pypi_answer(&c, rk, exact, applies, &out->pypi);
     qi_guidance(&c, tegra, arm_host && !applies, &out->guidance);
+    if (out->driver_beyond_branch)
+        add_note(out, "the driver given is of a branch after this GPU's last one (last_branch): "
+                      "NVIDIA's later drivers do not run this GPU");
     if (amd)
         add_note(out, "ROCm wheels are Linux x86_64 only and need the amdgpu kernel driver of a "
                       "matching ROCm release; AMD code objects have no JIT, so only exact "

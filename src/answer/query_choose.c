@@ -450,12 +450,23 @@ void qi_answer_for_py(const struct qctx *c, size_t rk, const char *exact, int ha
 
 /* answer_for_py looking at releases from index `from` on (besides the asked
  * one): a lower driver never runs a newer release than a higher one did. */
+const struct toolkit *qi_driver_cuda(const struct qctx *c, int has_driver,
+                                     const struct dotver *driver)
+{
+    const struct arch_support *end = c->amd ? NULL : tables_driver_branch_end(c->v->t, c->o->cc);
+    /* a driver of a later branch does not run the GPU: its last one is
+     * what it can have */
+    if (has_driver && !tables_driver_beyond(end, driver))
+        return tables_driver_cuda(c->v->t, driver, c->os);
+    return end ? tables_toolkit(c->v->t, &end->last_branch_cuda) : NULL;
+}
+
 void qi_answer_from(const struct qctx *c, size_t rk, const char *exact, int has_driver,
                     const struct dotver *driver, int python, size_t from, struct choice *a)
 {
     memset(a, 0, sizeof *a);
     a->row = -1;
-    const struct toolkit *dcuda = has_driver ? tables_driver_cuda(c->v->t, driver, c->os) : NULL;
+    const struct toolkit *dcuda = qi_driver_cuda(c, has_driver, driver);
     if (qi_decide_release(c, rk, exact, has_driver, driver, dcuda, python, a)) {
         qi_set_pin(c, exact, a);
         return;
@@ -590,6 +601,11 @@ static int newer_loads(const struct qctx *c, const struct choice *a, const struc
         struct dotver floor;
         const struct compat_result *p = c->plain[i];
         const char *full = p->full_driver[0] ? p->full_driver : p->min_driver;
+        const struct toolkit *own = x->cuda.n ? tables_toolkit(c->v->t, &x->cuda) : NULL;
+        if (p->branch_limit[0] && own && own->min_driver[c->os].n &&
+            tables_driver_beyond(tables_driver_branch_end(c->v->t, c->o->cc),
+                                 &own->min_driver[c->os]))
+            continue; /* never in full on this GPU: its toolkit's driver is too new for it */
         if (x == r || strcmp(x->release, r->release) != 0 || !x->cuda.n || !r->cuda.n ||
             dotver_cmp(&x->cuda, &r->cuda) <= 0 || !full[0] || dotver_parse(full, &floor) != 0)
             continue;
@@ -599,10 +615,38 @@ static int newer_loads(const struct qctx *c, const struct choice *a, const struc
     return 0;
 }
 
+/* Whether a variant of a's release with a newer CUDA than a's, and code
+ * for the GPU, exists that runs only through minor-version compatibility
+ * with the GPU's last driver branch. */
+static int newer_code_beyond(const struct qctx *c, const struct choice *a,
+                             const struct arch_support *end)
+{
+    const struct dbview_row *r = c->rows[a->row];
+    for (size_t i = 0; i < c->n; i++) {
+        const struct dbview_row *x = c->rows[i];
+        int v = c->plain[i]->verdict;
+        if (x != r && strcmp(x->release, r->release) == 0 && x->cuda.n && r->cuda.n &&
+            (v == COMPAT_NATIVE || v == COMPAT_PTX_JIT) && dotver_cmp(&x->cuda, &r->cuda) > 0 &&
+            (x->cuda.f[0] > end->last_branch_cuda.f[0] ||
+             (x->cuda.f[0] == end->last_branch_cuda.f[0] && x->cuda.n > 1 &&
+              x->cuda.f[1] > end->last_branch_cuda.f[1])))
+            return 1;
+    }
+    return 0;
+}
+
 const char *qi_why_chosen(const struct qctx *c, const struct choice *a, const struct dotver *driver)
 {
     if (a->res.verdict != COMPAT_NATIVE)
         return "no variant has native code; this one's PTX is compiled at first start";
+    const struct arch_support *end = c->amd ? NULL : tables_driver_branch_end(c->v->t, c->o->cc);
+    int at_end = end && (!driver || driver->f[0] >= end->last_branch);
+    if (a->tier && at_end)
+        return "native code for this GPU; its CUDA is newer than the last driver branch for this "
+               "GPU supports, and it runs through CUDA minor-version compatibility";
+    if (at_end && a->res.verdict == COMPAT_NATIVE && newer_code_beyond(c, a, end))
+        return "native code for this GPU, the newest CUDA that the last driver branch for this "
+               "GPU supports";
     if (a->tier)
         return "native code for this GPU; its CUDA is newer than the driver's and runs through "
                "CUDA minor-version compatibility (update the driver to use a newer variant "

@@ -116,6 +116,12 @@ void qi_set_rel_py(struct qctx *c);
 void qi_qctx_init(struct qctx *c, const struct dbview *v, const struct query_options *o);
 void qi_qctx_free(struct qctx *c);
 size_t qi_pick(const struct qctx *c, size_t k, const char *exact, size_t *out, size_t max);
+/* The CUDA of the driver a choice is made for: the given driver's, else,
+ * for a GPU whose drivers end at a branch, that branch's (a Kepler GPU has
+ * at best R470: a CUDA 11.8 build runs on it through minor-version
+ * compatibility); NULL for any driver. */
+const struct toolkit *qi_driver_cuda(const struct qctx *c, int has_driver,
+                                     const struct dotver *driver);
 int qi_decide_release(const struct qctx *c, size_t k, const char *exact, int has_driver,
                       const struct dotver *driver, const struct toolkit *dcuda, int python,
                       struct choice *a);

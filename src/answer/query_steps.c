@@ -84,6 +84,13 @@ void qi_by_driver(const struct qctx *c, size_t rk, const char *exact, int light,
         static const struct dotver any = {.n = 1};
         add_floor(floors, &nf, 128, &any, "");
     }
+    /* no floor of a driver the GPU cannot run (after its last branch) */
+    const struct arch_support *end = c->amd ? NULL : tables_driver_branch_end(t, c->o->cc);
+    size_t kept = 0;
+    for (size_t i = 0; i < nf; i++)
+        if (!tables_driver_beyond(end, &floors[i].d))
+            floors[kept++] = floors[i];
+    nf = kept;
     qsort(floors, nf, sizeof *floors, cmp_floor_desc);
     struct answer_install *out = xcalloc(nf ? nf : 1, sizeof *out);
     size_t nout = 0;

@@ -586,6 +586,45 @@ void compat_judge(const struct tables *t, const struct compat_query *q,
         strbuf_free(&b);
         return;
     }
+    /* NVIDIA's drivers for the GPU may end at a branch (R470 for Kepler,
+     * R580 for Maxwell to Volta): code needing a later one never runs on
+     * it, and no later driver is ever asked of it. */
+    const struct arch_support *end = tables_driver_branch_end(t, q->cc);
+    if (end) {
+        snprintf(r->branch_limit, sizeof r->branch_limit, "R%ld", end->last_branch);
+        struct dotver need = {0}, d;
+        if (r->min_driver[0] && dotver_parse(r->min_driver, &d) == 0)
+            need = d;
+        const char *need_text = r->min_driver;
+        if (r->ptx_modules && needed_isa) {
+            const struct ptx_isa *p = tables_cuda_of_isa(t, needed_isa);
+            const struct toolkit *k = p ? tables_toolkit(t, &p->cuda) : NULL;
+            if (k && k->min_driver_text[q->os] && k->min_driver[q->os].n &&
+                dotver_cmp(&k->min_driver[q->os], &need) > 0) {
+                need = k->min_driver[q->os];
+                need_text = k->min_driver_text[q->os];
+            }
+        }
+        if (tables_driver_beyond(end, &need)) {
+            r->beyond_branch = 1;
+            r->verdict = r->code = COMPAT_UNSUPPORTED;
+            strbuf_addf(&b,
+                        "%s%s would run on %s, but this build needs driver %s or newer, and "
+                        "NVIDIA's drivers for compute capability %s end at %s (CUDA %ld.%ld)",
+                        r->ptx_modules && !r->native_modules ? "PTX " : "", via, ccs, need_text,
+                        ccs, r->branch_limit, end->last_branch_cuda.f[0],
+                        end->last_branch_cuda.f[1]);
+            wa_strlcpy(r->reason, strbuf_str(&b), sizeof r->reason);
+            wa_strlcpy(r->code_reason, r->reason, sizeof r->code_reason);
+            strbuf_free(&b);
+            r->full_driver[0] = '\0';
+            return;
+        }
+        struct dotver full;
+        if (r->full_driver[0] && dotver_parse(r->full_driver, &full) == 0 &&
+            tables_driver_beyond(end, &full))
+            r->full_driver[0] = '\0';
+    }
     /* Then the driver, only for code that would run: it must know the GPU,
      * reach the wheel's CUDA floor, and (for PTX-only modules) know the
      * PTX ISA. */

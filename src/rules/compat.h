@@ -121,6 +121,13 @@ struct compat_result {
     char full_driver[32]; /* its toolkit's own driver (Table 3) when newer than
                            * min_driver: below it the wheel runs through
                            * minor-version compatibility; "" otherwise */
+    /* NVIDIA's drivers for the GPU end at a branch ("R470"; "" when
+     * current drivers support it), and whether this code needs a driver of
+     * a later branch: then no driver the GPU runs loads it, and the code
+     * counts as unsupported (its reason says so); full_driver is never
+     * beyond it (below it, minor-version compatibility is all there is). */
+    char branch_limit[8];
+    int beyond_branch;
     size_t modules, native_modules, ptx_modules, none_modules;
     struct target via; /* the target that runs (highest SASS, else PTX) */
     int has_via;

@@ -178,7 +178,9 @@ static void tokenize(const char *name, struct toks *k)
             i++;
         } else if (strcmp(t, "sxm") == 0 || strcmp(t, "hbm") == 0) {
             k->ignored++; /* a form factor or memory kind: "SXM4", "HBM3e" */
-            if (all_digits(next)) {
+            /* "SXM4", but not the memory size after "SXM-": "A100-SXM-64GB" */
+            const char *after = i + 2 < nraw ? raw[i + 2] : "";
+            if (all_digits(next) && strcmp(after, "gb") != 0 && strcmp(after, "gib") != 0) {
                 i++;
                 if (i + 1 < nraw && strcmp(raw[i + 1], "e") == 0)
                     i++;
@@ -310,9 +312,26 @@ static int tier_of(struct toks *q, struct toks *n, size_t *matched)
             worst = M_FUZZY; /* "gtx 1030": the GT 1030 is not a GTX, but meant */
     if (worst == M_FUZZY)
         return GPUNAME_FUZZY;
-    if (worst == M_PREFIX || !same_set(q->s, q->ns, n->s, n->ns))
+    /* series words typed and the name has another: "Quadro 6000" is the
+     * Quadro 6000 (Fermi), and only a longer name of the Quadro RTX 6000 */
+    int more_series = 0;
+    for (size_t i = 0; q->nr && i < n->nr; i++)
+        more_series |= !has(q->r, q->nr, n->r[i]);
+    if (worst == M_PREFIX || more_series || !same_set(q->s, q->ns, n->s, n->ns))
         return GPUNAME_PREFIX;
     return same_set(q->f, q->nf, n->f, n->nf) ? GPUNAME_EXACT : GPUNAME_FORM;
+}
+
+/* Whether the name begins with the query's words, in order: "MI300" is the
+ * start of "MI300X", but "610M" is not the start of "K610M". */
+static int starts_with(const struct toks *q, const struct toks *n)
+{
+    if (n->ns < q->ns)
+        return 0;
+    for (size_t i = 0; i < q->ns; i++)
+        if (strcmp(q->s[i], n->s[i]) != 0)
+            return 0;
+    return 1;
 }
 
 static size_t count_equal(struct toks *q, struct toks *n)
@@ -409,7 +428,7 @@ struct cand {
     int tier;
     size_t extra; /* name tokens the query did not name */
     size_t index; /* table order, the last tie-break */
-    int extends;  /* every query token equal, and the name has more */
+    int extends;  /* the name begins with the query's words and has more */
     size_t equal; /* query tokens equal to a name token */
 };
 
@@ -596,9 +615,9 @@ static void resolve_one(const struct tables *t, const char *query, struct gpunam
         size_t extra = n.ns > matched ? n.ns - matched : 0;
         size_t equal = count_equal(&q, &n);
         if (tier >= 0 && tier != GPUNAME_FUZZY) {
-            /* extends: every query token equal, and the name has more */
+            /* extends: the name begins with the query's words and has more */
             c[nc++] = (struct cand){
-                &t->gpus[i], tier, extra, i, tier == GPUNAME_PREFIX && equal == q.ns, equal};
+                &t->gpus[i], tier, extra, i, tier == GPUNAME_PREFIX && starts_with(&q, &n), equal};
             continue;
         }
         if (matched == 0)

@@ -130,6 +130,12 @@ struct arch_support {
     uint16_t cc;
     struct dotver first_toolkit; /* the first CUDA that knows cc (its driver knows the GPU) */
     char *last_toolkit; /* "11.8": the newest CUDA whose nvcc builds SASS for cc, or NULL */
+    /* NVIDIA's last driver branch for GPUs of cc (470 for Kepler, 580 for
+     * Maxwell to Volta), the newest CUDA it supports, and the first branch
+     * without them (495, 590); 0 when current drivers support cc (or the
+     * drivers come with the system: Tegra). */
+    long last_branch, dropped_in;
+    struct dotver last_branch_cuda;
 };
 
 /* A project's variant rule, a row of data/variant_rules.csv (variant.h). */
@@ -335,6 +341,12 @@ int tables_release_has(const struct release_info *r, const char *variant);
 /* The first toolkit that supports cc (Table 3 row): a driver older than
  * its driver does not know the GPU.  NULL when not known. */
 const struct toolkit *tables_first_toolkit(const struct tables *t, uint16_t cc);
+/* The support row of cc when NVIDIA's drivers for it end at a branch
+ * (arch_support.last_branch), else NULL. */
+const struct arch_support *tables_driver_branch_end(const struct tables *t, uint16_t cc);
+/* Whether a driver version is of a branch after a's last (a driver the GPU
+ * cannot run); 0 when a is NULL. */
+int tables_driver_beyond(const struct arch_support *a, const struct dotver *driver);
 /* The newest CUDA toolkit that still compiles SASS for cc ("11.8"), or
  * NULL when current toolkits do. */
 const char *tables_last_toolkit(const struct tables *t, uint16_t cc);

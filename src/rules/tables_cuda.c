@@ -184,8 +184,14 @@ int tablesi_load_arch_support(const char *dir, struct tables *t, struct wa_error
 {
     static const char file[] = "cuda_arch_support.csv";
     struct csvfile c;
-    static const char *const cols[] = {"compute_capability", "first_toolkit", "last_toolkit", NULL};
-    int idx[3];
+    static const char *const cols[] = {"compute_capability",
+                                       "first_toolkit",
+                                       "last_toolkit",
+                                       "last_driver_branch",
+                                       "last_driver_cuda",
+                                       "dropped_in_branch",
+                                       NULL};
+    int idx[6];
     int rc = datatable_open(dir, file, cols, idx, &c, err);
     if (rc < 0)
         return rc;
@@ -199,6 +205,24 @@ int tablesi_load_arch_support(const char *dir, struct tables *t, struct wa_error
         }
         dotver_parse(c.rows[r][idx[1]], &a->first_toolkit); /* "" leaves n == 0 */
         a->last_toolkit = c.rows[r][idx[2]][0] ? xstrdup(c.rows[r][idx[2]]) : NULL;
+        /* the GPU's last driver branch: all three, or none */
+        const char *lb = c.rows[r][idx[3]], *lc = c.rows[r][idx[4]], *dr = c.rows[r][idx[5]];
+        if (lb[0] || lc[0] || dr[0]) {
+            char *end1, *end2;
+            a->last_branch = strtol(lb, &end1, 10);
+            a->dropped_in = strtol(dr, &end2, 10);
+            if (!lb[0] || *end1 || !dr[0] || *end2 || a->last_branch < 100 ||
+                a->dropped_in <= a->last_branch || dotver_parse(lc, &a->last_branch_cuda) < 0 ||
+                a->last_branch_cuda.n != 2) {
+                rc = wa_error_set(err, WA_ERR_FORMAT,
+                                  "%s line %zu: last_driver_branch \"%s\", last_driver_cuda "
+                                  "\"%s\" and dropped_in_branch \"%s\" must be a branch, its "
+                                  "CUDA (X.Y) and a later branch",
+                                  file, r + 2, lb, lc, dr);
+                free(a->last_toolkit);
+                break;
+            }
+        }
         t->narch_support++;
     }
     csvfile_free(&c);
@@ -211,6 +235,19 @@ const struct toolkit *tables_first_toolkit(const struct tables *t, uint16_t cc)
         if (t->arch_support[i].cc == cc && t->arch_support[i].first_toolkit.n)
             return tables_toolkit(t, &t->arch_support[i].first_toolkit);
     return NULL;
+}
+
+const struct arch_support *tables_driver_branch_end(const struct tables *t, uint16_t cc)
+{
+    for (size_t i = 0; i < t->narch_support; i++)
+        if (t->arch_support[i].cc == cc && t->arch_support[i].last_branch)
+            return &t->arch_support[i];
+    return NULL;
+}
+
+int tables_driver_beyond(const struct arch_support *a, const struct dotver *driver)
+{
+    return a && driver && driver->n && driver->f[0] >= a->dropped_in;
 }
 
 const char *tables_last_toolkit(const struct tables *t, uint16_t cc)

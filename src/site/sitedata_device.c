@@ -208,6 +208,19 @@ json_t *sitedata_device_json(const struct sitedata_device_page *p)
         json_object_set_new(
             x, "stack", r && r->applies && dev->nshown[k] ? stack_feed_json(dev, k) : json_null());
         json_object_set_new(x, "grid", r && r->applies ? relgrid_json(&p->grid[k]) : json_null());
+        /* NVIDIA's last driver branch for the GPU: a driver typed of a
+         * later branch is said not to run it */
+        const struct arch_support *end =
+            r && !p->amd ? tables_driver_branch_end(p->d->t, r->cc) : NULL;
+        if (end) {
+            json_t *b = json_object();
+            json_object_set_new(b, "branch", json_string(r->last_branch));
+            json_object_set_new(b, "cuda", json_string(r->last_branch_cuda));
+            json_object_set_new(b, "dropped_in", json_integer(end->dropped_in));
+            json_object_set_new(x, "last_driver_branch", b);
+        } else {
+            json_object_set_new(x, "last_driver_branch", json_null());
+        }
         json_object_set_new(plats, plat, x);
     }
     json_object_set_new(o, "platforms", plats);

@@ -319,7 +319,14 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
         sitedata_array(&others_type, g, 0, out);
     else if (IS("other_text") && p->other_text)
         tmpl_value_str(p->other_text, out);
-    else if (IS("arm_host"))
+    else if ((IS("last_branch") || IS("last_branch_cuda")) && !g->amd) {
+        /* NVIDIA's last driver branch for it: "R470", "11.4" */
+        const struct arch_support *end = tables_driver_branch_end(p->d->t, g->cc);
+        if (end && IS("last_branch"))
+            tmpl_value_strf(out, "R%ld", end->last_branch);
+        else if (end)
+            tmpl_value_strf(out, "%ld.%ld", end->last_branch_cuda.f[0], end->last_branch_cuda.f[1]);
+    } else if (IS("arm_host"))
         tmpl_value_bool(g->arm_host, out);
     else if (IS("architecture"))
         tmpl_value_str(g->architecture, out);

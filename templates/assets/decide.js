@@ -65,7 +65,8 @@ var wheelarchDecide = (function () {
     return { answer: a || null, base: base, applies: !!(a && a.applies),
              table: a && a.applies && a.by_driver && a.by_driver.length ? a.by_driver : null,
              py: x && x.by_driver_python || {}, cmds: x && x.commands || {},
-             pypi: a && a.pypi || null, release: a ? a.release : null };
+             pypi: a && a.pypi || null, release: a ? a.release : null,
+             last_driver_branch: x && x.last_driver_branch || null };
   }
   function pyTable(pl, py) {
     var t = own(pl.py, py) ? pl.py[py] : undefined;
@@ -117,6 +118,15 @@ var wheelarchDecide = (function () {
       var any = decide(pl, "", py);
       any.badDriver = true;
       return any;
+    }
+    // a driver of a branch after the GPU's last does not run it: the answer
+    // is its last branch's (the tables list no floor beyond it), said so
+    var lb = pl.last_driver_branch;
+    if (drv && lb && parseTyped(drv)[0] >= lb.dropped_in) {
+      var last = decide(pl, "", py);
+      last.beyondBranch = lb;
+      last.given = given;
+      return last;
     }
     if ((!drv && !py) || !table) {
       if (!py || has(pl.base, py)) return from("base", pl.base, { given: given });

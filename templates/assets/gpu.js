@@ -248,10 +248,11 @@
     var drv = input ? input.value.trim() : "", py = pySel ? pySel.value : "";
     if (P) { if (input) P.set("driver", drv); P.set("python", py); }
     if (!loaded) return; /* update runs again when the tables are in */
-    var bad = false, none = true;
+    var bad = false, none = true, beyond = null;
     blocks.forEach(function (b) {
       var ans = D.decide(b.pl, drv, py);
       bad = bad || !!ans.badDriver;
+      beyond = beyond || ans.beyondBranch || null;
       if (!b.div.hidden && ans.kind !== "none") none = false;
       draw(b, ans);
     });
@@ -259,6 +260,7 @@
     out.textContent = (moved ? "This page has no answer for " + name(want) + "; shown: " + name(plat) + ". " : "") +
       (none ? "No build in the data runs on this GPU on " + (plat === "all" ? "these platforms" : name(plat)) + "." :
        bad ? "Type a driver version such as 570.86.15; the answer above is for any driver." :
+       beyond ? "NVIDIA's drivers for this GPU end at " + beyond.branch + " (CUDA " + beyond.cuda + "): driver " + drv + " is of a later branch, which does not run it. The answer above is for its last branch" + (py ? " and Python " + py : "") + "." :
        drv || py ? "The answer above is for " + g + "." : "The answer above is for any driver from its floor and any Python it has wheels for.");
   }
   form.hidden = false;

@@ -76,7 +76,8 @@
         i++;
       } else if (t === "sxm" || t === "hbm") {
         k.ignored++;
-        if (isDigits(next)) {
+        var after = i + 2 < raw.length ? raw[i + 2] : "";
+        if (isDigits(next) && after !== "gb" && after !== "gib") {
           i++;
           if (i + 1 < raw.length && raw[i + 1] === "e") i++;
         }
@@ -150,6 +151,13 @@
     for (var i = 0; i < a.length; i++) if (count(a, a[i]) !== count(b, a[i])) return false;
     return true;
   }
+  // the name begins with the query's words: "MI300" starts "MI300X",
+  // "610M" does not start "K610M"
+  function startsWith(q, n) {
+    if (n.s.length < q.s.length) return false;
+    for (var i = 0; i < q.s.length; i++) if (q.s[i] !== n.s[i]) return false;
+    return true;
+  }
   function countEqual(q, n) {
     var k = 0;
     for (var i = 0; i < q.s.length; i++) if (n.s.indexOf(q.s[i]) >= 0) k++;
@@ -183,7 +191,10 @@
     }
     for (i = 0; i < q.r.length; i++) if (n.r.indexOf(q.r[i]) < 0) worst = M_FUZZY;
     if (worst === M_FUZZY) return FUZZY;
-    if (worst === M_PREFIX || !sameSet(q.s, n.s)) return PREFIX;
+    // series words typed and the name has another: "Quadro 6000" is not
+    // the whole name of the Quadro RTX 6000
+    var moreSeries = q.r.length > 0 && n.r.some(function (w) { return q.r.indexOf(w) < 0; });
+    if (worst === M_PREFIX || moreSeries || !sameSet(q.s, n.s)) return PREFIX;
     return sameSet(q.f, n.f) ? EXACT : FORM;
   }
 
@@ -300,7 +311,7 @@
       var equal = countEqual(q, n);
       if (tier >= 0 && tier !== FUZZY) {
         c.push({ gpu: g, tier: tier, extra: extra, index: index,
-                 extends: tier === PREFIX && equal === q.s.length, equal: equal });
+                 extends: tier === PREFIX && startsWith(q, n), equal: equal });
       } else if (out.matched) {
         near.push({ gpu: g, tier: tier < 0 ? 1 : 0, extra: extra, index: index, equal: equal,
                     matched: out.matched });

@@ -186,6 +186,7 @@
       /* what the answer is for, when it is not what was set */
       if (lost) c.appendChild(el("p", "This GPU's driver and Python tables did not load: the answer below is for any driver and Python.", "small"));
       else if (ans.badDriver) c.appendChild(el("p", "“" + g.driver + "” is not a driver version (nvidia-smi shows one such as 570.86.15): the answer below is for any driver.", "small"));
+      else if (ans.beyondBranch) c.appendChild(el("p", "NVIDIA's drivers for this GPU end at " + ans.beyondBranch.branch + " (CUDA " + ans.beyondBranch.cuda + "): driver " + g.driver + " is of a later branch, which does not run it. The answer below is for its last branch.", "small"));
       var p = el("p", null, "headline");
       if (wait) {
         p.textContent = names[plat] + ": finding the answer for " + (g.driver ? "driver " + g.driver : "") + (g.driver && g.python ? " and " : "") + (g.python ? "Python " + g.python : "") + "…";

@@ -410,8 +410,10 @@ print("home page with its assets: %d bytes (%d gzipped); the filter's scripts %d
       (total, total_gz, lazy, lazy_gz))
 c.ok(total_gz < 20 * 1024, "home page with everything it loads under 20 KB gzipped (%d bytes)" % total_gz)
 c.ok(total_gz + lazy_gz < 32 * 1024, "and with what the filter loads under 32 KB gzipped (%d bytes)" % (total_gz + lazy_gz))
-c.ok(total < 112 * 1024, "home page with everything it loads under 112 KB as it is (%d bytes)" % total)
-c.ok(total + lazy < 190 * 1024, "and with what the filter loads under 190 KB as it is (%d bytes)" % (total + lazy))
+# (the GPU list grew by 83 Fermi names in issue 45: 108.7 KB -> 116.7 KB raw,
+# 17.5 KB -> 18.4 KB gzipped; what travels is the gzipped size)
+c.ok(total < 124 * 1024, "home page with everything it loads under 124 KB as it is (%d bytes)" % total)
+c.ok(total + lazy < 200 * 1024, "and with what the filter loads under 200 KB as it is (%d bytes)" % (total + lazy))
 c.ok("assets/answers.js" not in loaded, "the answers load only when the filter is used")
 # Every GPU page at most 40 KB of HTML before compression (the grid and the
 # answer; the whole history is on its device page), and what its scripts

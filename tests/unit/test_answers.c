@@ -47,6 +47,7 @@ enum {
     I_MACHINE_RUNS,         /* several GPUs: the machine's answer runs on every one */
     I_MACHINE_FALLBACK,     /* several GPUs: the newest older release that runs on all */
     I_MACHINE_SAYS,         /* several GPUs: a GPU the driver keeps out is said to be */
+    I_BRANCH_CAP,           /* no driver beyond the GPU's last branch, unless said so */
     I_COUNT
 };
 static const char *const names[I_COUNT] = {
@@ -63,6 +64,8 @@ static const char *const names[I_COUNT] = {
     "several GPUs: the machine's answer runs on every GPU (driver and Python included)",
     "several GPUs: without one, the fallback is the newest older release that runs on all",
     "several GPUs: a GPU that only the driver keeps out is said to be, with its step",
+    "no driver required, recommended or listed is of a branch after the GPU's last, unless "
+    "the sentence names that limit",
 };
 static long fails[I_COUNT], checks[I_COUNT];
 static struct invariants inv = {names, checks, fails, I_COUNT};
@@ -162,6 +165,72 @@ static const char *install_driver(const struct answer_install *i)
     return i->floor[0] ? i->floor : i->res.min_driver;
 }
 
+/* Whether a driver text is of a branch after the GPU's last (the answer's
+ * last_branch, "R470"): a driver it cannot run. */
+static int beyond_last(const struct answer_result *a, const char *driver)
+{
+    struct dotver d;
+    if (!a->last_branch[0] || !driver || !driver[0] || dotver_parse(driver, &d) < 0)
+        return 0;
+    const struct arch_support *end = tables_driver_branch_end(&T, a->cc);
+    return tables_driver_beyond(end, &d);
+}
+
+/* Every driver an answer requires, recommends or lists is one the GPU can
+ * run, or its sentence names the branch limit. */
+static void check_branch_cap(const struct answer_result *a, const char *label)
+{
+    char what[1024];
+    if (!a->last_branch[0])
+        return;
+    const struct answer_install *ins[] = {a->recommendation, a->fallback, a->newest_with_code};
+    for (size_t i = 0; i < 3; i++) {
+        if (!ins[i])
+            continue;
+        snprintf(what, sizeof what, "%s %s: %s %s needs %s (recommended %s), last branch %s", label,
+                 a->version, ins[i]->row->variant, ins[i]->pin, install_driver(ins[i]),
+                 ins[i]->res.full_driver, a->last_branch);
+        check(I_BRANCH_CAP,
+              !beyond_last(a, install_driver(ins[i])) && !beyond_last(a, ins[i]->res.full_driver),
+              what);
+    }
+    for (size_t i = 0; i < a->nby_driver; i++) {
+        snprintf(what, sizeof what, "%s %s: driver table row %s, last branch %s", label, a->version,
+                 a->by_driver[i].floor, a->last_branch);
+        check(I_BRANCH_CAP, !beyond_last(a, a->by_driver[i].floor), what);
+    }
+    for (size_t p = 0; p < a->npy_tables; p++)
+        for (size_t i = 0; i < a->py_tables[p].nrows; i++) {
+            snprintf(what, sizeof what, "%s %s: driver table row %s for a Python, last branch %s",
+                     label, a->version, a->py_tables[p].rows[i].floor, a->last_branch);
+            check(I_BRANCH_CAP, !beyond_last(a, a->py_tables[p].rows[i].floor), what);
+        }
+    for (size_t i = 0; i < a->nchange; i++) {
+        snprintf(what, sizeof what, "%s %s: change step needs driver %s, last branch %s", label,
+                 a->version, a->change[i].min_driver, a->last_branch);
+        check(I_BRANCH_CAP, !beyond_last(a, a->change[i].min_driver), what);
+    }
+    for (size_t i = 0; i < a->nrows; i++) {
+        const struct answer_row *x = &a->rows[i];
+        int runs_code = x->v.code == COMPAT_NATIVE || x->v.code == COMPAT_PTX_JIT ||
+                        x->v.code == COMPAT_PARTIAL;
+        snprintf(what, sizeof what, "%s %s: row %s code %s needs %s/%s, reason \"%s\"", label,
+                 a->version, x->row->variant, compat_verdict_name(x->v.code), x->v.res.min_driver,
+                 x->v.res.needed_driver, x->v.res.reason);
+        if (runs_code)
+            check(I_BRANCH_CAP,
+                  !beyond_last(a, x->v.res.needed_driver) && !beyond_last(a, x->v.res.full_driver),
+                  what);
+        else if (x->v.res.beyond_branch)
+            check(I_BRANCH_CAP, strstr(x->v.res.reason, a->last_branch) != NULL, what);
+    }
+    if (a->pypi.present && a->pypi.runs) {
+        snprintf(what, sizeof what, "%s %s: plain pip said to run, needing %s", label, a->version,
+                 a->pypi.min_driver);
+        check(I_BRANCH_CAP, !beyond_last(a, a->pypi.min_driver), what);
+    }
+}
+
 /* The invariants on one answer, read from the typed answer (answer.h);
  * the JSON written from it is query.golden's and query.e2e's to check. */
 static void one(const struct query_options *o, const struct dotver *driver, const char *label)
@@ -258,6 +327,7 @@ static void one(const struct query_options *o, const struct dotver *driver, cons
         check(I_CHANGE_DRIVER, a2 && a2->recommendation, what);
         answer_free(a2);
     }
+    check_branch_cap(a, label);
     answer_free(a);
 }
 
