@@ -130,6 +130,7 @@ int cli_scan(int argc, char **argv);
 int cli_crawl(int argc, char **argv);
 int cli_query(int argc, char **argv);
 int cli_doctor(int argc, char **argv);
+int cli_explain(int argc, char **argv);
 int cli_variants(int argc, char **argv);
 int cli_build(int argc, char **argv);
 int cli_update(int argc, char **argv);

@@ -108,8 +108,14 @@ static void print_doctor(const json_t *r, const struct machine *m)
         }
         json_t *fix = json_object_get(x, "fix");
         json_t *c = json_object_get(fix, "commands");
+        const char *drv = json_string_value(json_object_get(fix, "driver"));
+        if (drv)
+            printf("  fix: update the NVIDIA driver to %s or newer: then this build runs as it "
+                   "is\n",
+                   drv);
         if (json_is_object(fix) && json_is_string(json_object_get(c, "pip"))) {
-            printf("  fix: the %s build (%s):\n    %s\n    %s\n",
+            printf("  %s the %s build (%s):\n    %s\n    %s\n",
+                   drv ? "or, with this driver," : "fix:",
                    json_string_value(json_object_get(fix, "index")),
                    json_string_value(json_object_get(fix, "verdict")),
                    json_string_value(json_object_get(c, "pip")),
@@ -119,7 +125,8 @@ static void print_doctor(const json_t *r, const struct machine *m)
                 printf("    (uv's --torch-backend needs uv %s or newer; with an older uv, put uv "
                        "in front of the pip line)\n",
                        uv_from);
-        } else if (strcmp(json_string_value(json_object_get(x, "verdict")), "native") != 0) {
+        } else if (!drv &&
+                   strcmp(json_string_value(json_object_get(x, "verdict")), "native") != 0) {
             printf("  fix: wheelarch knows no build of it that runs better here; build it from "
                    "source for this GPU\n");
         }
@@ -154,6 +161,13 @@ static void print_doctor(const json_t *r, const struct machine *m)
     }
     int ex = (int)json_integer_value(json_object_get(r, "exit"));
     size_t unchecked = json_array_size(json_object_get(r, "without_record"));
+    size_t checked = json_array_size(json_object_get(r, "distributions"));
+    if (!checked && ex == DOCTOR_EXIT_INCOMPLETE && !unchecked &&
+        !json_array_size(json_object_get(r, "incomplete"))) {
+        printf("\nnothing to check: no installed distribution has GPU code (a CPU-only build of "
+               "torch, or not the environment meant? --python PATH checks another's)\n");
+        return;
+    }
     printf("\n%s\n", ex == DOCTOR_EXIT_OK && unchecked
                          ? "everything checked runs natively; see above for what could not be "
                            "checked"

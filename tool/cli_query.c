@@ -59,13 +59,16 @@ static void print_jetson_builds(const struct answer_guidance *g)
 static void print_install_commands(const struct answer_install *rec)
 {
     print_installcmd(&rec->commands.install, "  ");
-    if (rec->torchvision && rec->commands.with_companions.pip_line) {
-        const char *ta = rec->torchaudio;
-        printf("  with torchvision %s%s%s:\n    %s\n", rec->torchvision,
-               ta ? " and torchaudio " : "", ta ? ta : "", rec->commands.with_companions.pip_line);
+    if (rec->commands.with_companions.pip_line) {
+        const char *tv = rec->torchvision, *ta = rec->torchaudio;
+        printf("  with %s%s%s%s%s:\n    %s\n", tv ? "torchvision " : "", tv ? tv : "",
+               tv && ta ? " and " : "", ta ? "torchaudio " : "", ta ? ta : "",
+               rec->commands.with_companions.pip_line);
         if (rec->companion_note && *rec->companion_note)
             printf("    (%s)\n", rec->companion_note);
     }
+    if (rec->companions_omitted)
+        printf("  (%s)\n", rec->companions_omitted);
     printf("  source: %s", dbview_row_provenance(rec->row));
     if (rec->res.min_driver[0])
         printf("; needs NVIDIA driver %s or newer", rec->res.min_driver);
@@ -153,9 +156,17 @@ static void print_text(const struct answer_result *o)
                        ? o->by_driver[i].commands.install.pip_line
                        : "");
     }
-    if (o->pypi.present)
-        printf("plain `pip install %s` (PyPI, %s %s build): %s\n", o->project, o->pypi.release,
-               o->pypi.build, o->pypi.runs ? "runs on this GPU" : o->pypi.reason);
+    if (o->pypi.present) {
+        /* "a cu130 build", "a CPU-only build"; none: PyPI has no wheel */
+        const char *b = o->pypi.build;
+        if (strcmp(b, "none") == 0)
+            printf("plain `pip install %s` (PyPI, %s): %s\n", o->project, o->pypi.release,
+                   o->pypi.reason);
+        else
+            printf("plain `pip install %s` (PyPI, %s %s build): %s\n", o->project, o->pypi.release,
+                   strcmp(b, "cpu") == 0 ? "CPU-only" : b,
+                   o->pypi.runs ? "runs on this GPU" : o->pypi.reason);
+    }
     if (o->nlast_native) {
         printf("newest release with native code, per variant:");
         for (size_t i = 0; i < o->nlast_native; i++)
@@ -170,6 +181,11 @@ static void print_text(const struct answer_result *o)
         printf("what to change, cheapest first:\n");
         for (size_t i = 0; i < o->nchange; i++)
             printf("  - %s\n", o->change[i].text);
+    }
+    if (o->self_build.present) {
+        printf("build it yourself:\n");
+        for (size_t i = 0; i < o->self_build.nsteps; i++)
+            printf("  - %s\n", o->self_build.steps[i]);
     }
     if (o->source_build.present) {
         printf("no official build has code for this GPU:\n");

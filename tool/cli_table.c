@@ -133,6 +133,19 @@ static const struct cli_option variants_options[] = {
     {NULL, 0, NULL, NULL, 0},
 };
 
+static const struct cli_option explain_options[] = {
+    {"driver", 0, "VERSION", "the NVIDIA driver, when the text has no nvidia-smi header", 0},
+    {"python", 0, "X.Y|PATH|any", "the Python to answer for (default: any)", 0},
+    {"platform", 0, "P", "linux-x86_64, linux-aarch64 or windows-x86_64 (default: this machine's)",
+     0},
+    {"cache", 0, "DIR", "the database folder (default: cache)", 0},
+    {"json", 0, NULL,
+     "print one JSON line of what was read (messages, gpu, device, installed_arch_list, "
+     "installed_verdict, driver), then query --json's answer on the next",
+     0},
+    {NULL, 0, NULL, NULL, 0},
+};
+
 static const struct cli_option build_options[] = {
     {"cache", 0, "DIR", "database folder (default: cache)", 0},
     {"out", 0, "DIR",
@@ -286,11 +299,29 @@ const struct cli_command cli_commands[] = {
      "installed build, from the database or PyTorch's declared lists (no network). Exit status "
      "0 when everything runs natively, 4 when something only runs through PTX JIT, 5 when "
      "nothing checked fails but something could not be checked (each named: a limit hit, a "
-     "METADATA that cannot be read, a listed file that cannot be read or scanned), 1 when "
+     "METADATA that cannot be read, a listed file that cannot be read or scanned) or when "
+     "nothing could be checked at all (no installed distribution has GPU code: a CPU-only "
+     "torch, or another environment than meant), 1 when "
      "something will fail, 6 when --verify found the driver disagreeing with the rules, 2 for "
      "a usage error (also when --python does not answer within 30 s): it can gate a CI job or a "
      "container's start.",
      "wheelarch doctor --python .venv/bin/python", doctor_options, cli_doctor},
+    {"explain", "[TEXT... | -] [--driver V] [--python X.Y] [--platform P] [--json]",
+     "Read a pasted error or warning and answer for the GPU and driver it names.",
+     "TEXT is the error as you have it (operands, or standard input when there are none or '-'): "
+     "torch's warnings (\"... with CUDA capability sm_61 is not compatible with the current "
+     "PyTorch installation\", \"... which is of cuda capability 3.5. PyTorch no longer "
+     "supports this GPU\", torch 2.11's capability table), \"no kernel image is available for "
+     "execution on the device\", \"the provided PTX was compiled with an unsupported "
+     "toolchain\", \"CUDA driver version is insufficient for CUDA runtime version\", \"Torch "
+     "not compiled with CUDA enabled\", ROCm's \"invalid device function\" and "
+     "HSA_OVERRIDE_GFX_VERSION, and nvidia-smi's header, table, -L and --query-gpu lines. It "
+     "prints what it read (GPU, compute capability, driver, the installed build's arch list), "
+     "what each message means, the installed build judged against the arch list the warning "
+     "prints, then query's answer for that GPU and driver. Exit status as query's; 1 when the "
+     "text names no GPU (it says what to paste), 2 when it holds nothing it knows.",
+     "python -c 'import torch; torch.zeros(1).cuda()' 2>&1 | wheelarch explain", explain_options,
+     cli_explain},
     {"variants", "[--gpu NAME... | --cc X.Y] [--driver V] [--json]",
      "Print the wheel-variant properties (PEP 825) this machine's GPUs and driver support.",
      "One line per property, NAMESPACE :: FEATURE :: VALUE, as a variant provider reports them: "

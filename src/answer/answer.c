@@ -60,6 +60,7 @@ void answer_install_free(struct answer_install *i)
     free(i->reason);
     free(i->torchvision);
     free(i->torchaudio);
+    free(i->companions_omitted);
     answer_commands_free(&i->commands);
 }
 
@@ -101,6 +102,8 @@ void answer_free(struct answer_result *a)
         installcmd_free(&a->guidance.jetson_commands[i]);
     for (size_t i = 0; i < a->source_build.nsteps; i++)
         free(a->source_build.steps[i]);
+    for (size_t i = 0; i < a->self_build.nsteps; i++)
+        free(a->self_build.steps[i]);
     free(a);
 }
 
@@ -116,5 +119,6 @@ void answer_install_copy(struct answer_install *dst, const struct answer_install
     dst->reason = dup_or_null(src->reason);
     dst->torchvision = dup_or_null(src->torchvision);
     dst->torchaudio = dup_or_null(src->torchaudio);
+    dst->companions_omitted = dup_or_null(src->companions_omitted);
     answer_commands_copy(&dst->commands, &src->commands);
 }

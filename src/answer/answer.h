@@ -57,6 +57,11 @@ struct answer_install {
      * (borrowed, "" for none). */
     char *torchvision, *torchaudio;
     const char *companion_note;
+    /* A companion left out of the command because the data says it has no
+     * wheel for this index on this platform, in words ("torchaudio 0.3.2:
+     * torchaudio had no Windows wheels before 0.6.0 ..."), owned; NULL when
+     * none is. */
+    char *companions_omitted;
     struct answer_commands commands;
 };
 
@@ -112,12 +117,17 @@ struct answer_native {
     char pin[64];
 };
 
-/* Where to go when no official build has code for the GPU. */
+/* Where to go when no official build has code for the GPU (way_forward),
+ * or when its official builds end before the Python or the releases of
+ * today (self_build: they stop at an older release, or none has a wheel
+ * for the Python asked about): a source build with the toolkit, arch list
+ * and driver branch that still support the GPU, and how to check a
+ * community build. */
 struct answer_source_build {
     int present;
     const char *last_toolkit; /* borrowed: the newest CUDA that compiles for it, or NULL */
     char arch_list[16];       /* "3.5", "gfx803" */
-    char *steps[2];           /* owned */
+    char *steps[3];           /* owned */
     size_t nsteps;
 };
 
@@ -194,6 +204,7 @@ struct answer_result {
     struct answer_native *last_native;
     size_t nlast_native;
     struct answer_source_build source_build;
+    struct answer_source_build self_build;
     struct answer_guidance guidance;
     const char *notes[ANSWER_NOTES_MAX]; /* static strings */
     size_t nnotes;

@@ -151,11 +151,13 @@ json_t *answer_install_json(const struct answer_result *a, const struct answer_i
     set_provenance(x, r);
     json_object_set_new(x, "python_versions", pythons_json(&i->pythons));
     json_object_set_new(x, "commands", answer_commands_json(&i->commands));
-    if (i->torchvision) {
+    if (i->torchvision || i->torchaudio || i->companions_omitted) {
         json_t *k = json_object();
-        json_object_set_new(k, "torchvision", json_string(i->torchvision));
+        json_object_set_new(k, "torchvision", str_or_null(i->torchvision));
         json_object_set_new(k, "torchaudio", str_or_null(i->torchaudio));
         json_object_set_new(k, "note", str_or_null(i->companion_note));
+        /* a companion the data has no wheel of here, and why */
+        json_object_set_new(k, "omitted", str_or_null(i->companions_omitted));
         json_object_set_new(x, "companions", k);
     }
     if (i->floor[0])
@@ -371,6 +373,7 @@ json_t *answer_json(const struct answer_result *a)
         json_array_append_new(ln, answer_native_json(&a->last_native[i]));
     json_object_set_new(out, "last_native", ln);
     json_object_set_new(out, "way_forward", answer_source_build_json(&a->source_build));
+    json_object_set_new(out, "build_from_source", answer_source_build_json(&a->self_build));
     json_object_set_new(out, "guidance", answer_guidance_json(&a->guidance));
     json_t *notes = json_array();
     for (size_t i = 0; i < a->nnotes; i++)

@@ -245,6 +245,8 @@ struct answer_result *query_answer(const struct dbview *v, const struct query_op
         qi_last_native(&c, out);
         if (code.row < 0)
             qi_source_build(&c, &out->source_build);
+        else
+            qi_self_build(&c, &code, qi_python_blocks(&c, rk, exact), &out->self_build);
     }
     qi_pypi_answer(&c, rk, exact, applies, &out->pypi);
     qi_guidance(&c, tegra, arm_host && !applies, &out->guidance);

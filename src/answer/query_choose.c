@@ -554,13 +554,36 @@ static void add_companions(const struct qctx *c, struct answer_install *in)
     const struct companion *k = tables_companion(c->v->t, ver);
     if (!k)
         return;
-    in->torchvision = companion_pin(k->torchvision, whole);
-    in->torchaudio = k->torchaudio ? companion_pin(k->torchaudio, whole) : NULL;
     in->companion_note = k->notes;
-    const struct installcmd_req reqs[] = {
-        {"torch", in->pin}, {"torchvision", in->torchvision}, {"torchaudio", in->torchaudio}};
-    installcmd_make(&in->commands.with_companions, c->v->t, reqs, in->torchaudio ? 3 : 2,
-                    in->index_url, 0);
+    /* a companion is pinned only where the data says it has a wheel of
+     * this index on this platform; else it is left out, and said so */
+    const char *names[2] = {"torchvision", "torchaudio"};
+    const char *versions[2] = {k->torchvision, k->torchaudio};
+    char *pins[2] = {NULL, NULL};
+    struct strbuf omitted = STRBUF_INIT;
+    for (int i = 0; i < 2; i++) {
+        if (!versions[i])
+            continue;
+        const char *why;
+        if (tables_companion_has(c->v->t, names[i], versions[i], c->o->platform, in->row->variant,
+                                 &why)) {
+            pins[i] = companion_pin(versions[i], whole);
+        } else {
+            strbuf_addf(&omitted, "%s%s %s is not pinned: %s", omitted.len ? "; " : "", names[i],
+                        versions[i], why);
+        }
+    }
+    in->torchvision = pins[0];
+    in->torchaudio = pins[1];
+    in->companions_omitted = omitted.len ? xstrdup(strbuf_str(&omitted)) : NULL;
+    strbuf_free(&omitted);
+    struct installcmd_req reqs[3] = {{"torch", in->pin}};
+    size_t nreq = 1;
+    for (int i = 0; i < 2; i++)
+        if (pins[i])
+            reqs[nreq++] = (struct installcmd_req){names[i], pins[i]};
+    if (nreq > 1)
+        installcmd_make(&in->commands.with_companions, c->v->t, reqs, nreq, in->index_url, 0);
 }
 
 /* The install of choice a, with why it was chosen (copied). */

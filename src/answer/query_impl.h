@@ -154,6 +154,15 @@ void qi_python_tables(struct qctx *c, size_t rk, const char *exact, struct answe
 void qi_pypi_answer(const struct qctx *c, size_t k, const char *exact, int applies,
                     struct answer_pypi *p);
 void qi_last_native(const struct qctx *c, struct answer_result *out);
+/* Whether a Python was asked for and no release with code for the GPU
+ * has a wheel for it, whatever the driver. */
+int qi_python_blocks(const struct qctx *c, size_t rk, const char *exact);
+/* The self-built way forward for a GPU whose official builds end before
+ * today's releases or the Python asked about (code: the newest release
+ * with code; python_blocks: no build with code has a wheel for the
+ * Python). */
+void qi_self_build(const struct qctx *c, const struct choice *code, int python_blocks,
+                   struct answer_source_build *x);
 void qi_source_build(const struct qctx *c, struct answer_source_build *x);
 void qi_guidance(const struct qctx *c, int tegra, int arm_only, struct answer_guidance *g);
 int qi_newest_with_code(const struct qctx *c, struct choice *a);

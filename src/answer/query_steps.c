@@ -321,6 +321,90 @@ void qi_source_build(const struct qctx *c, struct answer_source_build *x)
                                     "or URL>");
 }
 
+int qi_python_blocks(const struct qctx *c, size_t rk, const char *exact)
+{
+    if (!c->py)
+        return 0;
+    struct choice t;
+    qi_answer_for_py(c, rk, exact, 0, NULL, 1, &t);
+    return t.row < 0;
+}
+
+void qi_self_build(const struct qctx *c, const struct choice *code, int python_blocks,
+                   struct answer_source_build *x)
+{
+    memset(x, 0, sizeof *x);
+    if (code->row < 0 || c->nrel == 0)
+        return; /* no code at all: the way forward (qi_source_build) says it */
+    const struct dbview_row *last = c->rows[code->row];
+    int dropped = strcmp(last->release, c->releases[0]) != 0;
+    if (!dropped && !python_blocks)
+        return;
+    x->present = 1;
+    compat_cc_string(c->o->cc, x->arch_list, sizeof x->arch_list);
+    const char *ccs = x->arch_list, *project = c->o->project;
+    char why[160];
+    if (python_blocks) {
+        char pys[16];
+        tables_python_format(c->o->python, c->o->python_free_threaded, pys, sizeof pys);
+        snprintf(why, sizeof why, "for Python %s", pys);
+    } else {
+        snprintf(why, sizeof why, "for a newer Python or release than its official builds");
+    }
+    if (c->amd) {
+        x->steps[x->nsteps++] = xasprintf(
+            "Build %s from source %s with ROCm and PYTORCH_ROCM_ARCH=%s, with a ROCm release that "
+            "still supports this processor (%s %s from %s is the newest official build with code "
+            "for it)",
+            project, why, ccs, project, code->pin, last->variant);
+    } else {
+        const char *lt = tables_last_toolkit(c->v->t, c->o->cc);
+        const struct arch_support *end = tables_driver_branch_end(c->v->t, c->o->cc);
+        struct strbuf b = STRBUF_INIT;
+        strbuf_addf(&b, "Build %s from source %s", project, why);
+        if (lt)
+            strbuf_addf(&b,
+                        " with CUDA %s or older (the newest toolkit that still compiles for "
+                        "compute capability %s)",
+                        lt, ccs);
+        strbuf_addf(&b, " and TORCH_CUDA_ARCH_LIST=\"%s\"", ccs);
+        /* the newest release officially built with such a toolkit: the
+         * newest a source build is known to support it */
+        struct dotver ltd;
+        const char *built = NULL;
+        if (lt && dotver_parse(lt, &ltd) == 0)
+            for (size_t i = 0; i < c->n; i++) {
+                const struct dbview_row *r = c->rows[i];
+                if (r->cuda.n && dotver_cmp(&r->cuda, &ltd) <= 0 &&
+                    (!built || dotver_cmp_str(r->release, built) > 0))
+                    built = r->release;
+            }
+        if (built)
+            strbuf_addf(&b, " (%s %s is the newest release PyTorch built with CUDA %s)", project,
+                        built, lt);
+        if (end) {
+            strbuf_addf(&b, "; run it with an R%ld driver, this GPU's last branch (CUDA %ld.%ld)",
+                        end->last_branch, end->last_branch_cuda.f[0], end->last_branch_cuda.f[1]);
+            struct dotver ltv;
+            if (lt && dotver_parse(lt, &ltv) == 0 && ltv.n >= 2 &&
+                ltv.f[0] == end->last_branch_cuda.f[0] && ltv.f[1] > end->last_branch_cuda.f[1])
+                strbuf_addf(&b,
+                            ", on which a CUDA %s build runs through minor-version "
+                            "compatibility",
+                            lt);
+        }
+        strbuf_addf(&b, ". %s %s from the %s index is the newest official build with code for it",
+                    project, code->pin, last->variant);
+        x->steps[x->nsteps++] = xstrdup(strbuf_str(&b));
+        strbuf_free(&b);
+        x->last_toolkit = lt;
+    }
+    x->steps[x->nsteps++] = xstrdup("Community builds for older GPUs are unofficial, and "
+                                    "wheelarch has checked none: before installing one, check "
+                                    "that it has code for this GPU with wheelarch scan <wheel "
+                                    "file or URL>");
+}
+
 void qi_guidance(const struct qctx *c, int tegra, int arm_only, struct answer_guidance *g)
 {
     memset(g, 0, sizeof *g);
@@ -547,6 +631,13 @@ void qi_change_steps(const struct qctx *c, size_t rk, const char *exact, const s
         snprintf(x->pin, sizeof x->pin, "%s", runs->pin);
         x->index = r->variant;
         free(u);
+    }
+    if (code->row >= 0 && runs->row < 0 && qi_python_blocks(c, rk, exact)) {
+        /* no official build with code has a wheel for this Python */
+        char pys[16];
+        tables_python_format(c->o->python, c->o->python_free_threaded, pys, sizeof pys);
+        struct answer_change *x = new_change(out, ANSWER_CHANGE_SOURCE);
+        x->text = xasprintf("or build %s from source for Python %s (see below)", project, pys);
     }
     if (code->row < 0) {
         char ccs[16];

@@ -597,6 +597,10 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
         tables_variant_cuda(variant, &cuda);
         json_t *vs = json_array();
         int worst = COMPAT_NATIVE;
+        /* the driver the code needs where only the driver keeps it from
+         * running (the highest over the GPUs) */
+        char need_driver[32] = "";
+        struct dotver need = {0};
         for (size_t g = 0; g < o->ngpus; g++) {
             struct compat_query q = {0};
             q.cc = o->gpus[g].o.cc;
@@ -608,6 +612,13 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
             compat_judge(o->t, &q, &row.code, &cuda, &res);
             if (res.verdict > worst)
                 worst = res.verdict;
+            struct dotver nd;
+            if (res.verdict == COMPAT_DRIVER_TOO_OLD && res.needed_driver[0] &&
+                dotver_parse(res.needed_driver, &nd) == 0 &&
+                (!need.n || dotver_cmp(&nd, &need) > 0)) {
+                need = nd;
+                wa_strlcpy(need_driver, res.needed_driver, sizeof need_driver);
+            }
             json_array_append_new(
                 vs,
                 json_pack("{s:s,s:I,s:s,s:s,s:s,s:s*}", "gpu", o->gpus[g].label, "count",
@@ -624,7 +635,17 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
                               "gpu_files", (json_int_t)d->gpu_files, "libraries", libs, "verdicts",
                               vs, "verdict", compat_verdict_name(worst));
         free(site);
-        json_object_set_new(x, "fix", worst == COMPAT_NATIVE ? json_null() : fix_for(o, d));
+        json_t *fix = worst == COMPAT_NATIVE ? json_null() : fix_for(o, d);
+        if (need_driver[0] && worst == COMPAT_DRIVER_TOO_OLD) {
+            /* the code runs once the driver is updated: that is the fix,
+             * and a build that runs with this driver the other way */
+            if (!json_is_object(fix)) {
+                json_decref(fix);
+                fix = json_object();
+            }
+            json_object_set_new(fix, "driver", json_string(need_driver));
+        }
+        json_object_set_new(x, "fix", fix);
         if (cv) {
             json_t *vj = verify_dist(cv, o->t, d);
             disagree += (size_t)json_integer_value(json_object_get(vj, "disagreements"));
@@ -638,9 +659,13 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
         free(lrows);
     }
     /* what will fail, then what could not be checked, then what is slow */
+    /* nothing with GPU code (a CPU-only build, or another environment than
+     * meant): nothing was checked, which is not "everything runs" */
     int status = disagree                      ? DOCTOR_EXIT_DISAGREE
                  : worst_all > COMPAT_PTX_JIT  ? DOCTOR_EXIT_FAIL
                  : json_array_size(incomplete) ? DOCTOR_EXIT_INCOMPLETE
+                 : json_array_size(list) == 0 && json_array_size(unread) == 0
+                     ? DOCTOR_EXIT_INCOMPLETE
                  : worst_all == COMPAT_PTX_JIT ? DOCTOR_EXIT_JIT
                                                : DOCTOR_EXIT_OK;
     json_t *sites = json_array();

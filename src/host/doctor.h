@@ -41,7 +41,8 @@
 #define DOCTOR_EXIT_JIT 4
 /* Nothing fails, but something could not be checked: a limit below was
  * hit, or a .dist-info's METADATA or RECORD could not be read ("incomplete"
- * in the report names each). */
+ * in the report names each); or nothing was checked at all (no installed
+ * distribution has GPU code: "distributions" is empty). */
 #define DOCTOR_EXIT_INCOMPLETE 5
 /* --verify: the driver loaded a module otherwise than the rules say (the
  * report names the first of each distribution): the static verdict of

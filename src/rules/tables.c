@@ -116,6 +116,8 @@ int tables_load(const char *dir, struct tables *t, struct wa_error *err)
     if (rc == 0)
         rc = tablesi_load_companions(dir, t, err);
     if (rc == 0)
+        rc = tablesi_load_companion_platforms(dir, t, err);
+    if (rc == 0)
         rc = observed_load(dir, t, err);
     if (rc == 0)
         rc = schedule_load(dir, t, err);
@@ -229,6 +231,15 @@ void tables_free(struct tables *t)
         free(t->companions[i].source);
     }
     free(t->companions);
+    for (size_t i = 0; i < t->ncompanion_platforms; i++) {
+        struct companion_platform *x = &t->companion_platforms[i];
+        free(x->project);
+        free(x->platform);
+        free(x->first_version);
+        free(x->notes);
+        free(x->source);
+    }
+    free(t->companion_platforms);
     free(t->releases);
     memset(t, 0, sizeof *t);
 }

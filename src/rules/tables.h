@@ -186,6 +186,13 @@ struct companion {
     char *notes, *source;
 };
 
+/* The first version of a companion with GPU wheels on a platform
+ * (data/pytorch_companion_platforms.csv): torchaudio's Windows wheels
+ * start at 0.6.0. */
+struct companion_platform {
+    char *project, *platform, *first_version, *notes, *source;
+};
+
 struct observed;
 struct schedule;
 struct jetson_build;
@@ -226,6 +233,8 @@ struct tables {
     size_t npythons;
     struct companion *companions;
     size_t ncompanions;
+    struct companion_platform *companion_platforms;
+    size_t ncompanion_platforms;
     struct observed *observed; /* published get_arch_list() outputs (observed.h) */
     size_t nobserved;
     struct schedule *schedule; /* scheduled releases (schedule.h) */
@@ -271,6 +280,14 @@ size_t tables_python_versions(const struct tables *t, const char *project, const
 
 /* The companions of a torch version ("2.8.0"), or NULL. */
 const struct companion *tables_companion(const struct tables *t, const char *torch);
+/* Whether companion project (torchvision, torchaudio) at version ("0.3.2",
+ * "0.19" for a whole release) has a wheel of variant on platform: 1 yes
+ * (or nothing says otherwise), 0 no, with *why set to a static or borrowed
+ * reason in words. From torch 2.6 on the release table lists the
+ * companions' variants per platform; before, the first version per
+ * platform decides. */
+int tables_companion_has(const struct tables *t, const char *project, const char *version,
+                         const char *platform, const char *variant, const char **why);
 
 /* Whether cc is an integrated Tegra/Jetson part (3.2, 5.3, 6.2, 7.2, 8.7,
  * 10.1 / 11.0 Thor). */

@@ -27,6 +27,7 @@ int tablesi_load_arch_support(const char *dir, struct tables *t, struct wa_error
 int tablesi_load_gpu_libraries(const char *dir, struct tables *t, struct wa_error *err);
 int tablesi_load_pythons(const char *dir, struct tables *t, struct wa_error *err);
 int tablesi_load_companions(const char *dir, struct tables *t, struct wa_error *err);
+int tablesi_load_companion_platforms(const char *dir, struct tables *t, struct wa_error *err);
 int tablesi_load_amd_targets(const char *dir, struct tables *t, struct wa_error *err);
 int tablesi_load_amd_gpus(const char *dir, struct tables *t, struct wa_error *err);
 

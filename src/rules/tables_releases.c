@@ -560,6 +560,71 @@ int tablesi_load_companions(const char *dir, struct tables *t, struct wa_error *
     return rc;
 }
 
+/* data/pytorch_companion_platforms.csv: a companion's first version with
+ * GPU wheels on a platform. */
+int tablesi_load_companion_platforms(const char *dir, struct tables *t, struct wa_error *err)
+{
+    static const char file[] = "pytorch_companion_platforms.csv";
+    struct csvfile c;
+    static const char *const cols[] = {"project",    "platform", "first_version", "notes", "source",
+                                       "checked_on", NULL};
+    int idx[6];
+    int rc = datatable_open(dir, file, cols, idx, &c, err);
+    if (rc < 0)
+        return rc;
+    t->companion_platforms = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->companion_platforms);
+    for (size_t r = 0; r < c.nrows && rc == 0; r++) {
+        char *const *row = c.rows[r];
+        struct dotver v;
+        if (!row[idx[0]][0] || !row[idx[1]][0] || dotver_parse(row[idx[2]], &v) < 0 ||
+            !datatable_is_date(row[idx[5]])) {
+            rc = wa_error_set(err, WA_ERR_FORMAT,
+                              "%s line %zu: want a project, a platform, a first version and a "
+                              "checked_on date",
+                              file, r + 2);
+            break;
+        }
+        struct companion_platform *x = &t->companion_platforms[t->ncompanion_platforms++];
+        x->project = xstrdup(row[idx[0]]);
+        x->platform = xstrdup(row[idx[1]]);
+        x->first_version = xstrdup(row[idx[2]]);
+        x->notes = xstrdup(row[idx[3]]);
+        x->source = xstrdup(row[idx[4]]);
+    }
+    csvfile_free(&c);
+    return rc;
+}
+
+int tables_companion_has(const struct tables *t, const char *project, const char *version,
+                         const char *platform, const char *variant, const char **why)
+{
+    *why = NULL;
+    /* the release table, where it lists the companion on this platform */
+    const struct release_info *ri = tables_release_at(t, project, version, platform);
+    if (ri && ri->covered) {
+        if (tables_release_has(ri, variant) || strcmp(variant, "cpu") == 0)
+            return 1;
+        /* the table does not list the domain libraries' ROCm wheels: a
+         * ROCm variant it does not name is not known to be missing */
+        int lists_rocm = 0;
+        for (size_t i = 0; i < ri->nvariants; i++)
+            lists_rocm |= tables_variant_rocm(ri->variants[i], NULL);
+        if (tables_variant_rocm(variant, NULL) && !lists_rocm)
+            return 1;
+        *why = "the data lists no wheel of it for this index on this platform";
+        return 0;
+    }
+    for (size_t i = 0; i < t->ncompanion_platforms; i++) {
+        const struct companion_platform *x = &t->companion_platforms[i];
+        if (strcmp(x->project, project) == 0 && strcmp(x->platform, platform) == 0 &&
+            dotver_cmp_str(version, x->first_version) < 0) {
+            *why = x->notes;
+            return 0;
+        }
+    }
+    return 1;
+}
+
 const struct companion *tables_companion(const struct tables *t, const char *torch)
 {
     for (size_t i = 0; t && torch && i < t->ncompanions; i++)

@@ -77,6 +77,7 @@ enum {
     PAGE_METHODOLOGY,
     PAGE_API,
     PAGE_FAQ,
+    PAGE_ERRORS,
     PAGE_RELEASE,
     PAGE_WHEEL,
     PAGE_KINDS

@@ -72,12 +72,14 @@ int sitei_wheel_page(struct ctx *c, const struct record *r, struct wa_error *err
     return rc;
 }
 
-static int prose(struct ctx *c, struct sitedata *d, const struct page_kind *k, struct wa_error *err)
+/* A Markdown file of templates/content/ as the page at path; its title is
+ * its first "# " heading. */
+static int prose_page(struct ctx *c, const struct page_kind *k, const char *source,
+                      const char *path, struct wa_error *err)
 {
-    (void)d;
     char *text;
     size_t n;
-    int rc = sitei_read_template_file(c, "content", k->source, &text, &n, err);
+    int rc = sitei_read_template_file(c, "content", source, &text, &n, err);
     if (rc < 0)
         return rc;
     char *html;
@@ -86,7 +88,6 @@ static int prose(struct ctx *c, struct sitedata *d, const struct page_kind *k, s
         free(text);
         return rc;
     }
-    /* The title is the first "# " heading. */
     char title[128] = "wheelarch";
     if (strncmp(text, "# ", 2) == 0) {
         size_t l = strcspn(text + 2, "\n");
@@ -94,10 +95,45 @@ static int prose(struct ctx *c, struct sitedata *d, const struct page_kind *k, s
     }
     json_t *data = json_object();
     json_object_set_new(data, "html", json_string(html));
-    rc = sitei_render(c, k->template_name, k->path, data, title, k->description, NULL, err);
+    rc = sitei_render(c, k->template_name, path, data, title, k->description, NULL, err);
     json_decref(data);
     free(html);
     free(text);
+    return rc;
+}
+
+static int prose(struct ctx *c, struct sitedata *d, const struct page_kind *k, struct wa_error *err)
+{
+    (void)d;
+    return prose_page(c, k, k->source, k->path, err);
+}
+
+/* The error messages people paste, one page each (errors/<slug>/, from
+ * templates/content/errors/<slug>.md, named as `explain --json` names the
+ * message), and their index (errors/, from errors/index.md). */
+static const char *const site_error_pages[] = {"not-compatible",
+                                               "too-old",
+                                               "capability-table",
+                                               "no-kernel-image",
+                                               "ptx-unsupported-toolchain",
+                                               "driver-insufficient",
+                                               "not-compiled-with-cuda",
+                                               "invalid-device-function",
+                                               "hsa-override",
+                                               NULL};
+
+static int error_pages(struct ctx *c, struct sitedata *d, const struct page_kind *k,
+                       struct wa_error *err)
+{
+    (void)d;
+    int rc = prose_page(c, k, "errors/index.md", "errors/index.html", err);
+    for (const char *const *s = site_error_pages; rc == 0 && *s; s++) {
+        char *source = xasprintf("errors/%s.md", *s);
+        char *path = xasprintf("errors/%s/index.html", *s);
+        rc = prose_page(c, k, source, path, err);
+        free(source);
+        free(path);
+    }
     return rc;
 }
 
@@ -331,6 +367,9 @@ const struct page_kind site_page_kinds[PAGE_KINDS] = {
                   "api.md", prose, NULL},
     [PAGE_FAQ] = {"prose", "faq/index.html", NULL, NULL, "Questions and answers", "faq.md", prose,
                   "pages"},
+    [PAGE_ERRORS] = {"prose", "errors/index.html, errors/<message>/index.html", NULL, NULL,
+                     "The error messages people see, what each means and what to do", NULL,
+                     error_pages, NULL},
     [PAGE_RELEASE] = {"release", "release/<project>/<version>/index.html", "{project} {version}",
                       NULL, "GPU targets per variant and platform, module coverage, provenance",
                       NULL, NULL, NULL},

@@ -149,6 +149,8 @@ static void install_field(const struct answer_install *i, enum install_kind kind
         pythons(&i->pythons, out);
     else if (IS("commands"))
         sitedata_object(&commands_type, &i->commands, kind != INSTALL_DRIVER_LINE, out);
+    else if (IS("companions_omitted") && kind != INSTALL_DRIVER_LINE)
+        sitedata_or_null(i->companions_omitted, out);
     else if (IS("companions") && i->torchvision && kind != INSTALL_DRIVER_LINE)
         sitedata_object(&companions_type, i, 0, out);
     else if (IS("fallback") && i->floor[0])
@@ -258,8 +260,8 @@ static void pypi_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str("", out); /* no build speaks for it */
     else if (IS("has_answer"))
         tmpl_value_bool(answer_runs(x->res) != NULL, out);
-    else if (IS("is_cpu"))
-        tmpl_value_bool(strcmp(py->build, "cpu") == 0, out);
+    else if (IS("names_gpu_build")) /* "a cu130 build"; not "a cpu build", "a none build" */
+        tmpl_value_bool(strcmp(py->build, "cpu") != 0 && strcmp(py->build, "none") != 0, out);
 }
 
 static const struct tmpl_type pypi_type = {pypi_get, NULL, NULL};
@@ -452,6 +454,11 @@ int sitedata_answer_part(const struct sitedata_gpu_platform *x, const char *name
     else if (IS("way_forward")) {
         if (r->source_build.present)
             sitedata_object(&source_build_type, &r->source_build, 0, out);
+        else
+            out->kind = TMPL_NULL;
+    } else if (IS("self_build")) {
+        if (r->self_build.present)
+            sitedata_object(&source_build_type, &r->self_build, 0, out);
         else
             out->kind = TMPL_NULL;
     } else if (IS("guidance")) {

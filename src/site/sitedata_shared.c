@@ -249,6 +249,7 @@ json_t *sitedata_answer_feed_json(const struct answer_result *r)
     }
     json_object_set_new(out, "last_native", ln);
     json_object_set_new(out, "way_forward", answer_source_build_json(&r->source_build));
+    json_object_set_new(out, "build_from_source", answer_source_build_json(&r->self_build));
     json_object_set_new(out, "guidance", answer_guidance_json(&r->guidance));
     json_t *vs = json_object();
     for (size_t i = 0; i < r->nrows; i++)

@@ -110,6 +110,7 @@ var wheelarchDecide = (function () {
     py = py || "";
     var given = { driver: drv, python: py };
     if (!pl || !pl.applies || !pl.base) return from("none", null, { given: given });
+    var selfBuild = !!(pl.answer && pl.answer.build_from_source);
     var table = pl.table;
     // builds with no NVIDIA driver floor (ROCm): a driver set on another
     // page says nothing of them
@@ -139,7 +140,7 @@ var wheelarchDecide = (function () {
       if (!row) {
         if (ptab.length) return from("old-driver", null, { given: given, needs: ptab[ptab.length - 1] });
         var pv0 = (table ? table[0] : pl.base).python_versions;
-        return from("no-python", null, { given: given, about: (table ? table[0] : pl.base), pythons: pv0 || null });
+        return from("no-python", null, { given: given, about: (table ? table[0] : pl.base), pythons: pv0 || null, selfBuild: selfBuild });
       }
       var skipped = top && top.pin !== row.pin && !has(top, py) ? top : null;
       if (!drv && row.pin === pl.base.pin && row.index === pl.base.index) return from("base", pl.base, { given: given });
@@ -147,7 +148,7 @@ var wheelarchDecide = (function () {
     }
     if (!table) {
       var b = pl.base;
-      return from("no-python", null, { given: given, about: b, pythons: b.python_versions || null });
+      return from("no-python", null, { given: given, about: b, pythons: b.python_versions || null, selfBuild: selfBuild });
     }
     var at = 0;
     if (drv) {
@@ -161,7 +162,7 @@ var wheelarchDecide = (function () {
     }
     var first = table[at], got = null;
     for (var i = at; i < table.length && !got; i++) if (has(table[i], py)) got = table[i];
-    if (!got) return from("no-python", null, { given: given, about: first, pythons: first.python_versions || null });
+    if (!got) return from("no-python", null, { given: given, about: first, pythons: first.python_versions || null, selfBuild: selfBuild });
     return from("row", got, { given: given, skipped: got !== first ? first : null });
   }
 
@@ -208,7 +209,8 @@ var wheelarchDecide = (function () {
               " No torch release in the data with code for this GPU" + (ans.given.driver ? " that loads with driver " + ans.given.driver : "") +
               " has a wheel for Python " + ans.given.python + (ab && pv ? "; torch " + pinText(ab.pin) + " has wheels for Python " + words(pv) +
               (plain.length ? " (make one with uv venv --python " + plain[plain.length - 1] + ")" : "") +
-              (drvToo ? " and needs NVIDIA driver " + ab.min_driver + " or newer" : "") : "") + "."];
+              (drvToo ? " and needs NVIDIA driver " + ab.min_driver + " or newer" : "") : "") + "." +
+              (ans.selfBuild ? " Or build it yourself (below)." : "")];
     }
     if (ans.kind === "none") return [verdict("unsupported", "✗ no"), " No build in the data runs on this GPU on this platform."];
     var st = el("strong", ans.index);

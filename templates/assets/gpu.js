@@ -25,7 +25,7 @@
     var q = function (s) { return div.querySelector(s); };
     var b = { div: div, platform: div.getAttribute("data-platform"), head: q("h2.ans-head"), hl: q("p.headline"),
               cmd: q(".answer-cmd"), scope: q("p.scope"), grid: q("table.rgrid"), drivers: q("table.drivers"),
-              pypi: q("p.pypi .pypi-say"), extra: div.querySelectorAll(".answer-extra"), cut: q("p.gridcut"), pl: null };
+              pypi: q("p.pypi .pypi-say"), extra: div.querySelectorAll(".answer-extra"), cut: q("p.gridcut"), self: q("details.self-build"), pl: null };
     b.saved = { head: b.head ? b.head.textContent : "", hl: b.hl ? b.hl.innerHTML : "",
                 codes: b.cmd ? Array.prototype.map.call(b.cmd.querySelectorAll("code"), function (c) { return c.textContent; }) : [],
                 scope: b.scope ? b.scope.innerHTML : null, pypi: b.pypi ? b.pypi.innerHTML : null,
@@ -154,6 +154,8 @@
         D.headline(ans).forEach(function (x) { b.hl.appendChild(typeof x === "string" ? document.createTextNode(x) : x); });
       }
     }
+    // no build for the Python typed: the other ways forward, opened
+    if (b.self) b.self.open = ans.kind === "no-python";
     if (b.cmd) {
       var codes = b.cmd.querySelectorAll("code");
       var lines = base ? b.saved.codes : ans.commands ? [ans.commands.pip, ans.commands.uv] : null;

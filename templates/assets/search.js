@@ -273,6 +273,48 @@
     if (r.bottom > h && room > 0) window.scrollBy(0, Math.min(r.bottom - h + 8, room));
   }
 
+  // A pasted error or nvidia-smi output (docs/explain.md, as `wheelarch
+  // explain` reads them): the message's page, and the GPU name and device
+  // code it carries; null for a name as typed.
+  var MESSAGES = [
+    [/not compatible with the current PyTorch install/i, "not-compatible", "torch's “not compatible with the current PyTorch installation”"],
+    [/PyTorch no longer supports this GPU/i, "too-old", "torch's “no longer supports this GPU because it is too old”"],
+    [/which is of compute capability \(CC\)/i, "capability-table", "torch's capability table"],
+    [/no kernel image is available/i, "no-kernel-image", "“no kernel image is available for execution on the device”"],
+    [/PTX was compiled with an unsupported toolchain/i, "ptx-unsupported-toolchain", "“the provided PTX was compiled with an unsupported toolchain”"],
+    [/driver version is insufficient for CUDA runtime/i, "driver-insufficient", "“CUDA driver version is insufficient for CUDA runtime version”"],
+    [/not compiled with CUDA enabled/i, "not-compiled-with-cuda", "“Torch not compiled with CUDA enabled”"],
+    [/invalid device function/i, "invalid-device-function", "“invalid device function”"],
+    [/HSA_OVERRIDE_GFX_VERSION/i, "hsa-override", "HSA_OVERRIDE_GFX_VERSION"]];
+  var CARRIERS = [
+    [/(?:^|[:.] )\s*([^:.]{2,90}?) with CUDA capability sm_(\d{2,3})\b/i, function (m) { return [m[1], "sm_" + m[2]]; }],
+    [/Found GPU\d+\s+(.{2,90}?) which is of (?:cuda|compute) capability (?:\(CC\) )?(\d{1,2}\.\d)/i, function (m) { return [m[1], m[2]]; }],
+    [/name, compute_cap\s+([^,]{2,90}?),\s*(\d{1,2}\.\d)/i, function (m) { return [m[1], m[2]]; }],
+    [/\|\s*\d{1,2}\s{2,}([A-Za-z][^|]{1,90}?)\s{2,}(?:On|Off)\s*\|/, function (m) { return [m[1], null]; }],
+    [/GPU \d+: (.{2,90}?) \(UUID:/, function (m) { return [m[1], null]; }],
+    [/\b(gfx[0-9a-f]{3,4})\b/i, function (m) { return [null, m[1].toLowerCase()]; }]];
+  function pasted(text) {
+    var msg = null, gpu = null;
+    MESSAGES.forEach(function (m) { if (!msg && m[0].test(text)) msg = { slug: m[1], label: m[2] }; });
+    CARRIERS.forEach(function (c) { var m; if (!gpu && (m = c[0].exec(text))) gpu = c[1](m); });
+    if (!msg && !gpu) return null;
+    if (!msg && gpu && gpu[0] === null && text.length < 12) return null; /* "gfx1100" typed */
+    if (!msg && !/[|:(]|compute_cap/.test(text)) return null;
+    return { msg: msg, name: gpu ? gpu[0] : null, code: gpu ? gpu[1] : null };
+  }
+  function pasteNote(px) {
+    var p = el("p", null, "small paste");
+    p.appendChild(document.createTextNode(px.msg ? "Read from the pasted text: " + px.msg.label + " (" : "Read from the pasted text"));
+    if (px.msg) {
+      var a = el("a", "what it means");
+      a.href = "errors/" + px.msg.slug + "/";
+      p.appendChild(a);
+      p.appendChild(document.createTextNode(")"));
+    }
+    p.appendChild(document.createTextNode(px.name || px.code ? "; the GPU it names: " + (px.name || px.code) + "." : "."));
+    return p;
+  }
+
   function update() {
     var text = q.value.trim();
     answer.textContent = "";
@@ -288,13 +330,30 @@
       count.textContent = "Loading…";
       return;
     }
-    var r = G.resolve(gpus, text, { typing: true });
+    var px = pasted(text), r;
+    if (px && (px.name || px.code)) {
+      r = G.resolve(gpus, px.name || px.code, { typing: false });
+      if (!r.decided && px.name && px.code) r = G.resolve(gpus, px.code, { typing: false });
+    } else if (px) {
+      /* a message that names no GPU: what it means, and what to paste */
+      last = null;
+      count.textContent = "";
+      show(null);
+      var pc = el("div", null, "card");
+      pc.appendChild(pasteNote(px));
+      pc.appendChild(el("p", "It does not say which GPU. Paste the output of nvidia-smi --query-gpu=name,compute_cap --format=csv (AMD: rocminfo | grep gfx) too, or type the GPU's name."));
+      answer.appendChild(pc);
+      return;
+    } else {
+      r = G.resolve(gpus, text, { typing: true });
+    }
     last = r;
     var visible = new Set((r.all || []).map(function (g) { return g.li; }));
     show(visible);
     if (r.decided) {
       count.textContent = "";
       var c = card(r);
+      if (px) c.insertBefore(pasteNote(px), c.firstChild);
       answer.appendChild(c);
       reveal(c);
       return;

@@ -1,11 +1,12 @@
-/* libFuzzer target: target names, nvcc arch-flag strings, wheel names, and
+/* libFuzzer target: target names, nvcc arch-flag strings, wheel names,
  * GPU names and device codes through the resolver (gpuname.c) over a small
- * table of real names. */
+ * table of real names, and pasted error texts (explain.c). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "explain.h"
 #include "gpuname.h"
 #include "tables.h"
 #include "target.h"
@@ -28,6 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *s = malloc(size + 1);
     memcpy(s, data, size);
     s[size] = '\0';
+    struct explain_facts ef;
+    explain_parse((const char *)data, size, &ef);
     struct target t[64];
     target_parse(s, &t[0]);
     target_parse_gencode(s, t, 64);

@@ -559,6 +559,11 @@ def name_seeds():
     seed("names", "wheel", "torch-2.8.0%2Bcu128-cp312-cp312-manylinux_2_28_x86_64.whl", True)
     seed("names", "gencode", "-gencode;arch=compute_90a,code=[sm_90a,compute_90a];-arch=sm_80", True)
     seed("names", "targets", "sm_100f sm_90a compute_120 gfx90a:xnack+:sramecc- gfx1100 sm_9999999999", True)
+    # the error texts people paste (explain)
+    texts = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "error-texts")
+    for fn in sorted(os.listdir(texts)):
+        if fn.endswith(".txt"):
+            seed("names", "explain-" + fn[:-4], open(os.path.join(texts, fn)).read(), True)
     seed("names", "wheel-hostile", "../../x-1.0-py3-none-any.whl", True)
 
 

@@ -381,4 +381,32 @@ for pyver, want_fix in (("3.8", ("cu102", "1.5")), ("3.12", ("cu129", "2.8"))):
     fix = by_name(o).get("torch", {}).get("fix") or {}
     c.eq((fix.get("index"), fix.get("version")), want_fix, "Python %s (from the folder's path): the fix has a wheel for it" % pyver)
 
+# Only the driver keeps the code from running (a cu130 torch on driver 535):
+# the fix names the driver update, then a build that runs with this driver,
+# and never a source build.
+old = os.path.join(W, "old-driver")
+dist(old, "torch", "2.9.0+cu130", {"torch/lib/libtorch_cuda.so": "libk_two.so"})
+o, _ = doctor("--site-packages", old, "--cc", "8.6", "--driver", "535.104.05", expect=1)
+t = by_name(o).get("torch", {})
+fix = t.get("fix") or {}
+c.eq((t.get("verdict"), fix.get("driver")), ("driver-too-old", "580"),
+     "a cu130 build on driver 535: driver too old, the fix names driver 580, the CUDA 13 floor (%s)" % fix)
+p = subprocess.run([args.wheelarch, "doctor", "--cache", EMPTY, "--platform", "linux-x86_64", "--driver",
+                    "535.104.05", "--site-packages", old, "--cc", "8.6"], capture_output=True, text=True,
+                   timeout=120, env={k: v for k, v in os.environ.items() if not k.startswith("WHEELARCH_")})
+c.ok("fix: update the NVIDIA driver to 580 or newer" in p.stdout and "from source" not in p.stdout,
+     "the text: the driver update, no source build: " + p.stdout[-600:])
+
+# No distribution with GPU code (a CPU-only environment): nothing was
+# checked, which is exit 5 and said so, never "everything runs natively".
+cpu = os.path.join(W, "cpu-only")
+dist(cpu, "numpy", "2.3.0", {"numpy/_core/_multiarray_umath.so": "nogpu.so"})
+o, _ = doctor("--site-packages", cpu, "--cc", "8.6", expect=5)
+c.eq(o and (o["distributions"], o["exit"]), ([], 5), "nothing with GPU code: exit 5 in --json too")
+p = subprocess.run([args.wheelarch, "doctor", "--cache", EMPTY, "--platform", "linux-x86_64",
+                    "--site-packages", cpu, "--cc", "8.6"], capture_output=True, text=True, timeout=120,
+                   env={k: v for k, v in os.environ.items() if not k.startswith("WHEELARCH_")})
+c.ok(p.returncode == 5 and "nothing to check: no installed distribution has GPU code" in p.stdout and
+     "runs natively" not in p.stdout, "the text says nothing was checked (%d): %s" % (p.returncode, p.stdout))
+
 c.done()

@@ -426,4 +426,30 @@ for drv, want, wrong in (("570.86.15", "newer ones this driver supports have no 
     c.ok(o and o["recommendation"]["index"] == "cu126" and want in why and wrong not in why,
          "GTX 1080 Ti, torch 2.9, driver %s: cu126, and why: %s" % (drv, why))
 
+# ---- companions: pinned only where the data has a wheel of them ----------
+# torchaudio had no Windows wheels before 0.6.0: the K40c's torch 1.3.1 on
+# Windows pins torchvision only and says why torchaudio is left out; on
+# Linux both are pinned.  torchaudio 2.7 has no CUDA wheel for Linux
+# aarch64 in the release table: the GH200's torch 2.7 leaves it out.
+for gpu, plat, ver, py, want_audio in (("Tesla K40c", "windows-x86_64", None, "3.7", None),
+                                       ("Tesla K40c", "linux-x86_64", None, "3.7", True),
+                                       ("GH200", "linux-aarch64", "2.7", "3.12", None),
+                                       ("GH200", "linux-aarch64", "2.9", "3.12", True)):
+    argv = ["--gpu", gpu, "--platform", plat, "--python", py] + (["--version", ver] if ver else [])
+    o, p = query(*argv)
+    ans = o and (o["recommendation"] or o["fallback"])
+    k = (ans or {}).get("companions") or {}
+    cmd = ((ans or {}).get("commands") or {}).get("pip_with_companions") or ""
+    c.ok(bool(k.get("torchaudio")) == bool(want_audio), "%s on %s: torchaudio pin %r" % (gpu, plat, k.get("torchaudio")))
+    if want_audio:
+        c.ok("torchaudio==" in cmd and not k.get("omitted"), "%s on %s: in the command: %s" % (gpu, plat, cmd))
+    else:
+        c.ok("torchaudio" not in cmd and "torchaudio" in (k.get("omitted") or ""),
+             "%s on %s: left out of the command, and said why: %r / %r" % (gpu, plat, cmd, k.get("omitted")))
+
+# ---- plain pip's build in words: never "a none build" ----------------------
+p = subprocess.run([args.wheelarch, "query", "--cache", empty, "--gpu", "GTX 1080 Ti", "--version", "1.6",
+                    "--platform", "windows-x86_64", "--python", "any"], capture_output=True, text=True, timeout=60)
+c.ok("none build" not in p.stdout and "cpu build" not in p.stdout and "plain `pip install torch` (PyPI" in p.stdout,
+     "plain pip's line names no 'none build': %s" % [l for l in p.stdout.splitlines() if "plain" in l])
 c.done()

@@ -11,6 +11,10 @@
 //     the grid's star and the plain-pip line name the release and variant
 //     `wheelarch query --json` names for the same inputs, on the GPU page
 //     and on the home card;
+//   - error texts (tests/fixtures/error-texts) pasted into the home box
+//     find the GPU they name, link the message's page and give query's
+//     command; the message pages exist and link GPU pages;
+//   - a Kepler GPU on Windows with Python 3.11 opens its other ways forward;
 //   - without JavaScript: no input box or control that does nothing is
 //     visible (a screenshot of it: work/nojs-390.png).
 // usage: node answer-first.test.mjs --wheelarch PATH --work DIR  (DECLARED=1: the
@@ -18,9 +22,11 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { buildSite, Checker, CHROMIUM, CHROMIUM_ARGS, parseArgs, serve } from "../lib/nodetest.mjs";
 
+const HERE = path.dirname(fileURLToPath(import.meta.url));
 const args = parseArgs();
 const c = new Checker();
 // DECLARED=1: the site of the shipped data alone (an empty database), as a
@@ -282,6 +288,75 @@ try {
   }
   console.log(`states held to query: ${states} on GPU pages, ${homeStates} home cards`);
   c.ok(states >= 300, `at least 300 page states checked (${states})`);
+
+  // ---- the error texts people paste, in the home page's box ----------------
+  // (tests/fixtures/error-texts; an <input> joins pasted lines into one)
+  {
+    const TEXTS = path.join(HERE, "..", "fixtures", "error-texts");
+    const PASTES = [
+      ["uv-14742-gtx-1080-ti.txt", "GeForce GTX 1080 Ti", "not-compatible"],
+      ["mx330-no-kernel-image.txt", "GeForce MX330", "no-kernel-image"],
+      ["k40c-nvidia-smi.txt", "Tesla K40c", null],
+      ["gt-710-too-old.txt", "GeForce GT 710", "too-old"],
+      ["titan-x-capability-table.txt", "GeForce GTX TITAN X", "capability-table"],
+    ];
+    const page = await ctx.newPage();
+    await page.goto(srv.url);
+    await page.waitForSelector("#search[data-ready]");
+    for (const [file, gpu, msg] of PASTES) {
+      const text = readFileSync(path.join(TEXTS, file), "utf8").split("\n").filter((l) => !l.startsWith("#")).join("\n");
+      await page.evaluate(() => scrollTo(0, 0));
+      await page.fill("#q", text);
+      await page.waitForSelector("#answer .card .gpuline", { timeout: 15000 }).catch(() => {});
+      const got = await page.evaluate(() => {
+        const card = document.querySelector("#answer .card");
+        const a = card && card.querySelector(".paste a");
+        return { gpu: card && card.querySelector(".gpuline a") ? card.querySelector(".gpuline a").textContent : null,
+                 link: a ? a.getAttribute("href") : null, text: card ? card.textContent : "" };
+      });
+      c.eq(got.gpu, gpu, `home, pasted ${file}: the GPU it names`);
+      if (msg) c.eq(got.link, "errors/" + msg + "/", `home, pasted ${file}: links the message's page`);
+      const want = query(gpu, "linux-x86_64", "", "");
+      const base = want && (want.recommendation || want.fallback);
+      if (base) c.ok(got.text.includes(base.commands.pip), `home, pasted ${file}: the answer's command ${base.commands.pip}`);
+    }
+    // a message that names no GPU says what to paste
+    await page.fill("#q", "RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain.");
+    await page.waitForTimeout(200);
+    const t = await page.textContent("#answer");
+    c.ok(/does not say which GPU/.test(t) && /nvidia-smi --query-gpu=name,compute_cap/.test(t),
+      "a pasted message without a GPU: what to paste: " + t);
+    // each message's page exists and shows its text
+    for (const slug of ["not-compatible", "no-kernel-image", "ptx-unsupported-toolchain", "too-old"]) {
+      const r = await page.goto(srv.url + "errors/" + slug + "/");
+      c.ok(r && r.ok(), `errors/${slug}/ is served`);
+      const links = await page.evaluate(() => [...document.querySelectorAll("main a[href*='gpu/']")].length);
+      c.ok(links >= 1, `errors/${slug}/ links GPU pages (${links})`);
+    }
+    await page.close();
+  }
+
+  // ---- no build for the Python: the other ways forward, on that platform ---
+  {
+    const k = byName("Tesla K40c");
+    const page = await ctx.newPage();
+    await page.goto(srv.url + k.href);
+    await page.waitForSelector("#driverbox:not([hidden])");
+    await page.check("input[name=platpick][value=windows-x86_64]").catch(() => {});
+    await page.selectOption("#python", "3.11").catch(() => {});
+    await page.waitForTimeout(500);
+    const st = await page.evaluate(() => {
+      const div = [...document.querySelectorAll(".platform")].find((d) => d.getAttribute("data-platform") === "windows-x86_64");
+      const d = div && div.querySelector("details.self-build");
+      return { has: !!d, open: !!(d && d.open), steps: d ? [...d.querySelectorAll("li")].map((l) => l.textContent) : [],
+               hl: div && div.querySelector("p.headline") ? div.querySelector("p.headline").textContent : "" };
+    });
+    c.ok(st.has && st.open, "Tesla K40c on Windows with Python 3.11: the other ways forward, opened");
+    c.ok(st.steps.length >= 3 && st.steps.some((x) => /TORCH_CUDA_ARCH_LIST="3.5"/.test(x) && /R470/.test(x)),
+      "and they name a Python, the source build's arch list and R470: " + JSON.stringify(st.steps).slice(0, 400));
+    c.ok(/build it yourself/i.test(st.hl), "the headline points to them: " + st.hl);
+    await page.close();
+  }
 
   // ---- without JavaScript: nothing that does nothing ------------------------
   {

@@ -268,4 +268,12 @@ tbl = copy.deepcopy(good_table)
 for ix in tbl["indexes"].values():
     ix["url"] = "https://evil.example/whl/x"
 refused("index-table.json naming another URL for the index", broken("tableurl", table=tbl))
+# The text it prints names an NVIDIA driver only for an NVIDIA GPU: an AMD
+# GPU's line has none (no "NVIDIA driver None"), with or without --driver.
+for argv in (["gfx1100", "--python", "3.12"], ["gfx1100", "--python", "3.12", "--driver", "535.104.05"],
+             ["8.6", "--python", "3.12"]):
+    p = subprocess.run([sys.executable, EXAMPLE, site] + argv, capture_output=True, text=True, timeout=60)
+    amd = argv[0].startswith("gfx")
+    c.ok(p.returncode == 0 and "None" not in p.stdout and ("NVIDIA driver" in p.stdout) != amd,
+         "feed-installer %s: %r" % (" ".join(argv), p.stdout + p.stderr))
 c.done()

@@ -735,4 +735,9 @@ c.ok("nothing changed" in p.stderr and "torch 9.1 was announced" in p.stderr,
 p = build(fout, DB, "--today", "2026-02-30x", env=fenv)
 c.ok(p.returncode == 2 and "--today" in p.stderr, "--today takes a date: " + p.stderr.strip())
 
+# The API page's recipe: an empty driver table is a Python without wheels,
+# never "update the driver"
+api_html = read(os.path.join(site, "api", "index.html"))
+c.ok("None: update the driver" not in api_html and "no build with code for this GPU has a wheel for Python" in api_html,
+     "the API page's recipe tells a Python without wheels from an old driver")
 c.done()

@@ -48,6 +48,7 @@ enum {
     I_MACHINE_FALLBACK,     /* several GPUs: the newest older release that runs on all */
     I_MACHINE_SAYS,         /* several GPUs: a GPU the driver keeps out is said to be */
     I_BRANCH_CAP,           /* no driver beyond the GPU's last branch, unless said so */
+    I_WAY_FORWARD,          /* no build for the Python: two ways forward, the page's too */
     I_COUNT
 };
 static const char *const names[I_COUNT] = {
@@ -66,6 +67,8 @@ static const char *const names[I_COUNT] = {
     "several GPUs: a GPU that only the driver keeps out is said to be, with its step",
     "no driver required, recommended or listed is of a branch after the GPU's last, unless "
     "the sentence names that limit",
+    "no official build with code for this Python: at least two ways forward, and the page "
+    "(any Python) carries the self-build ones",
 };
 static long fails[I_COUNT], checks[I_COUNT];
 static struct invariants inv = {names, checks, fails, I_COUNT};
@@ -328,6 +331,28 @@ static void one(const struct query_options *o, const struct dotver *driver, cons
         answer_free(a2);
     }
     check_branch_cap(a, label);
+    /* no build with code for the Python (whatever the driver): ways forward */
+    if (o->has_python && a->applies && a->newest_with_code && !answer_runs(a) && !o->has_driver) {
+        size_t ways = 0;
+        for (size_t i = 0; i < a->nchange; i++)
+            ways += a->change[i].kind == ANSWER_CHANGE_PYTHON ||
+                    a->change[i].kind == ANSWER_CHANGE_SOURCE ||
+                    a->change[i].kind == ANSWER_CHANGE_RELEASE;
+        snprintf(what, sizeof what, "%s %s: %zu ways forward, self-build %d", label, a->version,
+                 ways, a->self_build.present);
+        check(I_WAY_FORWARD, ways >= 2 && a->self_build.present, what);
+        /* Python 3.12, which every current release has wheels for: then the
+         * GPU is what the builds dropped, and its page shows the self-build
+         * steps for any Python */
+        if (!o->version && o->python == 312 && !o->python_free_threaded) {
+            struct query_options any = *o;
+            any.has_python = 0;
+            struct answer_result *pa = query_answer(&V, &any, &err);
+            snprintf(what, sizeof what, "%s: the page (any Python) has no self-build block", label);
+            check(I_WAY_FORWARD, pa && pa->self_build.present, what);
+            answer_free(pa);
+        }
+    }
     answer_free(a);
 }
 
