@@ -2,6 +2,7 @@
  * cli_db: `wheelarch db import|export|check` and `wheelarch merge`.
  */
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,35 @@ static int db_import_cmd(const struct cli_command *cmd, const struct cli_args *a
     return rc < 0 ? WA_EXIT_FAILURE : st.refused ? WA_EXIT_PARTIAL : WA_EXIT_OK;
 }
 
+/* Whether path names the database folder, anything inside it (the
+ * database, its -wal, -shm and -journal files) or its lock file DIR.lock:
+ * an export renamed over one of them destroys what it reads, or what a
+ * crawl is writing. */
+static int inside_database(const char *cache, const char *path)
+{
+    char *dir = realpath(cache, NULL);
+    if (!dir)
+        return 0;
+    char *copy = xstrdup(path), *base = xstrdup(path);
+    char *parent = realpath(dirname(copy), NULL);
+    const char *name = basename(base);
+    int inside = 0;
+    if (parent) {
+        size_t n = strlen(dir);
+        char *full = xasprintf("%s/%s", parent, name);
+        char *lock = xasprintf("%s.lock", dir);
+        inside = strcmp(full, dir) == 0 || strcmp(full, lock) == 0 ||
+                 (strncmp(full, dir, n) == 0 && full[n] == '/');
+        free(full);
+        free(lock);
+    }
+    free(parent);
+    free(copy);
+    free(base);
+    free(dir);
+    return inside;
+}
+
 static int db_export_cmd(const struct cli_command *cmd, const struct cli_args *a)
 {
     if (a->nrest != 1)
@@ -139,6 +169,13 @@ static int db_export_cmd(const struct cli_command *cmd, const struct cli_args *a
     const char *out = cli_get(cmd, a, "out");
     struct db *db;
     struct wa_error err;
+    if (out && inside_database(cache, out)) {
+        char q[300];
+        cli_warn("-o %s: is the database folder %s, inside it or its lock file: an export there "
+                 "would replace what it reads; write it elsewhere",
+                 wa_quote(q, sizeof q, out, 200), cache);
+        return WA_EXIT_USAGE;
+    }
     if (db_open(cache, DB_READONLY, &db, &err) < 0) {
         cli_warn("%s", err.msg);
         return WA_EXIT_FAILURE;

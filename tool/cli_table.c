@@ -186,7 +186,10 @@ static const struct cli_option db_options[] = {
      "import: an index the records may name besides those (repeatable), as crawl --index reads "
      "it",
      1},
-    {"out", 'o', "FILE", "export: write to FILE (atomically) instead of standard output", 0},
+    {"out", 'o', "FILE",
+     "export: write to FILE (atomically) instead of standard output; never the database folder, a "
+     "file in it or its lock file",
+     0},
     {"no-wait", 0, NULL, "import: fail at once instead of waiting when a crawl holds the database",
      0},
     {NULL, 0, NULL, NULL, 0},

@@ -164,4 +164,24 @@ c.ok("long.jsonl:2: the line is longer than 64 MiB" in p.stderr, "a 65 MiB line:
 c.eq(len(watest.records(os.path.join(W, "long"))), 2, "a 65 MiB line: the lines around it stored")
 if not watest.sanitized(args):  # ASan's shadow memory and quarantine say nothing of ours
     c.ok(rss and rss[0] < 120 * 1024, "a 65 MiB line: not held (%s kB)" % rss)
+# -o naming the database, its -wal/-shm/-journal, anything in its folder, the
+# folder itself or its lock file: refused (exit 2, one line), nothing changed
+import shutil  # noqa: E402
+own = os.path.join(W, "export-db")
+shutil.rmtree(own, ignore_errors=True)
+shutil.copytree(cache, own, ignore=shutil.ignore_patterns("*.lock"))
+dbfile = os.path.join(own, "wheelarch.db")
+before = open(dbfile, "rb").read()
+listing = sorted(os.listdir(own))
+for target in ("wheelarch.db", "wheelarch.db-wal", "wheelarch.db-shm", "wheelarch.db-journal", "x.jsonl"):
+    p = watest.run(args, "db", "export", "--cache", own, "-o", os.path.join(own, target))
+    c.ok(p.returncode == 2 and "database folder" in p.stderr and len(p.stderr.strip().splitlines()) == 1,
+         "db export -o %s inside the database folder: refused in one line (%d): %s" % (target, p.returncode, p.stderr))
+for target in (own, own + ".lock", os.path.join(W, "..", os.path.basename(W), "export-db", "wheelarch.db")):
+    p = watest.run(args, "db", "export", "--cache", own, "-o", target)
+    c.ok(p.returncode == 2, "db export -o %s: refused (%d)" % (target, p.returncode))
+c.ok(open(dbfile, "rb").read() == before and sorted(os.listdir(own)) == listing,
+     "and the database is untouched: %s" % sorted(os.listdir(own)))
+p = watest.run(args, "db", "export", "--cache", own, "-o", os.path.join(W, "export-beside.jsonl"))
+c.eq(p.returncode, 0, "an export beside the folder still works: " + p.stderr)
 c.done()
