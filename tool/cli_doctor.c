@@ -218,6 +218,10 @@ static int doctor_step(const struct cli_command *cmd, const struct cli_args *a)
     if ((rc = machine_from_args(cmd, a, &t, &m, &driver, &dv)) != 0)
         goto out;
     const char *platform = machine_platform(cmd, a);
+    if (!platform) {
+        rc = WA_EXIT_USAGE;
+        goto out;
+    }
     /* The environment's Python: fixes name only builds with a wheel for
      * it.  Asked of the interpreter, or read from the folder's path
      * (lib/python3.12/site-packages). */

@@ -386,8 +386,18 @@ int machine_load_tables(struct tables *t)
 
 const char *machine_platform(const struct cli_command *cmd, const struct cli_args *a)
 {
+    static const char *const platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64",
+                                            NULL};
     const char *p = cli_get(cmd, a, "platform");
-    return p ? p : query_this_platform();
+    if (!p)
+        return query_this_platform();
+    for (const char *const *k = platforms; *k; k++)
+        if (strcmp(*k, p) == 0)
+            return *k;
+    char q[100];
+    cli_usage_error(cmd, "--platform %s is not one of linux-x86_64, linux-aarch64, windows-x86_64",
+                    wa_quote(q, sizeof q, p, 60));
+    return NULL;
 }
 
 int machine_from_args(const struct cli_command *cmd, const struct cli_args *a,

@@ -44,7 +44,9 @@ int machine_driver_parse(const char *s, struct dotver *dv);
  * with the error printed. */
 int machine_load_tables(struct tables *t);
 
-/* The command's --platform, else this machine's. */
+/* The command's --platform, else this machine's; NULL after a usage error
+ * when --platform is not one of linux-x86_64, linux-aarch64,
+ * windows-x86_64 (the caller returns WA_EXIT_USAGE). */
 const char *machine_platform(const struct cli_command *cmd, const struct cli_args *a);
 
 /* choose_gpus with the command's own --gpu and --cc (not both), then the

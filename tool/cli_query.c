@@ -393,15 +393,9 @@ no_python:;
     o.project = norm;
     o.version = cli_get(cmd, &a, "version");
     o.platform = machine_platform(cmd, &a);
-    static const char *const platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64",
-                                            NULL};
-    int pok = 0;
-    for (const char *const *p = platforms; *p; p++)
-        pok |= strcmp(*p, o.platform) == 0;
-    if (!pok) {
+    if (!o.platform) {
         free(norm);
-        rc = cli_usage_error(cmd,
-                             "--platform is one of linux-x86_64, linux-aarch64, windows-x86_64");
+        rc = WA_EXIT_USAGE;
         goto out;
     }
     const char *cache = cli_get(cmd, &a, "cache") ? cli_get(cmd, &a, "cache") : "cache";

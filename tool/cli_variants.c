@@ -30,6 +30,10 @@ static int variants_step(const struct cli_command *cmd, const struct cli_args *a
     if ((rc = machine_from_args(cmd, a, &t, &m, &driver, &dv)) != 0)
         goto out;
     const char *platform = machine_platform(cmd, a);
+    if (!platform) {
+        rc = WA_EXIT_USAGE;
+        goto out;
+    }
     uint16_t *codes = xcalloc(m.n ? m.n : 1, sizeof *codes);
     for (size_t i = 0; i < m.n; i++)
         codes[i] = m.gpus[i].o.cc;

@@ -184,4 +184,11 @@ c.ok(open(dbfile, "rb").read() == before and sorted(os.listdir(own)) == listing,
      "and the database is untouched: %s" % sorted(os.listdir(own)))
 p = watest.run(args, "db", "export", "--cache", own, "-o", os.path.join(W, "export-beside.jsonl"))
 c.eq(p.returncode, 0, "an export beside the folder still works: " + p.stderr)
+# --platform is checked the same way by every command that takes it
+for cmdname in ("query", "doctor", "variants"):
+    for bad in ("linux-x86-64", "x'", "constructor"):
+        extra = [] if cmdname == "variants" else ["--cache", cache]
+        p = watest.run(args, cmdname, "--cc", "8.6", "--platform", bad, *extra)
+        c.ok(p.returncode == 2 and "is not one of linux-x86_64, linux-aarch64, windows-x86_64" in p.stderr,
+             "%s --platform %s: exit 2 and one line (%d): %s" % (cmdname, bad, p.returncode, p.stderr))
 c.done()
