@@ -1,6 +1,7 @@
 /*
  * cli_db: `wheelarch db import|export|check` and `wheelarch merge`.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -104,10 +105,45 @@ static void print_stats(const char *path, const struct dbmerge_stats *st, size_t
              path, st->added, st->replaced, st->kept, st->refused, total);
 }
 
+/* A folder given to db import that holds nothing to import: a database
+ * (meant for merge) or no record file; NULL when it is fine to read. */
+static const char *import_refusal(const char *from)
+{
+    struct stat st;
+    if (stat(from, &st) != 0 || !S_ISDIR(st.st_mode))
+        return NULL; /* a file (JSON lines), or an error db_import names */
+    char *dbf = fsutil_join(from, DB_FILE);
+    int has_db = fsutil_exists(dbf);
+    free(dbf);
+    if (has_db)
+        return "holds a wheelarch database, not record files: wheelarch merge DIR adds its "
+               "records";
+    char *sub = fsutil_join(from, "records");
+    struct stat sb;
+    const char *dir = stat(sub, &sb) == 0 && S_ISDIR(sb.st_mode) ? sub : from;
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    struct dirent *de;
+    while (d && (de = readdir(d)) != NULL) {
+        size_t l = strlen(de->d_name);
+        n += l > 5 && strcmp(de->d_name + l - 5, ".json") == 0;
+    }
+    if (d)
+        closedir(d);
+    free(sub);
+    return d && n == 0 ? "holds no record file (*.json, or records/*.json) to import" : NULL;
+}
+
 static int db_import_cmd(const struct cli_command *cmd, const struct cli_args *a)
 {
     if (a->nrest != 2)
         return cli_usage_error(cmd, "db import wants one folder: wheelarch db import DIR");
+    const char *why = import_refusal(a->rest[1]);
+    if (why) {
+        char q[300];
+        cli_warn("%s: %s; nothing imported", wa_quote(q, sizeof q, a->rest[1], 200), why);
+        return WA_EXIT_USAGE;
+    }
     struct db *db;
     struct lockfile *lock;
     int rc = open_locked(cmd, a, &db, &lock);

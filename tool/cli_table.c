@@ -377,7 +377,9 @@ const struct cli_command cli_commands[] = {
      "`import DIR` stores the records of a folder of JSON files, one per wheel (DIR/records/ "
      "of wheelarch 0.1's cache, or DIR itself): the one-time migration to the SQLite database. "
      "A file that cannot be read, parsed or checked is refused with one line; exit status 3 "
-     "then. `export` writes every record as one JSON line, sorted by key, for diffs and grep. "
+     "then. A folder with no record file, or one holding a wheelarch.db (for `merge`), is "
+     "refused (exit 2) before any database is created. `export` writes every record as one JSON "
+     "line, sorted by key, for diffs and grep. "
      "`check` upgrades an older database, runs SQLite's integrity check and prints the number "
      "of records. docs/database.md describes the tables.",
      "wheelarch db import old-cache/records", db_options, cli_db},

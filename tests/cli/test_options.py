@@ -191,4 +191,15 @@ for cmdname in ("query", "doctor", "variants"):
         p = watest.run(args, cmdname, "--cc", "8.6", "--platform", bad, *extra)
         c.ok(p.returncode == 2 and "is not one of linux-x86_64, linux-aarch64, windows-x86_64" in p.stderr,
              "%s --platform %s: exit 2 and one line (%d): %s" % (cmdname, bad, p.returncode, p.stderr))
+# db import of a folder with nothing to import (empty, or a database meant
+# for merge): one line, exit 2, and no database created
+emptydir = os.path.join(W, "import-empty")
+os.makedirs(emptydir, exist_ok=True)
+for src, words in ((emptydir, "holds no record file"), (own, "wheelarch merge DIR")):
+    dest = os.path.join(W, "import-into-" + os.path.basename(src))
+    shutil.rmtree(dest, ignore_errors=True)
+    p = watest.run(args, "db", "import", src, "--cache", dest)
+    c.ok(p.returncode == 2 and words in p.stderr and len(p.stderr.strip().splitlines()) == 1,
+         "db import %s: refused in one line (%d): %s" % (os.path.basename(src), p.returncode, p.stderr))
+    c.ok(not os.path.exists(os.path.join(dest, "wheelarch.db")), "and no database is created for it")
 c.done()
