@@ -162,8 +162,12 @@ int crawli_same_host(const char *a, const char *b)
     return same;
 }
 
+/* Warnings per index page for links that are not wheel names: the first
+ * ones, then a count (as db import and merge do). */
+#define CRAWL_BAD_LINKS_SHOWN 200
+
 static void add_link(struct crawl *c, const struct config_index *ix, const char *project,
-                     const struct index_link *l, int strict_origin)
+                     const struct index_link *l, int strict_origin, size_t *not_wheels)
 {
     size_t fl = strlen(l->filename);
     if (fl < 5 || strcmp(l->filename + fl - 4, ".whl") != 0)
@@ -174,8 +178,9 @@ static void add_link(struct crawl *c, const struct config_index *ix, const char 
     if (strpbrk(l->filename, "/\\") || wheelname_parse(l->filename, &wn, &e) < 0) {
         if (strpbrk(l->filename, "/\\"))
             wa_error_set(&e, WA_ERR_FORMAT, "a file name with a path");
-        crawli_warn(c, "\"%s\" on %s: skipped: %s", wa_quote(q, sizeof q, l->filename, 120),
-                    ix->url, e.msg);
+        if (++*not_wheels <= CRAWL_BAD_LINKS_SHOWN)
+            crawli_warn(c, "\"%s\" on %s: skipped: %s", wa_quote(q, sizeof q, l->filename, 120),
+                        ix->url, e.msg);
         return;
     }
     if (strcmp(wn.normalized, project) != 0) {
@@ -278,8 +283,12 @@ static int read_page(struct crawl *c, struct http_client *hc, const struct confi
             c->sum->pages_failed++;
             crawli_warn(c, "%s: %s", url, e->msg);
         } else {
+            size_t bad = 0;
             for (size_t k = 0; k < page.n; k++)
-                add_link(c, ix, project, &page.links[k], public_addr);
+                add_link(c, ix, project, &page.links[k], public_addr, &bad);
+            if (bad > CRAWL_BAD_LINKS_SHOWN)
+                crawli_warn(c, "%s: %zu more links that are not wheel names skipped (%zu in all)",
+                            url, bad - CRAWL_BAD_LINKS_SHOWN, bad);
             if (page.skipped)
                 crawli_warn(c, "%s: %zu link%s longer than %u bytes skipped", url, page.skipped,
                             page.skipped == 1 ? "" : "s", INDEXPAGE_MAX_URL);

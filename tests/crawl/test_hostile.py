@@ -553,5 +553,15 @@ c.ok(imp.returncode == 3 and "holds user info" in imp.stderr and "hunter2" not i
      "a record carrying credentials is refused without showing them: " + imp.stderr.strip()[-300:])
 srv.set_faults({})
 
+# ---- an index page of thousands of links that are not wheel names ----------
+# the first 200 are named, the rest counted on one line (as db import does)
+page("junk", [("../torch-%d.whl" % i, "torch-%d.whl" % i, {}) for i in range(5000)])
+p, _, _ = crawl(config("junk", srv.url, "junk"), "cache-junk", 0)
+named = [l for l in p.stderr.splitlines() if "skipped:" in l]
+more = [l for l in p.stderr.splitlines() if "more links that are not wheel names skipped" in l]
+c.ok(len(named) == 200 and len(more) == 1 and "4800 more" in more[0] and "(5000 in all)" in more[0],
+     "5,000 links that are not wheel names: 200 named, then one count (%d, %r)" % (len(named), more))
+c.ok(len(p.stderr.splitlines()) < 220, "and the whole report stays short (%d lines)" % len(p.stderr.splitlines()))
+
 srv.stop()
 c.done()
