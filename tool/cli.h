@@ -16,6 +16,9 @@ enum wa_exit {
     WA_EXIT_FAILURE = 1, /* nothing useful done */
     WA_EXIT_USAGE = 2,   /* bad arguments or configuration */
     WA_EXIT_PARTIAL = 3, /* finished; some inputs failed and were left as they were */
+    /* update: no index answered, in more runs in a row than --outages-allowed
+     * (the site was still built from what the database holds) */
+    WA_EXIT_OUTAGE = 7,
 };
 
 /* query: the release asked about runs, but not natively (PTX JIT, or
@@ -25,6 +28,9 @@ enum wa_exit {
 /* What a step returns (never an exit status) when --no-wait met a lock held
  * by another process: `update` stops there; cli_run_step exits 1. */
 #define CLI_STEP_BUSY 100
+/* What the crawl step returns when no index page answered (every one
+ * failed): `update` counts it as an outage; cli_run_step exits 1. */
+#define CLI_STEP_OUTAGE 101
 
 struct cli_option {
     const char *name; /* long name without dashes */

@@ -344,7 +344,7 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
     for (size_t i = 0; i < sum.nfailures; i++)
         cli_warn("  failed %s: %s", sum.failures[i].filename, sum.failures[i].error);
     if (sum.pages > 0 && sum.pages_failed == sum.pages)
-        rc = WA_EXIT_FAILURE;
+        rc = CLI_STEP_OUTAGE; /* exit 1 for crawl; update counts it */
     else if (sum.failed || sum.pages_failed)
         rc = WA_EXIT_PARTIAL;
     else

@@ -216,6 +216,10 @@ static const struct cli_option update_options[] = {
     {"out", 0, "DIR",
      "output folder, replaced atomically (default: site); new, empty, or one wheelarch wrote", 0},
     {"base-url", 0, "URL", "where the site will be served (canonical links, feed URLs)", 0},
+    {"outages-allowed", 0, "N",
+     "runs in a row in which no index answers that still exit 3, a hiccup (default: 2); the "
+     "next exits 7, an outage",
+     0},
     {"nightlies", 0, "N",
      "nightly (.dev) versions per project the site, feed and simple/ indexes show, the newest "
      "(default: 30; \"all\" for every one; the database keeps them all)",
@@ -356,8 +360,11 @@ const struct cli_command cli_commands[] = {
      "are crash-safe: records are stored one by one, each in a transaction, and the site is "
      "swapped in "
      "whole, so an update killed at any point and run again loses nothing. Exit status 0 when "
-     "everything went well, 3 when the crawl was incomplete but the site was built, 1 when the "
-     "build failed (the previous site stays), 2 for bad arguments or configuration.",
+     "everything went well, 3 when the crawl was incomplete but the site was built (a failed "
+     "wheel or index, or no index answering in up to --outages-allowed runs in a row: a "
+     "hiccup), 7 when no index answered for more runs in a row than that (an outage; the site "
+     "is still built; the count is kept in DIR/outages), 1 when the build failed (the previous "
+     "site stays), 2 for bad arguments or configuration.",
      "wheelarch update --base-url https://example.org/wheelarch", update_options, cli_update},
     {"merge", "[--cache DIR] OTHER.db...",
      "Merge other databases (crawl shards) into the database.",

@@ -100,6 +100,28 @@ try:
     m = json.load(open(os.path.join(off, "site", "api", "v1", "matrix.json")))
     c.ok(m["rows"] and all(r["status"] == "declared" for r in m["rows"]), "all its rows are declared ones")
 
+    # ---- an outage is not a hiccup: runs in a row with no index answering ---------------
+    # the first counted above; the second still exits 3; the third (more than
+    # --outages-allowed, default 2) exits 7, the site still built
+    p = update(off)
+    c.eq(p.returncode, 3, "offline, second run in a row: exit 3, a hiccup")
+    c.ok("no index answered: 2 runs in a row" in p.stderr, "and it says how many: " + p.stderr[-300:])
+    p = update(off)
+    c.eq(p.returncode, 7, "offline, third run in a row: exit 7, an outage")
+    c.eq(open(os.path.join(off, "cache", "outages")).read(), "3\n", "counted in the database folder")
+    c.ok(os.path.exists(os.path.join(off, "site", "index.html")), "the site is still built")
+    p = update(off, "--outages-allowed", "5")
+    c.eq(p.returncode, 3, "with --outages-allowed 5, the fourth is still a hiccup")
+    p = update(off, "--outages-allowed", "x")
+    c.eq(p.returncode, 2, "a bad --outages-allowed: exit 2")
+    # a run that reaches an index ends the outage
+    write_config(os.path.join(off, "wheelarch.json"), live)
+    p = update(off)
+    c.ok(p.returncode == 0 and not os.path.exists(os.path.join(off, "cache", "outages")),
+         "an index answers again: exit %d, the count gone" % p.returncode)
+    p = update(un)
+    c.eq(p.returncode, 3, "one index of two unreachable is never an outage: exit 3")
+
     # ---- usage errors ------------------------------------------------------------------------
     bad = os.path.join(W, "bad")
     os.makedirs(bad)
