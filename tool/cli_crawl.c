@@ -202,6 +202,13 @@ static int print_plan(const struct crawl_summary *sum, int as_json)
         json_decref(rows);
         printf("%-22s %8zu %8zu %8zu %8zu %12s%s\n", "total", t.listed, t.known, t.to_scan,
                t.to_infer, b, t.unsized ? " +" : "");
+        if (sum->pages > 0 && sum->pages_failed == sum->pages)
+            printf("No index page answered (%zu failed): the totals are empty because nothing "
+                   "could be read, not because nothing is to do.\n",
+                   sum->pages_failed);
+        else if (sum->pages_failed)
+            printf("%zu of %zu index pages failed: their wheels are not counted above.\n",
+                   sum->pages_failed, sum->pages);
         if (t.unsized)
             printf("+ %zu of the wheels to read have no size on their index (PEP 503 HTML pages "
                    "give none).\n",

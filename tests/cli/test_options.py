@@ -11,6 +11,7 @@ status, never a crash or a hang (docs/robustness.md, "The command line").
   and a flood of refusals stops after 200 lines with a count.
 - db import: a JSON line longer than a record may be is refused without being
   held in memory."""
+import json
 import os
 import subprocess
 import sys
@@ -202,4 +203,11 @@ for src, words in ((emptydir, "holds no record file"), (own, "wheelarch merge DI
     c.ok(p.returncode == 2 and words in p.stderr and len(p.stderr.strip().splitlines()) == 1,
          "db import %s: refused in one line (%d): %s" % (os.path.basename(src), p.returncode, p.stderr))
     c.ok(not os.path.exists(os.path.join(dest, "wheelarch.db")), "and no database is created for it")
+# an offline crawl --plan says that nothing could be read, not "total 0 B" alone
+offcfg = os.path.join(W, "offline.json")
+with open(offcfg, "w") as f:
+    json.dump({"indexes": [{"root": "http://127.0.0.1:9/whl/", "ids": ["cu126"]}], "projects": ["torch"]}, f)
+p = watest.run(args, "crawl", "--plan", "--config", offcfg, "--cache", os.path.join(W, "offline-cache"), timeout=120)
+c.ok(p.returncode == 1 and "No index page answered" in p.stdout and "not because nothing is to do" in p.stdout,
+     "crawl --plan offline: exit 1 and says why the totals are empty (%d): %s" % (p.returncode, p.stdout[-300:]))
 c.done()
