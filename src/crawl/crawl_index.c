@@ -307,17 +307,27 @@ void crawli_read_indexes(struct crawl *c, struct http_client *hc)
     const struct config *cfg = c->o->cfg;
     /* An index whose server does not answer (no HTTP response even after the
      * retries) is reported once and its other pages are skipped, as are the
-     * pages of other indexes on that host: an offline run ends quickly. */
-    struct strmap *dead_hosts = strmap_new();
+     * pages of other indexes on that host, named together in one line at
+     * the end: an offline run ends quickly and says so in a few lines. */
+    struct strmap *dead_hosts = strmap_new(); /* host -> 1 + its slot in skipped */
+    struct skipped {
+        char *host;
+        struct strbuf indexes;
+        size_t n, pages;
+    } *skipped = xcalloc(cfg->nindexes ? cfg->nindexes : 1, sizeof *skipped);
+    size_t nskipped = 0;
     for (size_t i = 0; i < cfg->nindexes; i++) {
         const char *ixurl = cfg->indexes[i].url;
         char *host = crawli_url_host(ixurl);
         const struct config_index *ix = &cfg->indexes[i];
-        if (strmap_get(dead_hosts, host, NULL)) {
+        size_t slot;
+        if (strmap_get(dead_hosts, host, &slot)) {
+            struct skipped *k = &skipped[slot - 1];
             c->sum->pages += ix->nprojects;
             c->sum->pages_failed += ix->nprojects;
-            crawli_warn(c, "index %s unreachable: %s did not answer (above); %zu page%s not read",
-                        ixurl, host, ix->nprojects, ix->nprojects == 1 ? "" : "s");
+            strbuf_addf(&k->indexes, "%s%s", k->n ? ", " : "", ixurl);
+            k->n++;
+            k->pages += ix->nprojects;
             free(host);
             continue;
         }
@@ -329,12 +339,27 @@ void crawli_read_indexes(struct crawl *c, struct http_client *hc)
                 c->sum->pages += left;
                 crawli_warn(c, "index %s unreachable: %s; %zu page%s not read", ixurl, e.msg,
                             left + 1, left ? "s" : "");
-                strmap_put(dead_hosts, host, 1);
+                skipped[nskipped].host = xstrdup(host);
+                skipped[nskipped].indexes = (struct strbuf)STRBUF_INIT;
+                nskipped++;
+                strmap_put(dead_hosts, host, nskipped);
                 break;
             }
         }
         free(host);
     }
+    for (size_t i = 0; i < nskipped; i++) {
+        struct skipped *k = &skipped[i];
+        if (k->n)
+            crawli_warn(c,
+                        "%zu more index%s unreachable: %s did not answer (above); %zu page%s not "
+                        "read: %s",
+                        k->n, k->n == 1 ? "" : "es", k->host, k->pages, k->pages == 1 ? "" : "s",
+                        strbuf_str(&k->indexes));
+        free(k->host);
+        strbuf_free(&k->indexes);
+    }
+    free(skipped);
     strmap_free(dead_hosts);
 }
 

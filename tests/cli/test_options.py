@@ -210,4 +210,14 @@ with open(offcfg, "w") as f:
 p = watest.run(args, "crawl", "--plan", "--config", offcfg, "--cache", os.path.join(W, "offline-cache"), timeout=120)
 c.ok(p.returncode == 1 and "No index page answered" in p.stdout and "not because nothing is to do" in p.stdout,
      "crawl --plan offline: exit 1 and says why the totals are empty (%d): %s" % (p.returncode, p.stdout[-300:]))
+# one dead host behind many indexes: its first failure, then one line naming the rest
+deadcfg = os.path.join(W, "dead-host.json")
+ids = ["cu118", "cu121", "cu124", "cu126", "cu128", "cu129", "cu130", "cu132"]
+with open(deadcfg, "w") as f:
+    json.dump({"indexes": [{"root": "http://127.0.0.1:9/whl/", "ids": ids}],
+               "projects": ["torch", "torchvision", "torchaudio"]}, f)
+p = watest.run(args, "crawl", "--config", deadcfg, "--cache", os.path.join(W, "dead-cache"), timeout=120)
+lines = p.stderr.strip().splitlines()
+c.ok(p.returncode == 1 and len(lines) <= 4 and "7 more indexes unreachable" in p.stderr and "21 pages not read" in p.stderr,
+     "a dead host behind 8 indexes: exit 1 in at most 4 lines (%d, %d): %s" % (p.returncode, len(lines), p.stderr[-600:]))
 c.done()
