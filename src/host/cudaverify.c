@@ -109,6 +109,9 @@ int cudaverify_open(int ordinal, struct cudaverify **out, char *why, size_t n)
         if (name(v->name, (int)sizeof v->name, v->device) != 0)
             snprintf(v->name, sizeof v->name, "GPU %d", ordinal);
         v->name[sizeof v->name - 1] = '\0';
+        /* the driver's bytes: printable ASCII only (a terminal never gets a
+         * control character, JSON never a string that is not UTF-8) */
+        wa_printable_ascii(v->name);
         v->cc = (uint16_t)(major * 10 + minor);
         if (version(&v->driver_cuda) != 0)
             v->driver_cuda = 0;

@@ -65,7 +65,13 @@ int cuDeviceGetAttribute(int *v, int attr, int dev)
 int cuDeviceGetName(char *name, int len, int dev)
 {
     (void)dev;
-    snprintf(name, (size_t)len, "Fake GPU %d.%d", cc_major, cc_minor);
+    /* FAKE_CUDA_NAME: the bytes a driver might give (control characters,
+     * not UTF-8) */
+    const char *raw = getenv("FAKE_CUDA_NAME");
+    if (raw)
+        snprintf(name, (size_t)len, "%s", raw);
+    else
+        snprintf(name, (size_t)len, "Fake GPU %d.%d", cc_major, cc_minor);
     return 0;
 }
 

@@ -363,6 +363,25 @@ p = subprocess.run([args.wheelarch, "doctor", "--site-packages", vsite, "--cc", 
                    env=dict(os.environ, LD_LIBRARY_PATH=args.cuda_dir, FAKE_CUDA_CC="8.6", FAKE_CUDA_NO_SASS="1"))
 c.ok(p.returncode == 6 and "DISAGREEMENT" in p.stdout and "trust the driver" in p.stdout,
      "the text says DISAGREEMENT, exit 6 (%d): %s" % (p.returncode, p.stdout[-400:]))
+# a device name with control characters and bytes that are not UTF-8: the
+# verify key stays in --json, and nothing raw reaches the terminal
+raw_name = "\x1b[31mEvil\x07 GPU \xff\xfe"
+env_raw = dict(os.environ, LD_LIBRARY_PATH=args.cuda_dir, FAKE_CUDA_CC="8.6")
+env_raw = {k: v for k, v in env_raw.items() if not k.startswith("WHEELARCH_")}
+env_raw_b = {k.encode(): v.encode() for k, v in env_raw.items()}
+env_raw_b[b"FAKE_CUDA_NAME"] = b"\x1b[31mEvil\x07 GPU \xff\xfe"
+pj = subprocess.run([args.wheelarch, "doctor", "--json", "--cache", EMPTY, "--site-packages", vsite, "--cc", "8.6",
+                     "--driver", "580.82.07", "--platform", "linux-x86_64", "--verify"],
+                    capture_output=True, timeout=60, env=env_raw_b)
+oj = json.loads(pj.stdout) if pj.stdout.strip() else {}
+dev = (oj.get("verify") or {}).get("device") or ""
+c.ok(dev and all(0x20 <= ord(ch) < 0x7f for ch in dev) and "Evil" in dev,
+     "a raw device name: kept as printable ASCII in --json (%r)" % dev)
+pt = subprocess.run([args.wheelarch, "doctor", "--cache", EMPTY, "--site-packages", vsite, "--cc", "8.6",
+                     "--driver", "580.82.07", "--platform", "linux-x86_64", "--verify"],
+                    capture_output=True, timeout=60, env=env_raw_b)
+c.ok(b"\x1b" not in pt.stdout and b"\x07" not in pt.stdout and b"\xff" not in pt.stdout,
+     "and the text report shows none of its raw bytes")
 # no GPU (the driver loads, cuInit fails) and no driver at all: one line,
 # and the exit of a check without --verify
 for label, env in (("no GPU", fake), ("no driver", {"LD_LIBRARY_PATH": os.path.join(W, "nowhere")})):
