@@ -334,14 +334,21 @@ static int make_parent(struct outdir *o, const char *dst, struct wa_error *err)
     return rc;
 }
 
+static int open_parent_nofollow(const char *root, const char *relpath, const char **name);
+
 /* Hard-links relpath from the old tree into tmp; lock held. */
 static int link_old(struct outdir *o, const char *relpath, struct wa_error *err)
 {
     char *dst = fsutil_join(o->tmp, relpath);
     char *old = fsutil_join(o->dir, relpath);
     int rc = make_parent(o, dst, err);
-    if (rc == 0 && link(old, dst) != 0)
+    /* through the folders as same_bytes opened them: no link followed */
+    const char *name;
+    int dfd = rc == 0 ? open_parent_nofollow(o->dir, relpath, &name) : -1;
+    if (rc == 0 && (dfd < 0 || linkat(dfd, name, AT_FDCWD, dst, 0) != 0))
         rc = wa_error_set(err, WA_ERR_IO, "cannot link %s to %s: %s", old, dst, strerror(errno));
+    if (dfd >= 0)
+        close(dfd);
     free(dst);
     free(old);
     return rc;
@@ -379,15 +386,48 @@ static int valid_relpath(const char *p)
     return 1;
 }
 
-/* Whether file path holds exactly data[0..len). */
-static int same_bytes(const char *path, const void *data, size_t len)
+/* The folder holding root/relpath, opened one component at a time without
+ * following a symbolic link (a link inside the old output may point
+ * anywhere); *name is relpath's last component.  A descriptor, or -1. */
+static int open_parent_nofollow(const char *root, const char *relpath, const char **name)
 {
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size != len)
+    int fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    const char *s = relpath;
+    for (const char *e; fd >= 0 && (e = strchr(s, '/')) != NULL; s = e + 1) {
+        char comp[256];
+        size_t len = (size_t)(e - s);
+        if (len == 0 || len >= sizeof comp) {
+            close(fd);
+            return -1;
+        }
+        memcpy(comp, s, len);
+        comp[len] = '\0';
+        int sub = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        close(fd);
+        fd = sub;
+    }
+    *name = s;
+    return fd;
+}
+
+/* Whether the old tree's relpath is a regular file, reached without a
+ * symbolic link, holding exactly data[0..len): only such a file is linked
+ * into the new tree (anything else is written anew). */
+static int same_bytes(const char *root, const char *relpath, const void *data, size_t len)
+{
+    const char *name;
+    int dfd = open_parent_nofollow(root, relpath, &name);
+    if (dfd < 0)
         return 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    close(dfd);
     if (fd < 0)
         return 0;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size != len) {
+        close(fd);
+        return 0;
+    }
     char buf[65536];
     size_t off = 0;
     int same = 1;
@@ -426,9 +466,7 @@ static int put(struct outdir *o, const char *relpath, const void *data, size_t l
         return wa_error_set(err, WA_ERR_USAGE, "output path '%s' written twice", relpath);
     int same = 0;
     if (o->have_old) { /* else there is no old file to compare with */
-        char *old = fsutil_join(o->dir, relpath);
-        same = same_bytes(old, data, len);
-        free(old);
+        same = same_bytes(o->dir, relpath, data, len);
     }
     int rc = 0;
     pthread_mutex_lock(&o->mu);

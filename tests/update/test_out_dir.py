@@ -237,4 +237,24 @@ if os.geteuid() == 0 and shutil.which("mount"):
             subprocess.run(["umount", "-l", inner], capture_output=True)
 else:
     print("SKIP: the bind mount cases need root")
+# A symbolic link inside the old output (a folder of it pointing elsewhere):
+# the rebuild never hard-links the files it reaches into the new site; it
+# writes its own, and the outside files keep their single link.
+lk = os.path.join(W, "linked-site")
+shutil.rmtree(lk, ignore_errors=True)
+p = build(lk)
+c.eq(p.returncode, 0, "a site to rebuild: " + p.stderr)
+outside = os.path.join(W, "outside-assets")
+shutil.rmtree(outside, ignore_errors=True)
+shutil.move(os.path.join(lk, "assets"), outside)
+os.symlink(outside, os.path.join(lk, "assets"))
+p = build(lk, "--base-url", "https://example.org/x")  # something changed: a rebuild, not a no-op
+c.eq(p.returncode, 0, "the rebuild over a linked folder: " + p.stderr)
+new_assets = os.path.join(lk, "assets")
+c.ok(os.path.isdir(new_assets) and not os.path.islink(new_assets), "the new site's assets are its own folder")
+shared = [f for f in os.listdir(outside)
+          if os.path.samefile(os.path.join(outside, f), os.path.join(new_assets, f))] if os.path.isdir(new_assets) else ["?"]
+c.eq(shared, [], "no file outside the old output is hard-linked into the new site")
+c.ok(all(os.stat(os.path.join(outside, f)).st_nlink == 1 for f in os.listdir(outside)),
+     "and the outside files keep one link each")
 c.done()
