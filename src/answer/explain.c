@@ -108,6 +108,18 @@ static void add_arch(struct explain_facts *f, const char *a, size_t len)
     f->narch++;
 }
 
+/* The name in "Found GPU0 NAME" that ends at p (" which is of ..."), into
+ * f->gpu_name unless a name was read already. */
+static void found_gpu_name(const char *s, const char *p, struct explain_facts *f)
+{
+    const char *g = find_ci(p - 120 > s ? p - 120 : s, p, "Found GPU");
+    const char *a = g ? g + strlen("Found GPU") : (p - 96 > s ? p - 96 : s);
+    while (g && a < p && isdigit((unsigned char)*a))
+        a++;
+    if (!f->gpu_name[0])
+        copy_field(f->gpu_name, sizeof f->gpu_name, a, p);
+}
+
 /* The messages that carry fields, in the flat text. */
 static void read_torch_warnings(const char *s, const char *end, const char *ls, const char *le,
                                 struct explain_facts *f)
@@ -146,12 +158,7 @@ static void read_torch_warnings(const char *s, const char *end, const char *ls, 
      * capability supported by this library is 3.7." */
     if ((p = find_ci(s, end, " which is of cuda capability ")) != NULL) {
         f->messages |= EXPLAIN_TOO_OLD;
-        const char *g = find_ci(p - 120 > s ? p - 120 : s, p, "Found GPU");
-        const char *a = g ? g + strlen("Found GPU") : (p - 96 > s ? p - 96 : s);
-        while (g && a < p && isdigit((unsigned char)*a))
-            a++;
-        if (!f->gpu_name[0])
-            copy_field(f->gpu_name, sizeof f->gpu_name, a, p);
+        found_gpu_name(s, p, f);
         set_cc(f, read_cc(p + strlen(" which is of cuda capability "), end, 1), EXPLAIN_TOO_OLD);
         const char *m = find_ci(p, end, "minimum cuda capability supported by this library is ");
         if (m)
@@ -163,12 +170,7 @@ static void read_torch_warnings(const char *s, const char *end, const char *ls, 
      * hardware CC >=7.5,<8.0 ..." */
     if ((p = find_ci(s, end, " which is of compute capability (CC) ")) != NULL) {
         f->messages |= EXPLAIN_CC_TABLE;
-        const char *g = find_ci(p - 120 > s ? p - 120 : s, p, "Found GPU");
-        const char *a = g ? g + strlen("Found GPU") : (p - 96 > s ? p - 96 : s);
-        while (g && a < p && isdigit((unsigned char)*a))
-            a++;
-        if (!f->gpu_name[0])
-            copy_field(f->gpu_name, sizeof f->gpu_name, a, p);
+        found_gpu_name(s, p, f);
         set_cc(f, read_cc(p + strlen(" which is of compute capability (CC) "), end, 1),
                EXPLAIN_CC_TABLE);
         const char *q = p;

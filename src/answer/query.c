@@ -215,6 +215,9 @@ struct answer_result *query_answer(const struct dbview *v, const struct query_op
         struct choice a;
         qi_answer_for(&c, rk, exact, o->has_driver, &o->driver, &a);
         qi_newest_with_code(&c, &code);
+        /* no release with code has a wheel for the Python asked (once: the
+         * change steps and the self-build steps both say it) */
+        int py_blocks = code.row >= 0 && qi_python_blocks(&c, rk, exact);
         if (a.row >= 0 && !a.fallback) {
             out->recommendation =
                 qi_new_install(&c, &a, qi_why_chosen(&c, &a, o->has_driver ? &o->driver : NULL));
@@ -237,7 +240,7 @@ struct answer_result *query_answer(const struct dbview *v, const struct query_op
                                                    "the newest release with code for this GPU, "
                                                    "whatever the driver");
         if (!(a.row >= 0 && !a.fallback))
-            qi_change_steps(&c, rk, exact, &a, &code, out);
+            qi_change_steps(&c, rk, exact, &a, &code, py_blocks, out);
         /* AMD: one line (no NVIDIA driver decides), so that the tables
          * per Python answer for it as for NVIDIA */
         qi_by_driver(&c, rk, exact, 0, &out->by_driver, &out->nby_driver);
@@ -246,7 +249,7 @@ struct answer_result *query_answer(const struct dbview *v, const struct query_op
         if (code.row < 0)
             qi_source_build(&c, &out->source_build);
         else
-            qi_self_build(&c, &code, qi_python_blocks(&c, rk, exact), &out->self_build);
+            qi_self_build(&c, &code, py_blocks, &out->self_build);
     }
     qi_pypi_answer(&c, rk, exact, applies, &out->pypi);
     qi_guidance(&c, tegra, arm_host && !applies, &out->guidance);

@@ -619,15 +619,15 @@ struct answer_install *qi_new_install(const struct qctx *c, const struct choice 
 static int newer_loads(const struct qctx *c, const struct choice *a, const struct dotver *d)
 {
     const struct dbview_row *r = c->rows[a->row];
+    const struct arch_support *end = c->amd ? NULL : tables_driver_branch_end(c->v->t, c->o->cc);
     for (size_t i = 0; i < c->n; i++) {
         const struct dbview_row *x = c->rows[i];
         struct dotver floor;
         const struct compat_result *p = c->plain[i];
         const char *full = p->full_driver[0] ? p->full_driver : p->min_driver;
         const struct toolkit *own = x->cuda.n ? tables_toolkit(c->v->t, &x->cuda) : NULL;
-        if (p->branch_limit[0] && own && own->min_driver[c->os].n &&
-            tables_driver_beyond(tables_driver_branch_end(c->v->t, c->o->cc),
-                                 &own->min_driver[c->os]))
+        if (end && own && own->min_driver[c->os].n &&
+            tables_driver_beyond(end, &own->min_driver[c->os]))
             continue; /* never in full on this GPU: its toolkit's driver is too new for it */
         if (x == r || strcmp(x->release, r->release) != 0 || !x->cuda.n || !r->cuda.n ||
             dotver_cmp(&x->cuda, &r->cuda) <= 0 || !full[0] || dotver_parse(full, &floor) != 0)

@@ -166,7 +166,8 @@ void qi_self_build(const struct qctx *c, const struct choice *code, int python_b
 void qi_source_build(const struct qctx *c, struct answer_source_build *x);
 void qi_guidance(const struct qctx *c, int tegra, int arm_only, struct answer_guidance *g);
 int qi_newest_with_code(const struct qctx *c, struct choice *a);
+/* python_blocks: qi_python_blocks, made once by the caller. */
 void qi_change_steps(const struct qctx *c, size_t rk, const char *exact, const struct choice *runs,
-                     const struct choice *code, struct answer_result *out);
+                     const struct choice *code, int python_blocks, struct answer_result *out);
 
 #endif

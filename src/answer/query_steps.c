@@ -590,7 +590,7 @@ found:;
  * runs as things are, a source build only when no official build of any
  * release has code.  Nothing when the asked release runs as it is. */
 void qi_change_steps(const struct qctx *c, size_t rk, const char *exact, const struct choice *runs,
-                     const struct choice *code, struct answer_result *out)
+                     const struct choice *code, int python_blocks, struct answer_result *out)
 {
     const char *project = c->o->project;
     char drv[32];
@@ -632,7 +632,7 @@ void qi_change_steps(const struct qctx *c, size_t rk, const char *exact, const s
         x->index = r->variant;
         free(u);
     }
-    if (code->row >= 0 && runs->row < 0 && qi_python_blocks(c, rk, exact)) {
+    if (code->row >= 0 && runs->row < 0 && python_blocks) {
         /* no official build with code has a wheel for this Python */
         char pys[16];
         tables_python_format(c->o->python, c->o->python_free_threaded, pys, sizeof pys);
