@@ -28,8 +28,9 @@ packages=(
     zip unzip time bc
     # site tests: a real browser, Java for the Nu Html Checker
     chromium default-jre-headless
-    # deployment tests: YAML lint, systemd-analyze, the man page formatter
-    yamllint systemd groff-base man-db
+    # deployment tests: YAML lint and parser, systemd-analyze, the man page
+    # formatter
+    yamllint python3-yaml systemd groff-base man-db
     # the shells the printed commands are pasted into (tests/cli/test_shells.py)
     zsh fish dash
 )

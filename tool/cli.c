@@ -479,7 +479,7 @@ int cli_run_step(const char *name, int argc, char **argv,
         rc = cli_usage_error(cmd, "unexpected argument '%s'", a.rest[0]);
     } else {
         rc = step(cmd, &a);
-        if (rc == CLI_STEP_BUSY || rc == CLI_STEP_OUTAGE)
+        if (rc == CLI_STEP_BUSY)
             rc = WA_EXIT_FAILURE;
     }
     cli_args_free(&a);

@@ -16,8 +16,11 @@ enum wa_exit {
     WA_EXIT_FAILURE = 1, /* nothing useful done */
     WA_EXIT_USAGE = 2,   /* bad arguments or configuration */
     WA_EXIT_PARTIAL = 3, /* finished; some inputs failed and were left as they were */
-    /* update: no index answered, in more runs in a row than --outages-allowed
-     * (the site was still built from what the database holds) */
+    /* crawl, update: no index answered, in up to --outages-allowed runs in a
+     * row (a hiccup; update still built the site) */
+    WA_EXIT_UNREACHED = 6,
+    /* crawl, update: no index answered, in more runs in a row than
+     * --outages-allowed (an outage; update still built the site) */
     WA_EXIT_OUTAGE = 7,
 };
 
@@ -28,9 +31,6 @@ enum wa_exit {
 /* What a step returns (never an exit status) when --no-wait met a lock held
  * by another process: `update` stops there; cli_run_step exits 1. */
 #define CLI_STEP_BUSY 100
-/* What the crawl step returns when no index page answered (every one
- * failed): `update` counts it as an outage; cli_run_step exits 1. */
-#define CLI_STEP_OUTAGE 101
 
 struct cli_option {
     const char *name; /* long name without dashes */
@@ -152,6 +152,17 @@ int cli_run_step(const char *name, int argc, char **argv,
  * of any command that has them (crawl and update; build and update).
  * Return an exit status (enum wa_exit). */
 int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *a);
+/* The crawl step as `update` runs it: no per-wheel JSON lines; *summary
+ * (when not NULL) gets the summary object crawl --json prints last, the
+ * caller's to free (NULL after a usage error). */
+struct json_t;
+int cli_crawl_run(const struct cli_command *cmd, const struct cli_args *a, int json_events,
+                  struct json_t **summary);
+/* The word the summary line gives an exit status: "ok", "partial",
+ * "unreached", "outage" or "failed". */
+const char *cli_status_word(int rc);
+/* Prints a summary object as one JSON line on standard output. */
+void cli_print_summary(struct json_t *summary);
 int cli_build_step(const struct cli_command *cmd, const struct cli_args *a);
 
 #endif

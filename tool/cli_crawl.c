@@ -1,7 +1,13 @@
 /*
- * cli_crawl: `wheelarch crawl` — options, the progress display and the
- * summary around crawl_run.
+ * cli_crawl: `wheelarch crawl` — options, the progress display, the outage
+ * count and the summary around crawl_run.
+ *
+ * Exit status: 0 all read; 3 some wheels or index pages failed (a hiccup);
+ * 6 no index answered, in up to --outages-allowed runs in a row; 7 no index
+ * answered for more runs in a row than that (an outage).  The runs in a row
+ * are counted in DIR/outages, removed by the first run an index answers.
  */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,8 +234,94 @@ static int print_plan(const struct crawl_summary *sum, int as_json)
     return sum->pages_failed ? WA_EXIT_PARTIAL : WA_EXIT_OK;
 }
 
-int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
+/* The outage count: runs in a row in which no index answered, kept in
+ * the database folder; the new count (the file written atomically), or 0
+ * after a run that reached an index (the file removed). */
+static long count_outage(const char *cache, int outage)
 {
+    char *path = fsutil_join(cache, "outages");
+    long n = 0;
+    if (outage) {
+        char *text = NULL;
+        size_t len = 0;
+        struct wa_error err;
+        if (fsutil_read(path, 64, &text, &len, NULL, &err) == 0 && text) {
+            char *end;
+            n = strtol(text, &end, 10);
+            if (n < 0 || n > 1000000)
+                n = 0;
+        }
+        free(text);
+        n++;
+        char buf[32];
+        int k = snprintf(buf, sizeof buf, "%ld\n", n);
+        if (fsutil_write_atomic(path, buf, (size_t)k, 0, &err) < 0)
+            cli_warn("%s", err.msg);
+    } else if (remove(path) < 0 && errno != ENOENT) {
+        cli_warn("%s: %s", path, strerror(errno));
+    }
+    free(path);
+    return n;
+}
+
+const char *cli_status_word(int rc)
+{
+    switch (rc) {
+    case WA_EXIT_OK:
+        return "ok";
+    case WA_EXIT_PARTIAL:
+        return "partial";
+    case WA_EXIT_UNREACHED:
+        return "unreached";
+    case WA_EXIT_OUTAGE:
+        return "outage";
+    default:
+        return "failed";
+    }
+}
+
+/* {"summary": {...}}: the counts of one crawl, its exit status and the
+ * outage count; rc and status are set by the caller's last word. */
+static json_t *summary_json(const char *command, const struct crawl_summary *sum, int rc,
+                            long outages, long allowed)
+{
+    json_t *o = json_pack(
+        "{s:s,s:i,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "command", command, "exit",
+        rc, "status", cli_status_word(rc), "wheels", (json_int_t)sum->wheels, "scanned",
+        (json_int_t)sum->scanned, "inferred", (json_int_t)sum->inferred, "known",
+        (json_int_t)sum->known, "failed", (json_int_t)sum->failed, "bytes", (json_int_t)sum->bytes,
+        "pages", (json_int_t)sum->pages, "pages_unchanged", (json_int_t)sum->pages_unchanged,
+        "pages_missing", (json_int_t)sum->pages_missing, "pages_failed",
+        (json_int_t)sum->pages_failed, "outages_in_a_row", (json_int_t)outages, "outages_allowed",
+        (json_int_t)allowed);
+    return json_pack("{s:o}", "summary", o);
+}
+
+void cli_print_summary(json_t *summary)
+{
+    char *s = json_dumps(summary, JSON_COMPACT);
+    printf("%s\n", s);
+    fflush(stdout);
+    free(s);
+}
+
+int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *a)
+{
+    int json = cli_get_opt(cmd, a, "json") != NULL;
+    json_t *summary = NULL;
+    int rc = cli_crawl_run(cmd, a, json, json ? &summary : NULL);
+    if (summary) {
+        cli_print_summary(summary);
+        json_decref(summary);
+    }
+    return rc;
+}
+
+int cli_crawl_run(const struct cli_command *cmd, const struct cli_args *ap, int json_events,
+                  json_t **summary)
+{
+    if (summary)
+        *summary = NULL;
     const struct cli_args a = *ap;
     int rc = WA_EXIT_USAGE;
     struct config cfg;
@@ -292,6 +384,17 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
     o.all = cli_get(cmd, &a, "all") != NULL;
     o.bundled = cli_get(cmd, &a, "bundled") != NULL;
     o.plan = cli_get_opt(cmd, &a, "plan") != NULL;
+    long allowed = 2;
+    const char *oa = cli_get_opt(cmd, &a, "outages-allowed");
+    if (oa) {
+        char *end;
+        errno = 0;
+        allowed = strtol(oa, &end, 10);
+        if (!*oa || *end || errno || allowed < 0 || allowed > 10000) {
+            rc = cli_usage_error(cmd, "--outages-allowed wants a number of runs, 0 to 10000");
+            goto out;
+        }
+    }
     const char *jobs = cli_get(cmd, &a, "jobs");
     o.jobs = cfg.jobs > 0 ? cfg.jobs : (int)workers_cpus();
     double num;
@@ -317,7 +420,7 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
     o.today = day;
 
     struct display d = {0};
-    d.json = cli_get_opt(cmd, &a, "json") != NULL;
+    d.json = json_events;
     d.quiet = cli_get(cmd, &a, "quiet") != NULL;
     d.tty =
         isatty(STDERR_FILENO) && !d.quiet && getenv("TERM") && strcmp(getenv("TERM"), "dumb") != 0;
@@ -330,6 +433,13 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
         rc = err.code == WA_ERR_BUSY    ? CLI_STEP_BUSY
              : err.code == WA_ERR_USAGE ? WA_EXIT_USAGE /* a lock path that is not ours */
                                         : WA_EXIT_FAILURE;
+        if (summary && rc == WA_EXIT_FAILURE) {
+            struct crawl_summary none;
+            memset(&none, 0, sizeof none);
+            *summary = summary_json(cmd->name, &none, rc, 0, allowed);
+            json_object_set_new(json_object_get(*summary, "summary"), "error",
+                                json_string(err.msg));
+        }
         goto out;
     }
     clear_bar(&d);
@@ -350,12 +460,23 @@ int cli_crawl_step(const struct cli_command *cmd, const struct cli_args *ap)
                 sum.below_floor, sum.below_floor == 1 ? "" : "s");
     for (size_t i = 0; i < sum.nfailures; i++)
         cli_warn("  failed %s: %s", sum.failures[i].filename, sum.failures[i].error);
-    if (sum.pages > 0 && sum.pages_failed == sum.pages)
-        rc = CLI_STEP_OUTAGE; /* exit 1 for crawl; update counts it */
-    else if (sum.failed || sum.pages_failed)
+    /* No index answered: every page failed (a crawl with nothing to read
+     * counts as answered: its configuration asked for nothing). */
+    int unanswered = sum.pages > 0 && sum.pages_failed == sum.pages;
+    long outages = count_outage(o.cache_dir, unanswered);
+    if (unanswered) {
+        rc = outages > allowed ? WA_EXIT_OUTAGE : WA_EXIT_UNREACHED;
+        cli_warn("no index answered: %ld run%s in a row (%s; exit 7 after %ld, "
+                 "--outages-allowed)",
+                 outages, outages == 1 ? "" : "s", rc == WA_EXIT_OUTAGE ? "an outage" : "exit 6",
+                 allowed);
+    } else if (sum.failed || sum.pages_failed) {
         rc = WA_EXIT_PARTIAL;
-    else
+    } else {
         rc = WA_EXIT_OK;
+    }
+    if (summary)
+        *summary = summary_json(cmd->name, &sum, rc, outages, allowed);
     crawl_summary_free(&sum);
 out:
     if (have_tables)

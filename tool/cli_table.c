@@ -45,7 +45,13 @@ static const struct cli_option crawl_options[] = {
      "give up on a connection, or a transfer slower than 1 KiB/s, after this long "
      "(default 15 s to connect, 60 s of a slow transfer)",
      0},
-    {"json", 0, NULL, "print one JSON line per wheel: the scan object plus url, index and status",
+    {"outages-allowed", 0, "N",
+     "runs in a row in which no index answers that exit 6, a hiccup (default: 2); the next "
+     "exits 7, an outage (counted in DIR/outages)",
+     0},
+    {"json", 0, NULL,
+     "print one JSON line per wheel: the scan object plus url, index and status; then a "
+     "summary line, {\"summary\": {...}} with the counts, the exit status and its word",
      0},
     {"no-wait", 0, NULL,
      "fail at once instead of waiting when another wheelarch holds the database", 0},
@@ -217,8 +223,12 @@ static const struct cli_option update_options[] = {
      "output folder, replaced atomically (default: site); new, empty, or one wheelarch wrote", 0},
     {"base-url", 0, "URL", "where the site will be served (canonical links, feed URLs)", 0},
     {"outages-allowed", 0, "N",
-     "runs in a row in which no index answers that still exit 3, a hiccup (default: 2); the "
-     "next exits 7, an outage",
+     "runs in a row in which no index answers that exit 6, a hiccup (default: 2); the next "
+     "exits 7, an outage",
+     0},
+    {"json", 0, NULL,
+     "print one summary line at the end on standard output, {\"summary\": {...}}: the crawl's "
+     "counts, crawl_exit, build_exit, exit and status (ok, partial, unreached, outage, failed)",
      0},
     {"nightlies", 0, "N",
      "nightly (.dev) versions per project the site, feed and simple/ indexes show, the newest "
@@ -275,8 +285,11 @@ const struct cli_command cli_commands[] = {
      "wheel failed for the next run, and the run after scans it alone in a child process, so "
      "one bad wheel cannot make every run fail. One crawl or update per database at a time "
      "(a lock on DIR.lock; a second one waits). Redirects: at most 5, and never from a public "
-     "index to a loopback, private or link-local address. Exit status 3 when some wheels or "
-     "index pages failed.",
+     "index to a loopback, private or link-local address. Exit status 0 when everything was "
+     "read, 3 when some wheels or index pages failed (a hiccup: retried next run), 6 when no "
+     "index answered in up to --outages-allowed runs in a row, 7 when none answered for more "
+     "runs in a row than that (an outage), 1 when the database could not be used, 2 for bad "
+     "arguments or configuration.",
      "wheelarch crawl --index https://download.pytorch.org/whl/cu126/ --project torch --json",
      crawl_options, cli_crawl},
     {"query", "[--gpu NAME... | --cc X.Y] [--driver V] [--project P] [--version V] [OPTIONS]",
@@ -361,10 +374,10 @@ const struct cli_command cli_commands[] = {
      "swapped in "
      "whole, so an update killed at any point and run again loses nothing. Exit status 0 when "
      "everything went well, 3 when the crawl was incomplete but the site was built (a failed "
-     "wheel or index, or no index answering in up to --outages-allowed runs in a row: a "
-     "hiccup), 7 when no index answered for more runs in a row than that (an outage; the site "
-     "is still built; the count is kept in DIR/outages), 1 when the build failed (the previous "
-     "site stays), 2 for bad arguments or configuration.",
+     "wheel or index page: a hiccup), 6 when no index answered in up to --outages-allowed runs "
+     "in a row, 7 when none answered for more runs in a row than that (an outage; the site is "
+     "still built in both; the count is kept in DIR/outages), 1 when the build failed (the "
+     "previous site stays), 2 for bad arguments or configuration.",
      "wheelarch update --base-url https://example.org/wheelarch", update_options, cli_update},
     {"merge", "[--cache DIR] OTHER.db...",
      "Merge other databases (crawl shards) into the database.",

@@ -5,50 +5,24 @@
  * in the database and the declared rows, when an index is unreachable.
  * Exit status: 0 when both went well; 3 when the crawl was incomplete (an
  * index unreachable, a wheel failed) or records were unreadable but the
- * site was built; 7 when no index answered in more runs in a row than
- * --outages-allowed (default 2; the site is still built); 2 for bad
- * arguments or configuration (nothing done); 1 when the build failed (the
- * previous site is left as it was).  The runs in a row with no answer are
- * counted in DIR/outages (DIR: the database folder), removed by the first
- * run an index answers.
+ * site was built; 6 when no index answered, in up to --outages-allowed runs
+ * in a row (default 2: a hiccup), 7 in more runs in a row than that (an
+ * outage; the site is still built in both); 2 for bad arguments or
+ * configuration (nothing done); 1 when the build failed (the previous site
+ * is left as it was).  The crawl step counts the runs in a row with no
+ * answer in DIR/outages (DIR: the database folder).  --json prints one
+ * summary line at the end: the crawl's counts, the build's exit status and
+ * the update's.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "cli.h"
 #include "fsutil.h"
 #include "xalloc.h"
-
-/* The outage count: runs in a row in which no index answered, kept in
- * the database folder; the new count (the file written atomically), or 0
- * after a run that reached an index (the file removed). */
-static long count_outage(const char *cache, int outage)
-{
-    char *path = fsutil_join(cache, "outages");
-    long n = 0;
-    if (outage) {
-        char *text = NULL;
-        size_t len = 0;
-        struct wa_error err;
-        if (fsutil_read(path, 64, &text, &len, NULL, &err) == 0 && text) {
-            char *end;
-            n = strtol(text, &end, 10);
-            if (n < 0 || n > 1000000)
-                n = 0;
-        }
-        free(text);
-        n++;
-        char buf[32];
-        int k = snprintf(buf, sizeof buf, "%ld\n", n);
-        if (fsutil_write_atomic(path, buf, (size_t)k, 0, &err) < 0)
-            cli_warn("%s", err.msg);
-    } else {
-        remove(path);
-    }
-    free(path);
-    return n;
-}
 
 static int update_step(const struct cli_command *cmd, const struct cli_args *a)
 {
@@ -61,33 +35,35 @@ static int update_step(const struct cli_command *cmd, const struct cli_args *a)
                           cli_get(cmd, a, "out") ? cli_get(cmd, a, "out") : "site");
     if (usage)
         return usage;
-    long allowed = 2;
-    const char *oa = cli_get(cmd, a, "outages-allowed");
-    if (oa) {
-        char *end;
-        allowed = strtol(oa, &end, 10);
-        if (!*oa || *end || allowed < 0 || allowed > 10000)
-            return cli_usage_error(cmd, "--outages-allowed wants a number of runs, 0 to 10000");
-    }
-    int crawled = cli_crawl_step(cmd, a);
-    if (crawled == WA_EXIT_USAGE || crawled == CLI_STEP_BUSY)
+    json_t *summary = NULL;
+    int want_json = cli_get(cmd, a, "json") != NULL;
+    int crawled = cli_crawl_run(cmd, a, 0, want_json ? &summary : NULL);
+    if (crawled == WA_EXIT_USAGE || crawled == CLI_STEP_BUSY) {
+        json_decref(summary);
         return crawled;
-    const char *cache = cli_get(cmd, a, "cache") ? cli_get(cmd, a, "cache") : "cache";
-    int outage = crawled == CLI_STEP_OUTAGE;
-    long outages = count_outage(cache, outage);
-    if (outage) {
-        crawled = WA_EXIT_FAILURE;
-        cli_warn("no index answered: %ld run%s in a row (exit 7 after %ld; --outages-allowed)",
-                 outages, outages == 1 ? "" : "s", allowed);
     }
     if (crawled != WA_EXIT_OK)
         cli_warn("the crawl was incomplete; building the site from what the database holds");
     int built = cli_build_step(cmd, a);
+    int rc;
     if (built == WA_EXIT_USAGE || built == WA_EXIT_FAILURE || built == CLI_STEP_BUSY)
-        return built;
-    if (outage && outages > allowed)
-        return WA_EXIT_OUTAGE;
-    return crawled != WA_EXIT_OK || built != WA_EXIT_OK ? WA_EXIT_PARTIAL : WA_EXIT_OK;
+        rc = built;
+    else if (crawled == WA_EXIT_OUTAGE || crawled == WA_EXIT_UNREACHED)
+        rc = crawled;
+    else
+        rc = crawled != WA_EXIT_OK || built != WA_EXIT_OK ? WA_EXIT_PARTIAL : WA_EXIT_OK;
+    if (summary) {
+        json_t *o = json_object_get(summary, "summary");
+        json_object_set_new(o, "command", json_string("update"));
+        json_object_set_new(o, "crawl_exit", json_integer(crawled));
+        json_object_set_new(o, "build_exit",
+                            json_integer(built == CLI_STEP_BUSY ? WA_EXIT_FAILURE : built));
+        json_object_set_new(o, "exit", json_integer(rc == CLI_STEP_BUSY ? WA_EXIT_FAILURE : rc));
+        json_object_set_new(o, "status", json_string(cli_status_word(rc)));
+        cli_print_summary(summary);
+        json_decref(summary);
+    }
+    return rc;
 }
 
 int cli_update(int argc, char **argv)

@@ -218,6 +218,7 @@ with open(deadcfg, "w") as f:
                "projects": ["torch", "torchvision", "torchaudio"]}, f)
 p = watest.run(args, "crawl", "--config", deadcfg, "--cache", os.path.join(W, "dead-cache"), timeout=120)
 lines = p.stderr.strip().splitlines()
-c.ok(p.returncode == 1 and len(lines) <= 4 and "7 more indexes unreachable" in p.stderr and "21 pages not read" in p.stderr,
-     "a dead host behind 8 indexes: exit 1 in at most 4 lines (%d, %d): %s" % (p.returncode, len(lines), p.stderr[-600:]))
+c.ok(p.returncode == 6 and len(lines) <= 5 and "7 more indexes unreachable" in p.stderr and "21 pages not read" in p.stderr
+     and "no index answered: 1 run in a row" in lines[-1],
+     "a dead host behind 8 indexes: exit 6 (no index answered) in at most 5 lines (%d, %d): %s" % (p.returncode, len(lines), p.stderr[-600:]))
 c.done()

@@ -122,6 +122,16 @@ def crawl(*argv, cache=None, expect=None, timeout=120, env=None):
     e.update(env or {})
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=W, env=e)
     lines = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
+    if p.returncode in (0, 1, 3, 6, 7) and "--plan" not in argv:
+        # every crawl --json ends with its summary line, which agrees with
+        # its exit status and the wheel lines before it
+        s = lines[-1].get("summary", {}) if lines else {}
+        wl = [x for x in lines if "summary" not in x]
+        c.ok(s.get("exit") == p.returncode and len(lines) - len(wl) == 1
+             and (p.returncode == 1 or s.get("wheels") == len(wl)),
+             "crawl %s: one summary line, exit %s, %s wheels (exit %d, %d wheel lines)" % (
+                 " ".join(argv), s.get("exit"), s.get("wheels"), p.returncode, len(wl)))
+        lines = wl
     if expect is not None and not c.ok(p.returncode == expect, "crawl %s: exit %d, want %d\n%s" % (
             " ".join(argv), p.returncode, expect, p.stderr)):
         pass

@@ -91,8 +91,15 @@ try:
     off = os.path.join(W, "offline")
     os.makedirs(off)
     write_config(os.path.join(off, "wheelarch.json"), [dead, "http://127.0.0.1:9/whl/cu998/"])
-    p = update(off)
-    c.eq(p.returncode, 3, "offline with an empty database: exit 3")
+    p = update(off, "--json")
+    c.eq(p.returncode, 6, "offline with an empty database: exit 6, no index answered")
+    summary = json.loads(p.stdout.strip().splitlines()[-1])["summary"] if p.stdout.strip() else {}
+    c.eq({k: summary.get(k) for k in ("command", "exit", "status", "crawl_exit", "build_exit",
+                                      "pages_failed", "outages_in_a_row", "outages_allowed")},
+         {"command": "update", "exit": 6, "status": "unreached", "crawl_exit": 6, "build_exit": 0,
+          "pages_failed": 4, "outages_in_a_row": 1, "outages_allowed": 2},
+         "update --json: one summary line says so: %s" % p.stdout)
+    c.eq(len(p.stdout.strip().splitlines()), 1, "and only that line on standard output")
     c.eq(len([x for x in p.stderr.splitlines() if "unreachable" in x]), 2, "one line per unreachable index")
     site = tree(os.path.join(off, "site"))
     c.ok(site and "gpu/geforce-gtx-1080-ti/index.html" in site and "release/torch/2.8/index.html" in site,
@@ -104,14 +111,14 @@ try:
     # the first counted above; the second still exits 3; the third (more than
     # --outages-allowed, default 2) exits 7, the site still built
     p = update(off)
-    c.eq(p.returncode, 3, "offline, second run in a row: exit 3, a hiccup")
+    c.eq(p.returncode, 6, "offline, second run in a row: exit 6, a hiccup")
     c.ok("no index answered: 2 runs in a row" in p.stderr, "and it says how many: " + p.stderr[-300:])
     p = update(off)
     c.eq(p.returncode, 7, "offline, third run in a row: exit 7, an outage")
     c.eq(open(os.path.join(off, "cache", "outages")).read(), "3\n", "counted in the database folder")
     c.ok(os.path.exists(os.path.join(off, "site", "index.html")), "the site is still built")
     p = update(off, "--outages-allowed", "5")
-    c.eq(p.returncode, 3, "with --outages-allowed 5, the fourth is still a hiccup")
+    c.eq(p.returncode, 6, "with --outages-allowed 5, the fourth is still a hiccup")
     p = update(off, "--outages-allowed", "x")
     c.eq(p.returncode, 2, "a bad --outages-allowed: exit 2")
     # a run that reaches an index ends the outage
@@ -119,8 +126,25 @@ try:
     p = update(off)
     c.ok(p.returncode == 0 and not os.path.exists(os.path.join(off, "cache", "outages")),
          "an index answers again: exit %d, the count gone" % p.returncode)
-    p = update(un)
+    p = update(un, "--json")
     c.eq(p.returncode, 3, "one index of two unreachable is never an outage: exit 3")
+    c.eq(json.loads(p.stdout.strip().splitlines()[-1])["summary"]["status"], "partial",
+         "and its summary line says partial")
+    # one wheel of many cut short: a partial crawl, exit 3, never an outage
+    cut = os.path.join(W, "cut")
+    os.makedirs(cut)
+    write_config(os.path.join(cut, "wheelarch.json"), live)
+    first = sorted(w["rel"] for w in wheels.values())[0]
+    srv.set_faults({first: {"ignore_range": True, "cut": 1000}})
+    p = subprocess.run([args.wheelarch, "crawl", "--json", "-j", "2"], cwd=cut, capture_output=True,
+                       text=True, timeout=600, env=dict(os.environ, WHEELARCH_TODAY=TODAY))
+    srv.set_faults({})
+    summary = json.loads(p.stdout.strip().splitlines()[-1])["summary"]
+    c.ok(p.returncode == 3 and summary["status"] == "partial" and summary["failed"] == 1
+         and summary["scanned"] + summary["inferred"] == len(wheels) - 1
+         and summary["outages_in_a_row"] == 0,
+         "one wheel truncated: crawl exit 3, partial, 1 failed (%d): %s" % (p.returncode, summary))
+    c.ok(not os.path.exists(os.path.join(cut, "cache", "outages")), "and no outage counted")
 
     # ---- usage errors ------------------------------------------------------------------------
     bad = os.path.join(W, "bad")
