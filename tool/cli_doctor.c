@@ -131,7 +131,9 @@ static void print_doctor(const json_t *r, const struct machine *m)
                    "source for this GPU\n");
         }
         json_t *vf = json_object_get(x, "verify");
-        if (json_is_object(vf)) {
+        if (json_is_object(vf) && json_object_get(vf, "failed")) {
+            printf("  the driver: %s\n", json_string_value(json_object_get(vf, "failed")));
+        } else if (json_is_object(vf)) {
             json_t *st = json_object_get(vf, "static");
 #define N(o, k) ((long long)json_integer_value(json_object_get(o, k)))
             printf("  the driver loaded %lld of %lld modules checked (of %lld): %lld native, "
@@ -151,7 +153,10 @@ static void print_doctor(const json_t *r, const struct machine *m)
     }
     json_t *vt = json_object_get(r, "verify");
     if (json_is_object(vt)) {
-        if (json_is_true(json_object_get(vt, "available")))
+        const char *failed = json_string_value(json_object_get(vt, "failed"));
+        if (failed)
+            printf("\n--verify FAILED: %s; counted as a failure (exit 1), not as a pass\n", failed);
+        else if (json_is_true(json_object_get(vt, "available")))
             printf("\nverified with the NVIDIA driver on %s (compute capability %s)\n",
                    json_string_value(json_object_get(vt, "device")),
                    json_string_value(json_object_get(vt, "compute_capability")));
@@ -166,6 +171,12 @@ static void print_doctor(const json_t *r, const struct machine *m)
         !json_array_size(json_object_get(r, "incomplete"))) {
         printf("\nnothing to check: no installed distribution has GPU code (a CPU-only build of "
                "torch, or not the environment meant? --python PATH checks another's)\n");
+        return;
+    }
+    json_t *vfail = json_object_get(json_object_get(r, "verify"), "failed");
+    if (vfail) {
+        printf("\nthe NVIDIA driver's check did not finish (see --verify FAILED above): not a "
+               "pass, whatever the rules say\n");
         return;
     }
     printf("\n%s\n", ex == DOCTOR_EXIT_OK && unchecked
@@ -261,6 +272,13 @@ static int doctor_step(const struct cli_command *cmd, const struct cli_args *a)
     o.ngpus = m.n;
     o.platform = platform;
     o.verify = cli_get(cmd, a, "verify") != NULL;
+    const char *vt = cli_get(cmd, a, "verify-timeout");
+    if (vt) {
+        double secs;
+        if ((rc = cli_number(cmd, "verify-timeout", vt, 1, 86400, 1, &secs)) != 0)
+            goto out;
+        o.verify_timeout = (int)secs;
+    }
     json_t *r = doctor_run(&o, &err);
     if (!r) {
         cli_warn("doctor: %s", err.msg);

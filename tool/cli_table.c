@@ -120,8 +120,13 @@ static const struct cli_option doctor_options[] = {
     {"verify", 0, NULL,
      "also ask the NVIDIA driver (libcuda.so.1): hand each module's SASS, then its PTX, to "
      "it and report what loaded natively, by JIT only (timed) or not at all beside the rules' "
-     "verdict; a disagreement exits 6. Without a driver or GPU it says so and checks as "
-     "without",
+     "verdict; a disagreement exits 6. The driver runs in a child process: one that crashes, "
+     "exits or hangs fails the check (exit 1). Without a driver or GPU it says so and checks "
+     "as without",
+     0},
+    {"verify-timeout", 0, "SECONDS",
+     "with --verify: how long the driver may take over one file's modules (their loads and "
+     "PTX JIT) before its process is stopped and the check fails (default: 600)",
      0},
     {"json", 0, NULL, "print one JSON object (see README.md, doctor)", 0},
     {NULL, 0, NULL, NULL, 0},
@@ -322,7 +327,8 @@ const struct cli_command cli_commands[] = {
      "METADATA that cannot be read, a listed file that cannot be read or scanned) or when "
      "nothing could be checked at all (no installed distribution has GPU code: a CPU-only "
      "torch, or another environment than meant), 1 when "
-     "something will fail, 6 when --verify found the driver disagreeing with the rules, 2 for "
+     "something will fail or --verify's driver process did not finish, 6 when --verify found "
+     "the driver disagreeing with the rules, 2 for "
      "a usage error (also when --python does not answer within 30 s): it can gate a CI job or a "
      "container's start.",
      "wheelarch doctor --python .venv/bin/python", doctor_options, cli_doctor},

@@ -15,7 +15,6 @@
 
 #include "answer_json.h"
 #include "compat.h"
-#include "cudaverify.h"
 #include "dotver.h"
 #include "fsutil.h"
 #include "query.h"
@@ -26,6 +25,7 @@
 #include "strbuf.h"
 #include "strmap.h"
 #include "variant.h"
+#include "verifyrun.h"
 #include "wheelmeta.h"
 #include "wheelname.h"
 #include "xalloc.h"
@@ -460,34 +460,49 @@ static json_t *fix_for(const struct doctor_options *o, const struct dist *d)
     return fix;
 }
 
-/* --verify for one distribution: each of its files with GPU code handed
- * to the driver (cudaverify_file), the counts summed. */
-static json_t *verify_dist(struct cudaverify *cv, const struct tables *t, const struct dist *d)
+/* Whether a distribution gets a verdict of its own (and so --verify's
+ * counts): it has a record, GPU files and code, and no other distribution
+ * with code pins it. */
+static int judged_alone(const struct dist *d)
 {
-    struct cudaverify_counts c;
-    memset(&c, 0, sizeof c);
-    json_t *errors = json_array();
-    size_t i;
-    json_t *b;
-    json_array_foreach(json_object_get(d->rec, "binaries"), i, b)
-    {
-        const char *path = json_string_value(json_object_get(b, "path"));
-        if (!path)
+    return !d->no_record && d->gpu_files && d->code && !d->required_by;
+}
+
+/* --verify: every judged distribution's files with GPU code handed to the
+ * driver in a child process (verifyrun.h); its result object. */
+static json_t *verify_all(const struct doctor_options *o, const struct dist *ds, size_t n)
+{
+    struct verifyrun_item *items = xcalloc(n + 1, sizeof *items);
+    const char ***paths = xcalloc(n + 1, sizeof *paths);
+    char **labels = xcalloc(n + 1, sizeof *labels);
+    for (size_t i = 0; i < n; i++) {
+        if (!judged_alone(&ds[i]))
             continue;
-        char *full = fsutil_join(d->site, path);
-        struct wa_error err;
-        if (cudaverify_file(cv, t, full, &c, &err) < 0 && json_array_size(errors) < 3)
-            json_array_append_new(errors, json_string(err.msg));
-        free(full);
+        json_t *bins = json_object_get(ds[i].rec, "binaries");
+        paths[i] = xcalloc(json_array_size(bins) + 1, sizeof **paths);
+        size_t k;
+        json_t *b;
+        json_array_foreach(bins, k, b)
+        {
+            const char *path = json_string_value(json_object_get(b, "path"));
+            if (path)
+                paths[i][items[i].npaths++] = path;
+        }
+        labels[i] = xasprintf("%s %s", ds[i].name, ds[i].version);
+        items[i].label = labels[i];
+        items[i].site = ds[i].site;
+        items[i].paths = paths[i];
     }
-    return json_pack("{s:I,s:I,s:I,s:I,s:I,s:f,s:{s:I,s:I,s:I},s:I,s:s?,s:I,s:o}", "modules",
-                     (json_int_t)c.modules, "checked", (json_int_t)c.checked, "native",
-                     (json_int_t)c.native, "jit", (json_int_t)c.jit, "none", (json_int_t)c.none,
-                     "jit_seconds", c.jit_seconds, "static", "native", (json_int_t)c.static_native,
-                     "jit", (json_int_t)c.static_jit, "none", (json_int_t)c.static_none,
-                     "disagreements", (json_int_t)c.disagreements, "first_disagreement",
-                     c.disagreements ? c.first_disagreement : NULL, "unreadable",
-                     (json_int_t)c.unreadable, "errors", errors);
+    json_t *r = verifyrun(o->t, items, n,
+                          o->verify_timeout > 0 ? o->verify_timeout : VERIFYRUN_TIMEOUT_DEFAULT);
+    for (size_t i = 0; i < n; i++) {
+        free(paths[i]);
+        free(labels[i]);
+    }
+    free(paths);
+    free(labels);
+    free(items);
+    return r;
 }
 
 json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
@@ -535,22 +550,15 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
             free(pin);
         }
     int os = tables_platform_os(o->platform);
-    /* --verify: the driver, once, for every distribution */
-    struct cudaverify *cv = NULL;
-    json_t *verify = json_null();
+    /* --verify: the driver, once, in a child, for every distribution */
+    json_t *verified = o->verify ? verify_all(o, ds, n) : NULL;
+    json_t *verify = verified ? json_incref(json_object_get(verified, "device")) : json_null();
+    const char *verify_failed =
+        verified ? json_string_value(json_object_get(verified, "failed")) : NULL;
+    if (verify_failed)
+        json_object_set_new(verify, "failed", json_string(verify_failed));
+    int verify_usable = verified && json_is_true(json_object_get(verify, "available"));
     size_t disagree = 0;
-    if (o->verify) {
-        char why[256];
-        if (cudaverify_open(0, &cv, why, sizeof why) < 0) {
-            verify = json_pack("{s:b,s:s}", "available", 0, "why", why);
-        } else {
-            char ccs[16];
-            compat_cc_string(cudaverify_device_cc(cv), ccs, sizeof ccs);
-            verify =
-                json_pack("{s:b,s:s,s:s,s:i}", "available", 1, "device", cudaverify_device_name(cv),
-                          "compute_capability", ccs, "driver_cuda", cudaverify_driver_cuda(cv));
-        }
-    }
     json_t *list = json_array(), *unread = json_array();
     int worst_all = -1;
     size_t without = 0;
@@ -646,10 +654,21 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
             json_object_set_new(fix, "driver", json_string(need_driver));
         }
         json_object_set_new(x, "fix", fix);
-        if (cv) {
-            json_t *vj = verify_dist(cv, o->t, d);
-            disagree += (size_t)json_integer_value(json_object_get(vj, "disagreements"));
-            json_object_set_new(x, "verify", vj);
+        if (verify_usable) {
+            json_t *vj = json_array_get(json_object_get(verified, "items"), i);
+            if (json_is_object(vj)) {
+                disagree += (size_t)json_integer_value(json_object_get(vj, "disagreements"));
+                json_object_set(x, "verify", vj);
+            } else if (verify_failed) {
+                json_t *fi = json_object_get(verified, "failed_item");
+                json_object_set_new(
+                    x, "verify",
+                    json_pack("{s:s}", "failed",
+                              json_is_integer(fi) && (size_t)json_integer_value(fi) == i
+                                  ? verify_failed
+                                  : "not checked: the driver's process ended "
+                                    "before it came to this one"));
+            }
         }
         json_array_append_new(list, x);
         free(variant);
@@ -661,7 +680,8 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
     /* what will fail, then what could not be checked, then what is slow */
     /* nothing with GPU code (a CPU-only build, or another environment than
      * meant): nothing was checked, which is not "everything runs" */
-    int status = disagree                      ? DOCTOR_EXIT_DISAGREE
+    int status = verify_failed                 ? DOCTOR_EXIT_FAIL
+                 : disagree                    ? DOCTOR_EXIT_DISAGREE
                  : worst_all > COMPAT_PTX_JIT  ? DOCTOR_EXIT_FAIL
                  : json_array_size(incomplete) ? DOCTOR_EXIT_INCOMPLETE
                  : json_array_size(list) == 0 && json_array_size(unread) == 0
@@ -686,7 +706,7 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
         json_object_set_new(out, "verify", verify);
     else
         json_decref(verify);
-    cudaverify_close(cv);
+    json_decref(verified);
     if (!out)
         wa_error_set(err, WA_ERR_FORMAT, "cannot make the report");
     for (size_t i = 0; i < n; i++)

@@ -23,7 +23,9 @@
  * distribution with GPU code runs natively on every GPU, 4 when one only
  * runs through PTX JIT (slow first start), 1 when one will fail, 5 when
  * nothing fails but something could not be checked ("incomplete"), 6
- * when --verify found the driver disagreeing with the rules.
+ * when --verify found the driver disagreeing with the rules; 1 too when
+ * --verify's driver process crashed, ended early or went silent ("failed"
+ * in "verify": a CI gate must not pass on a check that did not happen).
  */
 #ifndef WHEELARCH_DOCTOR_H
 #define WHEELARCH_DOCTOR_H
@@ -68,6 +70,9 @@ struct doctor_options {
      * modules loaded natively, by JIT only, or not at all, beside the
      * static verdict; "verify" in the report. */
     int verify;
+    /* Seconds the driver may take per file before its process is stopped
+     * (0: VERIFYRUN_TIMEOUT_DEFAULT). */
+    int verify_timeout;
 };
 
 /* Runs the checks.  Returns a new object, or NULL with err set when no

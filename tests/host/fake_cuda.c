@@ -10,19 +10,50 @@
  *   FAKE_CUDA_CC       "8.6" (unset: cuInit fails with CUDA_ERROR_NO_DEVICE)
  *   FAKE_CUDA_NO_SASS  "1": every cubin is refused (a planted
  *                      disagreement with the rules)
+ *   FAKE_CUDA_FAULT    how a broken driver fails, "WHAT:WHERE" with WHAT
+ *                      crash (SIGSEGV), abort, exit0 (exit(0): a driver
+ *                      ending the process as if all went well), hang, or
+ *                      chatter (text on stdout, then go on), and WHERE
+ *                      init (cuInit) or load (the first cuModuleLoadData)
  * Return codes as the driver's: 0 success, 100 no device, 101 invalid
  * device, 209 no binary for GPU, 218 invalid PTX.
  */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int cc_major, cc_minor, ready;
+
+/* FAKE_CUDA_FAULT at this place, when it names it. */
+static void fault(const char *where)
+{
+    const char *f = getenv("FAKE_CUDA_FAULT");
+    const char *colon = f ? strchr(f, ':') : NULL;
+    if (!colon || strcmp(colon + 1, where) != 0)
+        return;
+    size_t n = (size_t)(colon - f);
+    if (n == 5 && strncmp(f, "crash", 5) == 0)
+        raise(SIGSEGV);
+    if (n == 5 && strncmp(f, "abort", 5) == 0)
+        abort();
+    if (n == 5 && strncmp(f, "exit0", 5) == 0)
+        exit(0);
+    if (n == 4 && strncmp(f, "hang", 4) == 0)
+        for (;;)
+            pause();
+    if (n == 7 && strncmp(f, "chatter", 7) == 0) {
+        printf("fake driver: chatter on stdout\n");
+        fflush(stdout);
+    }
+}
 
 int cuInit(unsigned flags)
 {
     (void)flags;
+    fault("init");
     const char *s = getenv("FAKE_CUDA_CC");
     if (!s || sscanf(s, "%d.%d", &cc_major, &cc_minor) != 2)
         return 100;
@@ -99,6 +130,7 @@ int cuModuleLoadData(void **mod, const void *image)
 {
     const unsigned char *p = image;
     int dev = cc_major * 10 + cc_minor;
+    fault("load");
     if (memcmp(p, "\x7f" "ELF", 4) == 0) {
         const char *no = getenv("FAKE_CUDA_NO_SASS");
         if (no && strcmp(no, "1") == 0)

@@ -382,6 +382,40 @@ pt = subprocess.run([args.wheelarch, "doctor", "--cache", EMPTY, "--site-package
                     capture_output=True, timeout=60, env=env_raw_b)
 c.ok(b"\x1b" not in pt.stdout and b"\x07" not in pt.stdout and b"\xff" not in pt.stdout,
      "and the text report shows none of its raw bytes")
+# A driver that crashes, aborts, exits 0 or hangs, in cuInit or in a module
+# load: the check fails (exit 1) with one line naming how and where, the
+# report is whole (--json parses), and the text says FAILED; never exit 0.
+t0 = time.time()
+for what, where, words in (("crash", "init", ["signal 11", "cuInit"]),
+                           ("crash", "load", ["signal 11", "loading the modules of torch/lib/", "(torch 2.8.0+cu126)"]),
+                           ("abort", "load", ["signal 6"]),
+                           ("exit0", "init", ["exit status 0", "before it finished", "cuInit"]),
+                           ("exit0", "load", ["exit status 0", "loading the modules of"]),
+                           ("hang", "load", ["no answer from the driver within 2 s", "stopped"])):
+    env = dict(fake, FAKE_CUDA_CC="8.6", FAKE_CUDA_FAULT="%s:%s" % (what, where))
+    o, p = doctor("--site-packages", vsite, "--cc", "8.6", "--verify", "--verify-timeout", "2", expect=1, env=env)
+    failed = ((o or {}).get("verify") or {}).get("failed") or ""
+    c.ok(all(w in failed for w in words), "a driver that does %s in %s: the check fails and says %s: %r"
+         % (what, where, words, failed))
+    tv = (by_name(o).get("torch") or {}).get("verify") or {}
+    if where == "load":
+        c.ok(o["verify"].get("available") and tv.get("failed") == failed,
+             "%s in a load: the device is known, and the distribution being loaded carries the failure: %s" % (what, tv))
+    else:
+        c.ok(o["verify"].get("available") is False and not tv, "%s in cuInit: no device, no counts" % what)
+    pt = subprocess.run([args.wheelarch, "doctor", "--cache", EMPTY, "--site-packages", vsite, "--cc", "8.6",
+                         "--driver", "580.82.07", "--platform", "linux-x86_64", "--verify", "--verify-timeout", "2"],
+                        capture_output=True, text=True, timeout=60, env=dict(os.environ, **env))
+    c.ok(pt.returncode == 1 and "--verify FAILED: " in pt.stdout and "not as a pass" in pt.stdout,
+         "%s:%s, the text report: exit 1 and FAILED (%d): %s" % (what, where, pt.returncode, pt.stdout[-300:]))
+c.ok(time.time() - t0 < 90, "the hung driver is stopped at its limit (%.0f s for all)" % (time.time() - t0))
+# a driver writing to stdout cannot break --json; the check goes on
+o, p = doctor("--site-packages", vsite, "--cc", "8.6", "--verify", expect=0,
+              env=dict(fake, FAKE_CUDA_CC="8.6", FAKE_CUDA_FAULT="chatter:load"))
+c.ok(o and (by_name(o).get("torch") or {}).get("verify", {}).get("native") == 3 and "chatter" in p.stderr,
+     "a chatty driver: --json whole, its text on stderr: %r" % p.stderr[-200:])
+o, p = doctor("--site-packages", vsite, "--cc", "8.6", "--verify", "--verify-timeout", "0", expect=2, env=fake)
+c.ok("--verify-timeout" in p.stderr, "--verify-timeout 0 is refused: " + p.stderr.strip())
 # no GPU (the driver loads, cuInit fails) and no driver at all: one line,
 # and the exit of a check without --verify
 for label, env in (("no GPU", fake), ("no driver", {"LD_LIBRARY_PATH": os.path.join(W, "nowhere")})):
