@@ -40,7 +40,7 @@
 #include "recbinary.h"
 
 #define DB_FILE "wheelarch.db"
-#define DB_SCHEMA_VERSION 10
+#define DB_SCHEMA_VERSION 11
 #define DB_BUSY_MS 60000
 
 struct db;

@@ -71,7 +71,16 @@ int dbi_put_binaries(struct db *db, const char *key, const struct recbinaries *b
                      struct wa_error *err);
 void dbi_bind_int_or_null(sqlite3_stmt *st, int i, long long v, int known);
 void dbi_bind_columns(sqlite3_stmt *st, int at, const struct record *r);
+/* Stores a checked record with its text: its wheels row (the triggers keep
+ * builds and meta), the record, its binaries and targets, each replacing
+ * what was there.  Inside the caller's transaction. */
+int dbi_store_record(struct db *db, const char *key, const struct record *r, const char *text,
+                     struct wa_error *err);
 int dbi_fill_binaries(struct db *db, struct wa_error *err);
+/* Version 11's step: every derived row (wheels' columns, binaries,
+ * targets, builds, the record's text) made anew from the records, by
+ * today's writer. */
+int dbi_refill_derived(struct db *db, struct wa_error *err);
 int dbi_fill_columns(struct db *db, struct wa_error *err);
 int dbi_fill_requires(struct db *db, struct wa_error *err);
 int dbi_migrate(struct db *db, int from, int to, struct wa_error *err);

@@ -328,6 +328,55 @@ int db_read_record(struct db *db, const char *key, json_t **rec, struct wa_error
     return *rec ? 0 : -1;
 }
 
+int dbi_store_record(struct db *db, const char *key, const struct record *r, const char *text,
+                     struct wa_error *err)
+{
+    /* The old row is deleted first, so the delete trigger refreshes its
+     * build: INSERT OR REPLACE deletes without firing it, which left the
+     * old build's row behind when a wheel moved to another build.  The
+     * trigger deletes the record too. */
+    int rc = 0;
+    sqlite3_stmt *st = dbi_cached(db, "DELETE FROM wheels WHERE key = ?");
+    if (st)
+        dbi_bind_text(st, 1, key);
+    if (!st || sqlite3_step(st) != SQLITE_DONE)
+        rc = dbi_sql_error(db, err, "cannot store a record");
+    dbi_done(st);
+    st = rc == 0 ? dbi_cached(db, "INSERT INTO wheels (key, " COLUMNS5 ") VALUES (?, " COLUMN_SLOTS5
+                                  ")")
+                 : NULL;
+    if (st) {
+        dbi_bind_text(st, 1, key);
+        dbi_bind_columns(st, 2, r);
+        dbi_bind_text(st, 2 + NCOLUMNS, r->requires);
+    }
+    if (rc == 0 && (!st || sqlite3_step(st) != SQLITE_DONE))
+        rc = dbi_sql_error(db, err, "cannot store a record");
+    dbi_done(st);
+    st = rc == 0 ? dbi_cached(db, "INSERT OR REPLACE INTO records (key, record) VALUES (?, ?)")
+                 : NULL;
+    if (st) {
+        dbi_bind_text(st, 1, key);
+        dbi_bind_text(st, 2, text);
+    }
+    if (rc == 0 && (!st || sqlite3_step(st) != SQLITE_DONE))
+        rc = dbi_sql_error(db, err, "cannot store a record");
+    dbi_done(st);
+    static const char *const clear[] = {"DELETE FROM binaries WHERE wheel = ?",
+                                        "DELETE FROM targets WHERE wheel = ?"};
+    for (size_t i = 0; rc == 0 && i < 2; i++) {
+        st = dbi_cached(db, clear[i]);
+        if (st)
+            dbi_bind_text(st, 1, key);
+        if (!st || sqlite3_step(st) != SQLITE_DONE)
+            rc = dbi_sql_error(db, err, "cannot store a record");
+        dbi_done(st);
+    }
+    if (rc == 0)
+        rc = dbi_put_binaries(db, key, &r->binaries, err);
+    return rc;
+}
+
 int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error *err)
 {
     if (!wheelkey_valid(key))
@@ -346,48 +395,17 @@ int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error
     pthread_mutex_lock(&db->mu);
     rc = dbi_tx_begin(db, err);
     if (rc == 0) {
-        /* The old row is deleted first, so the delete trigger refreshes its
-         * build: INSERT OR REPLACE deletes without firing it, which left
-         * the old build's row behind when a wheel moved to another build. */
-        sqlite3_stmt *st = dbi_cached(db, "DELETE FROM wheels WHERE key = ?");
-        if (st)
-            dbi_bind_text(st, 1, key);
-        if (!st || sqlite3_step(st) != SQLITE_DONE)
-            rc = dbi_sql_error(db, err, "cannot store a record");
-        dbi_done(st);
-        st = rc == 0 ? dbi_cached(db, "INSERT INTO wheels (key, " COLUMNS5
-                                      ") VALUES (?, " COLUMN_SLOTS5 ")")
-                     : NULL;
-        if (st) {
-            dbi_bind_text(st, 1, key);
-            dbi_bind_columns(st, 2, &r);
-            dbi_bind_text(st, 2 + NCOLUMNS, r.requires);
-        }
-        if (rc == 0 && (!st || sqlite3_step(st) != SQLITE_DONE))
-            rc = dbi_sql_error(db, err, "cannot store a record");
-        dbi_done(st);
-        st = rc == 0 ? dbi_cached(db, "INSERT OR REPLACE INTO records (key, record) VALUES (?, ?)")
-                     : NULL;
-        if (st) {
-            dbi_bind_text(st, 1, key);
-            dbi_bind_text(st, 2, text);
-        }
-        if (rc == 0 && (!st || sqlite3_step(st) != SQLITE_DONE))
-            rc = dbi_sql_error(db, err, "cannot store a record");
-        dbi_done(st);
-        static const char *const clear[] = {
-            "DELETE FROM binaries WHERE wheel = ?", "DELETE FROM targets WHERE wheel = ?",
-            "DELETE FROM failures WHERE key = ?", "DELETE FROM journal WHERE key = ?"};
-        for (size_t i = 0; rc == 0 && i < 4; i++) {
-            st = dbi_cached(db, clear[i]);
+        rc = dbi_store_record(db, key, &r, text, err);
+        static const char *const clear[] = {"DELETE FROM failures WHERE key = ?",
+                                            "DELETE FROM journal WHERE key = ?"};
+        for (size_t i = 0; rc == 0 && i < 2; i++) {
+            sqlite3_stmt *st = dbi_cached(db, clear[i]);
             if (st)
                 dbi_bind_text(st, 1, key);
             if (!st || sqlite3_step(st) != SQLITE_DONE)
                 rc = dbi_sql_error(db, err, "cannot store a record");
             dbi_done(st);
         }
-        if (rc == 0)
-            rc = dbi_put_binaries(db, key, &r.binaries, err);
         rc = dbi_tx_end(db, rc, err);
     }
     pthread_mutex_unlock(&db->mu);

@@ -9,6 +9,7 @@
 #include "db_impl.h"
 #include <stdio.h>
 
+#include "jsontext.h"
 #include "recbinary.h"
 #include "strbuf.h"
 #include "target.h"
@@ -200,6 +201,13 @@ static const char *const migrations[DB_SCHEMA_VERSION][MIGRATION_PARTS] = {
      * URLs its owner configured, and the next crawl registers them. */
     {"CREATE TABLE indexes (id TEXT NOT NULL, url TEXT NOT NULL, PRIMARY KEY (id, url))"
      " WITHOUT ROWID;"},
+    /* 11: no new table; every derived row made anew from the records by
+     * refill_derived, so that the same records give the same rows (and a
+     * build the same bytes) however old the writer that stored them: the
+     * steps of 4, 6 and 7 kept the code column as the writer of their day
+     * had put it (its PTX ISAs in another order).  A later change to how a
+     * column follows from a record adds a version with this step again. */
+    {NULL},
 };
 /* clang-format on */
 
@@ -225,6 +233,56 @@ int dbi_fill_binaries(struct db *db, struct wa_error *err)
         }
         json_decref(rec);
     }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Version 11's step (db_impl.h): the records read in key order, a batch at
+ * a time (rows are rewritten behind the reading statement, which SQLite
+ * does not promise to leave alone), each stored anew as db_write_record
+ * would.  A record that no longer passes the checks keeps its rows:
+ * readers skip its wheel with the checks' message, as before. */
+#define REFILL_BATCH 256 /* the LIMIT below */
+int dbi_refill_derived(struct db *db, struct wa_error *err)
+{
+    sqlite3_stmt *st =
+        dbi_prep(db, "SELECT key, record FROM records WHERE key > ? ORDER BY key LIMIT 256");
+    if (!st)
+        return dbi_sql_error(db, err, "cannot read records");
+    char *after = xstrdup("");
+    char *keys[REFILL_BATCH], *texts[REFILL_BATCH];
+    int rc = 0;
+    for (;;) {
+        size_t n = 0;
+        sqlite3_reset(st);
+        dbi_bind_text(st, 1, after);
+        int s;
+        while (n < REFILL_BATCH && (s = sqlite3_step(st)) == SQLITE_ROW) {
+            keys[n] = dbi_col_dup(st, 0);
+            texts[n] = dbi_col_dup(st, 1);
+            n++;
+        }
+        if (n == 0)
+            break;
+        free(after);
+        after = xstrdup(keys[n - 1]);
+        for (size_t i = 0; i < n; i++) {
+            json_t *rec = rc == 0 && keys[i] && texts[i] ? json_loads(texts[i], 0, NULL) : NULL;
+            struct record r;
+            if (rec && record_of_json(keys[i], rec, &r, NULL) == 0) {
+                char *text = jsontext_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS);
+                rc = dbi_store_record(db, keys[i], &r, text, err);
+                free(text);
+                record_free(&r);
+            }
+            json_decref(rec);
+            free(keys[i]);
+            free(texts[i]);
+        }
+        if (rc < 0 || n < REFILL_BATCH)
+            break;
+    }
+    free(after);
     sqlite3_finalize(st);
     return rc;
 }
@@ -320,6 +378,8 @@ int dbi_migrate(struct db *db, int from, int to, struct wa_error *err)
             rc = dbi_fill_requires(db, err);
         if (rc == 0 && v + 1 == 4)
             rc = dbi_fill_columns(db, err);
+        if (rc == 0 && v + 1 == 11)
+            rc = dbi_refill_derived(db, err);
     }
     if (rc == 0 && now < to) {
         char sql[96];

@@ -697,6 +697,142 @@ struct refusals {
     char last[512];
 };
 
+/* Every row of the tables derived from the records, as text in a fixed
+ * order: what must not depend on the writer that stored them. */
+static char *derived_rows(const char *dir)
+{
+    static const char *const sql[] = {
+        "SELECT * FROM wheels ORDER BY key",
+        "SELECT * FROM records ORDER BY key",
+        "SELECT * FROM binaries ORDER BY wheel, path",
+        "SELECT * FROM targets ORDER BY wheel, path, target",
+        "SELECT * FROM builds ORDER BY project, version, variant, platform",
+    };
+    char *path = fsutil_join(dir, DB_FILE);
+    struct strbuf b = STRBUF_INIT;
+    sqlite3 *h;
+    OK(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK, "open %s", path);
+    for (size_t i = 0; i < sizeof sql / sizeof *sql; i++) {
+        sqlite3_stmt *st;
+        strbuf_addf(&b, "-- %s\n", sql[i]);
+        if (sqlite3_prepare_v2(h, sql[i], -1, &st, NULL) != SQLITE_OK) {
+            strbuf_adds(&b, "(no such table)\n"); /* an old version's */
+            continue;
+        }
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            for (int c = 0; c < sqlite3_column_count(st); c++) {
+                const char *t = (const char *)sqlite3_column_text(st, c);
+                strbuf_addf(&b, "%s=%s|", sqlite3_column_name(st, c), t ? t : "NULL");
+            }
+            strbuf_addc(&b, '\n');
+        }
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(h);
+    free(path);
+    return b.buf;
+}
+
+/* The columns two tables (of the main and the attached database) share. */
+static char *shared_columns(sqlite3 *h, const char *table)
+{
+    char *sql = xasprintf("SELECT group_concat(o.name, ', ') FROM pragma_table_info('%s', "
+                          "'main') o JOIN pragma_table_info('%s', 'ref') r ON r.name = o.name",
+                          table, table);
+    sqlite3_stmt *st;
+    char *cols = NULL;
+    if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
+        sqlite3_column_text(st, 0))
+        cols = xstrdup((const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    free(sql);
+    return cols;
+}
+
+/* A database upgraded from any version keeps no row as its old writer made
+ * it: the records of a version-4 ... 10 database whose derived columns an
+ * older writer filled otherwise (the code column's PTX ISAs in another
+ * order, a binary's lists, the record's JSON unsorted) give, once
+ * upgraded, exactly the rows a fresh database of the same records has. */
+static void migrations_refill(void)
+{
+    char *ref = fresh("refill-ref");
+    struct db *db = open_db(ref);
+    struct wa_error err = {0};
+    const char *keys[] = {SCANNED, K1, K2};
+    for (size_t i = 0; i < 3; i++) {
+        json_t *r = i == 0 ? load(SCANNED) : as(keys[i], i == 1 ? "scanned" : "inferred");
+        OK(db && db_write_record(db, keys[i], r, &err) == 0, "store %zu: %s", i, err.msg);
+        json_decref(r);
+    }
+    db_close(db);
+    char *want = derived_rows(ref);
+    char *refpath = fsutil_join(ref, DB_FILE);
+    for (int v = 4; v < DB_SCHEMA_VERSION; v++) {
+        char *name = xasprintf("refill-%d", v);
+        char *dir = fresh(name);
+        fsutil_mkdirs(dir, NULL);
+        char *path = fsutil_join(dir, DB_FILE);
+        OK(db_create_at_version(path, v, &err) == 0, "version %d: %s", v, err.msg);
+        sqlite3 *h;
+        OK(sqlite3_open(path, &h) == SQLITE_OK, "open %s", path);
+        char *attach = xasprintf("ATTACH '%s' AS ref", refpath);
+        OK(sqlite3_exec(h, attach, NULL, NULL, NULL) == SQLITE_OK, "attach");
+        free(attach);
+        /* the rows as an old writer left them */
+        int has_records = count(dir, "SELECT count(*) FROM records") >= 0;
+        struct strbuf sql = STRBUF_INIT;
+        static const char *const tables[] = {"wheels", "binaries", "targets"};
+        for (size_t t = 0; t < 3; t++) {
+            char *cols = shared_columns(h, tables[t]);
+            if (cols && t == 0 && !has_records) /* versions 4, 5: the record inline */
+                strbuf_addf(&sql,
+                            "INSERT INTO main.wheels (%s, record) SELECT %s, (SELECT record "
+                            "FROM ref.records r WHERE r.key = w.key) FROM ref.wheels w;",
+                            cols, cols);
+            else if (cols)
+                strbuf_addf(&sql, "INSERT INTO main.%s (%s) SELECT %s FROM ref.%s;", tables[t],
+                            cols, cols, tables[t]);
+            free(cols);
+        }
+        if (has_records)
+            strbuf_adds(&sql, "INSERT OR REPLACE INTO main.records SELECT * FROM ref.records;");
+        strbuf_adds(&sql, "UPDATE main.wheels SET code = replace(replace(code, 'ptx_isa', "
+                          "'isa_ptx'), '8.', '8 .') WHERE code IS NOT NULL;"
+                          "UPDATE main.targets SET codecs = 'stale';");
+        if (v >= 8)
+            strbuf_adds(&sql, "UPDATE main.binaries SET ptx = 'compute_99', warnings = 'old';");
+        strbuf_addf(&sql,
+                    "UPDATE main.%s SET record = '{\"status\": \"scanned\", ' || "
+                    "substr(record, 2);",
+                    has_records ? "records" : "wheels");
+        char *msg = NULL;
+        OK(sqlite3_exec(h, sql.buf, NULL, NULL, &msg) == SQLITE_OK, "version %d rows: %s (%s)", v,
+           msg ? msg : "", sql.buf);
+        sqlite3_free(msg);
+        strbuf_free(&sql);
+        sqlite3_close(h);
+        char *before = derived_rows(dir);
+        OK(strcmp(before, want) != 0, "version %d: the old writer's rows differ", v);
+        db = open_db(dir); /* a writer upgrades it */
+        db_close(db);
+        OK(count(dir, "PRAGMA user_version") == DB_SCHEMA_VERSION, "version %d upgraded", v);
+        char *got = derived_rows(dir);
+        OK(strcmp(got, want) == 0,
+           "version %d upgraded: the rows of a fresh database:\n%.600s\n--- want\n%.600s", v, got,
+           want);
+        check_clean(dir);
+        free(before);
+        free(got);
+        free(path);
+        free(dir);
+        free(name);
+    }
+    free(refpath);
+    free(want);
+    free(ref);
+}
+
 static void note(void *ud, const char *what, const char *why)
 {
     struct refusals *r = ud;
@@ -1067,6 +1203,7 @@ int main(int argc, char **argv)
     record_construction();
     round_trip();
     migrations();
+    migrations_refill();
     merges();
     foreign();
     trigger_cost();
