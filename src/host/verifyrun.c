@@ -157,7 +157,7 @@ json_t *verifyrun(const struct tables *t, const struct verifyrun_item *items, si
     for (;;) {
         /* whole lines first */
         char *nl;
-        while (!garbled && (nl = memchr(buf.buf, '\n', buf.len)) != NULL) {
+        while (!garbled && buf.len && (nl = memchr(buf.buf, '\n', buf.len)) != NULL) {
             size_t k = (size_t)(nl - buf.buf);
             json_t *o = json_loadb(buf.buf, k, 0, NULL);
             memmove(buf.buf, nl + 1, buf.len - k - 1);
