@@ -213,6 +213,50 @@ try {
     await nojs.close();
   }
 
+  // ---- poisoned storage ---------------------------------------------------------
+  // Any page of the same origin (GitHub Pages: OWNER.github.io) can write
+  // wheelarch's keys: a quote that would break a selector, names of
+  // Object.prototype's members, markup.  The home filter and the GPU page's
+  // platform switch stay, nothing throws, and a stored value is shown only
+  // as text in an input.
+  lap("poisoned storage");
+  for (const plat of ["x'", "constructor", "__proto__", "toString", "all\"]"]) {
+    const pctx = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    await pctx.addInitScript(([p]) => {
+      window.localStorage.setItem("wheelarch.platform", p);
+      window.localStorage.setItem("wheelarch.driver", "\"><img src=x onerror=window.pwned=1>");
+      window.localStorage.setItem("wheelarch.python", "__proto__");
+    }, [plat]);
+    const home = await open(pctx, "");
+    await home.waitForSelector("#search[data-ready]", { timeout: 5000 }).catch(() => {});
+    const h = await home.evaluate(() => ({
+      ready: document.getElementById("search").hasAttribute("data-ready") && !document.getElementById("search").hidden,
+      checked: [...document.querySelectorAll("input[name=platform]")].filter((r) => r.checked).map((r) => r.value),
+      driver: document.getElementById("driver") && document.getElementById("driver").value,
+      imgs: document.querySelectorAll("#find img, #answer img").length,
+    }));
+    c.ok(h.ready && h.checked.length <= 1 && h.checked.every((v) => ["linux-x86_64", "linux-aarch64", "windows-x86_64", ""].includes(v)),
+         `poisoned platform ${JSON.stringify(plat)}: the home filter is there, its platform a real one: ${JSON.stringify(h)}`);
+    c.ok(h.imgs === 0, `poisoned driver: no markup made of it on the home page (${h.imgs} images)`);
+    await home.fill("#q", "1080 Ti");
+    await home.locator("#answer").getByText("cu126").first().waitFor({ timeout: 5000 }).catch(() => {});
+    c.ok(/GeForce GTX 1080 Ti/.test((await home.locator("#answer").textContent()) || ""),
+         `poisoned storage ${JSON.stringify(plat)}: the home page still answers`);
+    settle(home, `home with poisoned storage ${JSON.stringify(plat)}`);
+    const gpu = await open(pctx, "gpu/geforce-gtx-1080-ti/");
+    await gpu.waitForSelector("#driverbox[data-loaded]", { timeout: 5000 }).catch(() => {});
+    const g = await gpu.evaluate(() => ({
+      radios: [...document.querySelectorAll("input[name=platpick]")].map((r) => r.value),
+      shown: [...document.querySelectorAll(".platform[data-platform]")].filter((b) => !b.hidden).map((b) => b.getAttribute("data-platform")),
+      pwned: !!window.pwned,
+      python: document.getElementById("python") && document.getElementById("python").value,
+    }));
+    c.ok(g.radios.length >= 2 && g.shown.length === 1 && g.shown[0] === "linux-x86_64" && !g.pwned && g.python !== "__proto__",
+         `poisoned platform ${JSON.stringify(plat)}: the GPU page's platform switch stays, the browser's platform shown: ${JSON.stringify(g)}`);
+    settle(gpu, `GPU page with poisoned storage ${JSON.stringify(plat)}`);
+    await pctx.close();
+  }
+
   // ---- the GPU page ---------------------------------------------------------------
   lap("GPU page");
   {
