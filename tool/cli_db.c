@@ -35,6 +35,33 @@ static void print_refused(void *ud, const char *what, const char *why)
     cli_warn_quota(q, "%s: %s; refused", recordcheck_quote(w, sizeof w, what, 1000), y);
 }
 
+/* db import's progress: a line at each tenth of a large input (5,000
+ * record files or more, or a JSON lines file of 16 MiB or more), so that
+ * an import of a whole 0.1 cache is not a silent wait.  The quota of
+ * refusal lines comes first: print_refused takes this as a cli_quota. */
+struct import_display {
+    struct cli_quota q;
+    const char *from;
+    int tenth; /* the last tenth printed */
+};
+
+static void print_progress(void *ud, size_t done, size_t total, const char *unit)
+{
+    struct import_display *d = ud;
+    int large = strcmp(unit, "files") == 0 ? total >= 5000 : total >= (16u << 20);
+    int tenth = total ? (int)((double)done * 10 / (double)total) : 0;
+    if (!large || tenth <= d->tenth || done >= total)
+        return;
+    d->tenth = tenth;
+    char q[300];
+    if (strcmp(unit, "files") == 0)
+        cli_warn("db import %s: %d0%%, %zu of %zu record files read",
+                 wa_quote(q, sizeof q, d->from, 200), tenth, done, total);
+    else
+        cli_warn("db import %s: %d0%%, %zu of %zu MiB read", wa_quote(q, sizeof q, d->from, 200),
+                 tenth, done >> 20, total >> 20);
+}
+
 static const char *cache_of(const struct cli_command *cmd, const struct cli_args *a)
 {
     return cli_get(cmd, a, "cache") ? cli_get(cmd, a, "cache") : "cache";
@@ -156,9 +183,9 @@ static int db_import_cmd(const struct cli_command *cmd, const struct cli_args *a
     }
     struct dbmerge_stats st;
     struct wa_error err;
-    struct cli_quota q = {0, 0};
-    rc = db_import(db, a->rest[1], &st, print_refused, &q, &err);
-    cli_quota_end(&q, "refused");
+    struct import_display d = {{0, 0}, a->rest[1], 0};
+    rc = db_import(db, a->rest[1], &st, print_refused, print_progress, &d, &err);
+    cli_quota_end(&d.q, "refused");
     if (rc < 0)
         cli_warn("%s", err.msg);
     else

@@ -404,7 +404,9 @@ const struct cli_command cli_commands[] = {
      "of wheelarch 0.1's cache, or DIR itself): the one-time migration to the SQLite database. "
      "A file that cannot be read, parsed or checked is refused with one line; exit status 3 "
      "then. A folder with no record file, or one holding a wheelarch.db (for `merge`), is "
-     "refused (exit 2) before any database is created. `export` writes every record as one JSON "
+     "refused (exit 2) before any database is created. A large import (5,000 files or more, or a "
+     "JSON lines file of 16 MiB or more) prints a line at each tenth. `export` writes every "
+     "record as one JSON "
      "line, sorted by key, for diffs and grep. "
      "`check` upgrades an older database, runs SQLite's integrity check and prints the number "
      "of records. docs/database.md describes the tables.",

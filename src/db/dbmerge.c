@@ -320,7 +320,8 @@ static int import_end(struct db *db, int rc, struct wa_error *err)
  * RECORD_MAX bytes (the cap of a record file); a longer line is refused
  * and read past, never held. */
 static int import_lines(struct db *db, const char *path, struct dbmerge_stats *st,
-                        dbmerge_refused_fn refused, void *ud, struct wa_error *err)
+                        dbmerge_refused_fn refused, dbmerge_progress_fn progress, void *ud,
+                        struct wa_error *err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
@@ -339,6 +340,7 @@ static int import_lines(struct db *db, const char *path, struct dbmerge_stats *s
     size_t len = 0; /* of the line so far, also past RECORD_MAX */
     long lineno = 0;
     char *chunk = xmalloc(1 << 16);
+    size_t read_bytes = 0;
     for (;;) {
         ssize_t k = read(fd, chunk, 1 << 16);
         if (k < 0 && errno == EINTR)
@@ -348,6 +350,7 @@ static int import_lines(struct db *db, const char *path, struct dbmerge_stats *s
             break;
         }
         size_t n = (size_t)k, at = 0;
+        read_bytes += n;
         while (rc == 0 && (at < n || (k == 0 && len > 0))) {
             const char *nl = at < n ? memchr(chunk + at, '\n', n - at) : NULL;
             size_t piece = nl ? (size_t)(nl - chunk) - at : n - at;
@@ -358,6 +361,8 @@ static int import_lines(struct db *db, const char *path, struct dbmerge_stats *s
             if (!nl && k > 0)
                 break; /* the line goes on in the next chunk */
             lineno++;
+            if (progress && lineno % 256 == 0)
+                progress(ud, read_bytes, (size_t)fs.st_size, "bytes");
             char *what = xasprintf("%s:%ld", path, lineno);
             if (len > RECORD_MAX) {
                 st->refused++;
@@ -378,6 +383,8 @@ static int import_lines(struct db *db, const char *path, struct dbmerge_stats *s
         if (rc < 0 || k == 0)
             break;
     }
+    if (progress && rc == 0)
+        progress(ud, read_bytes, read_bytes, "bytes");
     free(chunk);
     strbuf_free(&line);
     close(fd);
@@ -385,14 +392,14 @@ static int import_lines(struct db *db, const char *path, struct dbmerge_stats *s
 }
 
 int db_import(struct db *db, const char *dir, struct dbmerge_stats *st, dbmerge_refused_fn refused,
-              void *ud, struct wa_error *err)
+              dbmerge_progress_fn progress, void *ud, struct wa_error *err)
 {
     memset(st, 0, sizeof *st);
     struct stat fs;
     if (stat(dir, &fs) == 0 && !S_ISDIR(fs.st_mode)) {
         if (!S_ISREG(fs.st_mode))
             return wa_error_set(err, WA_ERR_IO, "%s: not a folder or a regular file", dir);
-        return import_lines(db, dir, st, refused, ud, err);
+        return import_lines(db, dir, st, refused, progress, ud, err);
     }
     char *sub = fsutil_join(dir, "records");
     struct stat sb;
@@ -421,6 +428,8 @@ int db_import(struct db *db, const char *dir, struct dbmerge_stats *st, dbmerge_
     int rc = db_begin(db, err);
     int begun = rc == 0;
     for (size_t i = 0; rc == 0 && i < nn; i++) {
+        if (progress && i && i % 256 == 0)
+            progress(ud, i, nn, "files");
         char *path = fsutil_join(from, names[i]);
         char *key = xstrndup(names[i], strlen(names[i]) - 5);
         struct wa_error e;
@@ -437,6 +446,8 @@ int db_import(struct db *db, const char *dir, struct dbmerge_stats *st, dbmerge_
         free(key);
         free(path);
     }
+    if (progress && rc == 0)
+        progress(ud, nn, nn, "files");
     for (size_t i = 0; i < nn; i++)
         free(names[i]);
     free(names);

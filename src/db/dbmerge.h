@@ -50,13 +50,19 @@ typedef void (*dbmerge_refused_fn)(void *ud, const char *what, const char *why);
 int db_merge(struct db *db, const char *const *paths, size_t n, struct dbmerge_stats *st,
              dbmerge_refused_fn refused, void *ud, struct wa_error *err);
 
+/* Told how far db_import is: `done` of `total` record files of a folder
+ * (unit "files"), or bytes of a JSON lines file (unit "bytes"); every 256
+ * records and once at the end. */
+typedef void (*dbmerge_progress_fn)(void *ud, size_t done, size_t total, const char *unit);
+
 /* Imports the records in dir: DIR/records/NAME.json when DIR holds a
  * records/ folder, else DIR/NAME.json (the key is NAME); or, when dir is a
  * file, the JSON lines db_export writes (the key is each record's "key").
  * A file or line that cannot be read, parsed or checked is refused and
- * reported; the others are stored, in one transaction. */
+ * reported; the others are stored, in one transaction.  refused and
+ * progress may be NULL; both get ud. */
 int db_import(struct db *db, const char *dir, struct dbmerge_stats *st, dbmerge_refused_fn refused,
-              void *ud, struct wa_error *err);
+              dbmerge_progress_fn progress, void *ud, struct wa_error *err);
 
 /* Writes every record to f as one compact JSON line with sorted keys, in
  * key order.  Returns 0, or WA_ERR_IO when f fails. */

@@ -203,6 +203,27 @@ for src, words in ((emptydir, "holds no record file"), (own, "wheelarch merge DI
     c.ok(p.returncode == 2 and words in p.stderr and len(p.stderr.strip().splitlines()) == 1,
          "db import %s: refused in one line (%d): %s" % (os.path.basename(src), p.returncode, p.stderr))
     c.ok(not os.path.exists(os.path.join(dest, "wheelarch.db")), "and no database is created for it")
+# db import of a large folder shows how far it is: a line at each tenth,
+# none for a small one; the JSON lines file of its export the same by bytes
+big = os.path.join(W, "import-big")
+os.makedirs(big, exist_ok=True)
+one = [r for r in (watest.record(cache, k) for k in sorted(watest.records(cache)))
+       if r["filename"].startswith("torch-") and "+cu126-" in r["filename"]
+       and r["filename"].endswith("manylinux_2_28_x86_64.whl")][0]
+for i in range(6000):
+    r = watest.clone_record(one, "torch-2.%d.%d+cu126-cp312-cp312-manylinux_2_28_x86_64.whl" % (i // 100, i % 100), "cu126")
+    with open(os.path.join(big, r["key"] + ".json"), "w") as f:
+        json.dump(r, f)
+p = watest.run(args, "db", "import", big, "--cache", os.path.join(W, "import-big-db"), timeout=600)
+tenths = [line for line in p.stderr.splitlines() if "record files read" in line]
+c.ok(p.returncode == 0 and [t.split(": ")[2].split("%")[0] for t in tenths] == [str(k * 10) for k in range(1, 10)]
+     and "of 6000 record files read" in tenths[-1] and "6000 records added" in p.stderr,
+     "db import of 6,000 files: a line at each tenth, then the total (%d): %s" % (p.returncode, p.stderr[-600:]))
+p = watest.run(args, "db", "import", big, "--cache", os.path.join(W, "import-big-db"), timeout=600)
+c.ok(p.returncode == 0 and len([x for x in p.stderr.splitlines() if "record files read" in x]) == 9,
+     "again, all already there: still shown (%d)" % p.returncode)
+small = watest.run(args, "db", "import", os.path.join(watest.FIXTURES, "site-db"), "--cache", os.path.join(W, "import-small-db"))
+c.ok(small.returncode == 0 and "record files read" not in small.stderr, "a small folder: no progress lines")
 # an offline crawl --plan says that nothing could be read, not "total 0 B" alone
 offcfg = os.path.join(W, "offline.json")
 with open(offcfg, "w") as f:

@@ -39,7 +39,7 @@ static inline char *fixturedb_make(const char *work, const char *const *sources,
     struct wa_error err = {0};
     int rc = db_open(cache, 0, &db, &err);
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        rc = db_import(db, sources[i], &st, fixturedb_refused, NULL, &err);
+        rc = db_import(db, sources[i], &st, fixturedb_refused, NULL, NULL, &err);
         if (rc < 0)
             fprintf(stderr, "import %s: %s\n", sources[i], err.msg);
     }

@@ -983,7 +983,7 @@ static void merges(void)
     INT_EQ(exported, 3, "three lines exported");
     char *copy = fresh("m-copy");
     struct db *db2 = open_db(copy);
-    OK(db_import(db2, jl, &st, note, &r, &err) == 0, "import the export: %s", err.msg);
+    OK(db_import(db2, jl, &st, note, NULL, &r, &err) == 0, "import the export: %s", err.msg);
     INT_EQ(st.added, 3, "three imported");
     const char *keys[] = {K1, K2, K3};
     for (size_t i = 0; i < 3; i++) {

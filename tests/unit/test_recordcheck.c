@@ -513,7 +513,7 @@ static void import_refuses(const char *work, const struct tables *t)
     OK(db_open(cache, 0, &db, &err) == 0, "open %s: %s", cache, err.msg);
     struct dbmerge_stats st;
     struct refusals r = {0};
-    OK(db_import(db, dir, &st, note_refused, &r, &err) == 0, "import: %s", err.msg);
+    OK(db_import(db, dir, &st, note_refused, NULL, &r, &err) == 0, "import: %s", err.msg);
     INT_EQ(st.added, 1, "one record stored");
     INT_EQ(st.refused, 5, "five files refused");
     INT_EQ(r.n, 5, "five refusals reported");
@@ -639,7 +639,7 @@ static char *import_fixture(const char *work)
     struct wa_error err = {0};
     OK(db_open(cache, 0, &db, &err) == 0, "open %s: %s", cache, err.msg);
     struct dbmerge_stats st;
-    OK(db_import(db, site_db, &st, NULL, NULL, &err) == 0, "import the fixture: %s", err.msg);
+    OK(db_import(db, site_db, &st, NULL, NULL, NULL, &err) == 0, "import the fixture: %s", err.msg);
     INT_EQ(st.refused, 0, "every fixture record imports");
     db_close(db);
     return cache;

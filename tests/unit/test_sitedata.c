@@ -166,7 +166,7 @@ static void stamp_cases(const char *work, const char *site_db)
             struct dbmerge_stats st;
             struct wa_error err = {0};
             OK(db_open(cache, 0, &db, &err) == 0 &&
-                   db_import(db, site_db, &st, NULL, NULL, &err) == 0,
+                   db_import(db, site_db, &st, NULL, NULL, NULL, &err) == 0,
                "records stored: %s", err.msg);
             db_close(db);
         }
