@@ -13,7 +13,9 @@
  *   FAKE_CUDA_FAULT    how a broken driver fails, "WHAT:WHERE" with WHAT
  *                      crash (SIGSEGV), abort, exit0 (exit(0): a driver
  *                      ending the process as if all went well), hang, or
- *                      chatter (text on stdout, then go on), and WHERE
+ *                      chatter (text on stdout, then go on), forkcrash (start
+ *                      a process that sleeps 30 s holding every file the
+ *                      caller had open, then crash), and WHERE
  *                      init (cuInit) or load (the first cuModuleLoadData)
  * Return codes as the driver's: 0 success, 100 no device, 101 invalid
  * device, 209 no binary for GPU, 218 invalid PTX.
@@ -44,6 +46,13 @@ static void fault(const char *where)
     if (n == 4 && strncmp(f, "hang", 4) == 0)
         for (;;)
             pause();
+    if (n == 9 && strncmp(f, "forkcrash", 9) == 0) {
+        if (fork() == 0) {
+            sleep(30);
+            _exit(0);
+        }
+        raise(SIGSEGV);
+    }
     if (n == 7 && strncmp(f, "chatter", 7) == 0) {
         printf("fake driver: chatter on stdout\n");
         fflush(stdout);

@@ -415,6 +415,24 @@ for what, where, words in (("crash", "init", ["signal 11", "cuInit"]),
     c.ok(pt.returncode == 1 and "--verify FAILED: " in pt.stdout and "not as a pass" in pt.stdout,
          "%s:%s, the text report: exit 1 and FAILED (%d): %s" % (what, where, pt.returncode, pt.stdout[-300:]))
 c.ok(time.time() - t0 < 90, "the hung driver is stopped at its limit (%.0f s for all)" % (time.time() - t0))
+# a driver that leaves a process holding the result pipe, then crashes: the
+# crash is seen at once, not after the time limit
+# (doctor's output goes to files: the sleeping process holds the pipes a
+# capture would wait on)
+t1 = time.time()
+with open(os.path.join(W, "forkcrash.out"), "w+") as out:
+    e = {k: v for k, v in os.environ.items() if not k.startswith("WHEELARCH_")}
+    e.update(fake, FAKE_CUDA_CC="8.6", FAKE_CUDA_FAULT="forkcrash:load")
+    proc = subprocess.Popen([args.wheelarch, "doctor", "--json", "--cache", EMPTY, "--platform", "linux-x86_64",
+                             "--driver", "580.82.07", "--site-packages", vsite, "--cc", "8.6", "--verify",
+                             "--verify-timeout", "25"], stdout=out, stderr=subprocess.DEVNULL, env=e)
+    rc = proc.wait(timeout=60)
+    took = time.time() - t1
+    out.seek(0)
+    o = json.loads(out.read() or "{}")
+failed = (o.get("verify") or {}).get("failed") or ""
+c.ok(rc == 1 and ("signal 11" in failed or "signal 6" in failed) and took < 15,
+     "a crash with the pipe still held elsewhere: exit %d, reported in %.1f s: %r" % (rc, took, failed))
 # a driver writing to stdout cannot break --json; the check goes on
 o, p = doctor("--site-packages", vsite, "--cc", "8.6", "--verify", expect=0,
               env=dict(fake, FAKE_CUDA_CC="8.6", FAKE_CUDA_FAULT="chatter:load"))
