@@ -82,7 +82,7 @@ static void child(int fd, const struct tables *t, const struct verifyrun_item *i
         memset(&c, 0, sizeof c);
         json_t *errors = json_array();
         for (size_t k = 0; k < items[i].npaths; k++) {
-            send_line(fd, json_pack("{s:I,s:s}", "item", (json_int_t)i, "file", items[i].paths[k]));
+            send_line(fd, json_pack("{s:I,s:I}", "item", (json_int_t)i, "file", (json_int_t)k));
             char *full = fsutil_join(items[i].site, items[i].paths[k]);
             struct wa_error err;
             if (cudaverify_file(cv, t, full, &c, &err) < 0 && json_array_size(errors) < 3)
@@ -97,12 +97,17 @@ static void child(int fd, const struct tables *t, const struct verifyrun_item *i
     _exit(0);
 }
 
-/* What the child was doing when it stopped, for the failure line. */
-static char *doing(const struct verifyrun_item *items, long item, const char *file)
+/* What the child was doing when it stopped, for the failure line: item
+ * -1 before the device, n after the last item. */
+static char *doing(const struct verifyrun_item *items, size_t n, long item, size_t k)
 {
     if (item < 0)
         return xstrdup("starting the driver (cuInit) and its context");
-    char *f = xstrdup(file ? file : "?");
+    if ((size_t)item >= n)
+        return xstrdup("closing the driver after the last distribution");
+    if (k >= items[item].npaths)
+        return xstrdup("between two distributions");
+    char *f = xstrdup(items[item].paths[k]);
     wa_printable_ascii(f);
     char *label = xstrdup(items[item].label);
     wa_printable_ascii(label);
@@ -117,6 +122,113 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A string of the child's, as the report may show it: printable ASCII, at
+ * most 300 bytes (whatever the driver wrote into the pipe). */
+static json_t *clean_string(json_t *v)
+{
+    const char *s = json_string_value(v);
+    if (!s)
+        return NULL;
+    char buf[301];
+    snprintf(buf, sizeof buf, "%s", s);
+    wa_printable_ascii(buf);
+    return json_string(buf);
+}
+
+static int count_of(json_t *o, const char *key, json_int_t *out)
+{
+    json_t *v = json_object_get(o, key);
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > (1LL << 40))
+        return -1;
+    *out = json_integer_value(v);
+    return 0;
+}
+
+/* The device line rebuilt from the fields the report shows, each checked;
+ * NULL when it is not one. */
+static json_t *clean_device(json_t *d)
+{
+    if (!json_is_object(d) || !json_is_boolean(json_object_get(d, "available")))
+        return NULL;
+    if (!json_is_true(json_object_get(d, "available"))) {
+        json_t *why = clean_string(json_object_get(d, "why"));
+        return why ? json_pack("{s:b,s:o}", "available", 0, "why", why) : NULL;
+    }
+    json_t *name = clean_string(json_object_get(d, "device"));
+    json_t *cc = clean_string(json_object_get(d, "compute_capability"));
+    json_int_t cuda;
+    unsigned a, b;
+    char tail;
+    if (!name || !cc || count_of(d, "driver_cuda", &cuda) < 0 ||
+        sscanf(json_string_value(cc), "%u.%u%c", &a, &b, &tail) != 2) {
+        json_decref(name);
+        json_decref(cc);
+        return NULL;
+    }
+    return json_pack("{s:b,s:o,s:o,s:I}", "available", 1, "device", name, "compute_capability", cc,
+                     "driver_cuda", cuda);
+}
+
+/* An item's counts rebuilt the same way; NULL when they are not counts. */
+static json_t *clean_counts(json_t *c)
+{
+    static const char *const keys[] = {"modules", "checked",    "native",       "jit",
+                                       "none",    "unreadable", "disagreements"};
+    json_t *st = json_object_get(c, "static");
+    json_int_t v[7], sn, sj, so;
+    for (int i = 0; i < 7; i++)
+        if (count_of(c, keys[i], &v[i]) < 0)
+            return NULL;
+    if (count_of(st, "native", &sn) < 0 || count_of(st, "jit", &sj) < 0 ||
+        count_of(st, "none", &so) < 0 || !json_is_number(json_object_get(c, "jit_seconds")) ||
+        !json_is_array(json_object_get(c, "errors")))
+        return NULL;
+    json_t *errors = json_array();
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(c, "errors"), i, e)
+    {
+        json_t *one = clean_string(e);
+        if (one && i < 3)
+            json_array_append_new(errors, one);
+        else
+            json_decref(one);
+    }
+    json_t *first = v[6] ? clean_string(json_object_get(c, "first_disagreement")) : NULL;
+    json_t *o = json_object();
+    for (int k = 0; k < 7; k++)
+        json_object_set_new(o, keys[k], json_integer(v[k]));
+    json_object_set_new(o, "jit_seconds",
+                        json_real(json_number_value(json_object_get(c, "jit_seconds"))));
+    json_object_set_new(o, "static",
+                        json_pack("{s:I,s:I,s:I}", "native", sn, "jit", sj, "none", so));
+    json_object_set_new(o, "first_disagreement", first ? first : json_null());
+    json_object_set_new(o, "errors", errors);
+    return o;
+}
+
+/* Whether the child has ended, without reaping it: a zombie keeps its
+ * process group, which the parent kills last. */
+static int child_ended(pid_t pid)
+{
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    return waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
+}
+
+/* Waits up to `seconds` for the child to end by itself. */
+static int wait_ended(pid_t pid, double seconds)
+{
+    double until = now_s() + seconds;
+    while (!child_ended(pid)) {
+        if (now_s() >= until)
+            return 0;
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return 1;
 }
 
 json_t *verifyrun(const struct tables *t, const struct verifyrun_item *items, size_t n,
@@ -148,52 +260,73 @@ json_t *verifyrun(const struct tables *t, const struct verifyrun_item *items, si
     }
     if (pid == 0) {
         close(fds[0]);
-        /* a doctor stopped (Ctrl-C, a CI timeout) takes a hung driver with it */
+        /* a group of its own, so that what the driver starts is stopped
+         * with it and a signal it sends its group misses doctor; and a
+         * doctor stopped (Ctrl-C, a CI timeout) takes a hung driver along */
+        setpgid(0, 0);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() == 1)
             _exit(3);
         child(fds[1], t, items, n);
     }
+    setpgid(pid, pid); /* the same, whichever of the two runs first */
     close(fds[1]);
+    /* The child's lines in the one order it writes them: the device; per
+     * item, a line per file (k = 0, 1, ...) and its counts; "done".  A line
+     * out of that order was not written by wheelarch. */
     struct strbuf buf = {0};
-    long item = -1; /* the item whose file is being loaded */
-    char *file = NULL;
-    int done = 0, timed_out = 0, garbled = 0, reaped = 0, status = 0;
+    long item = -1; /* -1: the device is next; n: "done" is next */
+    size_t k = 0;   /* the file of `item` next; npaths: its counts */
+    int loading = 0, available = 0;
+    int done = 0, timed_out = 0, garbled = 0, eof = 0;
     double deadline = now_s() + timeout_s;
-    for (;;) {
-        /* whole lines first */
+    while (!done && !garbled && !eof) {
         char *nl;
-        while (!garbled && buf.len && (nl = memchr(buf.buf, '\n', buf.len)) != NULL) {
-            size_t k = (size_t)(nl - buf.buf);
-            json_t *o = json_loadb(buf.buf, k, 0, NULL);
-            memmove(buf.buf, nl + 1, buf.len - k - 1);
-            buf.len -= k + 1;
+        while (!done && !garbled && buf.len && (nl = memchr(buf.buf, '\n', buf.len)) != NULL) {
+            size_t len = (size_t)(nl - buf.buf);
+            json_t *o = json_loadb(buf.buf, len, 0, NULL);
+            memmove(buf.buf, nl + 1, buf.len - len - 1);
+            buf.len -= len + 1;
+            json_t *it = json_object_get(o, "item");
+            json_t *f = json_object_get(o, "file");
+            json_t *counts = json_object_get(o, "counts");
             if (!json_is_object(o)) {
                 garbled = 1;
-                json_decref(o);
-                break;
-            }
-            json_t *dev = json_object_get(o, "device");
-            json_t *it = json_object_get(o, "item");
-            if (json_is_true(json_object_get(o, "done"))) {
-                done = 1;
-            } else if (json_is_object(dev)) {
-                json_object_set(out, "device", dev);
-            } else if (json_is_integer(it) && json_integer_value(it) >= 0 &&
-                       (size_t)json_integer_value(it) < n) {
-                json_t *counts = json_object_get(o, "counts");
-                const char *f = json_string_value(json_object_get(o, "file"));
-                if (json_is_object(counts)) {
-                    json_array_set(res, (size_t)json_integer_value(it), counts);
-                    item = -2; /* between items */
-                } else if (f) {
-                    item = (long)json_integer_value(it);
-                    free(file);
-                    file = xstrdup(f);
+            } else if (item == -1) {
+                json_t *dev = clean_device(json_object_get(o, "device"));
+                if (!dev) {
+                    garbled = 1;
+                } else {
+                    available = json_is_true(json_object_get(dev, "available"));
+                    json_object_set_new(out, "device", dev);
+                    item = available ? 0 : (long)n;
+                    k = 0;
+                }
+            } else if ((size_t)item >= n) {
+                if (json_is_true(json_object_get(o, "done")) && json_object_size(o) == 1)
+                    done = 1;
+                else
+                    garbled = 1;
+            } else if (!json_is_integer(it) || json_integer_value(it) != item) {
+                garbled = 1;
+            } else if (k < items[item].npaths) {
+                if (json_is_integer(f) && (size_t)json_integer_value(f) == k && !counts) {
+                    loading = 1;
                     deadline = now_s() + timeout_s; /* the limit is per file */
+                    k++;
+                } else {
+                    garbled = 1;
                 }
             } else {
-                garbled = 1;
+                json_t *c = counts && !f ? clean_counts(counts) : NULL;
+                if (!c) {
+                    garbled = 1;
+                } else {
+                    json_array_set_new(res, (size_t)item, c);
+                    item++;
+                    k = 0;
+                    loading = 0;
+                }
             }
             json_decref(o);
         }
@@ -211,14 +344,17 @@ json_t *verifyrun(const struct tables *t, const struct verifyrun_item *items, si
         if (r < 0 && errno == EINTR)
             continue;
         if (r == 0) {
-            if (reaped)
-                break; /* the child is gone and what it wrote is read */
-            if (waitpid(pid, &status, WNOHANG) == pid) {
-                reaped = 1;
-                /* what it wrote last is already in the pipe: one more look */
+            if (child_ended(pid)) {
+                /* what it wrote last is in the pipe already: one more look */
                 int fl = fcntl(fds[0], F_GETFL);
                 if (fl >= 0)
                     fcntl(fds[0], F_SETFL, fl | O_NONBLOCK);
+                char chunk[8192];
+                ssize_t got;
+                while ((got = read(fds[0], chunk, sizeof chunk)) > 0 &&
+                       buf.len + (size_t)got <= LINE_MAX_BYTES)
+                    strbuf_add(&buf, chunk, (size_t)got);
+                eof = buf.len == 0 || memchr(buf.buf, '\n', buf.len) == NULL;
             }
             continue;
         }
@@ -226,8 +362,10 @@ json_t *verifyrun(const struct tables *t, const struct verifyrun_item *items, si
         ssize_t got = read(fds[0], chunk, sizeof chunk);
         if (got < 0 && errno == EINTR)
             continue;
-        if (got <= 0)
-            break; /* the child is gone; or, reaped, all it wrote is read */
+        if (got <= 0) {
+            eof = 1;
+            break;
+        }
         if (buf.len + (size_t)got > LINE_MAX_BYTES) {
             garbled = 1;
             break;
@@ -235,14 +373,18 @@ json_t *verifyrun(const struct tables *t, const struct verifyrun_item *items, si
         strbuf_add(&buf, chunk, (size_t)got);
     }
     close(fds[0]);
-    if (!reaped) {
-        if (!done || timed_out || garbled)
-            kill(pid, SIGKILL);
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-            ;
-    }
-    if (!done || garbled) {
-        char *what = item == -2 ? xstrdup("between two distributions") : doing(items, item, file);
+    /* After "done" the driver's teardown gets a few seconds; after an end
+     * of the pipe, the child a moment to end by itself (so that its own
+     * end is reported, not the kill); else it is stopped now. */
+    int ended = done ? wait_ended(pid, 5) : eof ? wait_ended(pid, 2) : child_ended(pid);
+    kill(-pid, SIGKILL); /* the child if it lives, and all it started */
+    kill(pid, SIGKILL);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!done) {
+        size_t kf = loading ? k - 1 : item >= 0 && (size_t)item < n ? items[item].npaths : 0;
+        char *what = doing(items, n, item, kf);
         char *msg;
         if (timed_out)
             msg = xasprintf("no answer from the driver within %d s while %s; stopped", timeout_s,
@@ -250,6 +392,10 @@ json_t *verifyrun(const struct tables *t, const struct verifyrun_item *items, si
         else if (garbled)
             msg = xasprintf("the driver's process wrote something that is not wheelarch's while "
                             "%s; stopped",
+                            what);
+        else if (!ended)
+            msg = xasprintf("the driver's process closed its end of the pipe before it finished, "
+                            "while %s; stopped",
                             what);
         else if (WIFSIGNALED(status))
             msg = xasprintf("the driver's process was killed by signal %d (%s) while %s",
@@ -259,7 +405,7 @@ json_t *verifyrun(const struct tables *t, const struct verifyrun_item *items, si
                             "while %s",
                             WIFEXITED(status) ? WEXITSTATUS(status) : -1, what);
         json_object_set_new(out, "failed", json_string(msg));
-        if (item >= 0)
+        if (item >= 0 && (size_t)item < n)
             json_object_set_new(out, "failed_item", json_integer(item));
         free(msg);
         free(what);
@@ -268,7 +414,6 @@ json_t *verifyrun(const struct tables *t, const struct verifyrun_item *items, si
         json_object_set_new(out, "device",
                             json_pack("{s:b,s:s}", "available", 0, "why",
                                       json_string_value(json_object_get(out, "failed"))));
-    free(file);
     strbuf_free(&buf);
     return out;
 }

@@ -15,8 +15,12 @@
  *                      ending the process as if all went well), hang, or
  *                      chatter (text on stdout, then go on), forkcrash (start
  *                      a process that sleeps 30 s holding every file the
- *                      caller had open, then crash), and WHERE
- *                      init (cuInit) or load (the first cuModuleLoadData)
+ *                      caller had open, then crash), forge (write "done"
+ *                      as wheelarch's child would into every pipe it has
+ *                      open, then exit 0), termgroup (SIGTERM to its whole
+ *                      process group), and WHERE init (cuInit), load (the
+ *                      first cuModuleLoadData) or close (the context's
+ *                      release, after the last module)
  * Return codes as the driver's: 0 success, 100 no device, 101 invalid
  * device, 209 no binary for GPU, 218 invalid PTX.
  */
@@ -25,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int cc_major, cc_minor, ready;
@@ -52,6 +57,19 @@ static void fault(const char *where)
             _exit(0);
         }
         raise(SIGSEGV);
+    }
+    if (n == 5 && strncmp(f, "forge", 5) == 0) {
+        for (int fd = 3; fd < 64; fd++) {
+            struct stat st;
+            if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) && write(fd, "{\"done\":true}\n", 14) < 0)
+                continue;
+        }
+        _exit(0);
+    }
+    if (n == 9 && strncmp(f, "termgroup", 9) == 0) {
+        kill(0, SIGTERM);
+        for (;;)
+            pause();
     }
     if (n == 7 && strncmp(f, "chatter", 7) == 0) {
         printf("fake driver: chatter on stdout\n");
@@ -127,6 +145,7 @@ int cuDevicePrimaryCtxRetain(void **ctx, int dev)
 int cuDevicePrimaryCtxRelease_v2(int dev)
 {
     (void)dev;
+    fault("close");
     return 0;
 }
 

@@ -391,7 +391,11 @@ for what, where, words in (("crash", "init", ["signal 11", "cuInit"]),
                            ("abort", "load", ["signal 6"]),
                            ("exit0", "init", ["exit status 0", "before it finished", "cuInit"]),
                            ("exit0", "load", ["exit status 0", "loading the modules of"]),
-                           ("hang", "load", ["no answer from the driver within 2 s", "stopped"])):
+                           ("hang", "load", ["no answer from the driver within 2 s", "stopped"]),
+                           # a forged "done" in wheelarch's pipe, out of its order
+                           ("forge", "load", ["wrote something that is not wheelarch's", "loading the modules of"]),
+                           # a signal to its process group reaches only itself
+                           ("termgroup", "load", ["signal 15"])):
     env = dict(fake, FAKE_CUDA_CC="8.6", FAKE_CUDA_FAULT="%s:%s" % (what, where))
     o, p = doctor("--site-packages", vsite, "--cc", "8.6", "--verify", "--verify-timeout", "2", expect=1, env=env)
     failed = ((o or {}).get("verify") or {}).get("failed") or ""
@@ -433,6 +437,13 @@ with open(os.path.join(W, "forkcrash.out"), "w+") as out:
 failed = (o.get("verify") or {}).get("failed") or ""
 c.ok(rc == 1 and ("signal 11" in failed or "signal 6" in failed) and took < 15,
      "a crash with the pipe still held elsewhere: exit %d, reported in %.1f s: %r" % (rc, took, failed))
+# a driver that hangs in its teardown after the last module: the counts are
+# whole, so the check stands, and doctor goes on after a few seconds
+t1 = time.time()
+o, p = doctor("--site-packages", vsite, "--cc", "8.6", "--verify", "--verify-timeout", "30", expect=0,
+              env=dict(fake, FAKE_CUDA_CC="8.6", FAKE_CUDA_FAULT="hang:close"))
+c.ok(o and (by_name(o).get("torch") or {}).get("verify", {}).get("native") == 3 and time.time() - t1 < 15,
+     "a driver hanging in its teardown: the check stands, done in %.1f s" % (time.time() - t1))
 # a driver writing to stdout cannot break --json; the check goes on
 o, p = doctor("--site-packages", vsite, "--cc", "8.6", "--verify", expect=0,
               env=dict(fake, FAKE_CUDA_CC="8.6", FAKE_CUDA_FAULT="chatter:load"))
