@@ -240,13 +240,13 @@ int dbi_fill_binaries(struct db *db, struct wa_error *err)
 /* Version 11's step (db_impl.h): the records read in key order, a batch at
  * a time (rows are rewritten behind the reading statement, which SQLite
  * does not promise to leave alone), each stored anew as db_write_record
- * would.  A record that no longer passes the checks keeps its rows:
- * readers skip its wheel with the checks' message, as before. */
+ * would.  A record that no longer passes the checks (or whose key is not
+ * text: a hand edit) keeps its rows as they were. */
 #define REFILL_BATCH 256 /* the LIMIT below */
 int dbi_refill_derived(struct db *db, struct wa_error *err)
 {
-    sqlite3_stmt *st =
-        dbi_prep(db, "SELECT key, record FROM records WHERE key > ? ORDER BY key LIMIT 256");
+    sqlite3_stmt *st = dbi_prep(db, "SELECT key, record FROM records WHERE typeof(key) = 'text'"
+                                    " AND key > ? ORDER BY key LIMIT 256"); /* BATCH */
     if (!st)
         return dbi_sql_error(db, err, "cannot read records");
     char *after = xstrdup("");
@@ -256,16 +256,18 @@ int dbi_refill_derived(struct db *db, struct wa_error *err)
         size_t n = 0;
         sqlite3_reset(st);
         dbi_bind_text(st, 1, after);
-        int s;
+        int s = SQLITE_DONE;
         while (n < REFILL_BATCH && (s = sqlite3_step(st)) == SQLITE_ROW) {
             keys[n] = dbi_col_dup(st, 0);
             texts[n] = dbi_col_dup(st, 1);
             n++;
         }
-        if (n == 0)
-            break;
-        free(after);
-        after = xstrdup(keys[n - 1]);
+        if (s != SQLITE_ROW && s != SQLITE_DONE)
+            rc = dbi_sql_error(db, err, "cannot read records");
+        if (n > 0 && keys[n - 1]) {
+            free(after);
+            after = xstrdup(keys[n - 1]);
+        }
         for (size_t i = 0; i < n; i++) {
             json_t *rec = rc == 0 && keys[i] && texts[i] ? json_loads(texts[i], 0, NULL) : NULL;
             struct record r;
