@@ -18,91 +18,173 @@ usage:
       no index answered, judged over all shards by `outages`), else with the
       crawl's status.
   scripts/regenerate.py outages SHARDS CACHE
-      Reads each SHARDS/*/crawl-summary.json.  When every shard that left
-      one says no index answered, CACHE/outages gets the count of runs in a
-      row (the shards counted from the restored one); when one reached an
-      index, the count is removed.  Prints one line, writes outage=true|false
+      Reads each SHARDS/*/crawl-summary.json.  When a shard reached an index
+      the count is removed; else, when shards say no index answered,
+      CACHE/outages gets the count of runs in a row (the shards counted from
+      the restored one); a shard whose crawl failed for another cause, or
+      left no summary or a bad one, says neither.  Prints one line, writes outage=true|false
       and outages=N to $GITHUB_OUTPUT when that is set, and exits 0: the
       site is still built; the workflow's last job fails on outage=true.
 """
 import json
 import os
+import re
+import stat
 import subprocess
 import sys
+import tempfile
 
+STATUSES = ("ok", "partial", "unreached", "outage", "failed")
+ANSWERED = ("ok", "partial")
 UNANSWERED = ("unreached", "outage")
+COUNT_MAX = 1000000
+
+
+def fail(msg):
+    """One line on stderr, as ::error:: for the Actions log; exit 1."""
+    print("::error::regenerate.py: %s" % msg, file=sys.stderr)
+    sys.exit(1)
 
 
 def allowed():
     text = os.environ.get("OUTAGES_ALLOWED", "2")
-    if not text.isdigit() or int(text) > 10000:
-        sys.exit("regenerate.py: OUTAGES_ALLOWED=%r is not a number of runs, 0 to 10000" % text)
+    if not re.fullmatch(r"[0-9]{1,5}", text) or int(text) > 10000:
+        fail("OUTAGES_ALLOWED=%r is not a number of runs, 0 to 10000" % text)
     return int(text)
+
+
+def write_atomic(path, text):
+    """text into path by a rename from a new file beside it (never through
+    a link or a file someone left at a fixed temporary name)."""
+    folder = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".regenerate-")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def restored(cache):
     for suffix in ("-wal", "-shm"):
         path = os.path.join(cache, "wheelarch.db" + suffix)
-        if os.path.lexists(path):
-            os.remove(path)
-            print("::warning::removed %s: a restored database has no write-ahead log of its own" % path)
+        try:
+            if os.path.lexists(path):
+                os.remove(path)
+                print("::warning::removed %s: a restored database has no write-ahead log of its own" % path)
+        except OSError as e:
+            fail("%s: cannot remove it (%s); the restored database must not be opened beside it" % (path, e.strerror))
     return 0
 
 
+def summary_line(text):
+    """The summary object of a {"summary": ...} line, checked; None when it
+    is not one."""
+    try:
+        o = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    s = o.get("summary") if isinstance(o, dict) else None
+    if not isinstance(s, dict) or s.get("status") not in STATUSES:
+        return None
+    n = s.get("outages_in_a_row", 0)
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= COUNT_MAX:
+        return None
+    return s
+
+
 def crawl_shard(shard, cache, wheelarch="build/wheelarch", *extra):
+    kept = os.path.join(cache, "crawl-summary.json")
+    try:
+        if os.path.lexists(kept):
+            os.remove(kept)  # a summary of an earlier run is never this one's
+    except OSError as e:
+        fail("%s: cannot remove the last run's summary (%s)" % (kept, e.strerror))
     cmd = [wheelarch, "crawl", "--json", "--shard", shard, "--cache", cache,
            "--outages-allowed", str(allowed())] + list(extra)
-    summary = None
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as p:
-        for line in p.stdout:
-            if line.startswith('{"summary"'):
-                summary = line
+    line = None
+    try:
+        with subprocess.Popen(cmd, stdout=subprocess.PIPE) as p:
+            for raw in p.stdout:
+                if raw.startswith(b'{"summary"'):
+                    line = raw.decode("utf-8", "replace")
+    except OSError as e:
+        fail("%s: cannot run it (%s)" % (wheelarch, e.strerror))
     status = p.returncode
+    summary = summary_line(line) if line else None
     if summary:
-        os.makedirs(cache, exist_ok=True)
-        tmp = os.path.join(cache, "crawl-summary.json.tmp")
-        with open(tmp, "w") as f:
-            f.write(summary)
-        os.replace(tmp, os.path.join(cache, "crawl-summary.json"))
+        try:
+            os.makedirs(cache, exist_ok=True)
+            write_atomic(kept, json.dumps({"summary": summary}) + "\n")
+        except OSError as e:
+            fail("%s: cannot keep the summary (%s)" % (kept, e.strerror))
     if status in (0, 3, 6, 7):
         if status != 0:
-            print("crawl shard %s: exit %d (%s)" % (shard, status,
-                  json.loads(summary)["summary"]["status"] if summary else "no summary"))
+            print("crawl shard %s: exit %d (%s)" % (shard, status, summary["status"] if summary else "no summary"))
         return 0
     return status if status > 0 else 1
 
 
+def read_summary(path):
+    """A shard's kept summary, or None with a warning: only a regular file
+    (a FIFO would block), at most 64 KiB, of the shape crawl writes."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as e:
+        print("::warning::%s: no crawl summary (%s); that shard is not counted" % (path, e.strerror))
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            print("::warning::%s: not a regular file; that shard is not counted" % path)
+            return None
+        text = os.read(fd, 65536).decode("utf-8", "replace")
+    finally:
+        os.close(fd)
+    s = summary_line(text)
+    if s is None:
+        print("::warning::%s: not a crawl summary; that shard is not counted" % path)
+    return s
+
+
 def outages(shards, cache):
     found = []
-    for name in sorted(os.listdir(shards)) if os.path.isdir(shards) else []:
-        path = os.path.join(shards, name, "crawl-summary.json")
-        try:
-            with open(path) as f:
-                found.append((name, json.load(f)["summary"]))
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            print("::warning::%s: no crawl summary (%s); that shard is not counted" % (path, e))
+    names = sorted(os.listdir(shards)) if os.path.isdir(shards) else []
+    for name in names:
+        s = read_summary(os.path.join(shards, name, "crawl-summary.json"))
+        if s is not None:
+            found.append((name, s))
     count_path = os.path.join(cache, "outages")
     limit = allowed()
-    if not found:
-        count, why = None, "no shard left a summary; the count stays as it was"
-    elif all(s.get("status") in UNANSWERED for _, s in found):
-        count = max(int(s.get("outages_in_a_row", 1)) for _, s in found)
+    answered = [s for _, s in found if s["status"] in ANSWERED]
+    unanswered = [s for _, s in found if s["status"] in UNANSWERED]
+    if answered:
+        count, why = 0, "an index answered"
+    elif unanswered:
+        # each shard counted from the count restored with the database
+        count = max(s.get("outages_in_a_row", 1) for s in unanswered)
         why = "no index answered any shard: %d run%s in a row" % (count, "" if count == 1 else "s")
     else:
-        count, why = 0, "an index answered"
-    if count is None:
-        try:
-            with open(count_path) as f:
-                count = int(f.read().strip() or 0)
-        except (OSError, ValueError):
+        count = None
+        why = "no shard said whether an index answered; the count stays as it was"
+    try:
+        if count is None:
             count = 0
-    elif count > 0:
-        os.makedirs(cache, exist_ok=True)
-        with open(count_path + ".tmp", "w") as f:
-            f.write("%d\n" % count)
-        os.replace(count_path + ".tmp", count_path)
-    elif os.path.exists(count_path):
-        os.remove(count_path)
+            if os.path.lexists(count_path):
+                with open(count_path) as f:
+                    text = f.read(64).strip()
+                count = int(text) if re.fullmatch(r"[0-9]{1,7}", text) else 0
+        elif count > 0:
+            os.makedirs(cache, exist_ok=True)
+            write_atomic(count_path, "%d\n" % count)
+        elif os.path.lexists(count_path):
+            os.remove(count_path)
+    except OSError as e:
+        fail("%s: cannot keep the count of runs without an answer (%s)" % (count_path, e.strerror))
     outage = count > limit
     if outage:
         print("::error::an outage: %s (more than OUTAGES_ALLOWED=%d)" % (why, limit))
@@ -118,7 +200,7 @@ def outages(shards, cache):
 
 
 def main(argv):
-    if len(argv) >= 2 and argv[0] == "restored":
+    if len(argv) == 2 and argv[0] == "restored":
         return restored(argv[1])
     if len(argv) >= 3 and argv[0] == "crawl-shard":
         return crawl_shard(*argv[1:])

@@ -329,6 +329,74 @@ try:
     p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "regenerate.py"), "outages", shards, lone],
                        capture_output=True, text=True, env=dict(os.environ, OUTAGES_ALLOWED="x"))
     c.ok(p.returncode != 0 and "OUTAGES_ALLOWED" in p.stderr, "a bad OUTAGES_ALLOWED is refused: " + p.stderr.strip())
+    # hostile or broken shard summaries: never a traceback, never a hang;
+    # a bad one is not counted, a shard that failed for another cause says
+    # nothing about the indexes
+    rg = [sys.executable, os.path.join(ROOT, "scripts", "regenerate.py")]
+    bad = ['{"summary":"x"}', "[1]", "null", '{"summary":{"status":"outage","outages_in_a_row":"abc"}}',
+           '{"summary":{"status":"outage","outages_in_a_row":NaN}}', '{"summary":{"status":"outage","outages_in_a_row":1e308}}',
+           '{"summary":{"status":"outage","outages_in_a_row":-5}}', '{"summary":{"status":"outage","outages_in_a_row":true}}',
+           '{"summary":{"status":"nope"}}', "[" * 100000, "\xff\xfe", ""]
+    for i, text in enumerate(bad):
+        sh = os.path.join(W, "bad-shards-%d" % i)
+        os.makedirs(os.path.join(sh, "a"))
+        with open(os.path.join(sh, "a", "crawl-summary.json"), "w", encoding="latin-1") as f:
+            f.write(text)
+        bc = os.path.join(W, "bad-cache-%d" % i)
+        os.makedirs(bc)
+        with open(os.path.join(bc, "outages"), "w") as f:
+            f.write("5\n")
+        p = subprocess.run(rg + ["outages", sh, bc], capture_output=True, text=True, timeout=30)
+        c.ok(p.returncode == 0 and "Traceback" not in p.stderr and "not a crawl summary" in p.stdout
+             and open(os.path.join(bc, "outages")).read() == "5\n",
+             "a bad summary %r: a warning, not counted, the count kept (%d): %s" % (text[:40], p.returncode,
+                                                                                (p.stdout + p.stderr).strip()[-200:]))
+    sh = os.path.join(W, "fifo-shards")
+    os.makedirs(os.path.join(sh, "a"))
+    os.mkfifo(os.path.join(sh, "a", "crawl-summary.json"))
+    p = subprocess.run(rg + ["outages", sh, os.path.join(W, "fifo-cache")], capture_output=True, text=True, timeout=30)
+    c.ok(p.returncode == 0 and "not a regular file" in p.stdout, "a FIFO for a summary: no hang: " + p.stdout.strip())
+    # a failed crawl (the database locked, say) does not end an outage
+    sh = os.path.join(W, "mixed-shards")
+    for name, st in (("a", {"status": "outage", "outages_in_a_row": 6}), ("b", {"status": "failed", "outages_in_a_row": 0})):
+        os.makedirs(os.path.join(sh, name))
+        with open(os.path.join(sh, name, "crawl-summary.json"), "w") as f:
+            json.dump({"summary": st}, f)
+    mc = os.path.join(W, "mixed-cache")
+    os.makedirs(mc)
+    p = subprocess.run(rg + ["outages", sh, mc], capture_output=True, text=True, timeout=30)
+    c.ok(p.returncode == 0 and open(os.path.join(mc, "outages")).read() == "6\n",
+         "a shard that failed otherwise does not end the outage: %s" % p.stdout.strip())
+    # the count's file is never written through a link left beside it
+    target = os.path.join(W, "not-the-cache.txt")
+    with open(target, "w") as f:
+        f.write("mine\n")
+    os.symlink(target, os.path.join(mc, "outages.tmp"))
+    os.symlink(target, os.path.join(mc, ".regenerate-x"))
+    p = subprocess.run(rg + ["outages", sh, mc], capture_output=True, text=True, timeout=30)
+    c.ok(open(target).read() == "mine\n" and not os.path.islink(os.path.join(mc, "outages")),
+         "links beside the count are not followed")
+    # the count cannot be kept (a folder in its place): one line, exit 1
+    os.remove(os.path.join(mc, "outages"))
+    os.makedirs(os.path.join(mc, "outages"))
+    p = subprocess.run(rg + ["outages", sh, mc], capture_output=True, text=True, timeout=30)
+    c.ok(p.returncode == 1 and "Traceback" not in p.stderr and "cannot keep the count" in p.stderr,
+         "a folder where the count goes: exit 1 in one line (%d): %s" % (p.returncode, p.stderr.strip()))
+    for val in ("\u00b2", "\u0663", " 2", "-1"):
+        p = subprocess.run(rg + ["outages", sh, mc], capture_output=True, text=True, timeout=30,
+                           env=dict(os.environ, OUTAGES_ALLOWED=val))
+        c.ok(p.returncode == 1 and "OUTAGES_ALLOWED" in p.stderr and "Traceback" not in p.stderr,
+             "OUTAGES_ALLOWED=%r refused in one line" % val)
+    # crawl-shard drops the last run's summary first: a crawl that leaves
+    # none (it could not start) is never counted with an old one
+    sc = os.path.join(W, "stale-cache")
+    os.makedirs(sc)
+    with open(os.path.join(sc, "crawl-summary.json"), "w") as f:
+        json.dump({"summary": {"status": "ok", "outages_in_a_row": 0}}, f)
+    p = subprocess.run(rg + ["crawl-shard", "1/1", sc, os.path.join(W, "no-such-wheelarch")], capture_output=True,
+                       text=True, timeout=30)
+    c.ok(p.returncode == 1 and "cannot run it" in p.stderr and not os.path.exists(os.path.join(sc, "crawl-summary.json")),
+         "crawl-shard with no wheelarch: exit 1 in one line, no stale summary: %s" % p.stderr.strip())
 finally:
     srv.stop()
 c.done()
