@@ -235,30 +235,54 @@ static int print_plan(const struct crawl_summary *sum, int as_json)
 }
 
 /* The outage count: runs in a row in which no index answered, kept in
- * the database folder; the new count (the file written atomically), or 0
- * after a run that reached an index (the file removed). */
+ * the database folder as a decimal number and a newline. */
+#define OUTAGES_MAX 1000000
+
+/* The count as it stands: 0 when there is none; a file that holds no
+ * count is said once and read as 0. */
+static long read_outages(const char *path, int say)
+{
+    char *text = NULL;
+    size_t len = 0;
+    struct wa_error err;
+    long n = 0;
+    if (fsutil_read(path, 64, &text, &len, NULL, &err) == 0 && text) {
+        size_t digits = strspn(text, "0123456789");
+        if (digits > 0 && digits <= 7 && (text[digits] == '\n' || text[digits] == '\0') &&
+            strlen(text) <= digits + 1)
+            n = strtol(text, NULL, 10);
+        else if (say)
+            cli_warn("%s holds no count of runs without an answer; counting from this run", path);
+    } else if (say && fsutil_exists(path)) {
+        cli_warn("%s: %s; counting from this run", path, err.msg);
+    }
+    free(text);
+    return n > OUTAGES_MAX ? OUTAGES_MAX : n;
+}
+
+/* The new count (the file written atomically), or 0 after a run that
+ * reached an index (the file removed); -1 when it cannot be kept, said in
+ * a line: the caller counts that as an outage, never as a hiccup (a
+ * count that cannot grow would keep an outage green for ever). */
 static long count_outage(const char *cache, int outage)
 {
     char *path = fsutil_join(cache, "outages");
     long n = 0;
     if (outage) {
-        char *text = NULL;
-        size_t len = 0;
-        struct wa_error err;
-        if (fsutil_read(path, 64, &text, &len, NULL, &err) == 0 && text) {
-            char *end;
-            n = strtol(text, &end, 10);
-            if (n < 0 || n > 1000000)
-                n = 0;
-        }
-        free(text);
-        n++;
+        n = read_outages(path, 1);
+        if (n < OUTAGES_MAX)
+            n++;
         char buf[32];
         int k = snprintf(buf, sizeof buf, "%ld\n", n);
-        if (fsutil_write_atomic(path, buf, (size_t)k, 0, &err) < 0)
-            cli_warn("%s", err.msg);
+        struct wa_error err;
+        if (fsutil_write_atomic(path, buf, (size_t)k, 0, &err) < 0) {
+            cli_warn("%s; the count of runs without an answer cannot be kept, so this one counts "
+                     "as an outage",
+                     err.msg);
+            n = -1;
+        }
     } else if (remove(path) < 0 && errno != ENOENT) {
-        cli_warn("%s: %s", path, strerror(errno));
+        cli_warn("%s: %s; the count of runs without an answer stays", path, strerror(errno));
     }
     free(path);
     return n;
@@ -294,6 +318,8 @@ static json_t *summary_json(const char *command, const struct crawl_summary *sum
         "pages_missing", (json_int_t)sum->pages_missing, "pages_failed",
         (json_int_t)sum->pages_failed, "outages_in_a_row", (json_int_t)outages, "outages_allowed",
         (json_int_t)allowed);
+    if (outages < 0) /* the count could not be kept */
+        json_object_set_new(o, "outages_in_a_row", json_null());
     return json_pack("{s:o}", "summary", o);
 }
 
@@ -384,20 +410,16 @@ int cli_crawl_run(const struct cli_command *cmd, const struct cli_args *ap, int 
     o.all = cli_get(cmd, &a, "all") != NULL;
     o.bundled = cli_get(cmd, &a, "bundled") != NULL;
     o.plan = cli_get_opt(cmd, &a, "plan") != NULL;
-    long allowed = 2;
-    const char *oa = cli_get_opt(cmd, &a, "outages-allowed");
-    if (oa) {
-        char *end;
-        errno = 0;
-        allowed = strtol(oa, &end, 10);
-        if (!*oa || *end || errno || allowed < 0 || allowed > 10000) {
-            rc = cli_usage_error(cmd, "--outages-allowed wants a number of runs, 0 to 10000");
-            goto out;
-        }
-    }
     const char *jobs = cli_get(cmd, &a, "jobs");
     o.jobs = cfg.jobs > 0 ? cfg.jobs : (int)workers_cpus();
     double num;
+    long allowed = 2;
+    const char *oa = cli_get_opt(cmd, &a, "outages-allowed");
+    if (oa) {
+        if ((rc = cli_number(cmd, "outages-allowed", oa, 0, 10000, 1, &num)) != 0)
+            goto out;
+        allowed = (long)num;
+    }
     if (jobs) {
         if ((rc = cli_number(cmd, "jobs", jobs, 1, 256, 1, &num)) != 0)
             goto out;
@@ -433,10 +455,14 @@ int cli_crawl_run(const struct cli_command *cmd, const struct cli_args *ap, int 
         rc = err.code == WA_ERR_BUSY    ? CLI_STEP_BUSY
              : err.code == WA_ERR_USAGE ? WA_EXIT_USAGE /* a lock path that is not ours */
                                         : WA_EXIT_FAILURE;
-        if (summary && rc == WA_EXIT_FAILURE) {
+        if (summary && rc != WA_EXIT_USAGE) {
+            /* a crawl that could not run: the count as it stands */
             struct crawl_summary none;
             memset(&none, 0, sizeof none);
-            *summary = summary_json(cmd->name, &none, rc, 0, allowed);
+            char *path = fsutil_join(o.cache_dir, "outages");
+            *summary = summary_json(cmd->name, &none, rc == CLI_STEP_BUSY ? WA_EXIT_FAILURE : rc,
+                                    read_outages(path, 0), allowed);
+            free(path);
             json_object_set_new(json_object_get(*summary, "summary"), "error",
                                 json_string(err.msg));
         }
@@ -465,11 +491,14 @@ int cli_crawl_run(const struct cli_command *cmd, const struct cli_args *ap, int 
     int unanswered = sum.pages > 0 && sum.pages_failed == sum.pages;
     long outages = count_outage(o.cache_dir, unanswered);
     if (unanswered) {
-        rc = outages > allowed ? WA_EXIT_OUTAGE : WA_EXIT_UNREACHED;
-        cli_warn("no index answered: %ld run%s in a row (%s; exit 7 after %ld, "
-                 "--outages-allowed)",
-                 outages, outages == 1 ? "" : "s", rc == WA_EXIT_OUTAGE ? "an outage" : "exit 6",
-                 allowed);
+        rc = outages < 0 || outages > allowed ? WA_EXIT_OUTAGE : WA_EXIT_UNREACHED;
+        if (outages < 0)
+            cli_warn("no index answered (an outage: the runs in a row cannot be counted)");
+        else
+            cli_warn("no index answered: %ld run%s in a row (%s; exit 7 after %ld, "
+                     "--outages-allowed)",
+                     outages, outages == 1 ? "" : "s",
+                     rc == WA_EXIT_OUTAGE ? "an outage" : "exit 6", allowed);
     } else if (sum.failed || sum.pages_failed) {
         rc = WA_EXIT_PARTIAL;
     } else {

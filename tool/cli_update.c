@@ -39,6 +39,13 @@ static int update_step(const struct cli_command *cmd, const struct cli_args *a)
     int want_json = cli_get(cmd, a, "json") != NULL;
     int crawled = cli_crawl_run(cmd, a, 0, want_json ? &summary : NULL);
     if (crawled == WA_EXIT_USAGE || crawled == CLI_STEP_BUSY) {
+        if (summary) { /* busy: the one line says so */
+            json_t *o = json_object_get(summary, "summary");
+            json_object_set_new(o, "command", json_string("update"));
+            json_object_set_new(o, "crawl_exit", json_integer(WA_EXIT_FAILURE));
+            json_object_set_new(o, "build_exit", json_null());
+            cli_print_summary(summary);
+        }
         json_decref(summary);
         return crawled;
     }

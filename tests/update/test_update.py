@@ -121,6 +121,36 @@ try:
     c.eq(p.returncode, 6, "with --outages-allowed 5, the fourth is still a hiccup")
     p = update(off, "--outages-allowed", "x")
     c.eq(p.returncode, 2, "a bad --outages-allowed: exit 2")
+    # a count that cannot be kept (a folder in its place) is an outage at
+    # once, never a hiccup for ever; a count that is not one starts anew
+    os.remove(os.path.join(off, "cache", "outages"))
+    os.makedirs(os.path.join(off, "cache", "outages"))
+    p = update(off, "--json")
+    s = json.loads(p.stdout.strip().splitlines()[-1])["summary"]
+    c.ok(p.returncode == 7 and s["outages_in_a_row"] is None and "cannot be kept" in p.stderr,
+         "a folder where the count goes: exit 7 at once (%d): %s" % (p.returncode, p.stderr[-300:]))
+    os.rmdir(os.path.join(off, "cache", "outages"))
+    with open(os.path.join(off, "cache", "outages"), "w") as f:
+        f.write("lots\n")
+    p = update(off)
+    c.ok(p.returncode == 6 and "holds no count" in p.stderr and open(os.path.join(off, "cache", "outages")).read() == "1\n",
+         "a count that is not one: said, counted from 1 (%d)" % p.returncode)
+    for bad in (" 2", "+3", "2x", "10001", "-1", ""):
+        p = update(off, "--outages-allowed", bad)
+        c.eq(p.returncode, 2, "--outages-allowed %r: exit 2" % bad)
+    # --no-wait against a held lock: exit 1, and --json still ends with its line
+    import fcntl  # noqa: E402
+    with open(os.path.join(off, "cache.lock"), "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        for cmd in (["crawl"], ["update"]):
+            p = subprocess.run([args.wheelarch] + cmd + ["--json", "--no-wait"], cwd=off, capture_output=True,
+                               text=True, timeout=60)
+            lines = p.stdout.strip().splitlines()
+            s = json.loads(lines[-1])["summary"] if lines else {}
+            c.ok(p.returncode == 1 and len(lines) == 1 and s.get("status") == "failed" and "locked" in s.get("error", "")
+                 and s.get("outages_in_a_row") == 1,
+                 "%s --json --no-wait, the lock held: exit 1, one summary line, the count as it stands: %s"
+                 % (cmd[0], p.stdout.strip()[-300:]))
     # a run that reaches an index ends the outage
     write_config(os.path.join(off, "wheelarch.json"), live)
     p = update(off)
