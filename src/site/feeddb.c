@@ -207,7 +207,7 @@ static int insert_gpus(sqlite3 *db, const struct sitedata *d, struct wa_error *e
             compat_cc_string(g[i]->other_cc[k], o, sizeof o);
             strbuf_addf(&others, "%s%s", k ? " " : "", o);
         }
-        char *page = xasprintf("gpu/%s/", g[i]->slug);
+        char *page = sitedata_gpu_path(g[i]->slug); /* as the page's own */
         sqlite3_reset(st);
         bind_text(st, 1, g[i]->name);
         bind_text(st, 2, g[i]->amd ? "amd" : "nvidia");

@@ -57,8 +57,7 @@ int sitei_wheel_page(struct ctx *c, const struct record *r, struct wa_error *err
     sitedata_wheel_make(r, &w);
     struct tmpl_value page;
     sitedata_wheel_value(&w, &page);
-    char *seg = sitedata_segment(r->key);
-    char *path = xasprintf("wheel/%s.html", seg);
+    char *path = sitedata_wheel_path(r->key);
     char *what = xasprintf("wheel %s", r->filename);
     const struct page_kind *k = &site_page_kinds[PAGE_WHEEL];
     /* A wheel page's date is the day that wheel was read: the page then
@@ -67,7 +66,6 @@ int sitei_wheel_page(struct ctx *c, const struct record *r, struct wa_error *err
                                 k->description, what, err);
     free(what);
     free(path);
-    free(seg);
     sitedata_wheel_free(&w);
     return rc;
 }
@@ -178,7 +176,7 @@ static int device_pages(struct ctx *c, struct sitedata *d, const struct page_kin
         free(path);
         if (rc == 0) {
             json_t *doc = sitedata_device_json(&p);
-            char *file = xasprintf("api/v1/gpu/%s.json", sitedata_device_id(dev));
+            char *file = sitedata_device_feed_path(sitedata_device_id(dev));
             rc = sitei_put_json(c, file, doc, err);
             free(file);
             json_decref(doc);

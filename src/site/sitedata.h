@@ -354,6 +354,22 @@ void sitedata_wheel_value(const struct sitedata_wheel *w, struct tmpl_value *out
  * "1_5f2.0", ".." -> "_2e.", "a/b" -> "a_2fb".  Caller frees. */
 char *sitedata_segment(const char *s);
 
+/* The one place each page kind's URL path is made, relative to the site's
+ * root (pages, feeds, links and the SQLite feed all take it from here):
+ *   a GPU's page            "gpu/<slug>/"
+ *   a wheel's page          "wheel/<key>.html"
+ *   a release's page        "release/<project>/<version>/"
+ *   a device's page         "device/<id>/"
+ *   a device's feed file    "api/v1/gpu/<id>.json"
+ * Names that came from an index or a record go through sitedata_segment;
+ * a device id is wheelarch's own ("8.6", "gfx1100"), used as it is.
+ * Caller frees. */
+char *sitedata_gpu_path(const char *slug);
+char *sitedata_wheel_path(const char *key);
+char *sitedata_release_path(const char *project, const char *version);
+char *sitedata_device_path(const char *id);
+char *sitedata_device_feed_path(const char *id);
+
 /* An HTML id made from s: [A-Za-z0-9_-] kept, each run of other bytes
  * one '-', "x" for an empty result ("torch-2.9" -> "torch-2-9").  Not
  * unique by itself: page data adds "-2", "-3" where two would clash.

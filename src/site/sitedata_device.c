@@ -29,13 +29,11 @@ void sitedata_device_page_make(const struct sitedata *d, const struct sitedata_d
     p->d = d;
     p->dev = dev;
     p->amd = dev->cc >= TABLES_AMD_MIN;
-    p->path = xasprintf("device/%s/", dev->id);
+    p->path = sitedata_device_path(dev->id);
     p->title = p->amd ? xasprintf("AMD %s", dev->id) : xasprintf("Compute capability %s", dev->id);
     p->gpu_pages = xcalloc(dev->ngpus + 1, sizeof *p->gpu_pages);
     for (size_t i = 0; i < dev->ngpus; i++) {
-        char *seg = sitedata_segment(dev->gpus[i]->slug); /* as the GPU page's path */
-        p->gpu_pages[i] = xasprintf("gpu/%s/", seg);
-        free(seg);
+        p->gpu_pages[i] = sitedata_gpu_path(dev->gpus[i]->slug);
     }
     for (int k = 0; k < SITEDATA_NPLATFORMS; k++) {
         const struct answer_result *r = dev->res[k];

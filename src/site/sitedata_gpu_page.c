@@ -106,9 +106,7 @@ void sitedata_gpu_page_make(const struct sitedata *d, size_t i, struct sitedata_
     compat_cc_string(g->cc, p->device, sizeof p->device);
     if (g->amd)
         target_format(&g->gfx, p->gfx_target, sizeof p->gfx_target);
-    char *seg = sitedata_segment(g->slug); /* the slug as is: [a-z0-9-] */
-    p->page = xasprintf("gpu/%s/", seg);
-    free(seg);
+    p->page = sitedata_gpu_path(g->slug);
     if (g->nother) {
         struct strbuf o = STRBUF_INIT;
         for (size_t k = 0; k < g->nother; k++) {
@@ -342,9 +340,11 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(p->patch_pin, out);
     else if (IS("guidance") && p->guidance)
         sitedata_guidance_value(p->guidance, out);
-    else if (IS("device_page"))
-        tmpl_value_strf(out, "device/%s/", sitedata_device_page_of(p->d, dev)->id);
-    else if (IS("all_declared"))
+    else if (IS("device_page")) {
+        char *dp = sitedata_device_path(sitedata_device_page_of(p->d, dev)->id);
+        tmpl_value_strf(out, "%s", dp); /* a few bytes: fits the value's buffer */
+        free(dp);
+    } else if (IS("all_declared"))
         tmpl_value_bool(dev->declared_only, out);
     else if (IS("jetson_builds"))
         sitedata_array(&jetsons_type, p, 0, out);

@@ -49,11 +49,9 @@ static json_t *gpu_summary(const struct gpu *g)
     json_object_set_new(o, "architecture", json_string(g->architecture));
     json_object_set_new(o, "segment", json_string(g->segment));
     json_object_set_new(o, "tegra", json_boolean(g->tegra));
-    char *seg = sitedata_segment(g->slug); /* the slug as is: [a-z0-9-] */
-    char *page = xasprintf("gpu/%s/", seg);
+    char *page = sitedata_gpu_path(g->slug);
     json_object_set_new(o, "page", json_string(page));
     free(page);
-    free(seg);
     return o;
 }
 
@@ -381,7 +379,7 @@ const struct sitedata_device *sitedata_device_page_of(const struct sitedata *d,
 
 char *sitedata_device_file(const struct sitedata *d, const struct sitedata_device *dev)
 {
-    return xasprintf("api/v1/gpu/%s.json", sitedata_device_page_of(d, dev)->id);
+    return sitedata_device_feed_path(sitedata_device_page_of(d, dev)->id);
 }
 
 size_t sitedata_gpu_npythons(const struct sitedata *d)

@@ -252,9 +252,7 @@ void sitedata_build_home(struct sitedata *d)
         for (size_t i = 0; i < n; i++) {
             struct sitedata_home_gpu *x = &gl[i];
             const struct gpu *g = x->g;
-            char *seg = sitedata_segment(g->slug);
-            x->page = xasprintf("gpu/%s/", seg);
-            free(seg);
+            x->page = sitedata_gpu_path(g->slug);
             /* other chips sold under this name, for the filter */
             struct strbuf o = STRBUF_INIT;
             for (size_t k = 0; k < g->nother; k++) {

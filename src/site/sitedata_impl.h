@@ -118,7 +118,6 @@ const char *sitedata_platform_name(const char *id);
 /* An id not yet used on a page (used: its ids so far): prefix + a slug of
  * raw, then "-2", "-3", ... while taken; caller frees. */
 char *sitedata_page_id(struct strmap *used, const char *prefix, const char *raw);
-char *sitedata_release_path(const char *project, const char *version);
 void sitedata_rocm_of(const struct dbview_row *row, char *buf, size_t n);
 json_t *sitedata_cc_json(uint16_t cc);
 /* JSON for a <script type="application/json"> element: "<" escaped so the

@@ -30,10 +30,7 @@ static char *wheel_page_of(const struct record_wheel *w, int link_inferred)
                                       : NULL;
     if (!key || !strbuf_utf8_valid(key))
         return NULL;
-    char *seg = sitedata_segment(key);
-    char *page = xasprintf("wheel/%s.html", seg);
-    free(seg);
-    return page;
+    return sitedata_wheel_path(key);
 }
 
 size_t sitedata_release_end(const struct dbview *v, size_t at)
@@ -100,11 +97,8 @@ static void make_row(const struct sitedata *d, const struct dbview_row *row, str
         x->hrefs[k] = sitedata_wheel_href(&row->wheels[k]);
         x->pages[k] = wheel_page_of(&row->wheels[k], !source);
     }
-    if (source) {
-        char *seg = sitedata_segment(source);
-        x->inferred_page = xasprintf("wheel/%s.html", seg);
-        free(seg);
-    }
+    if (source)
+        x->inferred_page = sitedata_wheel_path(source);
 }
 
 void sitedata_release_make(const struct sitedata *d, size_t at, size_t end,

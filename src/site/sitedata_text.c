@@ -159,6 +159,32 @@ char *sitedata_release_path(const char *project, const char *version)
     return out;
 }
 
+char *sitedata_gpu_path(const char *slug)
+{
+    char *seg = sitedata_segment(slug);
+    char *out = xasprintf("gpu/%s/", seg);
+    free(seg);
+    return out;
+}
+
+char *sitedata_wheel_path(const char *key)
+{
+    char *seg = sitedata_segment(key);
+    char *out = xasprintf("wheel/%s.html", seg);
+    free(seg);
+    return out;
+}
+
+char *sitedata_device_path(const char *id)
+{
+    return xasprintf("device/%s/", id);
+}
+
+char *sitedata_device_feed_path(const char *id)
+{
+    return xasprintf("api/v1/gpu/%s.json", id);
+}
+
 void sitedata_arch_dir(uint16_t cc, char *buf, size_t n)
 {
     if (cc >= TABLES_AMD_MIN)

@@ -49,11 +49,8 @@ void sitedata_wheel_make(const struct record *r, struct sitedata_wheel *w)
     w->r = r;
     w->href = sitedata_href(r->url);
     w->release_page = sitedata_release_path(r->name.normalized, r->name.public_version);
-    if (r->inferred_from) {
-        char *seg = sitedata_segment(r->inferred_from);
-        w->inferred_page = xasprintf("wheel/%s.html", seg);
-        free(seg);
-    }
+    if (r->inferred_from)
+        w->inferred_page = sitedata_wheel_path(r->inferred_from);
     w->variant_how = variant_how_words(r->variant_source);
     w->order = xcalloc(r->binaries.n ? r->binaries.n : 1, sizeof *w->order);
     for (size_t i = 0; i < r->binaries.n; i++)
