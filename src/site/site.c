@@ -1,30 +1,32 @@
 /*
  * site: templates + site data -> files in the output folder.  site_build
- * runs the phases in order on two threads; the parts are site_*.c
- * (site_impl.h says which).
+ * runs the phases in order on two threads.  It orchestrates four parts,
+ * each with a header of its own, which call downwards only, in this order:
+ *   site_feeds     the second thread: the feed documents, the SQLite
+ *                  feed, the variant files, the simple indexes
+ *   site_simple    the PEP 503/691 simple indexes
+ *   site_pages     the page registry (site_page_kinds) and each kind's
+ *                  pages
+ *   site_render    a page rendered from a template and written; the
+ *                  context each thread renders with (struct ctx)
+ * No part includes this file's header or another part above it.
  */
 #include "site.h"
-#include "site_impl.h"
+#include "site_feeds.h"
+#include "site_pages.h"
+#include "site_render.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dbview.h"
-#include "fsutil.h"
-#include "markdown.h"
-#include "feeddb.h"
-#include "pepvariants.h"
 #include "sitedata.h"
 #include "schedule.h"
 #include "sitestamp.h"
 #include "strbuf.h"
-#include "strmap.h"
 #include "tables.h"
 #include "tmpl.h"
-#include "version.h"
-#include "workers.h"
 #include "xalloc.h"
 
 /* Tells the caller's observer that a phase of the build ends (NULL: the

@@ -3,26 +3,17 @@
  * api/v1/, the SQLite feed, the PEP 825 variant files and the simple
  * indexes, each written and freed before the next is made.
  */
-#include "site_impl.h"
+#include "site_feeds.h"
+#include "site_simple.h"
 
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "dbview.h"
-#include "fsutil.h"
-#include "markdown.h"
 #include "feeddb.h"
 #include "pepvariants.h"
 #include "sitedata.h"
-#include "schedule.h"
-#include "sitestamp.h"
 #include "strbuf.h"
-#include "strmap.h"
-#include "tables.h"
 #include "tmpl.h"
-#include "version.h"
 #include "workers.h"
 #include "xalloc.h"
 

@@ -2,7 +2,7 @@
  * site_pages: the page registry (site_page_kinds: one entry per kind of
  * HTML page) and the functions that make each kind's pages.
  */
-#include "site_impl.h"
+#include "site_pages.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -10,19 +10,10 @@
 #include <string.h>
 
 #include "dbview.h"
-#include "fsutil.h"
 #include "markdown.h"
-#include "feeddb.h"
-#include "pepvariants.h"
 #include "sitedata.h"
-#include "schedule.h"
-#include "sitestamp.h"
 #include "strbuf.h"
-#include "strmap.h"
-#include "tables.h"
 #include "tmpl.h"
-#include "version.h"
-#include "workers.h"
 #include "xalloc.h"
 
 /* Release pages on both threads (struct release_cursor): each page is

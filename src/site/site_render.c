@@ -3,28 +3,18 @@
  * page has (root, title, canonical URL, dates, freshness) and written to
  * the output folder; the context each thread renders with.
  */
-#include "site_impl.h"
+#include "site_render.h"
 
-#include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dbview.h"
 #include "fsutil.h"
 #include "jsontext.h"
-#include "markdown.h"
-#include "feeddb.h"
-#include "pepvariants.h"
 #include "sitedata.h"
-#include "schedule.h"
-#include "sitestamp.h"
 #include "strbuf.h"
-#include "strmap.h"
-#include "tables.h"
 #include "tmpl.h"
 #include "version.h"
-#include "workers.h"
 #include "xalloc.h"
 
 /* "../../" for "gpu/x/index.html", "./" for "index.html". */

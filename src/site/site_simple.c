@@ -2,28 +2,15 @@
  * site_simple: the simple indexes (PEP 503 HTML and PEP 691 JSON), one per
  * GPU architecture and project, linking the wheels with code for it.
  */
-#include "site_impl.h"
+#include "site_simple.h"
 
-#include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dbview.h"
-#include "fsutil.h"
 #include "jsontext.h"
-#include "markdown.h"
-#include "feeddb.h"
-#include "pepvariants.h"
 #include "sitedata.h"
-#include "schedule.h"
-#include "sitestamp.h"
 #include "strbuf.h"
-#include "strmap.h"
-#include "tables.h"
 #include "tmpl.h"
-#include "version.h"
-#include "workers.h"
 #include "xalloc.h"
 
 /* The simple indexes' links, made when first listed: per row of
