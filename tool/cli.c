@@ -13,7 +13,6 @@
 #include "fsutil.h"
 #include "outdir.h"
 #include "strbuf.h"
-#include "tables.h"
 #include "xalloc.h"
 
 /* Writes "wheelarch: " and the formatted message as one line, in one

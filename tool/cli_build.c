@@ -13,8 +13,6 @@
 #include "lockfile.h"
 #include "paths.h"
 #include "site.h"
-#include "tables.h"
-
 /* WHEELARCH_TIMING=1: how long each phase of the build took and the memory
  * resident after it, on stderr (bench/build.sh reads these lines). */
 static void print_phase(void *ud, const char *name)

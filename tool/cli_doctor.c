@@ -20,7 +20,6 @@
 #include "dbview.h"
 #include "doctor.h"
 #include "dotver.h"
-#include "strbuf.h"
 #include "tables.h"
 #include "xalloc.h"
 

@@ -19,8 +19,6 @@
 #include "strbuf.h"
 #include "tables.h"
 #include "target.h"
-#include "xalloc.h"
-
 /* What each message means, in one sentence a person can act on. */
 static const struct {
     unsigned bit;

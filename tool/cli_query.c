@@ -9,22 +9,15 @@
 #include "cli.h"
 #include "dbview.h"
 #include "jetson.h"
-#include "paths.h"
 #include "compat.h"
-#include "gpuname.h"
-#include "hostgpu.h"
 #include "multigpu.h"
 #include "cli_machine.h"
 #include "cli_python.h"
 #include "query.h"
 #include "schedule.h"
 #include "stack.h"
-#include "strbuf.h"
 #include "tables.h"
-#include "target.h"
 #include "wheelname.h"
-#include "xalloc.h"
-
 /* An install's two lines, each as it pastes, and what uv's form needs. */
 static void print_installcmd(const struct installcmd *c, const char *indent)
 {

@@ -21,9 +21,6 @@
 #include <jansson.h>
 
 #include "cli.h"
-#include "fsutil.h"
-#include "xalloc.h"
-
 static int update_step(const struct cli_command *cmd, const struct cli_args *a)
 {
     const char *base = cli_get(cmd, a, "base-url");

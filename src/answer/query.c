@@ -10,10 +10,7 @@
 #include <sys/utsname.h>
 
 #include "compat.h"
-#include "strbuf.h"
 #include "verdict.h"
-#include "wheelname.h"
-#include "strmap.h"
 #include "xalloc.h"
 
 json_t *query_differences(const struct dbview *v, const char *project, const char *version,

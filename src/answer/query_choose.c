@@ -13,8 +13,6 @@
 #include "compat.h"
 #include "strbuf.h"
 #include "verdict.h"
-#include "wheelname.h"
-#include "strmap.h"
 #include "xalloc.h"
 
 void qi_judge_one(const struct qctx *c, const struct dbview_row *r, int has_driver,

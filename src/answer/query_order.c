@@ -9,11 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-
-#include "compat.h"
 #include "strbuf.h"
-#include "verdict.h"
-#include "wheelname.h"
 #include "strmap.h"
 #include "xalloc.h"
 

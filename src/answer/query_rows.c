@@ -9,14 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-
-#include "compat.h"
-#include "strbuf.h"
-#include "verdict.h"
 #include "wheelname.h"
-#include "strmap.h"
-#include "xalloc.h"
-
 /* Whether a row is for the GPU's vendor: ROCm variants for AMD GPUs, the
  * others (CUDA, cpu) for NVIDIA ones. */
 int qi_row_fits(const struct dbview_row *r, uint16_t cc)

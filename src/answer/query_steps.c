@@ -14,8 +14,6 @@
 #include "jetson.h"
 #include "strbuf.h"
 #include "verdict.h"
-#include "wheelname.h"
-#include "strmap.h"
 #include "xalloc.h"
 
 struct floor {

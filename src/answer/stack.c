@@ -9,7 +9,6 @@
 
 #include "answer_json.h"
 #include "xalloc.h"
-#include "strbuf.h"
 #include "tables.h"
 #include "wheelmeta.h"
 #include "dotver.h"

@@ -7,8 +7,6 @@
 #include <string.h>
 
 #include "tables.h"
-#include "target.h"
-
 static int code_runs(int c)
 {
     return c == COMPAT_NATIVE || c == COMPAT_PTX_JIT;

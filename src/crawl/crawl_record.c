@@ -19,24 +19,11 @@
 #include <unistd.h>
 
 #include "db.h"
-#include "dotver.h"
-#include "wheelkey.h"
-#include "http.h"
-#include "indexpage.h"
-#include "lockfile.h"
-#include "netaddr.h"
 #include "record.h"
 #include "scan.h"
 #include "scanreport.h"
-#include "strbuf.h"
-#include "strmap.h"
-#include "tables.h"
-#include "variant.h"
-#include "wheelmeta.h"
 #include "version.h"
 #include "wheelfetch.h"
-#include "wheelname.h"
-#include "workers.h"
 #include "xalloc.h"
 
 static json_t *str_or_null(const char *s)

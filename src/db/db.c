@@ -21,9 +21,6 @@
 
 #include "fsutil.h"
 #include "strbuf.h"
-#include "record.h"
-#include "target.h"
-#include "wheelkey.h"
 #include "xalloc.h"
 
 /* ---- opening ------------------------------------------------------------ */

@@ -8,8 +8,6 @@
 #include "db_impl.h"
 #include "jsontext.h"
 #include "wheelkey.h"
-#include "xalloc.h"
-
 /* ---- failures and the journal ------------------------------------------- */
 
 /* Stores v as JSON under key in table (failures or journal); then runs

@@ -10,9 +10,7 @@
 #include <stdio.h>
 
 #include "jsontext.h"
-#include "recbinary.h"
 #include "strbuf.h"
-#include "target.h"
 #include "xalloc.h"
 
 /* ---- the schema, by version --------------------------------------------- */

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "db_impl.h"
-#include "strbuf.h"
 #include "wheelkey.h"
 #include "xalloc.h"
 

@@ -12,12 +12,9 @@
 
 #include "db.h"
 #include "wheelkey.h"
-#include "fsutil.h"
-#include "recordcheck.h"
 #include "recqueue.h"
 #include "record.h"
 #include "strbuf.h"
-#include "observed.h"
 #include "strmap.h"
 #include "strpool.h"
 #include "wheelmeta.h"

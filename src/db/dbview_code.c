@@ -8,18 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#include "db.h"
-#include "wheelkey.h"
-#include "fsutil.h"
 #include "recordcheck.h"
-#include "recqueue.h"
-#include "record.h"
 #include "strbuf.h"
-#include "observed.h"
-#include "strmap.h"
-#include "strpool.h"
-#include "wheelmeta.h"
 #include "xalloc.h"
 
 /* A PTX target's ISA as a binary of the record gives it, and where. */

@@ -8,20 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#include "db.h"
-#include "recbinary.h"
 #include "target.h"
-#include "wheelkey.h"
-#include "fsutil.h"
-#include "recordcheck.h"
-#include "recqueue.h"
-#include "record.h"
 #include "strbuf.h"
 #include "observed.h"
-#include "strmap.h"
-#include "strpool.h"
-#include "wheelmeta.h"
 #include "xalloc.h"
 
 static json_t *targets_json(const struct target *t, size_t n)

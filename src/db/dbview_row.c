@@ -8,18 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#include "db.h"
-#include "wheelkey.h"
-#include "fsutil.h"
 #include "recordcheck.h"
-#include "recqueue.h"
-#include "record.h"
-#include "strbuf.h"
-#include "observed.h"
-#include "strmap.h"
-#include "strpool.h"
-#include "wheelmeta.h"
 #include "xalloc.h"
 
 const char *dbview_status_name(int s)

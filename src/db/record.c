@@ -6,13 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#include "dotver.h"
-#include "jsontext.h"
 #include "recordcheck.h"
 #include "scanreport.h"
 #include "strbuf.h"
-#include "target.h"
 #include "version.h"
 #include "xalloc.h"
 

@@ -12,11 +12,8 @@
 #include <string.h>
 
 #include "indexurl.h"
-#include "strbuf.h"
-#include "wheelkey.h"
 #include "target.h"
 #include "variant.h"
-#include "wheelmeta.h"
 #include "wheelname.h"
 
 static int is_digit(char c)

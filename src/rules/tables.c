@@ -13,12 +13,10 @@
 
 #include "csvfile.h"
 #include "datatable.h"
-#include "fsutil.h"
 #include "observed.h"
 #include "jetson.h"
 #include "uvbackend.h"
 #include "schedule.h"
-#include "strbuf.h"
 #include "strmap.h"
 #include "xalloc.h"
 

@@ -12,11 +12,6 @@
 
 #include "csvfile.h"
 #include "datatable.h"
-#include "fsutil.h"
-#include "observed.h"
-#include "schedule.h"
-#include "strbuf.h"
-#include "strmap.h"
 #include "xalloc.h"
 
 static void parse_driver(const char *s, struct dotver *v, char **text)

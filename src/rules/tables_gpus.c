@@ -11,11 +11,7 @@
 
 #include "csvfile.h"
 #include "datatable.h"
-#include "fsutil.h"
-#include "observed.h"
-#include "schedule.h"
 #include "strbuf.h"
-#include "strmap.h"
 #include "xalloc.h"
 
 static const uint16_t tegra_ccs[] = {32, 53, 62, 72, 87, 101, 110};

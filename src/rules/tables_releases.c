@@ -12,10 +12,6 @@
 
 #include "csvfile.h"
 #include "datatable.h"
-#include "fsutil.h"
-#include "observed.h"
-#include "schedule.h"
-#include "strbuf.h"
 #include "strmap.h"
 #include "xalloc.h"
 

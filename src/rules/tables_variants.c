@@ -2,22 +2,11 @@
  * tables_variants: variant names ("cu128", "cu12x", "rocm6.4"): which CUDA
  * or ROCm they are built with, and their order.
  */
-#include "tables_impl.h"
-
 #include <ctype.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "csvfile.h"
-#include "datatable.h"
-#include "fsutil.h"
-#include "observed.h"
 #include "schedule.h"
-#include "strbuf.h"
-#include "strmap.h"
-#include "xalloc.h"
-
 int tables_variant_rocm(const char *variant, struct dotver *rocm)
 {
     if (strncmp(variant, "rocm", 4) != 0 || variant[4] < '0' || variant[4] > '9')

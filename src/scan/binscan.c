@@ -24,11 +24,8 @@
 
 #include "bytes.h"
 #include "codec.h"
-#include "elf.h"
 #include "fatbin.h"
 #include "hipscan.h"
-#include "offload.h"
-#include "pe.h"
 #include "strbuf.h"
 #include "xalloc.h"
 

@@ -8,8 +8,6 @@
 
 #include "binscan_impl.h"
 #include "warnlist.h"
-#include "xalloc.h"
-
 void binscan_warnf(struct binscan *bs, const char *fmt, ...)
 {
     struct binscan_result *r = &bs->r;

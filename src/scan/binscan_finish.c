@@ -8,14 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "bytes.h"
-#include "codec.h"
 #include "elf.h"
 #include "fatbin.h"
 #include "hipscan.h"
 #include "offload.h"
-#include "pe.h"
 #include "strbuf.h"
 #include "xalloc.h"
 

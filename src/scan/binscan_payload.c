@@ -8,17 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "bytes.h"
 #include "codec.h"
 #include "elf.h"
 #include "fatbin.h"
-#include "hipscan.h"
-#include "offload.h"
-#include "pe.h"
-#include "strbuf.h"
-#include "xalloc.h"
-
 size_t binscan_prefix_budget(const struct fatbin_entry *fe, int codec)
 {
     if (fe->kind != FATBIN_KIND_ELF && fe->kind != FATBIN_KIND_PTX)

@@ -15,8 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "bytes.h"
 #include "inflate.h"
 #include "offload.h"
 #include "warnlist.h"

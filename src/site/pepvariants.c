@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "hostvariants.h"
-#include "strbuf.h"
 #include "target.h"
 #include "wheelname.h"
 #include "xalloc.h"

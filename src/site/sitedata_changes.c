@@ -3,18 +3,11 @@
  * added and dropped, variant by variant, against the one before.
  */
 #include "sitedata_impl.h"
-
-#include "scanreport.h"
-
 #include <stdlib.h>
 #include <string.h>
-
-#include "record.h"
-#include "recbinary.h"
 #include "strbuf.h"
 #include "strmap.h"
 #include "tmpl.h"
-#include "variant.h"
 #include "xalloc.h"
 
 /* Appends the targets of a (na of them) that b lacks to *out. */

@@ -13,7 +13,6 @@
 #include "answer.h"
 #include "answer_json.h"
 #include "stack.h"
-#include "strbuf.h"
 #include "tmpl.h"
 #include "xalloc.h"
 

@@ -14,11 +14,8 @@
 
 #include "answer.h"
 #include "jetson.h"
-#include "stack.h"
 #include "strbuf.h"
 #include "tmpl.h"
-#include "xalloc.h"
-
 /* ---- making the page ---------------------------------------------------------- */
 
 /* An answer's Python versions in words: "3.10 to 3.15 (free-threaded:

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "query.h"
-#include "record.h"
 #include "stack.h"
 #include "strmap.h"
 #include "xalloc.h"

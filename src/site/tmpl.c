@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include "fsutil.h"
-#include "strmap.h"
 #include "xalloc.h"
 
 /* ---- rendering ---- */

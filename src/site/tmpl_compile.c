@@ -12,9 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "fsutil.h"
-#include "strmap.h"
 #include "xalloc.h"
 
 struct open_section {
