@@ -1,0 +1,240 @@
+/*
+ * Every fixture record round-trips through the database: the record made
+ * from its JSON (record_of_json, what db_write_record stores) and the
+ * record the view makes back from its row and binary rows (what the
+ * wheel pages read) are equal, field by field and binary by binary.  The
+ * two constructors of struct record live in two modules; this holds them
+ * to one meaning.
+ *
+ * usage: test_record_trip DATA_DIR SITE_DB WORK_DIR
+ */
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "dbview.h"
+#include "fixturedb.h"
+#include "harness.h"
+#include "recbinary.h"
+#include "record.h"
+#include "strmap.h"
+#include "tables.h"
+#include "xalloc.h"
+
+static struct tables T;
+static struct record *want; /* from the JSON, one per fixture record */
+static size_t nwant;
+static struct strmap *by_key;
+static size_t *seen; /* per record, how often the view gave it */
+static size_t fields_checked;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int same(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Strings that are absent and empty read alike: a column keeps NULL for
+ * "" (the URL of a record that has none). */
+static int same_text(const char *a, const char *b)
+{
+    return same(a && *a ? a : NULL, b && *b ? b : NULL);
+}
+
+static int same_targets(const struct recbinary_targets *a, const struct recbinary_targets *b)
+{
+    char *x = recbinary_targets_text(a), *y = recbinary_targets_text(b);
+    int ok = same(x, y);
+    free(x);
+    free(y);
+    return ok;
+}
+
+static int same_binary(const struct recbinary *x, const struct recbinary *y)
+{
+    char *t[2][6];
+    const struct recbinary *b[2] = {x, y};
+    for (int i = 0; i < 2; i++) {
+        t[i][0] = recbinary_sets_text(b[i]);
+        t[i][1] = recbinary_compression_text(b[i]);
+        t[i][2] = recbinary_lines_text(&b[i]->arch_flags);
+        t[i][3] = recbinary_lines_text(&b[i]->warnings);
+        t[i][4] = b[i]->declared ? recbinary_targets_text(&b[i]->declared_sass) : NULL;
+        t[i][5] = b[i]->declared ? recbinary_targets_text(&b[i]->declared_ptx) : NULL;
+    }
+    int ok = same(x->path, y->path) && same(x->format, y->format) && x->size == y->size &&
+             x->modules == y->modules && x->dlink_modules == y->dlink_modules &&
+             x->library_modules == y->library_modules && x->bundled == y->bundled &&
+             x->declared == y->declared && x->ntargets == y->ntargets &&
+             same_targets(&x->sass, &y->sass) && same_targets(&x->ptx, &y->ptx) &&
+             same_targets(&x->lto, &y->lto) && same_targets(&x->gfx, &y->gfx);
+    for (int k = 0; k < 6; k++)
+        ok = ok && same(t[0][k], t[1][k]);
+    for (size_t k = 0; ok && k < x->ntargets; k++) {
+        json_t *a = recbinary_target_json(&x->targets[k]),
+               *c = recbinary_target_json(&y->targets[k]);
+        ok = json_equal(a, c);
+        json_decref(a);
+        json_decref(c);
+    }
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 6; k++)
+            free(t[i][k]);
+    return ok;
+}
+
+/* The fields of two records that differ, by name ("" when none). */
+static void differences(const struct record *a, const struct record *b, char *out, size_t n)
+{
+    out[0] = '\0';
+#define CHECK(cond, name)                                                                          \
+    do {                                                                                           \
+        fields_checked++;                                                                          \
+        if (!(cond))                                                                               \
+            snprintf(out + strlen(out), n - strlen(out), " %s", name);                             \
+    } while (0)
+    CHECK(same(a->key, b->key), "key");
+    CHECK(a->scanned == b->scanned, "status");
+    CHECK(same_text(a->url, b->url), "url");
+    CHECK(same(a->filename, b->filename), "filename");
+    CHECK(same(a->index_url, b->index_url), "index_url");
+    CHECK(same(a->variant, b->variant), "variant");
+    CHECK(same(a->variant_source, b->variant_source), "variant_source");
+    CHECK(same(a->indexes, b->indexes), "indexes");
+    CHECK(same(a->index, b->index), "index");
+    CHECK(same(a->name.normalized, b->name.normalized), "name.normalized");
+    CHECK(same(a->name.version, b->name.version), "name.version");
+    CHECK(same(a->name.public_version, b->name.public_version), "name.public_version");
+    CHECK(same(a->name.local, b->name.local), "name.local");
+    CHECK(same(a->name.python, b->name.python), "name.python");
+    CHECK(same(a->name.abi, b->name.abi), "name.abi");
+    CHECK(same(a->name.platform, b->name.platform), "name.platform");
+    CHECK(same(a->platform, b->platform), "platform");
+    CHECK(same(a->sha256, b->sha256), "sha256");
+    CHECK(a->sha256_verified == b->sha256_verified, "sha256_verified");
+    CHECK(a->size == b->size, "size");
+    CHECK(same(a->upload_time, b->upload_time), "upload_time");
+    CHECK(same(a->requires_python, b->requires_python), "requires_python");
+    CHECK(same(a->scanned_at, b->scanned_at), "scanned_at");
+    CHECK(same(a->inferred_from, b->inferred_from), "inferred_from");
+    CHECK(same(a->wheelarch_version, b->wheelarch_version), "wheelarch_version");
+    CHECK(a->yanked == b->yanked, "yanked");
+    CHECK(same(a->yanked_reason, b->yanked_reason), "yanked_reason");
+    CHECK(same_targets(&a->sass, &b->sass), "sass");
+    CHECK(same_targets(&a->ptx, &b->ptx), "ptx");
+    CHECK(same_targets(&a->gfx, &b->gfx), "gfx");
+    CHECK(same(a->code, b->code), "code");
+    CHECK(same(a->requires, b->requires), "requires");
+    CHECK(a->binaries.n == b->binaries.n, "binaries.n");
+    for (size_t i = 0; i < a->binaries.n && i < b->binaries.n; i++) {
+        char name[48];
+        snprintf(name, sizeof name, "binaries[%zu]", i);
+        CHECK(same_binary(&a->binaries.v[i], &b->binaries.v[i]), name);
+    }
+#undef CHECK
+}
+
+static int back(void *ud, unsigned worker, struct record *r, struct wa_error *err)
+{
+    (void)ud;
+    (void)worker;
+    (void)err;
+    size_t at;
+    pthread_mutex_lock(&mu);
+    if (!strmap_get(by_key, r->key, &at)) {
+        OK(0, "the view gave a record the fixture does not hold: %s", r->key);
+    } else {
+        char diff[1024];
+        differences(&want[at], r, diff, sizeof diff);
+        OK(diff[0] == '\0', "%s (%s) reads back from its rows as it was stored; differs in:%s",
+           r->key, r->filename, diff);
+        seen[at]++;
+    }
+    pthread_mutex_unlock(&mu);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct wa_error err;
+    if (argc < 4) {
+        fprintf(stderr, "usage: test_record_trip DATA_DIR SITE_DB WORK_DIR\n");
+        return 2;
+    }
+    if (tables_load(argv[1], &T, &err) < 0) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 2;
+    }
+    char *records = fsutil_join(argv[2], "records");
+    DIR *d = opendir(records);
+    if (!d) {
+        fprintf(stderr, "%s: cannot list\n", records);
+        return 2;
+    }
+    size_t cap = 0;
+    by_key = strmap_new();
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name);
+        if (len <= 5 || strcmp(de->d_name + len - 5, ".json") != 0)
+            continue;
+        char *key = xstrndup(de->d_name, len - 5);
+        char *path = fsutil_join(records, de->d_name);
+        json_error_t je;
+        json_t *rec = json_load_file(path, 0, &je);
+        want = xgrow(want, &cap, nwant + 1, sizeof *want);
+        if (rec && record_of_json(key, rec, &want[nwant], &err) == 0) {
+            strmap_put(by_key, key, nwant);
+            nwant++;
+        } else {
+            OK(0, "%s: %s", path, rec ? err.msg : je.text);
+        }
+        json_decref(rec);
+        free(path);
+        free(key);
+    }
+    closedir(d);
+    free(records);
+    seen = xcalloc(nwant + 1, sizeof *seen);
+    char *cache = fixturedb_make(argv[3], (const char *const[]){argv[2]}, 1);
+    if (!cache)
+        return 2;
+    struct dbview v;
+    if (dbview_build_with(cache, &T, 0, -1, &v, back, NULL, &err) < 0) {
+        fprintf(stderr, "view: %s\n", err.msg);
+        return 2;
+    }
+    /* the view gives the page makers every scanned record (a wheel page
+     * each, an empty binaries list included), no inferred one */
+    size_t scanned = 0, once = 0;
+    for (size_t i = 0; i < nwant; i++) {
+        if (want[i].scanned) {
+            scanned++;
+            once += seen[i] == 1;
+        } else {
+            OK(seen[i] == 0, "%s is inferred: the view gives it to no page maker", want[i].key);
+        }
+    }
+    OK(nwant > 10, "the fixture's records were read (%zu)", nwant);
+    /* the comparison can fail: two records of the fixture differ in it */
+    char diff[1024];
+    differences(&want[0], &want[1], diff, sizeof diff);
+    OK(strstr(diff, " key") != NULL && strstr(diff, " filename") != NULL,
+       "two different records are told apart:%s", diff);
+    INT_EQ((long)once, (long)scanned, "each scanned record came back once");
+    printf("record trip: %zu records, %zu scanned ones read back, %zu fields compared\n", nwant,
+           scanned, fields_checked);
+    dbview_free(&v);
+    for (size_t i = 0; i < nwant; i++)
+        record_free(&want[i]);
+    free(want);
+    free(seen);
+    strmap_free(by_key);
+    tables_free(&T);
+    free(cache);
+    return harness_done();
+}
