@@ -155,6 +155,7 @@ static int back(void *ud, unsigned worker, struct record *r, struct wa_error *er
         seen[at]++;
     }
     pthread_mutex_unlock(&mu);
+    record_free(r); /* the callback takes the record's fields (dbview.h) */
     return 0;
 }
 
