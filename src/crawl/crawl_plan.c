@@ -96,13 +96,11 @@ static int trusted_for(json_t *rec, const struct cwheel *w)
  * isolated pass.  Caller holds the lock. */
 static void check_unfinished(struct crawl *c, struct cwheel *w, int *isolate)
 {
-    json_t *f = db_read_failure(c->db, w->key);
-    if (!f)
+    struct db_failure f;
+    if (!db_failure_get(c->db, w->key, &f))
         return;
-    const char *kind = json_string_value(json_object_get(f, "kind"));
-    const char *ver = json_string_value(json_object_get(f, "wheelarch_version"));
-    const char *msg = json_string_value(json_object_get(f, "error"));
-    const char *furl = json_string_value(json_object_get(f, "url")); /* crashes are per URL */
+    const char *kind = f.kind, *ver = f.wheelarch_version, *msg = f.error;
+    const char *furl = f.url; /* crashes are per URL */
     if (strmap_get(c->stale, w->key, NULL)) {
         w->failed = 1;
         crawli_emit(c, w, CRAWL_FAILED, NULL, msg ? msg : "unfinished", 0);
@@ -115,7 +113,7 @@ static void check_unfinished(struct crawl *c, struct cwheel *w, int *isolate)
     } else if (kind && (strcmp(kind, "unfinished") == 0 || strcmp(kind, "crashed") == 0)) {
         *isolate = 1;
     }
-    json_decref(f);
+    db_failure_free(&f);
 }
 
 /* The journal left by a run that died: every note names a wheel whose scan
@@ -131,23 +129,21 @@ void crawli_recover_journal(struct crawl *c)
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        json_t *note = db_journal_read(c->db, keys[i]);
         if (db_has_record(c->db, keys[i])) {
             /* killed after its record was stored: nothing was lost */
             db_journal_end(c->db, keys[i]);
-            json_decref(note);
             free(keys[i]);
             continue;
         }
+        struct db_note note;
+        db_note_get(c->db, keys[i], &note);
         struct cwheel w;
         memset(&w, 0, sizeof w);
         w.key = keys[i];
-        const char *url = json_string_value(json_object_get(note, "url"));
-        const char *fn = json_string_value(json_object_get(note, "filename"));
-        w.url = (char *)(url ? url : "");
-        w.filename = (char *)(fn ? fn : keys[i]);
-        int isolated = json_is_true(json_object_get(note, "isolated"));
-        const char *ver = json_string_value(json_object_get(note, "wheelarch_version"));
+        w.url = note.url ? note.url : (char *)"";
+        w.filename = note.filename ? note.filename : keys[i];
+        int isolated = note.isolated;
+        const char *ver = note.wheelarch_version;
         /* A run that died during an isolated scan was killed from outside
          * (a crash of the scan would have been the child's alone): after
          * ISOLATED_STOPS_MAX such deaths the wheel is taken for one that
@@ -167,7 +163,7 @@ void crawli_recover_journal(struct crawl *c)
         if (!condemned)
             strmap_put(c->stale, keys[i], 1);
         db_journal_end(c->db, keys[i]);
-        json_decref(note);
+        db_note_free(&note);
         free(keys[i]);
     }
     free(keys);
@@ -203,17 +199,16 @@ void crawli_settle_known(struct crawl *c)
                  * hash by reading the whole file. */
                 json_decref(rec);
                 w->must_verify = 1;
-                json_t *f = db_read_failure(c->db, w->key);
-                const char *fu = json_string_value(json_object_get(f, "url"));
-                const char *fk = json_string_value(json_object_get(f, "kind"));
-                if (fu && fk && strcmp(fu, w->url) == 0 && strcmp(fk, "sha256") == 0) {
+                struct db_failure f;
+                db_failure_get(c->db, w->key, &f);
+                if (f.url && f.kind && strcmp(f.url, w->url) == 0 &&
+                    strcmp(f.kind, "sha256") == 0) {
                     w->failed = 1; /* it did not match last time: not downloaded again */
-                    crawli_emit(c, w, CRAWL_FAILED, NULL,
-                                json_string_value(json_object_get(f, "error")), 0);
+                    crawli_emit(c, w, CRAWL_FAILED, NULL, f.error, 0);
                 } else {
                     unknown++;
                 }
-                json_decref(f);
+                db_failure_free(&f);
                 continue;
             }
             const char *st = json_string_value(json_object_get(rec, "status"));

@@ -42,10 +42,10 @@ static void on_bytes(void *ud, uint64_t n)
 void crawli_record_failure(struct crawl *c, const struct cwheel *w, const char *msg, long status,
                            const char *kind, int stopped)
 {
-    json_t *old = db_read_failure(c->db, w->key);
-    json_int_t runs = old ? json_integer_value(json_object_get(old, "runs")) : 0;
-    json_int_t stops = old ? json_integer_value(json_object_get(old, "isolated_stops")) : 0;
-    json_decref(old);
+    struct db_failure old;
+    db_failure_get(c->db, w->key, &old);
+    json_int_t runs = old.runs, stops = old.isolated_stops;
+    db_failure_free(&old);
     json_t *f = json_object();
     json_object_set_new(f, "key", json_string(w->key));
     json_object_set_new(f, "url", json_string(w->url));
@@ -66,9 +66,10 @@ void crawli_record_failure(struct crawl *c, const struct cwheel *w, const char *
 /* The isolated stops of key so far (0 when none). */
 json_int_t crawli_isolated_stops(struct crawl *c, const char *key)
 {
-    json_t *f = db_read_failure(c->db, key);
-    json_int_t n = f ? json_integer_value(json_object_get(f, "isolated_stops")) : 0;
-    json_decref(f);
+    struct db_failure f;
+    db_failure_get(c->db, key, &f);
+    json_int_t n = f.isolated_stops;
+    db_failure_free(&f);
     return n;
 }
 
@@ -145,10 +146,11 @@ void crawli_settle_scan(struct crawl *c, const struct group *g, struct cwheel *w
         if (msg)
             crawli_record_failure(c, w, msg, status,
                                   w->must_verify && rc == WA_ERR_CHECKSUM ? "sha256" : NULL, 0);
-        json_t *f = db_read_failure(c->db, w->key);
-        const char *m = msg ? msg : json_string_value(json_object_get(f, "error"));
+        struct db_failure f;
+        db_failure_get(c->db, w->key, &f);
+        const char *m = msg ? msg : f.error;
         crawli_emit(c, w, CRAWL_FAILED, NULL, m ? m : "failed", bytes);
-        json_decref(f);
+        db_failure_free(&f);
     }
     db_journal_end(c->db, w->key);
 }

@@ -244,6 +244,28 @@ int db_journal_list(struct db *db, char ***keys, size_t *n, struct wa_error *err
 /* The note of key (a new reference), or NULL. */
 json_t *db_journal_read(struct db *db, const char *key);
 
+/* A stored failure as the crawl decides a retry by it: strings owned,
+ * NULL where the failure says none; the counts 0 when absent. */
+struct db_failure {
+    char *url, *filename, *error;
+    char *kind; /* NULL (ordinary), "unfinished", "crashed", "sha256" */
+    char *wheelarch_version;
+    long long runs, isolated_stops;
+};
+/* 1 with *f filled when key has a failure, else 0 (*f empty).  Free with
+ * db_failure_free. */
+int db_failure_get(struct db *db, const char *key, struct db_failure *f);
+void db_failure_free(struct db_failure *f);
+
+/* A journal note: the wheel a run was scanning. */
+struct db_note {
+    char *url, *filename, *wheelarch_version; /* owned, or NULL */
+    int isolated;                             /* scanned alone, in a child */
+};
+/* 1 with *n filled when key has a note, else 0 (*n empty). */
+int db_note_get(struct db *db, const char *key, struct db_note *n);
+void db_note_free(struct db_note *n);
+
 /* ---- the HTTP cache ---------------------------------------------------- */
 
 struct db_http_entry {

@@ -8,6 +8,7 @@
 #include "db_impl.h"
 #include "jsontext.h"
 #include "wheelkey.h"
+#include "xalloc.h"
 /* ---- failures and the journal ------------------------------------------- */
 
 /* Stores v as JSON under key in table (failures or journal); then runs
@@ -107,4 +108,70 @@ int db_journal_list(struct db *db, char ***keys, size_t *n, struct wa_error *err
 json_t *db_journal_read(struct db *db, const char *key)
 {
     return get_json(db, "SELECT note FROM journal WHERE key = ?", key);
+}
+
+/* o's string under k, owned; NULL when absent or not a string. */
+static char *str_of(json_t *o, const char *k)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s ? xstrdup(s) : NULL;
+}
+
+static long long count_of(json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    return json_is_integer(v) && json_integer_value(v) > 0 ? (long long)json_integer_value(v) : 0;
+}
+
+int db_failure_get(struct db *db, const char *key, struct db_failure *f)
+{
+    memset(f, 0, sizeof *f);
+    json_t *o = db_read_failure(db, key);
+    if (!json_is_object(o)) {
+        json_decref(o);
+        return 0;
+    }
+    f->url = str_of(o, "url");
+    f->filename = str_of(o, "filename");
+    f->error = str_of(o, "error");
+    f->kind = str_of(o, "kind");
+    f->wheelarch_version = str_of(o, "wheelarch_version");
+    f->runs = count_of(o, "runs");
+    f->isolated_stops = count_of(o, "isolated_stops");
+    json_decref(o);
+    return 1;
+}
+
+void db_failure_free(struct db_failure *f)
+{
+    free(f->url);
+    free(f->filename);
+    free(f->error);
+    free(f->kind);
+    free(f->wheelarch_version);
+    memset(f, 0, sizeof *f);
+}
+
+int db_note_get(struct db *db, const char *key, struct db_note *n)
+{
+    memset(n, 0, sizeof *n);
+    json_t *o = db_journal_read(db, key);
+    if (!json_is_object(o)) {
+        json_decref(o);
+        return 0;
+    }
+    n->url = str_of(o, "url");
+    n->filename = str_of(o, "filename");
+    n->wheelarch_version = str_of(o, "wheelarch_version");
+    n->isolated = json_is_true(json_object_get(o, "isolated"));
+    json_decref(o);
+    return 1;
+}
+
+void db_note_free(struct db_note *n)
+{
+    free(n->url);
+    free(n->filename);
+    free(n->wheelarch_version);
+    memset(n, 0, sizeof *n);
 }
