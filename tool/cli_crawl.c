@@ -166,6 +166,13 @@ static void today(char buf[16])
 
 /* --plan: a table per project on stdout (or one JSON object), the pages
  * read on stderr.  Exit status as a crawl's for the pages. */
+/* No index answered: every page read failed (a crawl with no page to read
+ * counts as answered: its configuration asked for nothing). */
+static int none_answered(const struct crawl_summary *sum)
+{
+    return sum->pages > 0 && sum->pages_failed == sum->pages;
+}
+
 static int print_plan(const struct crawl_summary *sum, int as_json)
 {
     struct crawl_plan_row t = {0};
@@ -208,7 +215,7 @@ static int print_plan(const struct crawl_summary *sum, int as_json)
         json_decref(rows);
         printf("%-22s %8zu %8zu %8zu %8zu %12s%s\n", "total", t.listed, t.known, t.to_scan,
                t.to_infer, b, t.unsized ? " +" : "");
-        if (sum->pages > 0 && sum->pages_failed == sum->pages)
+        if (none_answered(sum))
             printf("No index page answered (%zu failed): the totals are empty because nothing "
                    "could be read, not because nothing is to do.\n",
                    sum->pages_failed);
@@ -229,7 +236,7 @@ static int print_plan(const struct crawl_summary *sum, int as_json)
     if (sum->below_floor)
         fprintf(stderr, "wheelarch: %zu wheel%s older than their project's min_version left out\n",
                 sum->below_floor, sum->below_floor == 1 ? "" : "s");
-    if (sum->pages > 0 && sum->pages_failed == sum->pages)
+    if (none_answered(sum))
         return WA_EXIT_FAILURE;
     return sum->pages_failed ? WA_EXIT_PARTIAL : WA_EXIT_OK;
 }
@@ -486,9 +493,7 @@ int cli_crawl_run(const struct cli_command *cmd, const struct cli_args *ap, int 
                 sum.below_floor, sum.below_floor == 1 ? "" : "s");
     for (size_t i = 0; i < sum.nfailures; i++)
         cli_warn("  failed %s: %s", sum.failures[i].filename, sum.failures[i].error);
-    /* No index answered: every page failed (a crawl with nothing to read
-     * counts as answered: its configuration asked for nothing). */
-    int unanswered = sum.pages > 0 && sum.pages_failed == sum.pages;
+    int unanswered = none_answered(&sum);
     long outages = count_outage(o.cache_dir, unanswered);
     if (unanswered) {
         rc = outages < 0 || outages > allowed ? WA_EXIT_OUTAGE : WA_EXIT_UNREACHED;
