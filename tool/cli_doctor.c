@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "cli_machine.h"
 #include "cli_python.h"
+#include "compat.h"
 #include "dbview.h"
 #include "doctor.h"
 #include "dotver.h"
@@ -62,123 +63,100 @@ static int python_sites(const char *python, char ***dirs, size_t *n)
     return (int)added;
 }
 
-static void print_doctor(const json_t *r, const struct machine *m)
+static void print_verify(const struct doctor_dist *x)
 {
-    size_t i;
-    json_t *x;
+    const struct verifyrun_counts *vf = x->verify;
+    if (x->verify_failed) {
+        printf("  the driver: %s\n", x->verify_failed);
+        return;
+    }
+    if (!vf)
+        return;
+    printf("  the driver loaded %lld of %lld modules checked (of %lld): %lld native, %lld by PTX "
+           "JIT only (%.2f s of JIT), %lld not at all; the rules say %lld native, %lld JIT, %lld "
+           "none\n",
+           vf->native + vf->jit, vf->checked, vf->modules, vf->native, vf->jit, vf->jit_seconds,
+           vf->none, vf->static_native, vf->static_jit, vf->static_none);
+    if (vf->disagreements)
+        printf("  DISAGREEMENT: in %lld module%s the driver did otherwise than the rules say; "
+               "first: %s\n",
+               vf->disagreements, vf->disagreements == 1 ? "" : "s",
+               vf->first_disagreement ? vf->first_disagreement : "(null)");
+}
+
+static void print_dist(const struct doctor_dist *x)
+{
+    printf("\n%s %s (%s): %s\n", x->name, x->version, x->variant, compat_verdict_name(x->verdict));
+    for (size_t k = 0; k < x->nverdicts; k++)
+        printf("  %s: %s: %s\n", x->verdicts[k].gpu, compat_verdict_label(x->verdicts[k].verdict),
+               x->verdicts[k].reason);
+    if (x->nlibraries) {
+        printf("  with the GPU libraries it pins:");
+        for (size_t k = 0; k < x->nlibraries; k++)
+            printf("%s %s", k ? "," : "", x->libraries[k]);
+        printf("\n");
+    }
+    const struct doctor_fix *fix = &x->fix;
+    if (fix->driver)
+        printf("  fix: update the NVIDIA driver to %s or newer: then this build runs as it is\n",
+               fix->driver);
+    if (fix->has_build && fix->commands.pip_line) {
+        printf("  %s the %s build (%s):\n    %s\n    %s\n",
+               fix->driver ? "or, with this driver," : "fix:", fix->index,
+               compat_verdict_name(fix->verdict), fix->commands.pip_line,
+               fix->commands.uv_line ? fix->commands.uv_line : "(null)");
+        if (fix->commands.uv_from)
+            printf("    (uv's --torch-backend needs uv %s or newer; with an older uv, put uv in "
+                   "front of the pip line)\n",
+                   fix->commands.uv_from);
+    } else if (!fix->driver && x->verdict != COMPAT_NATIVE) {
+        printf("  fix: wheelarch knows no build of it that runs better here; build it from "
+               "source for this GPU\n");
+    }
+    print_verify(x);
+}
+
+static void print_doctor(const struct doctor_result *r, const struct machine *m)
+{
     if (m->line)
         printf("%s\n", m->line);
-    json_array_foreach(json_object_get(r, "site_packages"), i, x)
-        printf("environment: %s\n", json_string_value(x));
-    json_t *ds = json_object_get(r, "distributions");
-    printf("%zu distributions installed, %zu with GPU code\n",
-           (size_t)json_integer_value(json_object_get(r, "installed")), json_array_size(ds));
-    json_array_foreach(json_object_get(r, "without_record"), i, x)
+    for (size_t i = 0; i < r->nsite_packages; i++)
+        printf("environment: %s\n", r->site_packages[i]);
+    printf("%zu distributions installed, %zu with GPU code\n", r->installed, r->ndists);
+    for (size_t i = 0; i < r->nwithout_record; i++)
         printf("not checked: %s %s in %s has no readable RECORD, so its files are unknown "
                "(reinstall it)\n",
-               json_string_value(json_object_get(x, "name")),
-               json_string_value(json_object_get(x, "version")),
-               json_string_value(json_object_get(x, "site")));
-    json_array_foreach(json_object_get(r, "incomplete"), i, x)
-    {
-        const char *v = json_string_value(json_object_get(x, "version"));
-        printf("not fully checked: %s%s%s in %s: %s\n",
-               json_string_value(json_object_get(x, "name")), v ? " " : "", v ? v : "",
-               json_string_value(json_object_get(x, "site")),
-               json_string_value(json_object_get(x, "why")));
+               r->without_record[i].name, r->without_record[i].version, r->without_record[i].site);
+    for (size_t i = 0; i < r->nincomplete; i++) {
+        const struct doctor_unchecked *u = &r->incomplete[i];
+        printf("not fully checked: %s%s%s in %s: %s\n", u->name, u->version ? " " : "",
+               u->version ? u->version : "", u->site, u->why);
     }
-    json_array_foreach(ds, i, x)
-    {
-        printf("\n%s %s (%s): %s\n", json_string_value(json_object_get(x, "name")),
-               json_string_value(json_object_get(x, "version")),
-               json_string_value(json_object_get(x, "variant")),
-               json_string_value(json_object_get(x, "verdict")));
-        size_t k;
-        json_t *v;
-        json_array_foreach(json_object_get(x, "verdicts"), k, v)
-            printf("  %s: %s: %s\n", json_string_value(json_object_get(v, "gpu")),
-                   json_string_value(json_object_get(v, "label")),
-                   json_string_value(json_object_get(v, "reason")));
-        json_t *libs = json_object_get(x, "libraries");
-        if (json_array_size(libs)) {
-            printf("  with the GPU libraries it pins:");
-            json_array_foreach(libs, k, v) printf("%s %s", k ? "," : "", json_string_value(v));
-            printf("\n");
-        }
-        json_t *fix = json_object_get(x, "fix");
-        json_t *c = json_object_get(fix, "commands");
-        const char *drv = json_string_value(json_object_get(fix, "driver"));
-        if (drv)
-            printf("  fix: update the NVIDIA driver to %s or newer: then this build runs as it "
-                   "is\n",
-                   drv);
-        if (json_is_object(fix) && json_is_string(json_object_get(c, "pip"))) {
-            printf("  %s the %s build (%s):\n    %s\n    %s\n",
-                   drv ? "or, with this driver," : "fix:",
-                   json_string_value(json_object_get(fix, "index")),
-                   json_string_value(json_object_get(fix, "verdict")),
-                   json_string_value(json_object_get(c, "pip")),
-                   json_string_value(json_object_get(c, "uv")));
-            const char *uv_from = json_string_value(json_object_get(c, "uv_min_version"));
-            if (uv_from)
-                printf("    (uv's --torch-backend needs uv %s or newer; with an older uv, put uv "
-                       "in front of the pip line)\n",
-                       uv_from);
-        } else if (!drv &&
-                   strcmp(json_string_value(json_object_get(x, "verdict")), "native") != 0) {
-            printf("  fix: wheelarch knows no build of it that runs better here; build it from "
-                   "source for this GPU\n");
-        }
-        json_t *vf = json_object_get(x, "verify");
-        if (json_is_object(vf) && json_object_get(vf, "failed")) {
-            printf("  the driver: %s\n", json_string_value(json_object_get(vf, "failed")));
-        } else if (json_is_object(vf)) {
-            json_t *st = json_object_get(vf, "static");
-#define N(o, k) ((long long)json_integer_value(json_object_get(o, k)))
-            printf("  the driver loaded %lld of %lld modules checked (of %lld): %lld native, "
-                   "%lld by PTX JIT only (%.2f s of JIT), %lld not at all; the rules say %lld "
-                   "native, %lld JIT, %lld none\n",
-                   N(vf, "native") + N(vf, "jit"), N(vf, "checked"), N(vf, "modules"),
-                   N(vf, "native"), N(vf, "jit"),
-                   json_real_value(json_object_get(vf, "jit_seconds")), N(vf, "none"),
-                   N(st, "native"), N(st, "jit"), N(st, "none"));
-            if (N(vf, "disagreements"))
-                printf("  DISAGREEMENT: in %lld module%s the driver did otherwise than the rules "
-                       "say; first: %s\n",
-                       N(vf, "disagreements"), N(vf, "disagreements") == 1 ? "" : "s",
-                       json_string_value(json_object_get(vf, "first_disagreement")));
-#undef N
-        }
-    }
-    json_t *vt = json_object_get(r, "verify");
-    if (json_is_object(vt)) {
-        const char *failed = json_string_value(json_object_get(vt, "failed"));
-        if (failed)
-            printf("\n--verify FAILED: %s; counted as a failure (exit 1), not as a pass\n", failed);
-        else if (json_is_true(json_object_get(vt, "available")))
-            printf("\nverified with the NVIDIA driver on %s (compute capability %s)\n",
-                   json_string_value(json_object_get(vt, "device")),
-                   json_string_value(json_object_get(vt, "compute_capability")));
+    for (size_t i = 0; i < r->ndists; i++)
+        print_dist(&r->dists[i]);
+    if (r->verified) {
+        const struct verifyrun_device *d = &r->verify.device;
+        if (r->verify.failed)
+            printf("\n--verify FAILED: %s; counted as a failure (exit 1), not as a pass\n",
+                   r->verify.failed);
+        else if (d->available)
+            printf("\nverified with the NVIDIA driver on %s (compute capability %s)\n", d->name,
+                   d->compute_capability);
         else
-            printf("\n--verify: %s; the verdicts above are the rules' alone\n",
-                   json_string_value(json_object_get(vt, "why")));
+            printf("\n--verify: %s; the verdicts above are the rules' alone\n", d->why);
     }
-    int ex = (int)json_integer_value(json_object_get(r, "exit"));
-    size_t unchecked = json_array_size(json_object_get(r, "without_record"));
-    size_t checked = json_array_size(json_object_get(r, "distributions"));
-    if (!checked && ex == DOCTOR_EXIT_INCOMPLETE && !unchecked &&
-        !json_array_size(json_object_get(r, "incomplete"))) {
+    int ex = r->exit;
+    if (!r->ndists && ex == DOCTOR_EXIT_INCOMPLETE && !r->nwithout_record && !r->nincomplete) {
         printf("\nnothing to check: no installed distribution has GPU code (a CPU-only build of "
                "torch, or not the environment meant? --python PATH checks another's)\n");
         return;
     }
-    json_t *vfail = json_object_get(json_object_get(r, "verify"), "failed");
-    if (vfail) {
+    if (r->verified && r->verify.failed) {
         printf("\nthe NVIDIA driver's check did not finish (see --verify FAILED above): not a "
                "pass, whatever the rules say\n");
         return;
     }
-    printf("\n%s\n", ex == DOCTOR_EXIT_OK && unchecked
+    printf("\n%s\n", ex == DOCTOR_EXIT_OK && r->nwithout_record
                          ? "everything checked runs natively; see above for what could not be "
                            "checked"
                      : ex == DOCTOR_EXIT_OK  ? "everything with GPU code runs natively"
@@ -278,23 +256,25 @@ static int doctor_step(const struct cli_command *cmd, const struct cli_args *a)
             goto out;
         o.verify_timeout = (int)secs;
     }
-    json_t *r = doctor_run(&o, &err);
-    if (!r) {
+    struct doctor_result r;
+    if (doctor_run(&o, &r, &err) < 0) {
         cli_warn("doctor: %s", err.msg);
         rc = WA_EXIT_USAGE;
         goto out;
     }
-    if (m.detected)
-        json_object_set(r, "detected", m.detected);
     if (cli_get(cmd, a, "json")) {
-        char *s = json_dumps(r, JSON_COMPACT);
+        json_t *j = doctor_result_json(&r);
+        if (m.detected)
+            json_object_set(j, "detected", m.detected);
+        char *s = json_dumps(j, JSON_COMPACT);
         printf("%s\n", s);
         free(s);
+        json_decref(j);
     } else {
-        print_doctor(r, &m);
+        print_doctor(&r, &m);
     }
-    rc = (int)json_integer_value(json_object_get(r, "exit"));
-    json_decref(r);
+    rc = r.exit;
+    doctor_result_free(&r);
 out:
     for (size_t i = 0; i < ndirs; i++)
         free(dirs[i]);

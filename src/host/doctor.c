@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "answer_json.h"
 #include "compat.h"
 #include "dotver.h"
 #include "fsutil.h"
@@ -260,24 +259,32 @@ static void scan_dist(struct dist *d, const char *infodir)
     recbinaries_free(&own);
 }
 
-/* What could not be checked in one folder, outside any distribution (a
- * .dist-info without a readable METADATA, too many of them), as
- * {"name", "version": null, "site", "why"}. */
-static void folder_limit(json_t *incomplete, const char *site, const char *name, const char *why)
+/* A list of what could not be checked, growing. */
+struct unchecked_list {
+    struct doctor_unchecked *v;
+    size_t n, cap;
+};
+
+/* Adds one (the strings copied, made printable; version and why may be
+ * NULL). */
+static void unchecked_add(struct unchecked_list *l, const char *name, const char *version,
+                          const char *site, const char *why)
 {
-    char *s = xstrdup(site), *nm = xstrdup(name);
-    wa_printable_ascii(s);
-    wa_printable_ascii(nm);
-    json_array_append_new(
-        incomplete, json_pack("{s:s,s:n,s:s,s:s}", "name", nm, "version", "site", s, "why", why));
-    free(s);
-    free(nm);
+    l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v);
+    struct doctor_unchecked *u = &l->v[l->n++];
+    u->name = xstrdup(name);
+    u->version = version ? xstrdup(version) : NULL;
+    u->site = xstrdup(site);
+    u->why = why ? xstrdup(why) : NULL;
+    wa_printable_ascii(u->name);
+    wa_printable_ascii(u->version);
+    wa_printable_ascii(u->site);
 }
 
 /* Reads the distributions of one folder into *ds; what cannot be read is
  * added to incomplete. */
 static void list_site(const char *site, struct dist **ds, size_t *n, size_t *cap,
-                      json_t *incomplete)
+                      struct unchecked_list *incomplete)
 {
     DIR *dir = opendir(site);
     if (!dir)
@@ -303,7 +310,7 @@ static void list_site(const char *site, struct dist **ds, size_t *n, size_t *cap
         snprintf(why, sizeof why,
                  "the folder holds more than %d .dist-info folders; only %d were checked",
                  DOCTOR_MAX_DISTS, DOCTOR_MAX_DISTS);
-        folder_limit(incomplete, site, "(the folder)", why);
+        unchecked_add(incomplete, "(the folder)", NULL, site, why);
     }
     for (size_t i = 0; i < nn; i++) {
         char *info = fsutil_join(site, names[i]);
@@ -322,7 +329,7 @@ static void list_site(const char *site, struct dist **ds, size_t *n, size_t *cap
                      too_big ? "its METADATA is larger than 1 MiB; not read"
                      : !meta ? "its METADATA cannot be read"
                              : "its METADATA gives no usable Name and Version");
-            folder_limit(incomplete, site, names[i], why);
+            unchecked_add(incomplete, names[i], NULL, site, why);
         } else {
             *ds = xgrow(*ds, cap, *n + 1, sizeof **ds);
             struct dist *d = &(*ds)[(*n)++];
@@ -400,38 +407,35 @@ static char *variant_of(const struct doctor_options *o, const struct dist *d, co
     return v;
 }
 
-/* The commands that replace the installed build of name with answer a. */
-static json_t *fix_of(const struct tables *t, const char *name, const struct answer_install *a)
+/* The build that replaces the installed build of name: answer a, and the
+ * commands that install it. */
+static void fix_of(const struct tables *t, const char *name, const struct answer_install *a,
+                   struct doctor_fix *f)
 {
-    const char *pin = a->pin, *url = a->index_url;
-    json_t *f = json_object();
-    json_object_set_new(f, "index", json_string(a->row->variant));
-    json_object_set_new(f, "index_url", json_string(url));
-    json_object_set_new(f, "version", json_string(a->row->version));
-    json_object_set_new(f, "verdict", json_string(compat_verdict_name(a->res.verdict)));
+    f->has_build = 1;
+    f->index = xstrdup(a->row->variant);
+    f->index_url = a->index_url ? xstrdup(a->index_url) : NULL;
+    f->version = xstrdup(a->row->version);
+    f->verdict = a->res.verdict;
     /* pip keeps an installed build that satisfies the pin, whatever its
      * variant: uninstall first; uv reinstalls the package when asked */
-    const struct installcmd_req req = {name, pin};
-    struct installcmd cmd;
-    installcmd_make(&cmd, t, &req, 1, url, INSTALLCMD_REPLACE);
-    json_object_set_new(f, "commands", answer_installcmd_json(&cmd));
-    installcmd_free(&cmd);
-    return f;
+    const struct installcmd_req req = {name, a->pin};
+    installcmd_make(&f->commands, t, &req, 1, a->index_url, INSTALLCMD_REPLACE);
 }
 
-/* query's answer for name's release (else its newest) on the machine. */
-static json_t *fix_for(const struct doctor_options *o, const struct dist *d)
+/* query's answer for name's release (else its newest) on the machine,
+ * into f (has_build stays 0 when there is none). */
+static void fix_for(const struct doctor_options *o, const struct dist *d, struct doctor_fix *f)
 {
     int known = 0;
     for (size_t i = 0; i < o->v->nrows && !known; i++)
         known = strcmp(o->v->rows[i].project, d->name) == 0;
     if (!known || !o->ngpus)
-        return json_null();
+        return;
     char *pub = public_of(d->version);
     char *rel = dotver_release(pub);
     free(pub);
-    json_t *fix = json_null();
-    for (int attempt = 0; attempt < 2 && json_is_null(fix); attempt++) {
+    for (int attempt = 0; attempt < 2 && !f->has_build; attempt++) {
         struct multigpu_gpu *g = xcalloc(o->ngpus, sizeof *g);
         for (size_t i = 0; i < o->ngpus; i++) {
             g[i] = o->gpus[i];
@@ -451,13 +455,12 @@ static json_t *fix_for(const struct doctor_options *o, const struct dist *d)
             a = all ? (all->recommendation ? all->recommendation : all->fallback) : NULL;
         }
         if (a)
-            fix = fix_of(o->t, d->name, a);
+            fix_of(o->t, d->name, a, f);
         answer_free(one);
         multigpu_free(all);
         free(g);
     }
     free(rel);
-    return fix;
 }
 
 /* Whether a distribution gets a verdict of its own (and so --verify's
@@ -469,8 +472,9 @@ static int judged_alone(const struct dist *d)
 }
 
 /* --verify: every judged distribution's files with GPU code handed to the
- * driver in a child process (verifyrun.h); its result object. */
-static json_t *verify_all(const struct doctor_options *o, const struct dist *ds, size_t n)
+ * driver in a child process (verifyrun.h), into r. */
+static void verify_all(const struct doctor_options *o, const struct dist *ds, size_t n,
+                       struct verifyrun_result *r)
 {
     struct verifyrun_item *items = xcalloc(n + 1, sizeof *items);
     const char ***paths = xcalloc(n + 1, sizeof *paths);
@@ -493,8 +497,8 @@ static json_t *verify_all(const struct doctor_options *o, const struct dist *ds,
         items[i].site = ds[i].site;
         items[i].paths = paths[i];
     }
-    json_t *r = verifyrun(o->t, items, n,
-                          o->verify_timeout > 0 ? o->verify_timeout : VERIFYRUN_TIMEOUT_DEFAULT);
+    verifyrun(o->t, items, n, o->verify_timeout > 0 ? o->verify_timeout : VERIFYRUN_TIMEOUT_DEFAULT,
+              r);
     for (size_t i = 0; i < n; i++) {
         free(paths[i]);
         free(labels[i]);
@@ -502,37 +506,113 @@ static json_t *verify_all(const struct doctor_options *o, const struct dist *ds,
     free(paths);
     free(labels);
     free(items);
-    return r;
 }
 
-json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
+/* The judged distribution d: its verdict per GPU with the GPU libraries
+ * it pins, and its fix, into x.  Returns its worst verdict. */
+static int judge(const struct doctor_options *o, struct dist *ds, size_t n, struct dist *d,
+                 struct doctor_dist *x)
 {
+    int os = tables_platform_os(o->platform);
+    struct dbview_row row;
+    memset(&row, 0, sizeof row);
+    dbview_row_apply_code(&row, d->code);
+    struct dbview_row *lrows = xcalloc(d->nrequires + 1, sizeof *lrows);
+    x->libraries = xcalloc(d->nrequires + 1, sizeof *x->libraries);
+    for (size_t k = 0; k < d->nrequires; k++) {
+        char *name, *pin;
+        if (!wheelmeta_marker_applies(d->requires[k], o -> platform) ||
+            wheelmeta_requirement(d->requires[k], &name, &pin) < 0)
+            continue;
+        const char *label = pin ? tables_gpu_library(o->t, name) : NULL;
+        struct dist *lib = label ? installed(ds, n, name, pin) : NULL;
+        if (lib && lib != d && lib->gpu_files && lib->code) {
+            dbview_row_apply_code(&lrows[k], lib->code);
+            char *origin = xasprintf("%s %s", label, pin);
+            compat_code_add_library(&row.code, &lrows[k].code, origin);
+            x->libraries[x->nlibraries++] = origin;
+        }
+        free(name);
+        free(pin);
+    }
+    x->name = xstrdup(d->name);
+    x->version = xstrdup(d->version);
+    x->variant = variant_of(o, d, &x->variant_source);
+    x->site = xstrdup(d->site);
+    wa_printable_ascii(x->site);
+    x->gpu_files = d->gpu_files;
+    struct dotver cuda = {0};
+    tables_variant_cuda(x->variant, &cuda);
+    x->verdicts = xcalloc(o->ngpus + 1, sizeof *x->verdicts);
+    int worst = COMPAT_NATIVE;
+    /* the driver the code needs where only the driver keeps it from
+     * running (the highest over the GPUs) */
+    char need_driver[32] = "";
+    struct dotver need = {0};
+    for (size_t g = 0; g < o->ngpus; g++) {
+        struct compat_query q = {0};
+        q.cc = o->gpus[g].o.cc;
+        q.xnack = o->gpus[g].o.xnack;
+        q.has_driver = o->gpus[g].o.has_driver;
+        q.driver = o->gpus[g].o.driver;
+        q.os = os;
+        struct compat_result res;
+        compat_judge(o->t, &q, &row.code, &cuda, &res);
+        if (res.verdict > worst)
+            worst = res.verdict;
+        struct dotver nd;
+        if (res.verdict == COMPAT_DRIVER_TOO_OLD && res.needed_driver[0] &&
+            dotver_parse(res.needed_driver, &nd) == 0 && (!need.n || dotver_cmp(&nd, &need) > 0)) {
+            need = nd;
+            wa_strlcpy(need_driver, res.needed_driver, sizeof need_driver);
+        }
+        struct doctor_gpu_verdict *v = &x->verdicts[x->nverdicts++];
+        v->gpu = o->gpus[g].label;
+        v->count = o->gpus[g].count;
+        v->verdict = res.verdict;
+        v->reason = xstrdup(res.reason);
+        v->min_driver = res.min_driver[0] ? xstrdup(res.min_driver) : NULL;
+    }
+    x->verdict = worst;
+    if (worst != COMPAT_NATIVE)
+        fix_for(o, d, &x->fix);
+    if (need_driver[0] && worst == COMPAT_DRIVER_TOO_OLD)
+        /* the code runs once the driver is updated: that is the fix, and
+         * a build that runs with this driver the other way */
+        x->fix.driver = xstrdup(need_driver);
+    x->has_fix = x->fix.has_build || x->fix.driver;
+    row_free(&row);
+    for (size_t k = 0; k < d->nrequires; k++)
+        row_free(&lrows[k]);
+    free(lrows);
+    return worst;
+}
+
+int doctor_run(const struct doctor_options *o, struct doctor_result *r, struct wa_error *err)
+{
+    memset(r, 0, sizeof *r);
     struct dist *ds = NULL;
     size_t n = 0, cap = 0, readable = 0;
-    json_t *incomplete = json_array();
+    struct unchecked_list incomplete = {0}, unread = {0};
     for (size_t i = 0; i < o->nsite_dirs; i++) {
         struct stat st;
         if (stat(o->site_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode))
             continue;
         readable++;
-        list_site(o->site_dirs[i], &ds, &n, &cap, incomplete);
+        list_site(o->site_dirs[i], &ds, &n, &cap, &incomplete);
     }
     if (!readable) {
         wa_error_set(err, WA_ERR_IO, "%s: no such site-packages folder",
                      o->nsite_dirs ? o->site_dirs[0] : "(none)");
-        json_decref(incomplete);
+        r->incomplete = incomplete.v;
+        r->nincomplete = incomplete.n;
+        doctor_result_free(r);
         free(ds);
-        return NULL;
+        return -1;
     }
     for (size_t i = 0; i < n; i++)
-        if (ds[i].limit) {
-            char *site = xstrdup(ds[i].site);
-            wa_printable_ascii(site);
-            json_array_append_new(incomplete,
-                                  json_pack("{s:s,s:s,s:s,s:s}", "name", ds[i].name, "version",
-                                            ds[i].version, "site", site, "why", ds[i].limit));
-            free(site);
-        }
+        if (ds[i].limit)
+            unchecked_add(&incomplete, ds[i].name, ds[i].version, ds[i].site, ds[i].limit);
     /* The GPU libraries another distribution with GPU code pins are judged
      * with it (one without code of its own, or a library pinned only by
      * such, is judged alone). */
@@ -549,168 +629,66 @@ json_t *doctor_run(const struct doctor_options *o, struct wa_error *err)
             free(name);
             free(pin);
         }
-    int os = tables_platform_os(o->platform);
     /* --verify: the driver, once, in a child, for every distribution */
-    json_t *verified = o->verify ? verify_all(o, ds, n) : NULL;
-    json_t *verify = verified ? json_incref(json_object_get(verified, "device")) : json_null();
-    const char *verify_failed =
-        verified ? json_string_value(json_object_get(verified, "failed")) : NULL;
-    if (verify_failed)
-        json_object_set_new(verify, "failed", json_string(verify_failed));
-    int verify_usable = verified && json_is_true(json_object_get(verify, "available"));
+    if (o->verify) {
+        r->verified = 1;
+        verify_all(o, ds, n, &r->verify);
+    }
+    const char *verify_failed = r->verified ? r->verify.failed : NULL;
+    int verify_usable = r->verified && r->verify.device.available;
     size_t disagree = 0;
-    json_t *list = json_array(), *unread = json_array();
     int worst_all = -1;
-    size_t without = 0;
+    r->dists = xcalloc(n + 1, sizeof *r->dists);
     for (size_t i = 0; i < n; i++) {
         struct dist *d = &ds[i];
         if (d->no_record) {
             /* not "without GPU code": nobody knows what it installed */
-            char *site = xstrdup(d->site);
-            wa_printable_ascii(site);
-            json_array_append_new(unread, json_pack("{s:s,s:s,s:s}", "name", d->name, "version",
-                                                    d->version, "site", site));
-            free(site);
+            unchecked_add(&unread, d->name, d->version, d->site, NULL);
             continue;
         }
         if (!d->gpu_files || !d->code || d->required_by) {
-            without += !d->gpu_files;
+            r->without_gpu_code += !d->gpu_files;
             continue;
         }
-        struct dbview_row row;
-        memset(&row, 0, sizeof row);
-        dbview_row_apply_code(&row, d->code);
-        json_t *libs = json_array();
-        struct dbview_row *lrows = xcalloc(d->nrequires + 1, sizeof *lrows);
-        for (size_t k = 0; k < d->nrequires; k++) {
-            char *name, *pin;
-            if (!wheelmeta_marker_applies(d->requires[k], o -> platform) ||
-                wheelmeta_requirement(d->requires[k], &name, &pin) < 0)
-                continue;
-            const char *label = pin ? tables_gpu_library(o->t, name) : NULL;
-            struct dist *lib = label ? installed(ds, n, name, pin) : NULL;
-            if (lib && lib != d && lib->gpu_files && lib->code) {
-                dbview_row_apply_code(&lrows[k], lib->code);
-                char *origin = xasprintf("%s %s", label, pin);
-                compat_code_add_library(&row.code, &lrows[k].code, origin);
-                json_array_append_new(libs, json_string(origin));
-                free(origin);
-            }
-            free(name);
-            free(pin);
-        }
-        const char *how = NULL;
-        char *variant = variant_of(o, d, &how);
-        struct dotver cuda = {0};
-        tables_variant_cuda(variant, &cuda);
-        json_t *vs = json_array();
-        int worst = COMPAT_NATIVE;
-        /* the driver the code needs where only the driver keeps it from
-         * running (the highest over the GPUs) */
-        char need_driver[32] = "";
-        struct dotver need = {0};
-        for (size_t g = 0; g < o->ngpus; g++) {
-            struct compat_query q = {0};
-            q.cc = o->gpus[g].o.cc;
-            q.xnack = o->gpus[g].o.xnack;
-            q.has_driver = o->gpus[g].o.has_driver;
-            q.driver = o->gpus[g].o.driver;
-            q.os = os;
-            struct compat_result res;
-            compat_judge(o->t, &q, &row.code, &cuda, &res);
-            if (res.verdict > worst)
-                worst = res.verdict;
-            struct dotver nd;
-            if (res.verdict == COMPAT_DRIVER_TOO_OLD && res.needed_driver[0] &&
-                dotver_parse(res.needed_driver, &nd) == 0 &&
-                (!need.n || dotver_cmp(&nd, &need) > 0)) {
-                need = nd;
-                wa_strlcpy(need_driver, res.needed_driver, sizeof need_driver);
-            }
-            json_array_append_new(
-                vs,
-                json_pack("{s:s,s:I,s:s,s:s,s:s,s:s*}", "gpu", o->gpus[g].label, "count",
-                          (json_int_t)o->gpus[g].count, "verdict", compat_verdict_name(res.verdict),
-                          "label", compat_verdict_label(res.verdict), "reason", res.reason,
-                          "min_driver", res.min_driver[0] ? res.min_driver : NULL));
-        }
+        struct doctor_dist *x = &r->dists[r->ndists++];
+        int worst = judge(o, ds, n, d, x);
         if (worst > worst_all)
             worst_all = worst;
-        char *site = xstrdup(d->site);
-        wa_printable_ascii(site);
-        json_t *x = json_pack("{s:s,s:s,s:s,s:s,s:s,s:I,s:o,s:o,s:s}", "name", d->name, "version",
-                              d->version, "variant", variant, "variant_source", how, "site", site,
-                              "gpu_files", (json_int_t)d->gpu_files, "libraries", libs, "verdicts",
-                              vs, "verdict", compat_verdict_name(worst));
-        free(site);
-        json_t *fix = worst == COMPAT_NATIVE ? json_null() : fix_for(o, d);
-        if (need_driver[0] && worst == COMPAT_DRIVER_TOO_OLD) {
-            /* the code runs once the driver is updated: that is the fix,
-             * and a build that runs with this driver the other way */
-            if (!json_is_object(fix)) {
-                json_decref(fix);
-                fix = json_object();
-            }
-            json_object_set_new(fix, "driver", json_string(need_driver));
+        if (verify_usable && r->verify.items[i].reached) {
+            x->verify = &r->verify.items[i];
+            disagree += (size_t)x->verify->disagreements;
+        } else if (verify_usable && verify_failed) {
+            x->verify_failed = r->verify.failed_item >= 0 && (size_t)r->verify.failed_item == i
+                                   ? verify_failed
+                                   : "not checked: the driver's process ended before it came "
+                                     "to this one";
         }
-        json_object_set_new(x, "fix", fix);
-        if (verify_usable) {
-            json_t *vj = json_array_get(json_object_get(verified, "items"), i);
-            if (json_is_object(vj)) {
-                disagree += (size_t)json_integer_value(json_object_get(vj, "disagreements"));
-                json_object_set(x, "verify", vj);
-            } else if (verify_failed) {
-                json_t *fi = json_object_get(verified, "failed_item");
-                json_object_set_new(
-                    x, "verify",
-                    json_pack("{s:s}", "failed",
-                              json_is_integer(fi) && (size_t)json_integer_value(fi) == i
-                                  ? verify_failed
-                                  : "not checked: the driver's process ended "
-                                    "before it came to this one"));
-            }
-        }
-        json_array_append_new(list, x);
-        free(variant);
-        row_free(&row);
-        for (size_t k = 0; k < d->nrequires; k++)
-            row_free(&lrows[k]);
-        free(lrows);
     }
+    r->incomplete = incomplete.v;
+    r->nincomplete = incomplete.n;
+    r->without_record = unread.v;
+    r->nwithout_record = unread.n;
+    r->installed = n;
     /* what will fail, then what could not be checked, then what is slow */
     /* nothing with GPU code (a CPU-only build, or another environment than
      * meant): nothing was checked, which is not "everything runs" */
-    int status = verify_failed                 ? DOCTOR_EXIT_FAIL
-                 : disagree                    ? DOCTOR_EXIT_DISAGREE
-                 : worst_all > COMPAT_PTX_JIT  ? DOCTOR_EXIT_FAIL
-                 : json_array_size(incomplete) ? DOCTOR_EXIT_INCOMPLETE
-                 : json_array_size(list) == 0 && json_array_size(unread) == 0
-                     ? DOCTOR_EXIT_INCOMPLETE
-                 : worst_all == COMPAT_PTX_JIT ? DOCTOR_EXIT_JIT
-                                               : DOCTOR_EXIT_OK;
-    json_t *sites = json_array();
+    r->exit = verify_failed                           ? DOCTOR_EXIT_FAIL
+              : disagree                              ? DOCTOR_EXIT_DISAGREE
+              : worst_all > COMPAT_PTX_JIT            ? DOCTOR_EXIT_FAIL
+              : r->nincomplete                        ? DOCTOR_EXIT_INCOMPLETE
+              : r->ndists == 0 && !r->nwithout_record ? DOCTOR_EXIT_INCOMPLETE
+              : worst_all == COMPAT_PTX_JIT           ? DOCTOR_EXIT_JIT
+                                                      : DOCTOR_EXIT_OK;
+    r->site_packages = xcalloc(o->nsite_dirs + 1, sizeof *r->site_packages);
     for (size_t i = 0; i < o->nsite_dirs; i++) {
-        char *site = xstrdup(o->site_dirs[i]);
-        wa_printable_ascii(site);
-        json_array_append_new(sites, json_string(site));
-        free(site);
+        r->site_packages[i] = xstrdup(o->site_dirs[i]);
+        wa_printable_ascii(r->site_packages[i]);
     }
-    char *platform = xstrdup(o->platform);
-    wa_printable_ascii(platform);
-    json_t *out = json_pack("{s:o,s:s,s:o,s:I,s:I,s:o,s:o,s:i}", "site_packages", sites, "platform",
-                            platform, "distributions", list, "installed", (json_int_t)n,
-                            "without_gpu_code", (json_int_t)without, "without_record", unread,
-                            "incomplete", incomplete, "exit", status);
-    free(platform);
-    if (out)
-        json_object_set_new(out, "verify", verify);
-    else
-        json_decref(verify);
-    json_decref(verified);
-    if (!out)
-        wa_error_set(err, WA_ERR_FORMAT, "cannot make the report");
+    r->nsite_packages = o->nsite_dirs;
+    r->platform = xstrdup(o->platform);
+    wa_printable_ascii(r->platform);
     for (size_t i = 0; i < n; i++)
         dist_free(&ds[i]);
     free(ds);
-    return out;
+    return 0;
 }

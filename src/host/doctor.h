@@ -18,8 +18,9 @@
  * for its project, release and the machine's GPUs, as commands that
  * replace the installed build.  Nothing here needs the network.
  *
- * The result is a JSON object, a public interface (`wheelarch doctor
- * --json`, documented in README.md), with "exit": 0 when every
+ * The result is a struct doctor_result; its JSON (doctor_result_json) is a
+ * public interface (`wheelarch doctor --json`, documented in README.md),
+ * with "exit": 0 when every
  * distribution with GPU code runs natively on every GPU, 4 when one only
  * runs through PTX JIT (slow first start), 1 when one will fail, 5 when
  * nothing fails but something could not be checked ("incomplete"), 6
@@ -35,8 +36,10 @@
 
 #include "dbview.h"
 #include "error.h"
+#include "installcmd.h"
 #include "multigpu.h"
 #include "tables.h"
+#include "verifyrun.h"
 
 #define DOCTOR_EXIT_OK 0
 #define DOCTOR_EXIT_FAIL 1
@@ -75,9 +78,78 @@ struct doctor_options {
     int verify_timeout;
 };
 
-/* Runs the checks.  Returns a new object, or NULL with err set when no
+/* One GPU's verdict on a distribution. */
+struct doctor_gpu_verdict {
+    const char *gpu; /* the GPU's label (borrowed from the options) */
+    size_t count;    /* GPUs of this kind */
+    int verdict;     /* enum compat_verdict */
+    char *reason;
+    char *min_driver; /* the code's driver floor on this OS, or NULL */
+};
+
+/* What replaces an installed build that does not run natively: a build
+ * of it that runs better (query's answer for its release, else its
+ * newest), and/or the driver that makes this one run. */
+struct doctor_fix {
+    int has_build;              /* index ... commands are set */
+    char *index, *index_url;    /* "cu129" and its URL (NULL: the default) */
+    char *version;              /* the release the commands pin ("2.8") */
+    int verdict;                /* enum compat_verdict, on the machine's GPUs */
+    struct installcmd commands; /* uninstall and install; no lines when unsafe */
+    char *driver;               /* the NVIDIA driver that runs this build, or NULL */
+};
+
+/* An installed distribution with GPU code, judged. */
+struct doctor_dist {
+    char *name, *version, *variant;
+    const char *variant_source; /* how the variant was found (static) */
+    char *site;                 /* printable */
+    size_t gpu_files;
+    char **libraries; /* the pinned GPU libraries judged with it: "cuDNN 9.10.2.21" */
+    size_t nlibraries;
+    struct doctor_gpu_verdict *verdicts; /* one per GPU kind, in the options' order */
+    size_t nverdicts;
+    int verdict; /* the worst */
+    int has_fix; /* fix is set (verdict not native, and something helps) */
+    struct doctor_fix fix;
+    /* --verify: the driver's counts for it (borrowed from the result's
+     * verify), or why it has none (verify_failed); both NULL when not asked
+     * or the driver was not usable. */
+    const struct verifyrun_counts *verify;
+    const char *verify_failed;
+};
+
+/* What could not be checked: a distribution without a readable RECORD
+ * (why NULL), or one a limit or an unreadable METADATA cut short (version
+ * NULL when the .dist-info gives none; name "(the folder)" for the folder's
+ * own limit).  Strings printable. */
+struct doctor_unchecked {
+    char *name, *version, *site, *why;
+};
+
+/* The report.  Owned; free with doctor_result_free. */
+struct doctor_result {
+    char **site_packages; /* printable */
+    size_t nsite_packages;
+    char *platform;
+    struct doctor_dist *dists; /* those with GPU code of their own, in folder order */
+    size_t ndists;
+    size_t installed;        /* distributions listed */
+    size_t without_gpu_code; /* of them, with no GPU files */
+    struct doctor_unchecked *without_record, *incomplete;
+    size_t nwithout_record, nincomplete;
+    int exit;     /* DOCTOR_EXIT_* */
+    int verified; /* --verify ran: verify is its result */
+    struct verifyrun_result verify;
+};
+
+/* Runs the checks into r.  Returns 0, or -1 with err set (r empty) when no
  * site-packages folder can be read. */
-json_t *doctor_run(const struct doctor_options *o, struct wa_error *err);
+int doctor_run(const struct doctor_options *o, struct doctor_result *r, struct wa_error *err);
+void doctor_result_free(struct doctor_result *r);
+
+/* The report as `doctor --json` prints it.  New reference. */
+json_t *doctor_result_json(const struct doctor_result *r);
 
 /* The path of one RECORD line ("a/b.so,sha256=...,123", quoted when it
  * holds a comma), or NULL.  Caller frees. */

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -125,8 +126,9 @@ static double now_s(void)
 }
 
 /* A string of the child's, as the report may show it: printable ASCII, at
- * most 300 bytes (whatever the driver wrote into the pipe). */
-static json_t *clean_string(json_t *v)
+ * most 300 bytes (whatever the driver wrote into the pipe); NULL when v is
+ * not a string.  Caller frees. */
+static char *clean_string(json_t *v)
 {
     const char *s = json_string_value(v);
     if (!s)
@@ -134,79 +136,100 @@ static json_t *clean_string(json_t *v)
     char buf[301];
     snprintf(buf, sizeof buf, "%s", s);
     wa_printable_ascii(buf);
-    return json_string(buf);
+    return xstrdup(buf);
 }
 
-static int count_of(json_t *o, const char *key, json_int_t *out)
+static int count_of(json_t *o, const char *key, long long *out)
 {
     json_t *v = json_object_get(o, key);
     if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > (1LL << 40))
         return -1;
-    *out = json_integer_value(v);
+    *out = (long long)json_integer_value(v);
     return 0;
 }
 
-/* The device line rebuilt from the fields the report shows, each checked;
- * NULL when it is not one. */
-static json_t *clean_device(json_t *d)
+static void device_free(struct verifyrun_device *d)
 {
-    if (!json_is_object(d) || !json_is_boolean(json_object_get(d, "available")))
-        return NULL;
-    if (!json_is_true(json_object_get(d, "available"))) {
-        json_t *why = clean_string(json_object_get(d, "why"));
-        return why ? json_pack("{s:b,s:o}", "available", 0, "why", why) : NULL;
-    }
-    json_t *name = clean_string(json_object_get(d, "device"));
-    json_t *cc = clean_string(json_object_get(d, "compute_capability"));
-    json_int_t cuda;
-    unsigned a, b;
-    char tail;
-    if (!name || !cc || count_of(d, "driver_cuda", &cuda) < 0 ||
-        sscanf(json_string_value(cc), "%u.%u%c", &a, &b, &tail) != 2) {
-        json_decref(name);
-        json_decref(cc);
-        return NULL;
-    }
-    return json_pack("{s:b,s:o,s:o,s:I}", "available", 1, "device", name, "compute_capability", cc,
-                     "driver_cuda", cuda);
+    free(d->name);
+    free(d->compute_capability);
+    free(d->why);
+    memset(d, 0, sizeof *d);
 }
 
-/* An item's counts rebuilt the same way; NULL when they are not counts. */
-static json_t *clean_counts(json_t *c)
+/* The device line read into d, each field checked; -1 (d empty) when it
+ * is not one. */
+static int clean_device(json_t *j, struct verifyrun_device *d)
 {
-    static const char *const keys[] = {"modules", "checked",    "native",       "jit",
-                                       "none",    "unreadable", "disagreements"};
-    json_t *st = json_object_get(c, "static");
-    json_int_t v[7], sn, sj, so;
-    for (int i = 0; i < 7; i++)
-        if (count_of(c, keys[i], &v[i]) < 0)
-            return NULL;
-    if (count_of(st, "native", &sn) < 0 || count_of(st, "jit", &sj) < 0 ||
-        count_of(st, "none", &so) < 0 || !json_is_number(json_object_get(c, "jit_seconds")) ||
-        !json_is_array(json_object_get(c, "errors")))
-        return NULL;
-    json_t *errors = json_array();
+    memset(d, 0, sizeof *d);
+    if (!json_is_object(j) || !json_is_boolean(json_object_get(j, "available")))
+        return -1;
+    if (!json_is_true(json_object_get(j, "available"))) {
+        d->why = clean_string(json_object_get(j, "why"));
+        return d->why ? 0 : -1;
+    }
+    d->available = 1;
+    d->name = clean_string(json_object_get(j, "device"));
+    d->compute_capability = clean_string(json_object_get(j, "compute_capability"));
+    unsigned a, b;
+    char tail;
+    if (!d->name || !d->compute_capability || count_of(j, "driver_cuda", &d->driver_cuda) < 0 ||
+        sscanf(d->compute_capability, "%u.%u%c", &a, &b, &tail) != 2) {
+        device_free(d);
+        return -1;
+    }
+    return 0;
+}
+
+static void counts_free(struct verifyrun_counts *c)
+{
+    free(c->first_disagreement);
+    for (size_t i = 0; i < c->nerrors; i++)
+        free(c->errors[i]);
+    memset(c, 0, sizeof *c);
+}
+
+/* An item's counts read into c, each checked; -1 (c empty) when they are
+ * not counts. */
+static int clean_counts(json_t *j, struct verifyrun_counts *c)
+{
+    memset(c, 0, sizeof *c);
+    json_t *st = json_object_get(j, "static");
+    if (count_of(j, "modules", &c->modules) < 0 || count_of(j, "checked", &c->checked) < 0 ||
+        count_of(j, "native", &c->native) < 0 || count_of(j, "jit", &c->jit) < 0 ||
+        count_of(j, "none", &c->none) < 0 || count_of(j, "unreadable", &c->unreadable) < 0 ||
+        count_of(j, "disagreements", &c->disagreements) < 0 ||
+        count_of(st, "native", &c->static_native) < 0 || count_of(st, "jit", &c->static_jit) < 0 ||
+        count_of(st, "none", &c->static_none) < 0 ||
+        !json_is_number(json_object_get(j, "jit_seconds")) ||
+        !json_is_array(json_object_get(j, "errors"))) {
+        memset(c, 0, sizeof *c);
+        return -1;
+    }
+    c->reached = 1;
+    c->jit_seconds = json_number_value(json_object_get(j, "jit_seconds"));
     size_t i;
     json_t *e;
-    json_array_foreach(json_object_get(c, "errors"), i, e)
+    json_array_foreach(json_object_get(j, "errors"), i, e)
     {
-        json_t *one = clean_string(e);
+        char *one = clean_string(e);
         if (one && i < 3)
-            json_array_append_new(errors, one);
+            c->errors[c->nerrors++] = one;
         else
-            json_decref(one);
+            free(one);
     }
-    json_t *first = v[6] ? clean_string(json_object_get(c, "first_disagreement")) : NULL;
-    json_t *o = json_object();
-    for (int k = 0; k < 7; k++)
-        json_object_set_new(o, keys[k], json_integer(v[k]));
-    json_object_set_new(o, "jit_seconds",
-                        json_real(json_number_value(json_object_get(c, "jit_seconds"))));
-    json_object_set_new(o, "static",
-                        json_pack("{s:I,s:I,s:I}", "native", sn, "jit", sj, "none", so));
-    json_object_set_new(o, "first_disagreement", first ? first : json_null());
-    json_object_set_new(o, "errors", errors);
-    return o;
+    if (c->disagreements)
+        c->first_disagreement = clean_string(json_object_get(j, "first_disagreement"));
+    return 0;
+}
+
+void verifyrun_result_free(struct verifyrun_result *r)
+{
+    device_free(&r->device);
+    for (size_t i = 0; i < r->n; i++)
+        counts_free(&r->items[i]);
+    free(r->items);
+    free(r->failed);
+    memset(r, 0, sizeof *r);
 }
 
 /* Whether the child has ended, without reaping it: a zombie keeps its
@@ -231,20 +254,18 @@ static int wait_ended(pid_t pid, double seconds)
     return 1;
 }
 
-json_t *verifyrun(const struct tables *t, const struct verifyrun_item *items, size_t n,
-                  int timeout_s)
+void verifyrun(const struct tables *t, const struct verifyrun_item *items, size_t n, int timeout_s,
+               struct verifyrun_result *out)
 {
-    json_t *out = json_object();
-    json_t *res = json_array();
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(res, json_null());
-    json_object_set_new(out, "items", res);
+    memset(out, 0, sizeof *out);
+    out->items = xcalloc(n + 1, sizeof *out->items);
+    out->n = n;
+    out->failed_item = -1;
+    int have_device = 0;
     int fds[2];
     if (pipe(fds) < 0) {
-        json_object_set_new(out, "device",
-                            json_pack("{s:b,s:s}", "available", 0, "why",
-                                      "cannot make a pipe for the driver's process"));
-        return out;
+        out->device.why = xstrdup("cannot make a pipe for the driver's process");
+        return;
     }
     /* nothing buffered may be written twice by a child that calls exit() */
     fflush(stdout);
@@ -255,8 +276,8 @@ json_t *verifyrun(const struct tables *t, const struct verifyrun_item *items, si
         snprintf(why, sizeof why, "cannot start a process for the driver: %s", strerror(errno));
         close(fds[0]);
         close(fds[1]);
-        json_object_set_new(out, "device", json_pack("{s:b,s:s}", "available", 0, "why", why));
-        return out;
+        out->device.why = xstrdup(why);
+        return;
     }
     if (pid == 0) {
         close(fds[0]);
@@ -293,12 +314,11 @@ json_t *verifyrun(const struct tables *t, const struct verifyrun_item *items, si
             if (!json_is_object(o)) {
                 garbled = 1;
             } else if (item == -1) {
-                json_t *dev = clean_device(json_object_get(o, "device"));
-                if (!dev) {
+                if (clean_device(json_object_get(o, "device"), &out->device) < 0) {
                     garbled = 1;
                 } else {
-                    available = json_is_true(json_object_get(dev, "available"));
-                    json_object_set_new(out, "device", dev);
+                    have_device = 1;
+                    available = out->device.available;
                     item = available ? 0 : (long)n;
                     k = 0;
                 }
@@ -318,11 +338,9 @@ json_t *verifyrun(const struct tables *t, const struct verifyrun_item *items, si
                     garbled = 1;
                 }
             } else {
-                json_t *c = counts && !f ? clean_counts(counts) : NULL;
-                if (!c) {
+                if (!counts || f || clean_counts(counts, &out->items[item]) < 0) {
                     garbled = 1;
                 } else {
-                    json_array_set_new(res, (size_t)item, c);
                     item++;
                     k = 0;
                     loading = 0;
@@ -404,16 +422,12 @@ json_t *verifyrun(const struct tables *t, const struct verifyrun_item *items, si
             msg = xasprintf("the driver's process ended (exit status %d) before it finished, "
                             "while %s",
                             WIFEXITED(status) ? WEXITSTATUS(status) : -1, what);
-        json_object_set_new(out, "failed", json_string(msg));
+        out->failed = msg;
         if (item >= 0 && (size_t)item < n)
-            json_object_set_new(out, "failed_item", json_integer(item));
-        free(msg);
+            out->failed_item = item;
         free(what);
     }
-    if (!json_object_get(out, "device"))
-        json_object_set_new(out, "device",
-                            json_pack("{s:b,s:s}", "available", 0, "why",
-                                      json_string_value(json_object_get(out, "failed"))));
+    if (!have_device)
+        out->device.why = xstrdup(out->failed ? out->failed : "no answer from the driver");
     strbuf_free(&buf);
-    return out;
 }

@@ -16,7 +16,6 @@
 #ifndef WHEELARCH_VERIFYRUN_H
 #define WHEELARCH_VERIFYRUN_H
 
-#include <jansson.h>
 #include <stddef.h>
 
 #include "tables.h"
@@ -33,19 +32,44 @@ struct verifyrun_item {
  * child is stopped; doctor --verify-timeout sets another. */
 #define VERIFYRUN_TIMEOUT_DEFAULT 600
 
-/* Runs the driver's checks of every item in a child on device 0.  Returns
- * a new object:
- *   "device": {"available": true, "device", "compute_capability",
- *              "driver_cuda"} or {"available": false, "why"};
- *   "items":  per item, its counts (modules, checked, native, jit, none,
- *             jit_seconds, static {native, jit, none}, disagreements,
- *             first_disagreement, unreadable, errors) or null when it was
- *             not reached;
- *   "failed": present when the child did not finish: one line saying how
- *             it ended (a signal, an exit status, silence) and what it was
- *             loading; "failed_item": that item's index, when it was in one.
+/* What the device line said, each field checked. */
+struct verifyrun_device {
+    int available;
+    char *name, *compute_capability; /* when available: "NVIDIA H100", "9.0" */
+    long long driver_cuda;           /* when available: 13000 for CUDA 13.0 */
+    char *why;                       /* when not available: one line */
+};
+
+/* One item's counts as the driver found them (cudaverify_counts, checked
+ * on the way out of the child).  Strings are printable ASCII, at most 300
+ * bytes. */
+struct verifyrun_counts {
+    int reached; /* 0: the child never came to this item (the rest is 0) */
+    long long modules, checked, native, jit, none, unreadable, disagreements;
+    double jit_seconds;
+    long long static_native, static_jit, static_none;
+    char *first_disagreement; /* NULL when there is none */
+    char *errors[3];          /* the first files' errors */
+    size_t nerrors;
+};
+
+/* What the driver's process reported.  Owned; free with
+ * verifyrun_result_free. */
+struct verifyrun_result {
+    struct verifyrun_device device; /* when it failed first: not available, why = failed */
+    struct verifyrun_counts *items; /* one per item given, in order */
+    size_t n;
+    /* When the child did not finish: one line saying how it ended (a
+     * signal, an exit status, silence) and what it was loading; else NULL.
+     * failed_item: the item it was in, else -1. */
+    char *failed;
+    long failed_item;
+};
+
+/* Runs the driver's checks of every item in a child on device 0 into r.
  * timeout_s: seconds allowed per file, > 0. */
-json_t *verifyrun(const struct tables *t, const struct verifyrun_item *items, size_t n,
-                  int timeout_s);
+void verifyrun(const struct tables *t, const struct verifyrun_item *items, size_t n, int timeout_s,
+               struct verifyrun_result *r);
+void verifyrun_result_free(struct verifyrun_result *r);
 
 #endif
