@@ -454,7 +454,7 @@ int cli_crawl_run(const struct cli_command *cmd, const struct cli_args *ap, int 
     d.tty =
         isatty(STDERR_FILENO) && !d.quiet && getenv("TERM") && strcmp(getenv("TERM"), "dumb") != 0;
     o.no_wait = cli_get_opt(cmd, &a, "no-wait") != NULL;
-    struct crawl_observer obs = {on_event, on_progress, on_warning, on_waiting, &d};
+    struct crawl_observer obs = {on_event, on_progress, on_warning, on_waiting, &d, d.json};
     struct crawl_summary sum;
     if (crawl_run(&o, &obs, &sum, &err) < 0) {
         clear_bar(&d);

@@ -157,6 +157,7 @@ int crawl_run(const struct crawl_options *o, const struct crawl_observer *obs,
     memset(sum, 0, sizeof *sum);
     c.o = o;
     c.obs = obs;
+    c.lines = obs && obs->lines;
     c.sum = sum;
     clock_gettime(CLOCK_MONOTONIC, &c.start);
     /* One crawl per database at a time: the journal's notes are stale only

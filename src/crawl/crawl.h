@@ -57,7 +57,8 @@ struct crawl_event {
     const char *url;
     const char *error; /* CRAWL_FAILED only */
     uint64_t bytes;    /* body bytes this wheel cost */
-    json_t *line;      /* the --json line: record plus "status" (borrowed) */
+    json_t *line;      /* the --json line: record plus "status" (borrowed); NULL
+                        * unless the observer asks for lines */
 };
 
 struct crawl_progress {
@@ -75,6 +76,9 @@ struct crawl_observer {
     /* Another process holds the database's lock; this one waits for it. */
     void (*waiting)(void *ud, const char *lock_path, long holder_pid);
     void *ud;
+    /* Each event carries its --json line (else line is NULL, and the
+     * records of wheels already known are not read at all). */
+    int lines;
 };
 
 struct crawl_failure {

@@ -65,6 +65,7 @@ struct group {
 struct crawl {
     const struct crawl_options *o;
     const struct crawl_observer *obs;
+    int lines; /* the observer wants each event's --json line */
     struct crawl_summary *sum;
     struct db *db;
     struct cwheel *w;

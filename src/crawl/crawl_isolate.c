@@ -21,6 +21,7 @@
 
 #include "db.h"
 #include "http.h"
+#include "record.h"
 #include "version.h"
 #include "wheelfetch.h"
 /* Signals that mean the scanner itself failed, not that it was stopped. */
@@ -101,8 +102,7 @@ void crawli_run_group_isolated(struct crawl *c, const struct group *g)
         int sig = pid > 0 && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
         if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
             db_read_record(c->db, w->key, &rec, &e) == 0) {
-            json_int_t bytes =
-                json_integer_value(json_object_get(json_object_get(rec, "fetch"), "bytes"));
+            unsigned long long bytes = record_fetch_bytes(rec);
             c->bytes += (uint64_t)bytes;
             crawli_settle_scan(c, g, w, 0, rec, NULL, 0, (uint64_t)bytes);
         } else if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 3) {

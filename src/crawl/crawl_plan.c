@@ -82,11 +82,9 @@ void crawli_plan(struct crawl *c)
  * checked, or it came from the host that lists w (the key is the hash an
  * index claims; a range read cannot check it, so another host's claim is
  * not taken on trust). */
-static int trusted_for(json_t *rec, const struct cwheel *w)
+static int trusted_for(const struct db_known *k, const struct cwheel *w)
 {
-    const char *u = json_string_value(json_object_get(rec, "url"));
-    return !w->sha256 || json_is_true(json_object_get(rec, "sha256_verified")) || !u ||
-           crawli_same_host(u, w->url);
+    return !w->sha256 || k->sha256_verified == 1 || !k->url || crawli_same_host(k->url, w->url);
 }
 
 /* An unknown wheel whose scan did not finish in an earlier run: found in
@@ -176,28 +174,34 @@ void crawli_settle_known(struct crawl *c)
     c->itasks = xcalloc(c->ngroups ? c->ngroups : 1, sizeof *c->itasks);
     for (size_t g = 0; g < c->ngroups; g++) {
         struct group *gr = &c->groups[g];
-        json_t *source = NULL, *from = NULL; /* a scanned record; an inferred one's source */
+        const char *source = NULL; /* the key of a scanned record */
+        json_t *from = NULL;       /* an inferred line's source record, when lines are made */
+        char *from_key = NULL;
         size_t unknown = 0;
         int isolate = 0;
         for (size_t i = 0; i < gr->n; i++) {
             struct cwheel *w = &c->w[gr->wheels[i]];
-            json_t *rec = NULL;
             if (w->bad) {
                 w->failed = 1;
                 crawli_record_failure(c, w, w->bad, 0, NULL, 0);
                 crawli_emit(c, w, CRAWL_FAILED, NULL, w->bad, 0);
                 continue;
             }
-            if (!db_has_record(c->db, w->key) || db_read_record(c->db, w->key, &rec, NULL) < 0) {
+            struct db_known k;
+            json_t *rec = NULL; /* its text, for the --json line */
+            if (!db_known_get(c->db, w->key, &k) ||
+                (c->lines && db_read_record(c->db, w->key, &rec, NULL) < 0)) {
+                db_known_free(&k);
                 unknown++;
                 check_unfinished(c, w, &isolate);
                 continue;
             }
-            if (!trusted_for(rec, w)) {
+            if (!trusted_for(&k, w)) {
                 /* Another host's unverified record under the hash this
                  * listing claims: believe neither; this one must prove the
                  * hash by reading the whole file. */
                 json_decref(rec);
+                db_known_free(&k);
                 w->must_verify = 1;
                 struct db_failure f;
                 db_failure_get(c->db, w->key, &f);
@@ -211,20 +215,22 @@ void crawli_settle_known(struct crawl *c)
                 db_failure_free(&f);
                 continue;
             }
-            const char *st = json_string_value(json_object_get(rec, "status"));
-            w->known_scanned = st && strcmp(st, "scanned") == 0;
+            w->known_scanned = k.scanned;
             if (c->o->all && !w->known_scanned) {
                 json_decref(rec);
+                db_known_free(&k);
                 unknown++;
                 continue;
             }
             w->known = 1;
-            const char *fk = json_string_value(json_object_get(rec, "inferred_from"));
-            if (!w->known_scanned && fk && !json_object_get(rec, "binaries")) {
+            const char *fk = k.inferred_from;
+            if (rec && !w->known_scanned && fk && !k.lists_binaries) {
                 /* A compact inferred record: its line shows its source's code. */
-                if (!from || strcmp(json_string_value(json_object_get(from, "key")), fk) != 0) {
+                if (!from_key || strcmp(from_key, fk) != 0) {
                     json_decref(from);
+                    free(from_key);
                     from = NULL;
+                    from_key = xstrdup(fk);
                     db_read_record(c->db, fk, &from, NULL);
                 }
                 json_t *line = from ? crawli_inferred_line(rec, from) : json_incref(rec);
@@ -234,21 +240,22 @@ void crawli_settle_known(struct crawl *c)
                 crawli_emit(c, w, CRAWL_KNOWN, rec, NULL, 0);
             }
             if (w->known_scanned && !source)
-                source = json_incref(rec);
+                source = w->key;
             json_decref(rec);
+            db_known_free(&k);
         }
         json_decref(from);
-        if (unknown == 0) {
-            json_decref(source);
+        free(from_key);
+        if (unknown == 0)
             continue;
-        }
-        if (source && !c->o->all)
-            crawli_infer_rest(c, gr, source);
+        json_t *src = NULL; /* the record the others are inferred from */
+        if (source && !c->o->all && db_read_record(c->db, source, &src, NULL) == 0)
+            crawli_infer_rest(c, gr, src);
         else if (isolate)
             c->itasks[c->nitasks++] = g;
         else
             c->tasks[c->ntasks++] = g;
-        json_decref(source);
+        json_decref(src);
     }
 }
 

@@ -80,11 +80,14 @@ json_t *crawli_inferred_line(const json_t *rec, json_t *from)
 void crawli_emit(struct crawl *c, const struct cwheel *w, int status, json_t *rec,
                  const char *error, uint64_t bytes)
 {
-    json_t *line;
-    if (rec) {
+    json_t *line = NULL;
+    if (!c->lines) {
+        /* no line wanted */
+    } else if (rec) {
         line = json_deep_copy(rec);
         if (status == CRAWL_KNOWN)
-            json_object_set(line, "record_status", json_object_get(rec, "status"));
+            json_object_set_new(line, "record_status",
+                                json_string(w->known_scanned ? "scanned" : "inferred"));
     } else {
         line = json_object();
         set_identity(line, w);
@@ -94,8 +97,10 @@ void crawli_emit(struct crawl *c, const struct cwheel *w, int status, json_t *re
         json_object_set_new(line, "binaries", json_array());
     }
     static const char *const names[] = {"scanned", "inferred", "known", "failed"};
-    json_object_set_new(line, "status", json_string(names[status]));
-    json_object_set_new(line, "error", str_or_null(error));
+    if (line) {
+        json_object_set_new(line, "status", json_string(names[status]));
+        json_object_set_new(line, "error", str_or_null(error));
+    }
     struct crawl_event ev = {status, w->filename, w->url, error, bytes, line};
     switch (status) {
     case CRAWL_SCANNED:
@@ -138,7 +143,7 @@ void crawli_infer_rest(struct crawl *c, const struct group *g, json_t *from)
             crawli_emit(c, w, CRAWL_FAILED, NULL, e.msg, 0);
         } else {
             w->known = 1;
-            json_t *line = crawli_inferred_line(rec, from);
+            json_t *line = c->lines ? crawli_inferred_line(rec, from) : NULL;
             crawli_emit(c, w, CRAWL_INFERRED, line, NULL, 0);
             json_decref(line);
         }

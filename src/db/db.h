@@ -118,6 +118,20 @@ int db_each_requirement_list(struct db *db,
 int db_has_version(struct db *db, const char *project, const char *version);
 /* The status of the record of key ("scanned"/"inferred", static), or NULL. */
 const char *db_record_status(struct db *db, const char *key);
+/* What the crawl's plan decides by about a stored record, from its
+ * columns (no record text parsed).  Strings owned, NULL where it has none. */
+struct db_known {
+    int scanned;         /* status "scanned"; else "inferred" */
+    char *url;           /* where it was read (NULL when it names none) */
+    int sha256_verified; /* -1 when not said, else 0 or 1 */
+    char *inferred_from; /* the key of the record it was inferred from */
+    int lists_binaries;  /* it lists its binaries (an inferred record may
+                          * not: its source's stand for it) */
+};
+/* 1 with *k filled when key has a record, else 0 (*k empty).  Free with
+ * db_known_free. */
+int db_known_get(struct db *db, const char *key, struct db_known *k);
+void db_known_free(struct db_known *k);
 /* Reads a record; returns 0 and a new reference, or an error (a missing
  * record is WA_ERR_IO). */
 int db_read_record(struct db *db, const char *key, json_t **rec, struct wa_error *err);

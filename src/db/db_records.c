@@ -299,6 +299,44 @@ const char *db_record_status(struct db *db, const char *key)
     return r;
 }
 
+int db_known_get(struct db *db, const char *key, struct db_known *k)
+{
+    memset(k, 0, sizeof *k);
+    if (!wheelkey_valid(key))
+        return 0;
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = dbi_cached(db, "SELECT status, url, sha256_verified, inferred_from, "
+                                      "code IS NOT NULL FROM wheels WHERE key = ?");
+    int found = 0;
+    if (st) {
+        dbi_bind_text(st, 1, key);
+        if (sqlite3_step(st) == SQLITE_ROW) {
+            found = 1;
+            const char *status = (const char *)sqlite3_column_text(st, 0);
+            k->scanned = status && strcmp(status, "scanned") == 0;
+            k->url = dbi_col_dup(st, 1);
+            k->sha256_verified =
+                sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 2) != 0;
+            k->inferred_from = dbi_col_dup(st, 3);
+            k->lists_binaries = sqlite3_column_int(st, 4);
+        }
+    }
+    dbi_done(st);
+    pthread_mutex_unlock(&db->mu);
+    if (k->url && !*k->url) { /* a record without a URL stores "" */
+        free(k->url);
+        k->url = NULL;
+    }
+    return found;
+}
+
+void db_known_free(struct db_known *k)
+{
+    free(k->url);
+    free(k->inferred_from);
+    memset(k, 0, sizeof *k);
+}
+
 char *db_record_code(struct db *db, const char *key)
 {
     return dbi_get_text(db, "SELECT code FROM wheels WHERE key = ?", key);

@@ -64,6 +64,12 @@ json_t *record_scanned(json_t *o, const char *scan_sha256, const struct record_i
     return o;
 }
 
+unsigned long long record_fetch_bytes(const json_t *rec)
+{
+    json_int_t b = json_integer_value(json_object_get(json_object_get(rec, "fetch"), "bytes"));
+    return b > 0 ? (unsigned long long)b : 0;
+}
+
 json_t *record_inferred(const struct record_identity *id, json_t *from, const char *today)
 {
     json_t *o = json_object();

@@ -100,6 +100,10 @@ void record_set_identity(json_t *o, const struct record_identity *id);
 json_t *record_scanned(json_t *scan, const char *scan_sha256, const struct record_identity *id,
                        const struct record_fetch *f, const char *today);
 
+/* The body bytes a scanned record's wheel cost to read (its "fetch"), 0
+ * when it says none. */
+unsigned long long record_fetch_bytes(const json_t *rec);
+
 /* An inferred wheel's record: its identity, the target unions of the
  * record it was inferred from (`from`, borrowed) and that record's key;
  * the per-binary detail stays in the source record only.  New reference. */
