@@ -20,6 +20,7 @@
 #include "compat.h"
 #include "dbview.h"
 #include "doctor.h"
+#include "doctor_json.h"
 #include "dotver.h"
 #include "tables.h"
 #include "xalloc.h"

@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -506,6 +507,55 @@ static void verify_all(const struct doctor_options *o, const struct dist *ds, si
     free(paths);
     free(labels);
     free(items);
+}
+
+static void unchecked_free(struct doctor_unchecked *u, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(u[i].name);
+        free(u[i].version);
+        free(u[i].site);
+        free(u[i].why);
+    }
+    free(u);
+}
+
+static void judged_free(struct doctor_dist *d)
+{
+    free(d->name);
+    free(d->version);
+    free(d->variant);
+    free(d->site);
+    for (size_t i = 0; i < d->nlibraries; i++)
+        free(d->libraries[i]);
+    free(d->libraries);
+    for (size_t i = 0; i < d->nverdicts; i++) {
+        free(d->verdicts[i].reason);
+        free(d->verdicts[i].min_driver);
+    }
+    free(d->verdicts);
+    free(d->fix.index);
+    free(d->fix.index_url);
+    free(d->fix.version);
+    free(d->fix.driver);
+    if (d->fix.has_build)
+        installcmd_free(&d->fix.commands);
+}
+
+void doctor_result_free(struct doctor_result *r)
+{
+    for (size_t i = 0; i < r->nsite_packages; i++)
+        free(r->site_packages[i]);
+    free(r->site_packages);
+    free(r->platform);
+    for (size_t i = 0; i < r->ndists; i++)
+        judged_free(&r->dists[i]);
+    free(r->dists);
+    unchecked_free(r->without_record, r->nwithout_record);
+    unchecked_free(r->incomplete, r->nincomplete);
+    if (r->verified)
+        verifyrun_result_free(&r->verify);
+    memset(r, 0, sizeof *r);
 }
 
 /* The judged distribution d: its verdict per GPU with the GPU libraries

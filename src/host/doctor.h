@@ -18,7 +18,7 @@
  * for its project, release and the machine's GPUs, as commands that
  * replace the installed build.  Nothing here needs the network.
  *
- * The result is a struct doctor_result; its JSON (doctor_result_json) is a
+ * The result is a struct doctor_result; its JSON (doctor_json.h) is a
  * public interface (`wheelarch doctor --json`, documented in README.md),
  * with "exit": 0 when every
  * distribution with GPU code runs natively on every GPU, 4 when one only
@@ -31,7 +31,6 @@
 #ifndef WHEELARCH_DOCTOR_H
 #define WHEELARCH_DOCTOR_H
 
-#include <jansson.h>
 #include <stddef.h>
 
 #include "dbview.h"
@@ -147,9 +146,6 @@ struct doctor_result {
  * site-packages folder can be read. */
 int doctor_run(const struct doctor_options *o, struct doctor_result *r, struct wa_error *err);
 void doctor_result_free(struct doctor_result *r);
-
-/* The report as `doctor --json` prints it.  New reference. */
-json_t *doctor_result_json(const struct doctor_result *r);
 
 /* The path of one RECORD line ("a/b.so,sha256=...,123", quoted when it
  * holds a comma), or NULL.  Caller frees. */

@@ -1,13 +1,11 @@
 /*
- * doctor_json: the doctor report as `doctor --json` prints it, and its
- * free (doctor.h).
+ * doctor_json: the doctor report as `doctor --json` prints it
+ * (doctor_json.h).
  */
-#include <stdlib.h>
-#include <string.h>
+#include "doctor_json.h"
 
 #include "answer_json.h"
 #include "compat.h"
-#include "doctor.h"
 
 static json_t *unchecked_json(const struct doctor_unchecked *u, size_t n, int with_why)
 {
@@ -124,53 +122,4 @@ json_t *doctor_result_json(const struct doctor_result *r)
     if (out)
         json_object_set_new(out, "verify", verify_json(r));
     return out;
-}
-
-static void unchecked_free(struct doctor_unchecked *u, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        free(u[i].name);
-        free(u[i].version);
-        free(u[i].site);
-        free(u[i].why);
-    }
-    free(u);
-}
-
-static void dist_free(struct doctor_dist *d)
-{
-    free(d->name);
-    free(d->version);
-    free(d->variant);
-    free(d->site);
-    for (size_t i = 0; i < d->nlibraries; i++)
-        free(d->libraries[i]);
-    free(d->libraries);
-    for (size_t i = 0; i < d->nverdicts; i++) {
-        free(d->verdicts[i].reason);
-        free(d->verdicts[i].min_driver);
-    }
-    free(d->verdicts);
-    free(d->fix.index);
-    free(d->fix.index_url);
-    free(d->fix.version);
-    free(d->fix.driver);
-    if (d->fix.has_build)
-        installcmd_free(&d->fix.commands);
-}
-
-void doctor_result_free(struct doctor_result *r)
-{
-    for (size_t i = 0; i < r->nsite_packages; i++)
-        free(r->site_packages[i]);
-    free(r->site_packages);
-    free(r->platform);
-    for (size_t i = 0; i < r->ndists; i++)
-        dist_free(&r->dists[i]);
-    free(r->dists);
-    unchecked_free(r->without_record, r->nwithout_record);
-    unchecked_free(r->incomplete, r->nincomplete);
-    if (r->verified)
-        verifyrun_result_free(&r->verify);
-    memset(r, 0, sizeof *r);
 }
