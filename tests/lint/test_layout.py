@@ -5,7 +5,9 @@ every header that the core includes exists in exactly one folder.  And no
 circles between the files of src/: a file that calls a function of another
 is called by none of the files that one reaches (found from the sources:
 non-static functions defined at the start of a line, names followed by
-"(" elsewhere), so each file can be read after those it uses."""
+"(" elsewhere), so each file can be read after those it uses.  And inside
+each folder the table's order holds: a file calls and includes (from its
+.c) only files listed before it."""
 import collections
 import os
 import re
@@ -97,6 +99,29 @@ for path in sorted(text):
 c.ok(len(text) > 50 and sum(len(v) for v in calls.values()) > 100,
      "the call graph was read (%d files, %d edges)" % (len(text), sum(len(v) for v in calls.values())))
 c.eq(circles, [], "files of src/ that call each other round in a circle")
+
+# ---- inside a folder, each file uses only files listed before it ----------------------
+# docs/layout.md lists each folder's modules lowest first: a file's functions
+# call only functions of files listed before it, and its .c includes only
+# headers of modules listed before it (the folder's context header, such as
+# crawl_impl.h, low in the list; the orchestrator last).
+modules = {}
+for m in re.finditer(r"^\| `(src/[a-z]+)/` \| [^|]+ \| ([^|]+) \|$", doc, re.M):
+    modules[m.group(1)] = re.findall(r"`([a-z0-9_]+)`", m.group(2))
+upward, checked = [], 0
+for path, src in sorted(text.items()):
+    folder, mod = path.rsplit("/", 1)[0], path.rsplit("/", 1)[1][:-2]
+    pos = {m: i for i, m in enumerate(modules.get(folder, []))}
+    if mod not in pos:
+        continue
+    used = {other.rsplit("/", 1)[1][:-2] for other in calls[path] if other.startswith(folder + "/")}
+    used |= {inc for inc in re.findall(r'#include "([a-z0-9_]+)\.h"', src) if inc in pos and inc != mod}
+    for other in sorted(used):
+        checked += 1
+        if pos[other] > pos[mod]:
+            upward.append("%s uses %s, listed after it" % (path, other))
+c.ok(checked > 200, "the uses between files of one folder were read (%d)" % checked)
+c.eq(upward, [], "files that use a file listed after them in docs/layout.md's order")
 
 # ---- the core neither reads the environment nor prints ----------------------------------
 # (the program passes what it takes from the environment; errors are
