@@ -44,23 +44,21 @@ void crawli_record_failure(struct crawl *c, const struct cwheel *w, const char *
 {
     struct db_failure old;
     db_failure_get(c->db, w->key, &old);
-    json_int_t runs = old.runs, stops = old.isolated_stops;
-    db_failure_free(&old);
-    json_t *f = json_object();
-    json_object_set_new(f, "key", json_string(w->key));
-    json_object_set_new(f, "url", json_string(w->url));
-    json_object_set_new(f, "filename", json_string(w->filename));
-    json_object_set_new(f, "error", json_string(msg));
-    json_object_set_new(f, "http_status", status ? json_integer(status) : json_null());
-    json_object_set_new(f, "failed_at", json_string(c->o->today));
-    json_object_set_new(f, "runs", json_integer(runs + 1));
-    json_object_set_new(f, "kind", kind ? json_string(kind) : json_null());
-    json_object_set_new(f, "isolated_stops", json_integer(stops + (stopped ? 1 : 0)));
-    json_object_set_new(f, "wheelarch_version", json_string(WHEELARCH_VERSION));
+    struct db_failure f = {
+        .url = w->url,
+        .filename = w->filename,
+        .error = (char *)msg,
+        .http_status = status,
+        .failed_at = (char *)c->o->today,
+        .kind = (char *)kind,
+        .wheelarch_version = WHEELARCH_VERSION,
+        .runs = old.runs + 1,
+        .isolated_stops = old.isolated_stops + (stopped ? 1 : 0),
+    };
     struct wa_error e;
-    if (db_write_failure(c->db, w->key, f, &e) < 0)
+    if (db_failure_put(c->db, w->key, &f, &e) < 0)
         crawli_warn(c, "%s", e.msg);
-    json_decref(f);
+    db_failure_free(&old);
 }
 
 /* The isolated stops of key so far (0 when none). */
@@ -119,17 +117,15 @@ int crawli_scan_and_store(struct crawl *c, struct http_client *hc, struct cwheel
 
 int crawli_journal_begin(struct crawl *c, const struct cwheel *w, int isolated, struct wa_error *e)
 {
-    json_t *note = json_object();
-    json_object_set_new(note, "key", json_string(w->key));
-    json_object_set_new(note, "url", json_string(w->url));
-    json_object_set_new(note, "filename", json_string(w->filename));
-    json_object_set_new(note, "pid", json_integer((json_int_t)getpid()));
-    json_object_set_new(note, "started", json_string(c->o->today));
-    json_object_set_new(note, "isolated", json_boolean(isolated));
-    json_object_set_new(note, "wheelarch_version", json_string(WHEELARCH_VERSION));
-    int rc = db_journal_begin(c->db, w->key, note, e);
-    json_decref(note);
-    return rc;
+    const struct db_note note = {
+        .url = w->url,
+        .filename = w->filename,
+        .wheelarch_version = WHEELARCH_VERSION,
+        .pid = (long long)getpid(),
+        .started = (char *)c->o->today,
+        .isolated = isolated,
+    };
+    return db_journal_begin(c->db, w->key, &note, e);
 }
 
 /* Stores and reports a wheel's outcome.  Caller holds the lock. */

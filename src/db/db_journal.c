@@ -67,21 +67,50 @@ static json_t *get_json(struct db *db, const char *sql, const char *key)
     return v;
 }
 
-int db_write_failure(struct db *db, const char *key, json_t *f, struct wa_error *err)
+static json_t *str_or_null(const char *s)
 {
-    return put_json(db, "INSERT OR REPLACE INTO failures (key, failure) VALUES (?, ?)",
-                    "DELETE FROM journal WHERE key = ?", key, f, err);
+    return s ? json_string(s) : json_null();
 }
 
-json_t *db_read_failure(struct db *db, const char *key)
+int db_failure_put(struct db *db, const char *key, const struct db_failure *f, struct wa_error *err)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "key", json_string(key));
+    json_object_set_new(o, "url", str_or_null(f->url));
+    json_object_set_new(o, "filename", str_or_null(f->filename));
+    json_object_set_new(o, "error", str_or_null(f->error));
+    json_object_set_new(o, "http_status",
+                        f->http_status ? json_integer(f->http_status) : json_null());
+    json_object_set_new(o, "failed_at", str_or_null(f->failed_at));
+    json_object_set_new(o, "runs", json_integer(f->runs));
+    json_object_set_new(o, "kind", str_or_null(f->kind));
+    json_object_set_new(o, "isolated_stops", json_integer(f->isolated_stops));
+    json_object_set_new(o, "wheelarch_version", str_or_null(f->wheelarch_version));
+    int rc = put_json(db, "INSERT OR REPLACE INTO failures (key, failure) VALUES (?, ?)",
+                      "DELETE FROM journal WHERE key = ?", key, o, err);
+    json_decref(o);
+    return rc;
+}
+
+static json_t *read_failure(struct db *db, const char *key)
 {
     return get_json(db, "SELECT failure FROM failures WHERE key = ?", key);
 }
 
-int db_journal_begin(struct db *db, const char *key, json_t *info, struct wa_error *err)
+int db_journal_begin(struct db *db, const char *key, const struct db_note *n, struct wa_error *err)
 {
-    return put_json(db, "INSERT OR REPLACE INTO journal (key, note) VALUES (?, ?)", NULL, key, info,
-                    err);
+    json_t *o = json_object();
+    json_object_set_new(o, "key", json_string(key));
+    json_object_set_new(o, "url", str_or_null(n->url));
+    json_object_set_new(o, "filename", str_or_null(n->filename));
+    json_object_set_new(o, "pid", json_integer(n->pid));
+    json_object_set_new(o, "started", str_or_null(n->started));
+    json_object_set_new(o, "isolated", json_boolean(n->isolated));
+    json_object_set_new(o, "wheelarch_version", str_or_null(n->wheelarch_version));
+    int rc =
+        put_json(db, "INSERT OR REPLACE INTO journal (key, note) VALUES (?, ?)", NULL, key, o, err);
+    json_decref(o);
+    return rc;
 }
 
 void db_journal_end(struct db *db, const char *key)
@@ -105,7 +134,7 @@ int db_journal_list(struct db *db, char ***keys, size_t *n, struct wa_error *err
     return 0;
 }
 
-json_t *db_journal_read(struct db *db, const char *key)
+static json_t *read_note(struct db *db, const char *key)
 {
     return get_json(db, "SELECT note FROM journal WHERE key = ?", key);
 }
@@ -126,7 +155,7 @@ static long long count_of(json_t *o, const char *k)
 int db_failure_get(struct db *db, const char *key, struct db_failure *f)
 {
     memset(f, 0, sizeof *f);
-    json_t *o = db_read_failure(db, key);
+    json_t *o = read_failure(db, key);
     if (!json_is_object(o)) {
         json_decref(o);
         return 0;
@@ -134,6 +163,8 @@ int db_failure_get(struct db *db, const char *key, struct db_failure *f)
     f->url = str_of(o, "url");
     f->filename = str_of(o, "filename");
     f->error = str_of(o, "error");
+    f->http_status = (long)count_of(o, "http_status");
+    f->failed_at = str_of(o, "failed_at");
     f->kind = str_of(o, "kind");
     f->wheelarch_version = str_of(o, "wheelarch_version");
     f->runs = count_of(o, "runs");
@@ -147,6 +178,7 @@ void db_failure_free(struct db_failure *f)
     free(f->url);
     free(f->filename);
     free(f->error);
+    free(f->failed_at);
     free(f->kind);
     free(f->wheelarch_version);
     memset(f, 0, sizeof *f);
@@ -155,7 +187,7 @@ void db_failure_free(struct db_failure *f)
 int db_note_get(struct db *db, const char *key, struct db_note *n)
 {
     memset(n, 0, sizeof *n);
-    json_t *o = db_journal_read(db, key);
+    json_t *o = read_note(db, key);
     if (!json_is_object(o)) {
         json_decref(o);
         return 0;
@@ -163,6 +195,8 @@ int db_note_get(struct db *db, const char *key, struct db_note *n)
     n->url = str_of(o, "url");
     n->filename = str_of(o, "filename");
     n->wheelarch_version = str_of(o, "wheelarch_version");
+    n->pid = count_of(o, "pid");
+    n->started = str_of(o, "started");
     n->isolated = json_is_true(json_object_get(o, "isolated"));
     json_decref(o);
     return 1;
@@ -173,5 +207,6 @@ void db_note_free(struct db_note *n)
     free(n->url);
     free(n->filename);
     free(n->wheelarch_version);
+    free(n->started);
     memset(n, 0, sizeof *n);
 }

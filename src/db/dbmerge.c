@@ -151,22 +151,24 @@ static int merge_note(void *ud, const char *table, const char *key, const char *
                           "leaves a handful)",
                           DBMERGE_NOTES_MAX);
     else if (!db_has_record(m->db, key)) { /* a recorded wheel's notes are settled */
-        json_t *have = db_read_failure(m->db, key);
-        if (!unfinished_kind(note_str(have, "kind"))) {
+        struct db_failure have;
+        db_failure_get(m->db, key, &have);
+        if (!unfinished_kind(have.kind)) {
             const char *date = note_str(note, failure ? "failed_at" : "started");
-            json_t *f = json_pack(
-                "{s:s, s:s, s:s, s:s, s:n, s:o, s:i, s:s, s:i, s:s}", "key", key, "url", url,
-                "filename", filename, "error",
-                "the scan of this wheel did not finish in the crawl of a merged database; it "
-                "will be retried alone",
-                "http_status", "failed_at",
-                date && recordcheck_date_valid(date) ? json_string(date) : json_null(), "runs", 1,
-                "kind", "unfinished", "isolated_stops", 0, "wheelarch_version", WHEELARCH_VERSION);
-            if ((rc = db_write_failure(m->db, key, f, err)) < 0)
+            const struct db_failure f = {
+                .url = (char *)url,
+                .filename = (char *)filename,
+                .error = "the scan of this wheel did not finish in the crawl of a merged "
+                         "database; it will be retried alone",
+                .failed_at = date && recordcheck_date_valid(date) ? (char *)date : NULL,
+                .kind = "unfinished",
+                .wheelarch_version = WHEELARCH_VERSION,
+                .runs = 1,
+            };
+            if ((rc = db_failure_put(m->db, key, &f, err)) < 0)
                 m->target_failed = 1;
-            json_decref(f);
         }
-        json_decref(have);
+        db_failure_free(&have);
     }
     json_decref(note);
     return rc;

@@ -430,12 +430,28 @@ static void round_trip(void)
     struct db *db = open_db(dir);
     struct wa_error err = {0};
     json_t *rec = load(SCANNED);
-    json_t *note = json_pack("{s:s}", "url", "https://x/y.whl");
-    json_t *fail = json_pack("{s:s}", "error", "HTTP 500");
-    OK(db_journal_begin(db, SCANNED, note, &err) == 0, "journal: %s", err.msg);
-    OK(db_write_failure(db, SCANNED, fail, &err) == 0, "failure: %s", err.msg);
-    OK(db_journal_read(db, SCANNED) == NULL, "a stored failure ends the journal row");
-    OK(db_journal_begin(db, SCANNED, note, &err) == 0, "journal again");
+    const struct db_note note = {
+        .url = "https://x/y.whl", .pid = 42, .started = "2026-12-02", .isolated = 1};
+    const struct db_failure fail = {.error = "HTTP 500",
+                                    .http_status = 500,
+                                    .runs = 2,
+                                    .kind = "sha256",
+                                    .failed_at = "2026-12-02"};
+    struct db_note nb;
+    struct db_failure fb;
+    OK(db_journal_begin(db, SCANNED, &note, &err) == 0, "journal: %s", err.msg);
+    OK(db_note_get(db, SCANNED, &nb) && nb.url && strcmp(nb.url, note.url) == 0 && nb.pid == 42 &&
+           nb.started && strcmp(nb.started, "2026-12-02") == 0 && nb.isolated && !nb.filename,
+       "the note reads back as written");
+    db_note_free(&nb);
+    OK(db_failure_put(db, SCANNED, &fail, &err) == 0, "failure: %s", err.msg);
+    OK(db_failure_get(db, SCANNED, &fb) && fb.error && strcmp(fb.error, "HTTP 500") == 0 &&
+           fb.http_status == 500 && fb.runs == 2 && fb.kind && strcmp(fb.kind, "sha256") == 0 &&
+           fb.failed_at && !fb.url && fb.isolated_stops == 0,
+       "the failure reads back as written");
+    db_failure_free(&fb);
+    OK(!db_note_get(db, SCANNED, &nb), "a stored failure ends the journal row");
+    OK(db_journal_begin(db, SCANNED, &note, &err) == 0, "journal again");
     OK(db_write_record(db, SCANNED, rec, &err) == 0, "write: %s", err.msg);
     json_t *back = NULL;
     OK(db_read_record(db, SCANNED, &back, &err) == 0, "read: %s", err.msg);
@@ -475,8 +491,8 @@ static void round_trip(void)
     OK(db_read_binaries(db, K1, &read, &why, &err) == 0 && why == NULL && read.n == 0,
        "a wheel without rows has no binaries");
     recbinaries_free(&read);
-    OK(db_read_failure(db, SCANNED) == NULL, "the record's transaction removed the failure");
-    OK(db_journal_read(db, SCANNED) == NULL, "and the journal row");
+    OK(!db_failure_get(db, SCANNED, &fb), "the record's transaction removed the failure");
+    OK(!db_note_get(db, SCANNED, &nb), "and the journal row");
     STR_EQ(db_record_status(db, SCANNED), "scanned", "status");
     OK(!db_has_record(db, K1), "an absent key");
     OK(db_read_record(db, "../../etc/passwd", &back, &err) < 0 && back == NULL,
@@ -567,8 +583,6 @@ static void round_trip(void)
     json_decref(rec);
     json_decref(inf);
     json_decref(bad);
-    json_decref(note);
-    json_decref(fail);
     free(dir);
 }
 
