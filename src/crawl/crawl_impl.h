@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "crawl.h"
+#include "crawl_types.h"
 #include "http.h"
 #include "scan.h"
 #include "strmap.h"
