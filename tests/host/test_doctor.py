@@ -399,14 +399,17 @@ for what, where, words in (("crash", "init", ["signal 11", "cuInit"]),
     env = dict(fake, FAKE_CUDA_CC="8.6", FAKE_CUDA_FAULT="%s:%s" % (what, where))
     o, p = doctor("--site-packages", vsite, "--cc", "8.6", "--verify", "--verify-timeout", "2", expect=1, env=env)
     failed = ((o or {}).get("verify") or {}).get("failed") or ""
+    accepted = [words]
     if watest.sanitized(args):
-        # ASan turns the child's SIGSEGV, and LeakSanitizer its exit(0) with
-        # memory still held, into an abort: the same failed check
-        words = ["signal 6" if w in ("signal 11", "exit status 0") and (what == "crash" or where == "load")
-                 else w for w in words]
-        words = [w for w in words if w != "before it finished" or where == "init"]
-    c.ok(all(w in failed for w in words), "a driver that does %s in %s: the check fails and says %s: %r"
-         % (what, where, words, failed))
+        # ASan turns the child's SIGSEGV into an abort, and LeakSanitizer
+        # its exit(0) too when it finds memory no longer reachable (whether
+        # it does depends on what the child holds then): the same failed check
+        accepted.append([w for w in ("signal 6" if w in ("signal 11", "exit status 0") and
+                                     (what == "crash" or where == "load") else w for w in words)
+                         if w != "before it finished" or where == "init"])
+    c.ok(any(all(w in failed for w in ws) for ws in accepted),
+         "a driver that does %s in %s: the check fails and says %s: %r"
+         % (what, where, " or ".join(str(ws) for ws in accepted), failed))
     tv = (by_name(o).get("torch") or {}).get("verify") or {}
     if where == "load":
         c.ok(o["verify"].get("available") and tv.get("failed") == failed,
