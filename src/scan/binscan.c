@@ -15,6 +15,7 @@
  *     up by a substring search that carries across chunk boundaries.
  * binscan_finish then labels each container by the section holding it.
  */
+#include "binscan.h"
 #include "binscan_impl.h"
 
 #include <stdarg.h>

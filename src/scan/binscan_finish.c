@@ -2,6 +2,7 @@
  * binscan_finish: the end of a scan: entries labelled by the section they
  * came from, AMD code objects added, the final checks.
  */
+#include "binscan.h"
 #include "binscan_impl.h"
 
 #include <stdarg.h>

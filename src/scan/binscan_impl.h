@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "binscan.h"
+#include "binscan_types.h"
 #include "codec.h"
 #include "elf.h"
 #include "error.h"

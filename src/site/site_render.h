@@ -14,7 +14,7 @@
 #include "dbview.h"
 #include "error.h"
 #include "outdir.h"
-#include "site.h"
+#include "sitejob.h"
 #include "strbuf.h"
 #include "tmpl.h"
 
