@@ -48,9 +48,6 @@ const char *query_this_platform(void)
     return "linux-x86_64";
 }
 
-const char *query_jetson_url = "https://docs.nvidia.com/deeplearning/frameworks/"
-                               "install-pytorch-jetson-platform/index.html";
-
 int query_applies(uint16_t cc, int tegra, int arm_host, const char *platform)
 {
     if (arm_host && strcmp(platform, "linux-aarch64") != 0)

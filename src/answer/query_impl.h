@@ -19,7 +19,7 @@
 
 #include "answer.h"
 #include "compat.h"
-#include "query.h"
+#include "query_types.h"
 #include "strbuf.h"
 #include "strmap.h"
 
@@ -169,5 +169,8 @@ int qi_newest_with_code(const struct qctx *c, struct choice *a);
 /* python_blocks: qi_python_blocks, made once by the caller. */
 void qi_change_steps(const struct qctx *c, size_t rk, const char *exact, const struct choice *runs,
                      const struct choice *code, int python_blocks, struct answer_result *out);
+
+/* Whether a Tegra part runs an SBSA system (Thor) (query_rows.c). */
+int query_tegra_sbsa(uint16_t cc);
 
 #endif

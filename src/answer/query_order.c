@@ -3,12 +3,14 @@
  * (release newest first, variant, version), with their classes and Python
  * masks, made once for the many queries of a build.
  */
-#include "query_impl.h"
+#include "query_order.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+
+#include "query_impl.h"
 #include "strbuf.h"
 #include "strmap.h"
 #include "xalloc.h"

@@ -441,7 +441,8 @@ void qi_guidance(const struct qctx *c, int tegra, int arm_only, struct answer_gu
               "Jetson's L4T/JetPack; x86_64 and Windows wheels do not apply. Install NVIDIA's "
               "PyTorch for Jetson, built for your JetPack release, and check it with "
               "wheelarch scan before installing";
-    g->url = query_jetson_url;
+    g->url = "https://docs.nvidia.com/deeplearning/frameworks/"
+             "install-pytorch-jetson-platform/index.html";
     const struct tables *t = c->v->t;
     for (size_t i = 0; i < t->njetson && g->njetson < ANSWER_JETSON_MAX; i++)
         if (jetson_runs_on(&t->jetson[i], c->o->cc)) {

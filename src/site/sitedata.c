@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "query.h"
+#include "query_order.h"
 #include "strmap.h"
 #include "version.h"
 #include "xalloc.h"
