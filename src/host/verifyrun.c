@@ -261,7 +261,6 @@ void verifyrun(const struct tables *t, const struct verifyrun_item *items, size_
     out->items = xcalloc(n + 1, sizeof *out->items);
     out->n = n;
     out->failed_item = -1;
-    int have_device = 0;
     int fds[2];
     if (pipe(fds) < 0) {
         out->device.why = xstrdup("cannot make a pipe for the driver's process");
@@ -317,7 +316,6 @@ void verifyrun(const struct tables *t, const struct verifyrun_item *items, size_
                 if (clean_device(json_object_get(o, "device"), &out->device) < 0) {
                     garbled = 1;
                 } else {
-                    have_device = 1;
                     available = out->device.available;
                     item = available ? 0 : (long)n;
                     k = 0;
@@ -427,7 +425,7 @@ void verifyrun(const struct tables *t, const struct verifyrun_item *items, size_
             out->failed_item = item;
         free(what);
     }
-    if (!have_device)
+    if (!out->device.available && !out->device.why) /* no device line came */
         out->device.why = xstrdup(out->failed ? out->failed : "no answer from the driver");
     strbuf_free(&buf);
 }
