@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "jetson.h"
-#include "tables.h"
+#include "tables_releases.h"
 #include "target.h"
 
 static json_t *str_or_null(const char *s)

@@ -9,7 +9,8 @@
 
 #include "answer_json.h"
 #include "xalloc.h"
-#include "tables.h"
+#include "tables_releases.h"
+#include "tables_variants.h"
 #include "wheelmeta.h"
 #include "dotver.h"
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tables.h"
+#include "tables_releases.h"
 static int code_runs(int c)
 {
     return c == COMPAT_NATIVE || c == COMPAT_PTX_JIT;

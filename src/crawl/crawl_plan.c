@@ -21,7 +21,6 @@
 
 #include "db.h"
 #include "strmap.h"
-#include "tables.h"
 #include "variant.h"
 #include "version.h"
 #include "wheelname.h"

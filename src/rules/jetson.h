@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "error.h"
-#include "tables.h"
+#include "tables_types.h"
 
 #define JETSON_MAX_DEVICES 8
 

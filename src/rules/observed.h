@@ -28,7 +28,7 @@
 #include <stddef.h>
 
 #include "error.h"
-#include "tables.h"
+#include "tables_types.h"
 #include "target.h"
 
 struct observed {

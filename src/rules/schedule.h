@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #include "error.h"
-#include "tables.h"
+#include "tables_types.h"
 
 struct schedule {
     char *project;    /* "torch" */

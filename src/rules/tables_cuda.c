@@ -3,6 +3,7 @@
  * compatibility, PTX ISA versions, family-specific targets, and which
  * toolkits compile for which GPU.
  */
+#include "tables_cuda.h"
 #include "tables_impl.h"
 
 #include <ctype.h>

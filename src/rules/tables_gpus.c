@@ -2,6 +2,7 @@
  * tables_gpus: NVIDIA GPUs by name and compute capability (Tegra parts
  * among them) and AMD processors with their feature modes.
  */
+#include "tables_gpus.h"
 #include "tables_impl.h"
 
 #include <ctype.h>

@@ -12,7 +12,8 @@
 #ifndef WHEELARCH_TABLES_IMPL_H
 #define WHEELARCH_TABLES_IMPL_H
 
-#include "tables.h"
+#include "error.h"
+#include "tables_types.h"
 
 int tablesi_parse_cc(const char *s, uint16_t *cc);
 int tablesi_load_gpus(const char *dir, struct tables *t, struct wa_error *err);

@@ -3,6 +3,7 @@
  * variants, the Pythons each release has wheels for, torch's companions and
  * the GPU libraries wheels pin; and the lookups by release.
  */
+#include "tables_releases.h"
 #include "tables_impl.h"
 
 #include <ctype.h>
@@ -13,6 +14,7 @@
 #include "csvfile.h"
 #include "datatable.h"
 #include "strmap.h"
+#include "tables_variants.h"
 #include "xalloc.h"
 
 void tables_parse_arch_list(const char *list, struct target *sass, size_t *nsass, size_t maxs,

@@ -2,11 +2,13 @@
  * tables_variants: variant names ("cu128", "cu12x", "rocm6.4"): which CUDA
  * or ROCm they are built with, and their order.
  */
+#include "tables_variants.h"
+
 #include <ctype.h>
-#include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "schedule.h"
+
 int tables_variant_rocm(const char *variant, struct dotver *rocm)
 {
     if (strncmp(variant, "rocm", 4) != 0 || variant[4] < '0' || variant[4] > '9')

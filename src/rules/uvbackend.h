@@ -14,7 +14,7 @@
 
 #include "dotver.h"
 #include "error.h"
-#include "tables.h"
+#include "tables_types.h"
 
 struct uv_backend_entry {
     int package;   /* 0: a backend (index id), 1: a project uv routes */

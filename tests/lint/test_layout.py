@@ -7,7 +7,7 @@ is called by none of the files that one reaches (found from the sources:
 non-static functions defined at the start of a line, names followed by
 "(" elsewhere), so each file can be read after those it uses.  And inside
 each folder the table's order holds: a file calls and includes (from its
-.c) only files listed before it."""
+.c or its .h) only files listed before it."""
 import collections
 import os
 import re
@@ -120,6 +120,20 @@ for path, src in sorted(text.items()):
         checked += 1
         if pos[other] > pos[mod]:
             upward.append("%s uses %s, listed after it" % (path, other))
+# ... and each header includes only headers of modules listed before it
+# (a family's umbrella header, such as tables.h, is listed after its parts)
+for folder in order:
+    pos = {m: i for i, m in enumerate(modules.get(folder, []))}
+    for f in sorted(os.listdir(os.path.join(ROOT, folder))):
+        mod = f[:-2]
+        if not f.endswith(".h") or mod not in pos:
+            continue
+        src = re.sub(r"/\*.*?\*/|//[^\n]*", "", open(os.path.join(ROOT, folder, f)).read(), flags=re.S)
+        for inc in sorted(set(re.findall(r'#include "([a-z0-9_]+)\.h"', src))):
+            if inc in pos and inc != mod:
+                checked += 1
+                if pos[inc] > pos[mod]:
+                    upward.append("%s/%s includes %s.h, listed after it" % (folder, f, inc))
 c.ok(checked > 200, "the uses between files of one folder were read (%d)" % checked)
 c.eq(upward, [], "files that use a file listed after them in docs/layout.md's order")
 
