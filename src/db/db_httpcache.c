@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "db_impl.h"
+#include "db_httpcache.h"
 #include "xalloc.h"
 
 /* ---- the HTTP cache ----------------------------------------------------- */

@@ -1,14 +1,16 @@
 /*
  * db_impl: what the files of db share.  Not for other modules.  They call
- * downwards only, in this order:
+ * downwards only, in this order (each part's functions for other modules
+ * are in its own header, gathered by db.h):
  *   db.c           opening (guards for databases from elsewhere), closing,
  *                  transactions, the journal's notes
+ *   db_httpcache.c the HTTP cache of index pages
+ *   db_journal.c   failures and the journal of scans in progress
  *   db_schema.c    the schema by version, migrations and their backfills,
  *                  the check of a database from elsewhere
  *   db_records.c   records: their columns, binaries and targets, reading
  *                  and listing them
- *   db_journal.c   failures and the journal of scans in progress
- *   db_httpcache.c the HTTP cache of index pages
+ *   db_indexes.c   the indexes it trusts
  *   db_sql.c       statements, bindings, errors and write transactions
  */
 #ifndef WHEELARCH_DB_IMPL_H
@@ -18,7 +20,8 @@
 #include <pthread.h>
 #include <sqlite3.h>
 
-#include "db.h"
+#include "error.h"
+#include "recbinary.h"
 #include "record.h"
 
 /* "WHLA": tells a wheelarch database from any other SQLite file. */

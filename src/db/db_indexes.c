@@ -10,6 +10,7 @@
  * leaves such a row out (a database older than the table).
  */
 #include "db_impl.h"
+#include "db_indexes.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "db_impl.h"
+#include "db_journal.h"
 #include "jsontext.h"
 #include "wheelkey.h"
 #include "xalloc.h"

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "db_impl.h"
+#include "db_records.h"
+#include "db_indexes.h"
 #include "jsontext.h"
 #include "recbinary.h"
 #include "strbuf.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "db_impl.h"
+#include "db_schema.h"
 #include <stdio.h>
 
 #include "jsontext.h"

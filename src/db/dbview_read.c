@@ -9,7 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "db.h"
+#include "db_indexes.h"
+#include "db_records.h"
 #include "wheelkey.h"
 #include "recordcheck.h"
 #include "recqueue.h"
