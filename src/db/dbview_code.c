@@ -2,6 +2,7 @@
  * dbview_code: a row's GPU code: read from a record's targets and PTX
  * ISAs, or made from PyTorch's declared arch list; and how the two differ.
  */
+#include "dbview_code.h"
 #include "dbview_impl.h"
 
 #include <ctype.h>

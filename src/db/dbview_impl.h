@@ -15,7 +15,7 @@
 #include <jansson.h>
 
 #include "db.h"
-#include "dbview.h"
+#include "dbview_types.h"
 #include "indexurl.h"
 #include "recqueue.h"
 #include "strbuf.h"

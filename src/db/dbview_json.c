@@ -2,7 +2,8 @@
  * dbview_json: the view's rows written as JSON (the feed's row objects and
  * their differences) and the citation of a source.
  */
-#include "dbview_impl.h"
+#include "dbview_json.h"
+#include "dbview_row.h"
 
 #include <ctype.h>
 #include <stdlib.h>

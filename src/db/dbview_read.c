@@ -2,7 +2,9 @@
  * dbview_read: the wheels and builds the database holds, read into the
  * view's rows (ids checked again, strings pooled).
  */
+#include "dbview_code.h"
 #include "dbview_impl.h"
+#include "dbview_row.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -2,6 +2,7 @@
  * dbview_row: a row of the view made, named and compared; a record left
  * out of it, with why.
  */
+#include "dbview_row.h"
 #include "dbview_impl.h"
 
 #include <ctype.h>

@@ -34,6 +34,10 @@
  *                  flags, warnings) bounded, without control characters
  *
  * Fields nothing reads (fetch, sections, error, ...) are not checked.
+ *
+ * recordcheck.h is the whole of it: the checks of a record here, its
+ * limits (recordcheck_limits.h) and the single rules of its values
+ * (recordcheck_rules.h).
  */
 #ifndef WHEELARCH_RECORDCHECK_H
 #define WHEELARCH_RECORDCHECK_H
@@ -42,22 +46,8 @@
 #include <stddef.h>
 
 #include "error.h"
-
-/* The most distinct GPU targets a record may name, in one list and in
- * all its lists together.  A real binary has fewer than 100 (libtorch_cuda
- * about 20; every CUDA and AMD architecture made so far is about 150), so
- * 512 leaves room for years of new ones, while it bounds the work per
- * target that the view and the pages do: a 297 KB wheel of 65,000
- * PTX-only fatbin containers gave a 24 MB record naming 65,000 targets,
- * which took `build` minutes. */
-#define RECORDCHECK_TARGETS_MAX 512
-
-/* The most JSON values (objects, arrays, strings, numbers, literals) a
- * record's text may hold: a real wheel's record holds a few thousand, and
- * a parsed value costs about a hundred bytes, so this bounds the memory a
- * record from elsewhere may take before it is checked (20 million empty
- * objects in a 60 MB line took 4.6 GB). */
-#define RECORDCHECK_VALUES_MAX 1000000
+#include "recordcheck_limits.h"
+#include "recordcheck_rules.h"
 
 /* Checks the text of a record before it is parsed: at most
  * RECORDCHECK_VALUES_MAX values.  Returns 0 or WA_ERR_FORMAT. */
@@ -69,27 +59,5 @@ int recordcheck_text(const char *text, size_t len, struct wa_error *err);
  * `variant "rocm6<b>INJ</b>" is not a variant id`,
  * `binaries[0].targets: "sm_9x" is not a target name`. */
 int recordcheck_validate(const char *key, json_t *rec, struct wa_error *err);
-
-/* The single rules, for callers that hold one value (1 valid, 0 not). */
-int recordcheck_variant_valid(const char *s);
-int recordcheck_project_valid(const char *s); /* a normalized (PEP 503) name */
-int recordcheck_url_valid(const char *s);
-int recordcheck_date_valid(const char *s); /* YYYY-MM-DD */
-
-/* Free text read from elsewhere than a checked record (a column of the
- * database): valid UTF-8 of at most max bytes, without the characters
- * recordcheck refuses in free text (C0 and C1 controls, DEL, U+FFFE,
- * U+FFFF). */
-int recordcheck_line_valid(const char *s, size_t max);
-int recordcheck_codec_valid(const char *s); /* a codec or binary format name */
-int recordcheck_isa_valid(const char *s);   /* a PTX ISA version, "8.8" */
-
-/* The longest member path, and the longest arch-flag string or warning. */
-#define RECORDCHECK_PATH_MAX 4096
-#define RECORDCHECK_TEXT_MAX 65536
-
-/* wa_quote for values from records and file names: C1 control characters
- * (which some terminals act on) become '?' as well.  Returns dst. */
-char *recordcheck_quote(char *dst, size_t n, const char *src, size_t max_src);
 
 #endif

@@ -9,7 +9,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "recordcheck.h"
+#include "error.h"
+#include "recordcheck_limits.h"
 #include "target.h"
 #include "wheelname.h"
 #include "strbuf.h"

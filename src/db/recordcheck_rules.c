@@ -3,6 +3,7 @@
  * names, versions, dates, URLs, targets, limits) and the one-line messages
  * a refused value gets.
  */
+#include "recordcheck_rules.h"
 #include "recordcheck_impl.h"
 
 #include <stdarg.h>

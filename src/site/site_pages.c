@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dbview.h"
+#include "dbview_types.h"
 #include "markdown.h"
 #include "sitedata.h"
 #include "strbuf.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dbview.h"
+#include "dbview_types.h"
 #include "fsutil.h"
 #include "jsontext.h"
 #include "sitedata.h"
