@@ -14,6 +14,8 @@
 #include "sitedata_impl.h"
 #include "strbuf.h"
 #include "xalloc.h"
+#include "sitedata_text.h"
+#include "sitedata_types.h"
 
 static const char schema[] =
     "PRAGMA page_size = 4096;"

@@ -28,6 +28,7 @@
 #include "tables.h"
 #include "tmpl.h"
 #include "xalloc.h"
+#include "sitedata_types.h"
 
 /* Tells the caller's observer that a phase of the build ends (NULL: the
  * build starts); the core itself neither times nor prints. */

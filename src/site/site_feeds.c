@@ -11,11 +11,13 @@
 
 #include "feeddb.h"
 #include "pepvariants.h"
-#include "sitedata.h"
 #include "strbuf.h"
-#include "tmpl.h"
+#include "tmpl_set.h"
 #include "workers.h"
 #include "xalloc.h"
+#include "sitedata_feeds.h"
+#include "sitedata_simple.h"
+#include "sitedata_types.h"
 
 struct pepfile {
     struct ctx *c;

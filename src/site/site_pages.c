@@ -11,10 +11,19 @@
 
 #include "dbview_types.h"
 #include "markdown.h"
-#include "sitedata.h"
 #include "strbuf.h"
 #include "tmpl.h"
 #include "xalloc.h"
+#include "sitedata_changes.h"
+#include "sitedata_device.h"
+#include "sitedata_gpu_page.h"
+#include "sitedata_gpus.h"
+#include "sitedata_home.h"
+#include "sitedata_matrix.h"
+#include "sitedata_release.h"
+#include "sitedata_text.h"
+#include "sitedata_types.h"
+#include "sitedata_wheel.h"
 
 /* Release pages on both threads (struct release_cursor): each page is
  * independent.  A thread takes the next page (its rows: one project and

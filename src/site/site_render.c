@@ -11,11 +11,12 @@
 #include "dbview_types.h"
 #include "fsutil.h"
 #include "jsontext.h"
-#include "sitedata.h"
 #include "strbuf.h"
 #include "tmpl.h"
 #include "version.h"
 #include "xalloc.h"
+#include "sitedata_text.h"
+#include "sitedata_types.h"
 
 /* "../../" for "gpu/x/index.html", "./" for "index.html". */
 char *sitei_root_of(const char *path)

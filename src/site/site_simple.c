@@ -8,10 +8,12 @@
 #include <string.h>
 
 #include "jsontext.h"
-#include "sitedata.h"
 #include "strbuf.h"
 #include "tmpl.h"
 #include "xalloc.h"
+#include "sitedata_simple.h"
+#include "sitedata_text.h"
+#include "sitedata_types.h"
 
 /* The simple indexes' links, made when first listed: per row of
  * d->simple, per wheel, its HTML line and its PEP 691 JSON. */

@@ -3,6 +3,7 @@
  * which the page builders (sitedata_gpus, _home, _releases, _feeds) run.
  * What they share is sitedata_shared's and sitedata_text's.
  */
+#include "sitedata.h"
 #include "sitedata_impl.h"
 
 #include <stdlib.h>
@@ -12,6 +13,10 @@
 #include "strmap.h"
 #include "version.h"
 #include "xalloc.h"
+#include "sitedata_feeds.h"
+#include "sitedata_home.h"
+#include "sitedata_simple.h"
+#include "sitedata_types.h"
 
 /* ---- entry point ----------------------------------------------------------- */
 

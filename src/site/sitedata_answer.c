@@ -17,6 +17,7 @@
 #include "answer.h"
 #include "stack.h"
 #include "tmpl.h"
+#include "sitedata_types.h"
 
 #define IS(want) sitedata_name_is(name, len, want)
 

@@ -2,6 +2,7 @@
  * sitedata_changes: the changes page and its Atom feed: what each release
  * added and dropped, variant by variant, against the one before.
  */
+#include "sitedata_changes.h"
 #include "sitedata_impl.h"
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "strmap.h"
 #include "tmpl.h"
 #include "xalloc.h"
+#include "sitedata_types.h"
 
 /* Appends the targets of a (na of them) that b lacks to *out. */
 static void diff_list(const struct target *a, size_t na, const struct target *b, size_t nb,

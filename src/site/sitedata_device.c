@@ -4,6 +4,7 @@
  * its feed file (api/v1/gpu/<id>.json: its answers, the driver tables per
  * Python and the grid), for the GPUs that share one device code.
  */
+#include "sitedata_device.h"
 #include "sitedata_impl.h"
 
 #include <stdio.h>
@@ -15,6 +16,9 @@
 #include "stack.h"
 #include "tmpl.h"
 #include "xalloc.h"
+#include "sitedata_gpu_page.h"
+#include "sitedata_text.h"
+#include "sitedata_types.h"
 
 const char *sitedata_device_id(const struct sitedata_device *dev)
 {

@@ -2,6 +2,7 @@
  * sitedata_feeds: the feed documents (matrix.json, matrix.csv, index-table.json,
  * variants.json); the simple indexes' data is sitedata_simple's.
  */
+#include "sitedata_feeds.h"
 #include "sitedata_impl.h"
 
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "jsontext.h"
 #include "strmap.h"
 #include "xalloc.h"
+#include "sitedata_types.h"
 
 /* ---- feed documents ----------------------------------------------------- */
 

@@ -7,6 +7,7 @@
  * and null where it had null, so lookups fall through the template's
  * context stack as they did when the page was JSON.
  */
+#include "sitedata_gpu_page.h"
 #include "sitedata_impl.h"
 
 #include <stdlib.h>
@@ -16,6 +17,9 @@
 #include "jetson.h"
 #include "strbuf.h"
 #include "tmpl.h"
+#include "sitedata_gpus.h"
+#include "sitedata_text.h"
+#include "sitedata_types.h"
 /* ---- making the page ---------------------------------------------------------- */
 
 /* An answer's Python versions in words: "3.10 to 3.15 (free-threaded:

@@ -1,6 +1,7 @@
 /*
  * sitedata_gpus: the GPU pages and gpus.json.
  */
+#include "sitedata_gpus.h"
 #include "sitedata_impl.h"
 
 #include <stdlib.h>
@@ -12,6 +13,8 @@
 #include "strmap.h"
 #include "relgrid.h"
 #include "xalloc.h"
+#include "sitedata_text.h"
+#include "sitedata_types.h"
 
 /* ---- GPUs ---------------------------------------------------------------- */
 

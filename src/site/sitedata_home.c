@@ -1,6 +1,7 @@
 /*
  * sitedata_home: the home page.
  */
+#include "sitedata_home.h"
 #include "sitedata_impl.h"
 
 #include <ctype.h>
@@ -12,6 +13,9 @@
 #include "tmpl.h"
 #include "strmap.h"
 #include "xalloc.h"
+#include "sitedata_gpus.h"
+#include "sitedata_text.h"
+#include "sitedata_types.h"
 
 /* ---- the home page ------------------------------------------------------- */
 

@@ -17,7 +17,7 @@
 
 #include "query.h"
 #include "relgrid.h"
-#include "sitedata.h"
+#include "sitedata_types.h"
 
 struct strmap;
 struct record_wheel;
@@ -165,13 +165,12 @@ void sitedata_gpus_free(struct sitedata *d);
  * other name.  And guidance alone, as a value. */
 struct sitedata_gpu_platform;
 struct answer_guidance;
+struct tmpl_value;
 int sitedata_answer_part(const struct sitedata_gpu_platform *x, const char *name, size_t len,
                          struct tmpl_value *out);
 void sitedata_guidance_value(const struct answer_guidance *g, struct tmpl_value *out);
 /* The device of GPU page i (sitedata_gpus.c). */
 const struct sitedata_device *sitedata_gpu_device(const struct sitedata *d, size_t i);
-/* The history's groups ({{#releases}} of gpu_releases). */
-void sitedata_device_history_releases(const struct sitedata_device *dev, struct tmpl_value *out);
 
 void sitedata_build_home(struct sitedata *d);
 void sitedata_build_matrix_page(struct sitedata *d);

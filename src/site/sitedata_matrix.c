@@ -5,6 +5,7 @@
  * against gfx processors, each cell the grid's verdict.  The templates
  * read it through tmpl_types; no JSON tree is built.
  */
+#include "sitedata_matrix.h"
 #include "sitedata_impl.h"
 
 #include <stdlib.h>
@@ -14,6 +15,8 @@
 #include "strmap.h"
 #include "tmpl.h"
 #include "xalloc.h"
+#include "sitedata_text.h"
+#include "sitedata_types.h"
 
 /* ---- making the pages ------------------------------------------------------------ */
 

@@ -6,6 +6,7 @@
  * is missing exactly where the JSON once left the key out, so lookups
  * fall through the template's context stack as they did.
  */
+#include "sitedata_release.h"
 #include "sitedata_impl.h"
 
 #include <stdlib.h>
@@ -17,6 +18,8 @@
 #include "strmap.h"
 #include "tmpl.h"
 #include "xalloc.h"
+#include "sitedata_text.h"
+#include "sitedata_types.h"
 
 /* ---- making the page ---------------------------------------------------------- */
 

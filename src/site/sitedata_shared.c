@@ -12,6 +12,7 @@
 #include "stack.h"
 #include "strmap.h"
 #include "xalloc.h"
+#include "sitedata_types.h"
 
 json_t *sitedata_meta_copy(const struct sitedata *d)
 {

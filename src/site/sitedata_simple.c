@@ -2,6 +2,7 @@
  * sitedata_simple: the data of the GPU-aware simple indexes (simple/<arch>/):
  * which projects and rows each architecture lists, and each row's links.
  */
+#include "sitedata_simple.h"
 #include "sitedata_impl.h"
 
 #include <stdlib.h>
@@ -10,6 +11,8 @@
 #include "strmap.h"
 #include "wheelname.h"
 #include "xalloc.h"
+#include "sitedata_text.h"
+#include "sitedata_types.h"
 
 /* ---- simple indexes ------------------------------------------------------ */
 

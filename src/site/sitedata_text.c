@@ -5,6 +5,7 @@
  * inline script elements.  Helpers of
  * every page builder (sitedata_*.c); they read no site data.
  */
+#include "sitedata_text.h"
 #include "sitedata_impl.h"
 
 #include <ctype.h>

@@ -3,6 +3,7 @@
  * record and its binaries through tmpl_types (no JSON tree is built): the
  * first page kind whose data is its own structs.
  */
+#include "sitedata_wheel.h"
 #include "sitedata_impl.h"
 
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "tmpl.h"
 #include "variant.h"
 #include "xalloc.h"
+#include "sitedata_text.h"
 
 /* A target and its place, for a sort in target order (SASS, then PTX,
  * then gfx, each by architecture): records keep targets by name, where

@@ -492,10 +492,9 @@ int tmpl_render_values(struct tmpl_set *s, const struct tmpl *t, const struct tm
         .set = s,
         .out = out,
         .out_start = out->len,
-        .max_output = s ? s->max_output : TMPL_DEFAULT_MAX_OUTPUT,
-        .max_steps = s ? s->max_steps : TMPL_DEFAULT_MAX_STEPS,
         .err = err,
     };
+    tmpli_set_budget(s, &r.max_output, &r.max_steps);
     r.out_limit = r.out_start +
                   (r.max_output < SIZE_MAX - r.out_start ? r.max_output : SIZE_MAX - r.out_start);
     for (size_t i = 0; i < n; i++)

@@ -37,6 +37,9 @@
  * tmpl_set_free.  Rendering borrows the JSON data and never keeps it.  A set
  * is not thread-safe (rendering may load partials into its cache); use one
  * set per thread.
+ *
+ * tmpl.h is the whole of it: rendering here, compiling in tmpl_compile.h,
+ * sets of templates in tmpl_set.h.
  */
 #ifndef WHEELARCH_TMPL_H
 #define WHEELARCH_TMPL_H
@@ -47,53 +50,12 @@
 
 #include "error.h"
 #include "strbuf.h"
+#include "tmpl_compile.h"
+#include "tmpl_set.h"
 
 #define TMPL_MAX_PARTIAL_DEPTH 64 /* partials inside partials, recursion included */
-#define TMPL_MAX_NESTING 100      /* sections inside sections within one template */
-#define TMPL_MAX_SIZE (64u << 20) /* bytes of template text */
 
-/* Render budget defaults: output bytes and work steps (nodes visited and
- * names looked up) per tmpl_render call. */
-#define TMPL_DEFAULT_MAX_OUTPUT ((size_t)256 << 20)
-#define TMPL_DEFAULT_MAX_STEPS 100000000ul
-
-struct tmpl;     /* a compiled template */
 struct tmpl_set; /* templates and partials sharing a loader and a cache */
-
-/* Supplies the text of the template or partial `name`.  Returns 0 with
- * *text a malloc'd buffer (the set frees it) of *len bytes, or a negative
- * WA_ERR_* code (-1 is WA_ERR_IO) when there is no such template. */
-typedef int (*tmpl_loader)(void *ud, const char *name, char **text, size_t *len);
-
-/* Compiles text[0..len).  On success *out is a new template the caller
- * frees with tmpl_free.  Partial references are resolved when rendering,
- * through the set passed to tmpl_render.  Returns 0, WA_ERR_FORMAT (syntax;
- * the message has line and column) or WA_ERR_LIMIT. */
-int tmpl_compile(const char *text, size_t len, struct tmpl **out, struct wa_error *err);
-
-/* Frees a template from tmpl_compile; NULL does nothing.  Never pass a
- * template that belongs to a set. */
-void tmpl_free(struct tmpl *t);
-
-/* A new empty set whose templates come from loader(ud, name, ...); ud is
- * borrowed and must outlive the set.  Caller frees with tmpl_set_free. */
-struct tmpl_set *tmpl_set_new(tmpl_loader loader, void *ud);
-
-/* Frees the set and every template it holds; NULL does nothing. */
-void tmpl_set_free(struct tmpl_set *s);
-
-/* Sets the budget of each render through s: at most max_output bytes of
- * output and max_steps steps of work; 0 means the default.  Renders
- * without a set use the defaults. */
-void tmpl_set_limits(struct tmpl_set *s, size_t max_output, unsigned long max_steps);
-
-/* The template `name`, loaded and compiled on first use with every partial
- * it refers to (transitively), then cached.  *out belongs to the set.  On
- * failure nothing new stays cached, so a later call tries again.  Returns
- * 0, the loader's code for a template or partial that cannot be loaded
- * (with the position of the partial tag), or tmpl_compile's errors. */
-int tmpl_set_get(struct tmpl_set *s, const char *name, const struct tmpl **out,
-                 struct wa_error *err);
 
 /* ---- typed data ----------------------------------------------------------
  * Besides jansson values (tmpl_render), templates read typed data: a page

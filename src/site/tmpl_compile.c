@@ -3,6 +3,7 @@
  * sections, partials, set delimiters), with line and column in every
  * error.
  */
+#include "tmpl_compile.h"
 #include "tmpl_impl.h"
 
 #include <limits.h>

@@ -1,9 +1,10 @@
 /*
  * tmpl_impl: a compiled template, shared by the files of tmpl.  Not for
  * other modules.  They call downwards only, in this order:
- *   tmpl.c          rendering a template with JSON data
+ *   tmpl.c          rendering a template with JSON or typed data
  *   tmpl_set.c      a set of templates loaded by name, partials linked
  *   tmpl_compile.c  Mustache text compiled into nodes
+ * (each with its own header; tmpl.h gathers them)
  */
 #ifndef WHEELARCH_TMPL_IMPL_H
 #define WHEELARCH_TMPL_IMPL_H
@@ -11,13 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "error.h"
 #include "strbuf.h"
-#include "strmap.h"
-#include "tmpl.h"
+
+struct tmpl_set;
 
 #define DELIM_MAX 16  /* bytes of a custom delimiter */
 #define NAME_SHOWN 80 /* bytes of a name quoted in a message */
-#define GONE SIZE_MAX /* strmap value of a name dropped after a failed load */
 
 enum node_type { N_TEXT, N_VAR, N_RAW, N_SECTION, N_INVERTED, N_PARTIAL };
 
@@ -45,19 +46,11 @@ struct ref {
     const char *from; /* the referencing partial's name, NULL for the top template */
 };
 
-struct tmpl_set {
-    tmpl_loader loader;
-    void *ud;
-    struct entry *e;
-    size_t n, cap;
-    struct strmap *map; /* name -> index in e, or GONE */
-    size_t max_output;
-    unsigned long max_steps;
-};
-
 int tmpli_shown(size_t len);
 int tmpli_syntax(struct wa_error *err, int code, unsigned line, unsigned col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* The budget of a render through s (the defaults when s is NULL). */
+void tmpli_set_budget(const struct tmpl_set *s, size_t *max_output, unsigned long *max_steps);
 int tmpli_set_get(struct tmpl_set *s, const char *name, const struct ref *ref,
                   const struct tmpl **out, struct wa_error *err);
 

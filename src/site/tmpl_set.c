@@ -2,6 +2,8 @@
  * tmpl_set: templates loaded by name through a loader, each once, their
  * partials linked; the limits a set renders with.
  */
+#include "tmpl_set.h"
+#include "tmpl_compile.h"
 #include "tmpl_impl.h"
 
 #include <limits.h>
@@ -14,10 +16,28 @@
 #include "strmap.h"
 #include "xalloc.h"
 
+#define GONE SIZE_MAX /* strmap value of a name dropped after a failed load */
+
 struct entry {
     char *name;
     struct tmpl *t;
 };
+
+struct tmpl_set {
+    tmpl_loader loader;
+    void *ud;
+    struct entry *e;
+    size_t n, cap;
+    struct strmap *map; /* name -> index in e, or GONE */
+    size_t max_output;
+    unsigned long max_steps;
+};
+
+void tmpli_set_budget(const struct tmpl_set *s, size_t *max_output, unsigned long *max_steps)
+{
+    *max_output = s ? s->max_output : TMPL_DEFAULT_MAX_OUTPUT;
+    *max_steps = s ? s->max_steps : TMPL_DEFAULT_MAX_STEPS;
+}
 
 struct tmpl_set *tmpl_set_new(tmpl_loader loader, void *ud)
 {
