@@ -101,6 +101,10 @@ char *crawli_url_host(const char *url);
 int crawli_same_host(const char *a, const char *b);
 void crawli_read_indexes(struct crawl *c, struct http_client *hc);
 void crawli_read_libraries(struct crawl *c, struct http_client *hc);
+/* Checks rec as the record of key (record_of_json) and stores it with its
+ * text (db_write_record): what build would refuse is the wheel's error,
+ * never a record.  Borrows rec. */
+int crawli_store_record(struct crawl *c, const char *key, json_t *rec, struct wa_error *e);
 json_t *crawli_scanned_record(struct crawl *c, const struct cwheel *w, const struct scan_result *r,
                               const struct wheelfetch_stats *st);
 json_t *crawli_inferred_line(const json_t *rec, json_t *from);

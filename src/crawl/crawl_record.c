@@ -50,6 +50,19 @@ static void set_identity(json_t *o, const struct cwheel *w)
     record_set_identity(o, &id);
 }
 
+int crawli_store_record(struct crawl *c, const char *key, json_t *rec, struct wa_error *e)
+{
+    struct record r;
+    int rc = record_of_json(key, rec, &r, e);
+    if (rc < 0)
+        return rc;
+    char *text = record_text(rec);
+    rc = db_write_record(c->db, &r, text, e);
+    free(text);
+    record_free(&r);
+    return rc;
+}
+
 json_t *crawli_scanned_record(struct crawl *c, const struct cwheel *w, const struct scan_result *r,
                               const struct wheelfetch_stats *st)
 {
@@ -138,8 +151,7 @@ void crawli_infer_rest(struct crawl *c, const struct group *g, json_t *from)
             continue;
         json_t *rec = inferred_record(c, w, from);
         struct wa_error e;
-        /* db_write_record checks the record first. */
-        if (db_write_record(c->db, w->key, rec, &e) < 0) {
+        if (crawli_store_record(c, w->key, rec, &e) < 0) {
             crawli_emit(c, w, CRAWL_FAILED, NULL, e.msg, 0);
         } else {
             w->known = 1;

@@ -104,8 +104,8 @@ int crawli_scan_and_store(struct crawl *c, struct http_client *hc, struct cwheel
     if (rc == 0) {
         *rec = crawli_scanned_record(c, w, r, st);
         /* What build would refuse is this wheel's error, never a record:
-         * db_write_record checks the record first. */
-        if (db_write_record(c->db, w->key, *rec, e) < 0) {
+         * crawli_store_record checks the record first. */
+        if (crawli_store_record(c, w->key, *rec, e) < 0) {
             rc = e->code;
             json_decref(*rec);
             *rec = NULL;

@@ -27,8 +27,9 @@
  * migrations, one transaction) and refuses a newer one.
  *
  * A struct db is used by one thread at a time or guarded by the caller;
- * crawl guards it with its own lock.  Records written are checked first
- * (record_of_json): nothing invalid enters the database.
+ * crawl guards it with its own lock.  Records are written as a struct
+ * record, which only record_of_json makes, checking the JSON it comes
+ * from: nothing invalid enters the database.
  *
  * db.h is the whole of it: opening, closing and transactions here, and
  * the parts each in its own header: the schema's version (db_schema.h),

@@ -8,7 +8,6 @@
 #include "db_impl.h"
 #include "db_records.h"
 #include "db_indexes.h"
-#include "jsontext.h"
 #include "recbinary.h"
 #include "strbuf.h"
 #include "target.h"
@@ -417,25 +416,20 @@ int dbi_store_record(struct db *db, const char *key, const struct record *r, con
     return rc;
 }
 
-int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error *err)
+int db_write_record(struct db *db, const struct record *r, const char *text, struct wa_error *err)
 {
+    const char *key = r->key;
     if (!wheelkey_valid(key))
         return dbi_bad_key(key, err);
-    struct record r;
-    int rc = record_of_json(key, rec, &r, err);
-    if (rc < 0)
-        return rc;
-    if (!db_index_trusted(db, r.index, r.index_url)) {
+    if (!db_index_trusted(db, r->index, r->index_url)) {
         char why[900];
-        db_index_untrusted_text(r.index, r.index_url, why, sizeof why);
-        record_free(&r);
+        db_index_untrusted_text(r->index, r->index_url, why, sizeof why);
         return wa_error_set(err, WA_ERR_FORMAT, "%s", why);
     }
-    char *text = jsontext_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS);
     pthread_mutex_lock(&db->mu);
-    rc = dbi_tx_begin(db, err);
+    int rc = dbi_tx_begin(db, err);
     if (rc == 0) {
-        rc = dbi_store_record(db, key, &r, text, err);
+        rc = dbi_store_record(db, key, r, text, err);
         static const char *const clear[] = {"DELETE FROM failures WHERE key = ?",
                                             "DELETE FROM journal WHERE key = ?"};
         for (size_t i = 0; rc == 0 && i < 2; i++) {
@@ -449,8 +443,6 @@ int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error
         rc = dbi_tx_end(db, rc, err);
     }
     pthread_mutex_unlock(&db->mu);
-    free(text);
-    record_free(&r);
     return rc;
 }
 

@@ -12,6 +12,8 @@
 #include "error.h"
 #include "recbinary.h"
 
+struct record;
+
 struct db;
 
 int db_has_record(struct db *db, const char *key);
@@ -49,11 +51,15 @@ int db_read_record(struct db *db, const char *key, json_t **rec, struct wa_error
 int db_read_binaries(struct db *db, const char *key, struct recbinaries *out, const char **why,
                      struct wa_error *err);
 
-/* Checks and stores rec as the record of key, replacing any, and removes
- * the wheel's failure and journal rows, in one transaction.  A record of
- * an index the database does not trust (db_index_trusted) is refused with
- * WA_ERR_FORMAT, naming its index_url. */
-int db_write_record(struct db *db, const char *key, json_t *rec, struct wa_error *err);
+/* Stores r as the record of r->key, replacing any, and removes the
+ * wheel's failure and journal rows, in one transaction.  r is made by
+ * record_of_json, which checked it: the columns and rows written from r
+ * are what every reader reads.  text is the record as it came
+ * (record_text), kept beside them for `db export` and the schema's
+ * backfills.  A record of an index the database does not trust
+ * (db_index_trusted) is refused with WA_ERR_FORMAT, naming its index_url.
+ * Borrows both. */
+int db_write_record(struct db *db, const struct record *r, const char *text, struct wa_error *err);
 /* Number of records. */
 size_t db_count_records(struct db *db);
 /* One row of `wheels` as db_each_wheel hands it out; strings are borrowed

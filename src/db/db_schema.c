@@ -10,7 +10,6 @@
 #include "db_schema.h"
 #include <stdio.h>
 
-#include "jsontext.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -271,7 +270,7 @@ int dbi_refill_derived(struct db *db, struct wa_error *err)
             json_t *rec = rc == 0 && keys[i] && texts[i] ? json_loads(texts[i], 0, NULL) : NULL;
             struct record r;
             if (rec && record_of_json(keys[i], rec, &r, NULL) == 0) {
-                char *text = jsontext_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS);
+                char *text = record_text(rec);
                 rc = dbi_store_record(db, keys[i], &r, text, err);
                 free(text);
                 record_free(&r);

@@ -15,6 +15,7 @@
 #include "strbuf.h"
 #include "version.h"
 #include "wheelname.h"
+#include "record.h"
 #include "recordcheck.h"
 #include "wheelkey.h"
 #include "xalloc.h"
@@ -25,27 +26,29 @@
 static int store(struct db *db, const char *key, json_t *rec, struct dbmerge_stats *st,
                  struct wa_error *err)
 {
+    /* Checked whether it is kept or not: an input with an invalid record
+     * is refused whole, and so is one naming an index this database does
+     * not trust. */
+    struct record r;
+    int rc = record_of_json(key, rec, &r, err);
+    if (rc < 0)
+        return rc;
     const char *have = db_record_status(db, key);
-    const char *incoming = json_string_value(json_object_get(rec, "status"));
-    if (have && !(strcmp(have, "inferred") == 0 && incoming && strcmp(incoming, "scanned") == 0)) {
-        /* Still checked: an input with an invalid record is refused whole,
-         * and so is one naming an index this database does not trust. */
-        int rc = recordcheck_validate(key, rec, err);
-        /* its index as record_of_json takes it: the first of "indexes" */
-        const char *ids = json_string_value(json_array_get(json_object_get(rec, "indexes"), 0));
-        if (!ids)
-            ids = json_string_value(json_object_get(rec, "index"));
-        const char *url = json_string_value(json_object_get(rec, "index_url"));
-        if (rc == 0 && !db_index_trusted(db, ids, url)) {
+    if (have && !(strcmp(have, "inferred") == 0 && r.scanned)) {
+        if (!db_index_trusted(db, r.index, r.index_url)) {
             char why[900];
-            db_index_untrusted_text(ids, url, why, sizeof why);
+            db_index_untrusted_text(r.index, r.index_url, why, sizeof why);
             rc = wa_error_set(err, WA_ERR_FORMAT, "%s", why);
         }
         if (rc == 0)
             st->kept++;
+        record_free(&r);
         return rc;
     }
-    int rc = db_write_record(db, key, rec, err);
+    char *text = record_text(rec);
+    rc = db_write_record(db, &r, text, err);
+    free(text);
+    record_free(&r);
     if (rc == 0) {
         if (have)
             st->replaced++;

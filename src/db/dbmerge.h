@@ -10,8 +10,9 @@
  *   db_export   every record as one JSON line, in key order, for people
  *               who want to diff or grep (db_import reads it back)
  *
- * Records from outside are untrusted: each is checked as db_write_record
- * checks it.  When a key is already stored, the stored record stays, unless
+ * Records from outside are untrusted: each is checked (record_of_json)
+ * and its index must be one the database trusts, whether it is stored or
+ * not.  When a key is already stored, the stored record stays, unless
  * it was inferred and the incoming one was scanned (the wheel was read).
  */
 #ifndef WHEELARCH_DBMERGE_H

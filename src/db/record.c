@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "jsontext.h"
 #include "recordcheck.h"
 #include "scanreport.h"
 #include "strbuf.h"
@@ -266,4 +267,9 @@ int record_of_json(const char *key, json_t *rec, struct record *r, struct wa_err
     json_t *req = json_object_get(rec, "requires_dist");
     r->requires = json_is_array(req) ? joined(req, '\n') : NULL;
     return 0;
+}
+
+char *record_text(json_t *rec)
+{
+    return jsontext_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS);
 }

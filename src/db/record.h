@@ -68,6 +68,10 @@ struct record {
  * Free with record_free. */
 int record_of_json(const char *key, json_t *rec, struct record *r, struct wa_error *err);
 void record_free(struct record *r);
+/* The text a record is kept as (compact, keys sorted): what the database
+ * stores beside its columns (records.record) and `db export` writes back.
+ * Caller frees. */
+char *record_text(json_t *rec);
 
 /* Who a wheel is, as the crawler found it on an index: what every record
  * and every crawl line carries.  Strings are borrowed; NULL where the index

@@ -30,6 +30,21 @@
 #define K2 "2222222222222222222222222222222222222222222222222222222222222222"
 #define K3 "3333333333333333333333333333333333333333333333333333333333333333"
 
+/* A record's JSON stored the way crawl and merge store it: made into a
+ * struct record (record_of_json checks it), kept with its text. */
+static int write_json(struct db *db, const char *key, json_t *rec, struct wa_error *err)
+{
+    struct record r;
+    int rc = record_of_json(key, rec, &r, err);
+    if (rc < 0)
+        return rc;
+    char *text = record_text(rec);
+    rc = db_write_record(db, &r, text, err);
+    free(text);
+    record_free(&r);
+    return rc;
+}
+
 static const char *site_db, *work;
 
 static json_t *load(const char *key)
@@ -452,7 +467,7 @@ static void round_trip(void)
     db_failure_free(&fb);
     OK(!db_note_get(db, SCANNED, &nb), "a stored failure ends the journal row");
     OK(db_journal_begin(db, SCANNED, &note, &err) == 0, "journal again");
-    OK(db_write_record(db, SCANNED, rec, &err) == 0, "write: %s", err.msg);
+    OK(write_json(db, SCANNED, rec, &err) == 0, "write: %s", err.msg);
     json_t *back = NULL;
     OK(db_read_record(db, SCANNED, &back, &err) == 0, "read: %s", err.msg);
     OK(json_equal(rec, back), "the record reads back equal");
@@ -499,11 +514,11 @@ static void round_trip(void)
        "a path is not a key: %s", err.msg);
 
     json_t *inf = load(INFERRED);
-    OK(db_write_record(db, INFERRED, inf, &err) == 0, "write an inferred record: %s", err.msg);
+    OK(write_json(db, INFERRED, inf, &err) == 0, "write an inferred record: %s", err.msg);
     /* Nothing invalid enters. */
     json_t *bad = as(K1, "scanned");
     json_object_set_new(bad, "url", json_string("javascript:alert(1)"));
-    OK(db_write_record(db, K1, bad, &err) < 0 && strstr(err.msg, "url"),
+    OK(write_json(db, K1, bad, &err) < 0 && strstr(err.msg, "url"),
        "an invalid record is refused: %s", err.msg);
     OK(!db_has_record(db, K1), "and not stored");
     INT_EQ(db_count_records(db), 2, "two records");
@@ -528,7 +543,7 @@ static void round_trip(void)
     long long before = 0, after = 0;
     OK(db_state(db, id, &before, &err) == 0 && strlen(id) == 32, "the database's id: %s", id);
     json_t *sib = as(K2, "inferred");
-    OK(db_write_record(db, K2, sib, &err) == 0, "an inferred sibling before it in key order");
+    OK(write_json(db, K2, sib, &err) == 0, "an inferred sibling before it in key order");
     json_decref(sib);
     OK(db_state(db, id, &after, &err) == 0 && after == before + 1, "one change counted");
     db_close(db);
@@ -557,13 +572,13 @@ static void round_trip(void)
     INT_EQ(count(dir, "SELECT count(*) FROM builds"), 1, "a group without wheels has no row");
     free(path);
     db = open_db(dir);
-    OK(db_write_record(db, SCANNED, rec, &err) == 0, "write it back: %s", err.msg);
+    OK(write_json(db, SCANNED, rec, &err) == 0, "write it back: %s", err.msg);
     db_close(db);
 
     /* Rewriting a record replaces its binaries. */
     db = open_db(dir);
     json_object_set_new(rec, "binaries", json_array());
-    OK(db_write_record(db, SCANNED, rec, &err) == 0, "rewrite: %s", err.msg);
+    OK(write_json(db, SCANNED, rec, &err) == 0, "rewrite: %s", err.msg);
     db_close(db);
     INT_EQ(count(dir, "SELECT count(*) FROM binaries WHERE wheel = '" SCANNED "'"), 0,
            "the old binaries rows went with the old record");
@@ -776,7 +791,7 @@ static void migrations_refill(void)
     const char *keys[] = {SCANNED, K1, K2};
     for (size_t i = 0; i < 3; i++) {
         json_t *r = i == 0 ? load(SCANNED) : as(keys[i], i == 1 ? "scanned" : "inferred");
-        OK(db && db_write_record(db, keys[i], r, &err) == 0, "store %zu: %s", i, err.msg);
+        OK(db && write_json(db, keys[i], r, &err) == 0, "store %zu: %s", i, err.msg);
         json_decref(r);
     }
     db_close(db);
@@ -863,7 +878,7 @@ static char *make_db(const char *name, const char *const *keys, const char *cons
     struct wa_error err = {0};
     for (size_t i = 0; i < n; i++) {
         json_t *r = as(keys[i], statuses[i]);
-        OK(db_write_record(db, keys[i], r, &err) == 0, "%s: write %s: %s", name, keys[i], err.msg);
+        OK(write_json(db, keys[i], r, &err) == 0, "%s: write %s: %s", name, keys[i], err.msg);
         json_decref(r);
     }
     db_close(db);
@@ -918,7 +933,7 @@ static void merges(void)
     json_t *r4 = as(k4, "scanned");
     struct db *bdb = NULL;
     OK(db_open_file(bad, 0, &bdb, &err) == 0, "reopen bad");
-    OK(db_write_record(bdb, k4, r4, &err) == 0, "a valid record beside the bad one");
+    OK(write_json(bdb, k4, r4, &err) == 0, "a valid record beside the bad one");
     db_close(bdb);
     json_decref(r4);
     const char *hostile[] = {bad, junk, missing, self};
