@@ -1,10 +1,10 @@
 /*
  * crawl: indexes -> wheels -> groups -> scans on worker threads -> records.
  * crawl_run runs the passes in order; each pass is a file of its own
- * (crawl_impl.h says which).
+ * (crawl_state.h says which).
  */
 #include "crawl.h"
-#include "crawl_impl.h"
+#include "crawl_state.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -3,7 +3,7 @@
  * (conditional requests through the HTTP cache), and the GPU libraries
  * that the crawled wheels pin, listed the same way.
  */
-#include "crawl_impl.h"
+#include "crawl_state.h"
 
 #include <ctype.h>
 #include <errno.h>

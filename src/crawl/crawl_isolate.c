@@ -3,7 +3,7 @@
  * last time is scanned alone in a child process, so that a crash or a
  * hang costs that wheel only; a crash is recorded and not retried.
  */
-#include "crawl_impl.h"
+#include "crawl_state.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -3,7 +3,7 @@
  * what the database already knows, the journal of a run that died, and
  * what `crawl --plan` reports.
  */
-#include "crawl_impl.h"
+#include "crawl_state.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
  * crawl_record: the record of a wheel scanned or inferred, and the line
  * each wheel gets on the observer.
  */
-#include "crawl_impl.h"
+#include "crawl_state.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /*
  * crawl_report: warnings and progress, through the observer.
  */
-#include "crawl_impl.h"
+#include "crawl_state.h"
 
 #include <ctype.h>
 #include <errno.h>

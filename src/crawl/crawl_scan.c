@@ -3,7 +3,7 @@
  * first wheel, stores the record (the journal around it), infers the rest
  * of the group, and records what failed.
  */
-#include "crawl_impl.h"
+#include "crawl_state.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /*
  * crawl_types: what a caller gives a crawl and gets back (crawl.h): its
  * options, the observer of its events and progress, and its summary.  The
- * crawl's own files (crawl_impl.h) share these types without the entry
+ * crawl's own files (crawl_state.h) share these types without the entry
  * points of crawl.h, which call them.
  */
 #ifndef WHEELARCH_CRAWL_TYPES_H

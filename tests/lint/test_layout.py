@@ -104,7 +104,7 @@ c.eq(circles, [], "files of src/ that call each other round in a circle")
 # docs/layout.md lists each folder's modules lowest first: a file's functions
 # call only functions of files listed before it, and its .c includes only
 # headers of modules listed before it (the folder's context header, such as
-# crawl_impl.h, low in the list; the orchestrator last).
+# crawl_state.h, low in the list; the orchestrator last).
 modules = {}
 for m in re.finditer(r"^\| `(src/[a-z]+)/` \| [^|]+ \| ([^|]+) \|$", doc, re.M):
     modules[m.group(1)] = re.findall(r"`([a-z0-9_]+)`", m.group(2))

@@ -1,5 +1,6 @@
 /*
- * crawl_impl: what the files of crawl share.  Not for other modules.  They
+ * crawl_state: the crawl's state (struct crawl, its wheels and groups) and
+ * what the files of crawl share.  Not for other modules.  They
  * call downwards only, in this order:
  *   crawl.c          crawl_run: the passes in order, the summary
  *   crawl_plan.c     the plan: wheels into groups, what is known, the
@@ -13,8 +14,8 @@
  *   crawl_record.c   records and output lines made from a wheel
  *   crawl_report.c   warnings and progress to the observer
  */
-#ifndef WHEELARCH_CRAWL_IMPL_H
-#define WHEELARCH_CRAWL_IMPL_H
+#ifndef WHEELARCH_CRAWL_STATE_H
+#define WHEELARCH_CRAWL_STATE_H
 
 #include <jansson.h>
 #include <pthread.h>
