@@ -2,7 +2,7 @@
  * query: verdicts per variant and a recommendation.
  */
 #include "query.h"
-#include "query_impl.h"
+#include "query_state.h"
 
 #include <stdint.h>
 #include <stdlib.h>

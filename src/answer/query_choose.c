@@ -3,7 +3,7 @@
  * and the choice within a release: which row runs, its pin, its install
  * command and why it was chosen.
  */
-#include "query_impl.h"
+#include "query_state.h"
 
 #include <stdint.h>
 #include <stdlib.h>

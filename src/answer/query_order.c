@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "query_impl.h"
+#include "query_state.h"
 #include "strbuf.h"
 #include "strmap.h"
 #include "xalloc.h"

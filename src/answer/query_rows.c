@@ -3,7 +3,7 @@
  * vendor, and the Pythons its wheels fit (read from their file names);
  * and whether a Tegra device runs an SBSA system.
  */
-#include "query_impl.h"
+#include "query_state.h"
 
 #include <stdint.h>
 #include <stdlib.h>

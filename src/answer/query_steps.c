@@ -3,7 +3,7 @@
  * answer at each driver floor, per Python, plain pip, the last release
  * with native code, a source build, guidance, and what to change.
  */
-#include "query_impl.h"
+#include "query_state.h"
 
 #include <stdint.h>
 #include <stdlib.h>

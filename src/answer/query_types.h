@@ -1,7 +1,7 @@
 /*
  * query_types: what a query is asked (query.h): the GPU, driver, project,
  * release, platform and Python, and what a caller may hand it ready-made.
- * The query's own files (query_impl.h) share these types without the entry
+ * The query's own files (query_state.h) share these types without the entry
  * points of query.h.
  */
 #ifndef WHEELARCH_QUERY_TYPES_H

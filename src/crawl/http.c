@@ -2,7 +2,7 @@
  * http: libcurl GET with retries, streaming bodies to a sink.
  */
 #include "http.h"
-#include "http_impl.h"
+#include "http_state.h"
 
 #include <arpa/inet.h>
 #include <curl/curl.h>

@@ -3,7 +3,7 @@
  * whether to follow (redirects resolved against the URL that sent them),
  * whether and how to retry.  Pure functions of what curl reports.
  */
-#include "http_impl.h"
+#include "http_state.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,10 @@
 /*
  * db: the SQLite database of records, failures, the journal and the HTTP
  * cache: opening it (with the guards a database from elsewhere needs),
- * closing it, transactions.  The rest is in db_*.c (db_impl.h).
+ * closing it, transactions.  The rest is in db_*.c (db_state.h).
  */
 #include "db.h"
-#include "db_impl.h"
+#include "db_state.h"
 
 #include <dirent.h>
 #include <errno.h>

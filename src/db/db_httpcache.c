@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db_impl.h"
+#include "db_state.h"
 #include "db_httpcache.h"
 #include "xalloc.h"
 

@@ -9,7 +9,7 @@
  * neither declared nor registered is refused when written, and a build
  * leaves such a row out (a database older than the table).
  */
-#include "db_impl.h"
+#include "db_state.h"
 #include "db_indexes.h"
 
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db_impl.h"
+#include "db_state.h"
 #include "db_schema.h"
 #include <stdio.h>
 
@@ -235,7 +235,7 @@ int dbi_fill_binaries(struct db *db, struct wa_error *err)
     return rc;
 }
 
-/* Version 11's step (db_impl.h): the records read in key order, a batch at
+/* Version 11's step (db_state.h): the records read in key order, a batch at
  * a time (rows are rewritten behind the reading statement, which SQLite
  * does not promise to leave alone), each stored anew as db_write_record
  * would.  A record that no longer passes the checks (or whose key is not

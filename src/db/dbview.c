@@ -3,7 +3,7 @@
  * variant, platform).
  */
 #include "dbview.h"
-#include "dbview_impl.h"
+#include "dbview_state.h"
 
 #include <ctype.h>
 #include <stdlib.h>

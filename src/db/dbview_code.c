@@ -3,7 +3,7 @@
  * ISAs, or made from PyTorch's declared arch list; and how the two differ.
  */
 #include "dbview_code.h"
-#include "dbview_impl.h"
+#include "dbview_state.h"
 
 #include <ctype.h>
 #include <stdlib.h>

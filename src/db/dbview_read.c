@@ -3,7 +3,7 @@
  * view's rows (ids checked again, strings pooled).
  */
 #include "dbview_code.h"
-#include "dbview_impl.h"
+#include "dbview_state.h"
 #include "dbview_row.h"
 
 #include <ctype.h>

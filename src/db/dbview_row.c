@@ -3,7 +3,7 @@
  * out of it, with why.
  */
 #include "dbview_row.h"
-#include "dbview_impl.h"
+#include "dbview_state.h"
 
 #include <ctype.h>
 #include <stdlib.h>

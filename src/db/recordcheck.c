@@ -8,7 +8,7 @@
  * record holds.
  */
 #include "recordcheck.h"
-#include "recordcheck_impl.h"
+#include "recordcheck_fields.h"
 
 #include <stdarg.h>
 #include <stdint.h>

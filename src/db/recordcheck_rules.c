@@ -4,7 +4,7 @@
  * a refused value gets.
  */
 #include "recordcheck_rules.h"
-#include "recordcheck_impl.h"
+#include "recordcheck_fields.h"
 
 #include <stdarg.h>
 #include <stdint.h>

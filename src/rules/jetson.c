@@ -10,7 +10,7 @@
 #include "csvfile.h"
 #include "datatable.h"
 #include "strbuf.h"
-#include "tables_impl.h"
+#include "tables_load.h"
 #include "xalloc.h"
 
 static const char FILE_NAME[] = "jetson_pytorch.csv";

@@ -1,10 +1,10 @@
 /*
  * tables: the CSV files in data/: loaded in one go and freed (each table's
- * loader is in tables_<part>.c, tables_impl.h says which), and the
+ * loader is in tables_<part>.c, tables_load.h says which), and the
  * variant names' order.
  */
 #include "tables.h"
-#include "tables_impl.h"
+#include "tables_load.h"
 
 #include <ctype.h>
 #include <jansson.h>

@@ -4,7 +4,7 @@
  * toolkits compile for which GPU.
  */
 #include "tables_cuda.h"
-#include "tables_impl.h"
+#include "tables_load.h"
 
 #include <ctype.h>
 #include <jansson.h>

@@ -3,7 +3,7 @@
  * among them) and AMD processors with their feature modes.
  */
 #include "tables_gpus.h"
-#include "tables_impl.h"
+#include "tables_load.h"
 
 #include <ctype.h>
 #include <jansson.h>

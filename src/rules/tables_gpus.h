@@ -2,7 +2,7 @@
  * tables_gpus: lookups over the GPU tables (tables_types.h): which
  * compute capabilities are Tegra parts, AMD processors and the modes an
  * AMD device runs in.  tables_gpus.c also loads NVIDIA's GPUs and AMD's
- * processors (tables_impl.h).
+ * processors (tables_load.h).
  */
 #ifndef WHEELARCH_TABLES_GPUS_H
 #define WHEELARCH_TABLES_GPUS_H

@@ -4,7 +4,7 @@
  * the GPU libraries wheels pin; and the lookups by release.
  */
 #include "tables_releases.h"
-#include "tables_impl.h"
+#include "tables_load.h"
 
 #include <ctype.h>
 #include <jansson.h>

@@ -16,7 +16,7 @@
  * binscan_finish then labels each container by the section holding it.
  */
 #include "binscan.h"
-#include "binscan_impl.h"
+#include "binscan_state.h"
 
 #include <stdarg.h>
 #include <stdio.h>

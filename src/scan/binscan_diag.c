@@ -1,12 +1,12 @@
 /*
  * binscan_diag: a scan's warnings (kept, each once, up to a limit) and
- * its first error.  Called by every part of binscan (binscan_impl.h).
+ * its first error.  Called by every part of binscan (binscan_state.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "binscan_impl.h"
+#include "binscan_state.h"
 #include "warnlist.h"
 void binscan_warnf(struct binscan *bs, const char *fmt, ...)
 {

@@ -3,7 +3,7 @@
  * came from, AMD code objects added, the final checks.
  */
 #include "binscan.h"
-#include "binscan_impl.h"
+#include "binscan_state.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * picked up outside fatbin containers by a substring search that carries
  * across chunk boundaries.
  */
-#include "binscan_impl.h"
+#include "binscan_state.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * binscan_payload: what one fatbin entry holds, read from its first bytes
  * (a PTX header's ISA and target, a cubin's ELF header) within a budget.
  */
-#include "binscan_impl.h"
+#include "binscan_state.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * table), copied as they stream past, and the section labels read from
  * them.
  */
-#include "binscan_impl.h"
+#include "binscan_state.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /*
  * binscan_types: what a binary scan finds (binscan.h): its limits, the
  * formats and classes, and the result (entries, modules, arch flags,
- * warnings).  The scanner's own files (binscan_impl.h) share these types
+ * warnings).  The scanner's own files (binscan_state.h) share these types
  * without the entry points of binscan.h.
  */
 #ifndef WHEELARCH_BINSCAN_TYPES_H

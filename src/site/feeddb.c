@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sitedata_impl.h"
+#include "sitedata_state.h"
 #include "strbuf.h"
 #include "xalloc.h"
 #include "sitedata_text.h"

@@ -4,7 +4,7 @@
  * What they share is sitedata_shared's and sitedata_text's.
  */
 #include "sitedata.h"
-#include "sitedata_impl.h"
+#include "sitedata_state.h"
 
 #include <stdlib.h>
 #include <string.h>

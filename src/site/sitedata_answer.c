@@ -9,7 +9,7 @@
  * where the feed has null, so lookups fall through the template's
  * context stack as they did when the page was JSON.
  */
-#include "sitedata_impl.h"
+#include "sitedata_state.h"
 
 #include <stdlib.h>
 #include <string.h>

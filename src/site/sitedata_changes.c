@@ -3,7 +3,7 @@
  * added and dropped, variant by variant, against the one before.
  */
 #include "sitedata_changes.h"
-#include "sitedata_impl.h"
+#include "sitedata_state.h"
 #include <stdlib.h>
 #include <string.h>
 #include "strbuf.h"

@@ -5,7 +5,7 @@
  * Python and the grid), for the GPUs that share one device code.
  */
 #include "sitedata_device.h"
-#include "sitedata_impl.h"
+#include "sitedata_state.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * variants.json); the simple indexes' data is sitedata_simple's.
  */
 #include "sitedata_feeds.h"
-#include "sitedata_impl.h"
+#include "sitedata_state.h"
 
 #include <stdlib.h>
 #include <string.h>

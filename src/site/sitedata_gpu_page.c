@@ -8,7 +8,7 @@
  * context stack as they did when the page was JSON.
  */
 #include "sitedata_gpu_page.h"
-#include "sitedata_impl.h"
+#include "sitedata_state.h"
 
 #include <stdlib.h>
 #include <string.h>

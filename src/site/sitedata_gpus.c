@@ -2,7 +2,7 @@
  * sitedata_gpus: the GPU pages and gpus.json.
  */
 #include "sitedata_gpus.h"
-#include "sitedata_impl.h"
+#include "sitedata_state.h"
 
 #include <stdlib.h>
 #include <string.h>

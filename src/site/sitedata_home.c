@@ -2,7 +2,7 @@
  * sitedata_home: the home page.
  */
 #include "sitedata_home.h"
-#include "sitedata_impl.h"
+#include "sitedata_state.h"
 
 #include <ctype.h>
 #include <stdio.h>

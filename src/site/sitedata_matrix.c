@@ -6,7 +6,7 @@
  * read it through tmpl_types; no JSON tree is built.
  */
 #include "sitedata_matrix.h"
-#include "sitedata_impl.h"
+#include "sitedata_state.h"
 
 #include <stdlib.h>
 #include <string.h>

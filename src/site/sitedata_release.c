@@ -7,7 +7,7 @@
  * fall through the template's context stack as they did.
  */
 #include "sitedata_release.h"
-#include "sitedata_impl.h"
+#include "sitedata_state.h"
 
 #include <stdlib.h>
 #include <string.h>

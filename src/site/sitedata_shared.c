@@ -3,7 +3,7 @@
  * data they share: the feed's meta, the newest version of each build, a
  * device's answer and its stack, and the answer as the feed writes it.
  */
-#include "sitedata_impl.h"
+#include "sitedata_state.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * which projects and rows each architecture lists, and each row's links.
  */
 #include "sitedata_simple.h"
-#include "sitedata_impl.h"
+#include "sitedata_state.h"
 
 #include <stdlib.h>
 #include <string.h>

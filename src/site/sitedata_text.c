@@ -6,7 +6,7 @@
  * every page builder (sitedata_*.c); they read no site data.
  */
 #include "sitedata_text.h"
-#include "sitedata_impl.h"
+#include "sitedata_state.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * first page kind whose data is its own structs.
  */
 #include "sitedata_wheel.h"
-#include "sitedata_impl.h"
+#include "sitedata_state.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -13,7 +13,7 @@
  * NUL-terminated, ready for json_object_get or a tmpl_type's get.
  */
 #include "tmpl.h"
-#include "tmpl_impl.h"
+#include "tmpl_state.h"
 
 #include <limits.h>
 #include <math.h>

@@ -4,7 +4,7 @@
  * error.
  */
 #include "tmpl_compile.h"
-#include "tmpl_impl.h"
+#include "tmpl_state.h"
 
 #include <limits.h>
 #include <math.h>

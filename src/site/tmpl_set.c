@@ -4,7 +4,7 @@
  */
 #include "tmpl_set.h"
 #include "tmpl_compile.h"
-#include "tmpl_impl.h"
+#include "tmpl_state.h"
 
 #include <limits.h>
 #include <math.h>

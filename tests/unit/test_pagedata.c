@@ -46,7 +46,7 @@
 #include "recbinary.h"
 #include "record.h"
 #include "sitedata.h"
-#include "sitedata_impl.h" /* sitedata_newest_row: the row the changes page compares */
+#include "sitedata_state.h" /* sitedata_newest_row: the row the changes page compares */
 #include "strmap.h"
 #include "tables.h"
 #include "tmpl.h"

@@ -1,5 +1,5 @@
 /*
- * dbview_impl: what the files of dbview share.  Not for other modules.
+ * dbview_state: what the files of dbview share.  Not for other modules.
  * They call downwards only, in this order:
  *   dbview.c       the view's life: building it (declared rows, records,
  *                  nightlies, libraries), sorting, freeing
@@ -9,8 +9,8 @@
  *   dbview_json.c  rows written as JSON for the feed and the pages
  *   dbview_row.c   a row made, named and compared; a record left out
  */
-#ifndef WHEELARCH_DBVIEW_IMPL_H
-#define WHEELARCH_DBVIEW_IMPL_H
+#ifndef WHEELARCH_DBVIEW_STATE_H
+#define WHEELARCH_DBVIEW_STATE_H
 
 #include <jansson.h>
 

@@ -1,10 +1,10 @@
 /*
- * http_impl: what the files of http share.  Not for other modules.
+ * http_state: what the files of http share.  Not for other modules.
  *   http.c         the client: requests, retries, the transfer's callbacks
  *   http_policy.c  URLs of redirects, and what a failure deserves
  */
-#ifndef WHEELARCH_HTTP_IMPL_H
-#define WHEELARCH_HTTP_IMPL_H
+#ifndef WHEELARCH_HTTP_STATE_H
+#define WHEELARCH_HTTP_STATE_H
 
 #include <curl/curl.h>
 

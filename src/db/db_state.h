@@ -1,5 +1,5 @@
 /*
- * db_impl: what the files of db share.  Not for other modules.  They call
+ * db_state: what the files of db share.  Not for other modules.  They call
  * downwards only, in this order (each part's functions for other modules
  * are in its own header, gathered by db.h):
  *   db.c           opening (guards for databases from elsewhere), closing,
@@ -13,8 +13,8 @@
  *   db_indexes.c   the indexes it trusts
  *   db_sql.c       statements, bindings, errors and write transactions
  */
-#ifndef WHEELARCH_DB_IMPL_H
-#define WHEELARCH_DB_IMPL_H
+#ifndef WHEELARCH_DB_STATE_H
+#define WHEELARCH_DB_STATE_H
 
 #include <jansson.h>
 #include <pthread.h>

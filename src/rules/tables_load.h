@@ -1,5 +1,5 @@
 /*
- * tables_impl: what the files of tables share.  Not for other modules.
+ * tables_load: what the files of tables share.  Not for other modules.
  * tables.c loads every table (tables_load) in this order and frees them;
  * each loader is in the file of its tables:
  *   tables_releases.c  declared arch lists, releases, Pythons, companions,
@@ -9,8 +9,8 @@
  *   tables_gpus.c      NVIDIA GPUs (Tegra ones too) and AMD processors
  *   tables_variants.c  variant names: their CUDA or ROCm, their order
  */
-#ifndef WHEELARCH_TABLES_IMPL_H
-#define WHEELARCH_TABLES_IMPL_H
+#ifndef WHEELARCH_TABLES_LOAD_H
+#define WHEELARCH_TABLES_LOAD_H
 
 #include "error.h"
 #include "tables_types.h"

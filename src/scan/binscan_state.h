@@ -1,5 +1,5 @@
 /*
- * binscan_impl: the state of one scan, shared by the files of binscan:
+ * binscan_state: the state of one scan, shared by the files of binscan:
  *   binscan.c           lifecycle and the fatbin walker
  *   binscan_finish.c    the end: entries labelled, AMD code added, checks
  *   binscan_payload.c   what one fatbin entry holds
@@ -8,8 +8,8 @@
  *   binscan_diag.c      warnings and the first error
  * Not for other modules.
  */
-#ifndef WHEELARCH_BINSCAN_IMPL_H
-#define WHEELARCH_BINSCAN_IMPL_H
+#ifndef WHEELARCH_BINSCAN_STATE_H
+#define WHEELARCH_BINSCAN_STATE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,10 +1,10 @@
 /*
- * recordcheck_impl: the single rules recordcheck's field checks are made
+ * recordcheck_fields: the single rules recordcheck's field checks are made
  * of (recordcheck_rules.c), and the messages they write.  Not for other
  * modules.
  */
-#ifndef WHEELARCH_RECORDCHECK_IMPL_H
-#define WHEELARCH_RECORDCHECK_IMPL_H
+#ifndef WHEELARCH_RECORDCHECK_FIELDS_H
+#define WHEELARCH_RECORDCHECK_FIELDS_H
 
 #include <jansson.h>
 #include <stddef.h>

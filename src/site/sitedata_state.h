@@ -1,5 +1,5 @@
 /*
- * sitedata_impl: what the files of sitedata share.  Not for other modules.
+ * sitedata_state: what the files of sitedata share.  Not for other modules.
  * They call downwards only, in this order:
  *   sitedata.c          the entry points: which builder runs when
  *   sitedata_feeds.c, sitedata_simple.c, sitedata_home.c, sitedata_gpu_page.c,
@@ -12,8 +12,8 @@
  *                       the answers per device)
  *   sitedata_text.c     names, paths, ids and links written from data
  */
-#ifndef WHEELARCH_SITEDATA_IMPL_H
-#define WHEELARCH_SITEDATA_IMPL_H
+#ifndef WHEELARCH_SITEDATA_STATE_H
+#define WHEELARCH_SITEDATA_STATE_H
 
 #include "query.h"
 #include "relgrid.h"

@@ -1,13 +1,13 @@
 /*
- * tmpl_impl: a compiled template, shared by the files of tmpl.  Not for
+ * tmpl_state: a compiled template, shared by the files of tmpl.  Not for
  * other modules.  They call downwards only, in this order:
  *   tmpl.c          rendering a template with JSON or typed data
  *   tmpl_set.c      a set of templates loaded by name, partials linked
  *   tmpl_compile.c  Mustache text compiled into nodes
  * (each with its own header; tmpl.h gathers them)
  */
-#ifndef WHEELARCH_TMPL_IMPL_H
-#define WHEELARCH_TMPL_IMPL_H
+#ifndef WHEELARCH_TMPL_STATE_H
+#define WHEELARCH_TMPL_STATE_H
 
 #include <stddef.h>
 #include <stdint.h>

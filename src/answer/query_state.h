@@ -1,5 +1,5 @@
 /*
- * query_impl: what the files of query share.  Not for other modules.  They
+ * query_state: what the files of query share.  Not for other modules.  They
  * call downwards only, in this order:
  *   query.c         query_answer: the questions asked in order; the JSON
  *   query_steps.c   the parts of an answer beside the recommendation: the
@@ -12,8 +12,8 @@
  *                   made once per view
  *   query_rows.c    what a row offers: its vendor, the Pythons its wheels fit
  */
-#ifndef WHEELARCH_QUERY_IMPL_H
-#define WHEELARCH_QUERY_IMPL_H
+#ifndef WHEELARCH_QUERY_STATE_H
+#define WHEELARCH_QUERY_STATE_H
 
 #include <stdint.h>
 
