@@ -13,6 +13,7 @@
 #include "jsontext.h"
 #include "strbuf.h"
 #include "tmpl.h"
+#include "tmpl_json.h"
 #include "version.h"
 #include "xalloc.h"
 #include "sitedata_text.h"
@@ -138,7 +139,7 @@ int sitei_render(struct ctx *c, const char *name, const char *path, json_t *data
 {
     set_common(c, data, path, title, description);
     strbuf_reset(&c->page);
-    int rc = tmpl_render_name(c->tmpls, name, data, &c->page, err);
+    int rc = tmpl_json_render_name(c->tmpls, name, data, &c->page, err);
     return put_rendered(c, name, path, what, rc, err);
 }
 
@@ -150,7 +151,7 @@ int sitei_render_typed(struct ctx *c, const char *name, const char *path,
     json_object_set_new(common, "data_as_of", page_date ? json_string(page_date) : json_null());
     set_common(c, common, path, title, description);
     struct tmpl_value ctx[2];
-    tmpl_value_json(common, &ctx[0]);
+    tmpl_json_value(common, &ctx[0]);
     ctx[1] = *page; /* on top: the page's own fields first */
     const struct tmpl *t;
     strbuf_reset(&c->page);

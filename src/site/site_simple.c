@@ -9,7 +9,7 @@
 
 #include "jsontext.h"
 #include "strbuf.h"
-#include "tmpl.h"
+#include "tmpl_json.h"
 #include "xalloc.h"
 #include "sitedata_simple.h"
 #include "sitedata_text.h"
@@ -154,7 +154,7 @@ int sitei_simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
         json_object_set_new(data, "projects", plinks);
         struct strbuf out = STRBUF_INIT;
         char *path = xasprintf("simple/%s/index.html", an);
-        rc = tmpl_render_name(c->tmpls, "simple_root", data, &out, err);
+        rc = tmpl_json_render_name(c->tmpls, "simple_root", data, &out, err);
         if (rc == 0)
             rc = sitei_put(c, path, out.buf ? out.buf : "", out.len, err);
         free(path);
@@ -206,7 +206,7 @@ int sitei_simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
             strbuf_reset(&out);
             path = xasprintf("simple/%s/%s/index.html", an, seg);
             char *what = xasprintf("the %s index of %s", an, name);
-            rc = tmpl_render_name(c->tmpls, "simple_project", pd, &out, err);
+            rc = tmpl_json_render_name(c->tmpls, "simple_project", pd, &out, err);
             int left_out = 0;
             if (rc == 0) {
                 struct strbuf *page = &c->page;

@@ -10,7 +10,7 @@
  * as if its source had been indented (the spec's reference implementation
  * does exactly that).  Text, names and indentation live in one pool per
  * template; a name is stored as its dot-separated segments, each
- * NUL-terminated, ready for json_object_get or a tmpl_type's get.
+ * NUL-terminated, ready for a tmpl_type's get.
  */
 #include "tmpl.h"
 #include "tmpl_state.h"
@@ -96,45 +96,6 @@ static void push(struct render *r, const struct tmpl_value *v)
 
 /* ---- values ---- */
 
-void tmpl_value_json(json_t *j, struct tmpl_value *out)
-{
-    out->type = NULL;
-    out->p = j;
-    switch (j ? json_typeof(j) : (json_type)-1) {
-    case JSON_OBJECT:
-        out->kind = TMPL_OBJECT;
-        break;
-    case JSON_ARRAY:
-        out->kind = TMPL_ARRAY;
-        break;
-    case JSON_STRING:
-        out->kind = TMPL_STRING;
-        out->s = json_string_value(j);
-        out->n = json_string_length(j);
-        break;
-    case JSON_INTEGER:
-        out->kind = TMPL_INT;
-        out->i = json_integer_value(j);
-        break;
-    case JSON_REAL:
-        out->kind = TMPL_REAL;
-        out->d = json_real_value(j);
-        break;
-    case JSON_TRUE:
-        out->kind = TMPL_TRUE;
-        break;
-    case JSON_FALSE:
-        out->kind = TMPL_FALSE;
-        break;
-    case JSON_NULL:
-        out->kind = TMPL_NULL;
-        break;
-    default:
-        out->kind = TMPL_MISSING;
-        break;
-    }
-}
-
 void tmpl_value_str(const char *s, struct tmpl_value *out)
 {
     out->type = NULL;
@@ -180,25 +141,20 @@ void tmpl_value_typed(int kind, const struct tmpl_type *type, const void *p, siz
 /* The field name[0..len) of an object value (TMPL_MISSING otherwise). */
 static void field(const struct tmpl_value *v, const char *name, size_t len, struct tmpl_value *out)
 {
-    if (v->kind != TMPL_OBJECT)
+    if (v->kind != TMPL_OBJECT || !v->type || !v->type->get)
         out->kind = TMPL_MISSING;
-    else if (v->type)
-        v->type->get(v, name, len, out);
     else
-        tmpl_value_json(json_object_getn((json_t *)v->p, name, len), out);
+        v->type->get(v, name, len, out);
 }
 
 static size_t items(const struct tmpl_value *v)
 {
-    return v->type ? v->type->len(v) : json_array_size((json_t *)v->p);
+    return v->type && v->type->len ? v->type->len(v) : 0;
 }
 
 static void item(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
 {
-    if (v->type)
-        v->type->at(v, i, out);
-    else
-        tmpl_value_json(json_array_get((json_t *)v->p, i), out);
+    v->type->at(v, i, out); /* i < items(v): a type that has items has at */
 }
 
 static void flush_indent(struct render *r)
@@ -306,7 +262,7 @@ static void show_name(const struct tmpl *t, const struct node *n, char *buf, siz
 
 /* Decimal digits of i in buf, 21 bytes at least (snprintf costs more than
  * the rest of an interpolation). */
-static const char *format_integer(json_int_t i, char *buf, size_t *len)
+static const char *format_integer(long long i, char *buf, size_t *len)
 {
     unsigned long long u = i < 0 ? 0ull - (unsigned long long)i : (unsigned long long)i;
     size_t sign = i < 0;
@@ -508,22 +464,6 @@ int tmpl_render_values(struct tmpl_set *s, const struct tmpl *t, const struct tm
             out->buf[out->len] = '\0';
     }
     return rc;
-}
-
-int tmpl_render(struct tmpl_set *s, const struct tmpl *t, json_t *data, struct strbuf *out,
-                struct wa_error *err)
-{
-    struct tmpl_value v;
-    tmpl_value_json(data, &v);
-    return tmpl_render_values(s, t, &v, data ? 1 : 0, out, err);
-}
-
-int tmpl_render_name(struct tmpl_set *s, const char *name, json_t *data, struct strbuf *out,
-                     struct wa_error *err)
-{
-    const struct tmpl *t;
-    int rc = tmpl_set_get(s, name, &t, err);
-    return rc != 0 ? rc : tmpl_render(s, t, data, out, err);
 }
 
 void tmpl_html_escape(struct strbuf *out, const char *s, size_t n)

@@ -1,6 +1,7 @@
 /*
  * tmpl: a logic-less template engine, the Mustache subset the site needs,
- * rendering jansson data or typed data (struct tmpl_type).
+ * rendering typed data (struct tmpl_type): the engine has one data model
+ * and knows no JSON (tmpl_json.h reads jansson values through a type).
  *
  * Supported: {{name}} (HTML-escaped), {{{name}}} and {{& name}} (raw),
  * dotted names and {{.}}, sections {{#name}}...{{/name}}, inverted sections
@@ -34,7 +35,7 @@
  *
  * Ownership: tmpl_compile's template belongs to the caller (tmpl_free);
  * templates returned by tmpl_set_get belong to the set and live until
- * tmpl_set_free.  Rendering borrows the JSON data and never keeps it.  A set
+ * tmpl_set_free.  Rendering borrows the data and never keeps it.  A set
  * is not thread-safe (rendering may load partials into its cache); use one
  * set per thread.
  *
@@ -46,8 +47,6 @@
 
 #include <stddef.h>
 
-#include <jansson.h>
-
 #include "error.h"
 #include "strbuf.h"
 #include "tmpl_compile.h"
@@ -58,10 +57,10 @@
 struct tmpl_set; /* templates and partials sharing a loader and a cache */
 
 /* ---- typed data ----------------------------------------------------------
- * Besides jansson values (tmpl_render), templates read typed data: a page
- * hands its own structs through a struct tmpl_type, whose functions give
- * a field of an object or an item of an array as a struct tmpl_value, so
- * the page's data is never built as a JSON tree (tmpl_render_values). */
+ * Templates read typed data: a page hands its own structs through a
+ * struct tmpl_type, whose functions give a field of an object or an item
+ * of an array as a struct tmpl_value, so the page's data is never built
+ * as a tree (tmpl_render_values). */
 
 enum tmpl_kind {
     TMPL_MISSING, /* no such name: the lookup goes on down the stack */
@@ -90,7 +89,7 @@ struct tmpl_type {
  * (NULL s: the text is in buf, for a short one made on the fly). */
 struct tmpl_value {
     int kind;                     /* enum tmpl_kind */
-    const struct tmpl_type *type; /* objects and arrays: how to read p; NULL: p is a json_t */
+    const struct tmpl_type *type; /* objects and arrays: how to read p */
     const void *p;                /* objects and arrays */
     size_t at;                    /* for the type's use (an item's place) */
     const char *s;                /* TMPL_STRING: the text, n bytes */
@@ -100,10 +99,8 @@ struct tmpl_value {
     char buf[48];
 };
 
-/* Values of each kind.  tmpl_value_json borrows j (NULL: missing);
- * tmpl_value_str borrows s (NULL: null); tmpl_value_strf formats into
- * the value's own buffer (cut to its size). */
-void tmpl_value_json(json_t *j, struct tmpl_value *out);
+/* Values of each kind.  tmpl_value_str borrows s (NULL: null);
+ * tmpl_value_strf formats into the value's own buffer (cut to its size). */
 void tmpl_value_str(const char *s, struct tmpl_value *out);
 void tmpl_value_strf(struct tmpl_value *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -113,23 +110,14 @@ void tmpl_value_typed(int kind, const struct tmpl_type *type, const void *p, siz
                       struct tmpl_value *out);
 
 /* Renders t with the context stack ctx[0..n) (ctx[n - 1] on top: names
- * are looked up from the top down), appending to out; otherwise as
- * tmpl_render. */
-int tmpl_render_values(struct tmpl_set *s, const struct tmpl *t, const struct tmpl_value *ctx,
-                       size_t n, struct strbuf *out, struct wa_error *err);
-
-/* Renders t with `data` as the root context, appending to out.  Partials
- * come from s, which may be NULL when t has no partial tags; templates from
+ * are looked up from the top down), appending to out.  Partials come from
+ * s, which may be NULL when t has no partial tags; templates from
  * tmpl_set_get use the partials of their own set.  On failure out is left
  * as it was.  Returns 0, WA_ERR_FORMAT (an object or array interpolated),
  * WA_ERR_LIMIT (partial depth or render budget), WA_ERR_USAGE (a partial
  * without a set) or a loader's code for a partial that cannot be loaded. */
-int tmpl_render(struct tmpl_set *s, const struct tmpl *t, json_t *data, struct strbuf *out,
-                struct wa_error *err);
-
-/* tmpl_set_get followed by tmpl_render. */
-int tmpl_render_name(struct tmpl_set *s, const char *name, json_t *data, struct strbuf *out,
-                     struct wa_error *err);
+int tmpl_render_values(struct tmpl_set *s, const struct tmpl *t, const struct tmpl_value *ctx,
+                       size_t n, struct strbuf *out, struct wa_error *err);
 
 /* Appends s[0..n) to out with & < > " ' as &amp; &lt; &gt; &quot; &#39;. */
 void tmpl_html_escape(struct strbuf *out, const char *s, size_t n);

@@ -15,6 +15,7 @@
 
 #include "strbuf.h"
 #include "tmpl.h"
+#include "tmpl_json.h"
 
 struct input {
     const char *data;
@@ -63,9 +64,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (tmpl_compile(in.data, size, &t, &err) == 0) {
         struct tmpl_set *s = tmpl_set_new(load, &in);
         tmpl_set_limits(s, 1 << 16, 50000);
-        tmpl_render(s, t, doc, &out, &err);
+        tmpl_json_render(s, t, doc, &out, &err);
         strbuf_reset(&out);
-        tmpl_render_name(s, "self", doc, &out, &err);
+        tmpl_json_render_name(s, "self", doc, &out, &err);
         tmpl_set_free(s);
         tmpl_free(t);
     }

@@ -16,6 +16,7 @@
 #include "harness.h"
 #include "strbuf.h"
 #include "tmpl.h"
+#include "tmpl_json.h"
 
 /* A loader serving the string members of a JSON object, counting calls. */
 struct map_loader {
@@ -54,7 +55,7 @@ static void check(const char *tmpl, const char *data, const char *want)
     json_t *d = data ? parse(data) : NULL;
     int rc = tmpl_compile(tmpl, strlen(tmpl), &t, &err);
     if (rc == 0)
-        rc = tmpl_render(NULL, t, d, &out, &err);
+        rc = tmpl_json_render(NULL, t, d, &out, &err);
     OK(rc == 0, "%s: %s", tmpl, err.msg);
     if (rc == 0)
         STR_EQ(strbuf_str(&out), want, tmpl);
@@ -73,7 +74,7 @@ static void check_error(const char *tmpl, const char *data, int code, const char
     if (rc == 0 && data) {
         json_t *d = parse(data);
         strbuf_adds(&out, "before");
-        rc = tmpl_render(NULL, t, d, &out, &err);
+        rc = tmpl_json_render(NULL, t, d, &out, &err);
         STR_EQ(strbuf_str(&out), "before", "output untouched after an error");
         json_decref(d);
     }
@@ -126,7 +127,7 @@ static void test_values(void)
     struct tmpl *t;
     struct strbuf out = STRBUF_INIT;
     json_t *d = parse("{\"s\": \"a\\u0000<\"}");
-    OK(tmpl_compile("{{s}}", 5, &t, NULL) == 0 && tmpl_render(NULL, t, d, &out, NULL) == 0,
+    OK(tmpl_compile("{{s}}", 5, &t, NULL) == 0 && tmpl_json_render(NULL, t, d, &out, NULL) == 0,
        "NUL in a value");
     OK(out.len == 6 && memcmp(out.buf, "a\0&lt;", 6) == 0, "NUL kept, rest escaped");
     strbuf_free(&out);
@@ -207,7 +208,7 @@ static void render_set(struct tmpl_set *s, const char *name, const char *data, c
     struct strbuf out = STRBUF_INIT;
     struct wa_error err = {0};
     json_t *d = parse(data);
-    int rc = tmpl_render_name(s, name, d, &out, &err);
+    int rc = tmpl_json_render_name(s, name, d, &out, &err);
     OK(rc == 0, "%s: %s", name, err.msg);
     if (rc == 0)
         STR_EQ(strbuf_str(&out), want, name);
@@ -223,7 +224,7 @@ static void set_error(struct tmpl_set *s, const char *name, int code, const char
     if (rc == 0) {
         struct strbuf out = STRBUF_INIT;
         json_t *d = json_object();
-        rc = tmpl_render(s, t, d, &out, &err);
+        rc = tmpl_json_render(s, t, d, &out, &err);
         OK(out.len == 0, "no output after an error");
         strbuf_free(&out);
         json_decref(d);
@@ -285,10 +286,10 @@ static void test_partials(void)
     struct wa_error err = {0};
     json_t *d = parse("{\"name\": \"n\"}");
     OK(tmpl_compile("({{>row}})({{>absent}})", 23, &t, NULL) == 0, "compile with partials");
-    INT_EQ(tmpl_render(s, t, d, &out, &err), WA_ERR_IO, "unknown partial while rendering");
+    INT_EQ(tmpl_json_render(s, t, d, &out, &err), WA_ERR_IO, "unknown partial while rendering");
     STR_EQ(err.msg, "line 1 column 12: cannot load partial 'absent'", "message");
     tmpl_free(t);
-    OK(tmpl_compile("({{>row}})", 10, &t, NULL) == 0 && tmpl_render(s, t, d, &out, &err) == 0,
+    OK(tmpl_compile("({{>row}})", 10, &t, NULL) == 0 && tmpl_json_render(s, t, d, &out, &err) == 0,
        "render through the set: %s", err.msg);
     STR_EQ(strbuf_str(&out), "(<li>n</li>\n)", "partial of a standalone template");
     tmpl_free(t);
@@ -313,19 +314,19 @@ static void test_limits(void)
     struct strbuf out = STRBUF_INIT;
     struct wa_error err = {0};
     json_t *d = parse(data);
-    INT_EQ(tmpl_render_name(s, "wide", d, &out, &err), 0, "default budget");
+    INT_EQ(tmpl_json_render_name(s, "wide", d, &out, &err), 0, "default budget");
     INT_EQ(out.len, 100000, "10^4 times 10 bytes");
     strbuf_reset(&out);
     tmpl_set_limits(s, 1000, 0);
-    INT_EQ(tmpl_render_name(s, "wide", d, &out, &err), WA_ERR_LIMIT, "output budget");
+    INT_EQ(tmpl_json_render_name(s, "wide", d, &out, &err), WA_ERR_LIMIT, "output budget");
     STR_EQ(err.msg, "line 1 column 25: output larger than 1000 bytes", "output budget message");
-    INT_EQ(tmpl_render_name(s, "indent", d, &out, &err), 0, "small output fits");
+    INT_EQ(tmpl_json_render_name(s, "indent", d, &out, &err), 0, "small output fits");
     tmpl_set_limits(s, 0, 5000);
-    INT_EQ(tmpl_render_name(s, "busy", d, &out, &err), WA_ERR_LIMIT, "step budget");
+    INT_EQ(tmpl_json_render_name(s, "busy", d, &out, &err), WA_ERR_LIMIT, "step budget");
     OK(strstr(err.msg, "render budget of 5000 steps exceeded") != NULL, "%s", err.msg);
     tmpl_set_limits(s, 0, 0);
     strbuf_reset(&out);
-    INT_EQ(tmpl_render_name(s, "busy", d, &out, &err), 0, "default budget");
+    INT_EQ(tmpl_json_render_name(s, "busy", d, &out, &err), 0, "default budget");
     strbuf_free(&out);
     json_decref(d);
     tmpl_set_free(s);
@@ -438,9 +439,9 @@ static int spec_case(const char *file, json_t *c)
         if (pass == 0) {
             rc = tmpl_compile(tmpl, strlen(tmpl), &t, &err);
             if (rc == 0)
-                rc = tmpl_render(s, t, data, &out, &err);
+                rc = tmpl_json_render(s, t, data, &out, &err);
         } else {
-            rc = tmpl_render_name(s, SPEC_MAIN, data, &out, &err);
+            rc = tmpl_json_render_name(s, SPEC_MAIN, data, &out, &err);
         }
         OK(rc == 0, "%s: %s (%s): %s", file, name, pass ? "by name" : "compiled", err.msg);
         if (rc == 0)
@@ -575,10 +576,10 @@ static void test_typed(void)
             OK(tmpl_compile(tmpls[t], strlen(tmpls[t]), &tp, &err) == 0, "%s", err.msg);
             struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
             struct tmpl_value ctx[2];
-            tmpl_value_json(site, &ctx[0]);
+            tmpl_json_value(site, &ctx[0]);
             tmpl_value_typed(TMPL_OBJECT, &person_type, p, 0, &ctx[1]);
             OK(tmpl_render_values(NULL, tp, ctx, 2, &a, &err) == 0, "typed: %s", err.msg);
-            tmpl_value_json(j, &ctx[1]);
+            tmpl_json_value(j, &ctx[1]);
             OK(tmpl_render_values(NULL, tp, ctx, 2, &b, &err) == 0, "JSON: %s", err.msg);
             STR_EQ(strbuf_str(&a), strbuf_str(&b), tmpls[t]);
             strbuf_free(&a);
