@@ -71,49 +71,140 @@ int sitei_put_json(struct ctx *c, const char *path, json_t *v, struct wa_error *
     return rc;
 }
 
-/* Renders template `name` with data (the common fields are set on it).
- * what: NULL for a page at a fixed path, where a second write is a bug;
- * else the page's path was made from data and put_page writes it. */
-/* Sets on data the fields every page has (root, title, description
- * unless the page has its own, canonical URL, dates, generator). */
-static void set_common(struct ctx *c, json_t *data, const char *path, const char *title,
-                       const char *description)
+/* The fields every page has (root, title, description, canonical URL,
+ * dates, generator), below the page's own data on its context stack: a
+ * page that has a field of its own (a GPU page's one-line description, a
+ * page's own date) is read first.  Strings are NULL where a field is
+ * absent; the title and description only when UTF-8. */
+struct page_common {
+    const struct ctx *c;
+    char *root; /* "../../" */
+    const char *title, *description;
+    char *canonical;        /* with --base-url */
+    const char *data_as_of; /* the page's date as it stands on the stack: NULL is null */
+};
+
+#define COMMON(v) ((const struct page_common *)(v)->p)
+
+static void common_str(const char *s, struct tmpl_value *out)
 {
-    char *root = sitei_root_of(path);
-    json_object_set_new(data, "root", json_string(root));
-    free(root);
-    json_object_set_new(data, "title", json_string(title));
-    /* a page may carry its own one-line answer (GPU pages do) */
-    if (!json_is_string(json_object_get(data, "description")))
-        json_object_set_new(data, "description", json_string(description));
+    if (s)
+        tmpl_value_str(s, out);
+    else
+        out->kind = TMPL_MISSING;
+}
+
+static void common_root(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(COMMON(v)->root, out);
+}
+
+static void common_title(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    common_str(COMMON(v)->title, out);
+}
+
+static void common_description(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    common_str(COMMON(v)->description, out);
+}
+
+static void common_canonical(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    common_str(COMMON(v)->canonical, out);
+}
+
+static void common_data_as_of(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(COMMON(v)->data_as_of, out);
+}
+
+/* a page's own date (a wheel page's: the day it was read) says wheels
+ * were read as much as the site's */
+static void common_wheels_read(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_bool(COMMON(v)->data_as_of != NULL, out);
+}
+
+static void common_checked_on(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(COMMON(v)->c->checked_on ? COMMON(v)->c->checked_on : "", out);
+}
+
+static void common_freshness(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    common_str(COMMON(v)->c->freshness, out);
+}
+
+static void common_freshness_brief(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    common_str(COMMON(v)->c->freshness_brief, out);
+}
+
+static void common_data_through(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    common_str(COMMON(v)->c->data_through, out);
+}
+
+static void common_generator(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    (void)v;
+    tmpl_value_str("wheelarch " WHEELARCH_VERSION, out);
+}
+
+static void common_api_version(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    (void)v;
+    tmpl_value_str(SITE_API_VERSION, out);
+}
+
+static const struct tmpl_field common_fields[] = {
+    {"root", common_root},
+    {"title", common_title},
+    {"description", common_description},
+    {"canonical", common_canonical},
+    {"data_as_of", common_data_as_of},
+    {"wheels_read", common_wheels_read},
+    {"checked_on", common_checked_on},
+    {"freshness", common_freshness},
+    {"freshness_brief", common_freshness_brief},
+    {"data_through", common_data_through},
+    {"generator", common_generator},
+    {"api_version", common_api_version},
+};
+
+static void common_get(const struct tmpl_value *v, const char *name, size_t len,
+                       struct tmpl_value *out)
+{
+    tmpl_fields_get(common_fields, sizeof common_fields / sizeof *common_fields, v, name, len, out);
+}
+
+static const struct tmpl_type common_type = {common_get, NULL, NULL};
+
+static void common_make(const struct ctx *c, struct page_common *p, const char *path,
+                        const char *title, const char *description, const char *data_as_of)
+{
+    p->c = c;
+    p->root = sitei_root_of(path);
+    p->title = title && strbuf_utf8_valid(title) ? title : NULL;
+    p->description = description && strbuf_utf8_valid(description) ? description : NULL;
+    p->canonical = NULL;
     if (c->base_url[0]) {
         const char *slash = strrchr(path, '/');
         char *dir = slash ? xstrndup(path, (size_t)(slash - path + 1)) : xstrdup("");
         char *canon = xasprintf("%s/%s", c->base_url,
                                 strcmp(slash ? slash + 1 : path, "index.html") == 0 ? dir : path);
-        char *href = sitedata_href(canon); /* --base-url is percent-encoded like any URL */
-        if (href)
-            json_object_set_new(data, "canonical", json_string(href));
-        free(href);
+        p->canonical = sitedata_href(canon); /* --base-url is percent-encoded like any URL */
         free(canon);
         free(dir);
     }
-    if (!json_object_get(data, "data_as_of"))
-        json_object_set_new(data, "data_as_of",
-                            c->data_as_of ? json_string(c->data_as_of) : json_null());
-    /* a page's own date (a wheel page's: the day it was read) says wheels
-     * were read as much as the site's */
-    json_object_set_new(data, "wheels_read",
-                        json_boolean(json_is_string(json_object_get(data, "data_as_of"))));
-    json_object_set_new(data, "checked_on", json_string(c->checked_on ? c->checked_on : ""));
-    if (c->freshness)
-        json_object_set_new(data, "freshness", json_string(c->freshness));
-    if (c->freshness_brief)
-        json_object_set_new(data, "freshness_brief", json_string(c->freshness_brief));
-    if (c->data_through)
-        json_object_set_new(data, "data_through", json_string(c->data_through));
-    json_object_set_new(data, "generator", json_string("wheelarch " WHEELARCH_VERSION));
-    json_object_set_new(data, "api_version", json_string(SITE_API_VERSION));
+    p->data_as_of = data_as_of;
+}
+
+static void common_free(struct page_common *p)
+{
+    free(p->root);
+    free(p->canonical);
 }
 
 /* Writes the page rendered into c->page (see sitei_render). */
@@ -134,24 +225,18 @@ static int put_rendered(struct ctx *c, const char *name, const char *path, const
     return rc;
 }
 
-int sitei_render(struct ctx *c, const char *name, const char *path, json_t *data, const char *title,
-                 const char *description, const char *what, struct wa_error *err)
+/* Renders template `name` with page (on top of the common fields) and
+ * writes it: what NULL for a page at a fixed path, where a second write
+ * is a bug; else the page's path was made from data and put_page writes
+ * it. */
+static int render(struct ctx *c, const char *name, const char *path, const struct tmpl_value *page,
+                  const char *data_as_of, const char *title, const char *description,
+                  const char *what, struct wa_error *err)
 {
-    set_common(c, data, path, title, description);
-    strbuf_reset(&c->page);
-    int rc = tmpl_json_render_name(c->tmpls, name, data, &c->page, err);
-    return put_rendered(c, name, path, what, rc, err);
-}
-
-int sitei_render_typed(struct ctx *c, const char *name, const char *path,
-                       const struct tmpl_value *page, const char *page_date, const char *title,
-                       const char *description, const char *what, struct wa_error *err)
-{
-    json_t *common = json_object();
-    json_object_set_new(common, "data_as_of", page_date ? json_string(page_date) : json_null());
-    set_common(c, common, path, title, description);
+    struct page_common common;
+    common_make(c, &common, path, title, description, data_as_of);
     struct tmpl_value ctx[2];
-    tmpl_json_value(common, &ctx[0]);
+    tmpl_value_typed(TMPL_OBJECT, &common_type, &common, 0, &ctx[0]);
     ctx[1] = *page; /* on top: the page's own fields first */
     const struct tmpl *t;
     strbuf_reset(&c->page);
@@ -159,8 +244,26 @@ int sitei_render_typed(struct ctx *c, const char *name, const char *path,
     if (rc == 0)
         rc = tmpl_render_values(c->tmpls, t, ctx, 2, &c->page, err);
     rc = put_rendered(c, name, path, what, rc, err);
-    json_decref(common);
+    common_free(&common);
     return rc;
+}
+
+int sitei_render(struct ctx *c, const char *name, const char *path, json_t *data, const char *title,
+                 const char *description, const char *what, struct wa_error *err)
+{
+    struct tmpl_value page;
+    tmpl_json_value(data, &page);
+    /* the page's own date, if it has one, else the site's */
+    json_t *own = json_object_get(data, "data_as_of");
+    const char *date = own ? json_string_value(own) : c->data_as_of;
+    return render(c, name, path, &page, date, title, description, what, err);
+}
+
+int sitei_render_typed(struct ctx *c, const char *name, const char *path,
+                       const struct tmpl_value *page, const char *page_date, const char *title,
+                       const char *description, const char *what, struct wa_error *err)
+{
+    return render(c, name, path, page, page_date, title, description, what, err);
 }
 
 /* The context of a second thread: the same output and options, its own

@@ -138,6 +138,17 @@ void tmpl_value_typed(int kind, const struct tmpl_type *type, const void *p, siz
     out->at = at;
 }
 
+void tmpl_fields_get(const struct tmpl_field *f, size_t n, const struct tmpl_value *v,
+                     const char *name, size_t len, struct tmpl_value *out)
+{
+    out->kind = TMPL_MISSING;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(f[i].name, name, len) == 0 && f[i].name[len] == '\0') {
+            f[i].get(v, out);
+            return;
+        }
+}
+
 /* The field name[0..len) of an object value (TMPL_MISSING otherwise). */
 static void field(const struct tmpl_value *v, const char *name, size_t len, struct tmpl_value *out)
 {

@@ -99,6 +99,19 @@ struct tmpl_value {
     char buf[48];
 };
 
+/* An object's fields declared as a table: each row a name and how to get
+ * that field of v into *out (TMPL_MISSING when v has none now).  A type's
+ * get can then be tmpl_fields_get over its table: the page's schema reads
+ * as the table. */
+struct tmpl_field {
+    const char *name;
+    void (*get)(const struct tmpl_value *v, struct tmpl_value *out);
+};
+/* The field name[0..len) of v through the table f[0..n) (rows in any
+ * order; the first of a name counts), TMPL_MISSING when no row has it. */
+void tmpl_fields_get(const struct tmpl_field *f, size_t n, const struct tmpl_value *v,
+                     const char *name, size_t len, struct tmpl_value *out);
+
 /* Values of each kind.  tmpl_value_str borrows s (NULL: null);
  * tmpl_value_strf formats into the value's own buffer (cut to its size). */
 void tmpl_value_str(const char *s, struct tmpl_value *out);
