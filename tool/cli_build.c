@@ -1,6 +1,7 @@
 /*
  * cli_build: `wheelarch build` — render the database into a static site.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,9 @@
 #include "lockfile.h"
 #include "paths.h"
 #include "site.h"
+#include "strbuf.h"
+#include "strmap.h"
+#include "xalloc.h"
 /* WHEELARCH_TIMING=1: how long each phase of the build took and the memory
  * resident after it, on stderr (bench/build.sh reads these lines). */
 static void print_phase(void *ud, const char *name)
@@ -31,6 +35,66 @@ static void print_phase(void *ud, const char *name)
                 (double)(now.tv_sec - last->tv_sec) + (double)(now.tv_nsec - last->tv_nsec) / 1e9,
                 rss * (sysconf(_SC_PAGESIZE) / 1024) / 1024);
     *last = now;
+}
+
+/* WHEELARCH_TEMPLATE_NAMES=FILE: every (template, name) the build's
+ * templates looked up, and whether some page's data had it, written to
+ * FILE as "template<TAB>name<TAB>1|0" lines, sorted (tests hold every
+ * {{name}} of the templates to the data: tests/site/test_site.py). */
+struct names_seen {
+    pthread_mutex_t mu;
+    struct strmap *index; /* "template\tname" -> place in keys */
+    char **keys;
+    int *found;
+    size_t n, cap, capf;
+};
+
+static void note_name(void *ud, const char *tmpl, const char *name, int found)
+{
+    struct names_seen *s = ud;
+    struct strbuf k = STRBUF_INIT;
+    strbuf_set_joined(&k, '\t', tmpl, name, (const char *)NULL);
+    pthread_mutex_lock(&s->mu);
+    size_t at;
+    if (!strmap_get(s->index, strbuf_str(&k), &at)) {
+        at = s->n++;
+        s->keys = xgrow(s->keys, &s->cap, s->n, sizeof *s->keys);
+        s->found = xgrow(s->found, &s->capf, s->n, sizeof *s->found);
+        s->keys[at] = strbuf_detach(&k, NULL);
+        s->found[at] = 0;
+        strmap_put(s->index, s->keys[at], at);
+    }
+    s->found[at] |= found;
+    pthread_mutex_unlock(&s->mu);
+    strbuf_free(&k);
+}
+
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void names_write(struct names_seen *s, const char *path)
+{
+    char **lines = xmalloc((s->n + 1) * sizeof *lines);
+    for (size_t i = 0; i < s->n; i++)
+        lines[i] = xasprintf("%s\t%d", s->keys[i], s->found[i]);
+    qsort(lines, s->n, sizeof *lines, by_key);
+    FILE *f = fopen(path, "w");
+    for (size_t i = 0; i < s->n; i++) {
+        if (f)
+            fprintf(f, "%s\n", lines[i]);
+        free(lines[i]);
+    }
+    if (!f || fclose(f) != 0)
+        cli_warn("WHEELARCH_TEMPLATE_NAMES: cannot write %s", path);
+    free(lines);
+    for (size_t i = 0; i < s->n; i++)
+        free(s->keys[i]);
+    free(s->keys);
+    free(s->found);
+    strmap_free(s->index);
+    pthread_mutex_destroy(&s->mu);
 }
 
 int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
@@ -81,9 +145,18 @@ int cli_build_step(const struct cli_command *cmd, const struct cli_args *a)
                : err.code == WA_ERR_USAGE ? WA_EXIT_USAGE
                                           : WA_EXIT_FAILURE;
     }
+    const char *names_file = getenv("WHEELARCH_TEMPLATE_NAMES");
+    struct names_seen names = {.mu = PTHREAD_MUTEX_INITIALIZER};
+    if (names_file && names_file[0]) {
+        names.index = strmap_new();
+        o.on_lookup = note_name;
+        o.lookup_ud = &names;
+    }
     struct site_stats st;
     int built = site_build(&o, &st, &err);
     lockfile_release(lock);
+    if (names.index)
+        names_write(&names, names_file);
     if (built < 0) {
         site_stats_free(&st);
         cli_warn("%s", err.msg);

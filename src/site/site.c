@@ -127,6 +127,8 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     while (bl > 0 && c.base_url[bl - 1] == '/')
         c.base_url[--bl] = '\0';
     c.tmpls = tmpl_set_new(tmpl_dir_loader, (void *)o->templates_dir);
+    if (o->on_lookup)
+        tmpl_set_trace(c.tmpls, o->on_lookup, o->lookup_ud);
     struct dbview v;
     struct sitedata d;
     struct feeds_job fj = {0};

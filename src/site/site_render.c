@@ -277,6 +277,8 @@ void sitei_ctx_for_thread(struct ctx *child, const struct ctx *c)
     child->ndups = child->capdups = 0;
     child->page = (struct strbuf)STRBUF_INIT;
     child->tmpls = tmpl_set_new(tmpl_dir_loader, (void *)c->o->templates_dir);
+    if (c->o->on_lookup)
+        tmpl_set_trace(child->tmpls, c->o->on_lookup, c->o->lookup_ud);
 }
 
 /* Adds a thread's page count and pages left out to c's. */

@@ -51,8 +51,6 @@ void sitedata_wheel_make(const struct record *r, struct sitedata_wheel *w)
     w->r = r;
     w->href = sitedata_href(r->url);
     w->release_page = sitedata_release_path(r->name.normalized, r->name.public_version);
-    if (r->inferred_from)
-        w->inferred_page = sitedata_wheel_path(r->inferred_from);
     w->variant_how = variant_how_words(r->variant_source);
     w->order = xcalloc(r->binaries.n ? r->binaries.n : 1, sizeof *w->order);
     for (size_t i = 0; i < r->binaries.n; i++)
@@ -66,7 +64,6 @@ void sitedata_wheel_free(struct sitedata_wheel *w)
     free(w->order);
     free(w->href);
     free(w->release_page);
-    free(w->inferred_page);
     memset(w, 0, sizeof *w);
 }
 
@@ -317,8 +314,6 @@ static void wheel_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(r->scanned ? "scanned" : "inferred", out);
     else if (sitedata_name_is(name, len, "inferred_from"))
         tmpl_value_str(r->inferred_from, out);
-    else if (sitedata_name_is(name, len, "inferred_page") && w->inferred_page)
-        tmpl_value_str(w->inferred_page, out);
     else if (sitedata_name_is(name, len, "scanned_at") || sitedata_name_is(name, len, "data_as_of"))
         tmpl_value_str(r->scanned_at, out); /* a wheel page's date: the day it was read */
     else if (sitedata_name_is(name, len, "upload_time"))
@@ -347,13 +342,7 @@ static void wheel_get(const struct tmpl_value *v, const char *name, size_t len,
             tmpl_value_str(r->yanked_reason, out);
         else
             tmpl_value_bool(r->yanked, out);
-    } else if (sitedata_name_is(name, len, "sass"))
-        tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &r->sass, 0, out);
-    else if (sitedata_name_is(name, len, "ptx"))
-        tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &r->ptx, 0, out);
-    else if (sitedata_name_is(name, len, "has_sass"))
-        tmpl_value_bool(r->sass.n > 0, out);
-    else if (sitedata_name_is(name, len, "wheel"))
+    } else if (sitedata_name_is(name, len, "wheel"))
         tmpl_value_typed(TMPL_OBJECT, &name_type, &r->name, 0, out);
     else if (sitedata_name_is(name, len, "release_page"))
         tmpl_value_str(w->release_page, out);

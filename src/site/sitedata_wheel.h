@@ -16,7 +16,6 @@ struct sitedata_wheel {
     const struct record *r;
     char *href;              /* the wheel's URL as a link, or NULL (not http(s)) */
     char *release_page;      /* release/<project>/<version>/ */
-    char *inferred_page;     /* an inferred wheel: its source's page, else NULL */
     const char *variant_how; /* how the variant was decided, in words ("" none) */
     size_t **order;          /* per binary: its targets' places in target order */
 };

@@ -32,6 +32,11 @@ struct site_options {
      * neither reads the clock for this nor prints. */
     void (*on_phase)(void *ud, const char *phase);
     void *phase_ud;
+    /* Called with every name a page's template looks up (tmpl_set_trace:
+     * the template, the name, whether the page's data had it), from
+     * either of the build's threads; NULL: none. */
+    void (*on_lookup)(void *ud, const char *template_name, const char *name, int found);
+    void *lookup_ud;
 };
 
 struct dbview_skip;

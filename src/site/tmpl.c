@@ -39,6 +39,9 @@ struct render {
     size_t ind_off, ind_len; /* this frame's indentation in `indent` */
     int pending;             /* this frame is at a line start, not yet indented */
     const char *partial;     /* this frame's partial name, NULL at the top */
+    tmpl_lookup_fn trace;    /* tmpl_set_trace's, or NULL */
+    void *trace_ud;
+    const char *top_name; /* the set's name of the template rendered, when traced */
     unsigned depth;
     struct wa_error *err;
 };
@@ -197,6 +200,8 @@ static int emit_text(struct render *r, const struct node *n, const char *s, size
     return 0;
 }
 
+static void show_name(const struct tmpl *t, const struct node *n, char *buf, size_t size);
+
 /* The value of n's name: "." is the top of the stack; otherwise the first
  * segment is looked up from the top of the stack down and the others
  * inside the value found, never further down the stack (the spec). */
@@ -220,6 +225,12 @@ static void lookup(struct render *r, const struct tmpl *t, const struct node *n,
         seg += strlen(seg) + 1;
         struct tmpl_value in = *v;
         field(&in, seg, strlen(seg), v);
+    }
+    if (r->trace) {
+        char shown[256];
+        show_name(t, n, shown, sizeof shown);
+        r->trace(r->trace_ud, r->partial ? r->partial : r->top_name, shown,
+                 v->kind != TMPL_MISSING);
     }
 }
 
@@ -462,6 +473,7 @@ int tmpl_render_values(struct tmpl_set *s, const struct tmpl *t, const struct tm
         .err = err,
     };
     tmpli_set_budget(s, &r.max_output, &r.max_steps);
+    r.trace = tmpli_set_trace_of(s, &r.trace_ud, t, &r.top_name);
     r.out_limit = r.out_start +
                   (r.max_output < SIZE_MAX - r.out_start ? r.max_output : SIZE_MAX - r.out_start);
     for (size_t i = 0; i < n; i++)

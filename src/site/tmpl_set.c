@@ -31,7 +31,28 @@ struct tmpl_set {
     struct strmap *map; /* name -> index in e, or GONE */
     size_t max_output;
     unsigned long max_steps;
+    tmpl_lookup_fn trace;
+    void *trace_ud;
 };
+
+void tmpl_set_trace(struct tmpl_set *s, tmpl_lookup_fn fn, void *ud)
+{
+    s->trace = fn;
+    s->trace_ud = ud;
+}
+
+tmpl_lookup_fn tmpli_set_trace_of(const struct tmpl_set *s, void **ud, const struct tmpl *t,
+                                  const char **name)
+{
+    if (!s || !s->trace)
+        return NULL;
+    *ud = s->trace_ud;
+    *name = "";
+    for (size_t i = 0; i < s->n; i++)
+        if (s->e[i].t == t)
+            *name = s->e[i].name;
+    return s->trace;
+}
 
 void tmpli_set_budget(const struct tmpl_set *s, size_t *max_output, unsigned long *max_steps)
 {

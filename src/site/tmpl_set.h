@@ -35,6 +35,15 @@ void tmpl_set_free(struct tmpl_set *s);
  * without a set use the defaults. */
 void tmpl_set_limits(struct tmpl_set *s, size_t max_output, unsigned long max_steps);
 
+/* Calls fn(ud, template, name, found) for every name a render through s
+ * looks up: the template or partial it is written in (as the set names
+ * it; "" for a template that is not the set's), the name with its dots,
+ * and whether a context had it.  For tests that hold templates to their
+ * data (which names no page's data answers); NULL: none.  A render calls
+ * it on its own thread. */
+typedef void (*tmpl_lookup_fn)(void *ud, const char *template_name, const char *name, int found);
+void tmpl_set_trace(struct tmpl_set *s, tmpl_lookup_fn fn, void *ud);
+
 /* The template `name`, loaded and compiled on first use with every partial
  * it refers to (transitively), then cached.  *out belongs to the set.  On
  * failure nothing new stays cached, so a later call tries again.  Returns

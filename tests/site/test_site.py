@@ -33,9 +33,21 @@ EVIL = "url-1f8185a4110dd1bd80aefd3c8bc418d46064b64f4a57bb464d9a5b103902d81b"
 SCANNED = "dbb3ef635357a2eb037f857bf739f5307f725ec56d2808c2aee868a0b38cb2c7"  # torch 2.9.0 cu130 linux
 
 
+NAMES = []  # the files of WHEELARCH_TEMPLATE_NAMES, one per build
+
+
+def names_env(e):
+    """e with WHEELARCH_TEMPLATE_NAMES naming a new file: the build lists
+    every (template, name) its pages looked up and whether the data had it."""
+    NAMES.append(os.path.join(args.work, "names-%d.tsv" % len(NAMES)))
+    e["WHEELARCH_TEMPLATE_NAMES"] = NAMES[-1]
+    return e
+
+
 def build(out, cache=DB, *extra, env=None):
     e = dict(os.environ)
     e.update(env or {})
+    names_env(e)
     return subprocess.run([args.wheelarch, "build", "--cache", cache, "--out", out] + list(extra),
                           capture_output=True, text=True, timeout=300, env=e)
 
@@ -740,4 +752,65 @@ c.ok(p.returncode == 2 and "--today" in p.stderr, "--today takes a date: " + p.s
 api_html = read(os.path.join(site, "api", "index.html"))
 c.ok("None: update the driver" not in api_html and "no build with code for this GPU has a wheel for Python" in api_html,
      "the API page's recipe tells a Python without wheels from an old driver")
+
+# Three builds for what the fixture database never shows (and which the
+# names below must meet): a site with no wheel read (declared rows only),
+# a site with --base-url (canonical links), and data in which a release
+# lists a variant whose arch list it lacks (a change item "no_arch_data").
+dout = os.path.join(W, "site-declared")
+p = build(dout, os.path.join(W, "no-such-cache"))
+c.eq(p.returncode, 0, "a site from the declared data alone: " + p.stderr.strip())
+home = read(os.path.join(dout, "index.html"))
+c.ok("No wheel read yet: every verdict is declared" in home and re.search(r"checked on \d{4}-\d\d-\d\d", home),
+     "its footer says no wheel was read and when the declared data was checked")
+bout = os.path.join(W, "site-base")
+p = build(bout, DB, "--base-url", "https://example.org/wa%20x")
+c.eq(p.returncode, 0, "a site with --base-url: " + p.stderr.strip())
+c.ok('<link rel="canonical" href="https://example.org/wa%20x/">' in read(os.path.join(bout, "index.html")),
+     "its home page names its canonical URL under the base URL")
+c.ok('<link rel="canonical" href="https://example.org/wa%20x/gpu/geforce-rtx-3090/">'
+     in read(os.path.join(bout, "gpu/geforce-rtx-3090/index.html")),
+     "and so does a GPU page, its folder's URL")
+lines = open(os.path.join(watest.ROOT, "data", "pytorch_arch_lists.csv")).read().splitlines(True)
+gone = [l for l in lines if l.startswith("torch,2.9,cu126,linux-x86_64,")]
+c.eq(len(gone), 1, "the declared row of torch 2.9 cu126 on Linux x86_64 is found")
+ndata = watest.data_copy(W, "data-no-arch", {"pytorch_arch_lists.csv": "".join(l for l in lines if l not in gone)})
+nout = os.path.join(W, "site-no-arch")
+p = build(nout, DB, env={"WHEELARCH_DATA_DIR": ndata})
+c.eq(p.returncode, 0, "a site whose data lacks a listed variant's arch list: " + p.stderr.strip())
+ch = read(os.path.join(nout, "changes", "index.html"))
+c.ok(re.search(r"<b>cu126</b> \(Linux x86_64\): published, but its arch list is not in the data yet", ch),
+     "the changes page says torch 2.9's cu126 is published but its arch list is not in the data")
+c.ok("arch list not in the data yet" in read(os.path.join(nout, "changes.atom")), "and so does the Atom feed")
+
+# Every {{name}} of every template is a name some page's data has: each
+# build above listed the names its templates looked up and whether the
+# data answered; a name no build's data answered (or that no page reached)
+# is a typo, a field the data lost, or dead template text.
+answered, asked = set(), set()
+for f in NAMES:
+    if not os.path.exists(f):
+        continue
+    for line in open(f):
+        t, name, found = line.rstrip("\n").split("\t")
+        asked.add((t, name))
+        if found == "1":
+            answered.add((t, name))
+c.ok(len(NAMES) > 10 and len(answered) > 300, "the builds listed their names (%d builds, %d answered)"
+     % (len(NAMES), len(answered)))
+TAG = re.compile(r"\{\{(\{|&|#|\^|/|!|>|=)?\s*([^}]*?)\s*\}?\}\}")
+written = set()
+tdir = os.path.join(watest.ROOT, "templates")
+for fn in sorted(os.listdir(tdir)):
+    if not fn.endswith(".mustache"):
+        continue
+    t = fn[:-len(".mustache")]
+    for m in TAG.finditer(open(os.path.join(tdir, fn)).read()):
+        sigil, name = m.group(1), m.group(2)
+        if sigil in ("/", "!", ">", "=") or name == ".":
+            continue
+        written.add((t, name))
+c.ok(len(written) > 300, "the templates' names were read (%d)" % len(written))
+c.eq(sorted("%s: {{%s}}" % x for x in written - answered), [],
+     "names of templates that no page's data answered")
 c.done()
