@@ -62,13 +62,31 @@ int sitei_wheel_page(struct ctx *c, const struct record *r, struct wa_error *err
     const struct page_kind *k = &site_page_kinds[PAGE_WHEEL];
     /* A wheel page's date is the day that wheel was read: the page then
      * changes only when its record does. */
-    int rc = sitei_render_typed(c, k->template_name, path, &page, r->scanned_at, r->filename,
-                                k->description, what, err);
+    int rc = sitei_render(c, k->template_name, path, &page, r->scanned_at, r->filename,
+                          k->description, what, err);
     free(what);
     free(path);
     sitedata_wheel_free(&w);
     return rc;
 }
+
+/* A prose page's data: its Markdown as HTML. */
+static void prose_html(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(v->p, out);
+}
+
+static const struct tmpl_field prose_fields[] = {
+    {"html", prose_html},
+};
+
+static void prose_get(const struct tmpl_value *v, const char *name, size_t len,
+                      struct tmpl_value *out)
+{
+    tmpl_fields_get(prose_fields, sizeof prose_fields / sizeof *prose_fields, v, name, len, out);
+}
+
+static const struct tmpl_type prose_type = {prose_get, NULL, NULL};
 
 /* A Markdown file of templates/content/ as the page at path; its title is
  * its first "# " heading. */
@@ -91,10 +109,10 @@ static int prose_page(struct ctx *c, const struct page_kind *k, const char *sour
         size_t l = strcspn(text + 2, "\n");
         snprintf(title, sizeof title, "%.*s", (int)(l < 120 ? l : 120), text + 2);
     }
-    json_t *data = json_object();
-    json_object_set_new(data, "html", json_string(html));
-    rc = sitei_render(c, k->template_name, path, data, title, k->description, NULL, err);
-    json_decref(data);
+    struct tmpl_value page;
+    tmpl_value_typed(TMPL_OBJECT, &prose_type, html, 0, &page);
+    rc = sitei_render(c, k->template_name, path, &page, c->data_as_of, title, k->description, NULL,
+                      err);
     free(html);
     free(text);
     return rc;
@@ -146,8 +164,8 @@ static int gpu_pages(struct ctx *c, struct sitedata *d, const struct page_kind *
         char *title = title_of(kind, p.g->name);
         struct tmpl_value page;
         sitedata_gpu_page_value(&p, &page);
-        rc = sitei_render_typed(c, kind->template_name, path, &page, c->data_as_of, title,
-                                kind->description, p.g->name, err);
+        rc = sitei_render(c, kind->template_name, path, &page, c->data_as_of, title,
+                          kind->description, p.g->name, err);
         free(title);
         free(path);
         sitedata_gpu_page_free(&p);
@@ -170,8 +188,8 @@ static int device_pages(struct ctx *c, struct sitedata *d, const struct page_kin
         char *title = title_of(kind, p.title);
         struct tmpl_value page;
         sitedata_device_page_value(&p, &page);
-        rc = sitei_render_typed(c, kind->template_name, path, &page, c->data_as_of, title,
-                                kind->description, p.title, err);
+        rc = sitei_render(c, kind->template_name, path, &page, c->data_as_of, title,
+                          kind->description, p.title, err);
         free(title);
         free(path);
         if (rc == 0) {
@@ -208,8 +226,8 @@ static void release_pages_run(struct release_job *j)
         char *path = xasprintf("%sindex.html", p.path);
         const struct page_kind *k = &site_page_kinds[PAGE_RELEASE];
         char *title = xasprintf("%s %s", p.project, p.version);
-        j->rc = sitei_render_typed(&j->c, k->template_name, path, &page, j->c.data_as_of, title,
-                                   k->description, title, &j->err);
+        j->rc = sitei_render(&j->c, k->template_name, path, &page, j->c.data_as_of, title,
+                             k->description, title, &j->err);
         if (j->rc < 0) {
             pthread_mutex_lock(j->mu);
             *j->next = v->nrows + 1;
@@ -249,8 +267,8 @@ static int changes(struct ctx *c, struct sitedata *d, const struct page_kind *k,
 {
     struct tmpl_value page;
     sitedata_changes_value(d, &page);
-    int rc = sitei_render_typed(c, k->template_name, k->path, &page, c->data_as_of, k->title,
-                                k->description, NULL, err);
+    int rc = sitei_render(c, k->template_name, k->path, &page, c->data_as_of, k->title,
+                          k->description, NULL, err);
     if (rc < 0)
         return rc;
     /* Atom: absolute URLs when a base URL is given. */
@@ -315,8 +333,8 @@ static int home_page(struct ctx *c, struct sitedata *d, const struct page_kind *
 {
     struct tmpl_value page;
     sitedata_home_value(d->home, &page);
-    return sitei_render_typed(c, k->template_name, k->path, &page, c->data_as_of, k->title,
-                              k->description, NULL, err);
+    return sitei_render(c, k->template_name, k->path, &page, c->data_as_of, k->title,
+                        k->description, NULL, err);
 }
 
 /* matrix/ for torch, matrix/<project>/ for each other project */
@@ -332,8 +350,8 @@ static int matrix_pages(struct ctx *c, struct sitedata *d, const struct page_kin
                     : xasprintf("%s releases and variants against GPU architectures", m->project);
         struct tmpl_value page;
         sitedata_matrix_value(m, &page);
-        rc = sitei_render_typed(c, k->template_name, m->path, &page, c->data_as_of, title, desc,
-                                NULL, err);
+        rc = sitei_render(c, k->template_name, m->path, &page, c->data_as_of, title, desc, NULL,
+                          err);
         free(title);
         free(desc);
     }

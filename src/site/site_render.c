@@ -13,7 +13,6 @@
 #include "jsontext.h"
 #include "strbuf.h"
 #include "tmpl.h"
-#include "tmpl_json.h"
 #include "version.h"
 #include "xalloc.h"
 #include "sitedata_text.h"
@@ -225,16 +224,12 @@ static int put_rendered(struct ctx *c, const char *name, const char *path, const
     return rc;
 }
 
-/* Renders template `name` with page (on top of the common fields) and
- * writes it: what NULL for a page at a fixed path, where a second write
- * is a bug; else the page's path was made from data and put_page writes
- * it. */
-static int render(struct ctx *c, const char *name, const char *path, const struct tmpl_value *page,
-                  const char *data_as_of, const char *title, const char *description,
-                  const char *what, struct wa_error *err)
+int sitei_render(struct ctx *c, const char *name, const char *path, const struct tmpl_value *page,
+                 const char *page_date, const char *title, const char *description,
+                 const char *what, struct wa_error *err)
 {
     struct page_common common;
-    common_make(c, &common, path, title, description, data_as_of);
+    common_make(c, &common, path, title, description, page_date);
     struct tmpl_value ctx[2];
     tmpl_value_typed(TMPL_OBJECT, &common_type, &common, 0, &ctx[0]);
     ctx[1] = *page; /* on top: the page's own fields first */
@@ -246,24 +241,6 @@ static int render(struct ctx *c, const char *name, const char *path, const struc
     rc = put_rendered(c, name, path, what, rc, err);
     common_free(&common);
     return rc;
-}
-
-int sitei_render(struct ctx *c, const char *name, const char *path, json_t *data, const char *title,
-                 const char *description, const char *what, struct wa_error *err)
-{
-    struct tmpl_value page;
-    tmpl_json_value(data, &page);
-    /* the page's own date, if it has one, else the site's */
-    json_t *own = json_object_get(data, "data_as_of");
-    const char *date = own ? json_string_value(own) : c->data_as_of;
-    return render(c, name, path, &page, date, title, description, what, err);
-}
-
-int sitei_render_typed(struct ctx *c, const char *name, const char *path,
-                       const struct tmpl_value *page, const char *page_date, const char *title,
-                       const char *description, const char *what, struct wa_error *err)
-{
-    return render(c, name, path, page, page_date, title, description, what, err);
 }
 
 /* The context of a second thread: the same output and options, its own

@@ -44,14 +44,14 @@ int sitei_put(struct ctx *c, const char *path, const char *data, size_t len, str
 int sitei_put_page(struct ctx *c, const char *path, const char *data, size_t len, const char *what,
                    struct wa_error *err);
 int sitei_put_json(struct ctx *c, const char *path, json_t *v, struct wa_error *err);
-int sitei_render(struct ctx *c, const char *name, const char *path, json_t *data, const char *title,
-                 const char *description, const char *what, struct wa_error *err);
-/* sitei_render for a page whose data is typed (a tmpl_value, borrowed):
- * the common fields sit below it on the template's context stack;
- * page_date is the page's own date (NULL: none). */
-int sitei_render_typed(struct ctx *c, const char *name, const char *path,
-                       const struct tmpl_value *page, const char *page_date, const char *title,
-                       const char *description, const char *what, struct wa_error *err);
+/* Renders template `name` with page (a typed value, borrowed) on top of
+ * the fields every page has, and writes it at path: what NULL for a page
+ * at a fixed path, where a second write is a bug, else the words naming a
+ * page whose path was made from data (a second one is left out and
+ * listed).  page_date is the page's own date (NULL: none). */
+int sitei_render(struct ctx *c, const char *name, const char *path, const struct tmpl_value *page,
+                 const char *page_date, const char *title, const char *description,
+                 const char *what, struct wa_error *err);
 /* A second thread's context: its own templates, page count and buffer;
  * sitei_ctx_join adds its counts back and frees it. */
 void sitei_ctx_for_thread(struct ctx *child, const struct ctx *c);

@@ -35,13 +35,11 @@ struct render {
     unsigned long steps, max_steps;
     struct tmpl_value *ctx; /* the context stack (values borrow their data) */
     size_t nctx, ctx_cap;
-    struct strbuf indent;    /* indentation of every active partial frame */
-    size_t ind_off, ind_len; /* this frame's indentation in `indent` */
-    int pending;             /* this frame is at a line start, not yet indented */
-    const char *partial;     /* this frame's partial name, NULL at the top */
-    tmpl_lookup_fn trace;    /* tmpl_set_trace's, or NULL */
-    void *trace_ud;
-    const char *top_name; /* the set's name of the template rendered, when traced */
+    struct strbuf indent;     /* indentation of every active partial frame */
+    size_t ind_off, ind_len;  /* this frame's indentation in `indent` */
+    int pending;              /* this frame is at a line start, not yet indented */
+    const char *partial;      /* this frame's partial name, NULL at the top */
+    struct tmpli_trace trace; /* tmpl_set_trace's (fn NULL: none) */
     unsigned depth;
     struct wa_error *err;
 };
@@ -226,11 +224,11 @@ static void lookup(struct render *r, const struct tmpl *t, const struct node *n,
         struct tmpl_value in = *v;
         field(&in, seg, strlen(seg), v);
     }
-    if (r->trace) {
+    if (r->trace.fn) {
         char shown[256];
         show_name(t, n, shown, sizeof shown);
-        r->trace(r->trace_ud, r->partial ? r->partial : r->top_name, shown,
-                 v->kind != TMPL_MISSING);
+        r->trace.fn(r->trace.ud, r->partial ? r->partial : r->trace.top_name, shown,
+                    v->kind != TMPL_MISSING);
     }
 }
 
@@ -473,7 +471,7 @@ int tmpl_render_values(struct tmpl_set *s, const struct tmpl *t, const struct tm
         .err = err,
     };
     tmpli_set_budget(s, &r.max_output, &r.max_steps);
-    r.trace = tmpli_set_trace_of(s, &r.trace_ud, t, &r.top_name);
+    tmpli_set_trace_of(s, t, &r.trace);
     r.out_limit = r.out_start +
                   (r.max_output < SIZE_MAX - r.out_start ? r.max_output : SIZE_MAX - r.out_start);
     for (size_t i = 0; i < n; i++)

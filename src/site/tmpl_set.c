@@ -41,17 +41,14 @@ void tmpl_set_trace(struct tmpl_set *s, tmpl_lookup_fn fn, void *ud)
     s->trace_ud = ud;
 }
 
-tmpl_lookup_fn tmpli_set_trace_of(const struct tmpl_set *s, void **ud, const struct tmpl *t,
-                                  const char **name)
+void tmpli_set_trace_of(const struct tmpl_set *s, const struct tmpl *t, struct tmpli_trace *out)
 {
-    if (!s || !s->trace)
-        return NULL;
-    *ud = s->trace_ud;
-    *name = "";
-    for (size_t i = 0; i < s->n; i++)
+    out->fn = s ? s->trace : NULL;
+    out->ud = s ? s->trace_ud : NULL;
+    out->top_name = "";
+    for (size_t i = 0; out->fn && i < s->n; i++)
         if (s->e[i].t == t)
-            *name = s->e[i].name;
-    return s->trace;
+            out->top_name = s->e[i].name;
 }
 
 void tmpli_set_budget(const struct tmpl_set *s, size_t *max_output, unsigned long *max_steps)

@@ -14,7 +14,6 @@
 
 #include "error.h"
 #include "strbuf.h"
-#include "tmpl_set.h"
 
 struct tmpl_set;
 
@@ -51,10 +50,14 @@ int tmpli_shown(size_t len);
 int tmpli_syntax(struct wa_error *err, int code, unsigned line, unsigned col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 /* The budget of a render through s (the defaults when s is NULL). */
-/* The set's trace (tmpl_set_trace) with its ud, and the name the set
- * gives t ("" when none); NULL when s is NULL or has none. */
-tmpl_lookup_fn tmpli_set_trace_of(const struct tmpl_set *s, void **ud, const struct tmpl *t,
-                                  const char **name);
+/* A set's trace (tmpl_set_trace's fn and ud) and the name the set gives
+ * the template rendered ("" when none); fn NULL when there is none. */
+struct tmpli_trace {
+    void (*fn)(void *ud, const char *template_name, const char *name, int found);
+    void *ud;
+    const char *top_name;
+};
+void tmpli_set_trace_of(const struct tmpl_set *s, const struct tmpl *t, struct tmpli_trace *out);
 void tmpli_set_budget(const struct tmpl_set *s, size_t *max_output, unsigned long *max_steps);
 int tmpli_set_get(struct tmpl_set *s, const char *name, const struct ref *ref,
                   const struct tmpl **out, struct wa_error *err);
