@@ -9,7 +9,8 @@
 
 #include "jsontext.h"
 #include "strbuf.h"
-#include "tmpl_json.h"
+#include "compat.h"
+#include "tmpl.h"
 #include "xalloc.h"
 #include "sitedata_simple.h"
 #include "sitedata_text.h"
@@ -113,11 +114,138 @@ static void simple_links_free(struct simple_links *sl)
     free(sl->rows);
 }
 
+/* A simple index's root page (simple/<arch>/): its architecture and the
+ * projects it links, each to its folder. */
+struct root_page {
+    const struct sitedata_simple *sd;
+    const char *arch;
+    char cc[16];
+    char **dirs; /* per project: its folder's name (sitedata_segment) */
+};
+
+static void project_name(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct root_page *p = v->p;
+    tmpl_value_str(p->sd->projects[v->at], out);
+}
+
+static void project_dir(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct root_page *p = v->p;
+    tmpl_value_str(p->dirs[v->at], out);
+}
+
+static const struct tmpl_field project_fields[] = {
+    {"name", project_name},
+    {"dir", project_dir},
+};
+
+static void project_get(const struct tmpl_value *v, const char *name, size_t len,
+                        struct tmpl_value *out)
+{
+    tmpl_fields_get(project_fields, sizeof project_fields / sizeof *project_fields, v, name, len,
+                    out);
+}
+
+static const struct tmpl_type project_type = {project_get, NULL, NULL};
+
+static size_t projects_len(const struct tmpl_value *v)
+{
+    return ((const struct root_page *)v->p)->sd->nprojects;
+}
+
+static void projects_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_OBJECT, &project_type, v->p, i, out);
+}
+
+static const struct tmpl_type projects_type = {NULL, projects_len, projects_at};
+
+static void root_arch(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(((const struct root_page *)v->p)->arch, out);
+}
+
+static void root_cc(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(((const struct root_page *)v->p)->cc, out);
+}
+
+static void root_projects(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_ARRAY, &projects_type, v->p, 0, out);
+}
+
+static const struct tmpl_field root_fields[] = {
+    {"arch", root_arch},
+    {"cc", root_cc},
+    {"projects", root_projects},
+};
+
+static void root_get(const struct tmpl_value *v, const char *name, size_t len,
+                     struct tmpl_value *out)
+{
+    tmpl_fields_get(root_fields, sizeof root_fields / sizeof *root_fields, v, name, len, out);
+}
+
+static const struct tmpl_type root_type = {root_get, NULL, NULL};
+
+/* A project's page of a simple index (simple/<arch>/<project>/): its
+ * links are put in after rendering, in place of links_html's marker. */
+struct project_page {
+    const char *name, *arch;
+};
+
+static void page_name(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(((const struct project_page *)v->p)->name, out);
+}
+
+static void page_arch(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(((const struct project_page *)v->p)->arch, out);
+}
+
+/* The template is rendered around a marker byte, which nothing else in it
+ * can hold (the name and the architecture are escaped ids), and the lines
+ * go in its place. */
+static void page_links_html(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    (void)v;
+    tmpl_value_str("\x01", out);
+}
+
+static const struct tmpl_field page_fields[] = {
+    {"name", page_name},
+    {"arch", page_arch},
+    {"links_html", page_links_html},
+};
+
+static void page_get(const struct tmpl_value *v, const char *name, size_t len,
+                     struct tmpl_value *out)
+{
+    tmpl_fields_get(page_fields, sizeof page_fields / sizeof *page_fields, v, name, len, out);
+}
+
+static const struct tmpl_type page_type = {page_get, NULL, NULL};
+
+/* Renders template `name` with one typed value as its data into out. */
+static int render_simple(struct ctx *c, const char *name, const struct tmpl_type *type,
+                         const void *data, struct strbuf *out, struct wa_error *err)
+{
+    const struct tmpl *t;
+    int rc = tmpl_set_get(c->tmpls, name, &t, err);
+    if (rc != 0)
+        return rc;
+    struct tmpl_value v;
+    tmpl_value_typed(TMPL_OBJECT, type, data, 0, &v);
+    return tmpl_render_values(c->tmpls, t, &v, 1, out, err);
+}
+
 int sitei_simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
 {
-    json_t *rows = json_object_get(d->simple, "rows");
-    json_t *projects = json_object_get(d->simple, "projects");
-    size_t nrows = json_array_size(rows);
+    const struct sitedata_simple *sd = &d->simple;
+    size_t nrows = sd->nrows;
     /* Each link formatted once, as HTML and (--simple-json) as PEP 691
      * JSON, when a page first lists it, however many architecture pages
      * list it (and not at all when none does: most wheels of a project
@@ -125,53 +253,37 @@ int sitei_simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
     int want_json = c->o->simple_json;
     struct simple_links sl = {d, want_json, xcalloc(nrows + 1, sizeof *sl.rows), nrows};
     int rc = 0;
-    size_t a;
-    json_t *arch;
-    json_array_foreach(json_object_get(d->simple, "archs"), a, arch)
-    {
-        if (rc < 0)
-            break;
-        const char *an = json_string_value(json_object_get(arch, "arch"));
-        json_t *data = json_object();
-        json_object_set(data, "arch", json_object_get(arch, "arch"));
-        json_object_set(data, "cc", json_object_get(arch, "cc"));
-        /* PEP 691 lists {name}; the page links each name to its folder. */
-        json_t *plist = json_array(), *plinks = json_array();
-        size_t k;
-        json_t *p;
-        json_array_foreach(projects, k, p)
-        {
-            json_t *x = json_object();
-            json_object_set(x, "name", p);
-            json_array_append(plist, x);
-            json_t *l = json_copy(x);
-            char *seg = sitedata_segment(json_string_value(p));
-            json_object_set_new(l, "dir", json_string(seg));
-            free(seg);
-            json_array_append_new(plinks, l);
-            json_decref(x);
-        }
-        json_object_set_new(data, "projects", plinks);
-        struct strbuf out = STRBUF_INIT;
+    struct root_page root = {sd, NULL, "", xcalloc(sd->nprojects + 1, sizeof *root.dirs)};
+    for (size_t k = 0; k < sd->nprojects; k++)
+        root.dirs[k] = sitedata_segment(sd->projects[k]);
+    /* PEP 691's root lists {name}, the same for every architecture. */
+    struct strbuf root_json = STRBUF_INIT;
+    strbuf_adds(&root_json, "{\"meta\":{\"api-version\":\"1.0\"},\"projects\":[");
+    for (size_t k = 0; k < sd->nprojects; k++) {
+        strbuf_adds(&root_json, k ? ",{\"name\":" : "{\"name\":");
+        strbuf_add_json(&root_json, sd->projects[k]);
+        strbuf_addc(&root_json, '}');
+    }
+    strbuf_adds(&root_json, "]}\n");
+    struct strbuf out = STRBUF_INIT;
+    for (size_t a = 0; rc >= 0 && a < sd->narchs; a++) {
+        const char *an = sd->archs[a].arch;
+        root.arch = an;
+        compat_cc_string(sd->archs[a].cc, root.cc, sizeof root.cc);
+        strbuf_reset(&out);
         char *path = xasprintf("simple/%s/index.html", an);
-        rc = tmpl_json_render_name(c->tmpls, "simple_root", data, &out, err);
+        rc = render_simple(c, "simple_root", &root_type, &root, &out, err);
         if (rc == 0)
             rc = sitei_put(c, path, out.buf ? out.buf : "", out.len, err);
         free(path);
-        json_t *root = json_object(), *meta = json_object();
-        json_object_set_new(meta, "api-version", json_string("1.0"));
-        json_object_set_new(root, "meta", meta);
-        json_object_set_new(root, "projects", plist);
         path = xasprintf("simple/%s/index.json", an);
         if (rc == 0 && want_json)
-            rc = sitei_put_json(c, path, root, err);
+            rc = sitei_put(c, path, root_json.buf, root_json.len, err);
         free(path);
-        json_decref(root);
-        json_array_foreach(projects, k, p)
-        {
+        for (size_t k = 0; k < sd->nprojects; k++) {
             if (rc < 0)
                 break;
-            const char *name = json_string_value(p);
+            const char *name = sd->projects[k];
             struct strbuf files = STRBUF_INIT;
             const struct sitedata_picks *pk = &d->simple_picks[a];
             /* the page's link lines, joined only into the page itself (a
@@ -180,9 +292,7 @@ int sitei_simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
             size_t nlines = 0, lines_len = 0;
             for (size_t m = 0; m < pk->n; m++) {
                 size_t r = pk->v[m].row, l = pk->v[m].link;
-                const char *rp =
-                    json_string_value(json_object_get(json_array_get(rows, r), "project"));
-                if (r >= nrows || strcmp(rp, name) != 0)
+                if (r >= nrows || strcmp(d->v->rows[d->simple_rows[r]].project, name) != 0)
                     continue;
                 const struct simple_link *sk = simple_link(&sl, r, l);
                 if (sk->html) { /* picks have http(s) URLs; never a NULL here */
@@ -195,18 +305,12 @@ int sitei_simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
                     strbuf_adds(&files, sk->json);
                 }
             }
-            char *seg = sitedata_segment(name);
-            json_t *pd = json_object();
-            json_object_set(pd, "name", p);
-            json_object_set(pd, "arch", json_object_get(arch, "arch"));
-            /* The template is rendered around a marker byte, which nothing
-             * else in it can hold (the name and the architecture are
-             * escaped ids), and the lines go in its place. */
-            json_object_set_new(pd, "links_html", json_string("\x01"));
+            const char *seg = root.dirs[k];
+            struct project_page pd = {name, an};
             strbuf_reset(&out);
             path = xasprintf("simple/%s/%s/index.html", an, seg);
             char *what = xasprintf("the %s index of %s", an, name);
-            rc = tmpl_json_render_name(c->tmpls, "simple_project", pd, &out, err);
+            rc = render_simple(c, "simple_project", &page_type, &pd, &out, err);
             int left_out = 0;
             if (rc == 0) {
                 struct strbuf *page = &c->page;
@@ -226,31 +330,30 @@ int sitei_simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
                     rc = 0;
             }
             free(path);
-            json_decref(pd);
             /* PEP 691, keys in sorted order like every JSON file here. */
             if (rc == 0 && want_json && !left_out) {
-                char *qname = json_dumps(p, JSON_ENCODE_ANY);
                 struct strbuf doc = STRBUF_INIT;
                 strbuf_adds(&doc, "{\"files\":[");
                 strbuf_add(&doc, files.buf ? files.buf : "", files.len);
                 strbuf_adds(&doc, "],\"meta\":{\"api-version\":\"1.0\"},\"name\":");
-                strbuf_adds(&doc, qname);
+                strbuf_add_json(&doc, name);
                 strbuf_adds(&doc, "}\n");
                 path = xasprintf("simple/%s/%s/index.json", an, seg);
                 if ((rc = sitei_put_page(c, path, doc.buf, doc.len, what, err)) > 0)
                     rc = 0;
                 free(path);
                 strbuf_free(&doc);
-                free(qname);
             }
             free(what);
-            free(seg);
             free(lines);
             strbuf_free(&files);
         }
-        strbuf_free(&out);
-        json_decref(data);
     }
+    strbuf_free(&out);
+    strbuf_free(&root_json);
+    for (size_t k = 0; k < sd->nprojects; k++)
+        free(root.dirs[k]);
+    free(root.dirs);
     simple_links_free(&sl);
     return rc;
 }

@@ -99,6 +99,7 @@ void sitedata_free(struct sitedata *d)
         free(e->anchor);
     }
     free(d->changes);
-    json_decref(d->simple);
+    free(d->simple.projects);
+    free(d->simple.archs);
     memset(d, 0, sizeof *d);
 }

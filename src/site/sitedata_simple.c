@@ -92,15 +92,15 @@ static int candidate_cmp(const void *a, const void *b)
 /* The simple indexes list what an installer can use: for each version of
  * a project and each wheel tag (python, ABI, platform), the wheel of the
  * preferred variant among those with native code for the architecture; a
- * variant that runs but would never be chosen is left out.  {"projects":
- * [...], "rows": [{project}], "archs": [{arch, cc}]}; d->simple_picks says
+ * variant that runs but would never be chosen is left out: d->simple;
+ * d->simple_picks says
  * which wheels of which rows each architecture's pages list, in order, and
  * sitedata_simple_links makes a row's links when they are written. */
 void sitedata_build_simple(struct sitedata *d)
 {
     const struct dbview *v = d->v;
-    d->simple = json_object();
-    json_t *rows = json_array(), *archs = json_array();
+    struct sitedata_simple *sd = &d->simple;
+    size_t nrows = 0;
     size_t *index = xcalloc(v->nrows + 1, sizeof *index); /* view row -> simple row + 1 */
     /* per simple row, per wheel: its tag as a number (the same number for
      * the same tag), NO_TAG for a wheel without a link */
@@ -115,9 +115,7 @@ void sitedata_build_simple(struct sitedata *d)
         const struct dbview_row *row = &v->rows[r];
         if (row->status == VIEW_DECLARED || row->nwheels == 0)
             continue;
-        json_t *x = json_object();
-        json_object_set_new(x, "project", json_string(row->project));
-        size_t at = json_array_size(rows);
+        size_t at = nrows;
         d->simple_rows[at] = r;
         tags[at] = xcalloc(row->nwheels + 1, sizeof **tags);
         ntags[at] = row->nwheels;
@@ -134,7 +132,7 @@ void sitedata_build_simple(struct sitedata *d)
             tags[at][k] = (uint32_t)id;
             free(tag);
         }
-        json_array_append_new(rows, x);
+        nrows++;
         index[r] = at + 1;
         size_t k;
         for (k = 0; k < nnames; k++)
@@ -145,21 +143,19 @@ void sitedata_build_simple(struct sitedata *d)
     }
     if (nnames > 1)
         qsort(names, nnames, sizeof *names, cmp_cstr);
-    json_t *pl = json_array();
-    for (size_t k = 0; k < nnames; k++)
-        json_array_append_new(pl, json_string(names[k]));
+    sd->projects = names;
+    sd->nprojects = nnames;
+    sd->nrows = nrows;
+    sd->archs = xcalloc(d->grid.nccs + 1, sizeof *sd->archs);
+    sd->narchs = d->grid.nccs;
     d->simple_picks = xcalloc(d->grid.nccs + 1, sizeof *d->simple_picks);
     struct candidate *cand = xcalloc(v->nrows + 1, sizeof *cand);
     /* the tags a (project, version) has listed: seen[id] == its number */
     size_t *seen = xcalloc(nids + 1, sizeof *seen), group = 0;
     for (size_t c = 0; c < d->grid.nccs; c++) {
         uint16_t cc = d->grid.ccs[c];
-        char arch[16];
-        sitedata_arch_dir(cc, arch, sizeof arch);
-        json_t *a = json_object();
-        json_object_set_new(a, "arch", json_string(arch));
-        json_object_set_new(a, "cc", sitedata_cc_json(cc));
-        json_array_append_new(archs, a);
+        sitedata_arch_dir(cc, sd->archs[c].arch, sizeof sd->archs[c].arch);
+        sd->archs[c].cc = cc;
         struct sitedata_picks *pk = &d->simple_picks[c];
         size_t cap = 0;
         /* one (project, version) at a time: its rows are consecutive */
@@ -198,15 +194,11 @@ void sitedata_build_simple(struct sitedata *d)
     free(seen);
     strmap_free(tag_ids);
     free(cand);
-    for (size_t i = 0; i < json_array_size(rows); i++)
+    for (size_t i = 0; i < nrows; i++)
         free(tags[i]);
     free(tags);
     free(ntags);
-    json_object_set_new(d->simple, "projects", pl);
-    json_object_set_new(d->simple, "rows", rows);
-    json_object_set_new(d->simple, "archs", archs);
     free(index);
-    free(names);
 }
 
 json_t *sitedata_simple_links(const struct sitedata *d, size_t i)

@@ -19,9 +19,25 @@ struct strmap;
 #define SITE_API_VERSION "1.0"
 
 /* One link of a simple index: the link of wheel `link` of row `row` of
- * d->simple's "rows". */
+ * d->simple's rows. */
 struct sitedata_pick {
     uint32_t row, link;
+};
+
+/* The simple indexes (simple/<arch>/, sitedata_simple.c): the projects
+ * they list, sorted (borrowed from the view), how many rows they draw
+ * links from (d->simple_rows: each one's view row), and per architecture
+ * its folder ("sm_61", "gfx1100") and device code. */
+struct sitedata_simple_arch {
+    char arch[16];
+    uint16_t cc;
+};
+struct sitedata_simple {
+    const char **projects;
+    size_t nprojects;
+    size_t nrows;
+    struct sitedata_simple_arch *archs; /* d->grid's devices, in its order */
+    size_t narchs;
 };
 
 /* The links of one architecture's simple indexes, in page order. */
@@ -99,10 +115,9 @@ struct sitedata {
     struct sitedata_gpu_state *gpu_state; /* what the GPU pages share */
     struct sitedata_change *changes;      /* changes/ and changes.atom, newest first */
     size_t nchanges;
-    json_t *simple;                      /* simple/<arch>/: {projects, rows: [{project}],
-                                            archs: [{arch, cc}]} */
+    struct sitedata_simple simple;       /* simple/<arch>/ */
     size_t *simple_rows;                 /* the view row of each of d->simple's rows */
-    struct sitedata_picks *simple_picks; /* per entry of "archs": what it lists */
+    struct sitedata_picks *simple_picks; /* per architecture of d->simple: what it lists */
     struct strmap *newest;               /* project|release|variant|platform -> first row */
     size_t *newest_of;                   /* per view row: its group's newest row */
 };
