@@ -1,9 +1,9 @@
 /*
  * tmpl_json: jansson values as template data, through a struct tmpl_type
  * (tmpl.h): objects by key, arrays by index, strings, integers, reals,
- * true, false and null as themselves.  The pages still made as trees (the
- * prose pages, the simple indexes, the fields every page has) and the
- * Mustache spec's tests render through it.  Borrows the values.
+ * true, false and null as themselves.  The site renders no tree (its pages'
+ * data is typed); the Mustache spec's tests and the template fuzzer render
+ * JSON documents through it.  Borrows the values.
  */
 #ifndef WHEELARCH_TMPL_JSON_H
 #define WHEELARCH_TMPL_JSON_H
