@@ -114,7 +114,8 @@ static int wheel_page(void *ud, unsigned worker, struct record *r, struct wa_err
     OK((field(&p, "has_binaries").kind == TMPL_TRUE) == (r->binaries.n > 0),
        "wheel page %s: has_binaries says whether it lists any", r->key);
     /* a wheel page is a scanned wheel's: nothing it says is inferred */
-    OK(field(&p, "inferred_page").kind == TMPL_MISSING && field(&p, "has_sass").kind == TMPL_MISSING,
+    OK(field(&p, "inferred_page").kind == TMPL_MISSING &&
+           field(&p, "has_sass").kind == TMPL_MISSING,
        "wheel page %s: no text of an inferred wheel", r->key);
     struct strmap *ids = strmap_new();
     for (size_t i = 0; i < length(&bins); i++) {
