@@ -10,7 +10,9 @@
 #include "tables_releases.h"
 #include "target.h"
 
-static json_t *str_or_null(const char *s)
+/* s as a JSON string, or null when it is NULL or "" (a feed says null for
+ * a field it has no value for). */
+static json_t *nonempty_or_null(const char *s)
 {
     return s && *s ? json_string(s) : json_null();
 }
@@ -21,11 +23,11 @@ static void set_provenance(json_t *x, const struct dbview_row *r)
 {
     json_object_set_new(x, "status", json_string(dbview_status_name(r->status)));
     const struct declared *d = r->status == VIEW_DECLARED ? r->declared : NULL;
-    json_object_set_new(x, "confidence", str_or_null(dbview_row_confidence(r)));
+    json_object_set_new(x, "confidence", nonempty_or_null(dbview_row_confidence(r)));
     json_object_set_new(x, "provenance", json_string(dbview_row_provenance(r)));
-    json_object_set_new(x, "source", str_or_null(d ? d->source : NULL));
-    json_object_set_new(x, "checked_on", str_or_null(d ? d->checked_on : NULL));
-    json_object_set_new(x, "scanned_at", str_or_null(r->scanned_at));
+    json_object_set_new(x, "source", nonempty_or_null(d ? d->source : NULL));
+    json_object_set_new(x, "checked_on", nonempty_or_null(d ? d->checked_on : NULL));
+    json_object_set_new(x, "scanned_at", nonempty_or_null(r->scanned_at));
 }
 
 /* ["3.10", ..., "3.13t"], null when the data does not say. */
@@ -60,13 +62,13 @@ static void installcmd_json(const struct installcmd *c, const char *suffix, json
 {
     char key[64];
     snprintf(key, sizeof key, "pip%s", suffix);
-    json_object_set_new(x, key, str_or_null(c->pip_line));
+    json_object_set_new(x, key, nonempty_or_null(c->pip_line));
     json_object_set_new(argv, key, c->pip_line ? answer_argv_json(&c->pip) : json_null());
     snprintf(key, sizeof key, "uv%s", suffix);
-    json_object_set_new(x, key, str_or_null(c->uv_line));
+    json_object_set_new(x, key, nonempty_or_null(c->uv_line));
     json_object_set_new(argv, key, c->uv_line ? answer_argv_json(&c->uv) : json_null());
     snprintf(key, sizeof key, "uv%s_min_version", suffix);
-    json_object_set_new(x, key, str_or_null(c->uv_from));
+    json_object_set_new(x, key, nonempty_or_null(c->uv_from));
 }
 
 json_t *answer_installcmd_json(const struct installcmd *c)
@@ -93,7 +95,7 @@ static void verdict_json(const struct answer_result *a, const struct verdict *v,
 {
     const struct compat_result *r = &v->res;
     char label[48];
-    json_object_set_new(x, "min_driver", str_or_null(r->min_driver));
+    json_object_set_new(x, "min_driver", nonempty_or_null(r->min_driver));
     json_object_set_new(x, "verdict", json_string(compat_verdict_name(r->verdict)));
     json_object_set_new(
         x, "label",
@@ -102,9 +104,9 @@ static void verdict_json(const struct answer_result *a, const struct verdict *v,
     json_object_set_new(x, "code", json_string(compat_verdict_name(v->code)));
     json_object_set_new(x, "code_reason", json_string(r->code_reason));
     json_object_set_new(x, "driver_blocks", json_boolean(v->driver_blocks));
-    json_object_set_new(x, "needed_driver", str_or_null(r->needed_driver));
+    json_object_set_new(x, "needed_driver", nonempty_or_null(r->needed_driver));
     json_object_set_new(x, "python_wheel", v->python < 0 ? json_null() : json_boolean(v->python));
-    json_object_set_new(x, "blocked_by", str_or_null(verdict_block_name(v->blocked_by)));
+    json_object_set_new(x, "blocked_by", nonempty_or_null(verdict_block_name(v->blocked_by)));
     json_object_set_new(x, "runs", json_boolean(v->runs));
     if (r->has_via) {
         char name[TARGET_NAME_MAX];
@@ -123,7 +125,7 @@ static json_t *row_json(const struct answer_result *a, const struct answer_row *
     json_object_set_new(x, "version", json_string(r->version));
     json_object_set_new(x, "index_url", json_string(ar->index_url));
     set_provenance(x, r);
-    json_object_set_new(x, "cuda", str_or_null(ar->cuda));
+    json_object_set_new(x, "cuda", nonempty_or_null(ar->cuda));
     verdict_json(a, &ar->v, x);
     json_object_set_new(x, "python_versions", pythons_json(&ar->pythons));
     json_object_set_new(x, "modules", json_integer((json_int_t)ar->v.res.modules));
@@ -145,7 +147,7 @@ json_t *answer_install_json(const struct answer_result *a, const struct answer_i
     json_object_set_new(x, "label", json_string(compat_verdict_label(i->res.verdict)));
     json_object_set_new(x, "reason", json_string(i->reason ? i->reason : ""));
     /* in the driver table the floor is the decision */
-    json_object_set_new(x, "min_driver", str_or_null(answer_install_min_driver(i)));
+    json_object_set_new(x, "min_driver", nonempty_or_null(answer_install_min_driver(i)));
     if (!i->floor[0] && i->res.full_driver[0])
         json_object_set_new(x, "full_driver", json_string(i->res.full_driver));
     set_provenance(x, r);
@@ -153,11 +155,11 @@ json_t *answer_install_json(const struct answer_result *a, const struct answer_i
     json_object_set_new(x, "commands", answer_commands_json(&i->commands));
     if (i->torchvision || i->torchaudio || i->companions_omitted) {
         json_t *k = json_object();
-        json_object_set_new(k, "torchvision", str_or_null(i->torchvision));
-        json_object_set_new(k, "torchaudio", str_or_null(i->torchaudio));
-        json_object_set_new(k, "note", str_or_null(i->companion_note));
+        json_object_set_new(k, "torchvision", nonempty_or_null(i->torchvision));
+        json_object_set_new(k, "torchaudio", nonempty_or_null(i->torchaudio));
+        json_object_set_new(k, "note", nonempty_or_null(i->companion_note));
         /* a companion the data has no wheel of here, and why */
-        json_object_set_new(k, "omitted", str_or_null(i->companions_omitted));
+        json_object_set_new(k, "omitted", nonempty_or_null(i->companions_omitted));
         json_object_set_new(x, "companions", k);
     }
     if (i->floor[0])
@@ -185,7 +187,7 @@ json_t *answer_change_json(const struct answer_change *s)
         json_object_set_new(x, "pin", json_string(s->pin));
         json_object_set_new(x, "python", json_string(s->python));
         json_object_set_new(x, "python_versions", pythons_json(&s->pythons));
-        json_object_set_new(x, "min_driver", str_or_null(s->min_driver));
+        json_object_set_new(x, "min_driver", nonempty_or_null(s->min_driver));
         break;
     case ANSWER_CHANGE_RELEASE:
         json_object_set_new(x, "release", json_string(s->release));
@@ -208,15 +210,15 @@ json_t *answer_pypi_json(const struct answer_pypi *p)
     json_t *x = json_object();
     json_object_set_new(x, "release", json_string(p->release));
     json_object_set_new(x, "build", json_string(p->build));
-    json_object_set_new(x, "confidence", str_or_null(p->confidence));
-    json_object_set_new(x, "command", str_or_null(p->command.pip_line));
+    json_object_set_new(x, "confidence", nonempty_or_null(p->confidence));
+    json_object_set_new(x, "command", nonempty_or_null(p->command.pip_line));
     json_object_set_new(x, "commands", answer_installcmd_json(&p->command));
     json_object_set_new(x, "verdict",
                         p->unknown ? json_null() : json_string(compat_verdict_name(p->verdict)));
     json_object_set_new(x, "label",
                         json_string(p->row ? compat_verdict_label(p->verdict) : "no GPU code"));
     json_object_set_new(x, "runs", json_boolean(p->runs));
-    json_object_set_new(x, "min_driver", p->row ? str_or_null(p->min_driver) : json_null());
+    json_object_set_new(x, "min_driver", p->row ? nonempty_or_null(p->min_driver) : json_null());
     json_object_set_new(x, "python_wheel",
                         p->python_wheel < 0 ? json_null() : json_boolean(p->python_wheel));
     json_object_set_new(x, "python_versions", pythons_json(&p->pythons));
@@ -245,7 +247,7 @@ json_t *answer_source_build_json(const struct answer_source_build *b)
     if (!b->present)
         return json_null();
     json_t *x = json_object();
-    json_object_set_new(x, "last_toolkit", str_or_null(b->last_toolkit));
+    json_object_set_new(x, "last_toolkit", nonempty_or_null(b->last_toolkit));
     json_object_set_new(x, "arch_list", json_string(b->arch_list));
     json_t *steps = json_array();
     for (size_t i = 0; i < b->nsteps; i++)
@@ -262,7 +264,7 @@ json_t *answer_guidance_json(const struct answer_guidance *g)
     json_object_set_new(x, "kind", json_string(g->kind));
     json_object_set_new(x, "label", json_string(g->label));
     json_object_set_new(x, "text", json_string(g->text));
-    json_object_set_new(x, "url", str_or_null(g->url));
+    json_object_set_new(x, "url", nonempty_or_null(g->url));
     if (strcmp(g->kind, "jetson") == 0) {
         /* NVIDIA's own builds for this Jetson, newest JetPack first */
         json_t *builds = json_array();
@@ -298,13 +300,13 @@ json_t *answer_guidance_json(const struct answer_guidance *g)
 static json_t *gpu_json(const struct answer_result *a)
 {
     json_t *g = json_object();
-    json_object_set_new(g, "name", str_or_null(a->gpu_name));
+    json_object_set_new(g, "name", nonempty_or_null(a->gpu_name));
     json_object_set_new(g, "vendor", json_string(a->amd ? "amd" : "nvidia"));
     json_object_set_new(g, "compute_capability", a->amd ? json_null() : json_string(a->device));
     json_object_set_new(g, "gfx", a->amd ? json_string(a->device) : json_null());
     json_object_set_new(g, "gfx_target", a->amd ? json_string(a->gfx_target) : json_null());
     json_object_set_new(g, "device", json_string(a->device)); /* "8.6" or "gfx1100" */
-    json_object_set_new(g, "architecture", str_or_null(a->architecture));
+    json_object_set_new(g, "architecture", nonempty_or_null(a->architecture));
     json_object_set_new(g, "tegra", json_boolean(a->tegra));
     /* NVIDIA's last driver branch for it: no answer needs a later one */
     if (a->last_branch[0]) {
@@ -326,7 +328,7 @@ json_t *answer_json(const struct answer_result *a)
     if (a->has_driver) {
         json_t *d = json_object();
         json_object_set_new(d, "version", json_string(a->driver_text));
-        json_object_set_new(d, "cuda", str_or_null(a->driver_cuda));
+        json_object_set_new(d, "cuda", nonempty_or_null(a->driver_cuda));
         json_object_set_new(d, "beyond_last_branch", json_boolean(a->driver_beyond_branch));
         json_object_set_new(out, "driver", d);
     } else {
@@ -338,7 +340,7 @@ json_t *answer_json(const struct answer_result *a)
         tables_python_format(a->python, 0, pys, sizeof pys);
         json_object_set_new(py, "version", json_string(pys));
         json_object_set_new(py, "free_threaded", json_boolean(a->python_free_threaded));
-        json_object_set_new(py, "source", str_or_null(a->python_source));
+        json_object_set_new(py, "source", nonempty_or_null(a->python_source));
         json_object_set_new(out, "python", py);
     } else {
         json_object_set_new(out, "python", json_null());

@@ -168,3 +168,8 @@ char *jsontext_dumps(const json_t *v, size_t flags)
         return xstrdup("");
     return strbuf_detach(&sb, NULL);
 }
+
+json_t *jsontext_str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}

@@ -37,4 +37,8 @@ int jsontext_append(struct strbuf *sb, const json_t *v, size_t flags);
 /* Like json_dumps(v, flags): a new string the caller frees, or NULL. */
 char *jsontext_dumps(const json_t *v, size_t flags);
 
+/* s as a JSON string, or JSON null when s is NULL (a new reference; NULL,
+ * as json_string gives, when s is not UTF-8). */
+json_t *jsontext_str_or_null(const char *s);
+
 #endif

@@ -25,11 +25,7 @@
 #include "version.h"
 #include "wheelfetch.h"
 #include "xalloc.h"
-
-static json_t *str_or_null(const char *s)
-{
-    return s ? json_string(s) : json_null();
-}
+#include "jsontext.h"
 
 /* The wheel's identity as the record module takes it (borrowed from w). */
 static struct record_identity identity_of(const struct cwheel *w)
@@ -104,7 +100,7 @@ void crawli_emit(struct crawl *c, const struct cwheel *w, int status, json_t *re
     } else {
         line = json_object();
         set_identity(line, w);
-        json_object_set_new(line, "sha256", str_or_null(w->sha256));
+        json_object_set_new(line, "sha256", jsontext_str_or_null(w->sha256));
         json_object_set_new(line, "sass", json_array());
         json_object_set_new(line, "ptx", json_array());
         json_object_set_new(line, "binaries", json_array());
@@ -112,7 +108,7 @@ void crawli_emit(struct crawl *c, const struct cwheel *w, int status, json_t *re
     static const char *const names[] = {"scanned", "inferred", "known", "failed"};
     if (line) {
         json_object_set_new(line, "status", json_string(names[status]));
-        json_object_set_new(line, "error", str_or_null(error));
+        json_object_set_new(line, "error", jsontext_str_or_null(error));
     }
     struct crawl_event ev = {status, w->filename, w->url, error, bytes, line};
     switch (status) {

@@ -68,25 +68,20 @@ static json_t *get_json(struct db *db, const char *sql, const char *key)
     return v;
 }
 
-static json_t *str_or_null(const char *s)
-{
-    return s ? json_string(s) : json_null();
-}
-
 int db_failure_put(struct db *db, const char *key, const struct db_failure *f, struct wa_error *err)
 {
     json_t *o = json_object();
     json_object_set_new(o, "key", json_string(key));
-    json_object_set_new(o, "url", str_or_null(f->url));
-    json_object_set_new(o, "filename", str_or_null(f->filename));
-    json_object_set_new(o, "error", str_or_null(f->error));
+    json_object_set_new(o, "url", jsontext_str_or_null(f->url));
+    json_object_set_new(o, "filename", jsontext_str_or_null(f->filename));
+    json_object_set_new(o, "error", jsontext_str_or_null(f->error));
     json_object_set_new(o, "http_status",
                         f->http_status ? json_integer(f->http_status) : json_null());
-    json_object_set_new(o, "failed_at", str_or_null(f->failed_at));
+    json_object_set_new(o, "failed_at", jsontext_str_or_null(f->failed_at));
     json_object_set_new(o, "runs", json_integer(f->runs));
-    json_object_set_new(o, "kind", str_or_null(f->kind));
+    json_object_set_new(o, "kind", jsontext_str_or_null(f->kind));
     json_object_set_new(o, "isolated_stops", json_integer(f->isolated_stops));
-    json_object_set_new(o, "wheelarch_version", str_or_null(f->wheelarch_version));
+    json_object_set_new(o, "wheelarch_version", jsontext_str_or_null(f->wheelarch_version));
     int rc = put_json(db, "INSERT OR REPLACE INTO failures (key, failure) VALUES (?, ?)",
                       "DELETE FROM journal WHERE key = ?", key, o, err);
     json_decref(o);
@@ -102,12 +97,12 @@ int db_journal_begin(struct db *db, const char *key, const struct db_note *n, st
 {
     json_t *o = json_object();
     json_object_set_new(o, "key", json_string(key));
-    json_object_set_new(o, "url", str_or_null(n->url));
-    json_object_set_new(o, "filename", str_or_null(n->filename));
+    json_object_set_new(o, "url", jsontext_str_or_null(n->url));
+    json_object_set_new(o, "filename", jsontext_str_or_null(n->filename));
     json_object_set_new(o, "pid", json_integer(n->pid));
-    json_object_set_new(o, "started", str_or_null(n->started));
+    json_object_set_new(o, "started", jsontext_str_or_null(n->started));
     json_object_set_new(o, "isolated", json_boolean(n->isolated));
-    json_object_set_new(o, "wheelarch_version", str_or_null(n->wheelarch_version));
+    json_object_set_new(o, "wheelarch_version", jsontext_str_or_null(n->wheelarch_version));
     int rc =
         put_json(db, "INSERT OR REPLACE INTO journal (key, note) VALUES (?, ?)", NULL, key, o, err);
     json_decref(o);

@@ -18,11 +18,6 @@ static const char *jstr(json_t *o, const char *k)
     return json_string_value(json_object_get(o, k));
 }
 
-static json_t *str_or_null(const char *s)
-{
-    return s ? json_string(s) : json_null();
-}
-
 void record_set_identity(json_t *o, const struct record_identity *id)
 {
     json_object_set_new(o, "input", json_string(id->url));
@@ -38,10 +33,10 @@ void record_set_identity(json_t *o, const struct record_identity *id)
     json_object_set_new(o, "variant", json_string(id->variant));
     json_object_set_new(o, "variant_source", json_string(id->variant_source));
     json_object_set_new(o, "wheel", scanreport_wheel_json(id->name));
-    json_object_set_new(o, "upload_time", str_or_null(id->upload_time));
-    json_object_set_new(o, "requires_python", str_or_null(id->requires_python));
-    json_object_set_new(o, "yanked", str_or_null(id->yanked));
-    json_object_set_new(o, "index_sha256", str_or_null(id->sha256));
+    json_object_set_new(o, "upload_time", jsontext_str_or_null(id->upload_time));
+    json_object_set_new(o, "requires_python", jsontext_str_or_null(id->requires_python));
+    json_object_set_new(o, "yanked", jsontext_str_or_null(id->yanked));
+    json_object_set_new(o, "index_sha256", jsontext_str_or_null(id->sha256));
 }
 
 json_t *record_scanned(json_t *o, const char *scan_sha256, const struct record_identity *id,
@@ -52,7 +47,7 @@ json_t *record_scanned(json_t *o, const char *scan_sha256, const struct record_i
     json_object_set_new(o, "status", json_string("scanned"));
     json_object_set_new(o, "inferred_from", json_null());
     if (!scan_sha256 || !scan_sha256[0]) /* not read whole: the index's */
-        json_object_set_new(o, "sha256", str_or_null(id->sha256));
+        json_object_set_new(o, "sha256", jsontext_str_or_null(id->sha256));
     json_object_set_new(o, "sha256_verified", json_boolean(f->sha256_checked));
     json_object_set_new(o, "size", json_integer((json_int_t)f->size));
     json_object_set_new(o, "scanned_at", json_string(today));
@@ -83,7 +78,7 @@ json_t *record_inferred(const struct record_identity *id, json_t *from, const ch
     for (const char *const *k = copied; *k; k++)
         if (json_object_get(from, *k))
             json_object_set(o, *k, json_object_get(from, *k));
-    json_object_set_new(o, "sha256", str_or_null(id->sha256));
+    json_object_set_new(o, "sha256", jsontext_str_or_null(id->sha256));
     json_object_set_new(o, "sha256_verified", json_false());
     json_object_set_new(o, "size", json_null());
     json_object_set_new(o, "error", json_null());
@@ -178,11 +173,11 @@ json_t *record_wheel_json(const struct record_wheel *w)
     json_t *o = json_object();
     json_object_set_new(o, "filename", json_string(w->filename));
     json_object_set_new(o, "url", json_string(w->url));
-    json_object_set_new(o, "sha256", str_or_null(w->sha256));
+    json_object_set_new(o, "sha256", jsontext_str_or_null(w->sha256));
     json_object_set_new(o, "status", json_string(w->scanned ? "scanned" : "inferred"));
     if (w->key[0])
         json_object_set_new(o, "key", json_string(w->key));
-    json_object_set_new(o, "upload_time", str_or_null(w->upload_time));
+    json_object_set_new(o, "upload_time", jsontext_str_or_null(w->upload_time));
     if (w->scanned_at)
         json_object_set_new(o, "scanned_at", json_string(w->scanned_at));
     if (w->inferred_from)
@@ -191,7 +186,7 @@ json_t *record_wheel_json(const struct record_wheel *w)
     if (w->sha256_verified >= 0)
         json_object_set_new(o, "sha256_verified", json_boolean(w->sha256_verified));
     json_object_set_new(o, "yanked", record_wheel_yanked_json(w));
-    json_object_set_new(o, "requires_python", str_or_null(w->requires_python));
+    json_object_set_new(o, "requires_python", jsontext_str_or_null(w->requires_python));
     return o;
 }
 

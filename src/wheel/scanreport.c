@@ -11,6 +11,7 @@
 #include "strbuf.h"
 #include "target.h"
 #include "xalloc.h"
+#include "jsontext.h"
 
 /* Per-target totals over one binary's modules. */
 struct tstat {
@@ -407,11 +408,6 @@ static json_t *union_list(json_t *bins, const char *key)
     return a;
 }
 
-static json_t *str_or_null(const char *s)
-{
-    return s ? json_string(s) : json_null();
-}
-
 json_t *scanreport_wheel_json(const struct wheel_name *w)
 {
     json_t *wj = json_object();
@@ -420,8 +416,8 @@ json_t *scanreport_wheel_json(const struct wheel_name *w)
     json_object_set_new(wj, "normalized_name", json_string(w->normalized));
     json_object_set_new(wj, "version", json_string(w->version));
     json_object_set_new(wj, "public_version", json_string(w->public_version));
-    json_object_set_new(wj, "local", str_or_null(w->local));
-    json_object_set_new(wj, "build", str_or_null(w->build));
+    json_object_set_new(wj, "local", jsontext_str_or_null(w->local));
+    json_object_set_new(wj, "build", jsontext_str_or_null(w->build));
     json_object_set_new(wj, "python", json_string(w->python));
     json_object_set_new(wj, "abi", json_string(w->abi));
     json_object_set_new(wj, "platform", json_string(w->platform));
