@@ -80,13 +80,7 @@ static const struct tmpl_field prose_fields[] = {
     {"html", prose_html},
 };
 
-static void prose_get(const struct tmpl_value *v, const char *name, size_t len,
-                      struct tmpl_value *out)
-{
-    tmpl_fields_get(prose_fields, sizeof prose_fields / sizeof *prose_fields, v, name, len, out);
-}
-
-static const struct tmpl_type prose_type = {prose_get, NULL, NULL};
+static const struct tmpl_type prose_type = TMPL_FIELDS(prose_fields);
 
 /* A Markdown file of templates/content/ as the page at path; its title is
  * its first "# " heading. */

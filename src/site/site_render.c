@@ -172,13 +172,7 @@ static const struct tmpl_field common_fields[] = {
     {"api_version", common_api_version},
 };
 
-static void common_get(const struct tmpl_value *v, const char *name, size_t len,
-                       struct tmpl_value *out)
-{
-    tmpl_fields_get(common_fields, sizeof common_fields / sizeof *common_fields, v, name, len, out);
-}
-
-static const struct tmpl_type common_type = {common_get, NULL, NULL};
+static const struct tmpl_type common_type = TMPL_FIELDS(common_fields);
 
 static void common_make(const struct ctx *c, struct page_common *p, const char *path,
                         const char *title, const char *description, const char *data_as_of)

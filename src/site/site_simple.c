@@ -140,14 +140,7 @@ static const struct tmpl_field project_fields[] = {
     {"dir", project_dir},
 };
 
-static void project_get(const struct tmpl_value *v, const char *name, size_t len,
-                        struct tmpl_value *out)
-{
-    tmpl_fields_get(project_fields, sizeof project_fields / sizeof *project_fields, v, name, len,
-                    out);
-}
-
-static const struct tmpl_type project_type = {project_get, NULL, NULL};
+static const struct tmpl_type project_type = TMPL_FIELDS(project_fields);
 
 static size_t projects_len(const struct tmpl_value *v)
 {
@@ -159,7 +152,7 @@ static void projects_at(const struct tmpl_value *v, size_t i, struct tmpl_value 
     tmpl_value_typed(TMPL_OBJECT, &project_type, v->p, i, out);
 }
 
-static const struct tmpl_type projects_type = {NULL, projects_len, projects_at};
+static const struct tmpl_type projects_type = {NULL, projects_len, projects_at, NULL, 0};
 
 static void root_arch(const struct tmpl_value *v, struct tmpl_value *out)
 {
@@ -182,13 +175,7 @@ static const struct tmpl_field root_fields[] = {
     {"projects", root_projects},
 };
 
-static void root_get(const struct tmpl_value *v, const char *name, size_t len,
-                     struct tmpl_value *out)
-{
-    tmpl_fields_get(root_fields, sizeof root_fields / sizeof *root_fields, v, name, len, out);
-}
-
-static const struct tmpl_type root_type = {root_get, NULL, NULL};
+static const struct tmpl_type root_type = TMPL_FIELDS(root_fields);
 
 /* A project's page of a simple index (simple/<arch>/<project>/): its
  * links are put in after rendering, in place of links_html's marker. */
@@ -221,13 +208,7 @@ static const struct tmpl_field page_fields[] = {
     {"links_html", page_links_html},
 };
 
-static void page_get(const struct tmpl_value *v, const char *name, size_t len,
-                     struct tmpl_value *out)
-{
-    tmpl_fields_get(page_fields, sizeof page_fields / sizeof *page_fields, v, name, len, out);
-}
-
-static const struct tmpl_type page_type = {page_get, NULL, NULL};
+static const struct tmpl_type page_type = TMPL_FIELDS(page_fields);
 
 /* Renders template `name` with one typed value as its data into out. */
 static int render_simple(struct ctx *c, const char *name, const struct tmpl_type *type,

@@ -32,7 +32,7 @@ static void pythons_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
     tmpl_value_str(((const struct answer_pythons *)v->p)->v[i], out);
 }
 
-static const struct tmpl_type pythons_type = {NULL, pythons_len, pythons_at};
+static const struct tmpl_type pythons_type = {NULL, pythons_len, pythons_at, NULL, 0};
 
 static void pythons(const struct answer_pythons *pv, struct tmpl_value *out)
 {
@@ -85,7 +85,7 @@ static void commands_get(const struct tmpl_value *v, const char *name, size_t le
         tmpl_value_str(with->uv_line, out);
 }
 
-static const struct tmpl_type commands_type = {commands_get, NULL, NULL};
+static const struct tmpl_type commands_type = {commands_get, NULL, NULL, NULL, 0};
 
 /* torch's companions: p is the install. */
 static void companions_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -101,7 +101,7 @@ static void companions_get(const struct tmpl_value *v, const char *name, size_t 
         sitedata_or_null(i->companion_note, out);
 }
 
-static const struct tmpl_type companions_type = {companions_get, NULL, NULL};
+static const struct tmpl_type companions_type = {companions_get, NULL, NULL, NULL, 0};
 
 /* An install (answer_install_json, as the feed slims it): the
  * recommendation and the fallback keep everything and add their Pythons
@@ -197,7 +197,7 @@ static void answer_get(const struct tmpl_value *v, const char *name, size_t len,
     install_field(i, INSTALL_ANSWER, v->at < 2 ? x->python_text[v->at] : NULL, name, len, out);
 }
 
-static const struct tmpl_type answer_type = {answer_get, NULL, NULL};
+static const struct tmpl_type answer_type = {answer_get, NULL, NULL, NULL, 0};
 
 /* A line of the driver table: p is the answer, at the line. */
 static void line_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -207,7 +207,7 @@ static void line_get(const struct tmpl_value *v, const char *name, size_t len,
     install_field(&r->by_driver[v->at], INSTALL_DRIVER_LINE, NULL, name, len, out);
 }
 
-static const struct tmpl_type line_type = {line_get, NULL, NULL};
+static const struct tmpl_type line_type = {line_get, NULL, NULL, NULL, 0};
 
 static size_t lines_len(const struct tmpl_value *v)
 {
@@ -219,7 +219,7 @@ static void lines_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
     sitedata_object(&line_type, v->p, i, out);
 }
 
-static const struct tmpl_type lines_type = {NULL, lines_len, lines_at};
+static const struct tmpl_type lines_type = {NULL, lines_len, lines_at, NULL, 0};
 
 /* Plain `pip install torch`: p is the page's platform. */
 static void pypi_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -265,7 +265,7 @@ static void pypi_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_bool(strcmp(py->build, "cpu") != 0 && strcmp(py->build, "none") != 0, out);
 }
 
-static const struct tmpl_type pypi_type = {pypi_get, NULL, NULL};
+static const struct tmpl_type pypi_type = {pypi_get, NULL, NULL, NULL, 0};
 
 /* The newest release with native code, per variant: p is the answer, at
  * the entry. */
@@ -286,7 +286,7 @@ static void native_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(n->pin, out);
 }
 
-static const struct tmpl_type native_type = {native_get, NULL, NULL};
+static const struct tmpl_type native_type = {native_get, NULL, NULL, NULL, 0};
 
 static size_t natives_len(const struct tmpl_value *v)
 {
@@ -298,7 +298,7 @@ static void natives_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
     sitedata_object(&native_type, v->p, i, out);
 }
 
-static const struct tmpl_type natives_type = {NULL, natives_len, natives_at};
+static const struct tmpl_type natives_type = {NULL, natives_len, natives_at, NULL, 0};
 
 /* What to do when no build has code: p is the struct answer_source_build. */
 static size_t steps_len(const struct tmpl_value *v)
@@ -311,7 +311,7 @@ static void steps_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
     tmpl_value_str(((const struct answer_source_build *)v->p)->steps[i], out);
 }
 
-static const struct tmpl_type steps_type = {NULL, steps_len, steps_at};
+static const struct tmpl_type steps_type = {NULL, steps_len, steps_at, NULL, 0};
 
 static void source_build_get(const struct tmpl_value *v, const char *name, size_t len,
                              struct tmpl_value *out)
@@ -326,7 +326,7 @@ static void source_build_get(const struct tmpl_value *v, const char *name, size_
         sitedata_array(&steps_type, b, 0, out);
 }
 
-static const struct tmpl_type source_build_type = {source_build_get, NULL, NULL};
+static const struct tmpl_type source_build_type = {source_build_get, NULL, NULL, NULL, 0};
 
 /* Where these wheels are not the answer (Jetson, an Arm host): p is the
  * struct answer_guidance. */
@@ -345,7 +345,7 @@ static void guidance_get(const struct tmpl_value *v, const char *name, size_t le
         sitedata_or_null(g->url, out);
 }
 
-static const struct tmpl_type guidance_type = {guidance_get, NULL, NULL};
+static const struct tmpl_type guidance_type = {guidance_get, NULL, NULL, NULL, 0};
 
 /* The versions a stack's "together" pins: p is the stack entry. */
 static void versions_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -359,7 +359,7 @@ static void versions_get(const struct tmpl_value *v, const char *name, size_t le
         tmpl_value_str(e->together.torch_pin, out);
 }
 
-static const struct tmpl_type versions_type = {versions_get, NULL, NULL};
+static const struct tmpl_type versions_type = {versions_get, NULL, NULL, NULL, 0};
 
 /* A companion that needs another torch: the one command for both. */
 static void together_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -377,7 +377,7 @@ static void together_get(const struct tmpl_value *v, const char *name, size_t le
         sitedata_object(&commands_type, &e->together.commands, 1, out);
 }
 
-static const struct tmpl_type together_type = {together_get, NULL, NULL};
+static const struct tmpl_type together_type = {together_get, NULL, NULL, NULL, 0};
 
 /* A stack entry's answer: p is the entry. */
 static void stack_answer_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -387,7 +387,7 @@ static void stack_answer_get(const struct tmpl_value *v, const char *name, size_
     install_field(answer_runs(e->res), INSTALL_STACK, NULL, name, len, out);
 }
 
-static const struct tmpl_type stack_answer_type = {stack_answer_get, NULL, NULL};
+static const struct tmpl_type stack_answer_type = {stack_answer_get, NULL, NULL, NULL, 0};
 
 /* Another project with torch on this GPU: p is the entry. */
 static void entry_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -413,7 +413,7 @@ static void entry_get(const struct tmpl_value *v, const char *name, size_t len,
         sitedata_object(&together_type, e, 0, out);
 }
 
-static const struct tmpl_type entry_type = {entry_get, NULL, NULL};
+static const struct tmpl_type entry_type = {entry_get, NULL, NULL, NULL, 0};
 
 /* The stack a platform shows: p is the page's platform. */
 static size_t stack_len(const struct tmpl_value *v)
@@ -428,7 +428,7 @@ static void stack_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
     sitedata_object(&entry_type, x->dev->shown[x->p][i], 0, out);
 }
 
-static const struct tmpl_type stack_type = {NULL, stack_len, stack_at};
+static const struct tmpl_type stack_type = {NULL, stack_len, stack_at, NULL, 0};
 
 int sitedata_answer_part(const struct sitedata_gpu_platform *x, const char *name, size_t len,
                          struct tmpl_value *out)

@@ -213,7 +213,7 @@ static void targets_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
     tmpl_value_strf(out, "%s", s);
 }
 
-static const struct tmpl_type targets_type = {NULL, targets_len, targets_at};
+static const struct tmpl_type targets_type = {NULL, targets_len, targets_at, NULL, 0};
 
 /* One item: p is the item.  Names an item does not say are missing (the
  * lookup goes on down the stack), as the JSON once left them out. */
@@ -248,7 +248,7 @@ static void item_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_bool(it->changed, out);
 }
 
-static const struct tmpl_type item_type = {item_get, NULL, NULL};
+static const struct tmpl_type item_type = {item_get, NULL, NULL, NULL, 0};
 
 static size_t items_len(const struct tmpl_value *v)
 {
@@ -261,7 +261,7 @@ static void items_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
                      out);
 }
 
-static const struct tmpl_type items_type = {NULL, items_len, items_at};
+static const struct tmpl_type items_type = {NULL, items_len, items_at, NULL, 0};
 
 /* One release's entry: p is the change. */
 static void change_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -285,7 +285,7 @@ static void change_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_typed(TMPL_ARRAY, &items_type, e, 0, out);
 }
 
-static const struct tmpl_type change_type = {change_get, NULL, NULL};
+static const struct tmpl_type change_type = {change_get, NULL, NULL, NULL, 0};
 
 static size_t changes_len(const struct tmpl_value *v)
 {
@@ -298,7 +298,7 @@ static void changes_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
                      out);
 }
 
-static const struct tmpl_type changes_type = {NULL, changes_len, changes_at};
+static const struct tmpl_type changes_type = {NULL, changes_len, changes_at, NULL, 0};
 
 /* The page: p is the sitedata. */
 static void page_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -309,7 +309,7 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_typed(TMPL_ARRAY, &changes_type, v->p, 0, out);
 }
 
-static const struct tmpl_type page_type = {page_get, NULL, NULL};
+static const struct tmpl_type page_type = {page_get, NULL, NULL, NULL, 0};
 
 void sitedata_changes_value(const struct sitedata *d, struct tmpl_value *out)
 {
@@ -335,7 +335,7 @@ static void entry_get(const struct tmpl_value *v, const char *name, size_t len,
     }
 }
 
-static const struct tmpl_type entry_type = {entry_get, NULL, NULL};
+static const struct tmpl_type entry_type = {entry_get, NULL, NULL, NULL, 0};
 
 static size_t entries_len(const struct tmpl_value *v)
 {
@@ -347,7 +347,7 @@ static void entries_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
     tmpl_value_typed(TMPL_OBJECT, &entry_type, v->p, i, out);
 }
 
-static const struct tmpl_type entries_type = {NULL, entries_len, entries_at};
+static const struct tmpl_type entries_type = {NULL, entries_len, entries_at, NULL, 0};
 
 /* The feed: p is the sitedata_atom. */
 static void feed_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -367,7 +367,7 @@ static void feed_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_typed(TMPL_ARRAY, &entries_type, f, 0, out);
 }
 
-static const struct tmpl_type feed_type = {feed_get, NULL, NULL};
+static const struct tmpl_type feed_type = {feed_get, NULL, NULL, NULL, 0};
 
 void sitedata_atom_value(const struct sitedata_atom *f, struct tmpl_value *out)
 {

@@ -79,7 +79,7 @@ static void plat_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(p->html[v->at], out);
 }
 
-static const struct tmpl_type plat_type = {plat_get, NULL, NULL};
+static const struct tmpl_type plat_type = {plat_get, NULL, NULL, NULL, 0};
 
 static size_t plats_len(const struct tmpl_value *v)
 {
@@ -91,7 +91,7 @@ static void plats_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
     sitedata_object(&plat_type, v->p, i, out);
 }
 
-static const struct tmpl_type plats_type = {NULL, plats_len, plats_at};
+static const struct tmpl_type plats_type = {NULL, plats_len, plats_at, NULL, 0};
 
 /* One of the device's GPUs: p is the page, at the GPU's place. */
 static void gpu_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -106,7 +106,7 @@ static void gpu_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(p->gpu_pages[v->at], out);
 }
 
-static const struct tmpl_type gpu_type = {gpu_get, NULL, NULL};
+static const struct tmpl_type gpu_type = {gpu_get, NULL, NULL, NULL, 0};
 
 static size_t gpus_len(const struct tmpl_value *v)
 {
@@ -118,7 +118,7 @@ static void gpus_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out
     sitedata_object(&gpu_type, v->p, i, out);
 }
 
-static const struct tmpl_type gpus_type = {NULL, gpus_len, gpus_at};
+static const struct tmpl_type gpus_type = {NULL, gpus_len, gpus_at, NULL, 0};
 
 static void page_get(const struct tmpl_value *v, const char *name, size_t len,
                      struct tmpl_value *out)
@@ -146,7 +146,7 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_bool(dev->declared_only, out);
 }
 
-static const struct tmpl_type page_type = {page_get, NULL, NULL};
+static const struct tmpl_type page_type = {page_get, NULL, NULL, NULL, 0};
 
 void sitedata_device_page_value(const struct sitedata_device_page *p, struct tmpl_value *out)
 {

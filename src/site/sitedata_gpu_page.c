@@ -174,7 +174,7 @@ static void cut_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_int((long long)g->total, out);
 }
 
-static const struct tmpl_type cut_type = {cut_get, NULL, NULL};
+static const struct tmpl_type cut_type = {cut_get, NULL, NULL, NULL, 0};
 
 /* One platform's answer: p is the page's platform.  Its answer's own
  * parts are sitedata_answer's. */
@@ -206,7 +206,7 @@ static void platform_get(const struct tmpl_value *v, const char *name, size_t le
         sitedata_object(&cut_type, &x->dev->pgrid[x->p], 0, out);
 }
 
-static const struct tmpl_type platform_type = {platform_get, NULL, NULL};
+static const struct tmpl_type platform_type = {platform_get, NULL, NULL, NULL, 0};
 
 static size_t platforms_len(const struct tmpl_value *v)
 {
@@ -218,7 +218,7 @@ static void platforms_at(const struct tmpl_value *v, size_t i, struct tmpl_value
     sitedata_object(&platform_type, &((const struct sitedata_gpu_page *)v->p)->plats[i], 0, out);
 }
 
-static const struct tmpl_type platforms_type = {NULL, platforms_len, platforms_at};
+static const struct tmpl_type platforms_type = {NULL, platforms_len, platforms_at, NULL, 0};
 
 /* The Python switch's choices: p is the page. */
 static size_t choices_len(const struct tmpl_value *v)
@@ -231,7 +231,7 @@ static void choices_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
     tmpl_value_str(sitedata_gpu_python(((const struct sitedata_gpu_page *)v->p)->d, i), out);
 }
 
-static const struct tmpl_type choices_type = {NULL, choices_len, choices_at};
+static const struct tmpl_type choices_type = {NULL, choices_len, choices_at, NULL, 0};
 
 /* NVIDIA's builds for a Jetson, as its answer lists them (query's
  * guidance, answer.h): p is the page, at the build's place in that list. */
@@ -257,7 +257,7 @@ static void jetson_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(b->where, out);
 }
 
-static const struct tmpl_type jetson_type = {jetson_get, NULL, NULL};
+static const struct tmpl_type jetson_type = {jetson_get, NULL, NULL, NULL, 0};
 
 static size_t jetsons_len(const struct tmpl_value *v)
 {
@@ -270,7 +270,7 @@ static void jetsons_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
     sitedata_object(&jetson_type, v->p, i, out);
 }
 
-static const struct tmpl_type jetsons_type = {NULL, jetsons_len, jetsons_at};
+static const struct tmpl_type jetsons_type = {NULL, jetsons_len, jetsons_at, NULL, 0};
 
 /* The other chips sold under the name: p is the GPU. */
 static size_t others_len(const struct tmpl_value *v)
@@ -285,7 +285,7 @@ static void others_at(const struct tmpl_value *v, size_t i, struct tmpl_value *o
     tmpl_value_strf(out, "%s", s);
 }
 
-static const struct tmpl_type others_type = {NULL, others_len, others_at};
+static const struct tmpl_type others_type = {NULL, others_len, others_at, NULL, 0};
 
 /* The page: p is the sitedata_gpu_page.  The GPU's own fields are
  * gpus.json's (gpu_summary). */
@@ -377,7 +377,7 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
         sitedata_array(&platforms_type, p, 0, out);
 }
 
-static const struct tmpl_type page_type = {page_get, NULL, NULL};
+static const struct tmpl_type page_type = {page_get, NULL, NULL, NULL, 0};
 
 void sitedata_gpu_page_value(const struct sitedata_gpu_page *p, struct tmpl_value *out)
 {
@@ -399,7 +399,7 @@ static void end_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(v->at ? u->oldest_page : u->newest_page, out);
 }
 
-static const struct tmpl_type end_type = {end_get, NULL, NULL};
+static const struct tmpl_type end_type = {end_get, NULL, NULL, NULL, 0};
 
 /* A line of the history: p is the run. */
 static void run_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -437,7 +437,7 @@ static void run_get(const struct tmpl_value *v, const char *name, size_t len,
         sitedata_or_null(u->res->min_driver, out);
 }
 
-static const struct tmpl_type run_type = {run_get, NULL, NULL};
+static const struct tmpl_type run_type = {run_get, NULL, NULL, NULL, 0};
 
 /* A project's runs: p is the group. */
 static size_t runs_len(const struct tmpl_value *v)
@@ -450,7 +450,7 @@ static void runs_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out
     sitedata_object(&run_type, &((const struct sitedata_history_group *)v->p)->runs[i], 0, out);
 }
 
-static const struct tmpl_type runs_type = {NULL, runs_len, runs_at};
+static const struct tmpl_type runs_type = {NULL, runs_len, runs_at, NULL, 0};
 
 static void group_get(const struct tmpl_value *v, const char *name, size_t len,
                       struct tmpl_value *out)
@@ -466,7 +466,7 @@ static void group_get(const struct tmpl_value *v, const char *name, size_t len,
         sitedata_array(&runs_type, g, 0, out);
 }
 
-static const struct tmpl_type group_type = {group_get, NULL, NULL};
+static const struct tmpl_type group_type = {group_get, NULL, NULL, NULL, 0};
 
 static size_t groups_len(const struct tmpl_value *v)
 {
@@ -478,7 +478,7 @@ static void groups_at(const struct tmpl_value *v, size_t i, struct tmpl_value *o
     sitedata_object(&group_type, v->p, i, out);
 }
 
-static const struct tmpl_type groups_type = {NULL, groups_len, groups_at};
+static const struct tmpl_type groups_type = {NULL, groups_len, groups_at, NULL, 0};
 
 void sitedata_device_history_releases(const struct sitedata_device *dev, struct tmpl_value *out)
 {

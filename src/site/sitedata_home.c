@@ -361,7 +361,7 @@ static void gpu_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(x->dev->host, out);
 }
 
-static const struct tmpl_type gpu_type = {gpu_get, NULL, NULL};
+static const struct tmpl_type gpu_type = {gpu_get, NULL, NULL, NULL, 0};
 
 static size_t gpus_len(const struct tmpl_value *v)
 {
@@ -374,7 +374,7 @@ static void gpus_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out
                      0, out);
 }
 
-static const struct tmpl_type gpus_type = {NULL, gpus_len, gpus_at};
+static const struct tmpl_type gpus_type = {NULL, gpus_len, gpus_at, NULL, 0};
 
 static void segment_get(const struct tmpl_value *v, const char *name, size_t len,
                         struct tmpl_value *out)
@@ -391,7 +391,7 @@ static void segment_get(const struct tmpl_value *v, const char *name, size_t len
         tmpl_value_typed(TMPL_ARRAY, &gpus_type, s, 0, out);
 }
 
-static const struct tmpl_type segment_type = {segment_get, NULL, NULL};
+static const struct tmpl_type segment_type = {segment_get, NULL, NULL, NULL, 0};
 
 static size_t segments_len(const struct tmpl_value *v)
 {
@@ -404,7 +404,7 @@ static void segments_at(const struct tmpl_value *v, size_t i, struct tmpl_value 
                      0, out);
 }
 
-static const struct tmpl_type segments_type = {NULL, segments_len, segments_at};
+static const struct tmpl_type segments_type = {NULL, segments_len, segments_at, NULL, 0};
 
 /* A variant of a newest release: p is the release, at the variant. */
 static void variant_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -420,7 +420,7 @@ static void variant_get(const struct tmpl_value *v, const char *name, size_t len
         tmpl_value_str(dbview_status_name(r->variants[v->at]->status), out);
 }
 
-static const struct tmpl_type variant_type = {variant_get, NULL, NULL};
+static const struct tmpl_type variant_type = {variant_get, NULL, NULL, NULL, 0};
 
 static size_t variants_len(const struct tmpl_value *v)
 {
@@ -432,7 +432,7 @@ static void variants_at(const struct tmpl_value *v, size_t i, struct tmpl_value 
     tmpl_value_typed(TMPL_OBJECT, &variant_type, v->p, i, out);
 }
 
-static const struct tmpl_type variants_type = {NULL, variants_len, variants_at};
+static const struct tmpl_type variants_type = {NULL, variants_len, variants_at, NULL, 0};
 
 static void release_get(const struct tmpl_value *v, const char *name, size_t len,
                         struct tmpl_value *out)
@@ -449,7 +449,7 @@ static void release_get(const struct tmpl_value *v, const char *name, size_t len
         tmpl_value_typed(TMPL_ARRAY, &variants_type, r, 0, out);
 }
 
-static const struct tmpl_type release_type = {release_get, NULL, NULL};
+static const struct tmpl_type release_type = {release_get, NULL, NULL, NULL, 0};
 
 static size_t releases_len(const struct tmpl_value *v)
 {
@@ -462,7 +462,7 @@ static void releases_at(const struct tmpl_value *v, size_t i, struct tmpl_value 
                      0, out);
 }
 
-static const struct tmpl_type releases_type = {NULL, releases_len, releases_at};
+static const struct tmpl_type releases_type = {NULL, releases_len, releases_at, NULL, 0};
 
 /* The Python box's choices, as on the GPU pages: p is the site's data. */
 static size_t choices_len(const struct tmpl_value *v)
@@ -475,7 +475,7 @@ static void choices_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
     tmpl_value_str(sitedata_gpu_python(v->p, i), out);
 }
 
-static const struct tmpl_type choices_type = {NULL, choices_len, choices_at};
+static const struct tmpl_type choices_type = {NULL, choices_len, choices_at, NULL, 0};
 
 static void home_get(const struct tmpl_value *v, const char *name, size_t len,
                      struct tmpl_value *out)
@@ -494,7 +494,7 @@ static void home_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_typed(TMPL_ARRAY, &choices_type, h->d, 0, out);
 }
 
-static const struct tmpl_type home_type = {home_get, NULL, NULL};
+static const struct tmpl_type home_type = {home_get, NULL, NULL, NULL, 0};
 
 void sitedata_home_value(const struct sitedata_home *h, struct tmpl_value *out)
 {

@@ -148,7 +148,7 @@ static void cell_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(compat_verdict_label(k), out);
 }
 
-static const struct tmpl_type cell_type = {cell_get, NULL, NULL};
+static const struct tmpl_type cell_type = {cell_get, NULL, NULL, NULL, 0};
 
 /* A row's verdict in column c of its table, or -1 when the grid has none
  * (such a cell is left out, as it always was). */
@@ -183,7 +183,7 @@ static void cells_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
     }
 }
 
-static const struct tmpl_type cells_type = {NULL, cells_len, cells_at};
+static const struct tmpl_type cells_type = {NULL, cells_len, cells_at, NULL, 0};
 
 /* A row: p is the table, at the row. */
 static void row_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -208,7 +208,7 @@ static void row_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_typed(TMPL_ARRAY, &cells_type, t, v->at, out);
 }
 
-static const struct tmpl_type row_type = {row_get, NULL, NULL};
+static const struct tmpl_type row_type = {row_get, NULL, NULL, NULL, 0};
 
 static size_t rows_len(const struct tmpl_value *v)
 {
@@ -220,7 +220,7 @@ static void rows_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out
     tmpl_value_typed(TMPL_OBJECT, &row_type, v->p, i, out);
 }
 
-static const struct tmpl_type rows_type = {NULL, rows_len, rows_at};
+static const struct tmpl_type rows_type = {NULL, rows_len, rows_at, NULL, 0};
 
 /* A column: at is its grid column. */
 static void column_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -235,7 +235,7 @@ static void column_get(const struct tmpl_value *v, const char *name, size_t len,
     }
 }
 
-static const struct tmpl_type column_type = {column_get, NULL, NULL};
+static const struct tmpl_type column_type = {column_get, NULL, NULL, NULL, 0};
 
 static size_t columns_len(const struct tmpl_value *v)
 {
@@ -247,7 +247,7 @@ static void columns_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
     tmpl_value_typed(TMPL_OBJECT, &column_type, v->p, i, out);
 }
 
-static const struct tmpl_type columns_type = {NULL, columns_len, columns_at};
+static const struct tmpl_type columns_type = {NULL, columns_len, columns_at, NULL, 0};
 
 /* A table: p is the table. */
 static void table_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -271,7 +271,7 @@ static void table_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_int((long long)t->ncols, out);
 }
 
-static const struct tmpl_type table_type = {table_get, NULL, NULL};
+static const struct tmpl_type table_type = {table_get, NULL, NULL, NULL, 0};
 
 static size_t tables_len(const struct tmpl_value *v)
 {
@@ -285,7 +285,7 @@ static void tables_at(const struct tmpl_value *v, size_t i, struct tmpl_value *o
                      0, out);
 }
 
-static const struct tmpl_type tables_type = {NULL, tables_len, tables_at};
+static const struct tmpl_type tables_type = {NULL, tables_len, tables_at, NULL, 0};
 
 /* The link to project k's page: p is the page, at k. */
 static void link_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -302,7 +302,7 @@ static void link_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_bool(v->at == m->at, out);
 }
 
-static const struct tmpl_type link_type = {link_get, NULL, NULL};
+static const struct tmpl_type link_type = {link_get, NULL, NULL, NULL, 0};
 
 /* The other projects' pages, listed when there is more than one. */
 static size_t links_len(const struct tmpl_value *v)
@@ -316,7 +316,7 @@ static void links_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
     tmpl_value_typed(TMPL_OBJECT, &link_type, v->p, i, out);
 }
 
-static const struct tmpl_type links_type = {NULL, links_len, links_at};
+static const struct tmpl_type links_type = {NULL, links_len, links_at, NULL, 0};
 
 /* "older": how many releases a page shows when it does not show all. */
 static void older_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -328,7 +328,7 @@ static void older_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_int(SITEDATA_MATRIX_RELEASES, out);
 }
 
-static const struct tmpl_type older_type = {older_get, NULL, NULL};
+static const struct tmpl_type older_type = {older_get, NULL, NULL, NULL, 0};
 
 /* The page: p is the sitedata_matrix. */
 static void page_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -350,7 +350,7 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_bool(m->d->nmatrix > 1, out);
 }
 
-static const struct tmpl_type page_type = {page_get, NULL, NULL};
+static const struct tmpl_type page_type = {page_get, NULL, NULL, NULL, 0};
 
 void sitedata_matrix_value(const struct sitedata_matrix *m, struct tmpl_value *out)
 {

@@ -168,7 +168,7 @@ static void tlist_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
     tmpl_value_strf(out, "%s", s);
 }
 
-static const struct tmpl_type tlist_type = {NULL, tlist_len, tlist_at};
+static const struct tmpl_type tlist_type = {NULL, tlist_len, tlist_at, NULL, 0};
 
 static void tlist(const struct target *t, size_t n, struct tmpl_value *out)
 {
@@ -187,7 +187,7 @@ static void diffs_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
     tmpl_value_str(((const struct dbview_row *)v->p)->differences[i], out);
 }
 
-static const struct tmpl_type diffs_type = {NULL, diffs_len, diffs_at};
+static const struct tmpl_type diffs_type = {NULL, diffs_len, diffs_at, NULL, 0};
 
 /* min_driver: p is the page row; its minor-version floors per OS. */
 static void min_driver_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -201,7 +201,7 @@ static void min_driver_get(const struct tmpl_value *v, const char *name, size_t 
         tmpl_value_str(mc->min_driver_text[TABLES_WINDOWS], out);
 }
 
-static const struct tmpl_type min_driver_type = {min_driver_get, NULL, NULL};
+static const struct tmpl_type min_driver_type = {min_driver_get, NULL, NULL, NULL, 0};
 
 /* ptx_isa: p is the row's code; {compute_90: "8.8"}. */
 static void isa_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -217,7 +217,7 @@ static void isa_get(const struct tmpl_value *v, const char *name, size_t len,
     }
 }
 
-static const struct tmpl_type isa_type = {isa_get, NULL, NULL};
+static const struct tmpl_type isa_type = {isa_get, NULL, NULL, NULL, 0};
 
 /* module_sets: p is the row's code, at the set. */
 static void set_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -231,7 +231,7 @@ static void set_get(const struct tmpl_value *v, const char *name, size_t len,
         tlist(s->targets, s->n, out);
 }
 
-static const struct tmpl_type set_type = {set_get, NULL, NULL};
+static const struct tmpl_type set_type = {set_get, NULL, NULL, NULL, 0};
 
 static size_t sets_len(const struct tmpl_value *v)
 {
@@ -243,7 +243,7 @@ static void sets_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out
     tmpl_value_typed(TMPL_OBJECT, &set_type, v->p, i, out);
 }
 
-static const struct tmpl_type sets_type = {NULL, sets_len, sets_at};
+static const struct tmpl_type sets_type = {NULL, sets_len, sets_at, NULL, 0};
 
 /* A citation: p is the struct dbview_citation. */
 static void citation_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -257,7 +257,7 @@ static void citation_get(const struct tmpl_value *v, const char *name, size_t le
         tmpl_value_str(c->url, out); /* NULL: null */
 }
 
-static const struct tmpl_type citation_type = {citation_get, NULL, NULL};
+static const struct tmpl_type citation_type = {citation_get, NULL, NULL, NULL, 0};
 
 /* The published get_arch_list() outputs of the wheels a declared row
  * covers: p is the tables, at the observation. */
@@ -278,7 +278,7 @@ static void observed_get(const struct tmpl_value *v, const char *name, size_t le
         tmpl_value_str(o->reason, out);
 }
 
-static const struct tmpl_type observed_type = {observed_get, NULL, NULL};
+static const struct tmpl_type observed_type = {observed_get, NULL, NULL, NULL, 0};
 
 /* The observations of the declared row p: the tables' observations whose
  * declared row it is, counted and found by a walk (a few hundred). */
@@ -308,7 +308,7 @@ static void observed_at(const struct tmpl_value *v, size_t k, struct tmpl_value 
         }
 }
 
-static const struct tmpl_type observeds_type = {NULL, observed_len, observed_at};
+static const struct tmpl_type observeds_type = {NULL, observed_len, observed_at, NULL, 0};
 
 /* declared: p is the page row, whose declared row it is. */
 static void declared_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -338,7 +338,7 @@ static void declared_get(const struct tmpl_value *v, const char *name, size_t le
         tmpl_value_typed(TMPL_ARRAY, &observeds_type, x, 0, out);
 }
 
-static const struct tmpl_type declared_type = {declared_get, NULL, NULL};
+static const struct tmpl_type declared_type = {declared_get, NULL, NULL, NULL, 0};
 
 /* A binary's targets by name: p is the binary. */
 static void targets_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -354,7 +354,7 @@ static void targets_get(const struct tmpl_value *v, const char *name, size_t len
     }
 }
 
-static const struct tmpl_type targets_type = {targets_get, NULL, NULL};
+static const struct tmpl_type targets_type = {targets_get, NULL, NULL, NULL, 0};
 
 /* A binary's compression by codec: p is the binary. */
 static void compression_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -367,7 +367,7 @@ static void compression_get(const struct tmpl_value *v, const char *name, size_t
             tmpl_value_int(b->compression[k].entries, out);
 }
 
-static const struct tmpl_type compression_type = {compression_get, NULL, NULL};
+static const struct tmpl_type compression_type = {compression_get, NULL, NULL, NULL, 0};
 
 /* A binary's declared targets: p is the binary. */
 static void bdeclared_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -381,7 +381,7 @@ static void bdeclared_get(const struct tmpl_value *v, const char *name, size_t l
         tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &b->declared_sass, 0, out);
 }
 
-static const struct tmpl_type bdeclared_type = {bdeclared_get, NULL, NULL};
+static const struct tmpl_type bdeclared_type = {bdeclared_get, NULL, NULL, NULL, 0};
 
 /* One entry of a binary's target list: p is the binary, at the target.
  * The target's own fields, and how its modules compare with the binary's
@@ -404,7 +404,7 @@ static void entry_get(const struct tmpl_value *v, const char *name, size_t len,
     }
 }
 
-static const struct tmpl_type entry_type = {entry_get, NULL, NULL};
+static const struct tmpl_type entry_type = {entry_get, NULL, NULL, NULL, 0};
 
 /* A binary's targets in target order: p is the page row, at the binary. */
 static size_t entries_len(const struct tmpl_value *v)
@@ -418,7 +418,7 @@ static void entries_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
     tmpl_value_typed(TMPL_OBJECT, &entry_type, &x->row->binaries.v[v->at], x->order[v->at][i], out);
 }
 
-static const struct tmpl_type entries_type = {NULL, entries_len, entries_at};
+static const struct tmpl_type entries_type = {NULL, entries_len, entries_at, NULL, 0};
 
 /* One binary: p is the page row, at the binary. */
 static void binary_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -451,7 +451,7 @@ static void binary_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(x->table_ids[v->at], out);
 }
 
-static const struct tmpl_type binary_type = {binary_get, NULL, NULL};
+static const struct tmpl_type binary_type = {binary_get, NULL, NULL, NULL, 0};
 
 static size_t binaries_len(const struct tmpl_value *v)
 {
@@ -463,7 +463,7 @@ static void binaries_at(const struct tmpl_value *v, size_t i, struct tmpl_value 
     tmpl_value_typed(TMPL_OBJECT, &binary_type, v->p, i, out);
 }
 
-static const struct tmpl_type binaries_type = {NULL, binaries_len, binaries_at};
+static const struct tmpl_type binaries_type = {NULL, binaries_len, binaries_at, NULL, 0};
 
 /* A line of a row's wheel table: p is the page row, at the wheel.  Text
  * that is not UTF-8 is null (the page leaves it out). */
@@ -500,7 +500,7 @@ static void wheel_get(const struct tmpl_value *v, const char *name, size_t len,
     }
 }
 
-static const struct tmpl_type wheel_type = {wheel_get, NULL, NULL};
+static const struct tmpl_type wheel_type = {wheel_get, NULL, NULL, NULL, 0};
 
 static size_t wheels_len(const struct tmpl_value *v)
 {
@@ -512,7 +512,7 @@ static void wheels_at(const struct tmpl_value *v, size_t i, struct tmpl_value *o
     tmpl_value_typed(TMPL_OBJECT, &wheel_type, v->p, i, out);
 }
 
-static const struct tmpl_type wheels_type = {NULL, wheels_len, wheels_at};
+static const struct tmpl_type wheels_type = {NULL, wheels_len, wheels_at, NULL, 0};
 
 /* One row of the page: p is the page row. */
 static void row_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -587,7 +587,7 @@ static void row_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(x->inferred_page, out);
 }
 
-static const struct tmpl_type row_type = {row_get, NULL, NULL};
+static const struct tmpl_type row_type = {row_get, NULL, NULL, NULL, 0};
 
 static size_t rows_len(const struct tmpl_value *v)
 {
@@ -600,7 +600,7 @@ static void rows_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out
                      out);
 }
 
-static const struct tmpl_type rows_type = {NULL, rows_len, rows_at};
+static const struct tmpl_type rows_type = {NULL, rows_len, rows_at, NULL, 0};
 
 /* The page: p is the sitedata_release. */
 static void page_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -620,7 +620,7 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_typed(TMPL_ARRAY, &rows_type, p, 0, out);
 }
 
-static const struct tmpl_type page_type = {page_get, NULL, NULL};
+static const struct tmpl_type page_type = {page_get, NULL, NULL, NULL, 0};
 
 void sitedata_release_value(const struct sitedata_release *p, struct tmpl_value *out)
 {

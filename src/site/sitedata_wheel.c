@@ -108,7 +108,7 @@ static void lines_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
     tmpl_value_str(((const struct recbinary_lines *)v->p)->v[i], out);
 }
 
-const struct tmpl_type sitedata_lines_type = {NULL, lines_len, lines_at};
+const struct tmpl_type sitedata_lines_type = {NULL, lines_len, lines_at, NULL, 0};
 
 static size_t targets_len(const struct tmpl_value *v)
 {
@@ -122,7 +122,7 @@ static void targets_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
     tmpl_value_strf(out, "%s", name);
 }
 
-const struct tmpl_type sitedata_targets_type = {NULL, targets_len, targets_at};
+const struct tmpl_type sitedata_targets_type = {NULL, targets_len, targets_at, NULL, 0};
 
 /* A target's codecs: p is the target. */
 static size_t codecs_len(const struct tmpl_value *v)
@@ -135,7 +135,7 @@ static void codecs_at(const struct tmpl_value *v, size_t i, struct tmpl_value *o
     tmpl_value_str(((const struct recbinary_target *)v->p)->codecs[i], out);
 }
 
-static const struct tmpl_type codecs_type = {NULL, codecs_len, codecs_at};
+static const struct tmpl_type codecs_type = {NULL, codecs_len, codecs_at, NULL, 0};
 
 /* One target of a binary: p is the target. */
 static void target_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -164,7 +164,7 @@ static void target_get(const struct tmpl_value *v, const char *name, size_t len,
     }
 }
 
-const struct tmpl_type sitedata_target_type = {target_get, NULL, NULL};
+const struct tmpl_type sitedata_target_type = {target_get, NULL, NULL, NULL, 0};
 
 /* A binary's targets in target order: p is the page, at the binary. */
 static size_t target_list_len(const struct tmpl_value *v)
@@ -180,7 +180,7 @@ static void target_list_at(const struct tmpl_value *v, size_t i, struct tmpl_val
     tmpl_value_typed(TMPL_OBJECT, &sitedata_target_type, &b->targets[w->order[v->at][i]], 0, out);
 }
 
-static const struct tmpl_type target_list_type = {NULL, target_list_len, target_list_at};
+static const struct tmpl_type target_list_type = {NULL, target_list_len, target_list_at, NULL, 0};
 
 /* A binary's compression, one entry per codec: p is the binary. */
 static void codec_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -194,7 +194,7 @@ static void codec_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_int(c->entries, out);
 }
 
-static const struct tmpl_type codec_type = {codec_get, NULL, NULL};
+static const struct tmpl_type codec_type = {codec_get, NULL, NULL, NULL, 0};
 
 static size_t compression_len(const struct tmpl_value *v)
 {
@@ -206,7 +206,7 @@ static void compression_at(const struct tmpl_value *v, size_t i, struct tmpl_val
     tmpl_value_typed(TMPL_OBJECT, &codec_type, v->p, i, out);
 }
 
-static const struct tmpl_type compression_type = {NULL, compression_len, compression_at};
+static const struct tmpl_type compression_type = {NULL, compression_len, compression_at, NULL, 0};
 
 /* One binary: p is the page, at the binary's place. */
 static void binary_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -248,7 +248,7 @@ static void binary_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_strf(out, "bin-%zu", v->at + 1);
 }
 
-static const struct tmpl_type binary_type = {binary_get, NULL, NULL};
+static const struct tmpl_type binary_type = {binary_get, NULL, NULL, NULL, 0};
 
 static size_t binaries_len(const struct tmpl_value *v)
 {
@@ -260,7 +260,7 @@ static void binaries_at(const struct tmpl_value *v, size_t i, struct tmpl_value 
     tmpl_value_typed(TMPL_OBJECT, &binary_type, v->p, i, out);
 }
 
-static const struct tmpl_type binaries_type = {NULL, binaries_len, binaries_at};
+static const struct tmpl_type binaries_type = {NULL, binaries_len, binaries_at, NULL, 0};
 
 /* The parsed file name: p is the wheel_name. */
 static void name_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -286,7 +286,7 @@ static void name_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_str(n->platform, out);
 }
 
-static const struct tmpl_type name_type = {name_get, NULL, NULL};
+static const struct tmpl_type name_type = {name_get, NULL, NULL, NULL, 0};
 
 /* The page: p is the sitedata_wheel. */
 static void wheel_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -352,7 +352,7 @@ static void wheel_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_bool(r->binaries.n > 0, out);
 }
 
-static const struct tmpl_type wheel_type = {wheel_get, NULL, NULL};
+static const struct tmpl_type wheel_type = {wheel_get, NULL, NULL, NULL, 0};
 
 void sitedata_wheel_value(const struct sitedata_wheel *w, struct tmpl_value *out)
 {

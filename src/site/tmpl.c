@@ -139,13 +139,14 @@ void tmpl_value_typed(int kind, const struct tmpl_type *type, const void *p, siz
     out->at = at;
 }
 
-void tmpl_fields_get(const struct tmpl_field *f, size_t n, const struct tmpl_value *v,
-                     const char *name, size_t len, struct tmpl_value *out)
+/* The field name[0..len) of v through its type's table. */
+static void table_field(const struct tmpl_type *type, const struct tmpl_value *v, const char *name,
+                        size_t len, struct tmpl_value *out)
 {
     out->kind = TMPL_MISSING;
-    for (size_t i = 0; i < n; i++)
-        if (strncmp(f[i].name, name, len) == 0 && f[i].name[len] == '\0') {
-            f[i].get(v, out);
+    for (size_t i = 0; i < type->nfields; i++)
+        if (strncmp(type->fields[i].name, name, len) == 0 && type->fields[i].name[len] == '\0') {
+            type->fields[i].get(v, out);
             return;
         }
 }
@@ -153,10 +154,14 @@ void tmpl_fields_get(const struct tmpl_field *f, size_t n, const struct tmpl_val
 /* The field name[0..len) of an object value (TMPL_MISSING otherwise). */
 static void field(const struct tmpl_value *v, const char *name, size_t len, struct tmpl_value *out)
 {
-    if (v->kind != TMPL_OBJECT || !v->type || !v->type->get)
+    if (v->kind != TMPL_OBJECT || !v->type)
         out->kind = TMPL_MISSING;
-    else
+    else if (v->type->fields)
+        table_field(v->type, v, name, len, out);
+    else if (v->type->get)
         v->type->get(v, name, len, out);
+    else
+        out->kind = TMPL_MISSING;
 }
 
 static size_t items(const struct tmpl_value *v)

@@ -76,6 +76,13 @@ enum tmpl_kind {
 
 struct tmpl_value;
 
+/* An object's field declared as a table row: its name and how to get it
+ * from v into *out (left TMPL_MISSING when v has none now). */
+struct tmpl_field {
+    const char *name;
+    void (*get)(const struct tmpl_value *v, struct tmpl_value *out);
+};
+
 struct tmpl_type {
     /* Objects: the field `name` (len bytes, NUL-terminated) of v into
      * *out (TMPL_MISSING when v has no such field). */
@@ -83,7 +90,18 @@ struct tmpl_type {
     /* Arrays: how many items v has, and item i into *out. */
     size_t (*len)(const struct tmpl_value *v);
     void (*at)(const struct tmpl_value *v, size_t i, struct tmpl_value *out);
+    /* Objects whose fields are a table (TMPL_FIELDS): the rows, in any
+     * order, the first of a name counting; get is then NULL.  The type's
+     * schema reads as its table. */
+    const struct tmpl_field *fields;
+    size_t nfields;
 };
+
+/* An object type declared by its field table. */
+#define TMPL_FIELDS(table)                                                                         \
+    {                                                                                              \
+        NULL, NULL, NULL, table, sizeof table / sizeof *table                                      \
+    }
 
 /* One value.  Strings are borrowed: they must live as long as the render
  * (NULL s: the text is in buf, for a short one made on the fly). */
@@ -98,19 +116,6 @@ struct tmpl_value {
     double d;    /* TMPL_REAL */
     char buf[48];
 };
-
-/* An object's fields declared as a table: each row a name and how to get
- * that field of v into *out (TMPL_MISSING when v has none now).  A type's
- * get can then be tmpl_fields_get over its table: the page's schema reads
- * as the table. */
-struct tmpl_field {
-    const char *name;
-    void (*get)(const struct tmpl_value *v, struct tmpl_value *out);
-};
-/* The field name[0..len) of v through the table f[0..n) (rows in any
- * order; the first of a name counts), TMPL_MISSING when no row has it. */
-void tmpl_fields_get(const struct tmpl_field *f, size_t n, const struct tmpl_value *v,
-                     const char *name, size_t len, struct tmpl_value *out);
 
 /* Values of each kind.  tmpl_value_str borrows s (NULL: null);
  * tmpl_value_strf formats into the value's own buffer (cut to its size). */

@@ -19,8 +19,8 @@ static void json_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out
     tmpl_json_value(json_array_get((json_t *)v->p, i), out);
 }
 
-static const struct tmpl_type object_type = {json_get, NULL, NULL};
-static const struct tmpl_type array_type = {NULL, json_len, json_at};
+static const struct tmpl_type object_type = {json_get, NULL, NULL, NULL, 0};
+static const struct tmpl_type array_type = {NULL, json_len, json_at, NULL, 0};
 
 void tmpl_json_value(json_t *j, struct tmpl_value *out)
 {

@@ -521,7 +521,7 @@ static void tags_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out
     tmpl_value_str(((const struct person *)v->p)->tags[i], out);
 }
 
-static const struct tmpl_type tags_type = {NULL, tags_len, tags_at};
+static const struct tmpl_type tags_type = {NULL, tags_len, tags_at, NULL, 0};
 static const struct tmpl_type person_type;
 
 static void person_get(const struct tmpl_value *v, const char *name, size_t len,
@@ -543,7 +543,56 @@ static void person_get(const struct tmpl_value *v, const char *name, size_t len,
         tmpl_value_typed(TMPL_OBJECT, &person_type, p, 0, out);
 }
 
-static const struct tmpl_type person_type = {person_get, NULL, NULL};
+static const struct tmpl_type person_type = {person_get, NULL, NULL, NULL, 0};
+
+/* The same person declared by a field table (TMPL_FIELDS): one getter per
+ * row, a name the table lacks left missing. */
+static const struct tmpl_type person_table_type;
+#define PERSON(v) ((const struct person *)(v)->p)
+
+static void person_name(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(PERSON(v)->name, out);
+}
+
+static void person_age(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_int(PERSON(v)->age, out);
+}
+
+static void person_admin(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_bool(PERSON(v)->admin, out);
+}
+
+static void person_tags(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_ARRAY, &tags_type, v->p, 0, out);
+}
+
+static void person_id(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_strf(out, "p-%lld", PERSON(v)->age);
+}
+
+static void person_self(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_OBJECT, &person_table_type, v->p, 0, out);
+}
+
+/* "admin" twice: the first row counts */
+static void person_never(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    (void)v;
+    tmpl_value_str("second row", out);
+}
+
+static const struct tmpl_field person_fields[] = {
+    {"tags", person_tags}, {"name", person_name}, {"age", person_age},     {"admin", person_admin},
+    {"id", person_id},     {"self", person_self}, {"admin", person_never},
+};
+
+static const struct tmpl_type person_table_type = TMPL_FIELDS(person_fields);
 
 /* The same template over a struct and over the JSON of the same data
  * renders the same bytes; typed values sit on the stack like JSON ones. */
@@ -582,8 +631,13 @@ static void test_typed(void)
             tmpl_json_value(j, &ctx[1]);
             OK(tmpl_render_values(NULL, tp, ctx, 2, &b, &err) == 0, "JSON: %s", err.msg);
             STR_EQ(strbuf_str(&a), strbuf_str(&b), tmpls[t]);
+            struct strbuf c = STRBUF_INIT;
+            tmpl_value_typed(TMPL_OBJECT, &person_table_type, p, 0, &ctx[1]);
+            OK(tmpl_render_values(NULL, tp, ctx, 2, &c, &err) == 0, "table: %s", err.msg);
+            STR_EQ(strbuf_str(&c), strbuf_str(&a), tmpls[t]);
             strbuf_free(&a);
             strbuf_free(&b);
+            strbuf_free(&c);
             tmpl_free(tp);
         }
         json_decref(j);
