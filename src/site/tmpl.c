@@ -169,6 +169,16 @@ static size_t items(const struct tmpl_value *v)
     return v->type && v->type->len ? v->type->len(v) : 0;
 }
 
+void tmpl_value_field(const struct tmpl_value *v, const char *name, struct tmpl_value *out)
+{
+    field(v, name, strlen(name), out);
+}
+
+size_t tmpl_value_items(const struct tmpl_value *v)
+{
+    return v->kind == TMPL_ARRAY ? items(v) : 0;
+}
+
 static void item(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
 {
     v->type->at(v, i, out); /* i < items(v): a type that has items has at */

@@ -127,6 +127,13 @@ void tmpl_value_bool(int b, struct tmpl_value *out);
 void tmpl_value_typed(int kind, const struct tmpl_type *type, const void *p, size_t at,
                       struct tmpl_value *out);
 
+/* The field `name` of v as a render reads it (through v's type: its get
+ * or its field table), TMPL_MISSING when v is no object or has no such
+ * field; and how many items v has (0 when it is no array).  For code
+ * that walks page data outside a render (tests). */
+void tmpl_value_field(const struct tmpl_value *v, const char *name, struct tmpl_value *out);
+size_t tmpl_value_items(const struct tmpl_value *v);
+
 /* Renders t with the context stack ctx[0..n) (ctx[n - 1] on top: names
  * are looked up from the top down), appending to out.  Partials come from
  * s, which may be NULL when t has no partial tags; templates from

@@ -100,11 +100,11 @@ static void walk(const struct tmpl_value *v, int depth)
     } else if (v->kind == TMPL_OBJECT) {
         for (const char *const *n = names; *n; n++) {
             struct tmpl_value x = {.kind = TMPL_MISSING};
-            v->type->get(v, *n, strlen(*n), &x);
+            tmpl_value_field(v, *n, &x);
             walk(&x, depth + 1);
         }
     } else if (v->kind == TMPL_ARRAY) {
-        size_t n = v->type->len(v);
+        size_t n = tmpl_value_items(v);
         for (size_t i = 0; i < n; i++) {
             struct tmpl_value x = {.kind = TMPL_MISSING};
             v->type->at(v, i, &x);

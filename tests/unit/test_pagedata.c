@@ -73,14 +73,13 @@ static size_t wheel_pages, wheel_binaries;
 static struct tmpl_value field(const struct tmpl_value *v, const char *name)
 {
     struct tmpl_value out = {.kind = TMPL_MISSING};
-    if (v->kind == TMPL_OBJECT && v->type && v->type->get)
-        v->type->get(v, name, strlen(name), &out);
+    tmpl_value_field(v, name, &out);
     return out;
 }
 
 static size_t length(const struct tmpl_value *v)
 {
-    return v->kind == TMPL_ARRAY && v->type ? v->type->len(v) : 0;
+    return tmpl_value_items(v);
 }
 
 static struct tmpl_value item(const struct tmpl_value *v, size_t i)
