@@ -26,7 +26,7 @@
 #include "sitestamp.h"
 #include "strbuf.h"
 #include "tables.h"
-#include "tmpl.h"
+#include "tmpl_set.h"
 #include "xalloc.h"
 #include "sitedata_types.h"
 
@@ -126,9 +126,7 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     size_t bl = strlen(c.base_url);
     while (bl > 0 && c.base_url[bl - 1] == '/')
         c.base_url[--bl] = '\0';
-    c.tmpls = tmpl_set_new(tmpl_dir_loader, (void *)o->templates_dir);
-    if (o->on_lookup)
-        tmpl_set_trace(c.tmpls, o->on_lookup, o->lookup_ud);
+    c.tmpls = sitei_templates(o);
     struct dbview v;
     struct sitedata d;
     struct feeds_job fj = {0};

@@ -200,6 +200,22 @@ static void common_free(struct page_common *p)
     free(p->canonical);
 }
 
+struct tmpl_set *sitei_templates(const struct site_options *o)
+{
+    struct tmpl_set *s = tmpl_set_new(tmpl_dir_loader, (void *)o->templates_dir);
+    if (o->on_lookup)
+        tmpl_set_trace(s, o->on_lookup, o->lookup_ud);
+    return s;
+}
+
+int sitei_render_values(struct ctx *c, const char *name, const struct tmpl_value *ctx, size_t n,
+                        struct strbuf *out, struct wa_error *err)
+{
+    const struct tmpl *t;
+    int rc = tmpl_set_get(c->tmpls, name, &t, err);
+    return rc != 0 ? rc : tmpl_render_values(c->tmpls, t, ctx, n, out, err);
+}
+
 /* Writes the page rendered into c->page (see sitei_render). */
 static int put_rendered(struct ctx *c, const char *name, const char *path, const char *what, int rc,
                         struct wa_error *err)
@@ -227,11 +243,8 @@ int sitei_render(struct ctx *c, const char *name, const char *path, const struct
     struct tmpl_value ctx[2];
     tmpl_value_typed(TMPL_OBJECT, &common_type, &common, 0, &ctx[0]);
     ctx[1] = *page; /* on top: the page's own fields first */
-    const struct tmpl *t;
     strbuf_reset(&c->page);
-    int rc = tmpl_set_get(c->tmpls, name, &t, err);
-    if (rc == 0)
-        rc = tmpl_render_values(c->tmpls, t, ctx, 2, &c->page, err);
+    int rc = sitei_render_values(c, name, ctx, 2, &c->page, err);
     rc = put_rendered(c, name, path, what, rc, err);
     common_free(&common);
     return rc;
@@ -247,9 +260,7 @@ void sitei_ctx_for_thread(struct ctx *child, const struct ctx *c)
     child->dups = NULL;
     child->ndups = child->capdups = 0;
     child->page = (struct strbuf)STRBUF_INIT;
-    child->tmpls = tmpl_set_new(tmpl_dir_loader, (void *)c->o->templates_dir);
-    if (c->o->on_lookup)
-        tmpl_set_trace(child->tmpls, c->o->on_lookup, c->o->lookup_ud);
+    child->tmpls = sitei_templates(c->o);
 }
 
 /* Adds a thread's page count and pages left out to c's. */

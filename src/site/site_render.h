@@ -49,6 +49,13 @@ int sitei_put_json(struct ctx *c, const char *path, json_t *v, struct wa_error *
  * at a fixed path, where a second write is a bug, else the words naming a
  * page whose path was made from data (a second one is left out and
  * listed).  page_date is the page's own date (NULL: none). */
+/* A thread's templates: a set loading templates_dir, traced when the
+ * options ask (on_lookup).  Free with tmpl_set_free. */
+struct tmpl_set *sitei_templates(const struct site_options *o);
+/* Renders template `name` of c's set with the context stack ctx[0..n)
+ * (tmpl_render_values), appending to out. */
+int sitei_render_values(struct ctx *c, const char *name, const struct tmpl_value *ctx, size_t n,
+                        struct strbuf *out, struct wa_error *err);
 int sitei_render(struct ctx *c, const char *name, const char *path, const struct tmpl_value *page,
                  const char *page_date, const char *title, const char *description,
                  const char *what, struct wa_error *err);

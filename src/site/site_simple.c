@@ -214,13 +214,9 @@ static const struct tmpl_type page_type = TMPL_FIELDS(page_fields);
 static int render_simple(struct ctx *c, const char *name, const struct tmpl_type *type,
                          const void *data, struct strbuf *out, struct wa_error *err)
 {
-    const struct tmpl *t;
-    int rc = tmpl_set_get(c->tmpls, name, &t, err);
-    if (rc != 0)
-        return rc;
     struct tmpl_value v;
     tmpl_value_typed(TMPL_OBJECT, type, data, 0, &v);
-    return tmpl_render_values(c->tmpls, t, &v, 1, out, err);
+    return sitei_render_values(c, name, &v, 1, out, err);
 }
 
 int sitei_simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
@@ -239,13 +235,15 @@ int sitei_simple(struct ctx *c, struct sitedata *d, struct wa_error *err)
         root.dirs[k] = sitedata_segment(sd->projects[k]);
     /* PEP 691's root lists {name}, the same for every architecture. */
     struct strbuf root_json = STRBUF_INIT;
-    strbuf_adds(&root_json, "{\"meta\":{\"api-version\":\"1.0\"},\"projects\":[");
-    for (size_t k = 0; k < sd->nprojects; k++) {
-        strbuf_adds(&root_json, k ? ",{\"name\":" : "{\"name\":");
-        strbuf_add_json(&root_json, sd->projects[k]);
-        strbuf_addc(&root_json, '}');
+    if (want_json) {
+        strbuf_adds(&root_json, "{\"meta\":{\"api-version\":\"1.0\"},\"projects\":[");
+        for (size_t k = 0; k < sd->nprojects; k++) {
+            strbuf_adds(&root_json, k ? ",{\"name\":" : "{\"name\":");
+            strbuf_add_json(&root_json, sd->projects[k]);
+            strbuf_addc(&root_json, '}');
+        }
+        strbuf_adds(&root_json, "]}\n");
     }
-    strbuf_adds(&root_json, "]}\n");
     struct strbuf out = STRBUF_INIT;
     for (size_t a = 0; rc >= 0 && a < sd->narchs; a++) {
         const char *an = sd->archs[a].arch;
