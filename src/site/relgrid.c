@@ -1,9 +1,6 @@
 /*
- * relgrid: a device's release x variant grid, as data, HTML and JSON.
- *
- * The HTML is inserted into pages raw ({{{grid_html}}}), so every value in
- * it that did not come from a constant here (releases, versions, variant
- * ids: they come from records) is escaped with tmpl_html_escape.
+ * relgrid: a device's release x variant grid, as data and JSON (pages
+ * show it through templates/relgrid.mustache, sitedata_grid's type).
  */
 #include "relgrid.h"
 
@@ -11,7 +8,6 @@
 #include <string.h>
 
 #include "strmap.h"
-#include "tmpl.h"
 #include "xalloc.h"
 
 /* Position of s in a list indexed by map (position + 1), or -1. */
@@ -65,6 +61,8 @@ void relgrid_make(const struct grid *g, uint16_t cc, const char *platform, size_
 {
     memset(out, 0, sizeof *out);
     out->mark = -1;
+    out->platform = platform;
+    out->amd = cc >= TABLES_AMD_MIN;
     const struct dbview *v = g->v;
     const char **rel = NULL, **var = NULL;
     size_t nrel = 0, nvar = 0;
@@ -162,56 +160,6 @@ void relgrid_free(struct relgrid *r)
     free(r->cell);
     free(r->vers);
     memset(r, 0, sizeof *r);
-}
-
-static void add_text(struct strbuf *b, const char *s)
-{
-    tmpl_html_escape(b, s, strlen(s));
-}
-
-void relgrid_html(const struct relgrid *r, const char *caption_id, const char *caption,
-                  struct strbuf *b)
-{
-    strbuf_adds(b, "<table class=\"rgrid\">\n<caption id=\"");
-    add_text(b, caption_id);
-    strbuf_adds(b, "\">");
-    add_text(b, caption);
-    if (r->nvar > 8) /* wider than a phone, or than a page */
-        strbuf_addf(
-            b, "<span class=\"small\"> (%zu variants, newest first: it scrolls sideways)</span>",
-            r->nvar);
-    strbuf_adds(b, "</caption>\n<thead><tr><th scope=\"col\">torch</th>");
-    for (size_t y = 0; y < r->nvar; y++) {
-        strbuf_adds(b, "<th scope=\"col\">");
-        add_text(b, r->var[y]);
-        strbuf_adds(b, "</th>");
-    }
-    strbuf_adds(b, "</tr></thead>\n<tbody>\n");
-    for (size_t x = 0; x < r->nrel; x++) {
-        if (r->gap && x == r->gap)
-            strbuf_addf(
-                b,
-                "<tr class=\"gap\"><td colspan=\"%zu\">\xe2\x8b\xae releases left out</td></tr>\n",
-                r->nvar + 1);
-        strbuf_adds(b, "<tr><th scope=\"row\">");
-        add_text(b, r->rel[x]);
-        strbuf_adds(b, "</th>");
-        for (size_t y = 0; y < r->nvar; y++) {
-            int c = r->cell[x * r->nvar + y];
-            if (c < 0) {
-                strbuf_adds(b, "<td></td>");
-                continue;
-            }
-            int marked = r->mark == (long)(x * r->nvar + y);
-            strbuf_addf(b, "<td class=\"c-%c%s\">%s%s</td>", grid_verdict_code(c),
-                        marked ? " rec" : "", grid_verdict_symbol(c),
-                        marked ? "<span class=\"rec-mark\">\xe2\x98\x85<span class=\"sr\"> "
-                                 "recommended</span></span>"
-                               : "");
-        }
-        strbuf_adds(b, "</tr>\n");
-    }
-    strbuf_adds(b, "</tbody>\n</table>");
 }
 
 json_t *relgrid_json(const struct relgrid *r)

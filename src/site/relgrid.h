@@ -3,9 +3,10 @@
  * torch releases down (newest first), the GPU variants of the device's
  * vendor across (CUDA for NVIDIA, ROCm for AMD; newest first), a verdict
  * per cell.  A
- * GPU page shows it first, as an HTML table (a symbol in every cell, never
- * colour alone), with the page's recommendation marked; the device page
- * shows every release; api/v1/gpu/<device>.json carries it as JSON.
+ * GPU page shows it first, as a table (a symbol in every cell, never
+ * colour alone; templates/relgrid.mustache over sitedata_grid's type),
+ * with the page's recommendation marked; the device page shows every
+ * release; api/v1/gpu/<device>.json carries it as JSON.
  */
 #ifndef WHEELARCH_RELGRID_H
 #define WHEELARCH_RELGRID_H
@@ -14,7 +15,6 @@
 #include <stdint.h>
 
 #include "grid.h"
-#include "strbuf.h"
 
 /* The releases a GPU page's grid shows: the newest, and the release its
  * answer names when that is older (the device page shows them all). */
@@ -24,11 +24,13 @@ struct relgrid {
     const char **rel; /* releases shown, newest first (borrowed from the view) */
     const char **var; /* variants with a wheel in them, newest first (borrowed) */
     size_t nrel, nvar;
-    signed char *cell; /* nrel x nvar, by release: enum compat_verdict, or -1 (no wheel) */
-    const char **vers; /* the version each cell judges (the newest patch), or NULL */
-    size_t gap;        /* releases left out before rel[gap] (0: none) */
-    size_t total;      /* releases there are */
-    long mark;         /* the marked cell (release * nvar + variant), or -1 */
+    signed char *cell;    /* nrel x nvar, by release: enum compat_verdict, or -1 (no wheel) */
+    const char **vers;    /* the version each cell judges (the newest patch), or NULL */
+    size_t gap;           /* releases left out before rel[gap] (0: none) */
+    size_t total;         /* releases there are */
+    long mark;            /* the marked cell (release * nvar + variant), or -1 */
+    const char *platform; /* the platform (borrowed from the caller) */
+    int amd;              /* the device is AMD's: the variants are ROCm's */
 };
 
 /* The grid of device cc on platform: every release when max is 0, else
@@ -39,11 +41,6 @@ struct relgrid {
 void relgrid_make(const struct grid *g, uint16_t cc, const char *platform, size_t max,
                   const struct dbview_row *mark_row, struct relgrid *out);
 void relgrid_free(struct relgrid *r);
-
-/* Appends r as an HTML table (values escaped), caption_id and caption
- * naming it in its <caption>. */
-void relgrid_html(const struct relgrid *r, const char *caption_id, const char *caption,
-                  struct strbuf *out);
 
 /* r as JSON: {"releases": [newest first], "variants": [...], "verdicts":
  * {release: {variant: "native" | "ptx-jit" | "partial" | "unsupported"}}}

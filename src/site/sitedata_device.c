@@ -17,6 +17,7 @@
 #include "tmpl.h"
 #include "xalloc.h"
 #include "sitedata_gpu_page.h"
+#include "sitedata_grid.h"
 #include "sitedata_text.h"
 #include "sitedata_types.h"
 
@@ -44,15 +45,12 @@ void sitedata_device_page_make(const struct sitedata *d, const struct sitedata_d
             relgrid_make(&d->grid, dev->cc, sitedata_platforms[k], 0, NULL, &p->grid[k]);
         if (!p->grid[k].nrel)
             continue;
-        p->plat[p->nplat] = sitedata_platforms[k];
-        p->html[p->nplat++] = sitedata_grid_html(&p->grid[k], k, p->amd);
+        p->shown[p->nplat++] = &p->grid[k];
     }
 }
 
 void sitedata_device_page_free(struct sitedata_device_page *p)
 {
-    for (size_t k = 0; k < p->nplat; k++)
-        free(p->html[k]);
     for (int k = 0; k < SITEDATA_NPLATFORMS; k++)
         relgrid_free(&p->grid[k]);
     for (size_t i = 0; i < p->dev->ngpus; i++)
@@ -65,30 +63,15 @@ void sitedata_device_page_free(struct sitedata_device_page *p)
 
 #define IS(want) sitedata_name_is(name, len, want)
 
-/* A platform's grid: p is the page, at the platform's place. */
-static void plat_get(const struct tmpl_value *v, const char *name, size_t len,
-                     struct tmpl_value *out)
-{
-    const struct sitedata_device_page *p = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("platform"))
-        tmpl_value_str(p->plat[v->at], out);
-    else if (IS("platform_name"))
-        tmpl_value_str(sitedata_platform_name(p->plat[v->at]), out);
-    else if (IS("grid_html"))
-        tmpl_value_str(p->html[v->at], out);
-}
-
-static const struct tmpl_type plat_type = {plat_get, NULL, NULL, NULL, 0};
-
 static size_t plats_len(const struct tmpl_value *v)
 {
     return ((const struct sitedata_device_page *)v->p)->nplat;
 }
 
+/* A platform's grid, as templates/relgrid.mustache reads it. */
 static void plats_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
 {
-    sitedata_object(&plat_type, v->p, i, out);
+    sitedata_grid_value(((const struct sitedata_device_page *)v->p)->shown[i], out);
 }
 
 static const struct tmpl_type plats_type = {NULL, plats_len, plats_at, NULL, 0};

@@ -27,8 +27,7 @@ struct sitedata_device_page {
     /* per platform (sitedata_platforms' order): every release's grid, empty
      * where the platform does not apply; the page shows those with rows */
     struct relgrid grid[3];
-    char *html[3]; /* the grids with rows as tables, the first nplat */
-    const char *plat[3];
+    const struct relgrid *shown[3]; /* the grids with rows, the first nplat */
     size_t nplat;
 };
 const char *sitedata_device_id(const struct sitedata_device *dev); /* "6.1" */

@@ -18,6 +18,7 @@
 #include "strbuf.h"
 #include "tmpl.h"
 #include "sitedata_gpus.h"
+#include "sitedata_grid.h"
 #include "sitedata_text.h"
 #include "sitedata_types.h"
 /* ---- making the page ---------------------------------------------------------- */
@@ -200,8 +201,8 @@ static void platform_get(const struct tmpl_value *v, const char *name, size_t le
         tmpl_value_str(sitedata_platform_name(x->platform), out);
     else if (IS("has_stack"))
         tmpl_value_bool(x->dev->nshown[x->p] > 0, out);
-    else if (IS("grid_html") && x->dev->grid_html[x->p])
-        tmpl_value_str(x->dev->grid_html[x->p], out);
+    else if (IS("grid") && x->dev->pgrid[x->p].nrel)
+        sitedata_grid_value(&x->dev->pgrid[x->p], out);
     else if (IS("grid_cut") && x->dev->pgrid[x->p].nrel < x->dev->pgrid[x->p].total)
         sitedata_object(&cut_type, &x->dev->pgrid[x->p], 0, out);
 }
@@ -362,7 +363,7 @@ static void page_get(const struct tmpl_value *v, const char *name, size_t len,
     } else if (IS("has_grid")) {
         int any = 0;
         for (int k = 0; k < SITEDATA_NPLATFORMS; k++)
-            any |= dev->grid_html[k] != NULL;
+            any |= dev->pgrid[k].nrel > 0;
         tmpl_value_bool(any, out);
     } else if (IS("driver_box"))
         tmpl_value_bool(p->driver_box, out);

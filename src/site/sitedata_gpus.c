@@ -273,8 +273,6 @@ static void make_device(struct sitedata *d, struct sitedata_gpu_state *gs,
         const struct answer_install *a = answer_runs(r);
         relgrid_make(&d->grid, g->cc, sitedata_platforms[p], RELGRID_PAGE_RELEASES,
                      a ? a->row : NULL, &dev->pgrid[p]);
-        if (dev->pgrid[p].nrel)
-            dev->grid_html[p] = sitedata_grid_html(&dev->pgrid[p], p, g->amd);
     }
 }
 
@@ -413,7 +411,6 @@ static void device_free(struct sitedata_device *dev)
     free(dev->groups);
     for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
         relgrid_free(&dev->pgrid[p]);
-        free(dev->grid_html[p]);
     }
     free(dev->gpus);
 }

@@ -78,7 +78,6 @@ struct sitedata_device {
      * shows (the newest releases, the answer's cell marked) and its HTML;
      * NULL html where the platform has no grid */
     struct relgrid pgrid[SITEDATA_NPLATFORMS];
-    char *grid_html[SITEDATA_NPLATFORMS];
     char id[24];             /* "6.1", "gfx1100": its device page and feed file */
     const struct gpu **gpus; /* its GPUs, by name (borrowed from the tables) */
     size_t ngpus;
@@ -113,7 +112,6 @@ struct sitedata_history_group {
 /* sitedata_text.c */
 /* A grid as the table a page shows for platform k (its caption names the
  * platform and the vendor's kind of variant); caller frees. */
-char *sitedata_grid_html(const struct relgrid *g, int k, int amd);
 const char *sitedata_platform_name(const char *id);
 /* An id not yet used on a page (used: its ids so far): prefix + a slug of
  * raw, then "-2", "-3", ... while taken; caller frees. */

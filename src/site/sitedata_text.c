@@ -1,7 +1,7 @@
 /*
  * sitedata_text: how the page data writes names, paths, ids and links:
  * path segments and HTML ids made from data, hrefs from URLs, the names
- * of platforms and devices, a release grid as a page table, JSON for
+ * of platforms and devices, JSON for
  * inline script elements.  Helpers of
  * every page builder (sitedata_*.c); they read no site data.
  */
@@ -81,17 +81,6 @@ char *sitedata_id(const char *s)
 /* An id not yet used on a page (used: the page's ids so far): prefix +
  * sitedata_id(raw), then "-2", "-3", ... while taken.  The same data in
  * the same order gives the same ids.  Caller frees. */
-char *sitedata_grid_html(const struct relgrid *g, int k, int amd)
-{
-    char id[48], cap[96];
-    snprintf(id, sizeof id, "grid-%s", sitedata_platforms[k]);
-    snprintf(cap, sizeof cap, "torch on %s, release by %s variant",
-             sitedata_platform_name(sitedata_platforms[k]), amd ? "ROCm" : "CUDA");
-    struct strbuf b = STRBUF_INIT;
-    relgrid_html(g, id, cap, &b);
-    return strbuf_detach(&b, NULL);
-}
-
 char *sitedata_page_id(struct strmap *used, const char *prefix, const char *raw)
 {
     char *slug = sitedata_id(raw);

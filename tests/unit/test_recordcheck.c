@@ -21,8 +21,10 @@
 #include "harness.h"
 #include "recordcheck.h"
 #include "sitedata.h"
-#include "tables.h"
 #include "relgrid.h"
+#include "sitedata_grid.h"
+#include "tables.h"
+#include "tmpl.h"
 #include "xalloc.h"
 
 /* A scanned torch 2.9.0 cu130 linux-x86_64 record of the fixture. */
@@ -645,9 +647,10 @@ static char *import_fixture(const char *work)
     return cache;
 }
 
-/* The release grid escapes what it takes from the view, even if a value
- * got past the checks. */
-static void relgrid_escapes(const struct tables *t)
+/* The release grid, as the GPU and device pages render it
+ * (templates/relgrid.mustache over sitedata_grid's type), escapes what it
+ * takes from the view, even if a value got past the checks. */
+static void relgrid_escapes(const struct tables *t, const char *templates)
 {
     struct dbview v;
     struct wa_error err = {0};
@@ -668,16 +671,33 @@ static void relgrid_escapes(const struct tables *t)
     sitedata_begin(&v, t, NULL, &d);
     struct relgrid g;
     relgrid_make(&d.grid, 0x1100, "linux-x86_64", 0, NULL, &g);
+    struct tmpl_set *set = tmpl_set_new(tmpl_dir_loader, (void *)templates);
+    const struct tmpl *tp = NULL;
     struct strbuf b = STRBUF_INIT;
-    relgrid_html(&g, "id\"<i>", "cap<i>", &b);
+    OK(tmpl_set_get(set, "relgrid", &tp, &err) == 0, "load relgrid: %s", err.msg);
+    struct tmpl_value ctx;
+    sitedata_grid_value(&g, &ctx);
+    OK(tp && tmpl_render_values(set, tp, &ctx, 1, &b, &err) == 0, "render the grid: %s", err.msg);
     const char *html = b.buf ? b.buf : "";
-    OK(!strstr(html, "<b>") && !strstr(html, "<script>") && !strstr(html, "<i>"),
-       "no markup from the data in the grid");
+    OK(!strstr(html, "<b>") && !strstr(html, "<script>"), "no markup from the data in the grid");
     OK(strstr(html, ">rocm6.4&lt;b&gt;INJ&lt;/b&gt;</th>") != NULL,
        "the variant heading is escaped");
     OK(strstr(html, ">2.9&quot;&gt;&lt;script&gt;x&lt;/script&gt;</th>") != NULL,
        "the release heading is escaped");
+    OK(strstr(html, "<caption id=\"grid-linux-x86_64\">torch on Linux x86_64, release by ROCm "
+                    "variant") != NULL,
+       "the caption names the platform and ROCm");
+    /* one cell per release and variant, and one heading per release */
+    size_t cells = 0, heads = 0;
+    for (const char *q = html; (q = strstr(q, "<td")) != NULL; q++)
+        cells++;
+    for (const char *q = html; (q = strstr(q, "<th scope=\"row\">")) != NULL; q++)
+        heads++;
+    OK(g.nrel > 1 && g.nvar > 0, "the gfx1100 grid has releases and variants");
+    INT_EQ((long long)cells, (long long)(g.nrel * g.nvar), "a cell per release and variant");
+    INT_EQ((long long)heads, (long long)g.nrel, "a heading per release");
     strbuf_free(&b);
+    tmpl_set_free(set);
     relgrid_free(&g);
     sitedata_free(&d);
     dbview_free(&v);
@@ -759,7 +779,9 @@ int main(int argc, char **argv)
     import_refuses(argv[3], &t);
     view_skips(argv[3], &t);
     site_cache = import_fixture(argv[3]);
-    relgrid_escapes(&t);
+    char *templates = fsutil_join(argv[2], "../templates");
+    relgrid_escapes(&t, templates);
+    free(templates);
     free(site_cache);
     tables_free(&t);
     return harness_done();
