@@ -1,6 +1,7 @@
 /*
- * relgrid: a device's release x variant grid, as data and JSON (pages
- * show it through templates/relgrid.mustache, sitedata_grid's type).
+ * relgrid: a device's release x variant grid, as data (pages
+ * show it through templates/relgrid.mustache, sitedata_grid's type; the
+ * device files carry it as JSON, feed_device's).
  */
 #include "relgrid.h"
 
@@ -160,25 +161,4 @@ void relgrid_free(struct relgrid *r)
     free(r->cell);
     free(r->vers);
     memset(r, 0, sizeof *r);
-}
-
-json_t *relgrid_json(const struct relgrid *r)
-{
-    json_t *o = json_object(), *rels = json_array(), *vars = json_array(), *cells = json_object();
-    for (size_t y = 0; y < r->nvar; y++)
-        json_array_append_new(vars, json_string(r->var[y]));
-    for (size_t x = 0; x < r->nrel; x++) {
-        json_array_append_new(rels, json_string(r->rel[x]));
-        json_t *row = json_object();
-        for (size_t y = 0; y < r->nvar; y++) {
-            int c = r->cell[x * r->nvar + y];
-            if (c >= 0)
-                json_object_set_new(row, r->var[y], json_string(compat_verdict_name(c)));
-        }
-        json_object_set_new(cells, r->rel[x], row);
-    }
-    json_object_set_new(o, "releases", rels);
-    json_object_set_new(o, "variants", vars);
-    json_object_set_new(o, "verdicts", cells);
-    return o;
 }

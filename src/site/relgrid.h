@@ -6,12 +6,11 @@
  * GPU page shows it first, as a table (a symbol in every cell, never
  * colour alone; templates/relgrid.mustache over sitedata_grid's type),
  * with the page's recommendation marked; the device page shows every
- * release; api/v1/gpu/<device>.json carries it as JSON.
+ * release; api/v1/gpu/<device>.json carries it as JSON (feed_device).
  */
 #ifndef WHEELARCH_RELGRID_H
 #define WHEELARCH_RELGRID_H
 
-#include <jansson.h>
 #include <stdint.h>
 
 #include "grid.h"
@@ -41,10 +40,5 @@ struct relgrid {
 void relgrid_make(const struct grid *g, uint16_t cc, const char *platform, size_t max,
                   const struct dbview_row *mark_row, struct relgrid *out);
 void relgrid_free(struct relgrid *r);
-
-/* r as JSON: {"releases": [newest first], "variants": [...], "verdicts":
- * {release: {variant: "native" | "ptx-jit" | "partial" | "unsupported"}}}
- * (a variant absent: the release has no such wheel). */
-json_t *relgrid_json(const struct relgrid *r);
 
 #endif

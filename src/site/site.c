@@ -21,6 +21,9 @@
 #include <string.h>
 
 #include "dbview.h"
+#include "feed_answer.h"
+#include "feed_gpus.h"
+#include "feed_home.h"
 #include "sitedata.h"
 #include "schedule.h"
 #include "sitestamp.h"
@@ -45,15 +48,7 @@ static void judge_freshness(const struct dbview *v, const struct tables *t, cons
                             struct freshness *f, json_t *meta)
 {
     schedule_freshness(t, today, dbview_newest_version(v, "torch"), f);
-    json_object_set_new(meta, "data-through",
-                        f->through[0] ? json_string(f->through) : json_null());
-    if (f->overdue)
-        json_object_set_new(meta, "overdue",
-                            json_pack("{s:s, s:s, s:s, s:s}", "project", f->overdue->project,
-                                      "release", f->overdue->release, "scheduled",
-                                      f->overdue->planned, "note", f->sentence));
-    else
-        json_object_set_new(meta, "overdue", json_null());
+    feed_meta_set_freshness(meta, f);
 }
 
 /* ---- wheel pages, rendered while the records are read ------------------- */
@@ -169,7 +164,9 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
     sitei_feeds_start(&fj, &c, &d);
     sitedata_build_pages(&d);
     phase(o, "page data");
-    rc = sitei_put_json(&c, "api/v1/gpus.json", d.gpus, err);
+    json_t *gpus = feed_gpus_json(&d);
+    rc = sitei_put_json(&c, "api/v1/gpus.json", gpus, err);
+    json_decref(gpus);
     for (const struct page_kind *k = site_page_kinds; rc == 0 && k < site_page_kinds + PAGE_KINDS;
          k++) {
         if (k->make)
@@ -210,8 +207,11 @@ int site_build(const struct site_options *o, struct site_stats *st, struct wa_er
         rc = sitei_copy_asset(&c, "gpuname.js", err);
     if (rc == 0)
         rc = sitei_copy_asset(&c, "favicon.svg", err);
-    if (rc == 0)
-        rc = sitei_put(&c, "assets/answers.js", d.answers_js, strlen(d.answers_js), err);
+    if (rc == 0) {
+        char *js = feed_home_answers_js(&d);
+        rc = sitei_put(&c, "assets/answers.js", js, strlen(js), err);
+        free(js);
+    }
     if (rc == 0)
         rc = sitei_copy_asset(&c, "decide.js", err);
     if (rc == 0)

@@ -15,6 +15,7 @@
 #include "tmpl.h"
 #include "xalloc.h"
 #include "sitedata_changes.h"
+#include "feed_device.h"
 #include "sitedata_device.h"
 #include "sitedata_gpu_page.h"
 #include "sitedata_gpus.h"
@@ -187,7 +188,7 @@ static int device_pages(struct ctx *c, struct sitedata *d, const struct page_kin
         free(title);
         free(path);
         if (rc == 0) {
-            json_t *doc = sitedata_device_json(&p);
+            json_t *doc = feed_device_json(&p);
             char *file = sitedata_device_feed_path(sitedata_device_id(dev));
             rc = sitei_put_json(c, file, doc, err);
             free(file);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "jsontext.h"
+#include "record.h"
 #include "strbuf.h"
 #include "compat.h"
 #include "tmpl.h"
@@ -36,6 +37,48 @@ struct simple_links {
     struct simple_row_links *rows;
     size_t nrows;
 };
+
+/* The PEP 691 links of one row's wheels, one per wheel in order (null for
+ * a wheel whose URL is not http(s)): {filename, href, url, sha256,
+ * requires_python, yanked, upload_time}.  Made when a row is first
+ * written; caller frees. */
+static json_t *row_links(const struct dbview_row *row)
+{
+    json_t *links = json_array();
+    for (size_t i = 0; i < row->nwheels; i++) {
+        const struct record_wheel *w = &row->wheels[i];
+        char *url = sitedata_href(w->url);
+        if (!url) {
+            json_array_append_new(links, json_null()); /* not an http(s) URL: no link */
+            continue;
+        }
+        /* recordcheck refuses a URL with a fragment; were one to get
+         * through, it is cut, so a link never has two '#'. */
+        url[strcspn(url, "#")] = '\0';
+        json_t *l = json_object();
+        json_object_set_new(l, "filename", json_string(w->filename));
+        char *href = w->sha256 ? xasprintf("%s#sha256=%s", url, w->sha256) : xstrdup(url);
+        json_object_set_new(l, "href", json_string(href));
+        json_object_set_new(l, "url", json_string(url));
+        free(href);
+        free(url);
+        json_object_set_new(l, "sha256", w->sha256 ? json_string(w->sha256) : json_null());
+        json_object_set_new(l, "requires_python",
+                            w->requires_python ? json_string(w->requires_python) : json_null());
+        /* PEP 691: the reason, or true; PEP 592's data-yanked: the reason,
+         * empty for a wheel yanked without one */
+        json_t *y = record_wheel_yanked_json(w);
+        if (json_is_string(y) || json_is_true(y))
+            json_object_set_new(l, "data_yanked",
+                                json_string(json_is_string(y) ? json_string_value(y) : ""));
+        json_object_set_new(l, "is_yanked", json_boolean(json_is_string(y) || json_is_true(y)));
+        json_object_set_new(l, "yanked", y);
+        json_object_set_new(l, "upload_time",
+                            w->upload_time ? json_string(w->upload_time) : json_null());
+        json_array_append_new(links, l);
+    }
+    return links;
+}
 
 /* PEP 691 file objects of one row's links, as JSON text without the
  * enclosing brackets ("" when there are none). */
@@ -88,7 +131,7 @@ static const struct simple_link *simple_link(struct simple_links *sl, size_t r, 
     k->html = sitedata_simple_link_html(sl->d, r, l);
     if (sl->want_json) {
         if (!row->links)
-            row->links = sitedata_simple_links(sl->d, r);
+            row->links = row_links(&sl->d->v->rows[sl->d->simple_rows[r]]);
         json_t *one_link = json_array_get(row->links, l);
         if (one_link && !json_is_null(one_link)) {
             json_t *one = json_array();

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "feed_answer.h"
 #include "query_order.h"
 #include "strmap.h"
 #include "version.h"
@@ -30,15 +31,7 @@ void sitedata_begin(const struct dbview *v, const struct tables *t, const char *
     size_t bl = strlen(d->base_url);
     while (bl > 0 && d->base_url[bl - 1] == '/')
         d->base_url[--bl] = '\0';
-    d->meta = json_object();
-    json_object_set_new(d->meta, "api-version", json_string(SITE_API_VERSION));
-    /* The newest scan, else the day the declared data was last checked. */
-    const char *asof = v->data_date ? v->data_date : (t->checked_on[0] ? t->checked_on : NULL);
-    json_object_set_new(d->meta, "data-as-of", asof ? json_string(asof) : json_null());
-    json_object_set_new(d->meta, "declared-checked-on",
-                        t->checked_on[0] ? json_string(t->checked_on) : json_null());
-    json_object_set_new(d->meta, "wheels-read", json_boolean(v->data_date != NULL));
-    json_object_set_new(d->meta, "generator", json_string("wheelarch " WHEELARCH_VERSION));
+    d->meta = feed_meta_new(v, t);
     grid_build(&d->grid, v, t);
     d->query_order = query_order_new(v);
     sitedata_build_newest(d);
@@ -81,11 +74,9 @@ void sitedata_free(struct sitedata *d)
     grid_free(&d->grid);
     free(d->base_url);
     json_decref(d->meta);
-    json_decref(d->gpus);
     json_decref(d->variants);
     strbuf_free(&d->csv);
     sitedata_home_free(d->home);
-    free(d->answers_js);
     sitedata_matrix_free(d);
     sitedata_gpus_free(d);
     for (size_t i = 0; i < d->nchanges; i++) {

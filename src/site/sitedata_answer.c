@@ -4,7 +4,7 @@
  * fallback, newest with code, the driver table's lines), plain pip, the
  * newest release with native code per variant, the source build, the
  * guidance and the rest of the stack.  The names are the feed's
- * (api/v1/gpus.json's "recommendations", sitedata_answer_feed_json); a
+ * (api/v1/gpus.json's "recommendations", feed_answer_json); a
  * name is missing exactly where the feed leaves the key out and null
  * where the feed has null, so lookups fall through the template's
  * context stack as they did when the page was JSON.

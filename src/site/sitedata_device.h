@@ -1,11 +1,10 @@
 /*
- * sitedata_device: a device's page (device/<id>/) and its feed file
- * (api/v1/gpu/<id>.json).
+ * sitedata_device: a device's page (device/<id>/), whose data its feed
+ * file (api/v1/gpu/<id>.json, feed_device) is written from.
  */
 #ifndef WHEELARCH_SITEDATA_DEVICE_H
 #define WHEELARCH_SITEDATA_DEVICE_H
 
-#include <jansson.h>
 #include <stddef.h>
 
 #include "sitedata_types.h"
@@ -14,8 +13,8 @@ struct tmpl_value;
 #include "relgrid.h"
 
 /* A device's page (device/<id>/), typed: every release of its grid per
- * platform and the history of every project; and its feed file
- * (api/v1/gpu/<id>.json, a new tree).  sitedata_device_at gives the
+ * platform and the history of every project; feed_device writes its feed
+ * file (api/v1/gpu/<id>.json) from it.  sitedata_device_at gives the
  * devices that have one. */
 struct sitedata_device_page {
     const struct sitedata *d;
@@ -35,7 +34,5 @@ void sitedata_device_page_make(const struct sitedata *d, const struct sitedata_d
                                struct sitedata_device_page *p);
 void sitedata_device_page_free(struct sitedata_device_page *p);
 void sitedata_device_page_value(const struct sitedata_device_page *p, struct tmpl_value *out);
-/* The device's feed file, from its page's data (the same grids). */
-json_t *sitedata_device_json(const struct sitedata_device_page *p);
 
 #endif

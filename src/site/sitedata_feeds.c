@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "feed_answer.h"
 #include "jsontext.h"
 #include "strmap.h"
 #include "xalloc.h"
@@ -539,7 +540,7 @@ json_t *sitedata_build_variants(struct sitedata *d)
 {
     const struct dbview *v = d->v;
     json_t *doc = json_object();
-    json_object_set_new(doc, "meta", sitedata_meta_copy(d));
+    json_object_set_new(doc, "meta", feed_meta_copy(d));
     json_t *projects = json_object();
     struct strmap *seen = strmap_new(); /* bound and targets -> parts */
     json_t **parts = NULL;

@@ -1,5 +1,7 @@
 /*
- * sitedata_gpus: the GPU pages and gpus.json.
+ * sitedata_gpus: what the GPU pages, the device pages and their feed
+ * files share: one device per compute capability (and system) with its
+ * answers, stacks, history and grids.
  */
 #include "sitedata_gpus.h"
 #include "sitedata_state.h"
@@ -22,40 +24,6 @@ static int gpu_cmp(const void *a, const void *b)
 {
     const struct gpu *x = *(const struct gpu *const *)a, *y = *(const struct gpu *const *)b;
     return strcmp(x->slug, y->slug);
-}
-
-static json_t *gpu_summary(const struct gpu *g)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "name", json_string(g->name));
-    json_object_set_new(o, "slug", json_string(g->slug));
-    json_object_set_new(o, "vendor", json_string(g->amd ? "amd" : "nvidia"));
-    /* "device" is the key the rules use for it: "6.1" or "gfx1100". */
-    json_object_set_new(o, "device", sitedata_cc_json(g->cc));
-    json_object_set_new(o, "compute_capability", g->amd ? json_null() : sitedata_cc_json(g->cc));
-    if (g->amd) {
-        char name[TARGET_NAME_MAX];
-        target_format(&g->gfx, name, sizeof name);
-        json_object_set(o, "gfx", json_object_get(o, "device"));
-        json_object_set_new(o, "gfx_target", json_string(name)); /* with its feature modes */
-        json_object_set_new(o, "gfx_modes", json_boolean(strchr(name, ':') != NULL));
-        json_object_set_new(o, "rocm_support", json_string(g->rocm_support));
-    } else {
-        json_object_set_new(o, "gfx", json_null());
-        json_object_set_new(o, "gfx_target", json_null());
-    }
-    json_t *others = json_array();
-    for (size_t i = 0; i < g->nother; i++)
-        json_array_append_new(others, sitedata_cc_json(g->other_cc[i]));
-    json_object_set_new(o, "other_devices", others);
-    json_object_set_new(o, "arm_host", json_boolean(g->arm_host));
-    json_object_set_new(o, "architecture", json_string(g->architecture));
-    json_object_set_new(o, "segment", json_string(g->segment));
-    json_object_set_new(o, "tegra", json_boolean(g->tegra));
-    char *page = sitedata_gpu_path(g->slug);
-    json_object_set_new(o, "page", json_string(page));
-    free(page);
-    return o;
 }
 
 static int same_answer(const struct sitedata_run *u, const struct compat_result *res, int status,
@@ -231,8 +199,7 @@ static size_t slot_of(const struct gpu *g)
     return g->tegra && !jetson_takes_jetpack(g) ? SLOT_NOT_JETPACK : SLOT_CODE;
 }
 
-/* The answers, the feed's JSON, the driver box's tables, the stack, the
- * history and the timeline of g's device, into dev (its first GPU), for
+/* The answers, the stack, the history and the grids of g's device, into dev (its first GPU), for
  * the system of slot. */
 static void make_device(struct sitedata *d, struct sitedata_gpu_state *gs,
                         struct sitedata_device *dev, const struct gpu *g, size_t slot,
@@ -242,14 +209,12 @@ static void make_device(struct sitedata *d, struct sitedata_gpu_state *gs,
     dev->cc = g->cc;
     dev->arm_host = arm_host;
     dev->host = slot == SLOT_ARM_HOST ? "arm" : slot == SLOT_NOT_JETPACK ? "drive" : NULL;
-    dev->feed = json_object();
+    dev->made = 1;
     for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
         const char *plat = sitedata_platforms[p];
         struct answer_result *r = sitedata_answer_for(d, g->cc, arm_host, slot == SLOT_NOT_JETPACK,
                                                       plat, gs->qpythons, gs->npythons);
         dev->res[p] = r;
-        json_t *feed = sitedata_answer_feed_json(r);
-        json_object_set_new(dev->feed, plat, feed);
         if (r && r->applies && r->nby_driver > 0)
             dev->has_drivers = 1; /* the driver box reads the device's file */
         if (!companions)          /* none but torch: no stack to compute */
@@ -299,9 +264,6 @@ void sitedata_build_gpus(struct sitedata *d)
     for (size_t k = 0; k < nnames; k++)
         companions |= strcmp(names[k], "torch") != 0;
 
-    d->gpus = json_object();
-    json_object_set_new(d->gpus, "meta", sitedata_meta_copy(d));
-    json_t *list = json_array();
     const char *last_slug = "";
     for (size_t i = 0; i < t->ngpus; i++) {
         const struct gpu *g = sorted[i];
@@ -314,25 +276,21 @@ void sitedata_build_gpus(struct sitedata *d)
         size_t slot = slot_of(g);
         di = di * SLOTS + slot;
         struct sitedata_device *dev = &gs->devs[di];
-        if (!dev->feed)
+        if (!dev->made)
             make_device(d, gs, dev, g, slot, names, nnames, companions);
         dev->gpus = xrealloc(dev->gpus, (dev->ngpus + 1) * sizeof *dev->gpus);
         dev->gpus[dev->ngpus++] = g;
-        json_t *s = gpu_summary(g);
-        json_object_set(s, "recommendations", dev->feed);
-        json_array_append_new(list, s);
         gs->pages[gs->npages] = g;
         gs->di[gs->npages] = di;
         gs->npages++;
     }
-    json_object_set_new(d->gpus, "gpus", list);
     /* A device page and file per device code, with the answers `query
      * --cc` gives: an Arm-host GPU's code (GB10's 12.1) gets its code's
      * device where no other GPU made it, listing the Arm-host GPUs; its
      * Linux aarch64 answer is theirs (test_truth holds GH200 to it). */
     for (size_t k = 0; k < gs->ndevs; k++) {
         struct sitedata_device *own = &gs->devs[k], *dev = &gs->devs[k - k % SLOTS];
-        if (k % SLOTS == SLOT_CODE || !own->feed || dev->feed)
+        if (k % SLOTS == SLOT_CODE || !own->made || dev->made)
             continue;
         make_device(d, gs, dev, own->gpus[0], SLOT_CODE, names, nnames, companions);
         dev->gpus = xmalloc(own->ngpus * sizeof *dev->gpus);
@@ -340,7 +298,7 @@ void sitedata_build_gpus(struct sitedata *d)
         dev->ngpus = own->ngpus;
     }
     for (size_t k = 0; k < gs->ndevs; k++)
-        gs->devs[k].has_page = k % SLOTS == SLOT_CODE && gs->devs[k].feed;
+        gs->devs[k].has_page = k % SLOTS == SLOT_CODE && gs->devs[k].made;
     free(sorted);
     free(names);
 }
@@ -400,7 +358,6 @@ static void device_free(struct sitedata_device *dev)
         stack_free(dev->stack[p]);
         free(dev->shown[p]);
     }
-    json_decref(dev->feed);
     for (size_t i = 0; i < dev->nruns; i++) {
         free(dev->runs[i].newest_page);
         free(dev->runs[i].oldest_page);

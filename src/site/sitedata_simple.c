@@ -14,48 +14,6 @@
 #include "sitedata_text.h"
 #include "sitedata_types.h"
 
-/* ---- simple indexes ------------------------------------------------------ */
-
-/* The simple-index links of one row's wheels, one per wheel in order (null
- * for a wheel whose URL is not http(s)). */
-static json_t *row_links(const struct dbview_row *row)
-{
-    json_t *links = json_array();
-    for (size_t i = 0; i < row->nwheels; i++) {
-        const struct record_wheel *w = &row->wheels[i];
-        char *url = sitedata_href(w->url);
-        if (!url) {
-            json_array_append_new(links, json_null()); /* not an http(s) URL: no link */
-            continue;
-        }
-        /* recordcheck refuses a URL with a fragment; were one to get
-         * through, it is cut, so a link never has two '#'. */
-        url[strcspn(url, "#")] = '\0';
-        json_t *l = json_object();
-        json_object_set_new(l, "filename", json_string(w->filename));
-        char *href = w->sha256 ? xasprintf("%s#sha256=%s", url, w->sha256) : xstrdup(url);
-        json_object_set_new(l, "href", json_string(href));
-        json_object_set_new(l, "url", json_string(url));
-        free(href);
-        free(url);
-        json_object_set_new(l, "sha256", w->sha256 ? json_string(w->sha256) : json_null());
-        json_object_set_new(l, "requires_python",
-                            w->requires_python ? json_string(w->requires_python) : json_null());
-        /* PEP 691: the reason, or true; PEP 592's data-yanked: the reason,
-         * empty for a wheel yanked without one */
-        json_t *y = record_wheel_yanked_json(w);
-        if (json_is_string(y) || json_is_true(y))
-            json_object_set_new(l, "data_yanked",
-                                json_string(json_is_string(y) ? json_string_value(y) : ""));
-        json_object_set_new(l, "is_yanked", json_boolean(json_is_string(y) || json_is_true(y)));
-        json_object_set_new(l, "yanked", y);
-        json_object_set_new(l, "upload_time",
-                            w->upload_time ? json_string(w->upload_time) : json_null());
-        json_array_append_new(links, l);
-    }
-    return links;
-}
-
 static int cmp_cstr(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -95,7 +53,7 @@ static int candidate_cmp(const void *a, const void *b)
  * variant that runs but would never be chosen is left out: d->simple;
  * d->simple_picks says
  * which wheels of which rows each architecture's pages list, in order, and
- * sitedata_simple_links makes a row's links when they are written. */
+ * site_simple makes a row's links when they are written. */
 void sitedata_build_simple(struct sitedata *d)
 {
     const struct dbview *v = d->v;
@@ -199,11 +157,6 @@ void sitedata_build_simple(struct sitedata *d)
     free(tags);
     free(ntags);
     free(index);
-}
-
-json_t *sitedata_simple_links(const struct sitedata *d, size_t i)
-{
-    return row_links(&d->v->rows[d->simple_rows[i]]);
 }
 
 size_t sitedata_simple_nlinks(const struct sitedata *d, size_t i)

@@ -12,10 +12,6 @@
 
 void sitedata_build_simple(struct sitedata *d);
 
-/* The links of row i of d->simple's "rows", one per wheel of its view row
- * (null for a wheel with no http(s) URL): {filename, href, url, sha256,
- * requires_python, yanked, upload_time}.  Made when asked; caller frees. */
-json_t *sitedata_simple_links(const struct sitedata *d, size_t i);
 /* How many links row i of d->simple has (its wheels), and link k's line
  * of a PEP 503 page ("<a href=...>name</a><br>\n"; caller frees), or NULL
  * when the wheel's URL is not http(s) (the JSON's null). */

@@ -41,10 +41,9 @@ extern const char *const sitedata_platforms[SITEDATA_NPLATFORMS];
 
 /* One device's answers (a compute capability or gfx processor, and
  * whether the GPU is Arm-hosted: GH200's rows are not its device code's),
- * made once for all the GPU pages of that device and the feed.  What it
- * owns: the answers, the stacks, the feed's JSON (gpus.json's
- * "recommendations", shared by reference with d->gpus), the driver box's
- * script JSON, the history and the timeline. */
+ * made once for all the GPU pages of that device and the feed files
+ * (feed_gpus, feed_device write them from it).  What it owns: the answers,
+ * the stacks, the history and the grids. */
 struct sitedata_run;
 struct sitedata_history_group;
 struct stack_result;
@@ -59,7 +58,7 @@ struct sitedata_device {
     /* per platform (sitedata_platforms): query's answer for torch, or
      * NULL where there is none */
     struct answer_result *res[SITEDATA_NPLATFORMS];
-    json_t *feed; /* {"linux-x86_64": the feed's answer or null, ...} */
+    int made; /* its answers are made (a device with GPUs) */
     /* some platform that applies has a driver table (the driver box reads
      * it from the device's feed file) */
     int has_drivers;
@@ -75,8 +74,8 @@ struct sitedata_device {
     size_t ngroups;
     int declared_only; /* every row of the history is declared */
     /* per platform that applies, the release x variant grid a GPU page
-     * shows (the newest releases, the answer's cell marked) and its HTML;
-     * NULL html where the platform has no grid */
+     * shows (the newest releases, the answer's cell marked); no rows where
+     * the platform has no grid */
     struct relgrid pgrid[SITEDATA_NPLATFORMS];
     char id[24];             /* "6.1", "gfx1100": its device page and feed file */
     const struct gpu **gpus; /* its GPUs, by name (borrowed from the tables) */
@@ -137,22 +136,10 @@ int sitedata_is_newest(const struct sitedata *d, size_t r);
 struct answer_result *sitedata_answer_for(struct sitedata *d, uint16_t cc, int arm_host,
                                           int not_jetpack, const char *platform,
                                           const struct query_python *pys, size_t npys);
-/* An answer as the feed carries it (gpus.json's "recommendations"); null
- * for NULL.  A new reference. */
-json_t *sitedata_answer_feed_json(const struct answer_result *r);
-/* r's driver tables per Python, for a page's script ({"3.12": rows,
- * "3.13": "3.12" (the same as that one's), "3.9": 0 (the same as
- * by_driver)}). */
-json_t *sitedata_py_tables_json(const struct answer_result *r);
-/* The commands of the rows of r's py_tables, made by the one command
- * writer: {"<index URL> <pin>": {"pip", "uv", "argv", ...}} (a page's
- * Python switch shows them; new). */
-json_t *sitedata_py_commands_json(const struct tables *tb, const struct answer_result *r);
 /* The rest of the stack for a device on a platform (stack_answer_projects
  * of the names of stack_projects).  Caller frees with stack_free. */
 struct stack_result *sitedata_stack_of(struct sitedata *d, const char *const *names, size_t n,
                                        uint16_t cc, int arm_host, const char *platform);
-json_t *sitedata_meta_copy(const struct sitedata *d);
 
 /* The builders of each kind of page or document (sitedata_<kind>.c). */
 void sitedata_build_gpus(struct sitedata *d);

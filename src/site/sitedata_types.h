@@ -104,11 +104,9 @@ struct sitedata {
     struct query_order *query_order; /* query_order_new of the view, for its many queries */
     char *base_url;                  /* "" when none */
     json_t *meta;                    /* {"api-version", "data-as-of", "generator"} */
-    json_t *gpus;                    /* api/v1/gpus.json */
     json_t *variants;                /* api/v1/variants.json */
     struct strbuf csv;               /* api/v1/matrix.csv */
     struct sitedata_home *home;      /* index.html */
-    char *answers_js;                /* assets/answers.js: the home filter's answers */
     struct sitedata_matrix *matrix;  /* matrix/ (torch), matrix/NAME/ */
     size_t nmatrix;
     const char **matrix_projects;         /* their projects (stack_projects) */

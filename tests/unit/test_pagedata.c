@@ -41,6 +41,7 @@
 #include "fsutil.h"
 #include "grid.h"
 #include "fixturedb.h"
+#include "feed_gpus.h"
 #include "harness.h"
 #include "query.h"
 #include "recbinary.h"
@@ -272,7 +273,8 @@ static void gpu_pages(const struct dbview *v, const struct sitedata *d)
     size_t n = sitedata_gpu_count(d);
     struct strmap *slugs = strmap_new();
     size_t named = 0;
-    json_t *feed = json_object_get(d->gpus, "gpus");
+    json_t *doc = feed_gpus_json(d);
+    json_t *feed = json_object_get(doc, "gpus");
     INT_EQ((long)json_array_size(feed), (long)n, "gpus.json: one entry per GPU page");
     for (size_t i = 0; i < n; i++) {
         struct sitedata_gpu_page gp;
@@ -328,6 +330,7 @@ static void gpu_pages(const struct dbview *v, const struct sitedata *d)
         }
     INT_EQ((long)named, (long)distinct, "one GPU page per GPU name of the tables");
     strmap_free(names);
+    json_decref(doc);
     strmap_free(slugs);
 }
 
