@@ -78,7 +78,7 @@ static void prose_html(const struct tmpl_value *v, struct tmpl_value *out)
 }
 
 static const struct tmpl_field prose_fields[] = {
-    {"html", prose_html},
+    TMPL_GET("html", prose_html),
 };
 
 static const struct tmpl_type prose_type = TMPL_FIELDS(prose_fields);

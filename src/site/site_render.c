@@ -158,18 +158,18 @@ static void common_api_version(const struct tmpl_value *v, struct tmpl_value *ou
 }
 
 static const struct tmpl_field common_fields[] = {
-    {"root", common_root},
-    {"title", common_title},
-    {"description", common_description},
-    {"canonical", common_canonical},
-    {"data_as_of", common_data_as_of},
-    {"wheels_read", common_wheels_read},
-    {"checked_on", common_checked_on},
-    {"freshness", common_freshness},
-    {"freshness_brief", common_freshness_brief},
-    {"data_through", common_data_through},
-    {"generator", common_generator},
-    {"api_version", common_api_version},
+    TMPL_GET("root", common_root),
+    TMPL_GET("title", common_title),
+    TMPL_GET("description", common_description),
+    TMPL_GET("canonical", common_canonical),
+    TMPL_GET("data_as_of", common_data_as_of),
+    TMPL_GET("wheels_read", common_wheels_read),
+    TMPL_GET("checked_on", common_checked_on),
+    TMPL_GET("freshness", common_freshness),
+    TMPL_GET("freshness_brief", common_freshness_brief),
+    TMPL_GET("data_through", common_data_through),
+    TMPL_GET("generator", common_generator),
+    TMPL_GET("api_version", common_api_version),
 };
 
 static const struct tmpl_type common_type = TMPL_FIELDS(common_fields);

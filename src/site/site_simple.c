@@ -179,8 +179,8 @@ static void project_dir(const struct tmpl_value *v, struct tmpl_value *out)
 }
 
 static const struct tmpl_field project_fields[] = {
-    {"name", project_name},
-    {"dir", project_dir},
+    TMPL_GET("name", project_name),
+    TMPL_GET("dir", project_dir),
 };
 
 static const struct tmpl_type project_type = TMPL_FIELDS(project_fields);
@@ -213,9 +213,9 @@ static void root_projects(const struct tmpl_value *v, struct tmpl_value *out)
 }
 
 static const struct tmpl_field root_fields[] = {
-    {"arch", root_arch},
-    {"cc", root_cc},
-    {"projects", root_projects},
+    TMPL_GET("arch", root_arch),
+    TMPL_GET("cc", root_cc),
+    TMPL_GET("projects", root_projects),
 };
 
 static const struct tmpl_type root_type = TMPL_FIELDS(root_fields);
@@ -246,9 +246,9 @@ static void page_links_html(const struct tmpl_value *v, struct tmpl_value *out)
 }
 
 static const struct tmpl_field page_fields[] = {
-    {"name", page_name},
-    {"arch", page_arch},
-    {"links_html", page_links_html},
+    TMPL_GET("name", page_name),
+    TMPL_GET("arch", page_arch),
+    TMPL_GET("links_html", page_links_html),
 };
 
 static const struct tmpl_type page_type = TMPL_FIELDS(page_fields);

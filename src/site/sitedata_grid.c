@@ -38,10 +38,10 @@ static void cell_rec(const struct tmpl_value *v, struct tmpl_value *out)
 }
 
 static const struct tmpl_field cell_fields[] = {
-    {"empty", cell_empty},
-    {"code", cell_code},
-    {"symbol", cell_symbol},
-    {"rec", cell_rec},
+    TMPL_GET("empty", cell_empty),
+    TMPL_GET("code", cell_code),
+    TMPL_GET("symbol", cell_symbol),
+    TMPL_GET("rec", cell_rec),
 };
 
 static const struct tmpl_type cell_type = TMPL_FIELDS(cell_fields);
@@ -82,10 +82,10 @@ static void row_cells(const struct tmpl_value *v, struct tmpl_value *out)
 }
 
 static const struct tmpl_field row_fields[] = {
-    {"release", row_release},
-    {"gap", row_gap},
-    {"colspan", row_colspan},
-    {"cells", row_cells},
+    TMPL_GET("release", row_release),
+    TMPL_GET("gap", row_gap),
+    TMPL_GET("colspan", row_colspan),
+    TMPL_GET("cells", row_cells),
 };
 
 static const struct tmpl_type row_type = TMPL_FIELDS(row_fields);
@@ -114,19 +114,9 @@ static void variants_at(const struct tmpl_value *v, size_t i, struct tmpl_value 
 
 static const struct tmpl_type variants_type = {NULL, variants_len, variants_at, NULL, 0};
 
-static void grid_platform(const struct tmpl_value *v, struct tmpl_value *out)
-{
-    tmpl_value_str(((const struct relgrid *)v->p)->platform, out);
-}
-
 static void grid_platform_name(const struct tmpl_value *v, struct tmpl_value *out)
 {
     tmpl_value_str(sitedata_platform_name(((const struct relgrid *)v->p)->platform), out);
-}
-
-static void grid_amd(const struct tmpl_value *v, struct tmpl_value *out)
-{
-    tmpl_value_bool(((const struct relgrid *)v->p)->amd, out);
 }
 
 static void grid_wide(const struct tmpl_value *v, struct tmpl_value *out)
@@ -150,9 +140,13 @@ static void grid_rows(const struct tmpl_value *v, struct tmpl_value *out)
 }
 
 static const struct tmpl_field grid_fields[] = {
-    {"platform", grid_platform}, {"platform_name", grid_platform_name}, {"amd", grid_amd},
-    {"wide", grid_wide},         {"nvariants", grid_nvariants},         {"variants", grid_variants},
-    {"rows", grid_rows},
+    TMPL_STR("platform", struct relgrid, platform),
+    TMPL_GET("platform_name", grid_platform_name),
+    TMPL_BOOL("amd", struct relgrid, amd),
+    TMPL_GET("wide", grid_wide),
+    TMPL_GET("nvariants", grid_nvariants),
+    TMPL_GET("variants", grid_variants),
+    TMPL_GET("rows", grid_rows),
 };
 
 static const struct tmpl_type grid_type = TMPL_FIELDS(grid_fields);

@@ -139,16 +139,50 @@ void tmpl_value_typed(int kind, const struct tmpl_type *type, const void *p, siz
     out->at = at;
 }
 
+/* A row's member of v's struct, by its C type. */
+static void member_field(const struct tmpl_field *f, const struct tmpl_value *v,
+                         struct tmpl_value *out)
+{
+    const char *at = (const char *)v->p + f->offset;
+    switch (f->member) {
+    case TMPL_MEMBER_STR:
+        tmpl_value_str(*(const char *const *)(const void *)at, out);
+        break;
+    case TMPL_MEMBER_CHARS:
+        tmpl_value_str(at, out);
+        break;
+    case TMPL_MEMBER_BOOL:
+        tmpl_value_bool(*(const int *)(const void *)at != 0, out);
+        break;
+    case TMPL_MEMBER_INT:
+        tmpl_value_int(*(const int *)(const void *)at, out);
+        break;
+    case TMPL_MEMBER_LLONG:
+        tmpl_value_int(*(const long long *)(const void *)at, out);
+        break;
+    case TMPL_MEMBER_SIZE:
+        tmpl_value_int((long long)*(const size_t *)(const void *)at, out);
+        break;
+    default:
+        break;
+    }
+}
+
 /* The field name[0..len) of v through its type's table. */
 static void table_field(const struct tmpl_type *type, const struct tmpl_value *v, const char *name,
                         size_t len, struct tmpl_value *out)
 {
     out->kind = TMPL_MISSING;
-    for (size_t i = 0; i < type->nfields; i++)
-        if (strncmp(type->fields[i].name, name, len) == 0 && type->fields[i].name[len] == '\0') {
-            type->fields[i].get(v, out);
-            return;
-        }
+    for (size_t i = 0; i < type->nfields; i++) {
+        const struct tmpl_field *f = &type->fields[i];
+        if (strncmp(f->name, name, len) != 0 || f->name[len] != '\0')
+            continue;
+        if (f->get)
+            f->get(v, out);
+        else
+            member_field(f, v, out);
+        return;
+    }
 }
 
 /* The field name[0..len) of an object value (TMPL_MISSING otherwise). */

@@ -76,12 +76,57 @@ enum tmpl_kind {
 
 struct tmpl_value;
 
-/* An object's field declared as a table row: its name and how to get it
- * from v into *out (left TMPL_MISSING when v has none now). */
+/* How a table row without a getter reads its field: a member of the
+ * object's own struct (v->p), by its C type. */
+enum tmpl_member {
+    TMPL_MEMBER_STR = 1, /* char * or const char * (NULL: null) */
+    TMPL_MEMBER_CHARS,   /* a char array holding a string */
+    TMPL_MEMBER_BOOL,    /* int: true when not 0 */
+    TMPL_MEMBER_INT,     /* int */
+    TMPL_MEMBER_LLONG,   /* long long */
+    TMPL_MEMBER_SIZE,    /* size_t */
+};
+
+/* An object's field declared as a table row: its name and either how to
+ * get it from v into *out (left TMPL_MISSING when v has none now) or, get
+ * NULL, the member of v's struct it is (member, offset).  Rows are made
+ * with the macros below, which check the member's C type when compiled. */
 struct tmpl_field {
     const char *name;
     void (*get)(const struct tmpl_value *v, struct tmpl_value *out);
+    int member; /* enum tmpl_member, when get is NULL */
+    size_t offset;
 };
+
+/* A computed field: fn(v, out). */
+#define TMPL_GET(name, fn)                                                                         \
+    {                                                                                              \
+        name, fn, 0, 0                                                                             \
+    }
+/* Member m of struct type T (the object's p points to a T), of the C type
+ * each names: a compile error where m is of another type (checked on &m,
+ * so a pointer and an array are told apart).  TMPL_CHARS takes a char
+ * array of any size but that of a pointer (give a char[8] a getter). */
+#define TMPLI_MEMBER(name, kind, T, m, check)                                                      \
+    {                                                                                              \
+        name, NULL, kind, offsetof(T, m) + 0 * sizeof(check)                                       \
+    }
+#define TMPL_STR(name, T, m)                                                                       \
+    TMPLI_MEMBER(name, TMPL_MEMBER_STR, T, m,                                                      \
+                 _Generic(&((T *)0)->m, char ** : 1, const char ** : 1, char *const * : 1,         \
+                          const char *const * : 1))
+#define TMPL_CHARS(name, T, m)                                                                     \
+    TMPLI_MEMBER(name, TMPL_MEMBER_CHARS, T, m,                                                    \
+                 char[_Generic(((T *)0)->m, char * : 1) *                                          \
+                      (sizeof(((T *)0)->m) != sizeof(char *) ? 1 : -1)])
+#define TMPL_BOOL(name, T, m)                                                                      \
+    TMPLI_MEMBER(name, TMPL_MEMBER_BOOL, T, m, _Generic(&((T *)0)->m, int * : 1))
+#define TMPL_INT(name, T, m)                                                                       \
+    TMPLI_MEMBER(name, TMPL_MEMBER_INT, T, m, _Generic(&((T *)0)->m, int * : 1))
+#define TMPL_LLONG(name, T, m)                                                                     \
+    TMPLI_MEMBER(name, TMPL_MEMBER_LLONG, T, m, _Generic(&((T *)0)->m, long long * : 1))
+#define TMPL_SIZE(name, T, m)                                                                      \
+    TMPLI_MEMBER(name, TMPL_MEMBER_SIZE, T, m, _Generic(&((T *)0)->m, size_t * : 1))
 
 struct tmpl_type {
     /* Objects: the field `name` (len bytes, NUL-terminated) of v into

@@ -545,25 +545,11 @@ static void person_get(const struct tmpl_value *v, const char *name, size_t len,
 
 static const struct tmpl_type person_type = {person_get, NULL, NULL, NULL, 0};
 
-/* The same person declared by a field table (TMPL_FIELDS): one getter per
- * row, a name the table lacks left missing. */
+/* The same person declared by a field table (TMPL_FIELDS): its plain
+ * members by type (TMPL_STR, TMPL_LLONG, TMPL_BOOL), the rest by a getter
+ * per row, a name the table lacks left missing. */
 static const struct tmpl_type person_table_type;
 #define PERSON(v) ((const struct person *)(v)->p)
-
-static void person_name(const struct tmpl_value *v, struct tmpl_value *out)
-{
-    tmpl_value_str(PERSON(v)->name, out);
-}
-
-static void person_age(const struct tmpl_value *v, struct tmpl_value *out)
-{
-    tmpl_value_int(PERSON(v)->age, out);
-}
-
-static void person_admin(const struct tmpl_value *v, struct tmpl_value *out)
-{
-    tmpl_value_bool(PERSON(v)->admin, out);
-}
 
 static void person_tags(const struct tmpl_value *v, struct tmpl_value *out)
 {
@@ -588,8 +574,13 @@ static void person_never(const struct tmpl_value *v, struct tmpl_value *out)
 }
 
 static const struct tmpl_field person_fields[] = {
-    {"tags", person_tags}, {"name", person_name}, {"age", person_age},     {"admin", person_admin},
-    {"id", person_id},     {"self", person_self}, {"admin", person_never},
+    TMPL_GET("tags", person_tags),
+    TMPL_STR("name", struct person, name),
+    TMPL_LLONG("age", struct person, age),
+    TMPL_BOOL("admin", struct person, admin),
+    TMPL_GET("id", person_id),
+    TMPL_GET("self", person_self),
+    TMPL_GET("admin", person_never),
 };
 
 static const struct tmpl_type person_table_type = TMPL_FIELDS(person_fields);
