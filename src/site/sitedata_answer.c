@@ -43,126 +43,113 @@ static void pythons(const struct answer_pythons *pv, struct tmpl_value *out)
 }
 
 /* A row's provenance (the feed's set_provenance): status, confidence,
- * provenance, and source and checked_on where `keep` has them.  Returns
- * whether name was one of them. */
+ * provenance, and source and checked_on where the value keeps them. */
 enum { KEEP_SOURCE = 1, KEEP_CHECKED = 2 };
-static int provenance(const struct dbview_row *r, int keep, const char *name, size_t len,
-                      struct tmpl_value *out)
+
+static const struct declared *declared_of(const struct dbview_row *r)
 {
-    const struct declared *dc = r->status == VIEW_DECLARED ? r->declared : NULL;
-    if (IS("status"))
-        tmpl_value_str(dbview_status_name(r->status), out);
-    else if (IS("confidence"))
-        sitedata_or_null(dbview_row_confidence(r), out);
-    else if (IS("provenance"))
-        tmpl_value_str(dbview_row_provenance(r), out);
-    else if (IS("source") && (keep & KEEP_SOURCE))
-        sitedata_or_null(dc ? dc->source : NULL, out);
-    else if (IS("checked_on") && (keep & KEEP_CHECKED))
-        sitedata_or_null(dc ? dc->checked_on : NULL, out);
-    else
-        return 0;
-    return 1;
+    return r->status == VIEW_DECLARED ? r->declared : NULL;
+}
+
+static void row_status(const struct dbview_row *r, struct tmpl_value *out)
+{
+    tmpl_value_str(dbview_status_name(r->status), out);
+}
+
+static void row_confidence(const struct dbview_row *r, struct tmpl_value *out)
+{
+    sitedata_or_null(dbview_row_confidence(r), out);
+}
+
+static void row_provenance(const struct dbview_row *r, struct tmpl_value *out)
+{
+    tmpl_value_str(dbview_row_provenance(r), out);
+}
+
+static void row_source(const struct dbview_row *r, struct tmpl_value *out)
+{
+    const struct declared *dc = declared_of(r);
+    sitedata_or_null(dc ? dc->source : NULL, out);
+}
+
+static void row_checked_on(const struct dbview_row *r, struct tmpl_value *out)
+{
+    const struct declared *dc = declared_of(r);
+    sitedata_or_null(dc ? dc->checked_on : NULL, out);
 }
 
 /* An install's commands: p is the struct answer_commands, at whether the
  * commands with the companions are kept. */
-static void commands_get(const struct tmpl_value *v, const char *name, size_t len,
-                         struct tmpl_value *out)
+static void commands_pip(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct answer_commands *c = v->p;
-    out->kind = TMPL_MISSING;
-    const struct installcmd *with = &c->with_companions;
-    if (IS("pip"))
-        tmpl_value_str(c->install.pip_line ? c->install.pip_line : "", out);
-    else if (IS("uv"))
-        tmpl_value_str(c->install.uv_line ? c->install.uv_line : "", out);
-    else if (IS("uv_min_version") && c->install.uv_from)
+    tmpl_value_str(c->install.pip_line ? c->install.pip_line : "", out);
+}
+
+static void commands_uv(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct answer_commands *c = v->p;
+    tmpl_value_str(c->install.uv_line ? c->install.uv_line : "", out);
+}
+
+static void commands_uv_min_version(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct answer_commands *c = v->p;
+    if (c->install.uv_from)
         tmpl_value_str(c->install.uv_from, out);
-    else if (v->at && with->pip_line && IS("pip_with_companions"))
+}
+
+/* The command with the companions, where kept: NULL otherwise. */
+static const struct installcmd *with_companions(const struct tmpl_value *v)
+{
+    const struct answer_commands *c = v->p;
+    return v->at && c->with_companions.pip_line ? &c->with_companions : NULL;
+}
+
+static void commands_pip_with_companions(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct installcmd *with = with_companions(v);
+    if (with)
         tmpl_value_str(with->pip_line, out);
-    else if (v->at && with->pip_line && IS("uv_with_companions"))
+}
+
+static void commands_uv_with_companions(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct installcmd *with = with_companions(v);
+    if (with)
         tmpl_value_str(with->uv_line, out);
 }
 
-static const struct tmpl_type commands_type = {commands_get, NULL, NULL, NULL, 0};
+static const struct tmpl_field commands_fields[] = {
+    TMPL_GET("pip", commands_pip),
+    TMPL_GET("uv", commands_uv),
+    TMPL_GET("uv_min_version", commands_uv_min_version),
+    TMPL_GET("pip_with_companions", commands_pip_with_companions),
+    TMPL_GET("uv_with_companions", commands_uv_with_companions),
+};
+
+static const struct tmpl_type commands_type = TMPL_FIELDS(commands_fields);
 
 /* torch's companions: p is the install. */
-static void companions_get(const struct tmpl_value *v, const char *name, size_t len,
-                           struct tmpl_value *out)
+static void companions_torchaudio(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct answer_install *i = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("torchvision"))
-        tmpl_value_str(i->torchvision, out);
-    else if (IS("torchaudio"))
-        sitedata_or_null(i->torchaudio, out);
-    else if (IS("note"))
-        sitedata_or_null(i->companion_note, out);
+    sitedata_or_null(i->torchaudio, out);
 }
 
-static const struct tmpl_type companions_type = {companions_get, NULL, NULL, NULL, 0};
-
-/* An install (answer_install_json, as the feed slims it): the
- * recommendation and the fallback keep everything and add their Pythons
- * in words; a driver-table line drops the reason, the companions and the
- * checked date; a stack's answer drops the source. */
-enum install_kind { INSTALL_ANSWER, INSTALL_DRIVER_LINE, INSTALL_STACK };
-
-static void install_field(const struct answer_install *i, enum install_kind kind,
-                          const char *python_words, const char *name, size_t len,
-                          struct tmpl_value *out)
+static void companions_note(const struct tmpl_value *v, struct tmpl_value *out)
 {
-    const struct dbview_row *r = i->row;
-    out->kind = TMPL_MISSING;
-    int keep = kind == INSTALL_ANSWER  ? KEEP_SOURCE | KEEP_CHECKED
-               : kind == INSTALL_STACK ? KEEP_CHECKED
-                                       : 0;
-    if (provenance(r, keep, name, len, out))
-        return;
-    if (IS("index"))
-        tmpl_value_str(r->variant, out);
-    else if (IS("index_url"))
-        tmpl_value_str(i->index_url, out);
-    else if (IS("version"))
-        tmpl_value_str(r->version, out);
-    else if (IS("release"))
-        tmpl_value_str(r->release, out);
-    else if (IS("pin"))
-        tmpl_value_str(i->pin, out);
-    else if (IS("pin_text")) { /* the pin in words: "2.8" for 2.8.*, "1.3.0" */
-        size_t n = strlen(i->pin);
-        tmpl_value_strf(out, "%.*s", (int)(n >= 2 && strcmp(i->pin + n - 2, ".*") == 0 ? n - 2 : n),
-                        i->pin);
-    } else if (IS("verdict"))
-        tmpl_value_str(compat_verdict_name(i->res.verdict), out);
-    else if (IS("label"))
-        tmpl_value_str(compat_verdict_label(i->res.verdict), out);
-    else if (IS("symbol"))
-        tmpl_value_str(grid_verdict_symbol(i->res.verdict), out);
-    else if (IS("reason") && kind != INSTALL_DRIVER_LINE)
-        tmpl_value_str(i->reason ? i->reason : "", out);
-    else if (IS("min_driver")) /* in the driver table the floor is the decision */
-        sitedata_or_null(answer_install_min_driver(i), out);
-    else if (IS("full_driver") && !i->floor[0] && i->res.full_driver[0])
-        tmpl_value_str(i->res.full_driver, out);
-    else if (IS("python_versions"))
-        pythons(&i->pythons, out);
-    else if (IS("commands"))
-        sitedata_object(&commands_type, &i->commands, kind != INSTALL_DRIVER_LINE, out);
-    else if (IS("companions_omitted") && kind != INSTALL_DRIVER_LINE)
-        sitedata_or_null(i->companions_omitted, out);
-    else if (IS("companions") && i->torchvision && kind != INSTALL_DRIVER_LINE)
-        sitedata_object(&companions_type, i, 0, out);
-    else if (IS("fallback") && i->floor[0])
-        tmpl_value_bool(i->fallback, out);
-    else if (IS("python_text") && python_words)
-        tmpl_value_str(python_words, out);
-    else if (IS("uninstall_command") && kind == INSTALL_ANSWER)
-        tmpl_value_str(installcmd_fixed_line(INSTALLCMD_UNINSTALL_TORCH), out);
-    else if (IS("arch_list_command") && kind == INSTALL_ANSWER)
-        tmpl_value_str(installcmd_fixed_line(INSTALLCMD_ARCH_LIST), out);
+    const struct answer_install *i = v->p;
+    sitedata_or_null(i->companion_note, out);
 }
+
+static const struct tmpl_field companions_fields[] = {
+    TMPL_STR("torchvision", struct answer_install, torchvision),
+    TMPL_GET("torchaudio", companions_torchaudio),
+    TMPL_GET("note", companions_note),
+};
+
+static const struct tmpl_type companions_type = TMPL_FIELDS(companions_fields);
 
 const char *sitedata_table_driver(const struct answer_result *r, const struct answer_install *i)
 {
@@ -175,39 +162,246 @@ const char *sitedata_table_driver(const struct answer_result *r, const struct an
     return NULL;
 }
 
-/* A platform's recommendation (at 0), fallback (1) or newest release with
- * code (2): p is the page's platform. */
-static void answer_get(const struct tmpl_value *v, const char *name, size_t len,
-                       struct tmpl_value *out)
+/* An install (answer_install_json, as the feed slims it): the
+ * recommendation and the fallback keep everything and add their Pythons
+ * in words; a driver-table line drops the reason, the companions and the
+ * checked date; a stack's answer drops the source.  Three types share one
+ * table; install_of tells them apart by the value's type:
+ *   answer_type        p is the page's platform, at 0 (recommendation), 1
+ *                      (fallback) or 2 (newest release with code)
+ *   line_type          p is the answer, at the driver table's line
+ *   stack_answer_type  p is the stack entry */
+enum install_kind { INSTALL_ANSWER, INSTALL_DRIVER_LINE, INSTALL_STACK };
+
+static const struct tmpl_type answer_type, line_type, stack_answer_type;
+
+struct install_view {
+    const struct answer_result *r;
+    const struct answer_install *i;
+    enum install_kind kind;
+    int keep;                 /* KEEP_SOURCE, KEEP_CHECKED */
+    const char *python_words; /* its Pythons in words, or NULL */
+};
+
+static struct install_view install_of(const struct tmpl_value *v)
 {
-    const struct sitedata_gpu_platform *x = v->p;
-    const struct answer_result *r = x->res;
-    const struct answer_install *i = v->at == 0   ? r->recommendation
-                                     : v->at == 1 ? r->fallback
-                                                  : r->newest_with_code;
-    if (sitedata_name_is(name, len, "table_driver")) {
-        /* the driver from which the driver table gives this very build:
-         * what the headline names, so that it and the table agree */
-        out->kind = TMPL_MISSING;
-        const char *f = sitedata_table_driver(r, i);
-        if (f)
-            tmpl_value_str(f, out);
-        return;
+    struct install_view w = {0};
+    if (v->type == &answer_type) {
+        const struct sitedata_gpu_platform *x = v->p;
+        w.r = x->res;
+        w.i = v->at == 0 ? w.r->recommendation : v->at == 1 ? w.r->fallback : w.r->newest_with_code;
+        w.kind = INSTALL_ANSWER;
+        w.keep = KEEP_SOURCE | KEEP_CHECKED;
+        w.python_words = v->at < 2 ? x->python_text[v->at] : NULL;
+    } else if (v->type == &line_type) {
+        w.r = v->p;
+        w.i = &w.r->by_driver[v->at];
+        w.kind = INSTALL_DRIVER_LINE;
+    } else {
+        const struct stack_entry *e = v->p;
+        w.r = e->res;
+        w.i = answer_runs(e->res);
+        w.kind = INSTALL_STACK;
+        w.keep = KEEP_CHECKED;
     }
-    install_field(i, INSTALL_ANSWER, v->at < 2 ? x->python_text[v->at] : NULL, name, len, out);
+    return w;
 }
 
-static const struct tmpl_type answer_type = {answer_get, NULL, NULL, NULL, 0};
-
-/* A line of the driver table: p is the answer, at the line. */
-static void line_get(const struct tmpl_value *v, const char *name, size_t len,
-                     struct tmpl_value *out)
+static const struct answer_install *install(const struct tmpl_value *v)
 {
-    const struct answer_result *r = v->p;
-    install_field(&r->by_driver[v->at], INSTALL_DRIVER_LINE, NULL, name, len, out);
+    return install_of(v).i;
 }
 
-static const struct tmpl_type line_type = {line_get, NULL, NULL, NULL, 0};
+static void install_status(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    row_status(install(v)->row, out);
+}
+
+static void install_confidence(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    row_confidence(install(v)->row, out);
+}
+
+static void install_provenance(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    row_provenance(install(v)->row, out);
+}
+
+static void install_source(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    struct install_view w = install_of(v);
+    if (w.keep & KEEP_SOURCE)
+        row_source(w.i->row, out);
+}
+
+static void install_checked_on(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    struct install_view w = install_of(v);
+    if (w.keep & KEEP_CHECKED)
+        row_checked_on(w.i->row, out);
+}
+
+static void install_index(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(install(v)->row->variant, out);
+}
+
+static void install_index_url(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(install(v)->index_url, out);
+}
+
+static void install_version(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(install(v)->row->version, out);
+}
+
+static void install_release(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(install(v)->row->release, out);
+}
+
+static void install_pin(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(install(v)->pin, out);
+}
+
+/* The pin in words: "2.8" for 2.8.*, "1.3.0". */
+static void install_pin_text(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const char *pin = install(v)->pin;
+    size_t n = strlen(pin);
+    tmpl_value_strf(out, "%.*s", (int)(n >= 2 && strcmp(pin + n - 2, ".*") == 0 ? n - 2 : n), pin);
+}
+
+static void install_verdict(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(compat_verdict_name(install(v)->res.verdict), out);
+}
+
+static void install_label(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(compat_verdict_label(install(v)->res.verdict), out);
+}
+
+static void install_symbol(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(grid_verdict_symbol(install(v)->res.verdict), out);
+}
+
+static void install_reason(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    struct install_view w = install_of(v);
+    if (w.kind != INSTALL_DRIVER_LINE)
+        tmpl_value_str(w.i->reason ? w.i->reason : "", out);
+}
+
+/* In the driver table the floor is the decision. */
+static void install_min_driver(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    sitedata_or_null(answer_install_min_driver(install(v)), out);
+}
+
+static void install_full_driver(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct answer_install *i = install(v);
+    if (!i->floor[0] && i->res.full_driver[0])
+        tmpl_value_str(i->res.full_driver, out);
+}
+
+static void install_python_versions(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    pythons(&install(v)->pythons, out);
+}
+
+static void install_commands(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    struct install_view w = install_of(v);
+    sitedata_object(&commands_type, &w.i->commands, w.kind != INSTALL_DRIVER_LINE, out);
+}
+
+static void install_companions_omitted(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    struct install_view w = install_of(v);
+    if (w.kind != INSTALL_DRIVER_LINE)
+        sitedata_or_null(w.i->companions_omitted, out);
+}
+
+static void install_companions(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    struct install_view w = install_of(v);
+    if (w.i->torchvision && w.kind != INSTALL_DRIVER_LINE)
+        sitedata_object(&companions_type, w.i, 0, out);
+}
+
+static void install_fallback(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct answer_install *i = install(v);
+    if (i->floor[0])
+        tmpl_value_bool(i->fallback, out);
+}
+
+static void install_python_text(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    struct install_view w = install_of(v);
+    if (w.python_words)
+        tmpl_value_str(w.python_words, out);
+}
+
+static void install_uninstall_command(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    if (install_of(v).kind == INSTALL_ANSWER)
+        tmpl_value_str(installcmd_fixed_line(INSTALLCMD_UNINSTALL_TORCH), out);
+}
+
+static void install_arch_list_command(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    if (install_of(v).kind == INSTALL_ANSWER)
+        tmpl_value_str(installcmd_fixed_line(INSTALLCMD_ARCH_LIST), out);
+}
+
+/* The driver from which the driver table gives this very build: what the
+ * headline names, so that it and the table agree (an answer's only). */
+static void install_table_driver(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    struct install_view w = install_of(v);
+    const char *f = w.kind == INSTALL_ANSWER ? sitedata_table_driver(w.r, w.i) : NULL;
+    if (f)
+        tmpl_value_str(f, out);
+}
+
+static const struct tmpl_field install_fields[] = {
+    TMPL_GET("status", install_status),
+    TMPL_GET("confidence", install_confidence),
+    TMPL_GET("provenance", install_provenance),
+    TMPL_GET("source", install_source),
+    TMPL_GET("checked_on", install_checked_on),
+    TMPL_GET("index", install_index),
+    TMPL_GET("index_url", install_index_url),
+    TMPL_GET("version", install_version),
+    TMPL_GET("release", install_release),
+    TMPL_GET("pin", install_pin),
+    TMPL_GET("pin_text", install_pin_text),
+    TMPL_GET("verdict", install_verdict),
+    TMPL_GET("label", install_label),
+    TMPL_GET("symbol", install_symbol),
+    TMPL_GET("reason", install_reason),
+    TMPL_GET("min_driver", install_min_driver),
+    TMPL_GET("full_driver", install_full_driver),
+    TMPL_GET("python_versions", install_python_versions),
+    TMPL_GET("commands", install_commands),
+    TMPL_GET("companions_omitted", install_companions_omitted),
+    TMPL_GET("companions", install_companions),
+    TMPL_GET("fallback", install_fallback),
+    TMPL_GET("python_text", install_python_text),
+    TMPL_GET("uninstall_command", install_uninstall_command),
+    TMPL_GET("arch_list_command", install_arch_list_command),
+    TMPL_GET("table_driver", install_table_driver),
+};
+
+static const struct tmpl_type answer_type = TMPL_FIELDS(install_fields);
+static const struct tmpl_type line_type = TMPL_FIELDS(install_fields);
+static const struct tmpl_type stack_answer_type = TMPL_FIELDS(install_fields);
 
 static size_t lines_len(const struct tmpl_value *v)
 {
@@ -221,72 +415,193 @@ static void lines_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
 
 static const struct tmpl_type lines_type = {NULL, lines_len, lines_at, NULL, 0};
 
-/* Plain `pip install torch`: p is the page's platform. */
-static void pypi_get(const struct tmpl_value *v, const char *name, size_t len,
-                     struct tmpl_value *out)
+/* Plain `pip install torch`: p is the page's platform.  A row that judged
+ * it speaks for its provenance (its confidence included); none: no
+ * provenance. */
+static const struct answer_pypi *pypi_of(const struct tmpl_value *v)
 {
-    const struct sitedata_gpu_platform *x = v->p;
-    const struct answer_pypi *py = &x->res->pypi;
-    out->kind = TMPL_MISSING;
-    /* a row that judged it speaks for its provenance (its confidence
-     * included); none: no provenance */
-    if (py->row && provenance(py->row, KEEP_CHECKED, name, len, out))
-        return;
-    if (IS("release"))
-        tmpl_value_str(py->release, out);
-    else if (IS("build"))
-        tmpl_value_str(py->build, out);
-    else if (IS("confidence"))
-        sitedata_or_null(py->confidence, out);
-    else if (IS("command"))
-        tmpl_value_str(py->command.pip_line ? py->command.pip_line : "", out);
-    else if (IS("verdict"))
-        tmpl_value_str(py->unknown ? NULL : compat_verdict_name(py->verdict), out);
-    else if (IS("label"))
-        tmpl_value_str(py->row ? compat_verdict_label(py->verdict) : "no GPU code", out);
-    else if (IS("symbol") && !py->unknown)
-        tmpl_value_str(grid_verdict_symbol(py->verdict), out);
-    else if (IS("runs"))
-        tmpl_value_bool(py->runs, out);
-    else if (IS("min_driver"))
-        sitedata_or_null(py->row ? py->min_driver : NULL, out);
-    else if (IS("python_wheel")) {
-        if (py->python_wheel < 0)
-            out->kind = TMPL_NULL;
-        else
-            tmpl_value_bool(py->python_wheel, out);
-    } else if (IS("reason"))
-        tmpl_value_str(py->reason, out);
-    else if (IS("provenance"))
-        tmpl_value_str("", out); /* no build speaks for it */
-    else if (IS("has_answer"))
-        tmpl_value_bool(answer_runs(x->res) != NULL, out);
-    else if (IS("names_gpu_build")) /* "a cu130 build"; not "a cpu build", "a none build" */
-        tmpl_value_bool(strcmp(py->build, "cpu") != 0 && strcmp(py->build, "none") != 0, out);
+    return &((const struct sitedata_gpu_platform *)v->p)->res->pypi;
 }
 
-static const struct tmpl_type pypi_type = {pypi_get, NULL, NULL, NULL, 0};
+static void pypi_status(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct answer_pypi *py = pypi_of(v);
+    if (py->row)
+        row_status(py->row, out);
+}
+
+static void pypi_confidence(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct answer_pypi *py = pypi_of(v);
+    if (py->row)
+        row_confidence(py->row, out);
+    else
+        sitedata_or_null(py->confidence, out);
+}
+
+static void pypi_provenance(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct answer_pypi *py = pypi_of(v);
+    if (py->row)
+        row_provenance(py->row, out);
+    else
+        tmpl_value_str("", out); /* no build speaks for it */
+}
+
+static void pypi_checked_on(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct answer_pypi *py = pypi_of(v);
+    if (py->row)
+        row_checked_on(py->row, out);
+}
+
+static void pypi_command(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct answer_pypi *py = pypi_of(v);
+    tmpl_value_str(py->command.pip_line ? py->command.pip_line : "", out);
+}
+
+static void pypi_verdict(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct answer_pypi *py = pypi_of(v);
+    tmpl_value_str(py->unknown ? NULL : compat_verdict_name(py->verdict), out);
+}
+
+static void pypi_label(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct answer_pypi *py = pypi_of(v);
+    tmpl_value_str(py->row ? compat_verdict_label(py->verdict) : "no GPU code", out);
+}
+
+static void pypi_symbol(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct answer_pypi *py = pypi_of(v);
+    if (!py->unknown)
+        tmpl_value_str(grid_verdict_symbol(py->verdict), out);
+}
+
+static void pypi_runs(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_bool(pypi_of(v)->runs, out);
+}
+
+static void pypi_min_driver(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct answer_pypi *py = pypi_of(v);
+    sitedata_or_null(py->row ? py->min_driver : NULL, out);
+}
+
+static void pypi_python_wheel(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct answer_pypi *py = pypi_of(v);
+    if (py->python_wheel < 0)
+        out->kind = TMPL_NULL;
+    else
+        tmpl_value_bool(py->python_wheel, out);
+}
+
+static void pypi_has_answer(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_platform *x = v->p;
+    tmpl_value_bool(answer_runs(x->res) != NULL, out);
+}
+
+/* "a cu130 build"; not "a cpu build", "a none build" */
+static void pypi_names_gpu_build(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct answer_pypi *py = pypi_of(v);
+    tmpl_value_bool(strcmp(py->build, "cpu") != 0 && strcmp(py->build, "none") != 0, out);
+}
+
+static void pypi_release(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(pypi_of(v)->release, out);
+}
+
+static void pypi_build(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(pypi_of(v)->build, out);
+}
+
+static void pypi_reason(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(pypi_of(v)->reason, out);
+}
+
+static const struct tmpl_field pypi_fields[] = {
+    TMPL_GET("status", pypi_status),
+    TMPL_GET("confidence", pypi_confidence),
+    TMPL_GET("provenance", pypi_provenance),
+    TMPL_GET("checked_on", pypi_checked_on),
+    TMPL_GET("release", pypi_release),
+    TMPL_GET("build", pypi_build),
+    TMPL_GET("command", pypi_command),
+    TMPL_GET("verdict", pypi_verdict),
+    TMPL_GET("label", pypi_label),
+    TMPL_GET("symbol", pypi_symbol),
+    TMPL_GET("runs", pypi_runs),
+    TMPL_GET("min_driver", pypi_min_driver),
+    TMPL_GET("python_wheel", pypi_python_wheel),
+    TMPL_GET("reason", pypi_reason),
+    TMPL_GET("has_answer", pypi_has_answer),
+    TMPL_GET("names_gpu_build", pypi_names_gpu_build),
+};
+
+static const struct tmpl_type pypi_type = TMPL_FIELDS(pypi_fields);
 
 /* The newest release with native code, per variant: p is the answer, at
  * the entry. */
-static void native_get(const struct tmpl_value *v, const char *name, size_t len,
-                       struct tmpl_value *out)
+static const struct answer_native *native_of(const struct tmpl_value *v)
 {
-    const struct answer_native *n = &((const struct answer_result *)v->p)->last_native[v->at];
-    out->kind = TMPL_MISSING;
-    if (provenance(n->row, 0, name, len, out))
-        return;
-    if (IS("variant"))
-        tmpl_value_str(n->row->variant, out);
-    else if (IS("version"))
-        tmpl_value_str(n->row->version, out);
-    else if (IS("release"))
-        tmpl_value_str(n->row->release, out);
-    else if (IS("pin"))
-        tmpl_value_str(n->pin, out);
+    return &((const struct answer_result *)v->p)->last_native[v->at];
 }
 
-static const struct tmpl_type native_type = {native_get, NULL, NULL, NULL, 0};
+static void native_status(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    row_status(native_of(v)->row, out);
+}
+
+static void native_confidence(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    row_confidence(native_of(v)->row, out);
+}
+
+static void native_provenance(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    row_provenance(native_of(v)->row, out);
+}
+
+static void native_variant(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(native_of(v)->row->variant, out);
+}
+
+static void native_version(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(native_of(v)->row->version, out);
+}
+
+static void native_release(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(native_of(v)->row->release, out);
+}
+
+static void native_pin(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(native_of(v)->pin, out);
+}
+
+static const struct tmpl_field native_fields[] = {
+    TMPL_GET("status", native_status),
+    TMPL_GET("confidence", native_confidence),
+    TMPL_GET("provenance", native_provenance),
+    TMPL_GET("variant", native_variant),
+    TMPL_GET("version", native_version),
+    TMPL_GET("release", native_release),
+    TMPL_GET("pin", native_pin),
+};
+
+static const struct tmpl_type native_type = TMPL_FIELDS(native_fields);
 
 static size_t natives_len(const struct tmpl_value *v)
 {
@@ -313,41 +628,45 @@ static void steps_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
 
 static const struct tmpl_type steps_type = {NULL, steps_len, steps_at, NULL, 0};
 
-static void source_build_get(const struct tmpl_value *v, const char *name, size_t len,
-                             struct tmpl_value *out)
+static void source_build_last_toolkit(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct answer_source_build *b = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("last_toolkit"))
-        sitedata_or_null(b->last_toolkit, out);
-    else if (IS("arch_list"))
-        tmpl_value_str(b->arch_list, out);
-    else if (IS("steps"))
-        sitedata_array(&steps_type, b, 0, out);
+    sitedata_or_null(b->last_toolkit, out);
 }
 
-static const struct tmpl_type source_build_type = {source_build_get, NULL, NULL, NULL, 0};
+static void source_build_steps(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct answer_source_build *b = v->p;
+    sitedata_array(&steps_type, b, 0, out);
+}
+
+static const struct tmpl_field source_build_fields[] = {
+    TMPL_GET("last_toolkit", source_build_last_toolkit),
+    TMPL_CHARS("arch_list", struct answer_source_build, arch_list),
+    TMPL_GET("steps", source_build_steps),
+};
+
+static const struct tmpl_type source_build_type = TMPL_FIELDS(source_build_fields);
 
 /* Where these wheels are not the answer (Jetson, an Arm host): p is the
  * struct answer_guidance. */
-static void guidance_get(const struct tmpl_value *v, const char *name, size_t len,
-                         struct tmpl_value *out)
+static void guidance_url(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct answer_guidance *g = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("kind"))
-        tmpl_value_str(g->kind, out);
-    else if (IS("label"))
-        tmpl_value_str(g->label, out);
-    else if (IS("text"))
-        tmpl_value_str(g->text, out);
-    else if (IS("url"))
-        sitedata_or_null(g->url, out);
+    sitedata_or_null(g->url, out);
 }
 
-static const struct tmpl_type guidance_type = {guidance_get, NULL, NULL, NULL, 0};
+static const struct tmpl_field guidance_fields[] = {
+    TMPL_STR("kind", struct answer_guidance, kind),
+    TMPL_STR("label", struct answer_guidance, label),
+    TMPL_STR("text", struct answer_guidance, text),
+    TMPL_GET("url", guidance_url),
+};
 
-/* The versions a stack's "together" pins: p is the stack entry. */
+static const struct tmpl_type guidance_type = TMPL_FIELDS(guidance_fields);
+
+/* The versions a stack's "together" pins, by project name: p is the stack
+ * entry.  A map keyed by the data (the project), so no field table. */
 static void versions_get(const struct tmpl_value *v, const char *name, size_t len,
                          struct tmpl_value *out)
 {
@@ -362,58 +681,93 @@ static void versions_get(const struct tmpl_value *v, const char *name, size_t le
 static const struct tmpl_type versions_type = {versions_get, NULL, NULL, NULL, 0};
 
 /* A companion that needs another torch: the one command for both. */
-static void together_get(const struct tmpl_value *v, const char *name, size_t len,
-                         struct tmpl_value *out)
+static void together_index(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct stack_entry *e = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("index"))
-        tmpl_value_str(e->together.index, out);
-    else if (IS("index_url"))
-        tmpl_value_str(e->together.index_url, out);
-    else if (IS("versions"))
-        sitedata_object(&versions_type, e, 0, out);
-    else if (IS("commands"))
-        sitedata_object(&commands_type, &e->together.commands, 1, out);
+    tmpl_value_str(e->together.index, out);
 }
 
-static const struct tmpl_type together_type = {together_get, NULL, NULL, NULL, 0};
-
-/* A stack entry's answer: p is the entry. */
-static void stack_answer_get(const struct tmpl_value *v, const char *name, size_t len,
-                             struct tmpl_value *out)
+static void together_index_url(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct stack_entry *e = v->p;
-    install_field(answer_runs(e->res), INSTALL_STACK, NULL, name, len, out);
+    tmpl_value_str(e->together.index_url, out);
 }
 
-static const struct tmpl_type stack_answer_type = {stack_answer_get, NULL, NULL, NULL, 0};
+static void together_versions(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct stack_entry *e = v->p;
+    sitedata_object(&versions_type, e, 0, out);
+}
+
+static void together_commands(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct stack_entry *e = v->p;
+    sitedata_object(&commands_type, &e->together.commands, 1, out);
+}
+
+static const struct tmpl_field together_fields[] = {
+    TMPL_GET("index", together_index),
+    TMPL_GET("index_url", together_index_url),
+    TMPL_GET("versions", together_versions),
+    TMPL_GET("commands", together_commands),
+};
+
+static const struct tmpl_type together_type = TMPL_FIELDS(together_fields);
 
 /* Another project with torch on this GPU: p is the entry. */
-static void entry_get(const struct tmpl_value *v, const char *name, size_t len,
-                      struct tmpl_value *out)
+static void entry_project(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct stack_entry *e = v->p;
     const struct answer_result *r = e->res;
-    out->kind = TMPL_MISSING;
-    if (IS("project"))
-        tmpl_value_str(r->project, out);
-    else if (IS("release") || IS("newest"))
-        tmpl_value_str(r->version, out);
-    else if (IS("answer")) {
-        if (answer_runs(r))
-            sitedata_object(&stack_answer_type, e, 0, out);
-        else
-            out->kind = TMPL_NULL;
-    } else if (IS("is_fallback"))
-        tmpl_value_bool(answer_runs(r) && !r->recommendation, out);
-    else if (IS("note") && e->note)
+    tmpl_value_str(r->project, out);
+}
+
+static void entry_release(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct stack_entry *e = v->p;
+    const struct answer_result *r = e->res;
+    tmpl_value_str(r->version, out);
+}
+
+static void entry_answer(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct stack_entry *e = v->p;
+    const struct answer_result *r = e->res;
+    if (answer_runs(r))
+        sitedata_object(&stack_answer_type, e, 0, out);
+    else
+        out->kind = TMPL_NULL;
+}
+
+static void entry_is_fallback(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct stack_entry *e = v->p;
+    const struct answer_result *r = e->res;
+    tmpl_value_bool(answer_runs(r) && !r->recommendation, out);
+}
+
+static void entry_note(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct stack_entry *e = v->p;
+    if (e->note)
         tmpl_value_str(e->note, out);
-    else if (IS("together") && e->has_together)
+}
+
+static void entry_together(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct stack_entry *e = v->p;
+    if (e->has_together)
         sitedata_object(&together_type, e, 0, out);
 }
 
-static const struct tmpl_type entry_type = {entry_get, NULL, NULL, NULL, 0};
+static const struct tmpl_field entry_fields[] = {
+    TMPL_GET("project", entry_project),         TMPL_GET("release", entry_release),
+    TMPL_GET("newest", entry_release),          TMPL_GET("answer", entry_answer),
+    TMPL_GET("is_fallback", entry_is_fallback), TMPL_GET("note", entry_note),
+    TMPL_GET("together", entry_together),
+};
+
+static const struct tmpl_type entry_type = TMPL_FIELDS(entry_fields);
 
 /* The stack a platform shows: p is the page's platform. */
 static size_t stack_len(const struct tmpl_value *v)
@@ -430,48 +784,92 @@ static void stack_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
 
 static const struct tmpl_type stack_type = {NULL, stack_len, stack_at, NULL, 0};
 
-int sitedata_answer_part(const struct sitedata_gpu_platform *x, const char *name, size_t len,
-                         struct tmpl_value *out)
+/* ---- a platform's answer: the getters the GPU page's platform rows name */
+
+/* An install of the platform's answer (0 recommendation, 1 fallback, 2
+ * the newest release with code), or null where it has none. */
+static void answer_install_value(const struct tmpl_value *v, size_t at, struct tmpl_value *out)
 {
-    const struct answer_result *r = x->res;
-    if (IS("recommendation") || IS("fallback") || IS("newest_with_code")) {
-        size_t at = IS("recommendation") ? 0 : IS("fallback") ? 1 : 2;
-        const struct answer_install *i = at == 0   ? r->recommendation
-                                         : at == 1 ? r->fallback
-                                                   : r->newest_with_code;
-        if (i)
-            sitedata_object(&answer_type, x, at, out);
-        else
-            out->kind = TMPL_NULL;
-    } else if (IS("by_driver"))
-        sitedata_array(&lines_type, r, 0, out);
-    else if (IS("pypi")) {
-        if (r->pypi.present)
-            sitedata_object(&pypi_type, x, 0, out);
-        else
-            out->kind = TMPL_NULL;
-    } else if (IS("last_native"))
-        sitedata_array(&natives_type, r, 0, out);
-    else if (IS("way_forward")) {
-        if (r->source_build.present)
-            sitedata_object(&source_build_type, &r->source_build, 0, out);
-        else
-            out->kind = TMPL_NULL;
-    } else if (IS("self_build")) {
-        if (r->self_build.present)
-            sitedata_object(&source_build_type, &r->self_build, 0, out);
-        else
-            out->kind = TMPL_NULL;
-    } else if (IS("guidance")) {
-        if (r->guidance.kind)
-            sitedata_object(&guidance_type, &r->guidance, 0, out);
-        else
-            out->kind = TMPL_NULL;
-    } else if (IS("stack") && x->dev->nshown[x->p])
-        sitedata_array(&stack_type, x, 0, out);
+    const struct answer_result *r = ((const struct sitedata_gpu_platform *)v->p)->res;
+    const struct answer_install *i = at == 0   ? r->recommendation
+                                     : at == 1 ? r->fallback
+                                               : r->newest_with_code;
+    if (i)
+        sitedata_object(&answer_type, v->p, at, out);
     else
-        return 0;
-    return 1;
+        out->kind = TMPL_NULL;
+}
+
+void sitedata_answer_recommendation(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    answer_install_value(v, 0, out);
+}
+
+void sitedata_answer_fallback(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    answer_install_value(v, 1, out);
+}
+
+void sitedata_answer_newest_with_code(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    answer_install_value(v, 2, out);
+}
+
+static const struct answer_result *result_of(const struct tmpl_value *v)
+{
+    return ((const struct sitedata_gpu_platform *)v->p)->res;
+}
+
+void sitedata_answer_by_driver(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    sitedata_array(&lines_type, result_of(v), 0, out);
+}
+
+void sitedata_answer_pypi(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    if (result_of(v)->pypi.present)
+        sitedata_object(&pypi_type, v->p, 0, out);
+    else
+        out->kind = TMPL_NULL;
+}
+
+void sitedata_answer_last_native(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    sitedata_array(&natives_type, result_of(v), 0, out);
+}
+
+static void source_build_value(const struct answer_source_build *b, struct tmpl_value *out)
+{
+    if (b->present)
+        sitedata_object(&source_build_type, b, 0, out);
+    else
+        out->kind = TMPL_NULL;
+}
+
+void sitedata_answer_way_forward(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    source_build_value(&result_of(v)->source_build, out);
+}
+
+void sitedata_answer_self_build(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    source_build_value(&result_of(v)->self_build, out);
+}
+
+void sitedata_answer_guidance(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct answer_guidance *g = &result_of(v)->guidance;
+    if (g->kind)
+        sitedata_object(&guidance_type, g, 0, out);
+    else
+        out->kind = TMPL_NULL;
+}
+
+void sitedata_answer_stack(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_platform *x = v->p;
+    if (x->dev->nshown[x->p])
+        sitedata_array(&stack_type, x, 0, out);
 }
 
 void sitedata_guidance_value(const struct answer_guidance *g, struct tmpl_value *out)

@@ -196,8 +196,6 @@ void sitedata_build_changes(struct sitedata *d)
 
 /* ---- the types the templates read ---------------------------------------------- */
 
-#define IS(want) sitedata_name_is(name, len, want)
-
 /* A list of targets: p is the item, at 0 added, 1 dropped. */
 static size_t targets_len(const struct tmpl_value *v)
 {
@@ -216,39 +214,98 @@ static void targets_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
 static const struct tmpl_type targets_type = {NULL, targets_len, targets_at, NULL, 0};
 
 /* One item: p is the item.  Names an item does not say are missing (the
- * lookup goes on down the stack), as the JSON once left them out. */
-static void item_get(const struct tmpl_value *v, const char *name, size_t len,
-                     struct tmpl_value *out)
+ * lookup goes on down the stack), as the JSON once left them out: the
+ * status and what is new only where it is said, a gone variant's state
+ * (not_covered, no_arch_data, removed_variant) only as its own name. */
+static const struct sitedata_change_item *item_of(const struct tmpl_value *v)
 {
-    const struct sitedata_change_item *it = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("variant"))
-        tmpl_value_str(it->variant, out);
-    else if (IS("platform"))
-        tmpl_value_str(it->platform, out);
-    else if (IS("platform_name"))
-        tmpl_value_str(sitedata_platform_name(it->platform), out);
-    else if (IS("status") && it->said)
-        tmpl_value_str(dbview_status_name(it->status), out);
-    else if (IS("new_variant") && it->said)
-        tmpl_value_bool(it->new_variant, out);
-    else if (IS("first_in_data") && it->said)
-        tmpl_value_bool(it->first_in_data, out);
-    else if (it->state && sitedata_name_is(name, len, it->state))
-        tmpl_value_bool(1, out);
-    else if (IS("added"))
-        tmpl_value_typed(TMPL_ARRAY, &targets_type, it, 0, out);
-    else if (IS("dropped"))
-        tmpl_value_typed(TMPL_ARRAY, &targets_type, it, 1, out);
-    else if (IS("has_added"))
-        tmpl_value_bool(it->nadded > 0, out);
-    else if (IS("has_dropped"))
-        tmpl_value_bool(it->ndropped > 0, out);
-    else if (IS("changed"))
-        tmpl_value_bool(it->changed, out);
+    return v->p;
 }
 
-static const struct tmpl_type item_type = {item_get, NULL, NULL, NULL, 0};
+static void item_platform_name(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(sitedata_platform_name(item_of(v)->platform), out);
+}
+
+static void item_status(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    if (item_of(v)->said)
+        tmpl_value_str(dbview_status_name(item_of(v)->status), out);
+}
+
+static void item_new_variant(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    if (item_of(v)->said)
+        tmpl_value_bool(item_of(v)->new_variant, out);
+}
+
+static void item_first_in_data(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    if (item_of(v)->said)
+        tmpl_value_bool(item_of(v)->first_in_data, out);
+}
+
+/* True where the item's state is want, else missing. */
+static void item_state(const struct tmpl_value *v, const char *want, struct tmpl_value *out)
+{
+    const char *state = item_of(v)->state;
+    if (state && strcmp(state, want) == 0)
+        tmpl_value_bool(1, out);
+}
+
+static void item_not_covered(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    item_state(v, "not_covered", out);
+}
+
+static void item_no_arch_data(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    item_state(v, "no_arch_data", out);
+}
+
+static void item_removed_variant(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    item_state(v, "removed_variant", out);
+}
+
+static void item_added(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_ARRAY, &targets_type, v->p, 0, out);
+}
+
+static void item_dropped(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_ARRAY, &targets_type, v->p, 1, out);
+}
+
+static void item_has_added(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_bool(item_of(v)->nadded > 0, out);
+}
+
+static void item_has_dropped(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_bool(item_of(v)->ndropped > 0, out);
+}
+
+static const struct tmpl_field item_fields[] = {
+    TMPL_STR("variant", struct sitedata_change_item, variant),
+    TMPL_STR("platform", struct sitedata_change_item, platform),
+    TMPL_GET("platform_name", item_platform_name),
+    TMPL_GET("status", item_status),
+    TMPL_GET("new_variant", item_new_variant),
+    TMPL_GET("first_in_data", item_first_in_data),
+    TMPL_GET("not_covered", item_not_covered),
+    TMPL_GET("no_arch_data", item_no_arch_data),
+    TMPL_GET("removed_variant", item_removed_variant),
+    TMPL_GET("added", item_added),
+    TMPL_GET("dropped", item_dropped),
+    TMPL_GET("has_added", item_has_added),
+    TMPL_GET("has_dropped", item_has_dropped),
+    TMPL_BOOL("changed", struct sitedata_change_item, changed),
+};
+
+static const struct tmpl_type item_type = TMPL_FIELDS(item_fields);
 
 static size_t items_len(const struct tmpl_value *v)
 {
@@ -264,28 +321,29 @@ static void items_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
 static const struct tmpl_type items_type = {NULL, items_len, items_at, NULL, 0};
 
 /* One release's entry: p is the change. */
-static void change_get(const struct tmpl_value *v, const char *name, size_t len,
-                       struct tmpl_value *out)
+static void change_date(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_change *e = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("project"))
-        tmpl_value_str(e->project, out);
-    else if (IS("release"))
-        tmpl_value_str(e->release, out);
-    else if (IS("previous"))
-        tmpl_value_str(e->previous, out);
-    else if (IS("id"))
-        tmpl_value_str(e->id, out);
-    else if (IS("anchor"))
-        tmpl_value_str(e->anchor, out);
-    else if (IS("date"))
-        tmpl_value_str(e->has_date ? e->date : NULL, out);
-    else if (IS("items"))
-        tmpl_value_typed(TMPL_ARRAY, &items_type, e, 0, out);
+    tmpl_value_str(e->has_date ? e->date : NULL, out);
 }
 
-static const struct tmpl_type change_type = {change_get, NULL, NULL, NULL, 0};
+static void change_items(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_change *e = v->p;
+    tmpl_value_typed(TMPL_ARRAY, &items_type, e, 0, out);
+}
+
+static const struct tmpl_field change_fields[] = {
+    TMPL_STR("project", struct sitedata_change, project),
+    TMPL_STR("release", struct sitedata_change, release),
+    TMPL_STR("previous", struct sitedata_change, previous),
+    TMPL_STR("id", struct sitedata_change, id),
+    TMPL_STR("anchor", struct sitedata_change, anchor),
+    TMPL_GET("date", change_date),
+    TMPL_GET("items", change_items),
+};
+
+static const struct tmpl_type change_type = TMPL_FIELDS(change_fields);
 
 static size_t changes_len(const struct tmpl_value *v)
 {
@@ -301,41 +359,66 @@ static void changes_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
 static const struct tmpl_type changes_type = {NULL, changes_len, changes_at, NULL, 0};
 
 /* The page: p is the sitedata. */
-static void page_get(const struct tmpl_value *v, const char *name, size_t len,
-                     struct tmpl_value *out)
+static void page_changes(const struct tmpl_value *v, struct tmpl_value *out)
 {
-    out->kind = TMPL_MISSING;
-    if (IS("changes"))
-        tmpl_value_typed(TMPL_ARRAY, &changes_type, v->p, 0, out);
+    tmpl_value_typed(TMPL_ARRAY, &changes_type, v->p, 0, out);
 }
 
-static const struct tmpl_type page_type = {page_get, NULL, NULL, NULL, 0};
+static const struct tmpl_field page_fields[] = {
+    TMPL_GET("changes", page_changes),
+};
+
+static const struct tmpl_type page_type = TMPL_FIELDS(page_fields);
 
 void sitedata_changes_value(const struct sitedata *d, struct tmpl_value *out)
 {
     tmpl_value_typed(TMPL_OBJECT, &page_type, d, 0, out);
 }
 
-/* An entry of the feed: p is the feed, at the change. */
-static void entry_get(const struct tmpl_value *v, const char *name, size_t len,
-                      struct tmpl_value *out)
+/* An entry of the feed: p is the feed, at the change; its title and
+ * content are the change's. */
+static const struct sitedata_atom *atom_of(const struct tmpl_value *v)
 {
-    const struct sitedata_atom *f = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("entry_id"))
-        tmpl_value_str(f->entry_ids[v->at], out);
-    else if (IS("link"))
-        tmpl_value_str(f->links[v->at], out);
-    else if (IS("updated"))
-        tmpl_value_str(f->times[v->at], out);
-    else {
-        struct tmpl_value e;
-        tmpl_value_typed(TMPL_OBJECT, &change_type, &f->d->changes[v->at], 0, &e);
-        change_get(&e, name, len, out);
-    }
+    return v->p;
 }
 
-static const struct tmpl_type entry_type = {entry_get, NULL, NULL, NULL, 0};
+static void entry_entry_id(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(atom_of(v)->entry_ids[v->at], out);
+}
+
+static void entry_link(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(atom_of(v)->links[v->at], out);
+}
+
+static void entry_updated(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(atom_of(v)->times[v->at], out);
+}
+
+static void entry_project(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(atom_of(v)->d->changes[v->at].project, out);
+}
+
+static void entry_release(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(atom_of(v)->d->changes[v->at].release, out);
+}
+
+static void entry_items(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_typed(TMPL_ARRAY, &items_type, &atom_of(v)->d->changes[v->at], 0, out);
+}
+
+static const struct tmpl_field entry_fields[] = {
+    TMPL_GET("entry_id", entry_entry_id), TMPL_GET("link", entry_link),
+    TMPL_GET("updated", entry_updated),   TMPL_GET("project", entry_project),
+    TMPL_GET("release", entry_release),   TMPL_GET("items", entry_items),
+};
+
+static const struct tmpl_type entry_type = TMPL_FIELDS(entry_fields);
 
 static size_t entries_len(const struct tmpl_value *v)
 {
@@ -350,24 +433,21 @@ static void entries_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
 static const struct tmpl_type entries_type = {NULL, entries_len, entries_at, NULL, 0};
 
 /* The feed: p is the sitedata_atom. */
-static void feed_get(const struct tmpl_value *v, const char *name, size_t len,
-                     struct tmpl_value *out)
+static void feed_entries(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_atom *f = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("self"))
-        tmpl_value_str(f->self, out);
-    else if (IS("alternate"))
-        tmpl_value_str(f->alternate, out);
-    else if (IS("feed_id"))
-        tmpl_value_str(f->feed_id, out);
-    else if (IS("updated"))
-        tmpl_value_str(f->updated, out);
-    else if (IS("entries"))
-        tmpl_value_typed(TMPL_ARRAY, &entries_type, f, 0, out);
+    tmpl_value_typed(TMPL_ARRAY, &entries_type, f, 0, out);
 }
 
-static const struct tmpl_type feed_type = {feed_get, NULL, NULL, NULL, 0};
+static const struct tmpl_field feed_fields[] = {
+    TMPL_STR("self", struct sitedata_atom, self),
+    TMPL_STR("alternate", struct sitedata_atom, alternate),
+    TMPL_STR("feed_id", struct sitedata_atom, feed_id),
+    TMPL_STR("updated", struct sitedata_atom, updated),
+    TMPL_GET("entries", feed_entries),
+};
+
+static const struct tmpl_type feed_type = TMPL_FIELDS(feed_fields);
 
 void sitedata_atom_value(const struct sitedata_atom *f, struct tmpl_value *out)
 {

@@ -58,8 +58,6 @@ void sitedata_device_page_free(struct sitedata_device_page *p)
     memset(p, 0, sizeof *p);
 }
 
-#define IS(want) sitedata_name_is(name, len, want)
-
 static size_t plats_len(const struct tmpl_value *v)
 {
     return ((const struct sitedata_device_page *)v->p)->nplat;
@@ -74,19 +72,25 @@ static void plats_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
 static const struct tmpl_type plats_type = {NULL, plats_len, plats_at, NULL, 0};
 
 /* One of the device's GPUs: p is the page, at the GPU's place. */
-static void gpu_get(const struct tmpl_value *v, const char *name, size_t len,
-                    struct tmpl_value *out)
+static void gpu_name(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_device_page *p = v->p;
     const struct gpu *g = p->dev->gpus[v->at];
-    out->kind = TMPL_MISSING;
-    if (IS("name"))
-        tmpl_value_str(g->name, out);
-    else if (IS("page"))
-        tmpl_value_str(p->gpu_pages[v->at], out);
+    tmpl_value_str(g->name, out);
 }
 
-static const struct tmpl_type gpu_type = {gpu_get, NULL, NULL, NULL, 0};
+static void gpu_page(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_device_page *p = v->p;
+    tmpl_value_str(p->gpu_pages[v->at], out);
+}
+
+static const struct tmpl_field gpu_fields[] = {
+    TMPL_GET("name", gpu_name),
+    TMPL_GET("page", gpu_page),
+};
+
+static const struct tmpl_type gpu_type = TMPL_FIELDS(gpu_fields);
 
 static size_t gpus_len(const struct tmpl_value *v)
 {
@@ -100,33 +104,66 @@ static void gpus_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out
 
 static const struct tmpl_type gpus_type = {NULL, gpus_len, gpus_at, NULL, 0};
 
-static void page_get(const struct tmpl_value *v, const char *name, size_t len,
-                     struct tmpl_value *out)
+static void page_id(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_device_page *p = v->p;
     const struct sitedata_device *dev = p->dev;
-    out->kind = TMPL_MISSING;
-    if (IS("title"))
-        tmpl_value_str(p->title, out);
-    else if (IS("id"))
-        tmpl_value_str(dev->id, out);
-    else if (IS("amd"))
-        tmpl_value_bool(p->amd, out);
-    else if (IS("architecture"))
-        tmpl_value_str(dev->ngpus ? dev->gpus[0]->architecture : NULL, out);
-    else if (IS("gpus"))
-        sitedata_array(&gpus_type, p, 0, out);
-    else if (IS("grids"))
-        sitedata_array(&plats_type, p, 0, out);
-    else if (IS("has_releases"))
-        tmpl_value_bool(dev->nruns > 0, out);
-    else if (IS("releases"))
-        sitedata_device_history_releases(dev, out);
-    else if (IS("all_declared"))
-        tmpl_value_bool(dev->declared_only, out);
+    tmpl_value_str(dev->id, out);
 }
 
-static const struct tmpl_type page_type = {page_get, NULL, NULL, NULL, 0};
+static void page_architecture(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_device_page *p = v->p;
+    const struct sitedata_device *dev = p->dev;
+    tmpl_value_str(dev->ngpus ? dev->gpus[0]->architecture : NULL, out);
+}
+
+static void page_gpus(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_device_page *p = v->p;
+    sitedata_array(&gpus_type, p, 0, out);
+}
+
+static void page_grids(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_device_page *p = v->p;
+    sitedata_array(&plats_type, p, 0, out);
+}
+
+static void page_has_releases(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_device_page *p = v->p;
+    const struct sitedata_device *dev = p->dev;
+    tmpl_value_bool(dev->nruns > 0, out);
+}
+
+static void page_releases(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_device_page *p = v->p;
+    const struct sitedata_device *dev = p->dev;
+    sitedata_device_history_releases(dev, out);
+}
+
+static void page_all_declared(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_device_page *p = v->p;
+    const struct sitedata_device *dev = p->dev;
+    tmpl_value_bool(dev->declared_only, out);
+}
+
+static const struct tmpl_field page_fields[] = {
+    TMPL_STR("title", struct sitedata_device_page, title),
+    TMPL_GET("id", page_id),
+    TMPL_BOOL("amd", struct sitedata_device_page, amd),
+    TMPL_GET("architecture", page_architecture),
+    TMPL_GET("gpus", page_gpus),
+    TMPL_GET("grids", page_grids),
+    TMPL_GET("has_releases", page_has_releases),
+    TMPL_GET("releases", page_releases),
+    TMPL_GET("all_declared", page_all_declared),
+};
+
+static const struct tmpl_type page_type = TMPL_FIELDS(page_fields);
 
 void sitedata_device_page_value(const struct sitedata_device_page *p, struct tmpl_value *out)
 {

@@ -161,53 +161,102 @@ void sitedata_gpu_page_free(struct sitedata_gpu_page *p)
 
 /* ---- the types the templates read ---------------------------------------------- */
 
-#define IS(want) sitedata_name_is(name, len, want)
-
 /* Where a grid shows fewer releases than there are: p is the grid. */
-static void cut_get(const struct tmpl_value *v, const char *name, size_t len,
-                    struct tmpl_value *out)
+static void cut_shown(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct relgrid *g = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("shown"))
-        tmpl_value_int((long long)g->nrel, out);
-    else if (IS("total"))
-        tmpl_value_int((long long)g->total, out);
+    tmpl_value_int((long long)g->nrel, out);
 }
 
-static const struct tmpl_type cut_type = {cut_get, NULL, NULL, NULL, 0};
+static void cut_total(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct relgrid *g = v->p;
+    tmpl_value_int((long long)g->total, out);
+}
+
+static const struct tmpl_field cut_fields[] = {
+    TMPL_GET("shown", cut_shown),
+    TMPL_GET("total", cut_total),
+};
+
+static const struct tmpl_type cut_type = TMPL_FIELDS(cut_fields);
 
 /* One platform's answer: p is the page's platform.  Its answer's own
- * parts are sitedata_answer's. */
-static void platform_get(const struct tmpl_value *v, const char *name, size_t len,
-                         struct tmpl_value *out)
+ * parts (recommendation ... stack) are sitedata_answer's getters. */
+static const struct sitedata_gpu_platform *platform_of(const struct tmpl_value *v)
 {
-    const struct sitedata_gpu_platform *x = v->p;
-    const struct answer_result *r = x->res;
-    out->kind = TMPL_MISSING;
-    if (sitedata_answer_part(x, name, len, out))
-        return;
-    if (IS("release"))
-        tmpl_value_str(r->version, out);
-    else if (IS("applies"))
-        tmpl_value_bool(r->applies, out);
-    else if (IS("has_drivers"))
-        tmpl_value_bool(r->nby_driver > 1, out);
-    else if (IS("has_last_native"))
-        tmpl_value_bool(r->nlast_native > 0, out);
-    else if (IS("platform"))
-        tmpl_value_str(x->platform, out);
-    else if (IS("platform_name"))
-        tmpl_value_str(sitedata_platform_name(x->platform), out);
-    else if (IS("has_stack"))
-        tmpl_value_bool(x->dev->nshown[x->p] > 0, out);
-    else if (IS("grid") && x->dev->pgrid[x->p].nrel)
-        sitedata_grid_value(&x->dev->pgrid[x->p], out);
-    else if (IS("grid_cut") && x->dev->pgrid[x->p].nrel < x->dev->pgrid[x->p].total)
-        sitedata_object(&cut_type, &x->dev->pgrid[x->p], 0, out);
+    return v->p;
 }
 
-static const struct tmpl_type platform_type = {platform_get, NULL, NULL, NULL, 0};
+static void platform_release(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(platform_of(v)->res->version, out);
+}
+
+static void platform_applies(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_bool(platform_of(v)->res->applies, out);
+}
+
+static void platform_has_drivers(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_bool(platform_of(v)->res->nby_driver > 1, out);
+}
+
+static void platform_has_last_native(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_bool(platform_of(v)->res->nlast_native > 0, out);
+}
+
+static void platform_platform_name(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(sitedata_platform_name(platform_of(v)->platform), out);
+}
+
+static void platform_has_stack(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_platform *x = platform_of(v);
+    tmpl_value_bool(x->dev->nshown[x->p] > 0, out);
+}
+
+static void platform_grid(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_platform *x = platform_of(v);
+    if (x->dev->pgrid[x->p].nrel)
+        sitedata_grid_value(&x->dev->pgrid[x->p], out);
+}
+
+static void platform_grid_cut(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_platform *x = platform_of(v);
+    const struct relgrid *g = &x->dev->pgrid[x->p];
+    if (g->nrel < g->total)
+        sitedata_object(&cut_type, g, 0, out);
+}
+
+static const struct tmpl_field platform_fields[] = {
+    TMPL_GET("recommendation", sitedata_answer_recommendation),
+    TMPL_GET("fallback", sitedata_answer_fallback),
+    TMPL_GET("newest_with_code", sitedata_answer_newest_with_code),
+    TMPL_GET("by_driver", sitedata_answer_by_driver),
+    TMPL_GET("pypi", sitedata_answer_pypi),
+    TMPL_GET("last_native", sitedata_answer_last_native),
+    TMPL_GET("way_forward", sitedata_answer_way_forward),
+    TMPL_GET("self_build", sitedata_answer_self_build),
+    TMPL_GET("guidance", sitedata_answer_guidance),
+    TMPL_GET("stack", sitedata_answer_stack),
+    TMPL_GET("release", platform_release),
+    TMPL_GET("applies", platform_applies),
+    TMPL_GET("has_drivers", platform_has_drivers),
+    TMPL_GET("has_last_native", platform_has_last_native),
+    TMPL_STR("platform", struct sitedata_gpu_platform, platform),
+    TMPL_GET("platform_name", platform_platform_name),
+    TMPL_GET("has_stack", platform_has_stack),
+    TMPL_GET("grid", platform_grid),
+    TMPL_GET("grid_cut", platform_grid_cut),
+};
+
+static const struct tmpl_type platform_type = TMPL_FIELDS(platform_fields);
 
 static size_t platforms_len(const struct tmpl_value *v)
 {
@@ -236,29 +285,63 @@ static const struct tmpl_type choices_type = {NULL, choices_len, choices_at, NUL
 
 /* NVIDIA's builds for a Jetson, as its answer lists them (query's
  * guidance, answer.h): p is the page, at the build's place in that list. */
-static void jetson_get(const struct tmpl_value *v, const char *name, size_t len,
-                       struct tmpl_value *out)
+static void jetson_jetpack(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_gpu_page *p = v->p;
     const struct jetson_build *b = p->guidance->jetson[v->at];
-    out->kind = TMPL_MISSING;
-    if (IS("jetpack"))
-        tmpl_value_str(b->jetpack, out);
-    else if (IS("l4t"))
-        tmpl_value_str(b->l4t, out);
-    else if (IS("cuda"))
-        tmpl_value_str(b->cuda, out);
-    else if (IS("python"))
-        tmpl_value_str(b->python, out);
-    else if (IS("torch"))
-        tmpl_value_str(b->torch_text, out);
-    else if (IS("command") && p->guidance->jetson_commands[v->at].pip_line)
-        tmpl_value_str(p->guidance->jetson_commands[v->at].pip_line, out);
-    else if (IS("where"))
-        tmpl_value_str(b->where, out);
+    tmpl_value_str(b->jetpack, out);
 }
 
-static const struct tmpl_type jetson_type = {jetson_get, NULL, NULL, NULL, 0};
+static void jetson_l4t(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct jetson_build *b = p->guidance->jetson[v->at];
+    tmpl_value_str(b->l4t, out);
+}
+
+static void jetson_cuda(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct jetson_build *b = p->guidance->jetson[v->at];
+    tmpl_value_str(b->cuda, out);
+}
+
+static void jetson_python(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct jetson_build *b = p->guidance->jetson[v->at];
+    tmpl_value_str(b->python, out);
+}
+
+static void jetson_torch(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct jetson_build *b = p->guidance->jetson[v->at];
+    tmpl_value_str(b->torch_text, out);
+}
+
+static void jetson_command(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    if (p->guidance->jetson_commands[v->at].pip_line)
+        tmpl_value_str(p->guidance->jetson_commands[v->at].pip_line, out);
+}
+
+static void jetson_where(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct jetson_build *b = p->guidance->jetson[v->at];
+    tmpl_value_str(b->where, out);
+}
+
+static const struct tmpl_field jetson_fields[] = {
+    TMPL_GET("jetpack", jetson_jetpack), TMPL_GET("l4t", jetson_l4t),
+    TMPL_GET("cuda", jetson_cuda),       TMPL_GET("python", jetson_python),
+    TMPL_GET("torch", jetson_torch),     TMPL_GET("command", jetson_command),
+    TMPL_GET("where", jetson_where),
+};
+
+static const struct tmpl_type jetson_type = TMPL_FIELDS(jetson_fields);
 
 static size_t jetsons_len(const struct tmpl_value *v)
 {
@@ -290,95 +373,254 @@ static const struct tmpl_type others_type = {NULL, others_len, others_at, NULL, 
 
 /* The page: p is the sitedata_gpu_page.  The GPU's own fields are
  * gpus.json's (gpu_summary). */
-static void page_get(const struct tmpl_value *v, const char *name, size_t len,
-                     struct tmpl_value *out)
+static void page_name(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_gpu_page *p = v->p;
     const struct gpu *g = p->g;
-    const struct sitedata_device *dev = p->dev;
-    out->kind = TMPL_MISSING;
-    if (IS("name"))
-        tmpl_value_str(g->name, out);
-    else if (IS("slug"))
-        tmpl_value_str(g->slug, out);
-    else if (IS("vendor"))
-        tmpl_value_str(g->amd ? "amd" : "nvidia", out);
-    else if (IS("device"))
-        tmpl_value_str(p->device, out);
-    else if (IS("compute_capability"))
-        tmpl_value_str(g->amd ? NULL : p->device, out);
-    else if (IS("gfx"))
-        tmpl_value_str(g->amd ? p->device : NULL, out);
-    else if (IS("gfx_target"))
-        tmpl_value_str(g->amd ? p->gfx_target : NULL, out);
-    else if (IS("gfx_modes") && g->amd)
-        tmpl_value_bool(strchr(p->gfx_target, ':') != NULL, out);
-    else if (IS("rocm_support") && g->amd)
-        tmpl_value_str(g->rocm_support, out);
-    else if (IS("other_devices"))
-        sitedata_array(&others_type, g, 0, out);
-    else if (IS("other_text") && p->other_text)
-        tmpl_value_str(p->other_text, out);
-    else if ((IS("last_branch") || IS("last_branch_cuda")) && !g->amd) {
-        /* NVIDIA's last driver branch for it: "R470", "11.4" */
-        const struct arch_support *end = tables_driver_branch_end(p->d->t, g->cc);
-        if (end && IS("last_branch"))
-            tmpl_value_strf(out, "R%ld", end->last_branch);
-        else if (end)
-            tmpl_value_strf(out, "%ld.%ld", end->last_branch_cuda.f[0], end->last_branch_cuda.f[1]);
-    } else if (IS("arm_host"))
-        tmpl_value_bool(g->arm_host, out);
-    else if (IS("architecture"))
-        tmpl_value_str(g->architecture, out);
-    else if (IS("segment"))
-        tmpl_value_str(g->segment, out);
-    else if (IS("tegra"))
-        tmpl_value_bool(g->tegra, out);
-    else if (IS("page"))
-        tmpl_value_str(p->page, out);
-    else if (IS("description"))
-        tmpl_value_str(p->description, out);
-    else if (IS("patch_pin") && p->patch_pin)
-        tmpl_value_str(p->patch_pin, out);
-    else if (IS("guidance") && p->guidance)
-        sitedata_guidance_value(p->guidance, out);
-    else if (IS("device_page")) {
-        char *dp = sitedata_device_path(sitedata_device_page_of(p->d, dev)->id);
-        tmpl_value_strf(out, "%s", dp); /* a few bytes: fits the value's buffer */
-        free(dp);
-    } else if (IS("all_declared"))
-        tmpl_value_bool(dev->declared_only, out);
-    else if (IS("jetson_builds"))
-        sitedata_array(&jetsons_type, p, 0, out);
-    else if (IS("jetson_answer")) {
-        /* the newest JetPack's build: the page's answer */
-        if (p->guidance && p->guidance->njetson)
-            sitedata_object(&jetson_type, p, 0, out);
-    } else if (IS("has_jetson_builds"))
-        tmpl_value_bool(jetsons_len(&(struct tmpl_value){.p = p}) > 0, out);
-    else if (IS("device_file")) {
-        char *f = sitedata_device_file(p->d, dev);
-        tmpl_value_strf(out, "%s", f);
-        free(f);
-    } else if (IS("has_grid")) {
-        int any = 0;
-        for (int k = 0; k < SITEDATA_NPLATFORMS; k++)
-            any |= dev->pgrid[k].nrel > 0;
-        tmpl_value_bool(any, out);
-    } else if (IS("driver_box"))
-        tmpl_value_bool(p->driver_box, out);
-    else if (IS("has_answers")) { /* a platform with an answer: the Python box has work */
-        int any = 0;
-        for (size_t k = 0; k < p->nplats; k++)
-            any |= p->plats[k].res->applies;
-        tmpl_value_bool(any, out);
-    } else if (IS("python_choices"))
-        sitedata_array(&choices_type, p, 0, out);
-    else if (IS("recommendation_list"))
-        sitedata_array(&platforms_type, p, 0, out);
+    tmpl_value_str(g->name, out);
 }
 
-static const struct tmpl_type page_type = {page_get, NULL, NULL, NULL, 0};
+static void page_slug(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct gpu *g = p->g;
+    tmpl_value_str(g->slug, out);
+}
+
+static void page_vendor(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct gpu *g = p->g;
+    tmpl_value_str(g->amd ? "amd" : "nvidia", out);
+}
+
+static void page_compute_capability(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct gpu *g = p->g;
+    tmpl_value_str(g->amd ? NULL : p->device, out);
+}
+
+static void page_gfx(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct gpu *g = p->g;
+    tmpl_value_str(g->amd ? p->device : NULL, out);
+}
+
+static void page_gfx_target(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct gpu *g = p->g;
+    tmpl_value_str(g->amd ? p->gfx_target : NULL, out);
+}
+
+static void page_gfx_modes(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct gpu *g = p->g;
+    if (g->amd)
+        tmpl_value_bool(strchr(p->gfx_target, ':') != NULL, out);
+}
+
+static void page_rocm_support(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct gpu *g = p->g;
+    if (g->amd)
+        tmpl_value_str(g->rocm_support, out);
+}
+
+static void page_other_devices(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct gpu *g = p->g;
+    sitedata_array(&others_type, g, 0, out);
+}
+
+static void page_other_text(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    if (p->other_text)
+        tmpl_value_str(p->other_text, out);
+}
+
+/* NVIDIA's last driver branch for it ("R470") and that branch's CUDA
+ * ("11.4"); none for AMD's. */
+static const struct arch_support *last_branch(const struct sitedata_gpu_page *p)
+{
+    return p->g->amd ? NULL : tables_driver_branch_end(p->d->t, p->g->cc);
+}
+
+static void page_last_branch(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct arch_support *end = last_branch(v->p);
+    if (end)
+        tmpl_value_strf(out, "R%ld", end->last_branch);
+}
+
+static void page_last_branch_cuda(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct arch_support *end = last_branch(v->p);
+    if (end)
+        tmpl_value_strf(out, "%ld.%ld", end->last_branch_cuda.f[0], end->last_branch_cuda.f[1]);
+}
+
+static void page_arm_host(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct gpu *g = p->g;
+    tmpl_value_bool(g->arm_host, out);
+}
+
+static void page_architecture(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct gpu *g = p->g;
+    tmpl_value_str(g->architecture, out);
+}
+
+static void page_segment(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct gpu *g = p->g;
+    tmpl_value_str(g->segment, out);
+}
+
+static void page_tegra(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct gpu *g = p->g;
+    tmpl_value_bool(g->tegra, out);
+}
+
+static void page_patch_pin(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    if (p->patch_pin)
+        tmpl_value_str(p->patch_pin, out);
+}
+
+static void page_guidance(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    if (p->guidance)
+        sitedata_guidance_value(p->guidance, out);
+}
+
+static void page_device_page(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct sitedata_device *dev = p->dev;
+    char *dp = sitedata_device_path(sitedata_device_page_of(p->d, dev)->id);
+    tmpl_value_strf(out, "%s", dp); /* a few bytes: fits the value's buffer */
+    free(dp);
+}
+
+static void page_all_declared(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct sitedata_device *dev = p->dev;
+    tmpl_value_bool(dev->declared_only, out);
+}
+
+static void page_jetson_builds(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    sitedata_array(&jetsons_type, p, 0, out);
+}
+
+static void page_jetson_answer(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    /* the newest JetPack's build: the page's answer */
+    if (p->guidance && p->guidance->njetson)
+        sitedata_object(&jetson_type, p, 0, out);
+}
+
+static void page_has_jetson_builds(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    tmpl_value_bool(jetsons_len(&(struct tmpl_value){.p = p}) > 0, out);
+}
+
+static void page_device_file(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct sitedata_device *dev = p->dev;
+    char *f = sitedata_device_file(p->d, dev);
+    tmpl_value_strf(out, "%s", f);
+    free(f);
+}
+
+static void page_has_grid(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct sitedata_device *dev = p->dev;
+    int any = 0;
+    for (int k = 0; k < SITEDATA_NPLATFORMS; k++)
+        any |= dev->pgrid[k].nrel > 0;
+    tmpl_value_bool(any, out);
+}
+
+static void page_has_answers(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    /* a platform with an answer: the Python box has work */
+    int any = 0;
+    for (size_t k = 0; k < p->nplats; k++)
+        any |= p->plats[k].res->applies;
+    tmpl_value_bool(any, out);
+}
+
+static void page_python_choices(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    sitedata_array(&choices_type, p, 0, out);
+}
+
+static void page_recommendation_list(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    sitedata_array(&platforms_type, p, 0, out);
+}
+
+static const struct tmpl_field page_fields[] = {
+    TMPL_GET("name", page_name),
+    TMPL_GET("slug", page_slug),
+    TMPL_GET("vendor", page_vendor),
+    TMPL_CHARS("device", struct sitedata_gpu_page, device),
+    TMPL_GET("compute_capability", page_compute_capability),
+    TMPL_GET("gfx", page_gfx),
+    TMPL_GET("gfx_target", page_gfx_target),
+    TMPL_GET("gfx_modes", page_gfx_modes),
+    TMPL_GET("rocm_support", page_rocm_support),
+    TMPL_GET("other_devices", page_other_devices),
+    TMPL_GET("other_text", page_other_text),
+    TMPL_GET("last_branch", page_last_branch),
+    TMPL_GET("last_branch_cuda", page_last_branch_cuda),
+    TMPL_GET("arm_host", page_arm_host),
+    TMPL_GET("architecture", page_architecture),
+    TMPL_GET("segment", page_segment),
+    TMPL_GET("tegra", page_tegra),
+    TMPL_STR("page", struct sitedata_gpu_page, page),
+    TMPL_STR("description", struct sitedata_gpu_page, description),
+    TMPL_GET("patch_pin", page_patch_pin),
+    TMPL_GET("guidance", page_guidance),
+    TMPL_GET("device_page", page_device_page),
+    TMPL_GET("all_declared", page_all_declared),
+    TMPL_GET("jetson_builds", page_jetson_builds),
+    TMPL_GET("jetson_answer", page_jetson_answer),
+    TMPL_GET("has_jetson_builds", page_has_jetson_builds),
+    TMPL_GET("device_file", page_device_file),
+    TMPL_GET("has_grid", page_has_grid),
+    TMPL_BOOL("driver_box", struct sitedata_gpu_page, driver_box),
+    TMPL_GET("has_answers", page_has_answers),
+    TMPL_GET("python_choices", page_python_choices),
+    TMPL_GET("recommendation_list", page_recommendation_list),
+};
+
+static const struct tmpl_type page_type = TMPL_FIELDS(page_fields);
 
 void sitedata_gpu_page_value(const struct sitedata_gpu_page *p, struct tmpl_value *out)
 {
@@ -389,56 +631,105 @@ void sitedata_gpu_page_value(const struct sitedata_gpu_page *p, struct tmpl_valu
 
 /* A run's end (newest, oldest): p is the run, at 0 for its newest release,
  * 1 for its oldest. */
-static void end_get(const struct tmpl_value *v, const char *name, size_t len,
-                    struct tmpl_value *out)
+static void end_release(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_run *u = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("release"))
-        tmpl_value_str(v->at ? u->oldest_release : u->newest_release, out);
-    else if (IS("page"))
-        tmpl_value_str(v->at ? u->oldest_page : u->newest_page, out);
+    tmpl_value_str(v->at ? u->oldest_release : u->newest_release, out);
 }
 
-static const struct tmpl_type end_type = {end_get, NULL, NULL, NULL, 0};
+static void end_page(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_run *u = v->p;
+    tmpl_value_str(v->at ? u->oldest_page : u->newest_page, out);
+}
+
+static const struct tmpl_field end_fields[] = {
+    TMPL_GET("release", end_release),
+    TMPL_GET("page", end_page),
+};
+
+static const struct tmpl_type end_type = TMPL_FIELDS(end_fields);
 
 /* A line of the history: p is the run. */
-static void run_get(const struct tmpl_value *v, const char *name, size_t len,
-                    struct tmpl_value *out)
+static void run_platform_name(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_run *u = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("variant"))
-        tmpl_value_str(u->variant, out);
-    else if (IS("platform"))
-        tmpl_value_str(u->platform, out);
-    else if (IS("platform_name"))
-        tmpl_value_str(sitedata_platform_name(u->platform), out);
-    else if (IS("newest"))
-        sitedata_object(&end_type, u, 0, out);
-    else if (IS("oldest") && u->count > 1)
-        sitedata_object(&end_type, u, 1, out);
-    else if (IS("count"))
-        tmpl_value_int((long long)u->count, out);
-    else if (IS("verdict"))
-        tmpl_value_str(compat_verdict_name(u->res->verdict), out);
-    else if (IS("label"))
-        tmpl_value_str(compat_verdict_label(u->res->verdict), out);
-    else if (IS("symbol"))
-        tmpl_value_str(grid_verdict_symbol(u->res->verdict), out);
-    else if (IS("reason"))
-        tmpl_value_str(u->res->reason, out);
-    else if (IS("status"))
-        tmpl_value_str(dbview_status_name(u->status), out);
-    else if (IS("confidence"))
-        tmpl_value_str(u->confidence, out);
-    else if (IS("provenance"))
-        tmpl_value_str(u->provenance, out);
-    else if (IS("min_driver"))
-        sitedata_or_null(u->res->min_driver, out);
+    tmpl_value_str(sitedata_platform_name(u->platform), out);
 }
 
-static const struct tmpl_type run_type = {run_get, NULL, NULL, NULL, 0};
+static void run_newest(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_run *u = v->p;
+    sitedata_object(&end_type, u, 0, out);
+}
+
+static void run_oldest(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_run *u = v->p;
+    if (u->count > 1)
+        sitedata_object(&end_type, u, 1, out);
+}
+
+static void run_count(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_run *u = v->p;
+    tmpl_value_int((long long)u->count, out);
+}
+
+static void run_verdict(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_run *u = v->p;
+    tmpl_value_str(compat_verdict_name(u->res->verdict), out);
+}
+
+static void run_label(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_run *u = v->p;
+    tmpl_value_str(compat_verdict_label(u->res->verdict), out);
+}
+
+static void run_symbol(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_run *u = v->p;
+    tmpl_value_str(grid_verdict_symbol(u->res->verdict), out);
+}
+
+static void run_reason(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_run *u = v->p;
+    tmpl_value_str(u->res->reason, out);
+}
+
+static void run_status(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_run *u = v->p;
+    tmpl_value_str(dbview_status_name(u->status), out);
+}
+
+static void run_min_driver(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_run *u = v->p;
+    sitedata_or_null(u->res->min_driver, out);
+}
+
+static const struct tmpl_field run_fields[] = {
+    TMPL_STR("variant", struct sitedata_run, variant),
+    TMPL_STR("platform", struct sitedata_run, platform),
+    TMPL_GET("platform_name", run_platform_name),
+    TMPL_GET("newest", run_newest),
+    TMPL_GET("oldest", run_oldest),
+    TMPL_GET("count", run_count),
+    TMPL_GET("verdict", run_verdict),
+    TMPL_GET("label", run_label),
+    TMPL_GET("symbol", run_symbol),
+    TMPL_GET("reason", run_reason),
+    TMPL_GET("status", run_status),
+    TMPL_STR("confidence", struct sitedata_run, confidence),
+    TMPL_STR("provenance", struct sitedata_run, provenance),
+    TMPL_GET("min_driver", run_min_driver),
+};
+
+static const struct tmpl_type run_type = TMPL_FIELDS(run_fields);
 
 /* A project's runs: p is the group. */
 static size_t runs_len(const struct tmpl_value *v)
@@ -453,21 +744,34 @@ static void runs_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out
 
 static const struct tmpl_type runs_type = {NULL, runs_len, runs_at, NULL, 0};
 
-static void group_get(const struct tmpl_value *v, const char *name, size_t len,
-                      struct tmpl_value *out)
+static void group_project(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_device *dev = v->p;
     const struct sitedata_history_group *g = &dev->groups[v->at];
-    out->kind = TMPL_MISSING;
-    if (IS("project"))
-        tmpl_value_str(g->project, out);
-    else if (IS("anchor"))
-        tmpl_value_str(g->anchor, out);
-    else if (IS("rows"))
-        sitedata_array(&runs_type, g, 0, out);
+    tmpl_value_str(g->project, out);
 }
 
-static const struct tmpl_type group_type = {group_get, NULL, NULL, NULL, 0};
+static void group_anchor(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_device *dev = v->p;
+    const struct sitedata_history_group *g = &dev->groups[v->at];
+    tmpl_value_str(g->anchor, out);
+}
+
+static void group_rows(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_device *dev = v->p;
+    const struct sitedata_history_group *g = &dev->groups[v->at];
+    sitedata_array(&runs_type, g, 0, out);
+}
+
+static const struct tmpl_field group_fields[] = {
+    TMPL_GET("project", group_project),
+    TMPL_GET("anchor", group_anchor),
+    TMPL_GET("rows", group_rows),
+};
+
+static const struct tmpl_type group_type = TMPL_FIELDS(group_fields);
 
 static size_t groups_len(const struct tmpl_value *v)
 {

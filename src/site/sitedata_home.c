@@ -224,31 +224,38 @@ void sitedata_home_free(struct sitedata_home *h)
 
 /* ---- the types the template reads ---------------------------------------------- */
 
-#define IS(want) sitedata_name_is(name, len, want)
-
 /* A GPU of the list: p is the struct sitedata_home_gpu. */
-static void gpu_get(const struct tmpl_value *v, const char *name, size_t len,
-                    struct tmpl_value *out)
+static void gpu_name(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_home_gpu *x = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("name"))
-        tmpl_value_str(x->g->name, out);
-    else if (IS("page"))
-        tmpl_value_str(x->page, out);
-    else if (IS("cc"))
-        tmpl_value_str(x->device, out);
-    else if (IS("other") && x->other)
+    tmpl_value_str(x->g->name, out);
+}
+
+static void gpu_other(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_home_gpu *x = v->p;
+    if (x->other)
         tmpl_value_str(x->other, out);
-    else if (IS("glance"))
-        tmpl_value_str(x->glance, out);
-    else if (IS("glance_class"))
-        tmpl_value_str(x->glance_class, out);
-    else if (IS("host") && x->dev->host)
+}
+
+static void gpu_host(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_home_gpu *x = v->p;
+    if (x->dev->host)
         tmpl_value_str(x->dev->host, out);
 }
 
-static const struct tmpl_type gpu_type = {gpu_get, NULL, NULL, NULL, 0};
+static const struct tmpl_field gpu_fields[] = {
+    TMPL_GET("name", gpu_name),
+    TMPL_STR("page", struct sitedata_home_gpu, page),
+    TMPL_CHARS("cc", struct sitedata_home_gpu, device),
+    TMPL_GET("other", gpu_other),
+    TMPL_CHARS("glance", struct sitedata_home_gpu, glance),
+    TMPL_STR("glance_class", struct sitedata_home_gpu, glance_class),
+    TMPL_GET("host", gpu_host),
+};
+
+static const struct tmpl_type gpu_type = TMPL_FIELDS(gpu_fields);
 
 static size_t gpus_len(const struct tmpl_value *v)
 {
@@ -263,22 +270,26 @@ static void gpus_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out
 
 static const struct tmpl_type gpus_type = {NULL, gpus_len, gpus_at, NULL, 0};
 
-static void segment_get(const struct tmpl_value *v, const char *name, size_t len,
-                        struct tmpl_value *out)
+static void segment_count(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_home_segment *s = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("id"))
-        tmpl_value_str(s->id, out);
-    else if (IS("title"))
-        tmpl_value_str(s->title, out);
-    else if (IS("count"))
-        tmpl_value_int((long long)s->n, out);
-    else if (IS("gpus"))
-        tmpl_value_typed(TMPL_ARRAY, &gpus_type, s, 0, out);
+    tmpl_value_int((long long)s->n, out);
 }
 
-static const struct tmpl_type segment_type = {segment_get, NULL, NULL, NULL, 0};
+static void segment_gpus(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_home_segment *s = v->p;
+    tmpl_value_typed(TMPL_ARRAY, &gpus_type, s, 0, out);
+}
+
+static const struct tmpl_field segment_fields[] = {
+    TMPL_STR("id", struct sitedata_home_segment, id),
+    TMPL_STR("title", struct sitedata_home_segment, title),
+    TMPL_GET("count", segment_count),
+    TMPL_GET("gpus", segment_gpus),
+};
+
+static const struct tmpl_type segment_type = TMPL_FIELDS(segment_fields);
 
 static size_t segments_len(const struct tmpl_value *v)
 {
@@ -294,20 +305,31 @@ static void segments_at(const struct tmpl_value *v, size_t i, struct tmpl_value 
 static const struct tmpl_type segments_type = {NULL, segments_len, segments_at, NULL, 0};
 
 /* A variant of a newest release: p is the release, at the variant. */
-static void variant_get(const struct tmpl_value *v, const char *name, size_t len,
-                        struct tmpl_value *out)
+static void variant_variant(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_home_release *r = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("variant"))
-        tmpl_value_str(r->variants[v->at]->variant, out);
-    else if (IS("range"))
-        tmpl_value_str(r->ranges[v->at], out);
-    else if (IS("status"))
-        tmpl_value_str(dbview_status_name(r->variants[v->at]->status), out);
+    tmpl_value_str(r->variants[v->at]->variant, out);
 }
 
-static const struct tmpl_type variant_type = {variant_get, NULL, NULL, NULL, 0};
+static void variant_range(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_home_release *r = v->p;
+    tmpl_value_str(r->ranges[v->at], out);
+}
+
+static void variant_status(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_home_release *r = v->p;
+    tmpl_value_str(dbview_status_name(r->variants[v->at]->status), out);
+}
+
+static const struct tmpl_field variant_fields[] = {
+    TMPL_GET("variant", variant_variant),
+    TMPL_GET("range", variant_range),
+    TMPL_GET("status", variant_status),
+};
+
+static const struct tmpl_type variant_type = TMPL_FIELDS(variant_fields);
 
 static size_t variants_len(const struct tmpl_value *v)
 {
@@ -321,22 +343,32 @@ static void variants_at(const struct tmpl_value *v, size_t i, struct tmpl_value 
 
 static const struct tmpl_type variants_type = {NULL, variants_len, variants_at, NULL, 0};
 
-static void release_get(const struct tmpl_value *v, const char *name, size_t len,
-                        struct tmpl_value *out)
+static void release_release(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_home_release *r = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("release"))
-        tmpl_value_str(r->row->release, out);
-    else if (IS("version"))
-        tmpl_value_str(r->row->version, out);
-    else if (IS("page"))
-        tmpl_value_str(r->page, out);
-    else if (IS("variants"))
-        tmpl_value_typed(TMPL_ARRAY, &variants_type, r, 0, out);
+    tmpl_value_str(r->row->release, out);
 }
 
-static const struct tmpl_type release_type = {release_get, NULL, NULL, NULL, 0};
+static void release_version(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_home_release *r = v->p;
+    tmpl_value_str(r->row->version, out);
+}
+
+static void release_variants(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_home_release *r = v->p;
+    tmpl_value_typed(TMPL_ARRAY, &variants_type, r, 0, out);
+}
+
+static const struct tmpl_field release_fields[] = {
+    TMPL_GET("release", release_release),
+    TMPL_GET("version", release_version),
+    TMPL_STR("page", struct sitedata_home_release, page),
+    TMPL_GET("variants", release_variants),
+};
+
+static const struct tmpl_type release_type = TMPL_FIELDS(release_fields);
 
 static size_t releases_len(const struct tmpl_value *v)
 {
@@ -364,24 +396,46 @@ static void choices_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
 
 static const struct tmpl_type choices_type = {NULL, choices_len, choices_at, NULL, 0};
 
-static void home_get(const struct tmpl_value *v, const char *name, size_t len,
-                     struct tmpl_value *out)
+static void home_segments(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_home *h = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("segments"))
-        tmpl_value_typed(TMPL_ARRAY, &segments_type, h, 0, out);
-    else if (IS("releases"))
-        tmpl_value_typed(TMPL_ARRAY, &releases_type, h, 0, out);
-    else if (IS("newest") && h->nreleases)
-        tmpl_value_str(h->releases[0].row->release, out);
-    else if (IS("gpu_count"))
-        tmpl_value_int((long long)h->gpu_count, out);
-    else if (IS("python_choices"))
-        tmpl_value_typed(TMPL_ARRAY, &choices_type, h->d, 0, out);
+    tmpl_value_typed(TMPL_ARRAY, &segments_type, h, 0, out);
 }
 
-static const struct tmpl_type home_type = {home_get, NULL, NULL, NULL, 0};
+static void home_releases(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_home *h = v->p;
+    tmpl_value_typed(TMPL_ARRAY, &releases_type, h, 0, out);
+}
+
+static void home_newest(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_home *h = v->p;
+    if (h->nreleases)
+        tmpl_value_str(h->releases[0].row->release, out);
+}
+
+static void home_gpu_count(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_home *h = v->p;
+    tmpl_value_int((long long)h->gpu_count, out);
+}
+
+static void home_python_choices(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_home *h = v->p;
+    tmpl_value_typed(TMPL_ARRAY, &choices_type, h->d, 0, out);
+}
+
+static const struct tmpl_field home_fields[] = {
+    TMPL_GET("segments", home_segments),
+    TMPL_GET("releases", home_releases),
+    TMPL_GET("newest", home_newest),
+    TMPL_GET("gpu_count", home_gpu_count),
+    TMPL_GET("python_choices", home_python_choices),
+};
+
+static const struct tmpl_type home_type = TMPL_FIELDS(home_fields);
 
 void sitedata_home_value(const struct sitedata_home *h, struct tmpl_value *out)
 {

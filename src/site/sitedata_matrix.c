@@ -132,23 +132,32 @@ void sitedata_matrix_free(struct sitedata *d)
 
 /* ---- the types the templates read ---------------------------------------------- */
 
-#define IS(want) sitedata_name_is(name, len, want)
-
 /* A cell: at is its verdict. */
-static void cell_get(const struct tmpl_value *v, const char *name, size_t len,
-                     struct tmpl_value *out)
+static void cell_code(const struct tmpl_value *v, struct tmpl_value *out)
 {
     int k = (int)v->at;
-    out->kind = TMPL_MISSING;
-    if (IS("code"))
-        tmpl_value_strf(out, "%c", grid_verdict_code(k));
-    else if (IS("symbol"))
-        tmpl_value_str(grid_verdict_symbol(k), out);
-    else if (IS("label"))
-        tmpl_value_str(compat_verdict_label(k), out);
+    tmpl_value_strf(out, "%c", grid_verdict_code(k));
 }
 
-static const struct tmpl_type cell_type = {cell_get, NULL, NULL, NULL, 0};
+static void cell_symbol(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    int k = (int)v->at;
+    tmpl_value_str(grid_verdict_symbol(k), out);
+}
+
+static void cell_label(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    int k = (int)v->at;
+    tmpl_value_str(compat_verdict_label(k), out);
+}
+
+static const struct tmpl_field cell_fields[] = {
+    TMPL_GET("code", cell_code),
+    TMPL_GET("symbol", cell_symbol),
+    TMPL_GET("label", cell_label),
+};
+
+static const struct tmpl_type cell_type = TMPL_FIELDS(cell_fields);
 
 /* A row's verdict in column c of its table, or -1 when the grid has none
  * (such a cell is left out, as it always was). */
@@ -186,29 +195,61 @@ static void cells_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
 static const struct tmpl_type cells_type = {NULL, cells_len, cells_at, NULL, 0};
 
 /* A row: p is the table, at the row. */
-static void row_get(const struct tmpl_value *v, const char *name, size_t len,
-                    struct tmpl_value *out)
+static void row_project(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_matrix_table *t = v->p;
     const struct dbview_row *row = &t->d->v->rows[t->rows[v->at]];
-    out->kind = TMPL_MISSING;
-    if (IS("project"))
-        tmpl_value_str(row->project, out);
-    else if (IS("version"))
-        tmpl_value_str(row->version, out);
-    else if (IS("variant"))
-        tmpl_value_str(row->variant, out);
-    else if (IS("status"))
-        tmpl_value_str(dbview_status_name(row->status), out);
-    else if (IS("confidence"))
-        tmpl_value_str(dbview_row_confidence(row), out);
-    else if (IS("page"))
-        tmpl_value_str(t->pages[v->at], out);
-    else if (IS("cells"))
-        tmpl_value_typed(TMPL_ARRAY, &cells_type, t, v->at, out);
+    tmpl_value_str(row->project, out);
 }
 
-static const struct tmpl_type row_type = {row_get, NULL, NULL, NULL, 0};
+static void row_version(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_matrix_table *t = v->p;
+    const struct dbview_row *row = &t->d->v->rows[t->rows[v->at]];
+    tmpl_value_str(row->version, out);
+}
+
+static void row_variant(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_matrix_table *t = v->p;
+    const struct dbview_row *row = &t->d->v->rows[t->rows[v->at]];
+    tmpl_value_str(row->variant, out);
+}
+
+static void row_status(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_matrix_table *t = v->p;
+    const struct dbview_row *row = &t->d->v->rows[t->rows[v->at]];
+    tmpl_value_str(dbview_status_name(row->status), out);
+}
+
+static void row_confidence(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_matrix_table *t = v->p;
+    const struct dbview_row *row = &t->d->v->rows[t->rows[v->at]];
+    tmpl_value_str(dbview_row_confidence(row), out);
+}
+
+static void row_page(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_matrix_table *t = v->p;
+    tmpl_value_str(t->pages[v->at], out);
+}
+
+static void row_cells(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_matrix_table *t = v->p;
+    tmpl_value_typed(TMPL_ARRAY, &cells_type, t, v->at, out);
+}
+
+static const struct tmpl_field row_fields[] = {
+    TMPL_GET("project", row_project),       TMPL_GET("version", row_version),
+    TMPL_GET("variant", row_variant),       TMPL_GET("status", row_status),
+    TMPL_GET("confidence", row_confidence), TMPL_GET("page", row_page),
+    TMPL_GET("cells", row_cells),
+};
+
+static const struct tmpl_type row_type = TMPL_FIELDS(row_fields);
 
 static size_t rows_len(const struct tmpl_value *v)
 {
@@ -223,19 +264,19 @@ static void rows_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out
 static const struct tmpl_type rows_type = {NULL, rows_len, rows_at, NULL, 0};
 
 /* A column: at is its grid column. */
-static void column_get(const struct tmpl_value *v, const char *name, size_t len,
-                       struct tmpl_value *out)
+static void column_cc(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_matrix_table *t = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("cc")) {
-        char s[16];
-        compat_cc_string(t->d->grid.ccs[t->cols[v->at]], s, sizeof s);
-        tmpl_value_strf(out, "%s", s);
-    }
+    char s[16];
+    compat_cc_string(t->d->grid.ccs[t->cols[v->at]], s, sizeof s);
+    tmpl_value_strf(out, "%s", s);
 }
 
-static const struct tmpl_type column_type = {column_get, NULL, NULL, NULL, 0};
+static const struct tmpl_field column_fields[] = {
+    TMPL_GET("cc", column_cc),
+};
+
+static const struct tmpl_type column_type = TMPL_FIELDS(column_fields);
 
 static size_t columns_len(const struct tmpl_value *v)
 {
@@ -250,28 +291,41 @@ static void columns_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
 static const struct tmpl_type columns_type = {NULL, columns_len, columns_at, NULL, 0};
 
 /* A table: p is the table. */
-static void table_get(const struct tmpl_value *v, const char *name, size_t len,
-                      struct tmpl_value *out)
+static void table_columns(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_matrix_table *t = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("id"))
-        tmpl_value_str(t->id, out);
-    else if (IS("name"))
-        tmpl_value_str(t->name, out);
-    else if (IS("axis"))
-        tmpl_value_str(t->axis, out);
-    else if (IS("columns"))
-        tmpl_value_typed(TMPL_ARRAY, &columns_type, t, 0, out);
-    else if (IS("rows"))
-        tmpl_value_typed(TMPL_ARRAY, &rows_type, t, 0, out);
-    else if (IS("has_rows"))
-        tmpl_value_bool(t->nrows > 0, out);
-    else if (IS("ncolumns"))
-        tmpl_value_int((long long)t->ncols, out);
+    tmpl_value_typed(TMPL_ARRAY, &columns_type, t, 0, out);
 }
 
-static const struct tmpl_type table_type = {table_get, NULL, NULL, NULL, 0};
+static void table_rows(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_matrix_table *t = v->p;
+    tmpl_value_typed(TMPL_ARRAY, &rows_type, t, 0, out);
+}
+
+static void table_has_rows(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_matrix_table *t = v->p;
+    tmpl_value_bool(t->nrows > 0, out);
+}
+
+static void table_ncolumns(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_matrix_table *t = v->p;
+    tmpl_value_int((long long)t->ncols, out);
+}
+
+static const struct tmpl_field table_fields[] = {
+    TMPL_CHARS("id", struct sitedata_matrix_table, id),
+    TMPL_CHARS("name", struct sitedata_matrix_table, name),
+    TMPL_STR("axis", struct sitedata_matrix_table, axis),
+    TMPL_GET("columns", table_columns),
+    TMPL_GET("rows", table_rows),
+    TMPL_GET("has_rows", table_has_rows),
+    TMPL_GET("ncolumns", table_ncolumns),
+};
+
+static const struct tmpl_type table_type = TMPL_FIELDS(table_fields);
 
 static size_t tables_len(const struct tmpl_value *v)
 {
@@ -288,21 +342,33 @@ static void tables_at(const struct tmpl_value *v, size_t i, struct tmpl_value *o
 static const struct tmpl_type tables_type = {NULL, tables_len, tables_at, NULL, 0};
 
 /* The link to project k's page: p is the page, at k. */
-static void link_get(const struct tmpl_value *v, const char *name, size_t len,
-                     struct tmpl_value *out)
+static void link_name(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_matrix *m = v->p;
     const struct sitedata *d = m->d;
-    out->kind = TMPL_MISSING;
-    if (IS("name"))
-        tmpl_value_str(d->matrix[v->at].project, out);
-    else if (IS("href"))
-        tmpl_value_str(d->matrix[v->at].href, out);
-    else if (IS("current"))
-        tmpl_value_bool(v->at == m->at, out);
+    tmpl_value_str(d->matrix[v->at].project, out);
 }
 
-static const struct tmpl_type link_type = {link_get, NULL, NULL, NULL, 0};
+static void link_href(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_matrix *m = v->p;
+    const struct sitedata *d = m->d;
+    tmpl_value_str(d->matrix[v->at].href, out);
+}
+
+static void link_current(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_matrix *m = v->p;
+    tmpl_value_bool(v->at == m->at, out);
+}
+
+static const struct tmpl_field link_fields[] = {
+    TMPL_GET("name", link_name),
+    TMPL_GET("href", link_href),
+    TMPL_GET("current", link_current),
+};
+
+static const struct tmpl_type link_type = TMPL_FIELDS(link_fields);
 
 /* The other projects' pages, listed when there is more than one. */
 static size_t links_len(const struct tmpl_value *v)
@@ -319,38 +385,54 @@ static void links_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
 static const struct tmpl_type links_type = {NULL, links_len, links_at, NULL, 0};
 
 /* "older": how many releases a page shows when it does not show all. */
-static void older_get(const struct tmpl_value *v, const char *name, size_t len,
-                      struct tmpl_value *out)
+static void older_releases(const struct tmpl_value *v, struct tmpl_value *out)
 {
     (void)v;
-    out->kind = TMPL_MISSING;
-    if (IS("releases"))
-        tmpl_value_int(SITEDATA_MATRIX_RELEASES, out);
+    tmpl_value_int(SITEDATA_MATRIX_RELEASES, out);
 }
 
-static const struct tmpl_type older_type = {older_get, NULL, NULL, NULL, 0};
+static const struct tmpl_field older_fields[] = {
+    TMPL_GET("releases", older_releases),
+};
+
+static const struct tmpl_type older_type = TMPL_FIELDS(older_fields);
 
 /* The page: p is the sitedata_matrix. */
-static void page_get(const struct tmpl_value *v, const char *name, size_t len,
-                     struct tmpl_value *out)
+static void page_platforms(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_matrix *m = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("project"))
-        tmpl_value_str(m->project, out);
-    else if (IS("platforms"))
-        tmpl_value_typed(TMPL_ARRAY, &tables_type, m, 0, out);
-    else if (IS("has_nightlies"))
-        tmpl_value_bool(m->has_nightlies, out);
-    else if (IS("older") && m->older)
-        tmpl_value_typed(TMPL_OBJECT, &older_type, m, 0, out);
-    else if (IS("projects"))
-        tmpl_value_typed(TMPL_ARRAY, &links_type, m, 0, out);
-    else if (IS("has_projects"))
-        tmpl_value_bool(m->d->nmatrix > 1, out);
+    tmpl_value_typed(TMPL_ARRAY, &tables_type, m, 0, out);
 }
 
-static const struct tmpl_type page_type = {page_get, NULL, NULL, NULL, 0};
+static void page_older(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_matrix *m = v->p;
+    if (m->older)
+        tmpl_value_typed(TMPL_OBJECT, &older_type, m, 0, out);
+}
+
+static void page_projects(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_matrix *m = v->p;
+    tmpl_value_typed(TMPL_ARRAY, &links_type, m, 0, out);
+}
+
+static void page_has_projects(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_matrix *m = v->p;
+    tmpl_value_bool(m->d->nmatrix > 1, out);
+}
+
+static const struct tmpl_field page_fields[] = {
+    TMPL_STR("project", struct sitedata_matrix, project),
+    TMPL_GET("platforms", page_platforms),
+    TMPL_BOOL("has_nightlies", struct sitedata_matrix, has_nightlies),
+    TMPL_GET("older", page_older),
+    TMPL_GET("projects", page_projects),
+    TMPL_GET("has_projects", page_has_projects),
+};
+
+static const struct tmpl_type page_type = TMPL_FIELDS(page_fields);
 
 void sitedata_matrix_value(const struct sitedata_matrix *m, struct tmpl_value *out)
 {

@@ -190,20 +190,30 @@ static void diffs_at(const struct tmpl_value *v, size_t i, struct tmpl_value *ou
 static const struct tmpl_type diffs_type = {NULL, diffs_len, diffs_at, NULL, 0};
 
 /* min_driver: p is the page row; its minor-version floors per OS. */
-static void min_driver_get(const struct tmpl_value *v, const char *name, size_t len,
-                           struct tmpl_value *out)
+static void min_driver_linux(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct minor_compat *mc = ((const struct sitedata_release_row *)v->p)->mc;
-    out->kind = TMPL_MISSING;
-    if (IS("linux") && mc && mc->min_driver_text[TABLES_LINUX])
+    if (mc && mc->min_driver_text[TABLES_LINUX])
         tmpl_value_str(mc->min_driver_text[TABLES_LINUX], out);
-    else if (IS("windows") && mc && mc->min_driver_text[TABLES_WINDOWS])
+}
+
+static void min_driver_windows(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct minor_compat *mc = ((const struct sitedata_release_row *)v->p)->mc;
+    if (mc && mc->min_driver_text[TABLES_WINDOWS])
         tmpl_value_str(mc->min_driver_text[TABLES_WINDOWS], out);
 }
 
-static const struct tmpl_type min_driver_type = {min_driver_get, NULL, NULL, NULL, 0};
+static const struct tmpl_field min_driver_fields[] = {
+    TMPL_GET("linux", min_driver_linux),
+    TMPL_GET("windows", min_driver_windows),
+};
 
-/* ptx_isa: p is the row's code; {compute_90: "8.8"}. */
+static const struct tmpl_type min_driver_type = TMPL_FIELDS(min_driver_fields);
+
+/* ptx_isa: p is the row's code; {compute_90: "8.8"}.  A map keyed by the
+ * data, not a schema: the one kind of type with no field table, as are a
+ * binary's targets and compression below and a stack's versions. */
 static void isa_get(const struct tmpl_value *v, const char *name, size_t len,
                     struct tmpl_value *out)
 {
@@ -220,18 +230,24 @@ static void isa_get(const struct tmpl_value *v, const char *name, size_t len,
 static const struct tmpl_type isa_type = {isa_get, NULL, NULL, NULL, 0};
 
 /* module_sets: p is the row's code, at the set. */
-static void set_get(const struct tmpl_value *v, const char *name, size_t len,
-                    struct tmpl_value *out)
+static void set_modules(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct compat_code_set *s = &((const struct compat_code *)v->p)->sets[v->at];
-    out->kind = TMPL_MISSING;
-    if (IS("modules"))
-        tmpl_value_int((long long)s->modules, out);
-    else if (IS("targets"))
-        tlist(s->targets, s->n, out);
+    tmpl_value_int((long long)s->modules, out);
 }
 
-static const struct tmpl_type set_type = {set_get, NULL, NULL, NULL, 0};
+static void set_targets(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct compat_code_set *s = &((const struct compat_code *)v->p)->sets[v->at];
+    tlist(s->targets, s->n, out);
+}
+
+static const struct tmpl_field set_fields[] = {
+    TMPL_GET("modules", set_modules),
+    TMPL_GET("targets", set_targets),
+};
+
+static const struct tmpl_type set_type = TMPL_FIELDS(set_fields);
 
 static size_t sets_len(const struct tmpl_value *v)
 {
@@ -246,39 +262,58 @@ static void sets_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out
 static const struct tmpl_type sets_type = {NULL, sets_len, sets_at, NULL, 0};
 
 /* A citation: p is the struct dbview_citation. */
-static void citation_get(const struct tmpl_value *v, const char *name, size_t len,
-                         struct tmpl_value *out)
+static void citation_url(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct dbview_citation *c = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("text"))
-        tmpl_value_str(c->text, out);
-    else if (IS("url"))
-        tmpl_value_str(c->url, out); /* NULL: null */
+    tmpl_value_str(c->url, out); /* NULL: null */
 }
 
-static const struct tmpl_type citation_type = {citation_get, NULL, NULL, NULL, 0};
+static const struct tmpl_field citation_fields[] = {
+    TMPL_STR("text", struct dbview_citation, text),
+    TMPL_GET("url", citation_url),
+};
+
+static const struct tmpl_type citation_type = TMPL_FIELDS(citation_fields);
 
 /* The published get_arch_list() outputs of the wheels a declared row
  * covers: p is the tables, at the observation. */
-static void observed_get(const struct tmpl_value *v, const char *name, size_t len,
-                         struct tmpl_value *out)
+static void observed_wheel(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct observed *o = &((const struct tables *)v->p)->observed[v->at];
-    out->kind = TMPL_MISSING;
-    if (IS("wheel"))
-        tmpl_value_strf(out, "%s+%s", o->version, o->variant);
-    else if (IS("printed"))
-        tmpl_value_str(o->printed, out);
-    else if (IS("url"))
-        tmpl_value_str(o->url, out);
-    else if (IS("agrees"))
-        tmpl_value_bool(o->agrees, out);
-    else if (IS("reason"))
-        tmpl_value_str(o->reason, out);
+    tmpl_value_strf(out, "%s+%s", o->version, o->variant);
 }
 
-static const struct tmpl_type observed_type = {observed_get, NULL, NULL, NULL, 0};
+static void observed_printed(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct observed *o = &((const struct tables *)v->p)->observed[v->at];
+    tmpl_value_str(o->printed, out);
+}
+
+static void observed_url(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct observed *o = &((const struct tables *)v->p)->observed[v->at];
+    tmpl_value_str(o->url, out);
+}
+
+static void observed_agrees(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct observed *o = &((const struct tables *)v->p)->observed[v->at];
+    tmpl_value_bool(o->agrees, out);
+}
+
+static void observed_reason(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct observed *o = &((const struct tables *)v->p)->observed[v->at];
+    tmpl_value_str(o->reason, out);
+}
+
+static const struct tmpl_field observed_fields[] = {
+    TMPL_GET("wheel", observed_wheel),   TMPL_GET("printed", observed_printed),
+    TMPL_GET("url", observed_url),       TMPL_GET("agrees", observed_agrees),
+    TMPL_GET("reason", observed_reason),
+};
+
+static const struct tmpl_type observed_type = TMPL_FIELDS(observed_fields);
 
 /* The observations of the declared row p: the tables' observations whose
  * declared row it is, counted and found by a walk (a few hundred). */
@@ -311,36 +346,77 @@ static void observed_at(const struct tmpl_value *v, size_t k, struct tmpl_value 
 static const struct tmpl_type observeds_type = {NULL, observed_len, observed_at, NULL, 0};
 
 /* declared: p is the page row, whose declared row it is. */
-static void declared_get(const struct tmpl_value *v, const char *name, size_t len,
-                         struct tmpl_value *out)
+static void declared_arch_list(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_release_row *x = v->p;
     const struct declared *dc = x->row->declared;
-    out->kind = TMPL_MISSING;
-    if (IS("arch_list"))
-        tmpl_value_str(dc->arch_list, out);
-    else if (IS("sass"))
-        tlist(dc->sass, dc->nsass, out);
-    else if (IS("ptx"))
-        tlist(dc->ptx, dc->nptx, out);
-    else if (IS("gfx"))
-        tlist(dc->gfx, dc->ngfx, out);
-    else if (IS("source"))
-        tmpl_value_str(dc->source, out);
-    else if (IS("citation")) {
-        if (x->has_citation)
-            tmpl_value_typed(TMPL_OBJECT, &citation_type, &x->citation, 0, out);
-        else
-            out->kind = TMPL_NULL;
-    } else if (IS("confidence"))
-        tmpl_value_str(dc->confidence, out);
-    else if (IS("observed"))
-        tmpl_value_typed(TMPL_ARRAY, &observeds_type, x, 0, out);
+    tmpl_value_str(dc->arch_list, out);
 }
 
-static const struct tmpl_type declared_type = {declared_get, NULL, NULL, NULL, 0};
+static void declared_sass(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct declared *dc = x->row->declared;
+    tlist(dc->sass, dc->nsass, out);
+}
 
-/* A binary's targets by name: p is the binary. */
+static void declared_ptx(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct declared *dc = x->row->declared;
+    tlist(dc->ptx, dc->nptx, out);
+}
+
+static void declared_gfx(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct declared *dc = x->row->declared;
+    tlist(dc->gfx, dc->ngfx, out);
+}
+
+static void declared_source(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct declared *dc = x->row->declared;
+    tmpl_value_str(dc->source, out);
+}
+
+static void declared_citation(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    if (x->has_citation)
+        tmpl_value_typed(TMPL_OBJECT, &citation_type, &x->citation, 0, out);
+    else
+        out->kind = TMPL_NULL;
+}
+
+static void declared_confidence(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct declared *dc = x->row->declared;
+    tmpl_value_str(dc->confidence, out);
+}
+
+static void declared_observed(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    tmpl_value_typed(TMPL_ARRAY, &observeds_type, x, 0, out);
+}
+
+static const struct tmpl_field declared_fields[] = {
+    TMPL_GET("arch_list", declared_arch_list),
+    TMPL_GET("sass", declared_sass),
+    TMPL_GET("ptx", declared_ptx),
+    TMPL_GET("gfx", declared_gfx),
+    TMPL_GET("source", declared_source),
+    TMPL_GET("citation", declared_citation),
+    TMPL_GET("confidence", declared_confidence),
+    TMPL_GET("observed", declared_observed),
+};
+
+static const struct tmpl_type declared_type = TMPL_FIELDS(declared_fields);
+
+/* A binary's targets by name (a map, as ptx_isa): p is the binary. */
 static void targets_get(const struct tmpl_value *v, const char *name, size_t len,
                         struct tmpl_value *out)
 {
@@ -356,7 +432,7 @@ static void targets_get(const struct tmpl_value *v, const char *name, size_t len
 
 static const struct tmpl_type targets_type = {targets_get, NULL, NULL, NULL, 0};
 
-/* A binary's compression by codec: p is the binary. */
+/* A binary's compression by codec (a map, as ptx_isa): p is the binary. */
 static void compression_get(const struct tmpl_value *v, const char *name, size_t len,
                             struct tmpl_value *out)
 {
@@ -370,18 +446,24 @@ static void compression_get(const struct tmpl_value *v, const char *name, size_t
 static const struct tmpl_type compression_type = {compression_get, NULL, NULL, NULL, 0};
 
 /* A binary's declared targets: p is the binary. */
-static void bdeclared_get(const struct tmpl_value *v, const char *name, size_t len,
-                          struct tmpl_value *out)
+static void bdeclared_ptx(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct recbinary *b = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("ptx"))
-        tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &b->declared_ptx, 0, out);
-    else if (IS("sass"))
-        tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &b->declared_sass, 0, out);
+    tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &b->declared_ptx, 0, out);
 }
 
-static const struct tmpl_type bdeclared_type = {bdeclared_get, NULL, NULL, NULL, 0};
+static void bdeclared_sass(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct recbinary *b = v->p;
+    tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &b->declared_sass, 0, out);
+}
+
+static const struct tmpl_field bdeclared_fields[] = {
+    TMPL_GET("ptx", bdeclared_ptx),
+    TMPL_GET("sass", bdeclared_sass),
+};
+
+static const struct tmpl_type bdeclared_type = TMPL_FIELDS(bdeclared_fields);
 
 /* One entry of a binary's target list: p is the binary, at the target.
  * The target's own fields, and how its modules compare with the binary's
@@ -400,7 +482,7 @@ static void entry_get(const struct tmpl_value *v, const char *name, size_t len,
     } else {
         struct tmpl_value tv;
         tmpl_value_typed(TMPL_OBJECT, &sitedata_target_type, t, 0, &tv);
-        sitedata_target_type.get(&tv, name, len, out);
+        tmpl_value_field(&tv, name, out); /* the rest are the target's */
     }
 }
 
@@ -421,37 +503,94 @@ static void entries_at(const struct tmpl_value *v, size_t i, struct tmpl_value *
 static const struct tmpl_type entries_type = {NULL, entries_len, entries_at, NULL, 0};
 
 /* One binary: p is the page row, at the binary. */
-static void binary_get(const struct tmpl_value *v, const char *name, size_t len,
-                       struct tmpl_value *out)
+static void binary_path(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_release_row *x = v->p;
     const struct recbinary *b = &x->row->binaries.v[v->at];
-    out->kind = TMPL_MISSING;
-    if (IS("path"))
-        tmpl_value_str(b->path, out);
-    else if (IS("format") && b->format)
-        tmpl_value_str(b->format, out);
-    else if (IS("modules"))
-        sitedata_count(b->modules, out);
-    else if (IS("sass"))
-        tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &b->sass, 0, out);
-    else if (IS("ptx"))
-        tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &b->ptx, 0, out);
-    else if (IS("gfx") && b->gfx.n)
-        tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &b->gfx, 0, out);
-    else if (IS("targets"))
-        tmpl_value_typed(TMPL_OBJECT, &targets_type, b, 0, out);
-    else if (IS("compression"))
-        tmpl_value_typed(TMPL_OBJECT, &compression_type, b, 0, out);
-    else if (IS("declared") && b->declared)
-        tmpl_value_typed(TMPL_OBJECT, &bdeclared_type, b, 0, out);
-    else if (IS("target_list"))
-        tmpl_value_typed(TMPL_ARRAY, &entries_type, x, v->at, out);
-    else if (IS("table_id"))
-        tmpl_value_str(x->table_ids[v->at], out);
+    tmpl_value_str(b->path, out);
 }
 
-static const struct tmpl_type binary_type = {binary_get, NULL, NULL, NULL, 0};
+static void binary_format(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct recbinary *b = &x->row->binaries.v[v->at];
+    if (b->format)
+        tmpl_value_str(b->format, out);
+}
+
+static void binary_modules(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct recbinary *b = &x->row->binaries.v[v->at];
+    sitedata_count(b->modules, out);
+}
+
+static void binary_sass(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct recbinary *b = &x->row->binaries.v[v->at];
+    tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &b->sass, 0, out);
+}
+
+static void binary_ptx(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct recbinary *b = &x->row->binaries.v[v->at];
+    tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &b->ptx, 0, out);
+}
+
+static void binary_gfx(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct recbinary *b = &x->row->binaries.v[v->at];
+    if (b->gfx.n)
+        tmpl_value_typed(TMPL_ARRAY, &sitedata_targets_type, &b->gfx, 0, out);
+}
+
+static void binary_targets(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct recbinary *b = &x->row->binaries.v[v->at];
+    tmpl_value_typed(TMPL_OBJECT, &targets_type, b, 0, out);
+}
+
+static void binary_compression(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct recbinary *b = &x->row->binaries.v[v->at];
+    tmpl_value_typed(TMPL_OBJECT, &compression_type, b, 0, out);
+}
+
+static void binary_declared(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct recbinary *b = &x->row->binaries.v[v->at];
+    if (b->declared)
+        tmpl_value_typed(TMPL_OBJECT, &bdeclared_type, b, 0, out);
+}
+
+static void binary_target_list(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    tmpl_value_typed(TMPL_ARRAY, &entries_type, x, v->at, out);
+}
+
+static void binary_table_id(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    tmpl_value_str(x->table_ids[v->at], out);
+}
+
+static const struct tmpl_field binary_fields[] = {
+    TMPL_GET("path", binary_path),         TMPL_GET("format", binary_format),
+    TMPL_GET("modules", binary_modules),   TMPL_GET("sass", binary_sass),
+    TMPL_GET("ptx", binary_ptx),           TMPL_GET("gfx", binary_gfx),
+    TMPL_GET("targets", binary_targets),   TMPL_GET("compression", binary_compression),
+    TMPL_GET("declared", binary_declared), TMPL_GET("target_list", binary_target_list),
+    TMPL_GET("table_id", binary_table_id),
+};
+
+static const struct tmpl_type binary_type = TMPL_FIELDS(binary_fields);
 
 static size_t binaries_len(const struct tmpl_value *v)
 {
@@ -472,35 +611,74 @@ static void utf8(const char *s, struct tmpl_value *out)
     tmpl_value_str(s && strbuf_utf8_valid(s) ? s : NULL, out);
 }
 
-static void wheel_get(const struct tmpl_value *v, const char *name, size_t len,
-                      struct tmpl_value *out)
+static void wheel_filename(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_release_row *x = v->p;
     const struct record_wheel *w = &x->row->wheels[v->at];
-    out->kind = TMPL_MISSING;
-    if (IS("filename"))
-        utf8(w->filename, out);
-    else if (IS("href"))
-        tmpl_value_str(x->hrefs[v->at], out);
-    else if (IS("sha256"))
-        utf8(w->sha256, out);
-    else if (IS("scanned"))
-        tmpl_value_bool(w->scanned, out);
-    else if (IS("scanned_at"))
-        utf8(w->scanned_at, out);
-    else if (IS("page"))
-        tmpl_value_str(x->pages[v->at], out);
-    else if (IS("yanked") || IS("yanked_reason")) {
-        const char *reason;
-        int yanked = sitedata_wheel_yanked(w, &reason);
-        if (IS("yanked"))
-            tmpl_value_bool(yanked, out);
-        else
-            utf8(yanked ? reason : NULL, out);
-    }
+    utf8(w->filename, out);
 }
 
-static const struct tmpl_type wheel_type = {wheel_get, NULL, NULL, NULL, 0};
+static void wheel_href(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    tmpl_value_str(x->hrefs[v->at], out);
+}
+
+static void wheel_sha256(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct record_wheel *w = &x->row->wheels[v->at];
+    utf8(w->sha256, out);
+}
+
+static void wheel_scanned(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct record_wheel *w = &x->row->wheels[v->at];
+    tmpl_value_bool(w->scanned, out);
+}
+
+static void wheel_scanned_at(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct record_wheel *w = &x->row->wheels[v->at];
+    utf8(w->scanned_at, out);
+}
+
+static void wheel_page(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    tmpl_value_str(x->pages[v->at], out);
+}
+
+/* Whether the wheel is yanked, and its reason (NULL when none). */
+static int yanked_of(const struct tmpl_value *v, const char **reason)
+{
+    const struct sitedata_release_row *x = v->p;
+    return sitedata_wheel_yanked(&x->row->wheels[v->at], reason);
+}
+
+static void wheel_yanked(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const char *reason;
+    tmpl_value_bool(yanked_of(v, &reason), out);
+}
+
+static void wheel_yanked_reason(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const char *reason;
+    int yanked = yanked_of(v, &reason);
+    utf8(yanked ? reason : NULL, out);
+}
+
+static const struct tmpl_field wheel_fields[] = {
+    TMPL_GET("filename", wheel_filename),     TMPL_GET("href", wheel_href),
+    TMPL_GET("sha256", wheel_sha256),         TMPL_GET("scanned", wheel_scanned),
+    TMPL_GET("scanned_at", wheel_scanned_at), TMPL_GET("page", wheel_page),
+    TMPL_GET("yanked", wheel_yanked),         TMPL_GET("yanked_reason", wheel_yanked_reason),
+};
+
+static const struct tmpl_type wheel_type = TMPL_FIELDS(wheel_fields);
 
 static size_t wheels_len(const struct tmpl_value *v)
 {
@@ -515,79 +693,232 @@ static void wheels_at(const struct tmpl_value *v, size_t i, struct tmpl_value *o
 static const struct tmpl_type wheels_type = {NULL, wheels_len, wheels_at, NULL, 0};
 
 /* One row of the page: p is the page row. */
-static void row_get(const struct tmpl_value *v, const char *name, size_t len,
-                    struct tmpl_value *out)
+static void row_project(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_release_row *x = v->p;
     const struct dbview_row *r = x->row;
-    out->kind = TMPL_MISSING;
-    if (IS("project"))
-        tmpl_value_str(r->project, out);
-    else if (IS("version"))
-        tmpl_value_str(r->version, out);
-    else if (IS("release"))
-        tmpl_value_str(r->release, out);
-    else if (IS("variant"))
-        tmpl_value_str(r->variant, out);
-    else if (IS("platform"))
-        tmpl_value_str(r->platform, out);
-    else if (IS("platform_name"))
-        tmpl_value_str(sitedata_platform_name(r->platform), out);
-    else if (IS("status"))
-        tmpl_value_str(dbview_status_name(r->status), out);
-    else if (IS("index_url"))
-        tmpl_value_str(r->index_url, out);
-    else if (IS("index_href") && x->index_href)
+    tmpl_value_str(r->project, out);
+}
+
+static void row_version(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tmpl_value_str(r->version, out);
+}
+
+static void row_release(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tmpl_value_str(r->release, out);
+}
+
+static void row_variant(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tmpl_value_str(r->variant, out);
+}
+
+static void row_platform(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tmpl_value_str(r->platform, out);
+}
+
+static void row_platform_name(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tmpl_value_str(sitedata_platform_name(r->platform), out);
+}
+
+static void row_status(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tmpl_value_str(dbview_status_name(r->status), out);
+}
+
+static void row_index_url(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tmpl_value_str(r->index_url, out);
+}
+
+static void row_index_href(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    if (x->index_href)
         tmpl_value_str(x->index_href, out);
-    else if (IS("cuda"))
-        tmpl_value_str(r->cuda.n ? x->cuda : NULL, out);
-    else if (IS("min_driver")) {
-        if (r->cuda.n)
-            tmpl_value_typed(TMPL_OBJECT, &min_driver_type, x, 0, out);
-        else
-            out->kind = TMPL_NULL;
-    } else if (IS("rocm"))
-        tmpl_value_str(tables_variant_rocm(r->variant, NULL) ? r->variant + 4 : NULL, out);
-    else if (IS("sass"))
-        tlist(r->sass, r->nsass, out);
-    else if (IS("ptx"))
-        tlist(r->ptx, r->nptx, out);
-    else if (IS("gfx"))
-        tlist(r->gfx, r->ngfx, out);
-    else if (IS("ptx_isa"))
-        tmpl_value_typed(TMPL_OBJECT, &isa_type, &r->code, 0, out);
-    else if (IS("modules"))
-        tmpl_value_int((long long)r->code.modules, out);
-    else if (IS("module_sets"))
-        tmpl_value_typed(TMPL_ARRAY, &sets_type, &r->code, 0, out);
-    else if (IS("declared")) {
-        if (r->declared)
-            tmpl_value_typed(TMPL_OBJECT, &declared_type, x, 0, out);
-        else
-            out->kind = TMPL_NULL;
-    } else if (IS("differences"))
-        tmpl_value_typed(TMPL_ARRAY, &diffs_type, r, 0, out);
-    else if (IS("has_differences"))
-        tmpl_value_bool(r->ndifferences > 0, out);
-    else if (IS("scanned_at"))
-        tmpl_value_str(r->scanned_at, out);
-    else if (IS("wheelarch_version"))
-        tmpl_value_str(r->wheelarch_version, out);
-    else if (IS("binaries"))
-        tmpl_value_typed(TMPL_ARRAY, &binaries_type, x, 0, out);
-    else if (IS("has_wheels"))
-        tmpl_value_bool(r->nwheels > 0, out);
-    else if (IS("section_id"))
-        tmpl_value_str(x->section_id, out);
-    else if (IS("wheels_id"))
-        tmpl_value_str(x->wheels_id, out);
-    else if (IS("wheels"))
-        tmpl_value_typed(TMPL_ARRAY, &wheels_type, x, 0, out);
-    else if (IS("inferred_page") && x->inferred_page)
+}
+
+static void row_cuda(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tmpl_value_str(r->cuda.n ? x->cuda : NULL, out);
+}
+
+static void row_min_driver(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    if (r->cuda.n)
+        tmpl_value_typed(TMPL_OBJECT, &min_driver_type, x, 0, out);
+    else
+        out->kind = TMPL_NULL;
+}
+
+static void row_rocm(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tmpl_value_str(tables_variant_rocm(r->variant, NULL) ? r->variant + 4 : NULL, out);
+}
+
+static void row_sass(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tlist(r->sass, r->nsass, out);
+}
+
+static void row_ptx(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tlist(r->ptx, r->nptx, out);
+}
+
+static void row_gfx(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tlist(r->gfx, r->ngfx, out);
+}
+
+static void row_ptx_isa(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tmpl_value_typed(TMPL_OBJECT, &isa_type, &r->code, 0, out);
+}
+
+static void row_modules(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tmpl_value_int((long long)r->code.modules, out);
+}
+
+static void row_module_sets(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tmpl_value_typed(TMPL_ARRAY, &sets_type, &r->code, 0, out);
+}
+
+static void row_declared(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    if (r->declared)
+        tmpl_value_typed(TMPL_OBJECT, &declared_type, x, 0, out);
+    else
+        out->kind = TMPL_NULL;
+}
+
+static void row_differences(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tmpl_value_typed(TMPL_ARRAY, &diffs_type, r, 0, out);
+}
+
+static void row_has_differences(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tmpl_value_bool(r->ndifferences > 0, out);
+}
+
+static void row_scanned_at(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tmpl_value_str(r->scanned_at, out);
+}
+
+static void row_wheelarch_version(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tmpl_value_str(r->wheelarch_version, out);
+}
+
+static void row_binaries(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    tmpl_value_typed(TMPL_ARRAY, &binaries_type, x, 0, out);
+}
+
+static void row_has_wheels(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    const struct dbview_row *r = x->row;
+    tmpl_value_bool(r->nwheels > 0, out);
+}
+
+static void row_wheels(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    tmpl_value_typed(TMPL_ARRAY, &wheels_type, x, 0, out);
+}
+
+static void row_inferred_page(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_release_row *x = v->p;
+    if (x->inferred_page)
         tmpl_value_str(x->inferred_page, out);
 }
 
-static const struct tmpl_type row_type = {row_get, NULL, NULL, NULL, 0};
+static const struct tmpl_field row_fields[] = {
+    TMPL_GET("project", row_project),
+    TMPL_GET("version", row_version),
+    TMPL_GET("release", row_release),
+    TMPL_GET("variant", row_variant),
+    TMPL_GET("platform", row_platform),
+    TMPL_GET("platform_name", row_platform_name),
+    TMPL_GET("status", row_status),
+    TMPL_GET("index_url", row_index_url),
+    TMPL_GET("index_href", row_index_href),
+    TMPL_GET("cuda", row_cuda),
+    TMPL_GET("min_driver", row_min_driver),
+    TMPL_GET("rocm", row_rocm),
+    TMPL_GET("sass", row_sass),
+    TMPL_GET("ptx", row_ptx),
+    TMPL_GET("gfx", row_gfx),
+    TMPL_GET("ptx_isa", row_ptx_isa),
+    TMPL_GET("modules", row_modules),
+    TMPL_GET("module_sets", row_module_sets),
+    TMPL_GET("declared", row_declared),
+    TMPL_GET("differences", row_differences),
+    TMPL_GET("has_differences", row_has_differences),
+    TMPL_GET("scanned_at", row_scanned_at),
+    TMPL_GET("wheelarch_version", row_wheelarch_version),
+    TMPL_GET("binaries", row_binaries),
+    TMPL_GET("has_wheels", row_has_wheels),
+    TMPL_STR("section_id", struct sitedata_release_row, section_id),
+    TMPL_STR("wheels_id", struct sitedata_release_row, wheels_id),
+    TMPL_GET("wheels", row_wheels),
+    TMPL_GET("inferred_page", row_inferred_page),
+};
+
+static const struct tmpl_type row_type = TMPL_FIELDS(row_fields);
 
 static size_t rows_len(const struct tmpl_value *v)
 {
@@ -603,24 +934,21 @@ static void rows_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out
 static const struct tmpl_type rows_type = {NULL, rows_len, rows_at, NULL, 0};
 
 /* The page: p is the sitedata_release. */
-static void page_get(const struct tmpl_value *v, const char *name, size_t len,
-                     struct tmpl_value *out)
+static void page_rows(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_release *p = v->p;
-    out->kind = TMPL_MISSING;
-    if (IS("project"))
-        tmpl_value_str(p->project, out);
-    else if (IS("version"))
-        tmpl_value_str(p->version, out);
-    else if (IS("release"))
-        tmpl_value_str(p->release, out);
-    else if (IS("path"))
-        tmpl_value_str(p->path, out);
-    else if (IS("rows"))
-        tmpl_value_typed(TMPL_ARRAY, &rows_type, p, 0, out);
+    tmpl_value_typed(TMPL_ARRAY, &rows_type, p, 0, out);
 }
 
-static const struct tmpl_type page_type = {page_get, NULL, NULL, NULL, 0};
+static const struct tmpl_field page_fields[] = {
+    TMPL_STR("project", struct sitedata_release, project),
+    TMPL_STR("version", struct sitedata_release, version),
+    TMPL_STR("release", struct sitedata_release, release),
+    TMPL_STR("path", struct sitedata_release, path),
+    TMPL_GET("rows", page_rows),
+};
+
+static const struct tmpl_type page_type = TMPL_FIELDS(page_fields);
 
 void sitedata_release_value(const struct sitedata_release *p, struct tmpl_value *out)
 {

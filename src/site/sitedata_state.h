@@ -144,15 +144,25 @@ struct stack_result *sitedata_stack_of(struct sitedata *d, const char *const *na
 /* The builders of each kind of page or document (sitedata_<kind>.c). */
 void sitedata_build_gpus(struct sitedata *d);
 void sitedata_gpus_free(struct sitedata *d);
-/* sitedata_answer.c: the parts of a platform's answer a template reads
- * by name (recommendation, fallback, newest_with_code, by_driver, pypi,
- * last_native, way_forward, guidance, stack) into *out; returns 0 for any
- * other name.  And guidance alone, as a value. */
+/* sitedata_answer.c: the parts of a platform's answer a template reads,
+ * as field getters of a platform's value (p is its struct
+ * sitedata_gpu_platform), for the GPU page's platform table: its installs
+ * (null where it has none), the driver table, plain pip, the newest
+ * release with native code per variant, the ways forward, the guidance
+ * and the stack.  And guidance alone, as a value. */
 struct sitedata_gpu_platform;
 struct answer_guidance;
 struct tmpl_value;
-int sitedata_answer_part(const struct sitedata_gpu_platform *x, const char *name, size_t len,
-                         struct tmpl_value *out);
+void sitedata_answer_recommendation(const struct tmpl_value *v, struct tmpl_value *out);
+void sitedata_answer_fallback(const struct tmpl_value *v, struct tmpl_value *out);
+void sitedata_answer_newest_with_code(const struct tmpl_value *v, struct tmpl_value *out);
+void sitedata_answer_by_driver(const struct tmpl_value *v, struct tmpl_value *out);
+void sitedata_answer_pypi(const struct tmpl_value *v, struct tmpl_value *out);
+void sitedata_answer_last_native(const struct tmpl_value *v, struct tmpl_value *out);
+void sitedata_answer_way_forward(const struct tmpl_value *v, struct tmpl_value *out);
+void sitedata_answer_self_build(const struct tmpl_value *v, struct tmpl_value *out);
+void sitedata_answer_guidance(const struct tmpl_value *v, struct tmpl_value *out);
+void sitedata_answer_stack(const struct tmpl_value *v, struct tmpl_value *out);
 void sitedata_guidance_value(const struct answer_guidance *g, struct tmpl_value *out);
 /* The device of GPU page i (sitedata_gpus.c). */
 const struct sitedata_device *sitedata_gpu_device(const struct sitedata *d, size_t i);
