@@ -18,6 +18,13 @@ the boundaries issue 47 drew, held so that they stay drawn.
   (sitedata_gpu_path, sitedata_wheel_path in src/site/sitedata_text.c);
   every link, feed and page takes it from there.
 
+- Page data is declared as field tables (TMPL_FIELDS): every {{name}} a
+  template in templates/ names is a row of a table in src/site/, and the
+  only types that still answer names by code are the maps keyed by data
+  (ptx_isa, a binary's targets and compression, a stack's versions) and
+  the binary's target entry that adds two names to a target's.  (Which
+  data answers each name at render time is site.e2e's name trace.)
+
 Comments and strings in comments do not count: a line is looked at after
 its comments are removed."""
 import os
@@ -90,6 +97,36 @@ for name, pattern, paths, allowed in rules:
     c.eq(sorted(set(found) - allowed), [], "%s only in %s (found: %s)" % (name, sorted(allowed) or "no file", found))
     for a in allowed:
         c.ok(a in found, "%s: %s still does it (else the rule is stale: tighten it)" % (name, a))
+
+# Templates' names against the field tables.
+site_code = {p: code_of(p) for p in files("src/site")}
+rows = set()
+for text in site_code.values():
+    rows.update(re.findall(r'\bTMPL_[A-Z]+\(\s*"([a-z0-9_]+)"', text))
+by_code = set()
+for text in site_code.values():
+    by_code.update(re.findall(r'\bIS\(\s*"([a-z0-9_]+)"\s*\)', text))
+tdir = os.path.join(ROOT, "templates")
+used = {}
+for f in sorted(os.listdir(tdir)):
+    if not f.endswith(".mustache"):
+        continue
+    text = re.sub(r"{{!.*?}}", "", open(os.path.join(tdir, f)).read(), flags=re.S)
+    for tag in re.findall(r"{{\s*[#^/&{]?\s*([A-Za-z0-9_.]+)\s*}?}}", text):
+        for part in tag.split("."):
+            if part:
+                used.setdefault(part, f)
+missing = sorted("%s (%s)" % (n, f) for n, f in used.items() if n not in rows and n not in by_code)
+c.eq(missing, [], "every template name is a field table's row, or a name one of the typed maps answers")
+c.ok(len(rows) > 200, "the field tables were read (%d rows)" % len(rows))
+getters = sorted("%s: %s" % (p, m) for p, text in site_code.items()
+                 for m in re.findall(r"static void (\w+)\(const struct tmpl_value \*v, const char \*name, size_t len,", text))
+c.eq(getters, ["src/site/sitedata_answer.c: versions_get", "src/site/sitedata_release.c: compression_get",
+               "src/site/sitedata_release.c: entry_get", "src/site/sitedata_release.c: isa_get",
+               "src/site/sitedata_release.c: targets_get", "src/site/tmpl.c: field",
+               "src/site/tmpl_json.c: json_get"],
+     "types that answer names by code: only the maps keyed by data and the target entry "
+     "(and the engine's own lookup and its JSON adapter)")
 
 # The checker itself: it sees a call in code, not one in a comment.
 probe = os.path.join(args.work, "probe.c")
