@@ -170,7 +170,10 @@ const char *sitedata_table_driver(const struct answer_result *r, const struct an
  *   answer_type        p is the page's platform, at 0 (recommendation), 1
  *                      (fallback) or 2 (newest release with code)
  *   line_type          p is the answer, at the driver table's line
- *   stack_answer_type  p is the stack entry */
+ *   stack_answer_type  p is the stack entry
+ * (C gives the three objects distinct addresses; a build that folds equal
+ * constants, -fmerge-all-constants or a linker's --icf=all, would break
+ * this, and the site's tests would show it.) */
 enum install_kind { INSTALL_ANSWER, INSTALL_DRIVER_LINE, INSTALL_STACK };
 
 static const struct tmpl_type answer_type, line_type, stack_answer_type;
