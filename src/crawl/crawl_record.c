@@ -59,13 +59,29 @@ int crawli_store_record(struct crawl *c, const char *key, json_t *rec, struct wa
     return rc;
 }
 
-json_t *crawli_scanned_record(struct crawl *c, const struct cwheel *w, const struct scan_result *r,
-                              const struct wheelfetch_stats *st)
+int crawli_store_scanned(struct crawl *c, const struct cwheel *w, const struct scan_result *r,
+                         const struct wheelfetch_stats *st, json_t **rec, struct wa_error *e)
 {
+    *rec = NULL;
     struct record_identity id = identity_of(w);
     struct record_fetch f = {st->range_mode, st->bytes, st->size, (unsigned)st->requests,
                              st->sha256_checked};
-    return record_scanned(scanreport_json(r), r->sha256, &id, &f, c->o->today);
+    struct record rr;
+    int rc = record_of_scan(r, &id, &f, c->o->today, &rr, e);
+    if (rc < 0)
+        return rc;
+    /* the JSON only for its text (records.record, `db export`) and the
+     * crawl's lines: nothing is read back from it */
+    json_t *o = record_scanned(scanreport_json(r), r->sha256, &id, &f, c->o->today);
+    char *text = record_text(o);
+    rc = db_write_record(c->db, &rr, text, e);
+    free(text);
+    record_free(&rr);
+    if (rc < 0)
+        json_decref(o);
+    else
+        *rec = o;
+    return rc;
 }
 
 static json_t *inferred_record(struct crawl *c, const struct cwheel *w, json_t *from)

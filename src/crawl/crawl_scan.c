@@ -101,16 +101,10 @@ int crawli_scan_and_store(struct crawl *c, struct http_client *hc, struct cwheel
     int rc = wheelfetch_scan_from(hc, &rq, r, st, prog, ud, e);
     if (rc == 0 && w->must_verify && !st->sha256_checked)
         rc = wa_error_set(e, WA_ERR_CHECKSUM, "the file could not be checked against its sha256");
-    if (rc == 0) {
-        *rec = crawli_scanned_record(c, w, r, st);
-        /* What build would refuse is this wheel's error, never a record:
-         * crawli_store_record checks the record first. */
-        if (crawli_store_record(c, w->key, *rec, e) < 0) {
-            rc = e->code;
-            json_decref(*rec);
-            *rec = NULL;
-        }
-    }
+    /* What build would refuse is this wheel's error, never a record:
+     * record_of_scan holds the record to the rules as it makes it. */
+    if (rc == 0 && crawli_store_scanned(c, w, r, st, rec, e) < 0)
+        rc = e->code;
     scan_result_free(r);
     return rc;
 }

@@ -29,7 +29,8 @@
  * A struct db is used by one thread at a time or guarded by the caller;
  * crawl guards it with its own lock.  Records are written as a struct
  * record, which only record_of_json makes, checking the JSON it comes
- * from: nothing invalid enters the database.
+ * from, and record_of_scan, holding a scan's values to the same rules as
+ * it makes a scanned wheel's: nothing invalid enters the database.
  *
  * db.h is the whole of it: opening, closing and transactions here, and
  * the parts each in its own header: the schema's version (db_schema.h),

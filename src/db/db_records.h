@@ -53,7 +53,7 @@ int db_read_binaries(struct db *db, const char *key, struct recbinaries *out, co
 
 /* Stores r as the record of r->key, replacing any, and removes the
  * wheel's failure and journal rows, in one transaction.  r is made by
- * record_of_json, which checked it: the columns and rows written from r
+ * record_of_json or record_of_scan, which checked it: the columns and rows written from r
  * are what every reader reads.  text is the record as it came
  * (record_text), kept beside them for `db export` and the schema's
  * backfills.  A record of an index the database does not trust

@@ -10,9 +10,14 @@
 #include <strings.h>
 
 #include "dotver.h"
+#include "fatbin.h"
 #include "recordcheck.h"
+#include "scanreport.h"
 #include "strbuf.h"
 #include "xalloc.h"
+
+#define COUNT_MAX RECORDCHECK_COUNT_MAX /* modules, entries */
+#define BYTES_MAX RECORDCHECK_BYTES_MAX /* sizes in bytes */
 
 static void add_targets(struct strbuf *sb, const struct recbinary_targets *l);
 
@@ -201,6 +206,298 @@ void recbinaries_of(json_t *rec, struct recbinaries *out)
     }
 }
 
+/* ---- from a scan -------------------------------------------------------- */
+
+/* A record's binaries made from the scan, as binary_of reads them from
+ * scanreport_binary_json's objects: the same numbers (scanreport_summarize),
+ * the same cleaned text (scanreport_clean_text), targets named as the JSON
+ * names them and read back from those names.  On the way each value is
+ * held to the rule recordcheck_validate holds it to in the JSON, with its
+ * message: a scan is of a file from elsewhere, and may hold what no record
+ * may (a path of 60,000 bytes, a PTX ISA 4000.0, 65,000 targets). */
+
+#define FIELD_MAX 160 /* a field path in a message */
+
+struct targetbuf {
+    struct recbinary_targets l;
+    size_t cap;
+};
+
+static void push_target(struct targetbuf *b, const struct target *t)
+{
+    b->l.v = xgrow(b->l.v, &b->cap, b->l.n + 1, sizeof *b->l.v);
+    b->l.v[b->l.n++] = *t;
+}
+
+/* How many distinct targets l holds. */
+static size_t distinct(const struct recbinary_targets *l)
+{
+    struct target *v = xmalloc((l->n ? l->n : 1) * sizeof *v);
+    if (l->n)
+        memcpy(v, l->v, l->n * sizeof *v);
+    size_t n = target_sort_unique(v, l->n);
+    free(v);
+    return n;
+}
+
+/* Appends t as the record names it (the target its name reads as) to b,
+ * and to all, the targets of the whole record. */
+static int add_target(struct targetbuf *b, struct targetbuf *all, const struct target *t,
+                      const char *field, int kind, struct wa_error *err)
+{
+    struct target n;
+    int rc = recordcheck_check_target(t, field, kind, &n, err);
+    if (rc < 0)
+        return rc;
+    push_target(b, &n);
+    push_target(all, &n);
+    return 0;
+}
+
+/* The targets of kind of a binary's summary: its "sass", "ptx", "lto" or
+ * "gfx" list. */
+static int list_of_scan(const struct scanreport_summary *s, int kind, const char *field,
+                        struct recbinary_targets *out, struct targetbuf *all, struct wa_error *err)
+{
+    struct targetbuf b = {{NULL, 0}, 0};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < s->nt; i++)
+        if (s->t[i].t.kind == kind)
+            rc = add_target(&b, all, &s->t[i].t, field, kind, err);
+    *out = b.l;
+    if (rc == 0 && distinct(out) > RECORDCHECK_TARGETS_MAX)
+        rc = recordcheck_too_many(field, 0, err);
+    return rc;
+}
+
+/* A set's targets from its key (names joined by spaces). */
+static int set_of_scan(const struct scanreport_set *x, const char *field, struct recbinary_set *set,
+                       struct targetbuf *all, struct wa_error *err)
+{
+    struct targetbuf b = {{NULL, 0}, 0};
+    set->modules = (long long)x->count;
+    int rc = recordcheck_check_int(set->modules, field, COUNT_MAX, err);
+    char f[FIELD_MAX];
+    snprintf(f, sizeof f, "%.140s.targets", field);
+    for (const char *k = x->key; rc == 0 && *k;) {
+        size_t len = strcspn(k, " ");
+        char name[TARGET_NAME_MAX];
+        struct target t;
+        snprintf(name, sizeof name, "%.*s", (int)len, k);
+        rc = len < sizeof name ? recordcheck_check_target_name(name, f, -1, &t, err)
+                               : recordcheck_check_target_name(k, f, -1, &t, err);
+        if (rc == 0) {
+            push_target(&b, &t);
+            push_target(all, &t);
+        }
+        k += len + (k[len] == ' ');
+    }
+    set->targets = b.l;
+    if (rc == 0 && distinct(&set->targets) > RECORDCHECK_TARGETS_MAX)
+        rc = recordcheck_too_many(f, 0, err);
+    return rc;
+}
+
+/* One target's counts, codecs and ISA, held to the rules of its fields. */
+static int target_of_scan(const struct scanreport_target *x, const char *field,
+                          struct recbinary_target *t, struct wa_error *err)
+{
+    t->modules = (long long)x->modules;
+    t->library_modules = x->library_modules ? (long long)x->library_modules : -1;
+    t->entries = (long long)x->entries;
+    t->bytes = (long long)x->bytes;
+    t->uncompressed_bytes = (long long)x->ubytes;
+    t->codecs_said = 1;
+    t->codecs = xmalloc(FATBIN_CODEC_COUNT * sizeof *t->codecs);
+    t->ncodecs = 0;
+    for (int c = 0; c < FATBIN_CODEC_COUNT; c++)
+        if (x->codecs & (1u << c))
+            t->codecs[t->ncodecs++] = xstrdup(fatbin_codec_name(c));
+    t->isa[0] = '\0';
+    if (x->t.kind == TARGET_PTX)
+        scanreport_isa_text(x, t->isa);
+    static const char *const names[] = {"modules", "library_modules", "entries", "bytes",
+                                        "uncompressed_bytes"};
+    const long long v[] = {t->modules, t->library_modules, t->entries, t->bytes,
+                           t->uncompressed_bytes};
+    char f[FIELD_MAX];
+    int rc = 0;
+    for (int k = 0; rc == 0 && k < 5; k++) {
+        snprintf(f, sizeof f, "%.120s.%s", field, names[k]);
+        if (v[k] >= 0) /* library_modules: not said when none */
+            rc = recordcheck_check_int(v[k], f, k < 3 ? COUNT_MAX : BYTES_MAX, err);
+    }
+    snprintf(f, sizeof f, "%.120s.isa", field);
+    if (rc == 0 && t->isa[0])
+        rc = recordcheck_check_text(t->isa, f, 16, recordcheck_isa_valid, "a PTX ISA version", err);
+    return rc;
+}
+
+static void target_free(struct recbinary_target *t)
+{
+    for (size_t k = 0; k < t->ncodecs; k++)
+        free(t->codecs[k]);
+    free(t->codecs);
+}
+
+/* The "targets" object: by name, a name given twice the last one's (as a
+ * JSON object's key set again). */
+static int targets_of_scan(const struct scanreport_summary *s, const char *field,
+                           struct recbinary *b, struct targetbuf *all, struct wa_error *err)
+{
+    b->targets = xcalloc(s->nt ? s->nt : 1, sizeof *b->targets);
+    for (size_t i = 0; i < s->nt; i++) {
+        struct target n;
+        int rc = recordcheck_check_target(&s->t[i].t, field, -1, &n, err);
+        if (rc < 0)
+            return rc;
+        push_target(all, &n);
+        size_t k = 0;
+        while (k < b->ntargets && target_cmp(&b->targets[k].t, &n) != 0)
+            k++;
+        if (k == b->ntargets)
+            b->ntargets++;
+        else
+            target_free(&b->targets[k]);
+        b->targets[k].t = n;
+        char name[TARGET_NAME_MAX], f[FIELD_MAX];
+        target_format(&n, name, sizeof name);
+        snprintf(f, sizeof f, "%.100s.%s", field, name);
+        if ((rc = target_of_scan(&s->t[i], f, &b->targets[k], err)) < 0)
+            return rc;
+    }
+    if (b->ntargets > RECORDCHECK_TARGETS_MAX)
+        return recordcheck_too_many(field, 0, err);
+    if (b->ntargets > 1)
+        qsort(b->targets, b->ntargets, sizeof *b->targets, target_by_name);
+    return 0;
+}
+
+/* Lines of text from the binary, cleaned, each held to the rule of free
+ * text. */
+static int lines_of_scan(char *const *v, size_t n, const char *extra, const char *field,
+                         struct recbinary_lines *l, struct wa_error *err)
+{
+    l->v = xmalloc((n + 1) * sizeof *l->v);
+    l->n = 0;
+    for (size_t i = 0; i < n; i++)
+        l->v[l->n++] = scanreport_clean_text(v[i]);
+    if (extra)
+        l->v[l->n++] = xstrdup(extra);
+    for (size_t i = 0; i < l->n; i++) {
+        char f[FIELD_MAX];
+        snprintf(f, sizeof f, "%.130s[%zu]", field, i);
+        int rc =
+            recordcheck_check_text(l->v[i], f, RECORDCHECK_TEXT_MAX, NULL, "one line of text", err);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Binary i of a scan, in the order recordcheck checks its fields. */
+static int binary_of_scan(const struct scan_binary *sb, size_t i, int bundles, struct recbinary *b,
+                          struct targetbuf *all, struct wa_error *err)
+{
+    const struct binscan_result *br = binscan_result(sb->bs);
+    struct scanreport_summary s;
+    scanreport_summarize(br, &s);
+    memset(b, 0, sizeof *b);
+    char f[32], g[FIELD_MAX];
+    snprintf(f, sizeof f, "binaries[%zu]", i);
+    b->path = scanreport_clean_text(sb->path);
+    b->format = xstrdup(binscan_format_name(br->format));
+    b->size = (long long)(json_int_t)br->size; /* unknown (UINT64_MAX): -1, refused */
+    b->modules = (long long)s.exec;
+    b->dlink_modules = (long long)s.dlink;
+    b->library_modules = (long long)s.library;
+    b->bundled = bundles && recbinary_is_bundled(b->path);
+    snprintf(g, sizeof g, "%s.path", f);
+    int rc = recordcheck_check_text(b->path, g, RECORDCHECK_PATH_MAX, NULL, "a member path", err);
+    if (rc == 0 && !b->path[0])
+        rc = wa_error_set(err, WA_ERR_FORMAT, "%s is empty", g);
+    snprintf(g, sizeof g, "%s.format", f);
+    if (rc == 0)
+        rc = recordcheck_check_text(b->format, g, 16, recordcheck_codec_valid, "a binary format",
+                                    err);
+    static const char *const counts[] = {"modules", "dlink_modules", "library_modules"};
+    const long long cv[] = {b->modules, b->dlink_modules, b->library_modules};
+    for (int k = 0; rc == 0 && k < 3; k++) {
+        snprintf(g, sizeof g, "%s.%s", f, counts[k]);
+        rc = recordcheck_check_int(cv[k], g, COUNT_MAX, err);
+    }
+    snprintf(g, sizeof g, "%s.size", f);
+    if (rc == 0)
+        rc = recordcheck_check_int(b->size, g, BYTES_MAX, err);
+    static const char *const lists[] = {"sass", "ptx", "lto", "gfx"};
+    struct recbinary_targets *lv[] = {&b->sass, &b->ptx, &b->lto, &b->gfx};
+    for (int k = 0; k < 4; k++) {
+        snprintf(g, sizeof g, "%s.%s", f, lists[k]);
+        if (rc == 0)
+            rc = list_of_scan(&s, k, g, lv[k], all, err);
+    }
+    b->sets = xcalloc(s.nsets ? s.nsets : 1, sizeof *b->sets);
+    for (size_t k = 0; rc == 0 && k < s.nsets; k++) {
+        snprintf(g, sizeof g, "%s.module_sets[%zu]", f, k);
+        rc = set_of_scan(&s.sets[k], g, &b->sets[b->nsets++], all, err);
+    }
+    snprintf(g, sizeof g, "%s.targets", f);
+    if (rc == 0)
+        rc = targets_of_scan(&s, g, b, all, err);
+    b->compression = xcalloc(FATBIN_CODEC_COUNT, sizeof *b->compression);
+    for (int c = 0; rc == 0 && c < FATBIN_CODEC_COUNT; c++) {
+        if (!s.codec_entries[c])
+            continue;
+        struct recbinary_codec *x = &b->compression[b->ncompression++];
+        snprintf(x->codec, sizeof x->codec, "%s", fatbin_codec_name(c));
+        x->entries = (long long)s.codec_entries[c];
+        snprintf(g, sizeof g, "%s.compression.%s", f, x->codec);
+        rc = recordcheck_check_int(x->entries, g, COUNT_MAX, err);
+    }
+    if (b->ncompression > 1)
+        qsort(b->compression, b->ncompression, sizeof *b->compression, codec_by_name);
+    b->declared = br->narch_flags > 0;
+    struct target d[SCANREPORT_DECLARED_MAX];
+    size_t nd = scanreport_declared(br, d);
+    struct targetbuf ds = {{NULL, 0}, 0}, dp = {{NULL, 0}, 0};
+    for (size_t k = 0; rc == 0 && k < nd; k++) {
+        snprintf(g, sizeof g, "%s.declared.%s", f, d[k].kind == TARGET_PTX ? "ptx" : "sass");
+        if (d[k].kind == TARGET_SASS || d[k].kind == TARGET_PTX)
+            rc = add_target(d[k].kind == TARGET_SASS ? &ds : &dp, all, &d[k], g, d[k].kind, err);
+    }
+    b->declared_sass = ds.l;
+    b->declared_ptx = dp.l;
+    char dropped[SCANREPORT_DROPPED_MAX];
+    int more = scanreport_dropped_text(br, dropped);
+    snprintf(g, sizeof g, "%s.arch_flags", f);
+    if (rc == 0)
+        rc = lines_of_scan(br->arch_flags, br->narch_flags, NULL, g, &b->arch_flags, err);
+    snprintf(g, sizeof g, "%s.warnings", f);
+    if (rc == 0)
+        rc =
+            lines_of_scan(br->warnings, br->nwarnings, more ? dropped : NULL, g, &b->warnings, err);
+    scanreport_summary_free(&s);
+    return rc;
+}
+
+int recbinaries_of_scan(const struct scan_result *scan, int bundles, struct recbinaries *out,
+                        struct wa_error *err)
+{
+    out->v = xcalloc(scan->nbins ? scan->nbins : 1, sizeof *out->v);
+    out->n = 0;
+    out->listed = 1;
+    struct targetbuf all = {{NULL, 0}, 0};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < scan->nbins; i++)
+        rc = binary_of_scan(&scan->bins[i], i, bundles, &out->v[out->n++], &all, err);
+    if (rc == 0 && distinct(&all.l) > RECORDCHECK_TARGETS_MAX)
+        rc = recordcheck_too_many(NULL, 1, err);
+    free(all.l.v);
+    if (rc < 0)
+        recbinaries_free(out);
+    return rc;
+}
+
 static void lines_free(struct recbinary_lines *l)
 {
     for (size_t i = 0; i < l->n; i++)
@@ -216,11 +513,8 @@ static void binary_free(struct recbinary *b)
     free(b->ptx.v);
     free(b->lto.v);
     free(b->gfx.v);
-    for (size_t i = 0; i < b->ntargets; i++) {
-        for (size_t k = 0; k < b->targets[i].ncodecs; k++)
-            free(b->targets[i].codecs[k]);
-        free(b->targets[i].codecs);
-    }
+    for (size_t i = 0; i < b->ntargets; i++)
+        target_free(&b->targets[i]);
     free(b->targets);
     for (size_t i = 0; i < b->nsets; i++)
         free(b->sets[i].targets.v);
@@ -330,8 +624,6 @@ char *recbinaries_code(const struct recbinaries *b)
 
 /* ---- checks on reading ---------------------------------------------------- */
 
-#define COUNT_MAX 2147483647LL /* modules, entries */
-#define BYTES_MAX (1LL << 53)  /* sizes in bytes */
 #define SAID(v, max) ((v) >= -1 && (v) <= (max))
 
 static int lists_ok(const struct recbinary_lines *l)

@@ -22,6 +22,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "error.h"
+#include "scan.h"
 #include "target.h"
 
 /* A list of targets. */
@@ -102,6 +104,17 @@ int recbinary_bundles_libraries(json_t *rec);
 /* The binaries of a record that passed recordcheck_validate (borrowed),
  * in the record's order; fields of the wrong type are taken as not said. */
 void recbinaries_of(json_t *rec, struct recbinaries *out);
+/* The binaries of a scanned wheel's record made from its scan (borrowed),
+ * with no JSON: what recbinaries_of reads from the "binaries" of
+ * scanreport_json(scan), field for field; bundles as
+ * recbinary_bundles_libraries says of the wheel.  Each value is held to
+ * the rule recordcheck_validate holds it to there (a scan reads a file
+ * from elsewhere: a path too long, a count or ISA out of range, more than
+ * RECORDCHECK_TARGETS_MAX targets).  Returns 0, or WA_ERR_FORMAT with the
+ * message recordcheck_validate gives (out is then empty).  Free out with
+ * recbinaries_free. */
+int recbinaries_of_scan(const struct scan_result *scan, int bundles, struct recbinaries *out,
+                        struct wa_error *err);
 void recbinaries_free(struct recbinaries *b);
 /* A deep copy of a into b. */
 void recbinary_copy(const struct recbinary *a, struct recbinary *b);

@@ -6,11 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stddef.h>
+
+#include "indexurl.h"
 #include "jsontext.h"
 #include "recordcheck.h"
 #include "scanreport.h"
 #include "strbuf.h"
+#include "variant.h"
 #include "version.h"
+#include "wheelkey.h"
+#include "wheelmeta.h"
 #include "xalloc.h"
 
 static const char *jstr(json_t *o, const char *k)
@@ -261,6 +267,269 @@ int record_of_json(const char *key, json_t *rec, struct record *r, struct wa_err
     r->code = recbinaries_code(&r->binaries);
     json_t *req = json_object_get(rec, "requires_dist");
     r->requires = json_is_array(req) ? joined(req, '\n') : NULL;
+    return 0;
+}
+
+/* ---- a scanned wheel's record, from its scan ------------------------------ */
+
+/* The record of a scanned wheel as record_scanned writes it and
+ * record_of_json reads it, made from the values themselves.  What the
+ * JSON route does on the way, this does too: a string jansson refuses is
+ * no value there (json_string gives NULL, the key is left out), texts of
+ * the wheel are cleaned (scanreport_clean_text), targets go by their
+ * names.  And every value is held to the rule recordcheck_validate holds
+ * it to, in its order and with its message: the index and the wheel come
+ * from elsewhere, and a record is stored only if `db import` would take
+ * it back (unit.test_record_scan holds the two routes to that too). */
+
+/* An identity's text as the JSON holds it. */
+static const char *as_json(const char *s)
+{
+    return s && strbuf_utf8_valid(s) ? s : NULL;
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+/* A field recordcheck requires. */
+static int required(const char *s, const char *field, struct wa_error *err)
+{
+    return s ? 0 : wa_error_set(err, WA_ERR_FORMAT, "%s is missing", field);
+}
+
+static int public_version_ok(const char *s)
+{
+    return recordcheck_version_valid(s, 0);
+}
+
+static int full_version_ok(const char *s)
+{
+    return recordcheck_version_valid(s, 1);
+}
+
+/* The wheel line's checks (recordcheck's "wheel" object): the parsed
+ * name of the identity, as scanreport_wheel_json writes it. */
+static int check_wheel_name(const struct wheel_name *n, struct wa_error *err)
+{
+    const char *project = as_json(n->project), *norm = as_json(n->normalized);
+    int rc;
+    if ((rc = required(project, "wheel.project", err)) < 0 ||
+        (rc = recordcheck_check_text(project, "wheel.project", 200, recordcheck_tag_valid,
+                                     "a project name", err)) < 0 ||
+        (rc = required(norm, "wheel.normalized_name", err)) < 0 ||
+        (rc = recordcheck_check_text(norm, "wheel.normalized_name", 200, recordcheck_project_valid,
+                                     "a normalized project name", err)) < 0)
+        return rc;
+    char *want = wheelname_normalize(project);
+    int same = strcmp(want, norm) == 0;
+    free(want);
+    if (!same)
+        return recordcheck_refuse("wheel.normalized_name", norm,
+                                  "the normalized form of wheel.project", err);
+    const char *pub = as_json(n->public_version), *ver = as_json(n->version);
+    if ((rc = required(pub, "wheel.public_version", err)) < 0 ||
+        (rc = recordcheck_check_text(pub, "wheel.public_version", 128, public_version_ok,
+                                     "a version", err)) < 0 ||
+        (rc = recordcheck_check_text(ver, "wheel.version", 128, full_version_ok, "a version",
+                                     err)) < 0)
+        return rc;
+    size_t pl = strlen(pub);
+    if (ver && (strncmp(ver, pub, pl) != 0 || (ver[pl] != '\0' && ver[pl] != '+')))
+        return recordcheck_refuse("wheel.version", ver, "wheel.public_version with a local label",
+                                  err);
+    const char *pid = wheelname_platform_id(n->platform);
+    const char *fn = as_json(n->filename);
+    if ((rc = recordcheck_check_text(as_json(n->local), "wheel.local", 128, recordcheck_tag_valid,
+                                     "a local label", err)) < 0 ||
+        (rc = recordcheck_check_text(as_json(n->build), "wheel.build", 64, recordcheck_tag_valid,
+                                     "a build tag", err)) < 0 ||
+        (rc = recordcheck_check_text(as_json(n->python), "wheel.python", 200, recordcheck_tag_valid,
+                                     "a wheel tag", err)) < 0 ||
+        (rc = recordcheck_check_text(as_json(n->abi), "wheel.abi", 200, recordcheck_tag_valid,
+                                     "a wheel tag", err)) < 0 ||
+        (rc = recordcheck_check_text(as_json(n->platform), "wheel.platform", 200,
+                                     recordcheck_tag_valid, "a wheel tag", err)) < 0 ||
+        (rc = recordcheck_check_text(pid, "wheel.platform_id", 32, recordcheck_platform_id_valid,
+                                     "a platform id", err)) < 0)
+        return rc;
+    if (fn && !recordcheck_filename_valid(fn))
+        return recordcheck_refuse("wheel.filename", fn, "a wheel file name", err);
+    return 0;
+}
+
+/* The file name parses (into r->name), has no epoch, and says what the
+ * wheel line says. */
+static int check_filename(const struct record_identity *id, struct record *r, struct wa_error *err)
+{
+    const char *fn = as_json(id->filename);
+    int rc = required(fn, "filename", err);
+    if (rc < 0)
+        return rc;
+    if (!recordcheck_filename_valid(fn) || wheelname_parse(fn, &r->name, NULL) < 0)
+        return recordcheck_refuse("filename", fn, "a wheel file name", err);
+    if ((rc = recordcheck_check_epoch(fn, &r->name, err)) < 0)
+        return rc;
+    const struct wheel_name *w = id->name;
+    const char *field = NULL, *v = NULL;
+    if (strcmp(w->normalized, r->name.normalized) != 0)
+        field = "wheel.normalized_name", v = w->normalized;
+    else if (strcmp(w->public_version, r->name.public_version) != 0)
+        field = "wheel.public_version", v = w->public_version;
+    else if (strcmp(wheelname_platform_id(w->platform), wheelname_platform_id(r->name.platform)))
+        field = "wheel.platform_id", v = wheelname_platform_id(w->platform);
+    if (!field)
+        return 0;
+    return recordcheck_refuse(field, v, "what the file name says", err);
+}
+
+/* The record's fields past its name, as recordcheck_validate checks them.
+ * wheelarch_version is this build's (a constant the tests hold to its
+ * rule). */
+static int check_fields(const struct record_identity *id, const struct record *r,
+                        const struct scan_result *scan, struct wa_error *err)
+{
+    int rc;
+    if ((rc = recordcheck_check_url(as_json(id->url), "url", recordcheck_url_valid,
+                                    "an http(s) URL", err)) < 0 ||
+        (rc = recordcheck_check_url(r->index_url, "index_url", indexurl_valid,
+                                    RECORDCHECK_INDEX_URL_RULE, err)) < 0 ||
+        (rc = recordcheck_check_text(r->sha256, "sha256", 64, wheelkey_sha256_valid, "a sha256",
+                                     err)) < 0 ||
+        (rc = recordcheck_check_text(as_json(id->sha256), "index_sha256", 64, wheelkey_sha256_valid,
+                                     "a sha256", err)) < 0 ||
+        (rc = recordcheck_check_text(r->scanned_at, "scanned_at", 10, recordcheck_date_valid,
+                                     "a date (YYYY-MM-DD)", err)) < 0 ||
+        (rc = recordcheck_check_text(r->upload_time, "upload_time", 40, recordcheck_datetime_valid,
+                                     "an ISO 8601 time", err)) < 0 ||
+        (rc = recordcheck_check_text(r->variant_source, "variant_source", 16, variant_how_valid,
+                                     "name, label, url, index, release or rule", err)) < 0 ||
+        (rc = recordcheck_check_text(as_json(id->indexes[0]), "index", 128,
+                                     recordcheck_index_id_valid, "an index id", err)) < 0 ||
+        (rc = recordcheck_check_text(r->requires_python, "requires_python", RECORDCHECK_PATH_MAX,
+                                     NULL, "one line of text", err)) < 0 ||
+        (rc = recordcheck_check_int(r->size, "size", RECORDCHECK_BYTES_MAX, err)) < 0 ||
+        (rc = recordcheck_check_text(r->yanked_reason, "yanked", RECORDCHECK_PATH_MAX, NULL,
+                                     "one line of text", err)) < 0)
+        return rc;
+    for (size_t i = 0, k = 0; i < id->nindexes; i++) {
+        if (!as_json(id->indexes[i]))
+            continue; /* not in the JSON's list */
+        char f[40];
+        snprintf(f, sizeof f, "indexes[%zu]", k++);
+        if ((rc = recordcheck_check_text(id->indexes[i], f, 128, recordcheck_index_id_valid,
+                                         "an index id", err)) < 0)
+            return rc;
+    }
+    if (scan->kind == SCAN_KIND_ZIP && scan->has_metadata &&
+        scan->nrequires > WHEELMETA_MAX_REQUIRES)
+        return wa_error_set(err, WA_ERR_FORMAT, "requires_dist: more than %d entries",
+                            WHEELMETA_MAX_REQUIRES);
+    return 0;
+}
+
+/* The wheel's Requires-Dist, cleaned, one per line; NULL when no METADATA
+ * was read (the JSON's null).  Each line is held to the rule of free text. */
+static int requires_of_scan(const struct scan_result *scan, struct record *r, struct wa_error *err)
+{
+    if (scan->kind != SCAN_KIND_ZIP || !scan->has_metadata)
+        return 0;
+    struct strbuf b = STRBUF_INIT;
+    strbuf_adds(&b, "");
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < scan->nrequires; i++) {
+        char *line = scanreport_clean_text(scan->requires[i]);
+        char f[40];
+        snprintf(f, sizeof f, "requires_dist[%zu]", i);
+        rc = recordcheck_check_text(line, f, WHEELMETA_MAX_FIELD, NULL, "one line of text", err);
+        if (i)
+            strbuf_addc(&b, '\n');
+        strbuf_adds(&b, line);
+        free(line);
+    }
+    r->requires = strbuf_detach(&b, NULL);
+    return rc;
+}
+
+/* The sorted union of one list of every binary (the JSON's union_list). */
+static void union_of(const struct recbinaries *b, size_t list, struct recbinary_targets *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < b->n; i++)
+        n += ((const struct recbinary_targets *)((const char *)&b->v[i] + list))->n;
+    out->v = xmalloc((n ? n : 1) * sizeof *out->v);
+    out->n = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        const struct recbinary_targets *l =
+            (const struct recbinary_targets *)((const char *)&b->v[i] + list);
+        if (l->n)
+            memcpy(out->v + out->n, l->v, l->n * sizeof *l->v);
+        out->n += l->n;
+    }
+    out->n = target_sort_unique(out->v, out->n);
+}
+
+int record_of_scan(const struct scan_result *scan, const struct record_identity *id,
+                   const struct record_fetch *f, const char *today, struct record *out,
+                   struct wa_error *err)
+{
+    struct record *r = out;
+    memset(r, 0, sizeof *r);
+    const char *key = as_json(id->key), *variant = as_json(id->variant);
+    char q[400];
+    int rc = 0;
+    if (!key || !wheelkey_valid(key))
+        return wa_error_set(err, WA_ERR_FORMAT, "\"%s\" is not a record key",
+                            recordcheck_quote(q, sizeof q, id->key ? id->key : "", 80));
+    if ((rc = required(variant, "variant", err)) < 0 ||
+        (rc = recordcheck_check_text(variant, "variant", 64, recordcheck_variant_valid,
+                                     "a variant id", err)) < 0 ||
+        (rc = check_wheel_name(id->name, err)) < 0 || (rc = check_filename(id, r, err)) < 0) {
+        record_free(r);
+        return rc;
+    }
+    r->key = xstrdup(key);
+    r->scanned = 1;
+    r->url = xstrdup(as_json(id->url) ? id->url : "");
+    r->filename = xstrdup(id->filename);
+    r->index_url = dup_or_null(as_json(id->index_url));
+    r->variant = xstrdup(variant);
+    r->variant_source = dup_or_null(as_json(id->variant_source));
+    struct strbuf ix = STRBUF_INIT;
+    strbuf_adds(&ix, "");
+    for (size_t i = 0; i < id->nindexes; i++) {
+        if (!as_json(id->indexes[i]))
+            continue; /* json_array_append_new took no value */
+        if (ix.len)
+            strbuf_addc(&ix, ' ');
+        else
+            r->index = xstrdup(id->indexes[i]);
+        strbuf_adds(&ix, id->indexes[i]);
+    }
+    r->indexes = strbuf_detach(&ix, NULL);
+    r->platform = xstrdup(wheelname_platform_id(id->name->platform));
+    /* the scan's hash when it read the whole wheel, else the index's */
+    r->sha256 = dup_or_null(scan->sha256[0] ? scan->sha256 : as_json(id->sha256));
+    r->sha256_verified = f->sha256_checked != 0;
+    r->size = (long long)(json_int_t)f->size;
+    r->upload_time = dup_or_null(as_json(id->upload_time));
+    r->requires_python = dup_or_null(as_json(id->requires_python));
+    r->scanned_at = dup_or_null(as_json(today));
+    r->wheelarch_version = xstrdup(WHEELARCH_VERSION);
+    const char *y = as_json(id->yanked); /* a string (the reason, maybe "") or null */
+    r->yanked = y != NULL;
+    r->yanked_reason = dup_or_null(y);
+    if ((rc = check_fields(id, r, scan, err)) < 0 || (rc = requires_of_scan(scan, r, err)) < 0 ||
+        (rc = recbinaries_of_scan(scan, !recbinary_is_library_project(id->name->normalized),
+                                  &r->binaries, err)) < 0) {
+        record_free(r);
+        return rc;
+    }
+    union_of(&r->binaries, offsetof(struct recbinary, sass), &r->sass);
+    union_of(&r->binaries, offsetof(struct recbinary, ptx), &r->ptx);
+    union_of(&r->binaries, offsetof(struct recbinary, gfx), &r->gfx);
+    r->code = recbinaries_code(&r->binaries);
     return 0;
 }
 

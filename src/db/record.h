@@ -9,10 +9,16 @@
  * record_of_json checks it once and makes a struct record: the identity,
  * the wheel's line, the target unions, the project's own GPU code in a
  * compact form (bundled NVIDIA libraries left out, see
- * recbinary_is_bundled), the requirements and the binaries.  The database
- * stores that struct as columns of wheels and rows of binaries and targets
- * (and the JSON text as it came, for `db export`), and a build reads it
- * back as the same struct, with no JSON parsed.
+ * recbinary_is_bundled), the requirements and the binaries.  A crawl
+ * makes a scanned wheel's struct straight from its scan (record_of_scan),
+ * the same struct record_of_json makes of that wheel's JSON, which it
+ * keeps only as text.  The database stores that struct as columns of
+ * wheels and rows of binaries and targets (and the JSON text as it came,
+ * for `db export`), and a build reads it back as the same struct, with no
+ * JSON parsed.
+ *
+ * Ownership: a struct record owns its strings and binaries; whoever made
+ * it (record_of_json, record_of_scan) frees it with record_free.
  */
 #ifndef WHEELARCH_RECORD_H
 #define WHEELARCH_RECORD_H
@@ -21,6 +27,7 @@
 
 #include "error.h"
 #include "recbinary.h"
+#include "scan.h"
 #include "wheelname.h"
 
 /* The version of the record format crawl writes. */
@@ -103,6 +110,21 @@ void record_set_identity(json_t *o, const struct record_identity *id);
  * when stored.  New reference. */
 json_t *record_scanned(json_t *scan, const char *scan_sha256, const struct record_identity *id,
                        const struct record_fetch *f, const char *today);
+
+/* The record of a scanned wheel made from its scan (borrowed, as the
+ * other arguments), with no JSON parsed and none made: the struct
+ * record_of_json makes of record_scanned(scanreport_json(scan),
+ * scan->sha256, id, f, today), field for field and binary for binary
+ * (unit.test_record_scan holds the two to one meaning).  id->name must be
+ * the parse of id->filename, as the crawl's is.  Each value is held on the
+ * way to the rule recordcheck_validate holds it to in that JSON, since the
+ * index's text and the wheel come from elsewhere: returns 0, or
+ * WA_ERR_FORMAT with recordcheck_validate's message for the value (when a
+ * record holds several wrong ones, the first found may differ; out is then
+ * empty).  Free out with record_free. */
+int record_of_scan(const struct scan_result *scan, const struct record_identity *id,
+                   const struct record_fetch *f, const char *today, struct record *out,
+                   struct wa_error *err);
 
 /* The body bytes a scanned record's wheel cost to read (its "fetch"), 0
  * when it says none. */

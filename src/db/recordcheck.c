@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dotver.h"
 #include "indexurl.h"
 #include "strbuf.h"
 #include "wheelkey.h"
@@ -131,19 +130,8 @@ static int check_url_field(json_t *o, const char *key, size_t max, rule_fn rule,
                            struct wa_error *err)
 {
     json_t *v = json_object_get(o, key);
-    const char *s = json_string_value(v);
-    if (s && json_string_length(v) <= max) {
-        if (indexurl_has_userinfo(s, NULL)) {
-            char red[URL_MAX + 1], q[SHOWN * 4 + 8];
-            indexurl_redact(s, red, sizeof red);
-            return wa_error_set(err, WA_ERR_FORMAT,
-                                "%s \"%s\" holds user info (user:password@), which wheelarch never "
-                                "stores: give credentials to the crawl (wheelarch.json or "
-                                "~/.netrc)",
-                                key, recordcheck_quote(q, sizeof q, red, SHOWN));
-        }
-    }
-    return check_string(o, key, key, OPTIONAL, max, rule, what, err);
+    int rc = rci_url_userinfo(json_string_value(v), json_string_length(v), key, err);
+    return rc < 0 ? rc : check_string(o, key, key, OPTIONAL, max, rule, what, err);
 }
 
 static int check_int(json_t *v, const char *field, enum presence p, json_int_t max,
@@ -153,11 +141,7 @@ static int check_int(json_t *v, const char *field, enum presence p, json_int_t m
         return 0;
     if (!json_is_integer(v))
         return rci_bad_type(err, field, v, "an integer");
-    json_int_t x = json_integer_value(v);
-    if (x < 0 || x > max)
-        return wa_error_set(err, WA_ERR_FORMAT, "%s is %lld, not between 0 and %lld", field,
-                            (long long)x, (long long)max);
-    return 0;
+    return recordcheck_check_int((long long)json_integer_value(v), field, (long long)max, err);
 }
 
 static int check_bool(json_t *v, const char *field, struct wa_error *err)
@@ -177,8 +161,6 @@ static int check_targets(json_t *arr, const char *field, enum presence p, int ki
         return 0;
     if (!json_is_array(arr))
         return rci_bad_type(err, field, arr, "an array of target names");
-    static const char *const kinds[] = {"a SASS target", "a PTX target", "an LTO target",
-                                        "an AMD target"};
     struct seen list;
     list.n = 0;
     int rc = 0;
@@ -194,7 +176,7 @@ static int check_targets(json_t *arr, const char *field, enum presence p, int ki
         } else if (!rci_target_ok(rci_str(x), -1, &t)) {
             rc = rci_bad_value(err, field, rci_str(x), "a target name");
         } else if (kind >= 0 && t.kind != kind) {
-            rc = rci_bad_value(err, field, rci_str(x), kinds[kind]);
+            rc = rci_bad_value(err, field, rci_str(x), rci_target_kind_name(kind));
         } else if (rci_seen_add(&list, &t) < 0) {
             rc = rci_too_many(err, field, 0);
         } else if (rci_seen_add(rec, &t) < 0) {
@@ -456,12 +438,6 @@ static int variant_source_ok(const char *s)
     return variant_how_valid(s);
 }
 
-/* An index's id: its last path segment ("cu128", "simple"). */
-static int index_id_ok(const char *s)
-{
-    return *s && !strpbrk(s, " /\\");
-}
-
 static int version_text_ok(const char *s)
 {
     return *s && rci_all_of(s, ".+-_");
@@ -548,25 +524,15 @@ int recordcheck_validate(const char *key, json_t *rec, struct wa_error *err)
     struct wheel_name name; /* parsed once: checked, then compared with "wheel" */
     if (rci_parse_filename(v, &name) < 0)
         return rci_bad_value(err, "filename", rci_str(v), "a wheel file name");
-    struct dotver ver;
-    if (dotver_parse(name.public_version, &ver) == 0 && ver.epoch) {
-        char fq[SHOWN * 4 + 8];
-        wheelname_free(&name);
-        return wa_error_set(err, WA_ERR_FORMAT,
-                            "filename \"%s\": its version has an epoch (N!); wheelarch stores "
-                            "none: no index it reads publishes one, and the '!' of its pin is "
-                            "history expansion when pasted into interactive bash or zsh",
-                            recordcheck_quote(fq, sizeof fq, rci_str(v), SHOWN));
-    }
-    rc = rci_wheel_matches(json_object_get(rec, "wheel"), &name, err);
+    rc = recordcheck_check_epoch(rci_str(v), &name, err);
+    if (rc == 0)
+        rc = rci_wheel_matches(json_object_get(rec, "wheel"), &name, err);
     wheelname_free(&name);
     if (rc < 0)
         return rc;
     if ((rc = check_url_field(rec, "url", URL_MAX, recordcheck_url_valid, "an http(s) URL", err)) <
             0 ||
-        (rc = check_url_field(rec, "index_url", URL_MAX, indexurl_valid,
-                              "an index URL (http(s)://HOST[:PORT]/PATH/, the path of letters, "
-                              "digits, '/' and . _ ~ + -; no user info, query or fragment)",
+        (rc = check_url_field(rec, "index_url", URL_MAX, indexurl_valid, RECORDCHECK_INDEX_URL_RULE,
                               err)) < 0 ||
         (rc = check_string(rec, "sha256", "sha256", OPTIONAL, 64, sha256_ok, "a sha256", err)) <
             0 ||
@@ -580,8 +546,8 @@ int recordcheck_validate(const char *key, json_t *rec, struct wa_error *err)
                            "an ISO 8601 time", err)) < 0 ||
         (rc = check_string(rec, "variant_source", "variant_source", OPTIONAL, 16, variant_source_ok,
                            "name, label, url, index, release or rule", err)) < 0 ||
-        (rc = check_string(rec, "index", "index", OPTIONAL, 128, index_id_ok, "an index id", err)) <
-            0 ||
+        (rc = check_string(rec, "index", "index", OPTIONAL, 128, recordcheck_index_id_valid,
+                           "an index id", err)) < 0 ||
         (rc = check_string(rec, "wheelarch_version", "wheelarch_version", OPTIONAL, 32,
                            version_text_ok, "a version", err)) < 0 ||
         (rc = check_string(rec, "requires_python", "requires_python", OPTIONAL, SHORT_TEXT_MAX,
@@ -600,8 +566,8 @@ int recordcheck_validate(const char *key, json_t *rec, struct wa_error *err)
     }
     /* The indexes that list the wheel; its Requires-Dist (null: no
      * METADATA was read). */
-    if ((rc = check_string_list(json_object_get(rec, "indexes"), "indexes", 0, 128, index_id_ok,
-                                "an index id", err)) < 0 ||
+    if ((rc = check_string_list(json_object_get(rec, "indexes"), "indexes", 0, 128,
+                                recordcheck_index_id_valid, "an index id", err)) < 0 ||
         (rc = check_string_list(json_object_get(rec, "requires_dist"), "requires_dist",
                                 WHEELMETA_MAX_REQUIRES, WHEELMETA_MAX_FIELD, NULL,
                                 "one line of text", err)) < 0)

@@ -16,11 +16,11 @@
 #include "strbuf.h"
 
 #define SHOWN 80 /* bytes of a bad value quoted in a message (a whole key) */
-#define COUNT_MAX ((json_int_t)INT32_MAX)   /* modules, entries */
-#define BYTES_MAX ((json_int_t)1 << 53)     /* sizes in bytes */
-#define TEXT_MAX RECORDCHECK_TEXT_MAX       /* free text: warnings, arch flags */
-#define SHORT_TEXT_MAX RECORDCHECK_PATH_MAX /* member paths, yanked reasons */
-#define URL_MAX 8192
+#define COUNT_MAX ((json_int_t)RECORDCHECK_COUNT_MAX) /* modules, entries */
+#define BYTES_MAX ((json_int_t)RECORDCHECK_BYTES_MAX) /* sizes in bytes */
+#define TEXT_MAX RECORDCHECK_TEXT_MAX                 /* free text: warnings, arch flags */
+#define SHORT_TEXT_MAX RECORDCHECK_PATH_MAX           /* member paths, yanked reasons */
+#define URL_MAX RECORDCHECK_URL_MAX
 #define FIELD_MAX 160 /* a field path in a message */
 
 /* Distinct targets seen so far, in one list or in a whole record: a
@@ -48,6 +48,9 @@ int rci_target_ok(const char *s, int kind, struct target *out);
 int rci_seen_add(struct seen *s, const struct target *t);
 int rci_seen_over(struct seen *s);
 int rci_too_many(struct wa_error *err, const char *field, int whole_record);
+const char *rci_target_kind_name(int kind); /* "a PTX target" */
+/* The message for a URL with user info (shown redacted), else 0. */
+int rci_url_userinfo(const char *s, size_t len, const char *field, struct wa_error *err);
 
 int rci_public_version_ok(const char *s);
 int rci_full_version_ok(const char *s);

@@ -21,6 +21,14 @@
  * objects in a 60 MB line took 4.6 GB). */
 #define RECORDCHECK_VALUES_MAX 1000000
 
+/* The largest count (modules, entries) and size in bytes a record may
+ * say: a count fits a 32-bit int, a size is exact as a double. */
+#define RECORDCHECK_COUNT_MAX 2147483647LL
+#define RECORDCHECK_BYTES_MAX (1LL << 53)
+
+/* The longest URL (a wheel's, an index's). */
+#define RECORDCHECK_URL_MAX 8192
+
 /* The longest member path, and the longest arch-flag string or warning. */
 #define RECORDCHECK_PATH_MAX 4096
 #define RECORDCHECK_TEXT_MAX 65536

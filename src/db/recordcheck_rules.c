@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dotver.h"
 #include "indexurl.h"
 #include "target.h"
 #include "variant.h"
@@ -163,13 +164,17 @@ char *recordcheck_quote(char *dst, size_t n, const char *src, size_t max_src)
 
 /* The message for a string that is too long, else 0: said as such, not
  * as "is not one line of text" (a length is not a grammar). */
-int rci_too_long(struct wa_error *err, const char *field, json_t *v, size_t max)
+static int too_long(struct wa_error *err, const char *field, size_t n, size_t max)
 {
-    size_t n = json_string_length(v);
     if (n <= max)
         return 0;
     return wa_error_set(err, WA_ERR_FORMAT, "%s is %zu bytes long; at most %zu are allowed", field,
                         n, max);
+}
+
+int rci_too_long(struct wa_error *err, const char *field, json_t *v, size_t max)
+{
+    return too_long(err, field, json_string_length(v), max);
 }
 
 int rci_bad_value(struct wa_error *err, const char *field, const char *s, const char *what)
@@ -332,12 +337,25 @@ int rci_datetime_ok(const char *s)
 }
 
 /* A wheel file name, parsed into *w (the caller frees it); 0 or -1. */
-int rci_parse_filename(json_t *v, struct wheel_name *w)
+static int parse_filename(const char *s, struct wheel_name *w)
 {
-    const char *s = rci_str(v);
-    if (!rci_text_ok(v, 255) || strchr(s, '/') || strchr(s, '\\'))
+    if (!recordcheck_line_valid(s, 255) || strchr(s, '/') || strchr(s, '\\'))
         return -1;
     return wheelname_parse(s, w, NULL) < 0 ? -1 : 0;
+}
+
+int rci_parse_filename(json_t *v, struct wheel_name *w)
+{
+    return rci_text_ok(v, 255) ? parse_filename(rci_str(v), w) : -1;
+}
+
+int recordcheck_filename_valid(const char *s)
+{
+    struct wheel_name w;
+    if (!s || parse_filename(s, &w) < 0)
+        return 0;
+    wheelname_free(&w);
+    return 1;
 }
 
 int rci_filename_ok(json_t *v)
@@ -366,6 +384,32 @@ int rci_wheel_matches(json_t *w, const struct wheel_name *n, struct wa_error *er
     return field ? rci_bad_value(err, field, rci_str(json_object_get(w, field + 6)),
                                  "what the file name says")
                  : 0;
+}
+
+int recordcheck_datetime_valid(const char *s)
+{
+    return s && rci_datetime_ok(s);
+}
+
+int recordcheck_tag_valid(const char *s)
+{
+    return s && rci_tag_ok(s);
+}
+
+int recordcheck_version_valid(const char *s, int local)
+{
+    return s && version_ok(s, local);
+}
+
+int recordcheck_platform_id_valid(const char *s)
+{
+    return s && rci_platform_id_ok(s);
+}
+
+/* An index's id: its last path segment ("cu128", "simple"). */
+int recordcheck_index_id_valid(const char *s)
+{
+    return s && *s && !strpbrk(s, " /\\");
 }
 
 int rci_codec_ok(const char *s)
@@ -422,6 +466,13 @@ int rci_seen_over(struct seen *s)
     return s->n > RECORDCHECK_TARGETS_MAX;
 }
 
+const char *rci_target_kind_name(int kind)
+{
+    static const char *const kinds[] = {"a SASS target", "a PTX target", "an LTO target",
+                                        "an AMD target"};
+    return kind >= 0 && kind < 4 ? kinds[kind] : "a target name";
+}
+
 /* "binaries[0].ptx: more than 512 distinct targets" (in the list), with
  * " in the record" when the record's total went over there (field NULL:
  * found at the end). */
@@ -430,4 +481,91 @@ int rci_too_many(struct wa_error *err, const char *field, int whole_record)
     return wa_error_set(err, WA_ERR_FORMAT, "%s%smore than %d distinct targets%s",
                         field ? field : "", field ? ": " : "", RECORDCHECK_TARGETS_MAX,
                         whole_record ? " in the record" : "");
+}
+
+int recordcheck_too_many(const char *field, int whole_record, struct wa_error *err)
+{
+    return rci_too_many(err, field, whole_record);
+}
+
+/* ---- the rules with their messages, for values held outside JSON ---- */
+
+int recordcheck_check_text(const char *s, const char *field, size_t max, int (*rule)(const char *),
+                           const char *what, struct wa_error *err)
+{
+    if (!s)
+        return 0;
+    int rc = too_long(err, field, strlen(s), max);
+    if (rc < 0)
+        return rc;
+    if (!recordcheck_line_valid(s, max) || (rule && !rule(s)))
+        return rci_bad_value(err, field, s, what);
+    return 0;
+}
+
+int rci_url_userinfo(const char *s, size_t len, const char *field, struct wa_error *err)
+{
+    if (!s || len > URL_MAX || !indexurl_has_userinfo(s, NULL))
+        return 0;
+    char red[URL_MAX + 1], q[SHOWN * 4 + 8];
+    indexurl_redact(s, red, sizeof red);
+    return wa_error_set(err, WA_ERR_FORMAT,
+                        "%s \"%s\" holds user info (user:password@), which wheelarch never "
+                        "stores: give credentials to the crawl (wheelarch.json or ~/.netrc)",
+                        field, recordcheck_quote(q, sizeof q, red, SHOWN));
+}
+
+int recordcheck_check_url(const char *s, const char *field, int (*rule)(const char *),
+                          const char *what, struct wa_error *err)
+{
+    int rc = rci_url_userinfo(s, s ? strlen(s) : 0, field, err);
+    return rc < 0 ? rc : recordcheck_check_text(s, field, URL_MAX, rule, what, err);
+}
+
+int recordcheck_check_int(long long v, const char *field, long long max, struct wa_error *err)
+{
+    if (v < 0 || v > max)
+        return wa_error_set(err, WA_ERR_FORMAT, "%s is %lld, not between 0 and %lld", field, v,
+                            max);
+    return 0;
+}
+
+int recordcheck_check_target(const struct target *t, const char *field, int kind,
+                             struct target *out, struct wa_error *err)
+{
+    char name[TARGET_NAME_MAX];
+    target_format(t, name, sizeof name);
+    return recordcheck_check_target_name(name, field, kind, out, err);
+}
+
+int recordcheck_check_target_name(const char *name, const char *field, int kind, struct target *out,
+                                  struct wa_error *err)
+{
+    struct target p;
+    if (!rci_target_ok(name, -1, &p))
+        return rci_bad_value(err, field, name, "a target name");
+    if (kind >= 0 && p.kind != kind)
+        return rci_bad_value(err, field, name, rci_target_kind_name(kind));
+    if (out)
+        *out = p;
+    return 0;
+}
+
+int recordcheck_refuse(const char *field, const char *s, const char *what, struct wa_error *err)
+{
+    return rci_bad_value(err, field, s, what);
+}
+
+int recordcheck_check_epoch(const char *filename, const struct wheel_name *name,
+                            struct wa_error *err)
+{
+    struct dotver ver;
+    if (dotver_parse(name->public_version, &ver) != 0 || !ver.epoch)
+        return 0;
+    char q[SHOWN * 4 + 8];
+    return wa_error_set(err, WA_ERR_FORMAT,
+                        "filename \"%s\": its version has an epoch (N!); wheelarch stores "
+                        "none: no index it reads publishes one, and the '!' of its pin is "
+                        "history expansion when pasted into interactive bash or zsh",
+                        recordcheck_quote(q, sizeof q, filename, SHOWN));
 }

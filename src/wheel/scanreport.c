@@ -13,43 +13,8 @@
 #include "xalloc.h"
 #include "jsontext.h"
 
-/* Per-target totals over one binary's modules. */
-struct tstat {
-    struct target t;
-    size_t modules;         /* EXEC modules holding it */
-    size_t library_modules; /* LIBRARY modules holding it */
-    size_t entries;
-    uint64_t bytes;
-    uint64_t ubytes;
-    unsigned codecs;               /* bit per enum fatbin_codec */
-    uint16_t isa_major, isa_minor; /* highest PTX ISA */
-};
-
-struct modset {
-    char *key; /* target names joined by spaces */
-    size_t count;
-};
-
-struct summary {
-    struct tstat *t;
-    size_t nt, capt;
-    struct target *reloc; /* targets of relocatable modules */
-    size_t nreloc, capreloc;
-    size_t exec, library, relocatable, dlink;
-    size_t exec_amd; /* of exec: offload bundles and AMDGPU code objects */
-    size_t codec_entries[FATBIN_CODEC_COUNT];
-    struct modset *sets;
-    size_t nsets, capsets;
-};
-
-/* Text from a binary or a zip (member paths, section names, arch flags,
- * warnings) for JSON and for the text output alike: valid UTF-8 is kept,
- * and each byte of an invalid sequence, of a C0 control character or DEL,
- * or of a C1 control character (U+0080..U+009F, C2 80..C2 9F: some
- * terminals act on U+009B as on ESC [) becomes the four characters
- * "\\xNN", so the value is never lost (jansson refuses invalid UTF-8) and
- * never carries a terminal escape or a line break into a record or a log. */
-static char *clean_text(const char *s)
+/* Cleaned as scanreport.h says: byte by byte, a valid sequence kept whole. */
+char *scanreport_clean_text(const char *s)
 {
     static const char hex[] = "0123456789abcdef";
     struct strbuf b = STRBUF_INIT;
@@ -95,19 +60,19 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 
 static json_t *text_json(const char *s)
 {
-    char *c = clean_text(s);
+    char *c = scanreport_clean_text(s);
     json_t *v = json_string(c);
     free(c);
     return v;
 }
 
-static struct tstat *tstat_get(struct summary *s, const struct target *t)
+static struct scanreport_target *tstat_get(struct scanreport_summary *s, const struct target *t)
 {
     for (size_t i = 0; i < s->nt; i++)
         if (target_cmp(&s->t[i].t, t) == 0)
             return &s->t[i];
     s->t = xgrow(s->t, &s->capt, s->nt + 1, sizeof *s->t);
-    struct tstat *x = &s->t[s->nt++];
+    struct scanreport_target *x = &s->t[s->nt++];
     memset(x, 0, sizeof *x);
     x->t = *t;
     return x;
@@ -115,18 +80,19 @@ static struct tstat *tstat_get(struct summary *s, const struct target *t)
 
 static int tstat_cmp(const void *a, const void *b)
 {
-    return target_cmp(&((const struct tstat *)a)->t, &((const struct tstat *)b)->t);
+    return target_cmp(&((const struct scanreport_target *)a)->t,
+                      &((const struct scanreport_target *)b)->t);
 }
 
 static int modset_cmp(const void *a, const void *b)
 {
-    const struct modset *x = a, *y = b;
+    const struct scanreport_set *x = a, *y = b;
     if (x->count != y->count)
         return x->count > y->count ? -1 : 1;
     return strcmp(x->key, y->key);
 }
 
-static void summarize(const struct binscan_result *br, struct summary *s)
+void scanreport_summarize(const struct binscan_result *br, struct scanreport_summary *s)
 {
     memset(s, 0, sizeof *s);
     struct target *ts = NULL;
@@ -143,7 +109,7 @@ static void summarize(const struct binscan_result *br, struct summary *s)
             ts = xgrow(ts, &capts, nts + 1, sizeof *ts);
             ts[nts++] = e->target;
             if (mod->cls == BINSCAN_CLASS_EXEC || mod->cls == BINSCAN_CLASS_LIBRARY) {
-                struct tstat *x = tstat_get(s, &e->target);
+                struct scanreport_target *x = tstat_get(s, &e->target);
                 x->entries++;
                 x->bytes = sat_add(x->bytes, e->payload_size);
                 x->ubytes = sat_add(x->ubytes, e->uncompressed_size);
@@ -168,7 +134,7 @@ static void summarize(const struct binscan_result *br, struct summary *s)
             if (exec && mod->amd)
                 s->exec_amd++;
             for (size_t i = 0; i < nts; i++) {
-                struct tstat *x = tstat_get(s, &ts[i]);
+                struct scanreport_target *x = tstat_get(s, &ts[i]);
                 if (exec)
                     x->modules++;
                 else
@@ -218,7 +184,7 @@ static void summarize(const struct binscan_result *br, struct summary *s)
         qsort(s->sets, s->nsets, sizeof *s->sets, modset_cmp);
 }
 
-static void summary_free(struct summary *s)
+void scanreport_summary_free(struct scanreport_summary *s)
 {
     free(s->t);
     free(s->reloc);
@@ -227,7 +193,27 @@ static void summary_free(struct summary *s)
     free(s->sets);
 }
 
-static json_t *target_list(const struct tstat *t, size_t n, int kind)
+void scanreport_isa_text(const struct scanreport_target *x, char *buf)
+{
+    snprintf(buf, SCANREPORT_ISA_MAX, "%u.%u", x->isa_major, x->isa_minor);
+}
+
+size_t scanreport_declared(const struct binscan_result *br, struct target *d)
+{
+    return br->narch_flags ? target_parse_gencode(br->arch_flags[0], d, SCANREPORT_DECLARED_MAX)
+                           : 0;
+}
+
+int scanreport_dropped_text(const struct binscan_result *br, char *buf)
+{
+    buf[0] = '\0';
+    if (!br->warnings_dropped)
+        return 0;
+    snprintf(buf, SCANREPORT_DROPPED_MAX, "%zu more warnings not shown", br->warnings_dropped);
+    return 1;
+}
+
+static json_t *target_list(const struct scanreport_target *t, size_t n, int kind)
 {
     json_t *a = json_array();
     for (size_t i = 0; i < n; i++) {
@@ -264,8 +250,8 @@ static json_t *codec_list(unsigned mask)
 
 json_t *scanreport_binary_json(const char *path, const struct binscan_result *br)
 {
-    struct summary s;
-    summarize(br, &s);
+    struct scanreport_summary s;
+    scanreport_summarize(br, &s);
     json_t *o = json_object();
     json_object_set_new(o, "path", text_json(path));
     json_object_set_new(o, "format", json_string(binscan_format_name(br->format)));
@@ -280,7 +266,7 @@ json_t *scanreport_binary_json(const char *path, const struct binscan_result *br
 
     json_t *targets = json_object();
     for (size_t i = 0; i < s.nt; i++) {
-        const struct tstat *x = &s.t[i];
+        const struct scanreport_target *x = &s.t[i];
         char name[TARGET_NAME_MAX];
         target_format(&x->t, name, sizeof name);
         json_t *t = json_object();
@@ -292,8 +278,8 @@ json_t *scanreport_binary_json(const char *path, const struct binscan_result *br
         json_object_set_new(t, "uncompressed_bytes", json_integer((json_int_t)x->ubytes));
         json_object_set_new(t, "codecs", codec_list(x->codecs));
         if (x->t.kind == TARGET_PTX) {
-            char isa[16];
-            snprintf(isa, sizeof isa, "%u.%u", x->isa_major, x->isa_minor);
+            char isa[SCANREPORT_ISA_MAX];
+            scanreport_isa_text(x, isa);
             json_object_set_new(t, "isa", json_string(isa));
         }
         json_object_set_new(targets, name, t);
@@ -335,8 +321,8 @@ json_t *scanreport_binary_json(const char *path, const struct binscan_result *br
         json_array_append_new(flags, text_json(br->arch_flags[i]));
     json_object_set_new(o, "arch_flags", flags);
     if (br->narch_flags) {
-        struct target d[128];
-        size_t nd = target_parse_gencode(br->arch_flags[0], d, 128);
+        struct target d[SCANREPORT_DECLARED_MAX];
+        size_t nd = scanreport_declared(br, d);
         json_t *decl = json_object();
         json_object_set_new(decl, "sass", plain_target_list(d, nd, TARGET_SASS));
         json_object_set_new(decl, "ptx", plain_target_list(d, nd, TARGET_PTX));
@@ -348,7 +334,7 @@ json_t *scanreport_binary_json(const char *path, const struct binscan_result *br
         const char *name = br->modules[m].section[0] ? br->modules[m].section : "(unknown)";
         if (br->format == BINSCAN_FORMAT_FATBIN)
             name = "(file)";
-        char *key = clean_text(name);
+        char *key = scanreport_clean_text(name);
         json_t *c = json_object_get(sections, key);
         json_object_set_new(sections, key, json_integer(c ? json_integer_value(c) + 1 : 1));
         free(key);
@@ -367,13 +353,11 @@ json_t *scanreport_binary_json(const char *path, const struct binscan_result *br
     json_t *warn = json_array();
     for (size_t i = 0; i < br->nwarnings; i++)
         json_array_append_new(warn, text_json(br->warnings[i]));
-    if (br->warnings_dropped) {
-        char msg[64];
-        snprintf(msg, sizeof msg, "%zu more warnings not shown", br->warnings_dropped);
-        json_array_append_new(warn, json_string(msg));
-    }
+    char dropped[SCANREPORT_DROPPED_MAX];
+    if (scanreport_dropped_text(br, dropped))
+        json_array_append_new(warn, json_string(dropped));
     json_object_set_new(o, "warnings", warn);
-    summary_free(&s);
+    scanreport_summary_free(&s);
     return o;
 }
 
@@ -467,18 +451,18 @@ json_t *scanreport_json(const struct scan_result *r)
 
 /* ---- text --------------------------------------------------------------- */
 
-/* Text from a file, cleaned as for JSON (clean_text). */
+/* Text from a file, cleaned as for JSON (scanreport_clean_text). */
 static void add_clean(struct strbuf *out, const char *s)
 {
-    char *c = clean_text(s);
+    char *c = scanreport_clean_text(s);
     strbuf_adds(out, c);
     free(c);
 }
 
 static void text_binary(const char *path, const struct binscan_result *br, struct strbuf *out)
 {
-    struct summary s;
-    summarize(br, &s);
+    struct scanreport_summary s;
+    scanreport_summarize(br, &s);
     add_clean(out, path);
     if (s.nt == 0 && s.nreloc == 0) {
         strbuf_adds(out, "  no GPU code");
@@ -487,7 +471,7 @@ static void text_binary(const char *path, const struct binscan_result *br, struc
             add_clean(out, br->arch_flags[0]);
         }
         strbuf_addc(out, '\n');
-        summary_free(&s);
+        scanreport_summary_free(&s);
         return;
     }
     static const char *const heads[] = {"sass", "ptx", "lto", "gfx"};
@@ -496,7 +480,7 @@ static void text_binary(const char *path, const struct binscan_result *br, struc
         size_t of = kind == TARGET_GFX ? s.exec_amd : s.exec - s.exec_amd;
         int first = 1;
         for (size_t i = 0; i < s.nt; i++) {
-            const struct tstat *x = &s.t[i];
+            const struct scanreport_target *x = &s.t[i];
             if (x->t.kind != kind)
                 continue;
             char name[TARGET_NAME_MAX];
@@ -510,8 +494,11 @@ static void text_binary(const char *path, const struct binscan_result *br, struc
                 strbuf_adds(out, "(lib)");
             else if (x->modules < of)
                 strbuf_addf(out, "(%zu/%zu)", x->modules, of);
-            if (kind == TARGET_PTX)
-                strbuf_addf(out, " (ISA %u.%u)", x->isa_major, x->isa_minor);
+            if (kind == TARGET_PTX) {
+                char isa[SCANREPORT_ISA_MAX];
+                scanreport_isa_text(x, isa);
+                strbuf_addf(out, " (ISA %s)", isa);
+            }
         }
     }
     if (s.nreloc) {
@@ -523,8 +510,8 @@ static void text_binary(const char *path, const struct binscan_result *br, struc
         }
     }
     if (br->narch_flags) {
-        struct target d[128];
-        size_t nd = target_parse_gencode(br->arch_flags[0], d, 128);
+        struct target d[SCANREPORT_DECLARED_MAX];
+        size_t nd = scanreport_declared(br, d);
         strbuf_adds(out, "  declared");
         for (size_t i = 0; i < nd; i++) {
             char name[TARGET_NAME_MAX];
@@ -540,7 +527,7 @@ static void text_binary(const char *path, const struct binscan_result *br, struc
         first = 0;
     }
     strbuf_addc(out, '\n');
-    summary_free(&s);
+    scanreport_summary_free(&s);
 }
 
 void scanreport_text(const struct scan_result *r, struct strbuf *out)

@@ -11,7 +11,12 @@
  * offset of another record, the file size) or turn the archive into a
  * ZIP64 one (a locator before the end record, whose fields then say
  * 0xFFFF / 0xFFFFFFFF); the other half are libFuzzer's own.  Byte-level
- * mutations alone rarely hit an 8-byte offset with a value near 2^64. */
+ * mutations alone rarely hit an 8-byte offset with a value near 2^64.
+ *
+ * Every scan also goes both ways into a crawler's record (abort()
+ * otherwise): record_of_scan and record_of_json of its JSON
+ * (record_scanned) both take it and make one record, field by field
+ * (recordcmp.h), or both refuse it. */
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,9 +25,49 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../unit/recordcmp.h"
+#include "record.h"
 #include "scan.h"
 #include "scanreport.h"
 #include "zipdir.h"
+
+static void both_routes(const struct scan_result *r)
+{
+    static const char fn[] = "torch-2.9.0+cu128-cp312-cp312-manylinux_2_28_x86_64.whl";
+    static const char key[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+    static const char *const indexes[] = {"cu128"};
+    struct wheel_name wn;
+    if (wheelname_parse(fn, &wn, NULL) < 0)
+        abort();
+    struct record_identity id = {
+        .key = key,
+        .url = "https://download.pytorch.org/whl/cu128/torch.whl",
+        .filename = fn,
+        .indexes = indexes,
+        .nindexes = 1,
+        .index_url = "https://download.pytorch.org/whl/cu128/",
+        .name = &wn,
+        .variant = "cu128",
+        .variant_source = "label",
+    };
+    struct record_fetch f = {1, 100, r->size, 2, 0};
+    json_t *rec = record_scanned(scanreport_json(r), r->sha256, &id, &f, "2026-11-20");
+    struct record a, b;
+    int ra = record_of_json(key, rec, &a, NULL),
+        rb = record_of_scan(r, &id, &f, "2026-11-20", &b, NULL);
+    if ((ra == 0) != (rb == 0))
+        abort();
+    if (ra == 0) {
+        char diff[2048];
+        recordcmp_differences(&a, &b, diff, sizeof diff);
+        if (diff[0])
+            abort();
+        record_free(&a);
+        record_free(&b);
+    }
+    json_decref(rec);
+    wheelname_free(&wn);
+}
 
 static void stream(const uint8_t *data, size_t size, const struct zipdir_entry *ents, size_t n)
 {
@@ -44,6 +89,7 @@ static void stream(const uint8_t *data, size_t size, const struct zipdir_entry *
     scan_wheel_free(sw);
     json_t *o = scanreport_json(r);
     json_decref(o);
+    both_routes(r);
     scan_result_free(r);
 }
 

@@ -23,6 +23,7 @@
 #include "harness.h"
 #include "recbinary.h"
 #include "record.h"
+#include "recordcmp.h"
 #include "strmap.h"
 #include "tables.h"
 #include "xalloc.h"
@@ -32,113 +33,7 @@ static struct record *want; /* from the JSON, one per fixture record */
 static size_t nwant;
 static struct strmap *by_key;
 static size_t *seen; /* per record, how often the view gave it */
-static size_t fields_checked;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-
-static int same(const char *a, const char *b)
-{
-    return (!a && !b) || (a && b && strcmp(a, b) == 0);
-}
-
-/* Strings that are absent and empty read alike: a column keeps NULL for
- * "" (the URL of a record that has none). */
-static int same_text(const char *a, const char *b)
-{
-    return same(a && *a ? a : NULL, b && *b ? b : NULL);
-}
-
-static int same_targets(const struct recbinary_targets *a, const struct recbinary_targets *b)
-{
-    char *x = recbinary_targets_text(a), *y = recbinary_targets_text(b);
-    int ok = same(x, y);
-    free(x);
-    free(y);
-    return ok;
-}
-
-static int same_binary(const struct recbinary *x, const struct recbinary *y)
-{
-    char *t[2][6];
-    const struct recbinary *b[2] = {x, y};
-    for (int i = 0; i < 2; i++) {
-        t[i][0] = recbinary_sets_text(b[i]);
-        t[i][1] = recbinary_compression_text(b[i]);
-        t[i][2] = recbinary_lines_text(&b[i]->arch_flags);
-        t[i][3] = recbinary_lines_text(&b[i]->warnings);
-        t[i][4] = b[i]->declared ? recbinary_targets_text(&b[i]->declared_sass) : NULL;
-        t[i][5] = b[i]->declared ? recbinary_targets_text(&b[i]->declared_ptx) : NULL;
-    }
-    int ok = same(x->path, y->path) && same(x->format, y->format) && x->size == y->size &&
-             x->modules == y->modules && x->dlink_modules == y->dlink_modules &&
-             x->library_modules == y->library_modules && x->bundled == y->bundled &&
-             x->declared == y->declared && x->ntargets == y->ntargets &&
-             same_targets(&x->sass, &y->sass) && same_targets(&x->ptx, &y->ptx) &&
-             same_targets(&x->lto, &y->lto) && same_targets(&x->gfx, &y->gfx);
-    for (int k = 0; k < 6; k++)
-        ok = ok && same(t[0][k], t[1][k]);
-    for (size_t k = 0; ok && k < x->ntargets; k++) {
-        json_t *a = recbinary_target_json(&x->targets[k]),
-               *c = recbinary_target_json(&y->targets[k]);
-        ok = json_equal(a, c);
-        json_decref(a);
-        json_decref(c);
-    }
-    for (int i = 0; i < 2; i++)
-        for (int k = 0; k < 6; k++)
-            free(t[i][k]);
-    return ok;
-}
-
-/* The fields of two records that differ, by name ("" when none). */
-static void differences(const struct record *a, const struct record *b, char *out, size_t n)
-{
-    out[0] = '\0';
-#define CHECK(cond, name)                                                                          \
-    do {                                                                                           \
-        fields_checked++;                                                                          \
-        if (!(cond))                                                                               \
-            snprintf(out + strlen(out), n - strlen(out), " %s", name);                             \
-    } while (0)
-    CHECK(same(a->key, b->key), "key");
-    CHECK(a->scanned == b->scanned, "status");
-    CHECK(same_text(a->url, b->url), "url");
-    CHECK(same(a->filename, b->filename), "filename");
-    CHECK(same(a->index_url, b->index_url), "index_url");
-    CHECK(same(a->variant, b->variant), "variant");
-    CHECK(same(a->variant_source, b->variant_source), "variant_source");
-    CHECK(same(a->indexes, b->indexes), "indexes");
-    CHECK(same(a->index, b->index), "index");
-    CHECK(same(a->name.normalized, b->name.normalized), "name.normalized");
-    CHECK(same(a->name.version, b->name.version), "name.version");
-    CHECK(same(a->name.public_version, b->name.public_version), "name.public_version");
-    CHECK(same(a->name.local, b->name.local), "name.local");
-    CHECK(same(a->name.python, b->name.python), "name.python");
-    CHECK(same(a->name.abi, b->name.abi), "name.abi");
-    CHECK(same(a->name.platform, b->name.platform), "name.platform");
-    CHECK(same(a->platform, b->platform), "platform");
-    CHECK(same(a->sha256, b->sha256), "sha256");
-    CHECK(a->sha256_verified == b->sha256_verified, "sha256_verified");
-    CHECK(a->size == b->size, "size");
-    CHECK(same(a->upload_time, b->upload_time), "upload_time");
-    CHECK(same(a->requires_python, b->requires_python), "requires_python");
-    CHECK(same(a->scanned_at, b->scanned_at), "scanned_at");
-    CHECK(same(a->inferred_from, b->inferred_from), "inferred_from");
-    CHECK(same(a->wheelarch_version, b->wheelarch_version), "wheelarch_version");
-    CHECK(a->yanked == b->yanked, "yanked");
-    CHECK(same(a->yanked_reason, b->yanked_reason), "yanked_reason");
-    CHECK(same_targets(&a->sass, &b->sass), "sass");
-    CHECK(same_targets(&a->ptx, &b->ptx), "ptx");
-    CHECK(same_targets(&a->gfx, &b->gfx), "gfx");
-    CHECK(same(a->code, b->code), "code");
-    CHECK(same(a->requires, b->requires), "requires");
-    CHECK(a->binaries.n == b->binaries.n, "binaries.n");
-    for (size_t i = 0; i < a->binaries.n && i < b->binaries.n; i++) {
-        char name[48];
-        snprintf(name, sizeof name, "binaries[%zu]", i);
-        CHECK(same_binary(&a->binaries.v[i], &b->binaries.v[i]), name);
-    }
-#undef CHECK
-}
 
 static int back(void *ud, unsigned worker, struct record *r, struct wa_error *err)
 {
@@ -151,7 +46,7 @@ static int back(void *ud, unsigned worker, struct record *r, struct wa_error *er
         OK(0, "the view gave a record the fixture does not hold: %s", r->key);
     } else {
         char diff[1024];
-        differences(&want[at], r, diff, sizeof diff);
+        recordcmp_differences(&want[at], r, diff, sizeof diff);
         OK(diff[0] == '\0', "%s (%s) reads back from its rows as it was stored; differs in:%s",
            r->key, r->filename, diff);
         seen[at]++;
@@ -225,7 +120,7 @@ int main(int argc, char **argv)
     OK(nwant > 10, "the fixture's records were read (%zu)", nwant);
     /* the comparison can fail: two records of the fixture differ in it */
     char diff[1024];
-    differences(&want[0], &want[1], diff, sizeof diff);
+    recordcmp_differences(&want[0], &want[1], diff, sizeof diff);
     OK(strstr(diff, " key") != NULL && strstr(diff, " filename") != NULL,
        "two different records are told apart:%s", diff);
     INT_EQ((long)once, (long)scanned, "each scanned record came back once");
@@ -265,7 +160,7 @@ int main(int argc, char **argv)
     db_close(db);
     printf("record trip: %zu records, %zu scanned ones read back, %zu fields compared; %zu read "
            "as the crawl knows them\n",
-           nwant, scanned, fields_checked, known);
+           nwant, scanned, recordcmp_fields_checked, known);
     dbview_free(&v);
     for (size_t i = 0; i < nwant; i++)
         record_free(&want[i]);
