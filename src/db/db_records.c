@@ -457,7 +457,7 @@ size_t db_count_records(struct db *db)
 }
 
 int db_each_wheel(struct db *db, int (*want)(void *ud, const char *project, const char *version),
-                  int (*fn)(void *ud, const struct db_wheel *w, struct wa_error *err), void *ud,
+                  int (*fn)(void *ud, const struct record_row *w, struct wa_error *err), void *ud,
                   struct wa_error *err)
 {
     static const char sql[] =
@@ -479,7 +479,7 @@ int db_each_wheel(struct db *db, int (*want)(void *ud, const char *project, cons
         const char *c[NTEXT];
         for (int i = 0; i < NTEXT; i++)
             c[i] = (const char *)sqlite3_column_text(st, i);
-        struct db_wheel w = {
+        struct record_row w = {
             .key = c[0],
             .status = c[1],
             .project = c[2],

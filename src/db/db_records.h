@@ -11,8 +11,7 @@
 
 #include "error.h"
 #include "recbinary.h"
-
-struct record;
+#include "record.h"
 
 struct db;
 
@@ -62,33 +61,11 @@ int db_read_binaries(struct db *db, const char *key, struct recbinaries *out, co
 int db_write_record(struct db *db, const struct record *r, const char *text, struct wa_error *err);
 /* Number of records. */
 size_t db_count_records(struct db *db);
-/* One row of `wheels` as db_each_wheel hands it out; strings are borrowed
- * for the call and NULL where the record has none. */
-struct db_wheel {
-    const char *key, *status, *project, *version, *variant, *platform;
-    const char *scanned_at, *inferred_from, *index_url, *wheelarch_version;
-    const char *code; /* recbinaries_code's text, or NULL */
-    /* the wheel's line (struct record_wheel's fields) */
-    const char *filename, *url, *sha256, *upload_time, *requires_python, *yanked_reason;
-    long long size;      /* -1 when unknown */
-    int sha256_verified; /* -1 when unknown, else 0 or 1 */
-    int yanked;
-    const char *indexes;          /* ids of the indexes listing it, space-separated */
-    const char *variant_source;   /* how the variant was decided, or NULL */
-    const char *sass, *ptx, *gfx; /* the record's unions, space-separated */
-    const char *requires;         /* its Requires-Dist, one per line, or NULL */
-    /* the binaries of a wheel with code (those crawl scanned), read and
-     * checked (recbinary_wrong); NULL when it has none, or when they fail
-     * the check: then binaries_wrong says why.  fn may take them (move the
-     * struct's contents out and leave it zeroed). */
-    struct recbinaries *binaries;
-    const char *binaries_wrong;
-};
 
 /* Calls fn for every wheel in key order; an error fn returns stops the
  * walk and is returned. */
 int db_each_wheel(struct db *db, int (*want)(void *ud, const char *project, const char *version),
-                  int (*fn)(void *ud, const struct db_wheel *w, struct wa_error *err), void *ud,
+                  int (*fn)(void *ud, const struct record_row *w, struct wa_error *err), void *ud,
                   struct wa_error *err);
 /* One row of `builds`: the wheel whose code stands for a (project,
  * version, variant, platform), as db_each_build hands it out (borrowed). */

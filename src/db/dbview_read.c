@@ -20,8 +20,6 @@
 #include "strbuf.h"
 #include "strmap.h"
 #include "strpool.h"
-#include "wheelname.h"
-#include "target.h"
 #include "xalloc.h"
 
 /* Why a row read from the database cannot be used, or NULL.  Records
@@ -85,55 +83,6 @@ static char *opt_dup(const char *s)
     return s ? xstrdup(s) : NULL;
 }
 
-/* The first id of a space-separated list, or NULL. */
-static char *first_word(const char *s)
-{
-    if (!s || !*s)
-        return NULL;
-    return xstrndup(s, strcspn(s, " "));
-}
-
-/* A scanned wheel's record from its row, without its binaries yet: the
- * pages' type.  Returns 0, or -1 when its file name or target unions do
- * not parse (a hand edit; the ids were checked before). */
-static int record_of(const struct db_wheel *w, struct record *r)
-{
-    memset(r, 0, sizeof *r);
-    if (!w->filename || wheelname_parse(w->filename, &r->name, NULL) < 0) {
-        memset(&r->name, 0, sizeof r->name);
-        return -1;
-    }
-    if (recbinary_targets_parse(w->sass, TARGET_SASS, &r->sass) < 0 ||
-        recbinary_targets_parse(w->ptx, TARGET_PTX, &r->ptx) < 0 ||
-        recbinary_targets_parse(w->gfx, TARGET_GFX, &r->gfx) < 0) {
-        record_free(r);
-        return -1;
-    }
-    r->key = xstrdup(w->key);
-    r->scanned = strcmp(w->status, "scanned") == 0;
-    r->url = xstrdup(w->url ? w->url : "");
-    r->filename = xstrdup(w->filename);
-    r->indexes = opt_dup(w->indexes);
-    r->index = first_word(w->indexes);
-    r->code = opt_dup(w->code);
-    r->requires = opt_dup(w->requires);
-    r->index_url = opt_dup(w->index_url);
-    r->variant = xstrdup(w->variant);
-    r->variant_source = opt_dup(w->variant_source);
-    r->platform = xstrdup(w->platform);
-    r->sha256 = opt_dup(w->sha256);
-    r->sha256_verified = w->sha256_verified;
-    r->size = w->size;
-    r->upload_time = opt_dup(w->upload_time);
-    r->requires_python = opt_dup(w->requires_python);
-    r->scanned_at = opt_dup(w->scanned_at);
-    r->inferred_from = opt_dup(w->inferred_from);
-    r->wheelarch_version = opt_dup(w->wheelarch_version);
-    r->yanked = w->yanked;
-    r->yanked_reason = opt_dup(w->yanked_reason);
-    return 0;
-}
-
 static int put_registered(void *ud, const char *id, const char *url)
 {
     (void)id;
@@ -163,7 +112,7 @@ const char *dbvi_index_wrong(struct reading *x, const char *url, char *buf, size
     return buf;
 }
 
-int dbvi_read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
+int dbvi_read_wheel(void *ud, const struct record_row *w, struct wa_error *err)
 {
     struct reading *x = ud;
     struct dbview *v = x->v;
@@ -177,7 +126,7 @@ int dbvi_read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err)
     struct record full = {0};
     int have_full = 0;
     if (!why && w->binaries && x->on_record) {
-        if (record_of(w, &full) < 0)
+        if (record_of_row(w, &full) < 0)
             why = "the file name or the target unions do not parse";
         else
             have_full = 1;

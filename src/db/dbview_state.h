@@ -74,7 +74,7 @@ void dbvi_compact_strings(struct dbview *v);
 int dbvi_read_build(void *ud, const struct db_build *b, struct wa_error *err);
 int dbvi_build_wants_files(void *ud, const struct db_build *b);
 
-int dbvi_read_wheel(void *ud, const struct db_wheel *w, struct wa_error *err);
+int dbvi_read_wheel(void *ud, const struct record_row *w, struct wa_error *err);
 
 int dbvi_want_wheel(void *ud, const char *project, const char *version);
 

@@ -533,6 +533,60 @@ int record_of_scan(const struct scan_result *scan, const struct record_identity 
     return 0;
 }
 
+/* s copied, or NULL for NULL. */
+static char *row_dup(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+/* The first of a space-separated list, or NULL when it is empty. */
+static char *row_first_word(const char *s)
+{
+    if (!s || !*s)
+        return NULL;
+    return xstrndup(s, strcspn(s, " "));
+}
+
+/* A record from its row: the columns are what db_write_record wrote of
+ * the struct, so they are read back as they are (record.h). */
+int record_of_row(const struct record_row *w, struct record *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!w->filename || wheelname_parse(w->filename, &r->name, NULL) < 0) {
+        memset(&r->name, 0, sizeof r->name);
+        return -1;
+    }
+    if (recbinary_targets_parse(w->sass, TARGET_SASS, &r->sass) < 0 ||
+        recbinary_targets_parse(w->ptx, TARGET_PTX, &r->ptx) < 0 ||
+        recbinary_targets_parse(w->gfx, TARGET_GFX, &r->gfx) < 0) {
+        record_free(r);
+        return -1;
+    }
+    r->key = xstrdup(w->key);
+    r->scanned = strcmp(w->status, "scanned") == 0;
+    r->url = xstrdup(w->url ? w->url : "");
+    r->filename = xstrdup(w->filename);
+    r->indexes = row_dup(w->indexes);
+    r->index = row_first_word(w->indexes);
+    r->code = row_dup(w->code);
+    r->requires = row_dup(w->requires);
+    r->index_url = row_dup(w->index_url);
+    r->variant = xstrdup(w->variant);
+    r->variant_source = row_dup(w->variant_source);
+    r->platform = xstrdup(w->platform);
+    r->sha256 = row_dup(w->sha256);
+    r->sha256_verified = w->sha256_verified;
+    r->size = w->size;
+    r->upload_time = row_dup(w->upload_time);
+    r->requires_python = row_dup(w->requires_python);
+    r->scanned_at = row_dup(w->scanned_at);
+    r->inferred_from = row_dup(w->inferred_from);
+    r->wheelarch_version = row_dup(w->wheelarch_version);
+    r->yanked = w->yanked;
+    r->yanked_reason = row_dup(w->yanked_reason);
+    return 0;
+}
+
 char *record_text(json_t *rec)
 {
     return jsontext_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS);

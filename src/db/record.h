@@ -69,6 +69,35 @@ struct record {
     struct recbinaries binaries;
 };
 
+/* A record as its row of the database's `wheels` table holds it, and its
+ * binaries' rows: what db_each_wheel hands out.  Strings are borrowed for
+ * the call and NULL where the record has none. */
+struct record_row {
+    const char *key, *status, *project, *version, *variant, *platform;
+    const char *scanned_at, *inferred_from, *index_url, *wheelarch_version;
+    const char *code; /* recbinaries_code's text, or NULL */
+    /* the wheel's line (struct record_wheel's fields) */
+    const char *filename, *url, *sha256, *upload_time, *requires_python, *yanked_reason;
+    long long size;      /* -1 when unknown */
+    int sha256_verified; /* -1 when unknown, else 0 or 1 */
+    int yanked;
+    const char *indexes;          /* ids of the indexes listing it, space-separated */
+    const char *variant_source;   /* how the variant was decided, or NULL */
+    const char *sass, *ptx, *gfx; /* the record's unions, space-separated */
+    const char *requires;         /* its Requires-Dist, one per line, or NULL */
+    /* the binaries of a wheel with code (those crawl scanned), read and
+     * checked (recbinary_wrong); NULL when it has none, or when they fail
+     * the check: then binaries_wrong says why.  fn may take them (move the
+     * struct's contents out and leave it zeroed). */
+    struct recbinaries *binaries;
+    const char *binaries_wrong;
+};
+/* The record of a row (r's strings are its own copies; the binaries are
+ * not taken: a caller that wants them moves row->binaries in).  Returns
+ * 0, or -1 when its file name or target unions do not parse (a hand edit;
+ * the ids were checked before): r is then empty. */
+int record_of_row(const struct record_row *row, struct record *r);
+
 /* Checks rec as the record of key (recordcheck_validate) and makes r from
  * it (the JSON is borrowed, nothing of it kept).  Returns 0, or
  * WA_ERR_FORMAT with the check's one-line message (r is then empty).

@@ -430,7 +430,7 @@ static void record_construction(void)
 
 /* ---- the database ----------------------------------------------------------- */
 
-static int each_count(void *ud, const struct db_wheel *w, struct wa_error *err)
+static int each_count(void *ud, const struct record_row *w, struct wa_error *err)
 {
     (void)err;
     size_t *n = ud;
