@@ -107,18 +107,13 @@ void answer_free(struct answer_result *a)
     free(a);
 }
 
-static char *dup_or_null(const char *s)
-{
-    return s ? xstrdup(s) : NULL;
-}
-
 void answer_install_copy(struct answer_install *dst, const struct answer_install *src)
 {
     *dst = *src;
-    dst->index_url = dup_or_null(src->index_url);
-    dst->reason = dup_or_null(src->reason);
-    dst->torchvision = dup_or_null(src->torchvision);
-    dst->torchaudio = dup_or_null(src->torchaudio);
-    dst->companions_omitted = dup_or_null(src->companions_omitted);
+    dst->index_url = xstrdup_or_null(src->index_url);
+    dst->reason = xstrdup_or_null(src->reason);
+    dst->torchvision = xstrdup_or_null(src->torchvision);
+    dst->torchaudio = xstrdup_or_null(src->torchaudio);
+    dst->companions_omitted = xstrdup_or_null(src->companions_omitted);
     answer_commands_copy(&dst->commands, &src->commands);
 }

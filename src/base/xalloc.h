@@ -17,6 +17,8 @@ void *xrealloc(void *p, size_t n);
 /* Grows an array of `*cap` elements of `size` bytes to hold at least `need`. */
 void *xgrow(void *p, size_t *cap, size_t need, size_t size);
 char *xstrdup(const char *s);
+/* xstrdup(s), or NULL for NULL. */
+char *xstrdup_or_null(const char *s);
 /* Copies exactly n bytes of s (which must have them: this is for spans of
  * known length, not a bounded strdup) and a NUL. */
 char *xstrndup(const char *s, size_t n);

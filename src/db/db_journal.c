@@ -138,8 +138,7 @@ static json_t *read_note(struct db *db, const char *key)
 /* o's string under k, owned; NULL when absent or not a string. */
 static char *str_of(json_t *o, const char *k)
 {
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? xstrdup(s) : NULL;
+    return xstrdup_or_null(json_string_value(json_object_get(o, k)));
 }
 
 static long long count_of(json_t *o, const char *k)

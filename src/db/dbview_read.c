@@ -78,11 +78,6 @@ int dbvi_want_wheel(void *ud, const char *project, const char *version)
     return !strmap_get(x->dropped, x->gk.buf, &one);
 }
 
-static char *opt_dup(const char *s)
-{
-    return s ? xstrdup(s) : NULL;
-}
-
 static int put_registered(void *ud, const char *id, const char *url)
 {
     (void)id;
@@ -184,7 +179,7 @@ int dbvi_read_wheel(void *ud, const struct record_row *w, struct wa_error *err)
         free(r->source_key);
         r->source_key = NULL;
         free(r->requires);
-        r->requires = opt_dup(w->requires);
+        r->requires = xstrdup_or_null(w->requires);
         if (st == VIEW_INFERRED && !w->code && w->inferred_from) {
             /* A compact inferred record: the code is its source's. */
             r->source_key = xstrdup(w->inferred_from);
@@ -279,7 +274,7 @@ int dbvi_read_build(void *ud, const struct db_build *b, struct wa_error *err)
         dbview_row_apply_code(r, b->code);
     r->wheelarch_version = b->wheelarch_version ? xstrdup(b->wheelarch_version) : NULL;
     r->index_url = b->index_url ? xstrdup(b->index_url) : NULL;
-    r->requires = opt_dup(b->requires);
+    r->requires = xstrdup_or_null(b->requires);
     /* the wheels' file names alone: which Pythons the build has wheels
      * for is the answer engine's to judge, as from the whole view */
     for (const char *f = b->filenames; f && *f;) {

@@ -288,11 +288,6 @@ static const char *as_json(const char *s)
     return s && strbuf_utf8_valid(s) ? s : NULL;
 }
 
-static char *dup_or_null(const char *s)
-{
-    return s ? xstrdup(s) : NULL;
-}
-
 /* A field recordcheck requires. */
 static int required(const char *s, const char *field, struct wa_error *err)
 {
@@ -493,9 +488,9 @@ int record_of_scan(const struct scan_result *scan, const struct record_identity 
     r->scanned = 1;
     r->url = xstrdup(as_json(id->url) ? id->url : "");
     r->filename = xstrdup(id->filename);
-    r->index_url = dup_or_null(as_json(id->index_url));
+    r->index_url = xstrdup_or_null(as_json(id->index_url));
     r->variant = xstrdup(variant);
-    r->variant_source = dup_or_null(as_json(id->variant_source));
+    r->variant_source = xstrdup_or_null(as_json(id->variant_source));
     struct strbuf ix = STRBUF_INIT;
     strbuf_adds(&ix, "");
     for (size_t i = 0; i < id->nindexes; i++) {
@@ -510,16 +505,16 @@ int record_of_scan(const struct scan_result *scan, const struct record_identity 
     r->indexes = strbuf_detach(&ix, NULL);
     r->platform = xstrdup(wheelname_platform_id(id->name->platform));
     /* the scan's hash when it read the whole wheel, else the index's */
-    r->sha256 = dup_or_null(scan->sha256[0] ? scan->sha256 : as_json(id->sha256));
+    r->sha256 = xstrdup_or_null(scan->sha256[0] ? scan->sha256 : as_json(id->sha256));
     r->sha256_verified = f->sha256_checked != 0;
     r->size = (long long)(json_int_t)f->size;
-    r->upload_time = dup_or_null(as_json(id->upload_time));
-    r->requires_python = dup_or_null(as_json(id->requires_python));
-    r->scanned_at = dup_or_null(as_json(today));
+    r->upload_time = xstrdup_or_null(as_json(id->upload_time));
+    r->requires_python = xstrdup_or_null(as_json(id->requires_python));
+    r->scanned_at = xstrdup_or_null(as_json(today));
     r->wheelarch_version = xstrdup(WHEELARCH_VERSION);
     const char *y = as_json(id->yanked); /* a string (the reason, maybe "") or null */
     r->yanked = y != NULL;
-    r->yanked_reason = dup_or_null(y);
+    r->yanked_reason = xstrdup_or_null(y);
     if ((rc = check_fields(id, r, scan, err)) < 0 || (rc = requires_of_scan(scan, r, err)) < 0 ||
         (rc = recbinaries_of_scan(scan, !recbinary_is_library_project(id->name->normalized),
                                   &r->binaries, err)) < 0) {
@@ -531,12 +526,6 @@ int record_of_scan(const struct scan_result *scan, const struct record_identity 
     union_of(&r->binaries, offsetof(struct recbinary, gfx), &r->gfx);
     r->code = recbinaries_code(&r->binaries);
     return 0;
-}
-
-/* s copied, or NULL for NULL. */
-static char *row_dup(const char *s)
-{
-    return s ? xstrdup(s) : NULL;
 }
 
 /* The first of a space-separated list, or NULL when it is empty. */
@@ -566,24 +555,24 @@ int record_of_row(const struct record_row *w, struct record *r)
     r->scanned = strcmp(w->status, "scanned") == 0;
     r->url = xstrdup(w->url ? w->url : "");
     r->filename = xstrdup(w->filename);
-    r->indexes = row_dup(w->indexes);
+    r->indexes = xstrdup_or_null(w->indexes);
     r->index = row_first_word(w->indexes);
-    r->code = row_dup(w->code);
-    r->requires = row_dup(w->requires);
-    r->index_url = row_dup(w->index_url);
+    r->code = xstrdup_or_null(w->code);
+    r->requires = xstrdup_or_null(w->requires);
+    r->index_url = xstrdup_or_null(w->index_url);
     r->variant = xstrdup(w->variant);
-    r->variant_source = row_dup(w->variant_source);
+    r->variant_source = xstrdup_or_null(w->variant_source);
     r->platform = xstrdup(w->platform);
-    r->sha256 = row_dup(w->sha256);
+    r->sha256 = xstrdup_or_null(w->sha256);
     r->sha256_verified = w->sha256_verified;
     r->size = w->size;
-    r->upload_time = row_dup(w->upload_time);
-    r->requires_python = row_dup(w->requires_python);
-    r->scanned_at = row_dup(w->scanned_at);
-    r->inferred_from = row_dup(w->inferred_from);
-    r->wheelarch_version = row_dup(w->wheelarch_version);
+    r->upload_time = xstrdup_or_null(w->upload_time);
+    r->requires_python = xstrdup_or_null(w->requires_python);
+    r->scanned_at = xstrdup_or_null(w->scanned_at);
+    r->inferred_from = xstrdup_or_null(w->inferred_from);
+    r->wheelarch_version = xstrdup_or_null(w->wheelarch_version);
     r->yanked = w->yanked;
-    r->yanked_reason = row_dup(w->yanked_reason);
+    r->yanked_reason = xstrdup_or_null(w->yanked_reason);
     return 0;
 }
 
