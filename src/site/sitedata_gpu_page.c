@@ -162,21 +162,9 @@ void sitedata_gpu_page_free(struct sitedata_gpu_page *p)
 /* ---- the types the templates read ---------------------------------------------- */
 
 /* Where a grid shows fewer releases than there are: p is the grid. */
-static void cut_shown(const struct tmpl_value *v, struct tmpl_value *out)
-{
-    const struct relgrid *g = v->p;
-    tmpl_value_int((long long)g->nrel, out);
-}
-
-static void cut_total(const struct tmpl_value *v, struct tmpl_value *out)
-{
-    const struct relgrid *g = v->p;
-    tmpl_value_int((long long)g->total, out);
-}
-
 static const struct tmpl_field cut_fields[] = {
-    TMPL_GET("shown", cut_shown),
-    TMPL_GET("total", cut_total),
+    TMPL_SIZE("shown", struct relgrid, nrel),
+    TMPL_SIZE("total", struct relgrid, total),
 };
 
 static const struct tmpl_type cut_type = TMPL_FIELDS(cut_fields);
@@ -670,12 +658,6 @@ static void run_oldest(const struct tmpl_value *v, struct tmpl_value *out)
         sitedata_object(&end_type, u, 1, out);
 }
 
-static void run_count(const struct tmpl_value *v, struct tmpl_value *out)
-{
-    const struct sitedata_run *u = v->p;
-    tmpl_value_int((long long)u->count, out);
-}
-
 static void run_verdict(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_run *u = v->p;
@@ -718,7 +700,7 @@ static const struct tmpl_field run_fields[] = {
     TMPL_GET("platform_name", run_platform_name),
     TMPL_GET("newest", run_newest),
     TMPL_GET("oldest", run_oldest),
-    TMPL_GET("count", run_count),
+    TMPL_SIZE("count", struct sitedata_run, count),
     TMPL_GET("verdict", run_verdict),
     TMPL_GET("label", run_label),
     TMPL_GET("symbol", run_symbol),

@@ -270,12 +270,6 @@ static void gpus_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out
 
 static const struct tmpl_type gpus_type = {NULL, gpus_len, gpus_at, NULL, 0};
 
-static void segment_count(const struct tmpl_value *v, struct tmpl_value *out)
-{
-    const struct sitedata_home_segment *s = v->p;
-    tmpl_value_int((long long)s->n, out);
-}
-
 static void segment_gpus(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_home_segment *s = v->p;
@@ -285,7 +279,7 @@ static void segment_gpus(const struct tmpl_value *v, struct tmpl_value *out)
 static const struct tmpl_field segment_fields[] = {
     TMPL_STR("id", struct sitedata_home_segment, id),
     TMPL_STR("title", struct sitedata_home_segment, title),
-    TMPL_GET("count", segment_count),
+    TMPL_SIZE("count", struct sitedata_home_segment, n),
     TMPL_GET("gpus", segment_gpus),
 };
 
@@ -415,12 +409,6 @@ static void home_newest(const struct tmpl_value *v, struct tmpl_value *out)
         tmpl_value_str(h->releases[0].row->release, out);
 }
 
-static void home_gpu_count(const struct tmpl_value *v, struct tmpl_value *out)
-{
-    const struct sitedata_home *h = v->p;
-    tmpl_value_int((long long)h->gpu_count, out);
-}
-
 static void home_python_choices(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_home *h = v->p;
@@ -431,7 +419,7 @@ static const struct tmpl_field home_fields[] = {
     TMPL_GET("segments", home_segments),
     TMPL_GET("releases", home_releases),
     TMPL_GET("newest", home_newest),
-    TMPL_GET("gpu_count", home_gpu_count),
+    TMPL_SIZE("gpu_count", struct sitedata_home, gpu_count),
     TMPL_GET("python_choices", home_python_choices),
 };
 

@@ -309,12 +309,6 @@ static void table_has_rows(const struct tmpl_value *v, struct tmpl_value *out)
     tmpl_value_bool(t->nrows > 0, out);
 }
 
-static void table_ncolumns(const struct tmpl_value *v, struct tmpl_value *out)
-{
-    const struct sitedata_matrix_table *t = v->p;
-    tmpl_value_int((long long)t->ncols, out);
-}
-
 static const struct tmpl_field table_fields[] = {
     TMPL_CHARS("id", struct sitedata_matrix_table, id),
     TMPL_CHARS("name", struct sitedata_matrix_table, name),
@@ -322,7 +316,7 @@ static const struct tmpl_field table_fields[] = {
     TMPL_GET("columns", table_columns),
     TMPL_GET("rows", table_rows),
     TMPL_GET("has_rows", table_has_rows),
-    TMPL_GET("ncolumns", table_ncolumns),
+    TMPL_SIZE("ncolumns", struct sitedata_matrix_table, ncols),
 };
 
 static const struct tmpl_type table_type = TMPL_FIELDS(table_fields);
