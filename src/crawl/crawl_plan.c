@@ -232,7 +232,7 @@ void crawli_settle_known(struct crawl *c)
                     from_key = xstrdup(fk);
                     db_read_record(c->db, fk, &from, NULL);
                 }
-                json_t *line = from ? crawli_inferred_line(rec, from) : json_incref(rec);
+                json_t *line = from ? crawli_inferred_line(w, rec, from) : json_incref(rec);
                 crawli_emit(c, w, CRAWL_KNOWN, line, NULL, 0);
                 json_decref(line);
             } else {
@@ -247,9 +247,12 @@ void crawli_settle_known(struct crawl *c)
         free(from_key);
         if (unknown == 0)
             continue;
-        json_t *src = NULL; /* the record the others are inferred from */
-        if (source && !c->o->all && db_read_record(c->db, source, &src, NULL) == 0)
-            crawli_infer_rest(c, gr, src);
+        json_t *src = NULL; /* the JSON of the record the others are inferred from */
+        int inferred = source && !c->o->all &&
+                       (!c->lines || db_read_record(c->db, source, &src, NULL) == 0) &&
+                       crawli_infer_rest(c, gr, source, src) == 0;
+        if (inferred)
+            ; /* from the scanned one, with no download */
         else if (isolate)
             c->itasks[c->nitasks++] = g;
         else

@@ -46,19 +46,6 @@ static void set_identity(json_t *o, const struct cwheel *w)
     record_set_identity(o, &id);
 }
 
-int crawli_store_record(struct crawl *c, const char *key, json_t *rec, struct wa_error *e)
-{
-    struct record r;
-    int rc = record_of_json(key, rec, &r, e);
-    if (rc < 0)
-        return rc;
-    char *text = record_text(rec);
-    rc = db_write_record(c->db, &r, text, e);
-    free(text);
-    record_free(&r);
-    return rc;
-}
-
 int crawli_store_scanned(struct crawl *c, const struct cwheel *w, const struct scan_result *r,
                          const struct wheelfetch_stats *st, json_t **rec, struct wa_error *e)
 {
@@ -84,20 +71,19 @@ int crawli_store_scanned(struct crawl *c, const struct cwheel *w, const struct s
     return rc;
 }
 
-static json_t *inferred_record(struct crawl *c, const struct cwheel *w, json_t *from)
-{
-    struct record_identity id = identity_of(w);
-    return record_inferred(&id, from, c->o->today);
-}
-
-/* The --json line of an inferred wheel: the full scan object of its source
- * under its own identity. */
-json_t *crawli_inferred_line(const json_t *rec, json_t *from)
+/* The --json line of an inferred wheel w: the full scan object of its
+ * source under its own identity and record (rec), with nothing of how the
+ * source was read.  Where rec does not say them (record_json's records),
+ * its input is its URL and its index_sha256 the index's. */
+json_t *crawli_inferred_line(const struct cwheel *w, const json_t *rec, json_t *from)
 {
     json_t *o = json_deep_copy(from);
     json_object_del(o, "members");
     json_object_del(o, "binaries_read");
+    json_object_set_new(o, "input", json_string(w->url));
+    json_object_set_new(o, "index_sha256", jsontext_str_or_null(w->sha256));
     json_object_update(o, (json_t *)rec);
+    json_object_set_new(o, "fetch", json_null());
     return o;
 }
 
@@ -153,24 +139,36 @@ void crawli_emit(struct crawl *c, const struct cwheel *w, int status, json_t *re
     json_decref(line);
 }
 
-/* Writes inferred records for every unknown wheel of g from `from`.
- * Caller holds the lock. */
-void crawli_infer_rest(struct crawl *c, const struct group *g, json_t *from)
+int crawli_infer_rest(struct crawl *c, const struct group *g, const char *source, json_t *from)
 {
+    struct record src;
+    struct wa_error e;
+    if (db_get_record(c->db, source, &src, &e) < 0)
+        return -1;
     for (size_t i = 0; i < g->n; i++) {
         struct cwheel *w = &c->w[g->wheels[i]];
         if (w->known || w->failed)
             continue;
-        json_t *rec = inferred_record(c, w, from);
-        struct wa_error e;
-        if (crawli_store_record(c, w->key, rec, &e) < 0) {
+        struct record_identity id = identity_of(w);
+        struct record r;
+        int rc = record_of_inferred(&id, &src, c->o->today, &r, &e);
+        json_t *rec = rc == 0 ? record_json(&r) : NULL;
+        if (rc == 0) {
+            char *text = record_text(rec);
+            rc = db_write_record(c->db, &r, text, &e);
+            free(text);
+            record_free(&r);
+        }
+        if (rc < 0) {
             crawli_emit(c, w, CRAWL_FAILED, NULL, e.msg, 0);
         } else {
             w->known = 1;
-            json_t *line = c->lines ? crawli_inferred_line(rec, from) : NULL;
-            crawli_emit(c, w, CRAWL_INFERRED, line, NULL, 0);
+            json_t *line = c->lines && from ? crawli_inferred_line(w, rec, from) : NULL;
+            crawli_emit(c, w, CRAWL_INFERRED, line ? line : rec, NULL, 0);
             json_decref(line);
         }
         json_decref(rec);
     }
+    record_free(&src);
+    return 0;
 }

@@ -130,7 +130,7 @@ void crawli_settle_scan(struct crawl *c, const struct group *g, struct cwheel *w
         w->known = 1; /* its failure and journal rows went with the record */
         crawli_emit(c, w, CRAWL_SCANNED, rec, NULL, bytes);
         if (!c->o->all)
-            crawli_infer_rest(c, g, rec);
+            crawli_infer_rest(c, g, w->key, rec);
     } else {
         w->failed = 1;
         if (msg)

@@ -102,20 +102,23 @@ char *crawli_url_host(const char *url);
 int crawli_same_host(const char *a, const char *b);
 void crawli_read_indexes(struct crawl *c, struct http_client *hc);
 void crawli_read_libraries(struct crawl *c, struct http_client *hc);
-/* Checks rec (an inferred wheel's record) as the record of key
- * (record_of_json) and stores it with its text (db_write_record): what
- * build would refuse is the wheel's error, never a record.  Borrows rec. */
-int crawli_store_record(struct crawl *c, const char *key, json_t *rec, struct wa_error *e);
 /* Makes the record of w from its scan r (record_of_scan, which holds it to
  * the rules as it makes it: what build would refuse is the wheel's error)
  * and stores it with the text of its JSON (record_scanned), which *rec
  * gets (a new reference; NULL on an error) for the crawl's lines. */
 int crawli_store_scanned(struct crawl *c, const struct cwheel *w, const struct scan_result *r,
                          const struct wheelfetch_stats *st, json_t **rec, struct wa_error *e);
-json_t *crawli_inferred_line(const json_t *rec, json_t *from);
+json_t *crawli_inferred_line(const struct cwheel *w, const json_t *rec, json_t *from);
 void crawli_emit(struct crawl *c, const struct cwheel *w, int status, json_t *rec,
                  const char *error, uint64_t bytes);
-void crawli_infer_rest(struct crawl *c, const struct group *g, json_t *from);
+/* Writes inferred records for every unknown wheel of g from the stored
+ * record of source, a scanned wheel of the group (record_of_inferred,
+ * which holds each identity to the rules: what build would refuse is that
+ * wheel's error, never a record); from is the source's JSON for the
+ * crawl's lines (NULL when none are made).  Returns 0, or -1 when the
+ * source cannot be read (then nothing is written).  Caller holds the
+ * lock. */
+int crawli_infer_rest(struct crawl *c, const struct group *g, const char *source, json_t *from);
 void crawli_record_failure(struct crawl *c, const struct cwheel *w, const char *msg, long status,
                            const char *kind, int stopped);
 json_int_t crawli_isolated_stops(struct crawl *c, const char *key);

@@ -456,16 +456,61 @@ size_t db_count_records(struct db *db)
     return (size_t)n;
 }
 
+/* The columns of a wheel's row that db_each_wheel and db_get_record read,
+ * in the order row_of reads them. */
+#define WHEEL_COLUMNS                                                                              \
+    "key, status, project, version, variant, platform, scanned_at, inferred_from, "                \
+    "index_url, wheelarch_version, code, filename, url, sha256, upload_time, "                     \
+    "requires_python, yanked_reason, indexes, variant_source, sass, ptx, gfx, requires, "          \
+    "size, sha256_verified, yanked"
+
+/* The row st is on, read as WHEEL_COLUMNS are listed (strings borrowed
+ * from st, no binaries). */
+static struct record_row row_of(sqlite3_stmt *st)
+{
+    enum { NTEXT = 23 };
+    const char *c[NTEXT];
+    for (int i = 0; i < NTEXT; i++)
+        c[i] = (const char *)sqlite3_column_text(st, i);
+    struct record_row w = {
+        .key = c[0],
+        .status = c[1],
+        .project = c[2],
+        .version = c[3],
+        .variant = c[4],
+        .platform = c[5],
+        .scanned_at = c[6],
+        .inferred_from = c[7],
+        .index_url = c[8],
+        .wheelarch_version = c[9],
+        .code = c[10],
+        .filename = c[11],
+        .url = c[12],
+        .sha256 = c[13],
+        .upload_time = c[14],
+        .requires_python = c[15],
+        .yanked_reason = c[16],
+        .indexes = c[17],
+        .variant_source = c[18],
+        .sass = c[19],
+        .ptx = c[20],
+        .gfx = c[21],
+        .requires = c[22],
+        .size =
+            sqlite3_column_type(st, NTEXT) == SQLITE_INTEGER ? sqlite3_column_int64(st, NTEXT) : -1,
+        .sha256_verified = sqlite3_column_type(st, NTEXT + 1) == SQLITE_INTEGER
+                               ? sqlite3_column_int(st, NTEXT + 1) != 0
+                               : -1,
+        .yanked = sqlite3_column_int(st, NTEXT + 2) != 0,
+    };
+    return w;
+}
+
 int db_each_wheel(struct db *db, int (*want)(void *ud, const char *project, const char *version),
                   int (*fn)(void *ud, const struct record_row *w, struct wa_error *err), void *ud,
                   struct wa_error *err)
 {
-    static const char sql[] =
-        "SELECT key, status, project, version, variant, platform, scanned_at, inferred_from, "
-        "index_url, wheelarch_version, code, filename, url, sha256, upload_time, "
-        "requires_python, yanked_reason, indexes, variant_source, sass, ptx, gfx, requires, "
-        "size, sha256_verified, yanked FROM wheels w ORDER BY key";
-    enum { NTEXT = 23 };
+    static const char sql[] = "SELECT " WHEEL_COLUMNS " FROM wheels w ORDER BY key";
     pthread_mutex_lock(&db->mu);
     sqlite3_stmt *st = dbi_prep(db, sql);
     int rc = st ? 0 : dbi_sql_error(db, err, "cannot read records");
@@ -476,41 +521,7 @@ int db_each_wheel(struct db *db, int (*want)(void *ud, const char *project, cons
         if (want && !want(ud, (const char *)sqlite3_column_text(st, 2),
                           (const char *)sqlite3_column_text(st, 3)))
             continue;
-        const char *c[NTEXT];
-        for (int i = 0; i < NTEXT; i++)
-            c[i] = (const char *)sqlite3_column_text(st, i);
-        struct record_row w = {
-            .key = c[0],
-            .status = c[1],
-            .project = c[2],
-            .version = c[3],
-            .variant = c[4],
-            .platform = c[5],
-            .scanned_at = c[6],
-            .inferred_from = c[7],
-            .index_url = c[8],
-            .wheelarch_version = c[9],
-            .code = c[10],
-            .filename = c[11],
-            .url = c[12],
-            .sha256 = c[13],
-            .upload_time = c[14],
-            .requires_python = c[15],
-            .yanked_reason = c[16],
-            .indexes = c[17],
-            .variant_source = c[18],
-            .sass = c[19],
-            .ptx = c[20],
-            .gfx = c[21],
-            .requires = c[22],
-            .size = sqlite3_column_type(st, NTEXT) == SQLITE_INTEGER
-                        ? sqlite3_column_int64(st, NTEXT)
-                        : -1,
-            .sha256_verified = sqlite3_column_type(st, NTEXT + 1) == SQLITE_INTEGER
-                                   ? sqlite3_column_int(st, NTEXT + 1) != 0
-                                   : -1,
-            .yanked = sqlite3_column_int(st, NTEXT + 2) != 0,
-        };
+        struct record_row w = row_of(st);
         /* binaries: only a wheel with code lists any */
         struct recbinaries bins = {0};
         if (w.code && w.key && wheelkey_valid(w.key)) {
@@ -524,6 +535,43 @@ int db_each_wheel(struct db *db, int (*want)(void *ud, const char *project, cons
     if (rc == 0 && s != SQLITE_DONE)
         rc = dbi_sql_error(db, err, "cannot read records");
     sqlite3_finalize(st);
+    pthread_mutex_unlock(&db->mu);
+    return rc;
+}
+
+int db_get_record(struct db *db, const char *key, struct record *out, struct wa_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!wheelkey_valid(key))
+        return wa_error_set(err, WA_ERR_IO, "no record %s", key);
+    pthread_mutex_lock(&db->mu);
+    sqlite3_stmt *st = dbi_cached(db, "SELECT " WHEEL_COLUMNS " FROM wheels WHERE key = ?");
+    int rc = st ? 0 : dbi_sql_error(db, err, "cannot read records");
+    int s = SQLITE_DONE;
+    if (st) {
+        dbi_bind_text(st, 1, key);
+        s = sqlite3_step(st);
+    }
+    if (rc == 0 && s != SQLITE_ROW)
+        rc = s == SQLITE_DONE ? wa_error_set(err, WA_ERR_IO, "no record %s", key)
+                              : dbi_sql_error(db, err, "cannot read records");
+    if (rc == 0) {
+        struct record_row w = row_of(st);
+        struct recbinaries bins = {0};
+        if (w.code && (rc = read_binaries(db, key, &bins, &w.binaries_wrong, err)) == 0 &&
+            w.binaries_wrong)
+            rc = wa_error_set(err, WA_ERR_FORMAT, "record %s: its binaries: %s", key,
+                              w.binaries_wrong);
+        if (rc == 0 && record_of_row(&w, out) < 0)
+            rc = wa_error_set(err, WA_ERR_FORMAT,
+                              "record %s: its file name or targets do not parse", key);
+        if (rc == 0 && w.code) {
+            out->binaries = bins; /* taken */
+            memset(&bins, 0, sizeof bins);
+        }
+        recbinaries_free(&bins);
+    }
+    dbi_done(st);
     pthread_mutex_unlock(&db->mu);
     return rc;
 }

@@ -43,6 +43,11 @@ void db_known_free(struct db_known *k);
 /* Reads a record; returns 0 and a new reference, or an error (a missing
  * record is WA_ERR_IO). */
 int db_read_record(struct db *db, const char *key, json_t **rec, struct wa_error *err);
+/* Reads the record of key from its columns and rows, as the struct
+ * db_write_record stored (record_of_row, with its binaries, checked).
+ * Returns 0, or an error (a missing record is WA_ERR_IO, a row a hand
+ * edit broke WA_ERR_FORMAT); out is then empty.  Free with record_free. */
+int db_get_record(struct db *db, const char *key, struct record *out, struct wa_error *err);
 /* The binaries of the wheel key (none when it has no rows), checked
  * (recbinary_wrong).  Returns 0 with *why NULL, or 0 with *why saying why
  * the rows cannot be used (out is then empty), or an error.  Free out with

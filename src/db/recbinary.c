@@ -929,3 +929,71 @@ json_t *recbinary_target_json(const struct recbinary_target *t)
                             json_integer((json_int_t)t->uncompressed_bytes));
     return o;
 }
+
+static json_t *lines_json(const struct recbinary_lines *l)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < l->n; i++)
+        json_array_append_new(a, json_string(l->v[i]));
+    return a;
+}
+
+static void set_count(json_t *o, const char *k, long long v)
+{
+    if (v >= 0)
+        json_object_set_new(o, k, json_integer((json_int_t)v));
+}
+
+/* One binary as the record's "binaries" entry, as binary_of reads it. */
+static json_t *binary_json(const struct recbinary *b)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "path", json_string(b->path));
+    if (b->format)
+        json_object_set_new(o, "format", json_string(b->format));
+    set_count(o, "size", b->size);
+    set_count(o, "modules", b->modules);
+    set_count(o, "dlink_modules", b->dlink_modules);
+    set_count(o, "library_modules", b->library_modules);
+    json_object_set_new(o, "sass", recbinary_targets_json(&b->sass));
+    json_object_set_new(o, "ptx", recbinary_targets_json(&b->ptx));
+    json_object_set_new(o, "lto", recbinary_targets_json(&b->lto));
+    json_object_set_new(o, "gfx", recbinary_targets_json(&b->gfx));
+    json_t *ts = json_object();
+    for (size_t i = 0; i < b->ntargets; i++) {
+        char name[TARGET_NAME_MAX];
+        target_format(&b->targets[i].t, name, sizeof name);
+        json_object_set_new(ts, name, recbinary_target_json(&b->targets[i]));
+    }
+    json_object_set_new(o, "targets", ts);
+    json_t *sets = json_array();
+    for (size_t i = 0; i < b->nsets; i++) {
+        json_t *s = json_object();
+        set_count(s, "modules", b->sets[i].modules);
+        json_object_set_new(s, "targets", recbinary_targets_json(&b->sets[i].targets));
+        json_array_append_new(sets, s);
+    }
+    json_object_set_new(o, "module_sets", sets);
+    json_t *comp = json_object();
+    for (size_t i = 0; i < b->ncompression; i++)
+        json_object_set_new(comp, b->compression[i].codec,
+                            json_integer((json_int_t)b->compression[i].entries));
+    json_object_set_new(o, "compression", comp);
+    if (b->declared) {
+        json_t *d = json_object();
+        json_object_set_new(d, "sass", recbinary_targets_json(&b->declared_sass));
+        json_object_set_new(d, "ptx", recbinary_targets_json(&b->declared_ptx));
+        json_object_set_new(o, "declared", d);
+    }
+    json_object_set_new(o, "arch_flags", lines_json(&b->arch_flags));
+    json_object_set_new(o, "warnings", lines_json(&b->warnings));
+    return o;
+}
+
+json_t *recbinaries_json(const struct recbinaries *b)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < b->n; i++)
+        json_array_append_new(a, binary_json(&b->v[i]));
+    return a;
+}

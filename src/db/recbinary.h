@@ -169,5 +169,9 @@ json_t *recbinary_targets_json(const struct recbinary_targets *l);
 /* A target's counts, codecs and ISA as the record has them (keys in
  * sorted order, those not said left out).  New reference. */
 json_t *recbinary_target_json(const struct recbinary_target *t);
+/* A wheel's binaries as a record's "binaries" list, which recbinaries_of
+ * reads back as the same binaries (what a record says of each; bundled is
+ * the reader's to decide).  New reference. */
+json_t *recbinaries_json(const struct recbinaries *b);
 
 #endif

@@ -72,28 +72,6 @@ unsigned long long record_fetch_bytes(const json_t *rec)
     return b > 0 ? (unsigned long long)b : 0;
 }
 
-json_t *record_inferred(const struct record_identity *id, json_t *from, const char *today)
-{
-    json_t *o = json_object();
-    record_set_identity(o, id);
-    json_object_set_new(o, "record_version", json_integer(RECORD_VERSION));
-    json_object_set_new(o, "status", json_string("inferred"));
-    json_object_set_new(o, "inferred_from",
-                        json_string(json_string_value(json_object_get(from, "key"))));
-    static const char *const copied[] = {"kind", "sass", "ptx", "lto", NULL};
-    for (const char *const *k = copied; *k; k++)
-        if (json_object_get(from, *k))
-            json_object_set(o, *k, json_object_get(from, *k));
-    json_object_set_new(o, "sha256", jsontext_str_or_null(id->sha256));
-    json_object_set_new(o, "sha256_verified", json_false());
-    json_object_set_new(o, "size", json_null());
-    json_object_set_new(o, "error", json_null());
-    json_object_set_new(o, "scanned_at", json_string(today));
-    json_object_set_new(o, "wheelarch_version", json_string(WHEELARCH_VERSION));
-    json_object_set_new(o, "fetch", json_null());
-    return o;
-}
-
 static char *dup_str(json_t *o, const char *k, const char *absent)
 {
     const char *v = json_string_value(json_object_get(o, k));
@@ -382,8 +360,8 @@ static int check_filename(const struct record_identity *id, struct record *r, st
 /* The record's fields past its name, as recordcheck_validate checks them.
  * wheelarch_version is this build's (a constant the tests hold to its
  * rule). */
-static int check_fields(const struct record_identity *id, const struct record *r,
-                        const struct scan_result *scan, struct wa_error *err)
+static int check_fields(const struct record_identity *id, const struct record *r, size_t nrequires,
+                        struct wa_error *err)
 {
     int rc;
     if ((rc = recordcheck_check_url(as_json(id->url), "url", recordcheck_url_valid,
@@ -404,7 +382,8 @@ static int check_fields(const struct record_identity *id, const struct record *r
                                      recordcheck_index_id_valid, "an index id", err)) < 0 ||
         (rc = recordcheck_check_text(r->requires_python, "requires_python", RECORDCHECK_PATH_MAX,
                                      NULL, "one line of text", err)) < 0 ||
-        (rc = recordcheck_check_int(r->size, "size", RECORDCHECK_BYTES_MAX, err)) < 0 ||
+        ((r->scanned || r->size != -1) /* an inferred wheel's may be unknown */ &&
+         (rc = recordcheck_check_int(r->size, "size", RECORDCHECK_BYTES_MAX, err)) < 0) ||
         (rc = recordcheck_check_text(r->yanked_reason, "yanked", RECORDCHECK_PATH_MAX, NULL,
                                      "one line of text", err)) < 0)
         return rc;
@@ -417,8 +396,7 @@ static int check_fields(const struct record_identity *id, const struct record *r
                                          "an index id", err)) < 0)
             return rc;
     }
-    if (scan->kind == SCAN_KIND_ZIP && scan->has_metadata &&
-        scan->nrequires > WHEELMETA_MAX_REQUIRES)
+    if (nrequires > WHEELMETA_MAX_REQUIRES)
         return wa_error_set(err, WA_ERR_FORMAT, "requires_dist: more than %d entries",
                             WHEELMETA_MAX_REQUIRES);
     return 0;
@@ -465,11 +443,14 @@ static void union_of(const struct recbinaries *b, size_t list, struct recbinary_
     out->n = target_sort_unique(out->v, out->n);
 }
 
-int record_of_scan(const struct scan_result *scan, const struct record_identity *id,
-                   const struct record_fetch *f, const char *today, struct record *out,
-                   struct wa_error *err)
+/* The fields of r that come from the wheel's identity on its index and
+ * from this crawl (status, hash, size and the binaries are the caller's),
+ * each held to its rule up to the file name; check_fields holds the rest
+ * once the caller has set what it adds.  Returns 0, or WA_ERR_FORMAT with
+ * r empty. */
+static int of_identity(const struct record_identity *id, const char *today, struct record *r,
+                       struct wa_error *err)
 {
-    struct record *r = out;
     memset(r, 0, sizeof *r);
     const char *key = as_json(id->key), *variant = as_json(id->variant);
     char q[400];
@@ -485,7 +466,6 @@ int record_of_scan(const struct scan_result *scan, const struct record_identity 
         return rc;
     }
     r->key = xstrdup(key);
-    r->scanned = 1;
     r->url = xstrdup(as_json(id->url) ? id->url : "");
     r->filename = xstrdup(id->filename);
     r->index_url = xstrdup_or_null(as_json(id->index_url));
@@ -504,10 +484,6 @@ int record_of_scan(const struct scan_result *scan, const struct record_identity 
     }
     r->indexes = strbuf_detach(&ix, NULL);
     r->platform = xstrdup(wheelname_platform_id(id->name->platform));
-    /* the scan's hash when it read the whole wheel, else the index's */
-    r->sha256 = xstrdup_or_null(scan->sha256[0] ? scan->sha256 : as_json(id->sha256));
-    r->sha256_verified = f->sha256_checked != 0;
-    r->size = (long long)(json_int_t)f->size;
     r->upload_time = xstrdup_or_null(as_json(id->upload_time));
     r->requires_python = xstrdup_or_null(as_json(id->requires_python));
     r->scanned_at = xstrdup_or_null(as_json(today));
@@ -515,7 +491,25 @@ int record_of_scan(const struct scan_result *scan, const struct record_identity 
     const char *y = as_json(id->yanked); /* a string (the reason, maybe "") or null */
     r->yanked = y != NULL;
     r->yanked_reason = xstrdup_or_null(y);
-    if ((rc = check_fields(id, r, scan, err)) < 0 || (rc = requires_of_scan(scan, r, err)) < 0 ||
+    return 0;
+}
+
+int record_of_scan(const struct scan_result *scan, const struct record_identity *id,
+                   const struct record_fetch *f, const char *today, struct record *out,
+                   struct wa_error *err)
+{
+    struct record *r = out;
+    int rc = of_identity(id, today, r, err);
+    if (rc < 0)
+        return rc;
+    r->scanned = 1;
+    /* the scan's hash when it read the whole wheel, else the index's */
+    r->sha256 = xstrdup_or_null(scan->sha256[0] ? scan->sha256 : as_json(id->sha256));
+    r->sha256_verified = f->sha256_checked != 0;
+    r->size = (long long)(json_int_t)f->size;
+    size_t nrequires = scan->kind == SCAN_KIND_ZIP && scan->has_metadata ? scan->nrequires : 0;
+    if ((rc = check_fields(id, r, nrequires, err)) < 0 ||
+        (rc = requires_of_scan(scan, r, err)) < 0 ||
         (rc = recbinaries_of_scan(scan, !recbinary_is_library_project(id->name->normalized),
                                   &r->binaries, err)) < 0) {
         record_free(r);
@@ -525,6 +519,37 @@ int record_of_scan(const struct scan_result *scan, const struct record_identity 
     union_of(&r->binaries, offsetof(struct recbinary, ptx), &r->ptx);
     union_of(&r->binaries, offsetof(struct recbinary, gfx), &r->gfx);
     r->code = recbinaries_code(&r->binaries);
+    return 0;
+}
+
+static void copy_targets(const struct recbinary_targets *a, struct recbinary_targets *b)
+{
+    b->v = xmalloc((a->n ? a->n : 1) * sizeof *b->v);
+    if (a->n)
+        memcpy(b->v, a->v, a->n * sizeof *a->v);
+    b->n = a->n;
+}
+
+int record_of_inferred(const struct record_identity *id, const struct record *from,
+                       const char *today, struct record *out, struct wa_error *err)
+{
+    struct record *r = out;
+    int rc = of_identity(id, today, r, err);
+    if (rc < 0)
+        return rc;
+    r->scanned = 0;
+    r->inferred_from = xstrdup(from->key);
+    r->sha256 = xstrdup_or_null(as_json(id->sha256));
+    r->sha256_verified = 0;
+    r->size = -1;
+    if ((rc = check_fields(id, r, 0, err)) < 0) {
+        record_free(r);
+        return rc;
+    }
+    copy_targets(&from->sass, &r->sass);
+    copy_targets(&from->ptx, &r->ptx);
+    copy_targets(&from->gfx, &r->gfx);
+    r->binaries.v = xcalloc(1, sizeof *r->binaries.v); /* not listed: the source's stand */
     return 0;
 }
 
@@ -574,6 +599,57 @@ int record_of_row(const struct record_row *w, struct record *r)
     r->yanked = w->yanked;
     r->yanked_reason = xstrdup_or_null(w->yanked_reason);
     return 0;
+}
+
+/* A space- or newline-separated list as an array of its words or lines. */
+static json_t *split_json(const char *s, char sep)
+{
+    json_t *a = json_array();
+    while (s && *s) {
+        size_t n = strcspn(s, (char[]){sep, '\0'});
+        json_array_append_new(a, json_stringn(s, n));
+        s += n + (s[n] == sep);
+    }
+    return a;
+}
+
+json_t *record_json(const struct record *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "record_version", json_integer(RECORD_VERSION));
+    json_object_set_new(o, "key", json_string(r->key));
+    json_object_set_new(o, "status", json_string(r->scanned ? "scanned" : "inferred"));
+    json_object_set_new(o, "url", json_string(r->url));
+    json_object_set_new(o, "filename", json_string(r->filename));
+    json_object_set_new(o, "wheel", scanreport_wheel_json(&r->name));
+    json_object_set_new(o, "variant", json_string(r->variant));
+    json_object_set_new(o, "variant_source", jsontext_str_or_null(r->variant_source));
+    json_object_set_new(o, "index_url", jsontext_str_or_null(r->index_url));
+    if (r->indexes && r->indexes[0])
+        json_object_set_new(o, "indexes", split_json(r->indexes, ' '));
+    if (r->index)
+        json_object_set_new(o, "index", json_string(r->index));
+    json_object_set_new(o, "sha256", jsontext_str_or_null(r->sha256));
+    if (r->sha256_verified >= 0)
+        json_object_set_new(o, "sha256_verified", json_boolean(r->sha256_verified));
+    json_object_set_new(o, "size", r->size >= 0 ? json_integer((json_int_t)r->size) : json_null());
+    json_object_set_new(o, "upload_time", jsontext_str_or_null(r->upload_time));
+    json_object_set_new(o, "requires_python", jsontext_str_or_null(r->requires_python));
+    json_object_set_new(o, "scanned_at", jsontext_str_or_null(r->scanned_at));
+    json_object_set_new(o, "inferred_from", jsontext_str_or_null(r->inferred_from));
+    json_object_set_new(o, "wheelarch_version", jsontext_str_or_null(r->wheelarch_version));
+    json_object_set_new(o, "yanked",
+                        r->yanked_reason ? json_string(r->yanked_reason)
+                        : r->yanked      ? json_true()
+                                         : json_null());
+    json_object_set_new(o, "sass", recbinary_targets_json(&r->sass));
+    json_object_set_new(o, "ptx", recbinary_targets_json(&r->ptx));
+    json_object_set_new(o, "gfx", recbinary_targets_json(&r->gfx));
+    if (r->requires)
+        json_object_set_new(o, "requires_dist", split_json(r->requires, '\n'));
+    if (r->binaries.listed)
+        json_object_set_new(o, "binaries", recbinaries_json(&r->binaries));
+    return o;
 }
 
 char *record_text(json_t *rec)

@@ -1,21 +1,18 @@
 /*
  * record: what the database stores about one wheel, as one type.
  *
- * A record comes in as JSON (the `scan --json` object of the wheel under
- * the wheel's identity, or, for a wheel that was not read, its identity,
- * the unions of the wheel it was inferred from and that wheel's key: what
- * crawl makes with record_scanned / record_inferred, and what `db import`
- * and `merge` read); its fields and their grammar are recordcheck's.
- * record_of_json checks it once and makes a struct record: the identity,
- * the wheel's line, the target unions, the project's own GPU code in a
- * compact form (bundled NVIDIA libraries left out, see
- * recbinary_is_bundled), the requirements and the binaries.  A crawl
- * makes a scanned wheel's struct straight from its scan (record_of_scan),
- * the same struct record_of_json makes of that wheel's JSON, which it
- * keeps only as text.  The database stores that struct as columns of
- * wheels and rows of binaries and targets (and the JSON text as it came,
- * for `db export`), and a build reads it back as the same struct, with no
- * JSON parsed.
+ * A record comes in as JSON from outside (`db import`, `merge`): its
+ * fields and their grammar are recordcheck's, and record_of_json checks it
+ * once and makes a struct record: the identity, the wheel's line, the
+ * target unions, the project's own GPU code in a compact form (bundled
+ * NVIDIA libraries left out, see recbinary_is_bundled), the requirements
+ * and the binaries.  The crawler makes its records as the struct: a
+ * scanned wheel's from its scan (record_of_scan; its text is the scan
+ * report under its identity, record_scanned), an inferred wheel's from its
+ * identity and its source's struct (record_of_inferred; its text is
+ * record_json's).  The database stores the struct as columns of wheels and
+ * rows of binaries and targets (and the text, for `db export`), and gives
+ * it back as the same struct (record_of_row), with no JSON parsed.
  *
  * Ownership: a struct record owns its strings and binaries; whoever made
  * it (record_of_json, record_of_scan) frees it with record_free.
@@ -108,6 +105,11 @@ void record_free(struct record *r);
  * stores beside its columns (records.record) and `db export` writes back.
  * Caller frees. */
 char *record_text(json_t *rec);
+/* r as the record format's JSON: what the struct holds, which
+ * record_of_json reads back as the same struct (unit.test_record_trip
+ * holds the two to that).  The text a record the crawl infers is kept as,
+ * and what its --json line starts from.  New reference. */
+json_t *record_json(const struct record *r);
 
 /* Who a wheel is, as the crawler found it on an index: what every record
  * and every crawl line carries.  Strings are borrowed; NULL where the index
@@ -159,10 +161,16 @@ int record_of_scan(const struct scan_result *scan, const struct record_identity 
  * when it says none. */
 unsigned long long record_fetch_bytes(const json_t *rec);
 
-/* An inferred wheel's record: its identity, the target unions of the
- * record it was inferred from (`from`, borrowed) and that record's key;
- * the per-binary detail stays in the source record only.  New reference. */
-json_t *record_inferred(const struct record_identity *id, json_t *from, const char *today);
+/* An inferred wheel's record: its identity (borrowed), the target unions
+ * of the record it was inferred from (`from`, borrowed: a scanned record
+ * of the same build) and that record's key; it lists no binaries (the
+ * source's stand for it), its hash is the index's, unverified, and its
+ * size unknown.  The identity is held to recordcheck's rules as
+ * record_of_scan holds it: returns 0, or WA_ERR_FORMAT with the rule's
+ * message (out is then empty).  Free out with record_free; its text is
+ * record_text(record_json(out)). */
+int record_of_inferred(const struct record_identity *id, const struct record *from,
+                       const char *today, struct record *out, struct wa_error *err);
 
 /* Fills w from a record, or from a line as record_wheel_json makes it:
  * filename, url, key, sha256, status, upload_time, scanned_at,

@@ -18,6 +18,7 @@
 #include "fsutil.h"
 #include "harness.h"
 #include "record.h"
+#include "recordcmp.h"
 #include "recqueue.h"
 #include "recbinary.h"
 #include "strbuf.h"
@@ -265,10 +266,22 @@ static void record_construction(void)
         K1,       url,     fname,  K1, "2026-11-01T00:00:00Z",
         ">=3.10", NULL,    ix,     1,  "https://download.pytorch.org/whl/cu130/",
         &wn,      "cu130", "label"};
-    json_t *inf = record_inferred(&id, src, "2026-11-20");
-    struct record c;
+    struct record from, c;
     struct wa_error err = {0};
-    OK(record_of_json(K1, inf, &c, &err) == 0, "an inferred record passes the checks: %s", err.msg);
+    OK(record_of_json(SCANNED, src, &from, &err) == 0, "the source record: %s", err.msg);
+    OK(record_of_inferred(&id, &from, "2026-11-20", &c, &err) == 0, "an inferred record: %s",
+       err.msg);
+    json_t *inf = record_json(&c);
+    {
+        /* its JSON is a record: checked, read back as the same struct */
+        struct record again;
+        OK(record_of_json(K1, inf, &again, &err) == 0, "an inferred record passes the checks: %s",
+           err.msg);
+        char diff[1024];
+        recordcmp_differences(&c, &again, diff, sizeof diff);
+        OK(diff[0] == '\0', "an inferred record reads back from its JSON; differs in:%s", diff);
+        record_free(&again);
+    }
     OK(!c.scanned, "inferred: status");
     STR_EQ(c.inferred_from, SCANNED, "inferred: the source's key");
     STR_EQ(c.name.public_version, "2.9.0", "inferred: the public version from the file name");
@@ -419,10 +432,9 @@ static void record_construction(void)
 
     /* Construction checks the grammar: a variant that is not one. */
     id.variant = "cu130 <b>";
-    json_t *bad = record_inferred(&id, src, "2026-11-20");
-    OK(record_of_json(K1, bad, &c, &err) < 0 && strstr(err.msg, "variant"),
+    OK(record_of_inferred(&id, &from, "2026-11-20", &c, &err) < 0 && strstr(err.msg, "variant"),
        "a bad variant is refused: %s", err.msg);
-    json_decref(bad);
+    record_free(&from);
     json_decref(rec);
     wheelname_free(&wn);
     json_decref(src);

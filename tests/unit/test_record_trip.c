@@ -4,7 +4,8 @@
  * record the view makes back from its row and binary rows (what the
  * wheel pages read) are equal, field by field and binary by binary.  The
  * two constructors of struct record live in two modules; this holds them
- * to one meaning.  And what the crawl's plan reads of a stored record from
+ * to one meaning.  Each also reads back by its key (db_get_record) and
+ * from the JSON record_json writes of it.  And what the crawl's plan reads of a stored record from
  * its columns (db_known_get) says what the record says.
  *
  * usage: test_record_trip DATA_DIR SITE_DB WORK_DIR
@@ -127,9 +128,34 @@ int main(int argc, char **argv)
     /* the crawl's view of each stored record: from the columns */
     struct db *db;
     OK(db_open(cache, DB_READONLY, &db, &err) == 0, "open %s: %s", cache, err.msg);
-    size_t known = 0, compact = 0;
+    size_t known = 0, compact = 0, by_row = 0, by_json = 0;
     for (size_t i = 0; db && i < nwant; i++) {
         const struct record *r = &want[i];
+        /* record -> row -> record, one key at a time (what the crawl reads
+         * a source by), inferred records too */
+        struct record got;
+        if (db_get_record(db, r->key, &got, &err) < 0) {
+            OK(0, "%s: db_get_record: %s", r->key, err.msg);
+        } else {
+            recordcmp_differences(r, &got, diff, sizeof diff);
+            OK(diff[0] == '\0', "%s reads back by its key as it was stored; differs in:%s", r->key,
+               diff);
+            by_row++;
+            record_free(&got);
+        }
+        /* record -> JSON -> record: record_json writes what record_of_json
+         * reads, and the JSON passes the checks */
+        json_t *j = record_json(r);
+        if (record_of_json(r->key, j, &got, &err) < 0) {
+            OK(0, "%s: record_json's JSON is refused: %s", r->key, err.msg);
+        } else {
+            recordcmp_differences(r, &got, diff, sizeof diff);
+            OK(diff[0] == '\0', "%s reads back from record_json as it was; differs in:%s", r->key,
+               diff);
+            by_json++;
+            record_free(&got);
+        }
+        json_decref(j);
         struct db_known k;
         if (!db_known_get(db, r->key, &k)) {
             OK(0, "%s: db_known_get finds the stored record", r->key);
@@ -155,12 +181,18 @@ int main(int argc, char **argv)
            !none.url,
        "a key without a record is not known");
     OK(db && !db_known_get(db, "../x", &none), "an invalid key is not known");
+    struct record missing;
+    OK(db && db_get_record(db, "0000000000000000000000000000000000000000000000000000000000000000",
+                           &missing, &err) == WA_ERR_IO,
+       "a key without a record is not read: %s", err.msg);
+    INT_EQ((long)by_row, (long)nwant, "every record read back by its key");
+    INT_EQ((long)by_json, (long)nwant, "every record read back from its JSON");
     OK(compact > 0 && compact < known, "the fixture has compact inferred records (%zu of %zu)",
        compact, known);
     db_close(db);
-    printf("record trip: %zu records, %zu scanned ones read back, %zu fields compared; %zu read "
-           "as the crawl knows them\n",
-           nwant, scanned, recordcmp_fields_checked, known);
+    printf("record trip: %zu records, %zu scanned ones read back by the view, %zu by key, %zu "
+           "from their JSON, %zu fields compared; %zu read as the crawl knows them\n",
+           nwant, scanned, by_row, by_json, recordcmp_fields_checked, known);
     dbview_free(&v);
     for (size_t i = 0; i < nwant; i++)
         record_free(&want[i]);
