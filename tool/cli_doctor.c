@@ -217,7 +217,8 @@ static int doctor_step(const struct cli_command *cmd, const struct cli_args *a)
     uint16_t pyv = 0;
     int pyft = 0, has_py = 0;
     if (!nsites) {
-        has_py = cli_python_version(python ? python : "python3", "doctor", &pyv, &pyft) == 0;
+        has_py =
+            cli_python_version(python ? python : "python3", "doctor", &pyv, &pyft, NULL, 0) == 0;
     } else {
         const char *at = strstr(dirs[0], "/python");
         char pys[16];

@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_pyfind.h"
 #include "tables.h"
-#include "xalloc.h"
 
 /* How long an interpreter may take to answer. */
 #define PYTHON_TIMEOUT_S 30
@@ -122,41 +122,29 @@ int cli_python_run(const char *python, const char *code, char *buf, size_t n,
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128; /* killed by a signal */
 }
 
-/* The interpreter's file, found on PATH as execlp would, links resolved;
- * NULL when not found.  Caller frees. */
-static char *find_on_path(const char *python)
+int cli_python_version(const char *python, const char *who, uint16_t *version, int *free_threaded,
+                       char *how, size_t nhow)
 {
-    if (strchr(python, '/'))
-        return realpath(python, NULL);
-    const char *path = getenv("PATH");
-    for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-        size_t n = strcspn(p, ":");
-        char *cand = xasprintf("%.*s/%s", (int)n, n ? p : ".", python);
-        char *real = access(cand, X_OK) == 0 ? realpath(cand, NULL) : NULL;
-        free(cand);
-        if (real)
-            return real;
-        p += n;
-        if (*p == ':')
-            p++;
-    }
-    return NULL;
-}
-
-int cli_python_version(const char *python, const char *who, uint16_t *version, int *free_threaded)
-{
-    /* The version is in the interpreter's own name (python3.12, python3.13t:
-     * how Debian, venvs, uv and conda install it): no need to start it. */
-    char *real = find_on_path(python);
-    const char *base = real ? strrchr(real, '/') : NULL;
-    int named = base && strncmp(base + 1, "python", 6) == 0 &&
-                tables_python_parse(base + 7, version, free_threaded) == 0;
-    free(real);
-    if (named)
+    /* Where the environment writes the version down, it is read, and an
+     * interpreter asked before is not asked again (cli_pyfind). */
+    struct cli_pyfind f;
+    int rc = cli_pyfind(python, &f);
+    if (rc == 0)
+        rc = cli_pyfind_recall(&f);
+    if (rc == 1) {
+        *version = f.version;
+        *free_threaded = f.free_threaded;
+        if (how)
+            snprintf(how, nhow, "%s", f.how);
         return 0;
+    }
+    if (rc < 0) {
+        cli_warn("%s: %s did not say which Python it is (exit 127): not found", who, python);
+        return -1;
+    }
     char buf[256];
     struct cli_python_ask ask = {who, "say its version", "; give --python X.Y"};
-    int st = cli_python_run(python,
+    int st = cli_python_run(f.path,
                             "import sys; print('%d.%d%s' % (sys.version_info[0], "
                             "sys.version_info[1], 't' if 't' in getattr(sys, 'abiflags', '') "
                             "else ''))",
@@ -169,5 +157,10 @@ int cli_python_version(const char *python, const char *who, uint16_t *version, i
                  st == 127 ? ": not found" : "");
         return -1;
     }
+    f.version = *version;
+    f.free_threaded = *free_threaded;
+    cli_pyfind_remember(&f);
+    if (how)
+        snprintf(how, nhow, "%s, asked its version", f.how);
     return 0;
 }

@@ -22,8 +22,11 @@ struct cli_python_ask {
 int cli_python_run(const char *python, const char *code, char *buf, size_t n,
                    const struct cli_python_ask *ask);
 
-/* The interpreter's version (tables_python_parse's form); -1 after
- * printing why. */
-int cli_python_version(const char *python, const char *who, uint16_t *version, int *free_threaded);
+/* The interpreter's version (tables_python_parse's form), read where its
+ * environment says it (cli_pyfind) or remembered from asking it before,
+ * else asked (and remembered); how (n bytes, may be NULL) says how it was
+ * found, for the answer's first line.  -1 after printing why. */
+int cli_python_version(const char *python, const char *who, uint16_t *version, int *free_threaded,
+                       char *how, size_t n);
 
 #endif

@@ -351,6 +351,7 @@ int cli_query(int argc, char **argv)
     /* The Python: given as a version or an interpreter, else python3 on
      * PATH (the answer says which); "any" drops the constraint. */
     const char *pyarg = cli_get(cmd, &a, "python");
+    char pyhow[600], pysrc[700];
     if (!pyarg || strcmp(pyarg, "any") != 0) {
         const char *interp = pyarg ? pyarg : "python3";
         if (pyarg && tables_python_parse(pyarg, &o.python, &o.python_free_threaded) == 0) {
@@ -362,7 +363,8 @@ int cli_query(int argc, char **argv)
                                  "path to an interpreter, or any",
                                  wa_quote(q, sizeof q, pyarg, 60));
             goto out;
-        } else if (cli_python_version(interp, "query", &o.python, &o.python_free_threaded) < 0) {
+        } else if (cli_python_version(interp, "query", &o.python, &o.python_free_threaded, pyhow,
+                                      sizeof pyhow) < 0) {
             if (pyarg) {
                 rc = WA_EXIT_USAGE; /* why is printed */
                 goto out;
@@ -370,7 +372,11 @@ int cli_query(int argc, char **argv)
             o.python_source = NULL; /* no python3: any Python */
             goto no_python;
         } else {
-            o.python_source = pyarg ? pyarg : "python3 on PATH; --python X.Y for another";
+            if (pyarg)
+                snprintf(pysrc, sizeof pysrc, "%s", pyhow);
+            else
+                snprintf(pysrc, sizeof pysrc, "%s; --python X.Y for another", pyhow);
+            o.python_source = pysrc;
         }
         o.has_python = 1;
     }
