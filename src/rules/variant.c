@@ -66,31 +66,75 @@ const struct variant_rule *variant_rule_of(const struct tables *t, const char *p
     return NULL;
 }
 
-/* The variant a local label names: "cu128", "rocm6.4", "cpu.cxx11.abi" ->
- * "cpu", "cu12.8.torch2.8" -> "cu128"; with major,
- * "cu12torch2.8cxx11abiTRUE" -> "cu12x". */
+/* The ROCm version a label segment starts with: "rocm6.4", "rocm7.10.0"
+ * and the nightlies' "rocm7.10.0a20251015" (cut where the version ends);
+ * its length in *n, or 0. */
+static size_t rocm_prefix(const char *s)
+{
+    if (strncmp(s, "rocm", 4) != 0 || !isdigit((unsigned char)s[4]))
+        return 0;
+    size_t n = 4;
+    while (isdigit((unsigned char)s[n]) || (s[n] == '.' && isdigit((unsigned char)s[n + 1])))
+        n++;
+    return variant_token(s, n) ? n : 0;
+}
+
+/* The variant one label names from s on: a variant segment ("cu128",
+ * "cpu"), a ROCm version (rocm_prefix), a dotted CUDA version ("cu12.8",
+ * "cu12.8torch2.10", "cu.12.8.torch.2.11" -> cu128); with major, a CUDA
+ * major or a 3-digit version glued to what follows ("cu12torch2.8" ->
+ * cu12x, "cu128torch2.7" -> cu128). */
+static char *from_segment(const char *s, int major)
+{
+    size_t n = strcspn(s, ".");
+    size_t r = rocm_prefix(s);
+    if (r)
+        return xstrndup(s, r);
+    if (variant_token(s, n))
+        return xstrndup(s, n);
+    if (strncmp(s, "cu", 2) != 0)
+        return NULL;
+    /* the CUDA version as digits, a dot and one digit; as its own segments
+     * after "cu."; then the label's end, a dot or a letter */
+    const char *p = s + 2 + (s[2] == '.');
+    size_t d = strspn(p, "0123456789");
+    size_t m = d && p[d] == '.' ? strspn(p + d + 1, "0123456789") : 0;
+    char after = m ? p[d + 1 + m] : p[d];
+    if ((d == 1 || d == 2) && m == 1 &&
+        (after == '\0' || after == '.' || isalpha((unsigned char)after)))
+        return xasprintf("cu%.*s%c", (int)d, p, p[d + 1]);
+    if (major && d == 2 && !m && (after == '\0' || after == '.' || isalpha((unsigned char)after)))
+        return xasprintf("cu%.2sx", p);
+    if (major && p == s + 2 && d == 3)
+        return xstrndup(s, 5);
+    return NULL;
+}
+
+/* The variant a local label names: its first segment (from_segment);
+ * PyG's "pt28cu128" (torch's digits, then the CUDA version); else a later
+ * segment that is a variant or a ROCm version, as vLLM's nightlies put it
+ * after the commit ("gd9105ea80.cu129") and ROCm's triton
+ * ("git4cff872c.rocm10.0.0"). */
 static char *from_label(const char *local, int major)
 {
     if (!local || !*local)
         return NULL;
-    size_t n = strncmp(local, "rocm", 4) == 0 ? strlen(local) : strcspn(local, ".");
-    if (variant_token(local, n))
-        return xstrndup(local, n);
-    if (strncmp(local, "cu", 2) == 0) {
-        /* a dotted CUDA version: "cu12.8.torch2.8", "cu11.8" -> cu128, cu118 */
-        size_t d = strspn(local + 2, "0123456789");
-        size_t m = local[2 + d] == '.' ? strspn(local + 3 + d, "0123456789") : 0;
-        char after = m ? local[3 + d + m] : 'x';
-        if ((d == 1 || d == 2) && m == 1 && (after == '\0' || after == '.'))
-            return xasprintf("cu%.*s%c", (int)d, local + 2, local[3 + d]);
+    char *v = from_segment(local, major);
+    if (v)
+        return v;
+    if (local[0] == 'p' && local[1] == 't' && isdigit((unsigned char)local[2])) {
+        const char *cu = local + 2 + strspn(local + 2, "0123456789");
+        size_t n = strcspn(cu, ".");
+        if (strncmp(cu, "cu", 2) == 0 && variant_token(cu, n))
+            return xstrndup(cu, n);
     }
-    if (major && strncmp(local, "cu", 2) == 0) {
-        /* "cu12torch2.8": CUDA 12, any minor; "cu128torch2.8": 12.8 */
-        size_t d = strspn(local + 2, "0123456789");
-        if (d == 2)
-            return xasprintf("cu%.2sx", local + 2);
-        if (d == 3)
-            return xstrndup(local, 5);
+    for (const char *p = strchr(local, '.'); p; p = strchr(p + 1, '.')) {
+        size_t n = strcspn(p + 1, ".");
+        size_t r = rocm_prefix(p + 1);
+        if (r)
+            return xstrndup(p + 1, r);
+        if (variant_token(p + 1, n) && strncmp(p + 1, "rocm", 4) != 0)
+            return xstrndup(p + 1, n);
     }
     return NULL;
 }

@@ -10,8 +10,10 @@
  * each project's rule, and variant_decide applies them in one order:
  *
  *   1. a "name" rule: the project's name decides ("cupy-cuda12x" -> cu12x);
- *   2. the local version label: "+cu128", "+rocm6.4", "+cpu.cxx11.abi";
- *      with a "label-major" rule also "+cu12torch2.8cxx11abiTRUE" -> cu12x;
+ *   2. the local version label: "+cu128", "+rocm6.4", "+cpu.cxx11.abi",
+ *      a dotted CUDA version ("+cu12.8.torch2.8", "+cu.12.8.torch.2.11" ->
+ *      cu128); with a "label-major" rule also "+cu12torch2.8cxx11abiTRUE"
+ *      -> cu12x;
  *   3. the folder of the file's URL ("/whl/cu129/torch-...whl");
  *   4. the index's id, when it is a variant id (".../whl/cu121/");
  *   5. a "release" rule: what plain `pip install` gets for that release and
