@@ -40,8 +40,9 @@ static void print_jetson_builds(const struct answer_guidance *g)
            "the L4T release; apt show nvidia-jetpack the JetPack):\n");
     for (size_t i = 0; i < g->njetson; i++) {
         const struct jetson_build *b = g->jetson[i];
-        printf("  JetPack %s (L4T %s, CUDA %s, Python %s): torch %s\n", b->jetpack, b->l4t, b->cuda,
-               b->python, b->torch_text);
+        printf("  JetPack %s (L4T %s, CUDA %s, Python %s): %s%s\n", b->jetpack, b->l4t, b->cuda,
+               b->python, b->torch[0] ? "torch " : "no PyTorch build from NVIDIA yet",
+               b->torch_text);
         if (g->jetson_commands[i].pip_line)
             printf("    %s\n", g->jetson_commands[i].pip_line);
         else

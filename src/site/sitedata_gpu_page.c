@@ -305,7 +305,13 @@ static void jetson_torch(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_gpu_page *p = v->p;
     const struct jetson_build *b = p->guidance->jetson[v->at];
-    tmpl_value_str(b->torch_text, out);
+    tmpl_value_str(b->torch_text[0] ? b->torch_text : "none from NVIDIA yet", out);
+}
+
+static void jetson_has_torch(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    tmpl_value_bool(p->guidance->jetson[v->at]->torch[0] != '\0', out);
 }
 
 static void jetson_command(const struct tmpl_value *v, struct tmpl_value *out)
@@ -325,8 +331,8 @@ static void jetson_where(const struct tmpl_value *v, struct tmpl_value *out)
 static const struct tmpl_field jetson_fields[] = {
     TMPL_GET("jetpack", jetson_jetpack), TMPL_GET("l4t", jetson_l4t),
     TMPL_GET("cuda", jetson_cuda),       TMPL_GET("python", jetson_python),
-    TMPL_GET("torch", jetson_torch),     TMPL_GET("command", jetson_command),
-    TMPL_GET("where", jetson_where),
+    TMPL_GET("torch", jetson_torch),     TMPL_GET("has_torch", jetson_has_torch),
+    TMPL_GET("command", jetson_command), TMPL_GET("where", jetson_where),
 };
 
 static const struct tmpl_type jetson_type = TMPL_FIELDS(jetson_fields);
@@ -518,12 +524,41 @@ static void page_jetson_builds(const struct tmpl_value *v, struct tmpl_value *ou
     sitedata_array(&jetsons_type, p, 0, out);
 }
 
+/* The newest JetPack NVIDIA built torch for (the page's answer), or -1. */
+static long jetson_answer_at(const struct sitedata_gpu_page *p)
+{
+    for (size_t i = 0; p->guidance && i < p->guidance->njetson; i++)
+        if (p->guidance->jetson[i]->torch[0])
+            return (long)i;
+    return -1;
+}
+
 static void page_jetson_answer(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_gpu_page *p = v->p;
-    /* the newest JetPack's build: the page's answer */
-    if (p->guidance && p->guidance->njetson)
+    long at = jetson_answer_at(p);
+    if (at >= 0)
+        sitedata_object(&jetson_type, p, (size_t)at, out);
+}
+
+/* A newer JetPack than the answer's, which NVIDIA has built no torch for
+ * yet: said beside the answer, so that a Jetson on it is not sent to a
+ * build of another JetPack unawares. */
+static void page_jetson_newer_unbuilt(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    long at = jetson_answer_at(p);
+    if (at > 0 && !p->guidance->jetson[0]->torch[0])
         sitedata_object(&jetson_type, p, 0, out);
+}
+
+/* The JetPack of the answer, for the sentence about a newer one. */
+static void page_jetson_answer_jetpack(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    long at = jetson_answer_at(p);
+    if (at >= 0)
+        tmpl_value_str(p->guidance->jetson[at]->jetpack, out);
 }
 
 static void page_has_jetson_builds(const struct tmpl_value *v, struct tmpl_value *out)
@@ -599,6 +634,8 @@ static const struct tmpl_field page_fields[] = {
     TMPL_GET("all_declared", page_all_declared),
     TMPL_GET("jetson_builds", page_jetson_builds),
     TMPL_GET("jetson_answer", page_jetson_answer),
+    TMPL_GET("jetson_newer_unbuilt", page_jetson_newer_unbuilt),
+    TMPL_GET("jetson_answer_jetpack", page_jetson_answer_jetpack),
     TMPL_GET("has_jetson_builds", page_has_jetson_builds),
     TMPL_GET("device_file", page_device_file),
     TMPL_GET("has_grid", page_has_grid),

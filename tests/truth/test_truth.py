@@ -131,7 +131,7 @@ for plat, r in gpus["jetson-orin-nx"]["recommendations"].items():
 with open(os.path.join(data, "jetson_pytorch.csv"), newline="") as f:
     jp_rows = list(csv.DictReader(f))
 def jp_want(cc):
-    return [(r["jetpack"], r["torch"].split(";"), r["index_url"] or None) for r in jp_rows
+    return [(r["jetpack"], [v for v in r["torch"].split(";") if v], r["index_url"] or None) for r in jp_rows
             if cc in r["devices"].split(";")]
 jetsons = [g for g in gpus.values() if g["tegra"]]
 ok(len(jetsons) >= 10, "the GPU table has Jetsons (%d)" % len(jetsons))

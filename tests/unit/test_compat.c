@@ -261,8 +261,28 @@ static void test_tables(void)
     dotver_parse("580.65.06", &d);
     k = tables_driver_cuda(&T, &d, TABLES_LINUX);
     OK(k && k->cuda.f[0] == 13 && k->cuda.f[1] == 0, "driver 580.65.06 -> CUDA 13.0");
-    dotver_parse("12.6", &cuda);
+    /* the autumn 2026 branches: R610 is CUDA 13.3, R615 13.4 (a branch
+     * minimum: any 615.xx), and a later branch the newest known */
+    static const struct {
+        const char *driver;
+        int major, minor;
+    } branches[] = {{"595.45.04", 13, 2}, {"610.43.02", 13, 3}, {"610.20", 13, 2},
+                    {"615.00", 13, 4},    {"615.43.02", 13, 4}, {"620.10", 13, 4}};
+    for (size_t i = 0; i < sizeof branches / sizeof branches[0]; i++) {
+        dotver_parse(branches[i].driver, &d);
+        k = tables_driver_cuda(&T, &d, TABLES_LINUX);
+        OK(k && k->cuda.f[0] == branches[i].major && k->cuda.f[1] == branches[i].minor,
+           "driver %s -> CUDA %d.%d (got %ld.%ld)", branches[i].driver, branches[i].major,
+           branches[i].minor, k ? k->cuda.f[0] : -1L, k ? k->cuda.f[1] : -1L);
+    }
+    dotver_parse("13.4", &cuda);
     const struct ptx_isa *p = tables_isa_of_cuda(&T, &cuda);
+    OK(p && p->isa.f[0] == 9 && p->isa.f[1] == 4, "CUDA 13.4 emits PTX ISA 9.4");
+    dotver_parse("9.3", &d);
+    p = tables_cuda_of_isa(&T, &d);
+    OK(p && p->cuda.f[0] == 13 && p->cuda.f[1] == 3, "ISA 9.3 -> toolkit 13.3");
+    dotver_parse("12.6", &cuda);
+    p = tables_isa_of_cuda(&T, &cuda);
     OK(p && p->isa.f[0] == 8 && p->isa.f[1] == 5, "CUDA 12.6 emits PTX ISA 8.5");
     dotver_parse("8.6", &d);
     p = tables_cuda_of_isa(&T, &d);
@@ -438,6 +458,55 @@ static void test_variants(void)
         /* a dotted CUDA version in the label, torch's release after it */
         {"sgl_kernel-0.3.9+cu12.8.torch2.8-cp39-abi3-manylinux2014_x86_64.whl", NULL, "releases",
          "cu128", "label"},
+        /* the CUDA version dotted and glued to torch's (nunchaku-ai/nunchaku
+         * v1.2.1 release assets; setup.py: +cu{torch.version.cuda}torch{x.y}) */
+        {"nunchaku-1.2.1+cu12.8torch2.10-cp312-cp312-linux_x86_64.whl", NULL, "releases", "cu128",
+         "label"},
+        {"nunchaku-1.2.1+cu13.0torch2.10-cp311-cp311-win_amd64.whl", NULL, "releases", "cu130",
+         "label"},
+        /* the same with torch's patch and the ABI (Astral's sageattn3 builds) */
+        {"sageattn3-2.2.0+cu12.8torch2.10.0cxx11abiTRUE-cp312-cp312-linux_x86_64.whl", NULL,
+         "cu128", "cu128", "label"},
+        /* every number its own segment: the form issue 48 names; no real
+         * file name of it was found (see docs/data-update.md) */
+        {"flash_attn-2.8.3+cu.12.8.torch.2.11-cp312-cp312-linux_x86_64.whl", NULL, "releases",
+         "cu128", "label"},
+        {"flash_attn-2.8.3+cu.13.torch.2.11-cp312-cp312-linux_x86_64.whl", NULL, "releases",
+         "cu13x", "label"},
+        /* the CUDA major only, Dao-AILab's form, for the projects built that way */
+        {"causal_conv1d-1.5.0.post8+cu12torch2.5cxx11abiFALSE-cp312-cp312-linux_x86_64.whl", NULL,
+         "releases", "cu12x", "label"},
+        {"mamba_ssm-2.2.4+cu12torch2.6cxx11abiTRUE-cp312-cp312-linux_x86_64.whl", NULL, "releases",
+         "cu12x", "label"},
+        {"flash_attn-2.8.3+cu13torch2.11cxx11abiTRUE-cp312-cp312-linux_x86_64.whl", NULL,
+         "releases", "cu13x", "label"},
+        /* three digits glued to torch's (mjun0812's prebuilt wheels, flashinfer) */
+        {"flash_attn-2.8.3+cu130torch2.11-cp313-cp313-manylinux_2_34_aarch64.whl", NULL, "releases",
+         "cu130", "label"},
+        {"flash_attn_3-3.0.0+cu128torch2.11gite2743ab-cp39-abi3-linux_x86_64.whl", NULL, "releases",
+         "cu128", "label"},
+        {"flashinfer_python-0.2.6.post1+cu128torch2.7-cp39-abi3-linux_x86_64.whl", NULL, "simple",
+         "cu128", "label"},
+        {"sageattention-2.1.1+cu128torch2.7.0-cp310-cp310-win_amd64.whl", NULL, "releases", "cu128",
+         "label"},
+        /* ... which without the project's rule says nothing of the minor */
+        {"some_kernels-1.0+cu128torch2.7-cp312-cp312-linux_x86_64.whl", NULL, "simple", "simple",
+         "index"},
+        /* PyG: torch's digits first (data.pyg.org/whl/torch-2.8.0+cu128.html
+         * pins torch_scatter==2.1.2+pt28cu128) */
+        {"torch_scatter-2.1.2+pt28cu128-cp311-cp311-linux_x86_64.whl", NULL, "simple", "cu128",
+         "label"},
+        /* vLLM's nightlies put the CUDA label after the commit */
+        {"vllm-0.28.1rc1.dev472+gd9105ea80.cu129-cp38-abi3-manylinux_2_28_x86_64.whl", NULL,
+         "simple", "cu129", "label"},
+        /* ROCm: AMD's nightlies (rocm.nightlies.amd.com/v2/gfx110X-dgpu/), its
+         * whl-next (stable.repo.amd.com/rocm/whl-next/), and triton there */
+        {"torch-2.10.0a0+rocm7.10.0a20251015-cp312-cp312-linux_x86_64.whl", NULL, "simple",
+         "rocm7.10.0", "label"},
+        {"torch-2.13.0+rocm10.0.0-cp312-cp312-win_amd64.whl", NULL, "simple", "rocm10.0.0",
+         "label"},
+        {"triton-3.8.0+git4cff872c.rocm10.0.0-cp313-cp313-linux_x86_64.whl", NULL, "simple",
+         "rocm10.0.0", "label"},
         /* no rule, nothing says: the index's id */
         {"bitsandbytes-0.47.0-py3-none-manylinux_2_24_x86_64.whl", NULL, "simple", "simple",
          "index"},
