@@ -141,6 +141,11 @@ static const struct cli_option variants_options[] = {
     {"platform", 0, "P", "linux-x86_64, linux-aarch64 or windows-x86_64 (default: this machine's)",
      0},
     {"json", 0, NULL, "print {NAMESPACE: {FEATURE: [VALUE...]}}", 0},
+    {"static", 0, NULL,
+     "print them as static compatibility lists (the PEP 850 draft's shape, "
+     "{NAMESPACE: {\"static-properties\": {FEATURE: [VALUE...]}}}), most preferred first, as "
+     "api/v1/variants/static/ has them",
+     0},
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -348,14 +353,15 @@ const struct cli_command cli_commands[] = {
      "text names no GPU (it says what to paste), 2 when it holds nothing it knows.",
      "python -c 'import torch; torch.zeros(1).cuda()' 2>&1 | wheelarch explain", explain_options,
      cli_explain},
-    {"variants", "[--gpu NAME... | --cc X.Y] [--driver V] [--json]",
+    {"variants", "[--gpu NAME... | --cc X.Y] [--driver V] [--json | --static]",
      "Print the wheel-variant properties (PEP 825) this machine's GPUs and driver support.",
      "One line per property, NAMESPACE :: FEATURE :: VALUE, as a variant provider reports them: "
      "nvidia :: sm_arch :: XY_real for SASS that runs natively on every NVIDIA GPU, XY_virtual "
      "for PTX they all compile, nvidia :: cuda_version_lower_bound for each CUDA the driver "
      "supports natively, amd :: gfx_arch and amd :: rocm_version. The GPUs are detected as by "
      "query (or --gpu/--cc, WHEELARCH_GPUS); the values match those of api/v1/variants/, so an "
-     "installer plugin can be a thin wrapper.",
+     "installer plugin can be a thin wrapper. --static prints them as the static compatibility "
+     "lists of the PEP 850 draft, the shape of api/v1/variants/static/<device>.json.",
      "wheelarch variants --json", variants_options, cli_variants},
     {"build", "[--cache DIR] [--out DIR] [--base-url URL] [--nightlies N]",
      "Render the database into a static website, a JSON feed and GPU-aware package indexes.",

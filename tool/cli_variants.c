@@ -41,7 +41,14 @@ static int variants_step(const struct cli_command *cmd, const struct cli_args *a
     json_t *props =
         hostvariants_properties(&t, codes, m.n, &dv, tables_platform_os(platform), rocm);
     free(codes);
-    if (cli_get(cmd, a, "json")) {
+    if (cli_get(cmd, a, "static")) {
+        /* the draft's static lists, most preferred first, as JSON */
+        json_t *lists = hostvariants_static_lists(props);
+        char *s = json_dumps(lists, JSON_COMPACT | JSON_SORT_KEYS | JSON_PRESERVE_ORDER);
+        printf("%s\n", s);
+        free(s);
+        json_decref(lists);
+    } else if (cli_get(cmd, a, "json")) {
         char *s = json_dumps(props, JSON_COMPACT | JSON_SORT_KEYS);
         printf("%s\n", s);
         free(s);

@@ -123,3 +123,73 @@ json_t *hostvariants_properties(const struct tables *t, const uint16_t *ccs, siz
     }
     return out;
 }
+
+/* Preference of two values of one feature (qsort: the preferred first):
+ * sm_arch's _real values before _virtual, each the newest architecture
+ * first; cuda_version_lower_bound's newest version first, a major ("12")
+ * right after its last minor ("12.0"), as NVIDIA's provider orders them;
+ * other features' values as they are (lexically). */
+static int preferred(const char *feature, const char *a, const char *b)
+{
+    if (strcmp(feature, "sm_arch") == 0) {
+        int va = strstr(a, "_virtual") != NULL, vb = strstr(b, "_virtual") != NULL;
+        if (va != vb)
+            return va - vb;
+        long x = strtol(a, NULL, 10), y = strtol(b, NULL, 10);
+        return x == y ? strcmp(a, b) : x > y ? -1 : 1;
+    }
+    if (strcmp(feature, "cuda_version_lower_bound") == 0) {
+        char *ea, *eb;
+        long ma = strtol(a, &ea, 10), mb = strtol(b, &eb, 10);
+        if (ma != mb)
+            return ma > mb ? -1 : 1;
+        /* within a major: minors newest first, the bare major last */
+        long na = *ea == '.' ? strtol(ea + 1, NULL, 10) : -1;
+        long nb = *eb == '.' ? strtol(eb + 1, NULL, 10) : -1;
+        return na == nb ? 0 : na > nb ? -1 : 1;
+    }
+    return strcmp(a, b);
+}
+
+static int by_preference(const void *a, const void *b, void *feature)
+{
+    return preferred(feature, json_string_value(*(json_t *const *)a),
+                     json_string_value(*(json_t *const *)b));
+}
+
+json_t *hostvariants_ordered(json_t *props)
+{
+    json_t *out = json_object();
+    const char *ns, *feature;
+    json_t *feats, *vals;
+    json_object_foreach(props, ns, feats)
+    {
+        json_t *o = json_object();
+        json_object_foreach(feats, feature, vals)
+        {
+            size_t n = json_array_size(vals);
+            json_t **v = xcalloc(n ? n : 1, sizeof *v);
+            for (size_t i = 0; i < n; i++)
+                v[i] = json_array_get(vals, i);
+            qsort_r(v, n, sizeof *v, by_preference, (void *)feature);
+            json_t *a = json_array();
+            for (size_t i = 0; i < n; i++)
+                json_array_append(a, v[i]);
+            free(v);
+            json_object_set_new(o, feature, a);
+        }
+        json_object_set_new(out, ns, o);
+    }
+    return out;
+}
+
+json_t *hostvariants_static_lists(json_t *props)
+{
+    json_t *ordered = hostvariants_ordered(props), *out = json_object();
+    const char *ns;
+    json_t *feats;
+    json_object_foreach(ordered, ns, feats)
+        json_object_set_new(out, ns, json_pack("{s:O}", "static-properties", feats));
+    json_decref(ordered);
+    return out;
+}

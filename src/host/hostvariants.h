@@ -39,4 +39,17 @@ json_t *hostvariants_values(char **values, size_t n);
 json_t *hostvariants_properties(const struct tables *t, const uint16_t *ccs, size_t n,
                                 const struct dotver *driver, int os, const char *rocm);
 
+/* props (hostvariants_properties' form, borrowed) as static compatibility
+ * lists: each feature's values in order of preference, the most preferred
+ * first, as a provider reports them and an installer given a static list
+ * ranks them: sm_arch's _real values newest architecture first, then the
+ * _virtual ones; cuda_version_lower_bound newest first, each major after
+ * its minors ("12.8", ..., "12.0", "12", "11.8", ...).  New reference. */
+json_t *hostvariants_ordered(json_t *props);
+/* The same in the shape the draft of PEP 850 gives static compatibility
+ * lists: {NAMESPACE: {"static-properties": {FEATURE: [VALUE...]}}}, as
+ * `variants --static` prints them and api/v1/variants/static/ has them.
+ * New reference. */
+json_t *hostvariants_static_lists(json_t *props);
+
 #endif

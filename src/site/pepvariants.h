@@ -32,15 +32,41 @@
 #include "dbview.h"
 #include "tables.h"
 
+/* The two formats written, each file following exactly one:
+ * - PEP 825 (Wheel Variants: package format, provisional), schema 0.1.1,
+ *   the one installers read today (uv's preview accepts this $schema
+ *   only): api/v1/variants/{file};
+ * - the draft of PEP 850 (Wheel Variants: Providers), schema 0.2.0, which
+ *   adds `providers` (one entry per namespace: the plugin that reports
+ *   the machine's properties) and keeps labels to 16 characters:
+ *   api/v1/variants/v0.2.0/{file}. */
 #define PEPVARIANTS_SCHEMA "https://variants-schema.wheelnext.dev/peps/825/v0.1.1.json"
+#define PEPVARIANTS_DRAFT_SCHEMA "https://variants-schema.wheelnext.dev/peps/826/v0.2.0.json"
+#define PEPVARIANTS_DRAFT_DIR "v0.2.0"
+/* The providers the 0.2.0 files name: the wheelnext project's plugins
+ * (wheelnext/nvidia-variant-provider nvidia_variant_provider/plugin.py,
+ * wheelnext/amd-variant-provider pyproject.toml's entry point). */
+#define PEPVARIANTS_NVIDIA_PROVIDER "nvidia-variant-provider"
+#define PEPVARIANTS_NVIDIA_PLUGIN "nvidia_variant_provider.plugin:NvidiaVariantPlugin"
+#define PEPVARIANTS_AMD_PROVIDER "amd-variant-provider"
+#define PEPVARIANTS_AMD_PLUGIN "amd_variant_provider.plugin:AMDVariantPlugin"
+/* The longest label schema 0.2.0 takes. */
+#define PEPVARIANTS_DRAFT_LABEL_MAX 16
 
 /* Calls fn for each (project, version) of v with builds read: its file
- * name ("torch-2.9.0-variants.json") and document (borrowed for the call),
- * in (project, version) order; stops at the first nonzero return, which it
- * returns.  *index receives the listing of every file (new reference):
- * [{"project", "version", "file", "labels": {LABEL: {"variant",
- * "platforms", "sm_arch_specific"}}}]. */
+ * name ("torch-2.9.0-variants.json") and its documents in each format
+ * (doc: 0.1.1, draft: 0.2.0; borrowed for the call), in (project,
+ * version) order; stops at the first nonzero return, which it returns.
+ * *index receives the listing of every file (new reference):
+ * [{"project", "version", "file", "draft_file", "labels": {LABEL:
+ * {"variant", "platforms", "sm_arch_specific", "draft_label"}}}]. */
 int pepvariants_each(const struct dbview *v, const struct tables *t,
-                     int (*fn)(void *ud, const char *file, json_t *doc), void *ud, json_t **index);
+                     int (*fn)(void *ud, const char *file, json_t *doc, json_t *draft), void *ud,
+                     json_t **index);
+
+/* api/v1/variants/formats.json: which specification, revision and schema
+ * each folder's files follow, with their status (provisional, draft), and
+ * the static lists per device (feed_variant_lists).  New reference. */
+json_t *pepvariants_formats(void);
 
 #endif

@@ -24,12 +24,17 @@ struct pepfile {
     struct wa_error *err;
 };
 
-static int put_pepvariants(void *ud, const char *file, json_t *doc)
+static int put_pepvariants(void *ud, const char *file, json_t *doc, json_t *draft)
 {
     struct pepfile *pf = ud;
     char *path = xasprintf("api/v1/variants/%s", file);
     int rc = sitei_put_json(pf->c, path, doc, pf->err);
     free(path);
+    if (rc == 0) {
+        path = xasprintf("api/v1/variants/%s/%s", PEPVARIANTS_DRAFT_DIR, file);
+        rc = sitei_put_json(pf->c, path, draft, pf->err);
+        free(path);
+    }
     return rc;
 }
 
@@ -77,6 +82,11 @@ static int feed_step(struct ctx *c, struct sitedata *d, enum feed_step step, str
         if (rc == 0)
             rc = sitei_put_json(c, "api/v1/variants/index.json", vindex, err);
         json_decref(vindex);
+        if (rc == 0) {
+            json_t *formats = pepvariants_formats();
+            rc = sitei_put_json(c, "api/v1/variants/formats.json", formats, err);
+            json_decref(formats);
+        }
         return rc;
     }
     case FEED_CSV:

@@ -16,6 +16,7 @@
 #include "xalloc.h"
 #include "sitedata_changes.h"
 #include "feed_device.h"
+#include "feed_variant_lists.h"
 #include "sitedata_device.h"
 #include "sitedata_gpu_page.h"
 #include "sitedata_gpus.h"
@@ -190,6 +191,14 @@ static int device_pages(struct ctx *c, struct sitedata *d, const struct page_kin
         if (rc == 0) {
             json_t *doc = feed_device_json(&p);
             char *file = sitedata_device_feed_path(sitedata_device_id(dev));
+            rc = sitei_put_json(c, file, doc, err);
+            free(file);
+            json_decref(doc);
+        }
+        if (rc == 0) {
+            json_t *doc =
+                feed_variant_lists_json(d->t, sitedata_device_cc(dev), sitedata_device_id(dev));
+            char *file = feed_variant_lists_path(sitedata_device_id(dev));
             rc = sitei_put_json(c, file, doc, err);
             free(file);
             json_decref(doc);

@@ -23,6 +23,11 @@ const char *sitedata_device_id(const struct sitedata_device *dev)
     return dev->id;
 }
 
+uint16_t sitedata_device_cc(const struct sitedata_device *dev)
+{
+    return dev->cc;
+}
+
 void sitedata_device_page_make(const struct sitedata *d, const struct sitedata_device *dev,
                                struct sitedata_device_page *p)
 {

@@ -6,6 +6,7 @@
 #define WHEELARCH_SITEDATA_DEVICE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sitedata_types.h"
 
@@ -30,6 +31,7 @@ struct sitedata_device_page {
     size_t nplat;
 };
 const char *sitedata_device_id(const struct sitedata_device *dev); /* "6.1" */
+uint16_t sitedata_device_cc(const struct sitedata_device *dev);    /* its device code */
 void sitedata_device_page_make(const struct sitedata *d, const struct sitedata_device *dev,
                                struct sitedata_device_page *p);
 void sitedata_device_page_free(struct sitedata_device_page *p);

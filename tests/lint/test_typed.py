@@ -9,7 +9,7 @@ the boundaries issue 47 drew, held so that they stay drawn.
   its JSON back by key.
 - The site builds JSON objects only in the writers of its feed files: the
   shared parts and the per-device, GPU list and home filter files
-  (feed_answer, feed_device, feed_gpus, feed_home), the documents under
+  (feed_answer, feed_device, feed_gpus, feed_home, feed_variant_lists), the documents under
   api/v1/ (sitedata_feeds), the PEP 825 variant files (pepvariants), the
   PEP 691 simple indexes (site_simple), the schema's $id (site_feeds) and
   the build stamp (sitestamp).  Page data is typed (tmpl_type), never a
@@ -86,7 +86,7 @@ rules = [
     ("json_object_get in tool/cli_doctor.c", r"\bjson_object_get\s*\(", ["tool/cli_doctor.c"], set()),
     ("json_object_set* in src/site/", r"\bjson_object_set\w*\s*\(", files("src/site"),
      {"src/site/feed_answer.c", "src/site/feed_device.c", "src/site/feed_gpus.c",
-      "src/site/feed_home.c", "src/site/sitedata_feeds.c", "src/site/pepvariants.c",
+      "src/site/feed_home.c", "src/site/feed_variant_lists.c", "src/site/sitedata_feeds.c", "src/site/pepvariants.c",
       "src/site/site_simple.c", "src/site/site_feeds.c", "src/site/sitestamp.c"}),
     ('"gpu/%s/" formatted', r'"gpu/%s/', files("src/site") + files("tool"), {"src/site/sitedata_text.c"}),
     ('"wheel/%s.html" formatted', r'"wheel/%s\.html"', files("src/site") + files("tool"),

@@ -126,7 +126,7 @@ else:
 # unique and sorted lexically; "null" the variant without properties.
 PEP_LABEL, PEP_NAME = re.compile(r"^[a-z0-9_.]+$"), re.compile(r"^[a-z0-9_]+$")
 vdir = os.path.join(site, "api/v1/variants")
-vfiles = sorted(f for f in os.listdir(vdir) if f != "index.json")
+vfiles = sorted(f for f in os.listdir(vdir) if f.endswith("-variants.json"))
 vindex = json.load(open(os.path.join(vdir, "index.json")))
 c.eq(sorted(e["file"] for e in vindex), vfiles, "api/v1/variants/index.json lists every file")
 c.ok("torch-2.9.0-variants.json" in vfiles, "one file per (project, version) read: %s" % vfiles)
@@ -188,6 +188,78 @@ c.ok(not selects(m61, doc["variants"]["cu130.linux_x86_64"]), "a GTX 1080 Ti doe
 m_old = supported("--cc", "8.9", "--driver", "535.104.05")
 c.ok("13.0" not in m_old["nvidia"].get("cuda_version_lower_bound", [])
      and not selects(m_old, doc["variants"]["cu130.linux_x86_64"]), "nor a driver without CUDA 13")
+
+# The static lists per device (api/v1/variants/static/<device>.json) say, for
+# every device and every driver entry, what `wheelarch variants --static` says
+# of a machine with that GPU and that driver (a GPU of the device by name,
+# through WHEELARCH_GPUS and WHEELARCH_DRIVER as a machine would report them):
+# the same namespaces, features and values in the same order, most preferred
+# first; and --json, the properties the per-release files use, has the same
+# values.
+import csv  # noqa: E402
+
+names = {}
+for row in csv.DictReader(open(os.path.join(watest.ROOT, "data", "gpus.csv"))):
+    if "," not in row["name"] and not row["host"] and not row["other_cc"]:
+        names.setdefault(row["compute_capability"], row["name"])
+for row in csv.DictReader(open(os.path.join(watest.ROOT, "data", "amd_gpus.csv"))):
+    if "," not in row["name"]:
+        names.setdefault(row["gfx"], row["name"])
+sdir = os.path.join(vdir, "static")
+sfiles = sorted(os.listdir(sdir))
+devices_dir = os.path.join(site, "api/v1/gpu")
+c.eq(sfiles, sorted(os.listdir(devices_dir)), "a static-list file per device file")
+
+
+def machine(gpu, driver=None):
+    env = dict(os.environ, WHEELARCH_GPUS=gpu)
+    env.pop("WHEELARCH_DRIVER", None)
+    if driver:
+        env["WHEELARCH_DRIVER"] = driver
+    p = subprocess.run([args.wheelarch, "variants", "--static", "--platform", "linux-x86_64"],
+                       capture_output=True, text=True, timeout=60, env=env)
+    return json.loads(p.stdout) if p.returncode == 0 else {"exit": p.returncode, "stderr": p.stderr}
+
+
+def prefer_sm(v):
+    return (v.endswith("_virtual"), -int(v.split("_")[0]))
+
+
+def prefer_cuda(v):
+    major, _, minor = v.partition(".")
+    return (-int(major), -int(minor) if minor else 1)
+
+
+compared = 0
+for f in sfiles:
+    sdoc = json.load(open(os.path.join(sdir, f)))
+    dev = sdoc["device"]
+    gpu = names.get(dev, dev)
+    entries = sdoc["drivers"] or [{"min_driver": None, "providers": sdoc.get("providers", {})}]
+    c.ok(entries[0]["providers"], "%s: static lists" % f)
+    for e in entries:
+        want = e["providers"]
+        got = machine(gpu, e["min_driver"])  # the same lists, in the same order
+        if not c.ok(got == want, "%s (%s) with driver %s: variants --static says the static list: %s vs %s"
+                    % (dev, gpu, e["min_driver"], json.dumps(got)[:300], json.dumps(want)[:300])):
+            break
+        nv = want.get("nvidia", {}).get("static-properties", {})
+        c.ok(nv.get("sm_arch", []) == sorted(nv.get("sm_arch", []), key=prefer_sm)
+             and nv.get("cuda_version_lower_bound", []) == sorted(nv.get("cuda_version_lower_bound", []), key=prefer_cuda),
+             "%s with driver %s: most preferred first" % (dev, e["min_driver"]))
+        compared += 1
+    # newest driver first, and the newest a GPU whose drivers end at a branch can run
+    cudas = [tuple(map(int, e["cuda"].split("."))) for e in sdoc["drivers"]]
+    c.ok(cudas == sorted(cudas, reverse=True), "%s: newest driver first" % f)
+c.ok(compared > 200, "static lists compared with variants: %d (device, driver) pairs" % compared)
+m86 = supported("--cc", "8.6", "--driver", "570.86.15")
+l86 = [e for e in json.load(open(os.path.join(sdir, "8.6.json")))["drivers"] if e["cuda"] == "12.8"][0]
+c.eq({k: sorted(v) for k, v in l86["providers"]["nvidia"]["static-properties"].items()}, m86.get("nvidia"),
+     "variants --json (the per-release files' terms) has the static list's values")
+last = json.load(open(os.path.join(sdir, "6.1.json")))["drivers"]
+c.eq(last[0]["cuda"], "13.0", "a Pascal GPU's lists end at R580 (CUDA 13.0), its last driver branch")
+newest = json.load(open(os.path.join(sdir, "8.6.json")))["drivers"][0]
+c.eq((newest["cuda"], newest["min_driver"]), ("13.4", "615"), "an Ampere GPU's newest entry: CUDA 13.4 at R615")
 
 # ---- the stack: a companion on the same indexes, checked against torch -------
 # xformers 0.0.33 built for cu126 (code for sm_75 ... sm_120) and cu128 (sm_100

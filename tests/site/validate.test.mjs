@@ -103,6 +103,69 @@ rejects("variants", (d) => {
   Object.values(pl)[0].properties.push("nvidia :: sm_arch :: 86");
 }, "a malformed variant property");
 
+// ---- wheel-variant files against the schemas they name ------------------------------
+// The published schemas, copied with their sources into tests/fixtures/variant-schemas/:
+// PEP 825's 0.1.1 and the Providers draft's (PEP 850) 0.2.0.  They are not written for
+// Ajv's strict mode (the 0.2.0 one has keywords where they do nothing), so they are
+// compiled as published; the draft's rules the 0.2.0 schema file does not hold (exactly
+// one of requires and static-properties; a provider per namespace) are checked here.
+{
+  const here = path.dirname(new URL(import.meta.url).pathname);
+  const sdir = path.join(here, "..", "fixtures", "variant-schemas");
+  const pep = new Ajv2020({ strict: false, allErrors: true });
+  const byId = {};
+  for (const f of ["v0.1.1.json", "v0.2.0.json"]) {
+    const sch = JSON.parse(readFileSync(path.join(sdir, f), "utf8"));
+    byId[sch.$id] = { version: f.slice(1, -5), validate: pep.compile(sch) };
+  }
+  const vdir = path.join(site, "api/v1/variants");
+  const folders = { "": "0.1.1", "v0.2.0": "0.2.0" };
+  const read = {};
+  for (const [sub, want] of Object.entries(folders)) {
+    const dir = path.join(vdir, sub);
+    const files = readdirSync(dir).filter((f) => f.endsWith("-variants.json"));
+    let bad = [];
+    for (const f of files) {
+      const doc = JSON.parse(readFileSync(path.join(dir, f), "utf8"));
+      const s = byId[doc.$schema];
+      if (!s || s.version !== want) { bad.push(`${f}: $schema ${doc.$schema}`); continue; }
+      if (!s.validate(doc)) bad.push(f + " " + JSON.stringify(s.validate.errors.slice(0, 2)));
+      if (want === "0.2.0") {
+        const ns = doc["default-priorities"].namespace;
+        const prov = Object.keys(doc.providers || {});
+        if (JSON.stringify([...prov].sort()) !== JSON.stringify([...ns].sort())) bad.push(`${f}: providers ${prov} for namespaces ${ns}`);
+        for (const [n, p] of Object.entries(doc.providers || {}))
+          if (("requires" in p) === ("static-properties" in p) || ("plugin-api" in p && !("requires" in p)))
+            bad.push(`${f}: provider ${n} has not exactly one of requires and static-properties`);
+      }
+      if (f === "torch-2.9.0-variants.json") read[want] = { doc, validate: s.validate };
+    }
+    c.ok(files.length > 0, `api/v1/variants/${sub}: wheel-variant files (${files.length})`);
+    c.eq(bad.length, 0, `every api/v1/variants/${sub} file validates against schema ${want}: ` + bad.slice(0, 3).join("; "));
+  }
+  // broken copies fail: the schemas constrain what wheelarch writes
+  const broken = (want, mutate, what) => {
+    const x = read[want];
+    if (!c.ok(x, `torch-2.9.0-variants.json (${want}) was read`)) return;
+    const copy = structuredClone(x.doc);
+    mutate(copy);
+    c.ok(!x.validate(copy), `a ${want} file with ${what} is rejected`);
+  };
+  broken("0.1.1", (d) => { d.variants["CU130"] = d.variants[Object.keys(d.variants)[0]]; }, "an upper-case label");
+  broken("0.1.1", (d) => { d.providers = {}; }, "a key 0.1.1 does not have");
+  broken("0.2.0", (d) => { delete d.providers; }, "no providers");
+  broken("0.2.0", (d) => { d.variants["cu130.linux_aarch64"] = {}; }, "a label of 19 characters");
+  // formats.json and the static lists against wheelarch's own schema
+  const formats = ajv.getSchema("wheelarch#/$defs/variant_formats");
+  const fdoc = JSON.parse(readFileSync(path.join(vdir, "formats.json"), "utf8"));
+  c.ok(formats && formats(fdoc), "formats.json validates against $defs/variant_formats: " + JSON.stringify(formats && formats.errors));
+  c.eq(JSON.stringify(fdoc.formats.map((f) => f.schema)), JSON.stringify(Object.keys(byId)), "formats.json names the schemas the files follow");
+  const stat = ajv.getSchema("wheelarch#/$defs/variant_static");
+  const sfiles = readdirSync(path.join(vdir, "static")).filter((f) => f.endsWith(".json"));
+  const sbad = sfiles.filter((f) => !stat(JSON.parse(readFileSync(path.join(vdir, "static", f), "utf8"))));
+  c.ok(sfiles.length > 20 && sbad.length === 0, `every api/v1/variants/static/*.json (${sfiles.length}) validates against $defs/variant_static: ${sbad.slice(0, 3)} ${JSON.stringify(stat.errors)}`);
+}
+
 // ---- the Atom feed -------------------------------------------------------------------
 const atom = readFileSync(path.join(site, "changes.atom"), "utf8");
 c.ok(atom.startsWith('<?xml version="1.0" encoding="utf-8"?>') && atom.includes('<feed xmlns="http://www.w3.org/2005/Atom">'),

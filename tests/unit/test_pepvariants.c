@@ -102,8 +102,51 @@ static void check_props(const struct dbview_row *r, json_t *props, json_t *speci
     }
 }
 
-static int one_file(void *ud, const char *file, json_t *doc)
+static size_t draft_labels; /* labels of the 0.2.0 documents, over all files */
+
+/* The 0.2.0 document says what the 0.1.1 one does: the same properties
+ * under labels of at most 16 characters, one per 0.1.1 label, and a
+ * provider per namespace with requires and plugin-api (exactly one of
+ * requires and static-properties, as the draft says). */
+static void check_draft(const char *file, json_t *doc, json_t *draft)
 {
+    OK(strcmp(json_string_value(json_object_get(draft, "$schema")), PEPVARIANTS_DRAFT_SCHEMA) == 0,
+       "%s: the draft's schema", file);
+    json_t *ns = json_object_get(json_object_get(doc, "default-priorities"), "namespace");
+    OK(json_equal(ns, json_object_get(json_object_get(draft, "default-priorities"), "namespace")),
+       "%s: the same namespaces", file);
+    json_t *prov = json_object_get(draft, "providers");
+    OK(json_object_size(prov) == json_array_size(ns), "%s: a provider per namespace", file);
+    size_t i;
+    json_t *n;
+    json_array_foreach(ns, i, n)
+    {
+        json_t *p = json_object_get(prov, json_string_value(n));
+        OK(json_array_size(json_object_get(p, "requires")) == 1 &&
+               json_is_string(json_object_get(p, "plugin-api")) &&
+               !json_object_get(p, "static-properties"),
+           "%s: provider %s: requires and plugin-api, no static list", file, json_string_value(n));
+    }
+    json_t *v1 = json_object_get(doc, "variants"), *v2 = json_object_get(draft, "variants");
+    OK(json_object_size(v1) == json_object_size(v2), "%s: a draft label per label", file);
+    const char *label;
+    json_t *props;
+    json_object_foreach(v2, label, props)
+    {
+        draft_labels++;
+        OK(strlen(label) <= PEPVARIANTS_DRAFT_LABEL_MAX, "%s: draft label %s fits 16", file, label);
+        /* the same properties as some 0.1.1 label's */
+        int found = 0;
+        const char *l1;
+        json_t *p1;
+        json_object_foreach(v1, l1, p1) found |= json_equal(p1, props);
+        OK(found, "%s: draft label %s has a 0.1.1 label's properties", file, label);
+    }
+}
+
+static int one_file(void *ud, const char *file, json_t *doc, json_t *draft)
+{
+    check_draft(file, doc, draft);
     json_t *docs = ud; /* file -> its variants, for the index's labels */
     files++;
     json_object_set(docs, file, json_object_get(doc, "variants"));
@@ -212,6 +255,17 @@ int main(int argc, char **argv)
     }
     OK(files > 0 && builds > 0, "files made (%zu files, %zu labels, %zu builds)", files, labels,
        builds);
+    OK(draft_labels == labels, "a draft label per label (%zu, %zu)", draft_labels, labels);
+    /* the formats say which specification each folder follows, and how final it is */
+    json_t *formats = pepvariants_formats();
+    json_t *f = json_object_get(formats, "formats");
+    OK(json_array_size(f) == 2 &&
+           strcmp(json_string_value(json_object_get(json_array_get(f, 0), "schema")),
+                  PEPVARIANTS_SCHEMA) == 0 &&
+           strncmp(json_string_value(json_object_get(json_array_get(f, 1), "status")), "draft",
+                   5) == 0,
+       "formats.json: 0.1.1 and the 0.2.0 draft, the draft said to be one");
+    json_decref(formats);
     printf("%zu files, %zu labels, %zu builds\n", files, labels, builds);
     strmap_free(placed);
     json_decref(index);
