@@ -248,6 +248,8 @@ static int doctor_step(const struct cli_command *cmd, const struct cli_args *a)
     o.t = &t;
     o.v = &v;
     o.gpus = m.gpus;
+    /* the ROCm that is installed, for the machine's variant properties */
+    o.rocm = m.rocm;
     o.ngpus = m.n;
     o.platform = platform;
     o.verify = cli_get(cmd, a, "verify") != NULL;

@@ -129,6 +129,7 @@ void machine_free(struct machine *m)
     json_decref(m->detected);
     free(m->driver);
     free(m->driver_how);
+    free(m->rocm);
     free(m->line);
     memset(m, 0, sizeof *m);
 }
@@ -333,6 +334,7 @@ int choose_gpus(const struct cli_command *cmd, const struct cli_args *a, const s
         json_object_set_new(d, "driver_cuda",
                             info.driver_cuda ? json_string(info.driver_cuda) : json_null());
         json_object_set_new(d, "rocm", info.rocm ? json_string(info.rocm) : json_null());
+        m->rocm = info.rocm ? xstrdup(info.rocm) : NULL;
         json_object_set_new(d, "line", json_string(m->line));
         m->detected = d;
     }

@@ -22,6 +22,7 @@ struct machine {
     char *driver;     /* detected or WHEELARCH_DRIVER, or NULL */
     char *driver_how; /* "via NVML", "WHEELARCH_DRIVER" */
     char *line;       /* "detected: 2 × ... via NVML, driver 570.86.15" */
+    char *rocm;       /* the installed ROCm detected ("6.4.1"), or NULL */
 };
 
 /* Fills m from --cc (ccs), the --gpu list (names), WHEELARCH_GPUS or

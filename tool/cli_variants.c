@@ -37,7 +37,7 @@ static int variants_step(const struct cli_command *cmd, const struct cli_args *a
     uint16_t *codes = xcalloc(m.n ? m.n : 1, sizeof *codes);
     for (size_t i = 0; i < m.n; i++)
         codes[i] = m.gpus[i].o.cc;
-    const char *rocm = json_string_value(json_object_get(m.detected, "rocm"));
+    const char *rocm = m.rocm;
     json_t *props =
         hostvariants_properties(&t, codes, m.n, &dv, tables_platform_os(platform), rocm);
     free(codes);

@@ -25,6 +25,8 @@
 #include "strbuf.h"
 #include "strmap.h"
 #include "variant.h"
+#include "variantprops.h"
+#include "hostvariants.h"
 #include "verifyrun.h"
 #include "wheelmeta.h"
 #include "wheelname.h"
@@ -525,6 +527,7 @@ static void judged_free(struct doctor_dist *d)
     free(d->name);
     free(d->version);
     free(d->variant);
+    json_decref(d->properties);
     free(d->site);
     for (size_t i = 0; i < d->nlibraries; i++)
         free(d->libraries[i]);
@@ -555,6 +558,7 @@ void doctor_result_free(struct doctor_result *r)
     unchecked_free(r->incomplete, r->nincomplete);
     if (r->verified)
         verifyrun_result_free(&r->verify);
+    json_decref(r->machine);
     memset(r, 0, sizeof *r);
 }
 
@@ -593,6 +597,13 @@ static int judge(const struct doctor_options *o, struct dist *ds, size_t n, stru
     x->gpu_files = d->gpu_files;
     struct dotver cuda = {0};
     tables_variant_cuda(x->variant, &cuda);
+    /* its properties, as the index's variant metadata would list its build */
+    row.variant = x->variant;
+    row.cuda = cuda;
+    json_t *specific = NULL;
+    x->properties = variantprops_of_row(&row, o->t, &specific);
+    json_decref(specific);
+    row.variant = NULL;
     x->verdicts = xcalloc(o->ngpus + 1, sizeof *x->verdicts);
     int worst = COMPAT_NATIVE;
     /* the driver the code needs where only the driver keeps it from
@@ -684,6 +695,18 @@ int doctor_run(const struct doctor_options *o, struct doctor_result *r, struct w
         r->verified = 1;
         verify_all(o, ds, n, &r->verify);
     }
+    /* the machine's properties, which select among builds as an installer
+     * reading variant metadata would */
+    uint16_t *codes = xcalloc(o->ngpus + 1, sizeof *codes);
+    const struct dotver *driver = NULL;
+    for (size_t g = 0; g < o->ngpus; g++) {
+        codes[g] = o->gpus[g].o.cc;
+        if (!driver && o->gpus[g].o.has_driver)
+            driver = &o->gpus[g].o.driver;
+    }
+    r->machine = hostvariants_properties(o->t, codes, o->ngpus, driver,
+                                         tables_platform_os(o->platform), o->rocm);
+    free(codes);
     const char *verify_failed = r->verified ? r->verify.failed : NULL;
     int verify_usable = r->verified && r->verify.device.available;
     size_t disagree = 0;
@@ -702,6 +725,7 @@ int doctor_run(const struct doctor_options *o, struct doctor_result *r, struct w
         }
         struct doctor_dist *x = &r->dists[r->ndists++];
         int worst = judge(o, ds, n, d, x);
+        x->selected = variantprops_selects(r->machine, x->properties);
         if (worst > worst_all)
             worst_all = worst;
         if (verify_usable && r->verify.items[i].reached) {

@@ -31,6 +31,7 @@
 #ifndef WHEELARCH_DOCTOR_H
 #define WHEELARCH_DOCTOR_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "dbview.h"
@@ -68,6 +69,7 @@ struct doctor_options {
                                       * platform set), with labels */
     size_t ngpus;
     const char *platform; /* "linux-x86_64" ... */
+    const char *rocm;     /* the installed ROCm ("6.4.1"), or NULL */
     /* Also ask the NVIDIA driver (cudaverify.h): each distribution's
      * modules loaded natively, by JIT only, or not at all, beside the
      * static verdict; "verify" in the report. */
@@ -116,6 +118,11 @@ struct doctor_dist {
      * or the driver was not usable. */
     const struct verifyrun_counts *verify;
     const char *verify_failed;
+    /* its code as wheel-variant properties, in the terms of the index's
+     * variant metadata (variantprops_of_row; owned), and whether the
+     * machine's (the result's machine) select them */
+    json_t *properties;
+    int selected;
 };
 
 /* What could not be checked: a distribution without a readable RECORD
@@ -140,6 +147,9 @@ struct doctor_result {
     int exit;     /* DOCTOR_EXIT_* */
     int verified; /* --verify ran: verify is its result */
     struct verifyrun_result verify;
+    /* the wheel-variant properties the machine supports (hostvariants;
+     * owned): what `wheelarch variants` prints */
+    json_t *machine;
 };
 
 /* Runs the checks into r.  Returns 0, or -1 with err set (r empty) when no

@@ -83,6 +83,10 @@ static json_t *dist_json(const struct doctor_dist *d)
     if (!x)
         return NULL;
     json_object_set_new(x, "fix", fix_json(d));
+    /* its code in the index's variant-metadata terms, and whether this
+     * machine's properties select it */
+    json_object_set(x, "variant_properties", d->properties);
+    json_object_set_new(x, "selected_by_machine", json_boolean(d->selected));
     if (d->verify)
         json_object_set_new(x, "verify", counts_json(d->verify));
     else if (d->verify_failed)
@@ -119,7 +123,9 @@ json_t *doctor_result_json(const struct doctor_result *r)
                   "without_gpu_code", (json_int_t)r->without_gpu_code, "without_record",
                   unchecked_json(r->without_record, r->nwithout_record, 0), "incomplete",
                   unchecked_json(r->incomplete, r->nincomplete, 1), "exit", r->exit);
-    if (out)
+    if (out) {
         json_object_set_new(out, "verify", verify_json(r));
+        json_object_set(out, "machine_variant_properties", r->machine);
+    }
     return out;
 }

@@ -9,108 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostvariants.h"
-#include "target.h"
+#include "variantprops.h"
 #include "wheelname.h"
 #include "xalloc.h"
-
-struct list {
-    char **s;
-    size_t n, cap;
-};
-
-static void push(struct list *l, char *s)
-{
-    l->s = xgrow(l->s, &l->cap, l->n + 1, sizeof *l->s);
-    l->s[l->n++] = s;
-}
-
-/* Whether s is a PEP 825 value or label: [a-z0-9_.]+. */
-static int pep_token(const char *s)
-{
-    if (!*s)
-        return 0;
-    for (; *s; s++)
-        if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '_' || *s == '.'))
-            return 0;
-    return 1;
-}
-
-/* The properties of one build, and its a/f targets apart (new references). */
-static json_t *props_of(const struct dbview_row *r, const struct tables *t, json_t **specific)
-{
-    json_t *props = json_object();
-    struct list sm = {0}, sp = {0}, gfx = {0};
-    char name[TARGET_NAME_MAX];
-    for (size_t i = 0; i < r->nsass; i++) {
-        if (r->sass[i].suffix) {
-            target_format(&r->sass[i], name, sizeof name);
-            push(&sp, xstrdup(name));
-        } else {
-            push(&sm, xasprintf("%u_real", (unsigned)r->sass[i].arch));
-        }
-    }
-    for (size_t i = 0; i < r->nptx; i++) {
-        if (r->ptx[i].suffix) {
-            target_format(&r->ptx[i], name, sizeof name);
-            push(&sp, xstrdup(name));
-        } else {
-            push(&sm, xasprintf("%u_virtual", (unsigned)r->ptx[i].arch));
-        }
-    }
-    if (sm.n) {
-        json_t *nv = json_object();
-        json_object_set_new(nv, "sm_arch", hostvariants_values(sm.s, sm.n));
-        if (r->cuda.n >= 1) {
-            size_t vl = strlen(r->variant);
-            char *b = vl && r->variant[vl - 1] == 'x'
-                          ? xasprintf("%ld", r->cuda.f[0])
-                          : xasprintf("%ld.%ld", r->cuda.f[0], r->cuda.n > 1 ? r->cuda.f[1] : 0L);
-            json_object_set_new(nv, "cuda_version_lower_bound", json_pack("[s]", b));
-            free(b);
-        }
-        json_object_set_new(props, "nvidia", nv);
-    } else {
-        free(sm.s);
-    }
-    for (size_t i = 0; i < r->ngfx; i++) {
-        struct target g = r->gfx[i];
-        g.xnack = g.sramecc = TARGET_FEAT_ANY;
-        if (g.suffix == 'g') { /* a generic target: the processors it covers */
-            for (size_t k = 0; k < t->namd; k++) {
-                const struct amd_processor *p = &t->amd[k];
-                if (p->generic || p->covered_by != g.arch)
-                    continue;
-                struct target c = {0};
-                c.kind = g.kind;
-                c.arch = p->arch;
-                target_format(&c, name, sizeof name);
-                push(&gfx, xstrdup(name));
-            }
-            continue;
-        }
-        target_format(&g, name, sizeof name);
-        if (pep_token(name))
-            push(&gfx, xstrdup(name));
-    }
-    if (gfx.n) {
-        json_t *amd = json_object();
-        json_object_set_new(amd, "gfx_arch", hostvariants_values(gfx.s, gfx.n));
-        if (strncmp(r->variant, "rocm", 4) == 0) {
-            int maj = 0, min = 0;
-            if (sscanf(r->variant + 4, "%d.%d", &maj, &min) == 2) {
-                char *rv = xasprintf("%d.%d", maj, min);
-                json_object_set_new(amd, "rocm_version", json_pack("[s]", rv));
-                free(rv);
-            }
-        }
-        json_object_set_new(props, "amd", amd);
-    } else {
-        free(gfx.s);
-    }
-    *specific = hostvariants_values(sp.s, sp.n);
-    return props;
-}
 
 /* "torch", "fbgemm_gpu": a project's name as wheel file names spell it
  * (PEP 503-normalised, '-' as '_'). */
@@ -237,7 +138,7 @@ int pepvariants_each(const struct dbview *v, const struct tables *t,
 {
     size_t *idx = xcalloc(v->nrows + 1, sizeof *idx), n = 0;
     for (size_t i = 0; i < v->nrows; i++)
-        if (v->rows[i].status != VIEW_DECLARED && pep_token(v->rows[i].variant) &&
+        if (v->rows[i].status != VIEW_DECLARED && variantprops_token(v->rows[i].variant) &&
             safe_version(v->rows[i].version))
             idx[n++] = i;
     qsort_r(idx, n, sizeof *idx, cmp_row, (void *)v);
@@ -261,7 +162,7 @@ int pepvariants_each(const struct dbview *v, const struct tables *t,
             json_t **props = xcalloc(k, sizeof *props), **spec = xcalloc(k, sizeof *spec);
             int same = 1;
             for (size_t i = 0; i < k; i++) {
-                props[i] = props_of(&v->rows[idx[a + i]], t, &spec[i]);
+                props[i] = variantprops_of_row(&v->rows[idx[a + i]], t, &spec[i]);
                 same &= i == 0 || (json_equal(props[i], props[0]) && json_equal(spec[i], spec[0]));
             }
             for (size_t i = 0; i < (same ? 1 : k); i++) {

@@ -122,6 +122,25 @@ o, _ = doctor("--site-packages", good, "--cc", "12.0", expect=0)
 t = by_name(o).get("torch", {})
 c.eq((t.get("verdict"), t.get("fix"), t.get("gpu_files")), ("native", None, 2),
      "native on 12.0, no fix; the bundled library scanned but not counted, the outside file not read")
+# The same build and machine in the index's variant-metadata terms: the
+# distribution's own code as api/v1/variants/ lists a build (the bundled
+# cuDNN left out), the machine's as `wheelarch variants` prints them, and
+# the machine's select the build that runs on it.
+scanned = json.loads(subprocess.run([args.wheelarch, "scan", "--json", os.path.join(CUDA, "libk_default.so")],
+                                    capture_output=True, text=True).stdout)
+want_sm = sorted(["%s_real" % x[3:] for x in scanned["sass"] if x[-1].isdigit()] +
+                 ["%s_virtual" % x[8:] for x in scanned["ptx"] if x[-1].isdigit()])
+c.eq(t.get("variant_properties"), {"nvidia": {"sm_arch": want_sm, "cuda_version_lower_bound": ["12.8"]}},
+     "doctor gives the build's variant properties, as the index's metadata would")
+vm = subprocess.run([args.wheelarch, "variants", "--json", "--cc", "12.0", "--driver", "580.82.07",
+                     "--platform", "linux-x86_64"], capture_output=True, text=True)
+c.eq(o.get("machine_variant_properties"), json.loads(vm.stdout) if vm.returncode == 0 else vm.stderr,
+     "and the machine's, as wheelarch variants prints them")
+c.eq(t.get("selected_by_machine"), True, "the machine's properties select the build that runs on it")
+o, _ = doctor("--site-packages", good, "--cc", "7.0", expect=1)
+t = by_name(o).get("torch", {})
+c.eq((t.get("verdict"), t.get("selected_by_machine")), ("unsupported", False),
+     "a 7.0 machine's properties do not select code for 7.5 and later")
 
 # A folder inside site-packages that is a link to elsewhere: Python loads
 # its files from there, so they are read wherever the link leads (the
