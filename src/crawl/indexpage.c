@@ -12,6 +12,7 @@
 
 #include "strbuf.h"
 #include "wheelname.h"
+#include "scanreport.h"
 #include "xalloc.h"
 
 static void link_free(struct index_link *l)
@@ -405,6 +406,19 @@ static const struct attr *find_attr(const struct attr *a, size_t n, const char *
     return NULL;
 }
 
+/* A yanked wheel's reason as records keep it: one line of UTF-8, what a
+ * record may not hold written as \xNN (scanreport_clean_text).  A reason
+ * that was not UTF-8 used to be dropped from the record, and the wheel
+ * read as not yanked; one with a line break made the wheel fail. */
+static void clean_reason(struct index_link *l)
+{
+    if (!l->yanked)
+        return;
+    char *clean = scanreport_clean_text(l->yanked);
+    free(l->yanked);
+    l->yanked = clean;
+}
+
 static char *attr_value(const struct attr *a)
 {
     if (!a)
@@ -527,6 +541,7 @@ int indexpage_parse_html(const char *page_url, const char *s, size_t n, struct i
             l.requires_python = NULL;
         }
         l.yanked = attr_value(find_attr(h.attrs, h.na, "data-yanked"));
+        clean_reason(&l);
         l.upload_time = attr_value(find_attr(h.attrs, h.na, "data-upload-time"));
         l.size = -1; /* HTML pages say no size */
         l.has_metadata = find_attr(h.attrs, h.na, "data-core-metadata") != NULL ||
@@ -664,6 +679,7 @@ int indexpage_parse_json(const char *page_url, const char *body, size_t len, str
             l.yanked = xstrdup(json_string_value(y));
         else if (json_is_true(y))
             l.yanked = xstrdup("");
+        clean_reason(&l);
         l.upload_time = json_str_dup(json_object_get(f, "upload-time"));
         json_t *sz = json_object_get(f, "size");
         l.size = json_is_integer(sz) && json_integer_value(sz) >= 0 ? json_integer_value(sz) : -1;

@@ -33,7 +33,9 @@ char *scanreport_clean_text(const char *s)
         for (size_t k = 1; ok && k < len; k++)
             ok = (p[k] & 0xC0) == 0x80;
         if (ok && len == 3)
-            ok = !(p[0] == 0xE0 && p[1] < 0xA0) && !(p[0] == 0xED && p[1] >= 0xA0);
+            ok = !(p[0] == 0xE0 && p[1] < 0xA0) && !(p[0] == 0xED && p[1] >= 0xA0) &&
+                 /* U+FFFE, U+FFFF: no record, page or XML feed may hold them */
+                 !(p[0] == 0xEF && p[1] == 0xBF && p[2] >= 0xBE);
         if (ok && len == 4)
             ok = !(p[0] == 0xF0 && p[1] < 0x90) && !(p[0] == 0xF4 && p[1] >= 0x90);
         if (ok && len == 2)

@@ -86,9 +86,10 @@ int scanreport_dropped_text(const struct binscan_result *br, char *buf);
 /* Text from a binary or a zip (member paths, section names, arch flags,
  * warnings, Requires-Dist) as the report holds it, in JSON and in text
  * alike: valid UTF-8 is kept, and each byte of an invalid sequence, of a
- * C0 control character or DEL, or of a C1 control character
+ * C0 control character or DEL, of a C1 control character
  * (U+0080..U+009F, C2 80..C2 9F: some terminals act on U+009B as on ESC
- * [) becomes the four characters "\\xNN", so the value is never lost
+ * [), or of U+FFFE or U+FFFF (which no record may hold: recordcheck's
+ * rule, as XML's) becomes the four characters "\\xNN", so the value is never lost
  * (jansson refuses invalid UTF-8) and never carries a terminal escape or
  * a line break into a record or a log.  Caller frees. */
 char *scanreport_clean_text(const char *s);

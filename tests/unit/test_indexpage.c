@@ -148,6 +148,26 @@ static void test_html(void)
         OK(p.links[3].sha256 == NULL, "md5 fragment ignored");
     }
     indexpage_free(&p);
+    /* A reason that is not UTF-8, or spans lines, still yanks the wheel:
+     * it is kept as one line, the bytes a record may not hold as \xNN
+     * (before, such a reason was dropped and the wheel read as not yanked,
+     * or the wheel failed) */
+    {
+        static const char yanked[] =
+            "<a href=\"a-1.0-py3-none-any.whl\" data-yanked=\"bad \xff build\">a</a>\n"
+            "<a href=\"b-1.0-py3-none-any.whl\" data-yanked=\"two&#10;lines\">b</a>\n"
+            "<a href=\"c-1.0-py3-none-any.whl\" data-yanked=\"caf\xc3\xa9\">c</a>\n";
+        OK(indexpage_parse_html("https://example.org/simple/a/", yanked, sizeof yanked - 1, &p,
+                                NULL) == 0,
+           "parse the yanked links");
+        INT_EQ(p.n, 3, "three yanked links");
+        if (p.n == 3) {
+            STR_EQ(p.links[0].yanked, "bad \\xff build", "invalid UTF-8: kept, as \\xNN");
+            STR_EQ(p.links[1].yanked, "two\\x0alines", "a line break: kept on one line");
+            STR_EQ(p.links[2].yanked, "caf\xc3\xa9", "UTF-8 as it is");
+        }
+        indexpage_free(&p);
+    }
 
     static const char based[] =
         "<base href=\"https://mirror.example/pkgs/\"><a href=\"x.whl\">x</a>";
