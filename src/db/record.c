@@ -147,9 +147,15 @@ void record_wheel_free(struct record_wheel *w)
     memset(w, 0, sizeof *w);
 }
 
+/* PEP 691's yanked: the reason, true, or null when not yanked. */
+static json_t *yanked_json(int yanked, const char *reason)
+{
+    return reason ? json_string(reason) : yanked ? json_true() : json_null();
+}
+
 json_t *record_wheel_yanked_json(const struct record_wheel *w)
 {
-    return w->yanked_reason ? json_string(w->yanked_reason) : w->yanked ? json_true() : json_null();
+    return yanked_json(w->yanked, w->yanked_reason);
 }
 
 json_t *record_wheel_json(const struct record_wheel *w)
@@ -638,10 +644,7 @@ json_t *record_json(const struct record *r)
     json_object_set_new(o, "scanned_at", jsontext_str_or_null(r->scanned_at));
     json_object_set_new(o, "inferred_from", jsontext_str_or_null(r->inferred_from));
     json_object_set_new(o, "wheelarch_version", jsontext_str_or_null(r->wheelarch_version));
-    json_object_set_new(o, "yanked",
-                        r->yanked_reason ? json_string(r->yanked_reason)
-                        : r->yanked      ? json_true()
-                                         : json_null());
+    json_object_set_new(o, "yanked", yanked_json(r->yanked, r->yanked_reason));
     json_object_set_new(o, "sass", recbinary_targets_json(&r->sass));
     json_object_set_new(o, "ptx", recbinary_targets_json(&r->ptx));
     json_object_set_new(o, "gfx", recbinary_targets_json(&r->gfx));
