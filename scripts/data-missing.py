@@ -18,6 +18,10 @@ newest in that file:
     show, e.g. a CUDA added to one channel only; the row's source must say
     so).
 
+Builds a vendor publishes on its own index (data/vendor_indexes.csv:
+NVIDIA's Windows on Arm torch) are not PyTorch's and are left out: no build
+matrix of PyTorch's lists them.
+
 It prints one line per finding and exits 1 when anything is missing, 0 when
 nothing is.
 
@@ -50,11 +54,19 @@ def check(data):
                 if r["project"] == "torch"]
     arch = [r for r in csv.DictReader(open(os.path.join(data, "pytorch_arch_lists.csv")))
             if r["project"] == "torch"]
+    # builds a vendor publishes on its own index are not PyTorch's, and no
+    # build matrix of PyTorch's lists them
+    vendor = set()
+    vpath = os.path.join(data, "vendor_indexes.csv")
+    if os.path.exists(vpath):
+        for r in csv.DictReader(open(vpath)):
+            if r["project"] == "torch":
+                vendor.add((".".join(r["version"].split(".")[:2]), r["platform"], r["variant"]))
     have = {}      # (X.Y, platform) -> the variants of all its patches
     patches = {}   # (X.Y, platform) -> [(version, variants)] as written
     for r in releases:
         rel = ".".join(r["release"].split(".")[:2])
-        vs = {v for v in r["variants"].split(";") if v}
+        vs = {v for v in r["variants"].split(";") if v and (rel, r["platform"], v) not in vendor}
         have.setdefault((rel, r["platform"]), set()).update(vs)
         patches.setdefault((rel, r["platform"]), []).append((r["release"], vs))
     rows = set()

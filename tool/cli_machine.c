@@ -389,7 +389,7 @@ int machine_load_tables(struct tables *t)
 const char *machine_platform(const struct cli_command *cmd, const struct cli_args *a)
 {
     static const char *const platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64",
-                                            NULL};
+                                            "windows-arm64", NULL};
     const char *p = cli_get(cmd, a, "platform");
     if (!p)
         return query_this_platform();
@@ -397,7 +397,9 @@ const char *machine_platform(const struct cli_command *cmd, const struct cli_arg
         if (strcmp(*k, p) == 0)
             return *k;
     char q[100];
-    cli_usage_error(cmd, "--platform %s is not one of linux-x86_64, linux-aarch64, windows-x86_64",
+    cli_usage_error(cmd,
+                    "--platform %s is not one of linux-x86_64, linux-aarch64, windows-x86_64, "
+                    "windows-arm64",
                     wa_quote(q, sizeof q, p, 60));
     return NULL;
 }

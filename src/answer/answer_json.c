@@ -9,6 +9,7 @@
 #include "jetson.h"
 #include "tables_releases.h"
 #include "target.h"
+#include "vendorindex.h"
 
 /* s as a JSON string, or null when it is NULL or "" (a feed says null for
  * a field it has no value for). */
@@ -28,6 +29,14 @@ static void set_provenance(json_t *x, const struct dbview_row *r)
     json_object_set_new(x, "source", nonempty_or_null(d ? d->source : NULL));
     json_object_set_new(x, "checked_on", nonempty_or_null(d ? d->checked_on : NULL));
     json_object_set_new(x, "scanned_at", nonempty_or_null(r->scanned_at));
+    /* only where a vendor publishes the build on its own index */
+    if (r->vendor) {
+        json_t *v = json_object();
+        json_object_set_new(v, "name", json_string(r->vendor->vendor));
+        json_object_set_new(v, "preview", json_boolean(r->vendor->preview));
+        json_object_set_new(v, "note", json_string(r->vendor->note));
+        json_object_set_new(x, "vendor", v);
+    }
 }
 
 /* ["3.10", ..., "3.13t"], null when the data does not say. */

@@ -9,6 +9,7 @@
 
 #include "indexurl.h"
 #include "uvbackend.h"
+#include "vendorindex.h"
 #include "xalloc.h"
 
 static const char PYTORCH_ROOT[] = INDEXURL_PYTORCH_ROOT;
@@ -43,10 +44,52 @@ static const char *uv_needs(const struct tables *t, const char *backend,
     return newest ? newest->uv_from : NULL;
 }
 
-static void add_requirements(struct shellcmd *s, const struct installcmd_req *r, size_t n)
+/* Whether the published version v fits pin: "2.14.*" (its release),
+ * "2.14.0" (itself), or NULL (any). */
+static int pin_fits(const char *pin, const char *v)
+{
+    if (!pin)
+        return 1;
+    size_t n = strlen(pin);
+    if (n >= 2 && strcmp(pin + n - 2, ".*") == 0)
+        return strncmp(v, pin, n - 1) == 0; /* "2.14." */
+    return strcmp(pin, v) == 0;
+}
+
+/* On a vendor's extra index (vendorindex.h) a requirement is pinned to
+ * the vendor's exact version with its label ("torch==2.14.0+cu134"): the
+ * installer also reads PyPI, and nothing else keeps it from taking a
+ * build of the same release from there.  Of the vendor's versions that
+ * fit the pin, the newest; NULL when it has none (the pin stands). */
+static char *vendor_pin(const struct tables *t, const char *index_url,
+                        const struct installcmd_req *r)
+{
+    const struct vendor_build *best = NULL;
+    struct dotver bv = {0};
+    for (size_t i = 0; t && i < t->nvendor; i++) {
+        const struct vendor_build *b = &t->vendor[i];
+        struct dotver v;
+        if (b->extra && strcmp(b->project, r->project) == 0 && vendorindex_at_url(b, index_url) &&
+            pin_fits(r->pin, b->version) && dotver_parse(b->version, &v) == 0 &&
+            (!best || dotver_cmp(&v, &bv) > 0)) {
+            best = b;
+            bv = v;
+        }
+    }
+    return best ? xasprintf("%s+%s", best->version, best->variant) : NULL;
+}
+
+static void add_requirements(struct shellcmd *s, const struct tables *t, const char *vendor_url,
+                             const struct installcmd_req *r, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (r[i].pin) {
+        char *exact = vendor_url ? vendor_pin(t, vendor_url, &r[i]) : NULL;
+        if (exact) {
+            char *req = xasprintf("%s==%s", r[i].project, exact);
+            shellcmd_add_requirement(s, req);
+            free(req);
+            free(exact);
+        } else if (r[i].pin) {
             char *req = xasprintf("%s==%s", r[i].project, r[i].pin);
             shellcmd_add_requirement(s, req);
             free(req);
@@ -65,6 +108,10 @@ int installcmd_make(struct installcmd *c, const struct tables *t, const struct i
     char backend[32];
     if (installcmd_uv_backend(t, index_url, backend, sizeof backend) == 0)
         c->uv_from = uv_needs(t, backend, r, n);
+    /* a vendor's index that holds its own projects only: added to PyPI */
+    const struct vendor_build *vb = index_url ? vendorindex_of_url(t, NULL, index_url) : NULL;
+    const char *vendor_url = vb && vb->extra ? index_url : NULL;
+    const char *index_flag = vendor_url ? "--extra-index-url" : "--index-url";
 
     if (flags & INSTALLCMD_REPLACE) {
         shellcmd_add(&c->pip, "pip");
@@ -76,9 +123,9 @@ int installcmd_make(struct installcmd *c, const struct tables *t, const struct i
     }
     shellcmd_add(&c->pip, "pip");
     shellcmd_add(&c->pip, "install");
-    add_requirements(&c->pip, r, n);
+    add_requirements(&c->pip, t, vendor_url, r, n);
     if (index_url) {
-        shellcmd_add(&c->pip, "--index-url");
+        shellcmd_add(&c->pip, index_flag);
         shellcmd_add(&c->pip, index_url);
     }
 
@@ -90,12 +137,12 @@ int installcmd_make(struct installcmd *c, const struct tables *t, const struct i
             shellcmd_add(&c->uv, "--reinstall-package");
             shellcmd_add(&c->uv, r[i].project);
         }
-    add_requirements(&c->uv, r, n);
+    add_requirements(&c->uv, t, vendor_url, r, n);
     if (c->uv_from) {
         shellcmd_add(&c->uv, "--torch-backend");
         shellcmd_add(&c->uv, backend);
     } else if (index_url) {
-        shellcmd_add(&c->uv, "--index-url");
+        shellcmd_add(&c->uv, index_flag);
         shellcmd_add(&c->uv, index_url);
     }
     c->pip_line = shellcmd_line(&c->pip);

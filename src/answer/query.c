@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 
 #include "compat.h"
+#include "vendorindex.h"
 #include "verdict.h"
 #include "xalloc.h"
 
@@ -50,7 +51,8 @@ const char *query_this_platform(void)
 
 int query_applies(uint16_t cc, int tegra, int arm_host, const char *platform)
 {
-    if (arm_host && strcmp(platform, "linux-aarch64") != 0)
+    const char *only = tables_host_platform(arm_host);
+    if (only && strcmp(platform, only) != 0)
         return 0;
     if (!tegra)
         return 1;
@@ -145,7 +147,7 @@ struct answer_result *query_answer(const struct dbview *v, const struct query_op
     struct answer_result *out = xcalloc(1, sizeof *out);
     int amd = c.amd;
     int tegra = !amd && ((o->gpu && o->gpu->tegra) || tables_is_tegra(o->cc));
-    int arm_host = o->arm_host || (o->gpu && o->gpu->arm_host);
+    int arm_host = o->arm_host ? o->arm_host : o->gpu ? o->gpu->arm_host : 0;
     int applies = query_applies(o->cc, tegra, arm_host, o->platform);
 
     out->gpu_name = o->gpu ? o->gpu->name : NULL;
@@ -246,7 +248,7 @@ struct answer_result *query_answer(const struct dbview *v, const struct query_op
             qi_self_build(&c, &code, py_blocks, &out->self_build);
     }
     qi_pypi_answer(&c, rk, exact, applies, &out->pypi);
-    qi_guidance(&c, tegra, arm_host && !applies, &out->guidance);
+    qi_guidance(&c, tegra, applies ? 0 : arm_host, &out->guidance);
     if (out->driver_beyond_branch)
         add_note(out, "the driver given is of a branch after this GPU's last one (last_branch): "
                       "NVIDIA's later drivers do not run this GPU");
@@ -254,15 +256,30 @@ struct answer_result *query_answer(const struct dbview *v, const struct query_op
         add_note(out, "ROCm wheels are Linux x86_64 only and need the amdgpu kernel driver of a "
                       "matching ROCm release; AMD code objects have no JIT, so only exact "
                       "processor (or generic target) matches run");
-    int declared = 0;
-    for (size_t i = 0; i < n; i++)
-        declared += c.rows[idx[i]]->status == VIEW_DECLARED;
-    if (declared)
+    int declared = 0, vendors = 0;
+    const struct vendor_build *vendor = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const struct dbview_row *r = c.rows[idx[i]];
+        declared += r->status == VIEW_DECLARED;
+        if (r->vendor && r->status == VIEW_DECLARED)
+            vendors++;
+        if (r->vendor && !vendor)
+            vendor = r->vendor;
+    }
+    if (declared && vendors == declared && strcmp(vendor->vendor, "NVIDIA") == 0)
+        add_note(out, declared == (int)n ? "every row here is declared: taken from NVIDIA's "
+                                           "published build configuration, not read from the "
+                                           "wheels"
+                                         : "rows marked declared come from NVIDIA's published "
+                                           "build configuration, not from reading the wheels");
+    else if (declared)
         add_note(out, declared == (int)n ? "every row here is declared: taken from PyTorch's "
                                            "published build configuration, not read from the "
                                            "wheels"
                                          : "rows marked declared come from PyTorch's published "
                                            "build configuration, not from reading the wheels");
+    if (vendor) /* the tables' sentence: it outlives the answer */
+        add_note(out, vendor->line);
     free(release);
     qi_qctx_free(&c);
     return out;

@@ -41,9 +41,10 @@ json_t *query_differences(const struct dbview *v, const char *project, const cha
 
 /* Whether download.pytorch.org's wheels for a platform can run on a GPU
  * at all: not for Jetson (Tegra) parts, whose L4T system needs NVIDIA's
- * Jetson builds, except Thor (an SBSA system) on linux-aarch64; only
- * linux-aarch64 for GPUs that come only in Arm systems (arm_host: Grace
- * Hopper, Grace Blackwell, DGX Spark). */
+ * Jetson builds, except Thor (an SBSA system) on linux-aarch64; for GPUs
+ * that come only in one kind of Arm system (arm_host, enum tables_host),
+ * only its platform: linux-aarch64 for Grace Hopper, Grace Blackwell and
+ * DGX Spark, windows-arm64 for RTX Spark. */
 int query_applies(uint16_t cc, int tegra, int arm_host, const char *platform);
 
 /* The platform id of this machine ("linux-x86_64", ...). */

@@ -164,6 +164,8 @@ int qi_python_blocks(const struct qctx *c, size_t rk, const char *exact);
 void qi_self_build(const struct qctx *c, const struct choice *code, int python_blocks,
                    struct answer_source_build *x);
 void qi_source_build(const struct qctx *c, struct answer_source_build *x);
+/* arm_only: the kind of Arm system (enum tables_host) the GPU comes only
+ * in, when this platform is not that system's; 0 otherwise. */
 void qi_guidance(const struct qctx *c, int tegra, int arm_only, struct answer_guidance *g);
 int qi_newest_with_code(const struct qctx *c, struct choice *a);
 /* python_blocks: qi_python_blocks, made once by the caller. */

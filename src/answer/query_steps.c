@@ -406,6 +406,13 @@ void qi_self_build(const struct qctx *c, const struct choice *code, int python_b
 void qi_guidance(const struct qctx *c, int tegra, int arm_only, struct answer_guidance *g)
 {
     memset(g, 0, sizeof *g);
+    if (arm_only == TABLES_HOST_WINDOWS_ARM && !tegra) {
+        g->kind = "arm-host";
+        g->label = "Windows on Arm";
+        g->text = "This GPU comes only in Windows on Arm PCs (NVIDIA RTX Spark): only the "
+                  "windows-arm64 wheels NVIDIA publishes apply to it";
+        return;
+    }
     if (arm_only && !tegra) {
         g->kind = "arm-host";
         g->label = "Arm system";

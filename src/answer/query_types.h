@@ -28,9 +28,10 @@ struct query_options {
     int has_driver;
     struct dotver driver;
     const char *driver_text;
-    const char *project;  /* normalised; "torch" */
-    const char *version;  /* "2.8", "2.8.0", or NULL for the newest */
-    const char *platform; /* "linux-x86_64", "linux-aarch64", "windows-x86_64" */
+    const char *project; /* normalised; "torch" */
+    const char *version; /* "2.8", "2.8.0", or NULL for the newest */
+    /* "linux-x86_64", "linux-aarch64", "windows-x86_64", "windows-arm64" */
+    const char *platform;
     /* Optional: every row of the view already judged for cc without a
      * driver, row i's verdict being judged[judged_index[i]], so a caller
      * that has them (the site's grid) does not pay for judging again;
@@ -42,7 +43,8 @@ struct query_options {
      * view sort it once and read only their own rows; NULL: query looks
      * at every row and sorts the ones it reads. */
     const struct query_order *order;
-    /* The GPU comes only in Arm (Grace) systems; also taken from gpu. */
+    /* The kind of Arm system the GPU comes only in (enum tables_host: Grace,
+     * RTX Spark), 0 for any; else taken from gpu. */
     int arm_host;
     /* Without gpu, a Tegra compute capability's system is not JetPack but
      * NVIDIA DRIVE or IGX (jetson_takes_jetpack): no Jetson builds. */

@@ -18,6 +18,7 @@
 #include "strmap.h"
 #include "strpool.h"
 #include "wheelmeta.h"
+#include "vendorindex.h"
 #include "xalloc.h"
 
 const char *dbview_newest_version(const struct dbview *v, const char *project)
@@ -436,7 +437,8 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
                 r->declared = &t->declared[at];
         }
         if (!r->index_url)
-            r->index_url = dbvi_default_index_url(r->variant);
+            r->index_url = dbvi_default_index_url(t, r);
+        r->vendor = vendorindex_of_url(t, r->project, r->index_url);
         if (r->nwheels > 1) /* a stable order: by file name */
             qsort(r->wheels, r->nwheels, sizeof *r->wheels, wheel_cmp);
         dbvi_differences(r);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include "recordcheck.h"
+#include "vendorindex.h"
 #include "xalloc.h"
 
 const char *dbview_status_name(int s)
@@ -57,11 +58,11 @@ void dbvi_skip(struct dbview *v, size_t *cap, const char *dbpath, const char *ke
     free(what);
 }
 
-/* The declared row of a release's variant: of several (a patch release
- * that changed the list), the newest. */
-char *dbvi_default_index_url(const char *variant)
+char *dbvi_default_index_url(const struct tables *t, const struct dbview_row *r)
 {
-    return xasprintf("%s%s/", DEFAULT_INDEX_ROOT, variant);
+    const struct vendor_build *b =
+        vendorindex_find(t, r->project, r->release, r->platform, r->variant);
+    return b ? xstrdup(b->index_url) : xasprintf("%s%s/", DEFAULT_INDEX_ROOT, r->variant);
 }
 
 /* A new row for (project, version, variant, platform) with status; its

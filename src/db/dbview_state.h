@@ -78,7 +78,9 @@ int dbvi_read_wheel(void *ud, const struct record_row *w, struct wa_error *err);
 
 int dbvi_want_wheel(void *ud, const char *project, const char *version);
 
-/* dbview_row.c: the index URL of a variant on download.pytorch.org. */
-char *dbvi_default_index_url(const char *variant);
+/* dbview_row.c: the index a row that no record placed installs from: its
+ * vendor's (data/vendor_indexes.csv) where a vendor publishes that build,
+ * else its variant's on download.pytorch.org. */
+char *dbvi_default_index_url(const struct tables *t, const struct dbview_row *r);
 
 #endif

@@ -31,7 +31,10 @@ struct dbview_row {
     size_t ngfx;
     const struct declared *declared; /* the declared row for this release, or NULL */
     char *index_url;                 /* the index to install from */
-    struct record_wheel *wheels;     /* its wheels, by file name */
+    /* borrowed from the tables: the vendor's row (vendorindex.h) when that
+     * index is a vendor's own rather than PyTorch's, else NULL */
+    const struct vendor_build *vendor;
+    struct record_wheel *wheels; /* its wheels, by file name */
     size_t nwheels, capwheels;
     struct recbinaries binaries; /* own binaries (recbinary_is_own), for its release page */
     char **differences; /* "sm_90a (in 2 of 341 modules) is not in the declared list", ... */

@@ -391,6 +391,7 @@ static char *variant_of(const struct doctor_options *o, const struct dist *d, co
     const char *tag = strcmp(o->platform, "linux-x86_64") == 0     ? "manylinux_2_28_x86_64"
                       : strcmp(o->platform, "linux-aarch64") == 0  ? "manylinux_2_28_aarch64"
                       : strcmp(o->platform, "windows-x86_64") == 0 ? "win_amd64"
+                      : strcmp(o->platform, "windows-arm64") == 0  ? "win_arm64"
                                                                    : "any";
     char *fn = xasprintf("%s-%s-py3-none-%s.whl", d->name, d->version, tag);
     for (char *p = fn; *p && p < fn + strlen(d->name); p++)

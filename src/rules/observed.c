@@ -11,6 +11,7 @@
 #include "csvfile.h"
 #include "dotver.h"
 #include "strbuf.h"
+#include "vendorindex.h"
 #include "xalloc.h"
 
 static const char FILE_NAME[] = "observed_arch_lists.csv";
@@ -210,10 +211,14 @@ static char *explained(const struct observed *o, const struct declared *d)
     return n >= 10 ? xstrndup(at, n) : NULL;
 }
 
-static void set_provenance(struct declared *d)
+/* "declared (PyTorch's build configuration, high confidence; ...)": the
+ * vendor's, where the build is a vendor's own (vendorindex.h). */
+static void set_provenance(const struct tables *t, struct declared *d)
 {
     struct strbuf b = STRBUF_INIT;
-    strbuf_adds(&b, "declared (PyTorch's build configuration");
+    const struct vendor_build *v =
+        vendorindex_find(t, d->project, d->release, d->platform, d->variant);
+    strbuf_addf(&b, "declared (%s's build configuration", v ? v->vendor : "PyTorch");
     if (d->confidence[0])
         strbuf_addf(&b, ", %s confidence", d->confidence);
     if (d->seen)
@@ -273,7 +278,7 @@ static void link(struct tables *t)
                 d->confidence = xstrdup(LADDER[up < NLADDER ? up : NLADDER - 1]);
             }
         }
-        set_provenance(d);
+        set_provenance(t, d);
     }
 }
 

@@ -16,6 +16,7 @@
 #include "observed.h"
 #include "jetson.h"
 #include "uvbackend.h"
+#include "vendorindex.h"
 #include "schedule.h"
 #include "strmap.h"
 #include "xalloc.h"
@@ -78,7 +79,16 @@ static int load_variant_rules(const char *dir, struct tables *t, struct wa_error
 
 int tables_platform_os(const char *platform)
 {
+    if (strcmp(platform, "windows-arm64") == 0)
+        return TABLES_WINDOWS_ARM;
     return strncmp(platform, "windows", 7) == 0 ? TABLES_WINDOWS : TABLES_LINUX;
+}
+
+const char *tables_host_platform(int host)
+{
+    return host == TABLES_HOST_LINUX_ARM     ? "linux-aarch64"
+           : host == TABLES_HOST_WINDOWS_ARM ? "windows-arm64"
+                                             : NULL;
 }
 
 int tables_load(const char *dir, struct tables *t, struct wa_error *err)
@@ -115,6 +125,8 @@ int tables_load(const char *dir, struct tables *t, struct wa_error *err)
         rc = tablesi_load_companions(dir, t, err);
     if (rc == 0)
         rc = tablesi_load_companion_platforms(dir, t, err);
+    if (rc == 0) /* before observed_load: a vendor's rows name it in their provenance */
+        rc = vendorindex_load(dir, t, err);
     if (rc == 0)
         rc = observed_load(dir, t, err);
     if (rc == 0)
@@ -149,14 +161,14 @@ void tables_free(struct tables *t)
     free(t->amd);
     for (size_t i = 0; i < t->ntoolkits; i++) {
         free(t->toolkits[i].release);
-        free(t->toolkits[i].min_driver_text[0]);
-        free(t->toolkits[i].min_driver_text[1]);
+        for (int os = 0; os < TABLES_NOS; os++)
+            free(t->toolkits[i].min_driver_text[os]);
     }
     free(t->toolkits);
     free(t->minor_toolkits);
     for (size_t i = 0; i < t->ncompat; i++) {
-        free(t->compat[i].min_driver_text[0]);
-        free(t->compat[i].min_driver_text[1]);
+        for (int os = 0; os < TABLES_NOS; os++)
+            free(t->compat[i].min_driver_text[os]);
     }
     free(t->compat);
     free(t->isas);
@@ -182,6 +194,7 @@ void tables_free(struct tables *t)
     schedule_free(t->schedule, t->nschedule);
     jetson_free(t->jetson, t->njetson);
     uvbackend_free(t->uv, t->nuv);
+    vendorindex_free(t->vendor, t->nvendor);
     for (size_t i = 0; i < t->nreleases; i++) {
         struct release_info *r = &t->releases[i];
         free(r->project);

@@ -20,9 +20,14 @@
 #include "tables_types.h"
 #include "tables_variants.h"
 
-/* The OS of a platform id ("windows-x86_64" -> TABLES_WINDOWS; Linux for
+/* The OS of a platform id as the driver tables have it ("windows-x86_64"
+ * -> TABLES_WINDOWS, "windows-arm64" -> TABLES_WINDOWS_ARM; Linux for
  * every other). */
 int tables_platform_os(const char *platform);
+
+/* The one platform whose wheels apply to a GPU of host (enum tables_host):
+ * "linux-aarch64", "windows-arm64"; NULL for TABLES_HOST_ANY. */
+const char *tables_host_platform(int host);
 
 /* Loads every table from dir.  Caller frees with tables_free.  Errors name
  * the file and line. */

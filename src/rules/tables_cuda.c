@@ -30,10 +30,10 @@ static void parse_driver(const char *s, struct dotver *v, char **text)
 int tablesi_load_toolkits(const char *dir, struct tables *t, struct wa_error *err)
 {
     struct csvfile c;
-    static const char *const cols[] = {"cuda_toolkit_release", "cuda_version",
-                                       "linux_x86_64_min_driver", "windows_x86_64_min_driver",
-                                       NULL};
-    int idx[4];
+    static const char *const cols[] = {"cuda_toolkit_release",     "cuda_version",
+                                       "linux_x86_64_min_driver",  "windows_x86_64_min_driver",
+                                       "windows_arm64_min_driver", NULL};
+    int idx[5];
     int rc = datatable_load(dir, "cuda_toolkit_driver_versions.csv", &c, err);
     if (rc < 0)
         return rc;
@@ -49,6 +49,9 @@ int tablesi_load_toolkits(const char *dir, struct tables *t, struct wa_error *er
                      &k->min_driver_text[TABLES_LINUX]);
         parse_driver(c.rows[r][idx[3]], &k->min_driver[TABLES_WINDOWS],
                      &k->min_driver_text[TABLES_WINDOWS]);
+        /* N/A on Windows on Arm: no driver there runs that toolkit's code */
+        parse_driver(c.rows[r][idx[4]], &k->min_driver[TABLES_WINDOWS_ARM],
+                     &k->min_driver_text[TABLES_WINDOWS_ARM]);
         if (k->min_driver[TABLES_WINDOWS].n == 0 && k->min_driver[TABLES_LINUX].n > 0) {
             /* "N/A" from 13.0: drivers of the same branch are meant. */
             k->min_driver[TABLES_WINDOWS].n = 1;
@@ -82,8 +85,8 @@ int tablesi_load_compat(const char *dir, struct tables *t, struct wa_error *err)
 {
     struct csvfile c;
     static const char *const cols[] = {"cuda_major", "linux_min_driver", "windows_min_driver",
-                                       NULL};
-    int idx[3];
+                                       "windows_arm64_min_driver", NULL};
+    int idx[4];
     int rc = datatable_load(dir, "cuda_minor_version_compat.csv", &c, err);
     if (rc < 0)
         return rc;
@@ -95,6 +98,7 @@ int tablesi_load_compat(const char *dir, struct tables *t, struct wa_error *err)
         m->cuda_major = atoi(c.rows[r][idx[0]]);
         parse_driver(c.rows[r][idx[1]], &m->min_driver[0], &m->min_driver_text[0]);
         parse_driver(c.rows[r][idx[2]], &m->min_driver[1], &m->min_driver_text[1]);
+        parse_driver(c.rows[r][idx[3]], &m->min_driver[2], &m->min_driver_text[2]);
         t->ncompat++;
     }
 out:

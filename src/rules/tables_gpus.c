@@ -91,15 +91,22 @@ int tablesi_load_gpus(const char *dir, struct tables *t, struct wa_error *err)
             g->nother++;
             other += n + (other[n] == ';');
         }
-        /* optional: "aarch64" for GPUs that only come in Arm systems */
+        /* optional: the one kind of Arm system the GPU is sold in:
+         * "aarch64" (Grace, Linux) or "windows-arm64" (RTX Spark) */
         const char *host = host_col >= 0 ? c.rows[r][host_col] : "";
-        if (*host && strcmp(host, "aarch64") != 0) {
+        if (!*host)
+            g->arm_host = TABLES_HOST_ANY;
+        else if (strcmp(host, "aarch64") == 0)
+            g->arm_host = TABLES_HOST_LINUX_ARM;
+        else if (strcmp(host, "windows-arm64") == 0)
+            g->arm_host = TABLES_HOST_WINDOWS_ARM;
+        else {
             rc = wa_error_set(err, WA_ERR_FORMAT,
-                              "gpus.csv: row %zu: bad host '%s' (want empty or aarch64)", r + 2,
-                              host);
+                              "gpus.csv: row %zu: bad host '%s' (want empty, aarch64 or "
+                              "windows-arm64)",
+                              r + 2, host);
             goto out;
         }
-        g->arm_host = *host != '\0';
         t->ngpus++;
     }
 out:

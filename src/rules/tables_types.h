@@ -15,7 +15,14 @@
 #include "dotver.h"
 #include "target.h"
 
-enum tables_os { TABLES_LINUX = 0, TABLES_WINDOWS = 1 };
+/* The driver tables' systems: Linux, Windows x86_64 and Windows on Arm,
+ * whose drivers are one branch but whose first CUDA differs. */
+enum tables_os { TABLES_LINUX = 0, TABLES_WINDOWS = 1, TABLES_WINDOWS_ARM = 2, TABLES_NOS = 3 };
+
+/* The systems a GPU can be sold only in (gpus.csv's host column):
+ * Grace (Linux aarch64) servers and workstations, and Windows on Arm PCs
+ * (RTX Spark). */
+enum tables_host { TABLES_HOST_ANY = 0, TABLES_HOST_LINUX_ARM = 1, TABLES_HOST_WINDOWS_ARM = 2 };
 
 /* A GPU of either vendor.  `cc` is its device code, the key the rules and
  * the site use for it: the compute capability for NVIDIA (61), the LLVM
@@ -38,7 +45,10 @@ struct gpu {
      * GK107 3.0, GF108 2.1): the other chips' capabilities */
     uint16_t other_cc[TABLES_OTHER_CC_MAX];
     size_t nother;
-    int arm_host; /* sold only in Arm (Grace) systems: only linux-aarch64 wheels apply */
+    /* enum tables_host: the one kind of Arm system the GPU is sold in, whose
+     * platform alone has wheels that apply (tables_host_platform); 0 for
+     * any system.  Non-zero means "Arm-hosted" wherever only that counts. */
+    int arm_host;
 };
 
 /* An AMDGPU processor (data/amdgpu_targets.csv). */
@@ -51,16 +61,16 @@ struct amd_processor {
 };
 
 struct toolkit {
-    char *release;               /* "12.8 Update 1" */
-    struct dotver cuda;          /* 12.8.1 */
-    struct dotver min_driver[2]; /* per enum tables_os; n == 0 when unknown */
-    char *min_driver_text[2];
+    char *release;                        /* "12.8 Update 1" */
+    struct dotver cuda;                   /* 12.8.1 */
+    struct dotver min_driver[TABLES_NOS]; /* per enum tables_os; n == 0 when unknown */
+    char *min_driver_text[TABLES_NOS];
 };
 
 struct minor_compat {
     int cuda_major;
-    struct dotver min_driver[2];
-    char *min_driver_text[2];
+    struct dotver min_driver[TABLES_NOS];
+    char *min_driver_text[TABLES_NOS];
 };
 
 struct ptx_isa {
@@ -192,6 +202,7 @@ struct observed;
 struct schedule;
 struct jetson_build;
 struct uv_backend_entry;
+struct vendor_build;
 
 struct strmap;
 struct tables {
@@ -238,6 +249,8 @@ struct tables {
     size_t njetson;
     struct uv_backend_entry *uv; /* uv's torch backends and projects (uvbackend.h) */
     size_t nuv;
+    struct vendor_build *vendor; /* builds on vendors' own indexes (vendorindex.h) */
+    size_t nvendor;
     char checked_on[11]; /* the newest checked_on of the declared data, "" if none */
     /* Lookups by key, made by tables_load with the rows (a tables not
      * loaded has neither): "project|release|platform" and

@@ -40,6 +40,8 @@ static json_t *gpu_summary(const struct gpu *g)
         json_array_append_new(others, sitedata_cc_json(g->other_cc[i]));
     json_object_set_new(o, "other_devices", others);
     json_object_set_new(o, "arm_host", json_boolean(g->arm_host));
+    const char *only = tables_host_platform(g->arm_host);
+    json_object_set_new(o, "host_platform", only ? json_string(only) : json_null());
     json_object_set_new(o, "architecture", json_string(g->architecture));
     json_object_set_new(o, "segment", json_string(g->segment));
     json_object_set_new(o, "tegra", json_boolean(g->tegra));

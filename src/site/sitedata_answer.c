@@ -17,6 +17,7 @@
 #include "answer.h"
 #include "stack.h"
 #include "tmpl.h"
+#include "vendorindex.h"
 #include "sitedata_types.h"
 
 #define IS(want) sitedata_name_is(name, len, want)
@@ -150,6 +151,15 @@ static const struct tmpl_field companions_fields[] = {
 };
 
 static const struct tmpl_type companions_type = TMPL_FIELDS(companions_fields);
+
+/* The vendor of a build on its own index (vendorindex.h): p is its row. */
+static const struct tmpl_field vendor_fields[] = {
+    TMPL_STR("name", struct vendor_build, vendor),
+    TMPL_BOOL("preview", struct vendor_build, preview),
+    TMPL_STR("note", struct vendor_build, note),
+};
+
+static const struct tmpl_type vendor_type = TMPL_FIELDS(vendor_fields);
 
 const char *sitedata_table_driver(const struct answer_result *r, const struct answer_install *i)
 {
@@ -337,6 +347,13 @@ static void install_companions(const struct tmpl_value *v, struct tmpl_value *ou
         sitedata_object(&companions_type, w.i, 0, out);
 }
 
+static void install_vendor(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct vendor_build *b = install(v)->row->vendor;
+    if (b)
+        sitedata_object(&vendor_type, b, 0, out);
+}
+
 static void install_fallback(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct answer_install *i = install(v);
@@ -395,6 +412,7 @@ static const struct tmpl_field install_fields[] = {
     TMPL_GET("commands", install_commands),
     TMPL_GET("companions_omitted", install_companions_omitted),
     TMPL_GET("companions", install_companions),
+    TMPL_GET("vendor", install_vendor),
     TMPL_GET("fallback", install_fallback),
     TMPL_GET("python_text", install_python_text),
     TMPL_GET("uninstall_command", install_uninstall_command),

@@ -26,8 +26,8 @@ struct sitedata_device_page {
     char **gpu_pages; /* per GPU of the device, its page (gpu/<slug>/) */
     /* per platform (sitedata_platforms' order): every release's grid, empty
      * where the platform does not apply; the page shows those with rows */
-    struct relgrid grid[3];
-    const struct relgrid *shown[3]; /* the grids with rows, the first nplat */
+    struct relgrid grid[SITEDATA_NPLATFORMS];
+    const struct relgrid *shown[SITEDATA_NPLATFORMS]; /* the grids with rows, the first nplat */
     size_t nplat;
 };
 const char *sitedata_device_id(const struct sitedata_device *dev); /* "6.1" */

@@ -17,6 +17,7 @@
 #include "jetson.h"
 #include "strbuf.h"
 #include "tmpl.h"
+#include "vendorindex.h"
 #include "sitedata_gpus.h"
 #include "sitedata_grid.h"
 #include "sitedata_text.h"
@@ -518,6 +519,32 @@ static void page_all_declared(const struct tmpl_value *v, struct tmpl_value *out
     tmpl_value_bool(dev->declared_only, out);
 }
 
+/* Whose build configuration the page's declared answers come from:
+ * "PyTorch's", "NVIDIA's" (a vendor's own builds, vendorindex.h), or both. */
+static void page_declared_from(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const struct sitedata_gpu_page *p = v->p;
+    const struct sitedata_device *dev = p->dev;
+    int pytorch = 0;
+    const char *vendor = NULL;
+    for (int k = 0; k < SITEDATA_NPLATFORMS; k++) {
+        const struct answer_result *r = dev->res[k];
+        if (!r || !r->applies)
+            continue;
+        const struct answer_install *a = answer_runs(r);
+        if (!a)
+            a = r->newest_with_code;
+        if (a && a->row->vendor)
+            vendor = a->row->vendor->vendor;
+        else if (a)
+            pytorch = 1;
+    }
+    if (vendor && pytorch)
+        tmpl_value_strf(out, "PyTorch's and %s's", vendor);
+    else
+        tmpl_value_strf(out, "%s's", vendor ? vendor : "PyTorch");
+}
+
 static void page_jetson_builds(const struct tmpl_value *v, struct tmpl_value *out)
 {
     const struct sitedata_gpu_page *p = v->p;
@@ -632,6 +659,7 @@ static const struct tmpl_field page_fields[] = {
     TMPL_GET("guidance", page_guidance),
     TMPL_GET("device_page", page_device_page),
     TMPL_GET("all_declared", page_all_declared),
+    TMPL_GET("declared_from", page_declared_from),
     TMPL_GET("jetson_builds", page_jetson_builds),
     TMPL_GET("jetson_answer", page_jetson_answer),
     TMPL_GET("jetson_newer_unbuilt", page_jetson_newer_unbuilt),

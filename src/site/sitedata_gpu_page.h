@@ -28,7 +28,8 @@ struct sitedata_gpu_page {
     char *description;                /* the one-line answer for search results */
     const char *patch_pin; /* an answer pinned to a patch the timeline does not show, or NULL */
     const struct answer_guidance *guidance; /* or NULL */
-    struct sitedata_gpu_platform plats[3];  /* the platforms with an answer, in order */
+    struct sitedata_gpu_platform
+        plats[SITEDATA_NPLATFORMS]; /* the platforms with an answer, in order */
     size_t nplats;
     int driver_box; /* the driver box is shown */
 };

@@ -188,12 +188,15 @@ static void list_pythons(const struct tables *t, struct sitedata_gpu_state *gs)
 /* A device code's GPUs answer alike but for their system: the slots of
  * one code in devs are its GPUs of every kind of system (the first, the
  * code's own, has the device page), then the ones sold only in Arm
- * (Grace) systems, then Tegra parts of DRIVE and IGX systems, which do
+ * (Grace) systems, then those sold only in Windows on Arm PCs (RTX
+ * Spark), then Tegra parts of DRIVE and IGX systems, which do
  * not run JetPack (jetson_takes_jetpack). */
-enum { SLOT_CODE, SLOT_ARM_HOST, SLOT_NOT_JETPACK, SLOTS };
+enum { SLOT_CODE, SLOT_ARM_HOST, SLOT_WOA_HOST, SLOT_NOT_JETPACK, SLOTS };
 
 static size_t slot_of(const struct gpu *g)
 {
+    if (g->arm_host == TABLES_HOST_WINDOWS_ARM)
+        return SLOT_WOA_HOST;
     if (g->arm_host)
         return SLOT_ARM_HOST;
     return g->tegra && !jetson_takes_jetpack(g) ? SLOT_NOT_JETPACK : SLOT_CODE;
@@ -205,10 +208,15 @@ static void make_device(struct sitedata *d, struct sitedata_gpu_state *gs,
                         struct sitedata_device *dev, const struct gpu *g, size_t slot,
                         const char *const *names, size_t nnames, int companions)
 {
-    int arm_host = slot == SLOT_ARM_HOST;
+    int arm_host = slot == SLOT_ARM_HOST   ? TABLES_HOST_LINUX_ARM
+                   : slot == SLOT_WOA_HOST ? TABLES_HOST_WINDOWS_ARM
+                                           : TABLES_HOST_ANY;
     dev->cc = g->cc;
     dev->arm_host = arm_host;
-    dev->host = slot == SLOT_ARM_HOST ? "arm" : slot == SLOT_NOT_JETPACK ? "drive" : NULL;
+    dev->host = slot == SLOT_ARM_HOST      ? "arm"
+                : slot == SLOT_WOA_HOST    ? "woa"
+                : slot == SLOT_NOT_JETPACK ? "drive"
+                                           : NULL;
     dev->made = 1;
     for (int p = 0; p < SITEDATA_NPLATFORMS; p++) {
         const char *plat = sitedata_platforms[p];

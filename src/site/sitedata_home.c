@@ -186,11 +186,17 @@ void sitedata_build_home(struct sitedata *d)
             }
             x->other = o.len ? strbuf_detach(&o, NULL) : NULL;
             strbuf_free(&o);
-            int arm = g->arm_host != 0;
-            glance(x->dev->res[arm ? 1 : 0], x);
-            if (arm) { /* its status is Linux aarch64's, and its answers its own */
+            /* an Arm-hosted GPU's status is its system's platform's, and
+             * its answers its own */
+            const char *only = tables_host_platform(g->arm_host);
+            int p = 0;
+            while (only && p < SITEDATA_NPLATFORMS - 1 && strcmp(sitedata_platforms[p], only) != 0)
+                p++;
+            glance(x->dev->res[p], x);
+            if (only) {
                 size_t l = strlen(x->glance);
-                snprintf(x->glance + l, sizeof x->glance - l, " on Arm");
+                snprintf(x->glance + l, sizeof x->glance - l, "%s",
+                         g->arm_host == TABLES_HOST_WINDOWS_ARM ? " on Windows on Arm" : " on Arm");
             }
         }
         h->segments = xrealloc(h->segments, (h->nsegments + 1) * sizeof *h->segments);

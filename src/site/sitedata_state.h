@@ -35,8 +35,8 @@ void sitedata_html_text(struct strbuf *out, const char *s);
 char *sitedata_wheel_href(const struct record_wheel *w);
 int sitedata_wheel_yanked(const struct record_wheel *w, const char **reason);
 
-/* The platforms the site covers, in the order pages show them. */
-#define SITEDATA_NPLATFORMS 3
+/* The platforms the site covers (SITEDATA_NPLATFORMS, sitedata_types.h),
+ * in the order pages show them. */
 extern const char *const sitedata_platforms[SITEDATA_NPLATFORMS];
 
 /* One device's answers (a compute capability or gfx processor, and
@@ -50,10 +50,11 @@ struct stack_result;
 struct stack_entry;
 struct sitedata_device {
     uint16_t cc;
-    int arm_host;
+    int arm_host; /* enum tables_host */
     /* the system its answers are for when not its code's own: "arm" (GPUs
-     * sold only in Grace systems), "drive" (Tegra parts of DRIVE and IGX
-     * systems, which do not run JetPack); NULL */
+     * sold only in Grace systems), "woa" (sold only in Windows on Arm PCs),
+     * "drive" (Tegra parts of DRIVE and IGX systems, which do not run
+     * JetPack); NULL */
     const char *host;
     /* per platform (sitedata_platforms): query's answer for torch, or
      * NULL where there is none */

@@ -19,7 +19,8 @@
 #include "tmpl.h"
 #include "xalloc.h"
 
-const char *const sitedata_platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64"};
+const char *const sitedata_platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64",
+                                          "windows-arm64"};
 
 const char *sitedata_platform_name(const char *id)
 {
@@ -29,6 +30,8 @@ const char *sitedata_platform_name(const char *id)
         return "Linux aarch64";
     if (strcmp(id, "windows-x86_64") == 0)
         return "Windows x86_64";
+    if (strcmp(id, "windows-arm64") == 0)
+        return "Windows on Arm";
     return id;
 }
 

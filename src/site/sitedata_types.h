@@ -18,6 +18,10 @@ struct strmap;
 
 #define SITE_API_VERSION "1.0"
 
+/* How many platforms the site covers: Linux x86_64 and aarch64, Windows
+ * x86_64 and on Arm (sitedata_platforms, sitedata_state.h). */
+#define SITEDATA_NPLATFORMS 4
+
 /* One link of a simple index: the link of wheel `link` of row `row` of
  * d->simple's rows. */
 struct sitedata_pick {
@@ -54,7 +58,7 @@ struct sitedata_picks {
  * (CUDA and cpu, then ROCm), its rows the view rows shown (the project's
  * newest SITEDATA_MATRIX_RELEASES releases, the newest nightly of each),
  * its columns the grid's columns of that vendor, newest first. */
-#define SITEDATA_MATRIX_TABLES 6
+#define SITEDATA_MATRIX_TABLES (SITEDATA_NPLATFORMS * 2)
 struct sitedata_matrix_table {
     const struct sitedata *d;
     char id[64], name[96]; /* "linux-x86_64-rocm", "Linux x86_64, AMD ROCm" */

@@ -17,7 +17,7 @@
   var out = document.getElementById("driver-answer");
   var divs = document.querySelectorAll(".platform[data-platform]");
   if (!D || !form || !out || !divs.length || !form.getAttribute("data-src")) return;
-  var NAMES = { "linux-x86_64": "Linux x86_64", "linux-aarch64": "Linux aarch64", "windows-x86_64": "Windows x86_64" };
+  var NAMES = { "linux-x86_64": "Linux x86_64", "linux-aarch64": "Linux aarch64", "windows-x86_64": "Windows x86_64", "windows-arm64": "Windows on Arm" };
   var VERDICT = { "native": ["n", "✓"], "ptx-jit": ["j", "≈"], "partial": ["p", "◐"], "unsupported": ["x", "✗"] };
 
   // ---- what the page holds, per platform --------------------------------

@@ -15,7 +15,8 @@ var wheelarchPrefs = (function () {
     } catch (e) { /* storage refused: the choice lasts this page */ }
   }
   // From the user agent: "linux-x86_64", "linux-aarch64", "windows-x86_64"
-  // or "" (a phone, a Mac, anything else).
+  // or "" (a phone, a Mac, anything else).  Windows on Arm is never
+  // guessed: its browsers mostly say x64, so it is chosen by hand.
   function guess(nav) {
     nav = nav || navigator;
     var hint = nav.userAgentData && nav.userAgentData.platform || "";
@@ -29,7 +30,7 @@ var wheelarchPrefs = (function () {
   }
   // Only an id the wheels are built for: any page of the same origin can
   // write these keys, so a stored value is compared, never trusted.
-  var PLATFORMS = ["linux-x86_64", "linux-aarch64", "windows-x86_64"];
+  var PLATFORMS = ["linux-x86_64", "linux-aarch64", "windows-x86_64", "windows-arm64"];
   function platform() {
     var p = get("platform");
     return PLATFORMS.indexOf(p) >= 0 ? p : guess();

@@ -14,7 +14,7 @@
   var answer = document.getElementById("answer");
   if (!box || !form || !q) return;
   var root = box.getAttribute("data-root") || "./";
-  var names = { "linux-x86_64": "Linux x86_64", "linux-aarch64": "Linux aarch64", "windows-x86_64": "Windows x86_64" };
+  var names = { "linux-x86_64": "Linux x86_64", "linux-aarch64": "Linux aarch64", "windows-x86_64": "Windows x86_64", "windows-arm64": "Windows on Arm" };
   // The GPU list, read from the page when the filter is first used, not
   // before the box shows (612 links: tens of milliseconds on a slow phone).
   var items = null, gpus = null;

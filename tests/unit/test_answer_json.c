@@ -25,6 +25,7 @@
 #include "harness.h"
 #include "query.h"
 #include "tables.h"
+#include "vendorindex.h"
 #include "verdict.h"
 
 static struct tables T;
@@ -50,11 +51,19 @@ static void check_install(json_t *x, const struct answer_install *i, const char 
            str_is(x, "verdict", compat_verdict_name(i->res.verdict)),
        "%s: index, pin, URL and verdict as the answer has them", what);
     const char *pip = json_string_value(json_object_get(json_object_get(x, "commands"), "pip"));
-    char want[512];
-    snprintf(want, sizeof want, "%s==%s", project, i->pin);
-    OK(pip && strstr(pip, want) && strstr(pip, i->index_url),
-       "%s: the pip command installs %s from %s: %s", what, want, i->index_url,
-       pip ? pip : "(none)");
+    char want[512], flag[600];
+    const struct vendor_build *vb = i->row->vendor;
+    if (vb && vb->extra) { /* a vendor's extra index: its exact version, beside PyPI */
+        snprintf(want, sizeof want, "%s==%s+%s", project, vb->version, vb->variant);
+        snprintf(flag, sizeof flag, "--extra-index-url %s", i->index_url);
+        OK(strncmp(vb->version, i->pin, strlen(i->pin) - (i->pin[strlen(i->pin) - 1] == '*')) == 0,
+           "%s: the vendor's %s fits the pin %s", what, vb->version, i->pin);
+    } else {
+        snprintf(want, sizeof want, "%s==%s", project, i->pin);
+        snprintf(flag, sizeof flag, "--index-url %s", i->index_url);
+    }
+    OK(pip && strstr(pip, want) && strstr(pip, flag), "%s: the pip command installs %s from %s: %s",
+       what, want, flag, pip ? pip : "(none)");
 }
 
 static void check(const struct answer_result *a, const char *what)
@@ -123,7 +132,8 @@ int main(int argc, char **argv)
         return 2;
     }
     struct query_order *order = query_order_new(&V);
-    static const char *const platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64"};
+    static const char *const platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64",
+                                            "windows-arm64"};
     static const char *const drivers[] = {NULL, "470.256.02", "580.65.06"};
     uint16_t seen[512];
     size_t nseen = 0;
@@ -135,7 +145,7 @@ int main(int argc, char **argv)
         if (k < nseen || nseen == 512)
             continue; /* one GPU per device */
         seen[nseen++] = gp->cc;
-        for (size_t p = 0; p < 3; p++)
+        for (size_t p = 0; p < sizeof platforms / sizeof platforms[0]; p++)
             for (size_t d = 0; d < 3; d++)
                 for (int y = 0; y < 2; y++) {
                     struct query_options o;

@@ -341,10 +341,12 @@ static void one(const struct query_options *o, const struct dotver *driver, cons
         snprintf(what, sizeof what, "%s %s: %zu ways forward, self-build %d", label, a->version,
                  ways, a->self_build.present);
         check(I_WAY_FORWARD, ways >= 2 && a->self_build.present, what);
-        /* Python 3.12, which every current release has wheels for: then the
-         * GPU is what the builds dropped, and its page shows the self-build
-         * steps for any Python */
-        if (!o->version && o->python == 312 && !o->python_free_threaded) {
+        /* Python 3.12 where the release asked about has wheels for it (every
+         * current release on PyTorch's own platforms; not NVIDIA's Windows
+         * on Arm, 3.13 only): then the GPU is what the builds dropped, and
+         * its page shows the self-build steps for any Python */
+        if (!o->version && o->python == 312 && !o->python_free_threaded &&
+            tables_python_has(&T, o->project, a->version, o->platform, 1, 312, 0) == 1) {
             struct query_options any = *o;
             any.has_python = 0;
             struct answer_result *pa = query_answer(&V, &any, &err);
@@ -528,7 +530,8 @@ int main(int argc, char **argv)
                                           "510.47.03", "525.60.13", "535.104.05", "545.23.06",
                                           "550.54.14", "560.28.03", "570.26",     "575.51.03",
                                           "580.65.06", "590.48.01", "595.45.04"};
-    static const char *const platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64"};
+    static const char *const platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64",
+                                            "windows-arm64"};
     static const char *const pythons[] = {NULL, "3.8", "3.12", "3.14t"};
     /* torch's releases, newest first, from the view */
     const char *releases[256];
@@ -585,7 +588,7 @@ int main(int argc, char **argv)
         gpus++;
         if (invariants_gpu_seen(&T, g) || kinds++ % nshares != share)
             continue;
-        for (size_t p = 0; p < 3; p++)
+        for (size_t p = 0; p < sizeof platforms / sizeof platforms[0]; p++)
             for (size_t d = 0; d < sizeof drivers / sizeof *drivers; d++) {
                 if (gp->amd && d > 0)
                     break; /* AMD: no NVIDIA driver */

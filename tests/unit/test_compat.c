@@ -507,6 +507,11 @@ static void test_variants(void)
          "label"},
         {"triton-3.8.0+git4cff872c.rocm10.0.0-cp313-cp313-linux_x86_64.whl", NULL, "simple",
          "rocm10.0.0", "label"},
+        /* NVIDIA's Windows on Arm builds on its own index, whose id is not
+         * the variant (pypi.nvidia.com/nvtorch_oot/: stable, and its nightly) */
+        {"torch-2.14.0+cu134-cp313-cp313-win_arm64.whl", NULL, "nvtorch_oot", "cu134", "label"},
+        {"torch-2.15.0.dev20260904+cu134-cp313-cp313-win_arm64.whl", NULL, "nvtorch_oot_nightly",
+         "cu134", "label"},
         /* no rule, nothing says: the index's id */
         {"bitsandbytes-0.47.0-py3-none-manylinux_2_24_x86_64.whl", NULL, "simple", "simple",
          "index"},

@@ -54,7 +54,8 @@
 #include "target.h"
 
 static struct tables T;
-static const char *const platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64"};
+static const char *const platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64",
+                                        "windows-arm64"};
 
 static const char *jstr(json_t *o, const char *k)
 {
@@ -223,7 +224,7 @@ static void gpu_platform(const struct dbview *v, const struct gpu *g, const char
     char what[300], text[128];
     static const char *const names[] = {"recommendation", "fallback", "newest_with_code"};
     const struct answer_install *want[] = {r->recommendation, r->fallback, r->newest_with_code};
-    for (size_t k = 0; k < 3; k++) {
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         snprintf(what, sizeof what, "%s on %s: the %s", g->name, platform, names[k]);
         struct tmpl_value x = field(rec, names[k]);
         same_install(&x, want[k], what);
@@ -302,7 +303,7 @@ static void gpu_pages(const struct dbview *v, const struct sitedata *d)
             struct tmpl_value list = field(&p, "recommendation_list");
             json_t *recs = json_object_get(entry, "recommendations");
             size_t at = 0;
-            for (size_t k = 0; k < 3; k++) {
+            for (size_t k = 0; k < sizeof platforms / sizeof platforms[0]; k++) {
                 struct tmpl_value rec = {.kind = TMPL_MISSING};
                 if (at < length(&list)) {
                     struct tmpl_value x = item(&list, at), xp = field(&x, "platform");

@@ -177,13 +177,14 @@ int main(int argc, char **argv)
     const char **projects = stack_projects(&V, 0, &np);
     OK(np >= 3, "torch, torchvision and xformers (%zu projects)", np);
     static const char *const drivers[] = {NULL, "535.104.05", "570.26", "580.65.06"};
-    static const char *const platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64"};
+    static const char *const platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64",
+                                            "windows-arm64"};
     size_t asked = 0;
     for (size_t g = 0; g < T.ngpus; g++) {
         const struct gpu *gp = &T.gpus[g];
         if (invariants_gpu_seen(&T, g))
             continue;
-        for (size_t p = 0; p < 3; p++)
+        for (size_t p = 0; p < sizeof platforms / sizeof platforms[0]; p++)
             for (size_t d = 0; d < sizeof drivers / sizeof *drivers; d++) {
                 if (gp->amd && d > 0)
                     break;

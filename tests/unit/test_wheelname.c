@@ -110,6 +110,17 @@ int main(void)
     STR_EQ(wheelname_platform_id(w.platform), "windows-x86_64", "windows");
     wheelname_free(&w);
 
+    /* NVIDIA's Windows on Arm torch, as its index and lock files name it */
+    OK(wheelname_parse("https://pypi.nvidia.com/nvtorch_oot/torch/"
+                       "torch-2.14.0%2Bcu134-cp313-cp313-win_arm64.whl",
+                       &w, NULL) == 0,
+       "win_arm64");
+    STR_EQ(w.public_version, "2.14.0", "public version");
+    STR_EQ(w.local, "cu134", "local");
+    STR_EQ(w.python, "cp313", "python");
+    STR_EQ(wheelname_platform_id(w.platform), "windows-arm64", "Windows on Arm");
+    wheelname_free(&w);
+
     OK(wheelname_parse("torch-2.0.1-cp38-cp38-manylinux2014_aarch64.whl", &w, NULL) == 0,
        "aarch64");
     OK(w.local == NULL, "no local label");

@@ -1,0 +1,198 @@
+/*
+ * vendorindex: the builds vendors publish on their own indexes.
+ */
+#include "vendorindex.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvfile.h"
+#include "datatable.h"
+#include "indexurl.h"
+#include "xalloc.h"
+
+static const char FILE_NAME[] = "vendor_indexes.csv";
+
+/* "2.14.0": three numbers, nothing else. */
+static int version_ok(const char *s)
+{
+    int dots = 0;
+    if (!*s)
+        return 0;
+    for (const char *p = s; *p; p++) {
+        if (*p == '.') {
+            if (p == s || p[1] == '.' || !p[1])
+                return 0;
+            dots++;
+        } else if (*p < '0' || *p > '9') {
+            return 0;
+        }
+    }
+    return dots == 2;
+}
+
+/* A lowercase name of letters, digits, '.', '-' (project, variant). */
+static int name_ok(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' ||
+              *p == '_'))
+            return 0;
+    return 1;
+}
+
+static const char *known_platform(const char *p)
+{
+    static const char *const ok[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64",
+                                     "windows-arm64"};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (strcmp(ok[i], p) == 0)
+            return ok[i];
+    return NULL;
+}
+
+static char *release_of(const char *version)
+{
+    const char *dot = strchr(version, '.');
+    const char *second = dot ? strchr(dot + 1, '.') : NULL;
+    return second ? xstrndup(version, (size_t)(second - version)) : xstrdup(version);
+}
+
+static char *with_slash(const char *url)
+{
+    size_t n = strlen(url);
+    return n && url[n - 1] == '/' ? xstrdup(url) : xasprintf("%s/", url);
+}
+
+int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
+{
+    static const char *const cols[] = {"project",   "version", "platform",   "variant",
+                                       "index_url", "vendor",  "install",    "status",
+                                       "note",      "source",  "checked_on", NULL};
+    int idx[11];
+    struct csvfile c;
+    int rc = datatable_open_optional(dir, FILE_NAME, cols, idx, &c, err);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
+    t->vendor = xcalloc(c.nrows ? c.nrows : 1, sizeof *t->vendor);
+    for (size_t r = 0; r < c.nrows && rc == 0; r++) {
+        char *const *row = c.rows[r];
+        const char *project = row[idx[0]], *version = row[idx[1]], *platform = row[idx[2]],
+                   *variant = row[idx[3]], *url = row[idx[4]], *vendor = row[idx[5]],
+                   *install = row[idx[6]], *status = row[idx[7]], *note = row[idx[8]];
+        size_t line = r + 2;
+        char *rel = version_ok(version) ? release_of(version) : NULL;
+        if (!name_ok(project))
+            rc = wa_error_set(err, WA_ERR_FORMAT,
+                              "%s line %zu: project \"%s\" is not a lowercase project name",
+                              FILE_NAME, line, project);
+        else if (!rel)
+            rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: version \"%s\" is not X.Y.Z",
+                              FILE_NAME, line, version);
+        else if (!known_platform(platform))
+            rc = wa_error_set(err, WA_ERR_FORMAT,
+                              "%s line %zu: platform \"%s\" is not linux-x86_64, linux-aarch64, "
+                              "windows-x86_64 or windows-arm64",
+                              FILE_NAME, line, platform);
+        else if (!name_ok(variant))
+            rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: variant \"%s\" is not a label",
+                              FILE_NAME, line, variant);
+        else if (!indexurl_valid(url))
+            rc =
+                wa_error_set(err, WA_ERR_FORMAT,
+                             "%s line %zu: index_url \"%s\" is not an index URL (docs/commands.md)",
+                             FILE_NAME, line, url);
+        else if (!*vendor || !*note)
+            rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: vendor and note must be given",
+                              FILE_NAME, line);
+        else if (strcmp(install, "extra") != 0 && strcmp(install, "only") != 0)
+            rc =
+                wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: install \"%s\" is not extra or only",
+                             FILE_NAME, line, install);
+        else if (strcmp(status, "preview") != 0 && strcmp(status, "stable") != 0)
+            rc = wa_error_set(err, WA_ERR_FORMAT,
+                              "%s line %zu: status \"%s\" is not preview or stable", FILE_NAME,
+                              line, status);
+        else if (!datatable_is_date(row[idx[10]]))
+            rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: checked_on \"%s\" is not a date",
+                              FILE_NAME, line, row[idx[10]]);
+        else if (vendorindex_find(t, project, rel, platform, variant))
+            rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: %s %s %s on %s is listed twice",
+                              FILE_NAME, line, project, rel, variant, platform);
+        if (rc < 0) {
+            free(rel);
+            break;
+        }
+        struct vendor_build *b = &t->vendor[t->nvendor++];
+        b->project = xstrdup(project);
+        b->version = xstrdup(version);
+        b->release = rel;
+        b->platform = xstrdup(known_platform(platform));
+        b->variant = xstrdup(variant);
+        b->index_url = with_slash(url);
+        b->vendor = xstrdup(vendor);
+        b->extra = strcmp(install, "extra") == 0;
+        b->preview = strcmp(status, "preview") == 0;
+        b->note = xstrdup(note);
+        b->line = b->preview ? xasprintf("a preview: %s", note) : xstrdup(note);
+        b->source = xstrdup(row[idx[9]]);
+    }
+    csvfile_free(&c);
+    return rc;
+}
+
+void vendorindex_free(struct vendor_build *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(b[i].project);
+        free(b[i].version);
+        free(b[i].release);
+        free(b[i].platform);
+        free(b[i].variant);
+        free(b[i].index_url);
+        free(b[i].vendor);
+        free(b[i].note);
+        free(b[i].line);
+        free(b[i].source);
+    }
+    free(b);
+}
+
+const struct vendor_build *vendorindex_find(const struct tables *t, const char *project,
+                                            const char *release, const char *platform,
+                                            const char *variant)
+{
+    if (!t || !project || !release || !platform || !variant)
+        return NULL;
+    for (size_t i = 0; i < t->nvendor; i++) {
+        const struct vendor_build *b = &t->vendor[i];
+        if (strcmp(b->project, project) == 0 && strcmp(b->release, release) == 0 &&
+            strcmp(b->platform, platform) == 0 && strcmp(b->variant, variant) == 0)
+            return b;
+    }
+    return NULL;
+}
+
+int vendorindex_at_url(const struct vendor_build *b, const char *url)
+{
+    size_t n = strlen(url);
+    if (n && url[n - 1] == '/')
+        n--;
+    size_t m = strlen(b->index_url) - 1; /* without its '/' */
+    return m == n && strncmp(b->index_url, url, n) == 0;
+}
+
+const struct vendor_build *vendorindex_of_url(const struct tables *t, const char *project,
+                                              const char *url)
+{
+    if (!t || !url)
+        return NULL;
+    for (size_t i = 0; i < t->nvendor; i++) {
+        const struct vendor_build *b = &t->vendor[i];
+        if (vendorindex_at_url(b, url) && (!project || strcmp(b->project, project) == 0))
+            return b;
+    }
+    return NULL;
+}

@@ -1,0 +1,55 @@
+/*
+ * vendorindex: builds a vendor publishes on its own index rather than on
+ * download.pytorch.org (data/vendor_indexes.csv): NVIDIA's Windows on Arm
+ * builds for RTX Spark.  Each row is one project's version of one variant
+ * on one platform: where it is, who publishes it, whether its index holds
+ * its dependencies (else they come from PyPI and the index is an extra
+ * one), and whether it is a preview.
+ */
+#ifndef WHEELARCH_VENDORINDEX_H
+#define WHEELARCH_VENDORINDEX_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "tables_types.h"
+
+struct vendor_build {
+    char *project;   /* "torch", PEP 503-normalised */
+    char *version;   /* "2.14.0": the published public version */
+    char *release;   /* "2.14": its major.minor */
+    char *platform;  /* "windows-arm64" */
+    char *variant;   /* "cu134": the version's local label */
+    char *index_url; /* "https://pypi.nvidia.com/nvtorch_oot/", with its '/' */
+    char *vendor;    /* "NVIDIA" */
+    /* the index holds only the vendor's projects: installers add it to
+     * PyPI (--extra-index-url) and pin the exact version with its label */
+    int extra;
+    int preview; /* the vendor's or wheelarch's word for it is a preview */
+    char *note;  /* one sentence on what it is, shown with its answers */
+    char *line;  /* the note as query says it: "a preview: NVIDIA's own ..." */
+    char *source;
+};
+
+/* Loads data/vendor_indexes.csv from dir into t (t->vendor).  A missing
+ * file is no error.  Errors name the file and line: a version that is not
+ * X.Y.Z, an index URL outside indexurl's grammar, an unknown install or
+ * status, a row twice. */
+int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err);
+void vendorindex_free(struct vendor_build *b, size_t n);
+
+/* The row of project's release (major.minor) for variant on platform, or
+ * NULL: download.pytorch.org publishes it, if anyone does. */
+const struct vendor_build *vendorindex_find(const struct tables *t, const char *project,
+                                            const char *release, const char *platform,
+                                            const char *variant);
+
+/* Whether b is on the index at url (with or without its trailing '/'). */
+int vendorindex_at_url(const struct vendor_build *b, const char *url);
+
+/* Some row of project on the index at url (with or without its trailing
+ * '/'; project NULL: any project), or NULL when it is no vendor's index. */
+const struct vendor_build *vendorindex_of_url(const struct tables *t, const char *project,
+                                              const char *url);
+
+#endif
