@@ -84,6 +84,9 @@ json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r)
             json_object_set_new(md, "linux", json_string(mc->min_driver_text[TABLES_LINUX]));
         if (mc && mc->min_driver_text[TABLES_WINDOWS])
             json_object_set_new(md, "windows", json_string(mc->min_driver_text[TABLES_WINDOWS]));
+        if (mc && mc->min_driver_text[TABLES_WINDOWS_ARM])
+            json_object_set_new(md, "windows-arm64",
+                                json_string(mc->min_driver_text[TABLES_WINDOWS_ARM]));
         json_object_set_new(o, "min_driver", md);
     } else {
         json_object_set_new(o, "cuda", json_null());

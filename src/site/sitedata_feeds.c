@@ -11,6 +11,7 @@
 #include "feed_answer.h"
 #include "jsontext.h"
 #include "strmap.h"
+#include "vendorindex.h"
 #include "xalloc.h"
 #include "sitedata_types.h"
 
@@ -365,6 +366,13 @@ static json_t *index_entry(const struct sitedata *d, const struct dbview_row *ro
     json_object_set_new(e, "gfx", targets_of(row->gfx, row->ngfx, 0));
     json_object_set_new(e, "ptx_isa", dbview_isa_json(&row->code));
     json_object_set_new(e, "status", json_string(dbview_status_name(row->status)));
+    /* a vendor's own build of this id (NVIDIA's Windows on Arm cu134): its
+     * own index, which the index's url is not */
+    if (row->vendor) {
+        json_object_set_new(e, "index_url", json_string(row->vendor->index_url));
+        json_object_set_new(e, "vendor", json_string(row->vendor->vendor));
+        json_object_set_new(e, "preview", json_boolean(row->vendor->preview));
+    }
     return e;
 }
 
@@ -443,7 +451,8 @@ void sitedata_index_table_json(const struct sitedata *d, struct strbuf *out)
     const struct dbview *v = d->v;
     size_t n = v->nrows;
     struct it_key *k = xmalloc((n ? n : 1) * sizeof *k);
-    /* an index's own fields come from the first row of its variant */
+    /* an index's own fields come from the first row of its variant, one of
+     * PyTorch's where it has any (a vendor's entries name their own URL) */
     struct strmap *first = strmap_new();
     for (size_t r = 0; r < n; r++) {
         const struct dbview_row *row = &v->rows[r];
@@ -451,7 +460,7 @@ void sitedata_index_table_json(const struct sitedata *d, struct strbuf *out)
         k[r] = (struct it_key){
             row, r, whole ? xasprintf("%s.*", row->release) : xstrdup(row->version), whole};
         size_t at;
-        if (!strmap_get(first, row->variant, &at))
+        if (!strmap_get(first, row->variant, &at) || (v->rows[at].vendor && !row->vendor))
             strmap_put(first, row->variant, r);
     }
     qsort(k, n, sizeof *k, it_key_cmp);
