@@ -324,10 +324,13 @@ static json_t *index_header(const struct sitedata *d, const struct dbview_row *r
         json_object_set_new(ix, "cuda", json_string(cuda));
         const struct minor_compat *mc = tables_minor_compat(d->t, (int)row->cuda.f[0]);
         json_t *md = json_object();
-        if (mc && mc->min_driver_text[0])
-            json_object_set_new(md, "linux", json_string(mc->min_driver_text[0]));
-        if (mc && mc->min_driver_text[1])
-            json_object_set_new(md, "windows", json_string(mc->min_driver_text[1]));
+        if (mc && mc->min_driver_text[TABLES_LINUX])
+            json_object_set_new(md, "linux", json_string(mc->min_driver_text[TABLES_LINUX]));
+        if (mc && mc->min_driver_text[TABLES_WINDOWS])
+            json_object_set_new(md, "windows", json_string(mc->min_driver_text[TABLES_WINDOWS]));
+        if (mc && mc->min_driver_text[TABLES_WINDOWS_ARM])
+            json_object_set_new(md, "windows-arm64",
+                                json_string(mc->min_driver_text[TABLES_WINDOWS_ARM]));
         json_object_set_new(ix, "min_driver", md);
     } else {
         json_object_set_new(ix, "cuda", json_null());

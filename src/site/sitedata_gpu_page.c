@@ -66,7 +66,8 @@ static char *page_description(const struct gpu *g, const struct sitedata_device 
     compat_cc_string(g->cc, cc, sizeof cc);
     struct strbuf b = STRBUF_INIT;
     strbuf_addf(&b, "%s (%s%s)", g->name, g->amd ? "" : "compute capability ", cc);
-    static const char *const names[] = {"Linux x86_64", "Linux aarch64", "Windows"};
+    static const char *const names[SITEDATA_NPLATFORMS] = {"Linux x86_64", "Linux aarch64",
+                                                           "Windows", "Windows on Arm"};
     const struct answer_result *r = NULL;
     const char *pname = NULL;
     for (int p = 0; p < SITEDATA_NPLATFORMS && !r; p++)

@@ -172,7 +172,9 @@ static const char *marker_value(const char *var, size_t n, const char *platform_
     if (n == 12 && memcmp(var, "sys_platform", n) == 0)
         return win ? "win32" : mac ? "darwin" : "linux";
     if (n == 16 && memcmp(var, "platform_machine", n) == 0)
-        return win && strcmp(machine, "x86_64") == 0 ? "AMD64" : machine;
+        return win && strcmp(machine, "x86_64") == 0  ? "AMD64"
+               : win && strcmp(machine, "arm64") == 0 ? "ARM64" /* platform.machine() on Windows */
+                                                      : machine;
     return NULL;
 }
 

@@ -529,7 +529,8 @@ for doc in ("matrix", "gpus", "index-table", "variants"):
 it = json.loads(read(os.path.join(site, "api/v1/index-table.json")))
 row = it["indexes"]["cu130"]["platforms"]["linux-x86_64"]["torch"]["2.9.0"]
 c.ok("sm_86" in row["sass"] and "compute_120" in row["ptx"], "index-table: cu130 linux 2.9.0 targets")
-c.eq(it["indexes"]["cu130"]["min_driver"], {"linux": "580", "windows": "580"}, "index-table: cu130 minimum driver")
+c.eq(it["indexes"]["cu130"]["min_driver"], {"linux": "580", "windows": "580", "windows-arm64": "615"},
+     "index-table: cu130 minimum driver (Windows on Arm: R615, its first CUDA driver)")
 var = json.loads(read(os.path.join(site, "api/v1/variants.json")))
 props = json.dumps(var)
 c.ok("nvidia :: sm_arch :: 86_real" in props and "nvidia :: sm_arch :: 120_virtual" in props,

@@ -57,6 +57,10 @@ static void test_meta(void)
     OK(!wheelmeta_marker_applies(cudnn, "windows-x86_64"), "not on Windows");
     OK(wheelmeta_marker_applies("x; sys_platform == 'win32'", "windows-x86_64"), "win32");
     OK(wheelmeta_marker_applies("x; platform_machine == \"AMD64\"", "windows-x86_64"), "AMD64");
+    OK(wheelmeta_marker_applies("x; platform_machine == 'ARM64'", "windows-arm64"),
+       "ARM64: platform.machine() on Windows on Arm");
+    OK(!wheelmeta_marker_applies("x; platform_machine == 'AMD64'", "windows-arm64"),
+       "Windows on Arm is not AMD64");
     OK(!wheelmeta_marker_applies("x; platform_system != \"Linux\"", "linux-x86_64"), "!=");
     OK(!wheelmeta_marker_applies("x; extra == \"opt\"", "linux-x86_64"), "an extra: optional");
     OK(wheelmeta_marker_applies("x; python_version >= \"3.9\"", "linux-x86_64"),
