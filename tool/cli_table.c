@@ -89,8 +89,8 @@ static const struct cli_option query_options[] = {
      "with the wheels that pin them)",
      0},
     {"version", 0, "V", "release, e.g. 2.8 or 2.8.0 (default: the newest in the data)", 0},
-    {"platform", 0, "P", "linux-x86_64, linux-aarch64 or windows-x86_64 (default: this machine's)",
-     0},
+    {"platform", 0, "P",
+     "linux-x86_64, linux-aarch64, windows-x86_64 or windows-arm64 (default: this machine's)", 0},
     {"cache", 0, "DIR", "database folder (default: cache)", 0},
     {"json", 0, NULL,
      "print one JSON object with \"variants\" and \"recommendation\" (--stack: {\"stack\": "
@@ -114,8 +114,8 @@ static const struct cli_option doctor_options[] = {
     {"gpu-index", 0, "N", "of several GPUs, judge for the N-th only (from 0)", 0},
     {"driver", 0, "VERSION",
      "the driver instead of the detected one, e.g. 570.86.15, or a branch (580: its newest)", 0},
-    {"platform", 0, "P", "linux-x86_64, linux-aarch64 or windows-x86_64 (default: this machine's)",
-     0},
+    {"platform", 0, "P",
+     "linux-x86_64, linux-aarch64, windows-x86_64 or windows-arm64 (default: this machine's)", 0},
     {"cache", 0, "DIR", "database folder for the fixes (default: cache; works without)", 0},
     {"verify", 0, NULL,
      "also ask the NVIDIA driver (libcuda.so.1): hand each module's SASS, then its PTX, to "
@@ -138,8 +138,8 @@ static const struct cli_option variants_options[] = {
     {"gpu-index", 0, "N", "of several GPUs, the N-th only (from 0)", 0},
     {"driver", 0, "VERSION",
      "the driver instead of the detected one, e.g. 570.86.15, or a branch (580: its newest)", 0},
-    {"platform", 0, "P", "linux-x86_64, linux-aarch64 or windows-x86_64 (default: this machine's)",
-     0},
+    {"platform", 0, "P",
+     "linux-x86_64, linux-aarch64, windows-x86_64 or windows-arm64 (default: this machine's)", 0},
     {"json", 0, NULL, "print {NAMESPACE: {FEATURE: [VALUE...]}}", 0},
     {"static", 0, NULL,
      "print them as static compatibility lists (the PEP 850 draft's shape, "
@@ -152,8 +152,8 @@ static const struct cli_option variants_options[] = {
 static const struct cli_option explain_options[] = {
     {"driver", 0, "VERSION", "the NVIDIA driver, when the text has no nvidia-smi header", 0},
     {"python", 0, "X.Y|PATH|any", "the Python to answer for (default: any)", 0},
-    {"platform", 0, "P", "linux-x86_64, linux-aarch64 or windows-x86_64 (default: this machine's)",
-     0},
+    {"platform", 0, "P",
+     "linux-x86_64, linux-aarch64, windows-x86_64 or windows-arm64 (default: this machine's)", 0},
     {"cache", 0, "DIR", "the database folder (default: cache)", 0},
     {"json", 0, NULL,
      "print one JSON line of what was read (messages, gpu, device, installed_arch_list, "

@@ -24,7 +24,7 @@ static const char schema[] =
     "CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT) WITHOUT ROWID;"
     "CREATE TABLE builds ("
     " index_id TEXT NOT NULL,"  /* cu128, rocm6.4, cpu */
-    " platform TEXT NOT NULL,"  /* linux-x86_64, linux-aarch64, windows-x86_64 */
+    " platform TEXT NOT NULL,"  /* linux-x86_64, linux-aarch64, windows-x86_64, windows-arm64 */
     " project TEXT NOT NULL,"   /* torch */
     " version TEXT NOT NULL,"   /* 2.8.0; declared rows: the release, 2.8 */
     " release TEXT NOT NULL,"   /* 2.8 */
