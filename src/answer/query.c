@@ -266,12 +266,8 @@ struct answer_result *query_answer(const struct dbview *v, const struct query_op
         if (r->vendor && !vendor)
             vendor = r->vendor;
     }
-    if (declared && vendors == declared && strcmp(vendor->vendor, "NVIDIA") == 0)
-        add_note(out, declared == (int)n ? "every row here is declared: taken from NVIDIA's "
-                                           "published build configuration, not read from the "
-                                           "wheels"
-                                         : "rows marked declared come from NVIDIA's published "
-                                           "build configuration, not from reading the wheels");
+    if (declared && vendors == declared) /* the vendor's own words, from the tables */
+        add_note(out, declared == (int)n ? vendor->declared_all : vendor->declared_some);
     else if (declared)
         add_note(out, declared == (int)n ? "every row here is declared: taken from PyTorch's "
                                            "published build configuration, not read from the "

@@ -137,6 +137,12 @@ int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
         b->preview = strcmp(status, "preview") == 0;
         b->note = xstrdup(note);
         b->line = b->preview ? xasprintf("a preview: %s", note) : xstrdup(note);
+        b->declared_all = xasprintf("every row here is declared: taken from %s's published build "
+                                    "configuration, not read from the wheels",
+                                    vendor);
+        b->declared_some = xasprintf("rows marked declared come from %s's published build "
+                                     "configuration, not from reading the wheels",
+                                     vendor);
         b->source = xstrdup(row[idx[9]]);
     }
     csvfile_free(&c);
@@ -155,6 +161,8 @@ void vendorindex_free(struct vendor_build *b, size_t n)
         free(b[i].vendor);
         free(b[i].note);
         free(b[i].line);
+        free(b[i].declared_all);
+        free(b[i].declared_some);
         free(b[i].source);
     }
     free(b);

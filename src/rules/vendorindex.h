@@ -28,6 +28,9 @@ struct vendor_build {
     int preview; /* the vendor's or wheelarch's word for it is a preview */
     char *note;  /* one sentence on what it is, shown with its answers */
     char *line;  /* the note as query says it: "a preview: NVIDIA's own ..." */
+    /* query's note where every declared row of an answer is the vendor's
+     * (all: every row is declared; some: some are) */
+    char *declared_all, *declared_some;
     char *source;
 };
 
