@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "compat.h"
+#include "datatable.h"
 #include "gpuname.h"
 #include "hostgpu.h"
 #include "paths.h"
@@ -388,14 +389,12 @@ int machine_load_tables(struct tables *t)
 
 const char *machine_platform(const struct cli_command *cmd, const struct cli_args *a)
 {
-    static const char *const platforms[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64",
-                                            "windows-arm64", NULL};
     const char *p = cli_get(cmd, a, "platform");
     if (!p)
         return query_this_platform();
-    for (const char *const *k = platforms; *k; k++)
-        if (strcmp(*k, p) == 0)
-            return *k;
+    const char *known = datatable_platform(p);
+    if (known)
+        return known;
     char q[100];
     cli_usage_error(cmd,
                     "--platform %s is not one of linux-x86_64, linux-aarch64, windows-x86_64, "

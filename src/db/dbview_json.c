@@ -63,6 +63,17 @@ static json_t *observed_json(const struct tables *t, const struct declared *d)
     return a;
 }
 
+json_t *dbview_min_driver_json(const struct tables *t, const struct dotver *cuda)
+{
+    const struct minor_compat *mc = tables_minor_compat(t, (int)cuda->f[0]);
+    static const char *const keys[TABLES_NOS] = {"linux", "windows", "windows-arm64"};
+    json_t *md = json_object();
+    for (int os = 0; os < TABLES_NOS; os++)
+        if (mc && mc->min_driver_text[os])
+            json_object_set_new(md, keys[os], json_string(mc->min_driver_text[os]));
+    return md;
+}
+
 json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r)
 {
     const struct tables *t = v->t;
@@ -78,16 +89,7 @@ json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r)
         char cuda[16];
         tables_variant_cuda_text(r->variant, cuda, sizeof cuda);
         json_object_set_new(o, "cuda", json_string(cuda));
-        const struct minor_compat *mc = tables_minor_compat(t, (int)r->cuda.f[0]);
-        json_t *md = json_object();
-        if (mc && mc->min_driver_text[TABLES_LINUX])
-            json_object_set_new(md, "linux", json_string(mc->min_driver_text[TABLES_LINUX]));
-        if (mc && mc->min_driver_text[TABLES_WINDOWS])
-            json_object_set_new(md, "windows", json_string(mc->min_driver_text[TABLES_WINDOWS]));
-        if (mc && mc->min_driver_text[TABLES_WINDOWS_ARM])
-            json_object_set_new(md, "windows-arm64",
-                                json_string(mc->min_driver_text[TABLES_WINDOWS_ARM]));
-        json_object_set_new(o, "min_driver", md);
+        json_object_set_new(o, "min_driver", dbview_min_driver_json(t, &r->cuda));
     } else {
         json_object_set_new(o, "cuda", json_null());
         json_object_set_new(o, "min_driver", json_null());

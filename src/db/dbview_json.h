@@ -23,6 +23,11 @@ void dbview_isa_format(const struct compat_code_isa *x, char *name, char *isa);
 /* The PTX ISAs of code as the feeds write them: {"compute_90": "8.8"}. */
 json_t *dbview_isa_json(const struct compat_code *code);
 
+/* {"linux": "580", "windows": "580", "windows-arm64": "615"}: the driver a
+ * build of CUDA cuda (n >= 1) needs per OS through minor-version
+ * compatibility, the OSes the table knows a floor for; new reference. */
+json_t *dbview_min_driver_json(const struct tables *t, const struct dotver *cuda);
+
 /* The file a declared row's source names, for people: {"text": "pytorch/pytorch
  * .ci/manywheel/build_cuda.sh at v2.8.0", "url": "https://github.com/..."}
  * (url null when no commit, tag or branch is named), or JSON null when the

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fsutil.h"
 
@@ -58,4 +59,14 @@ int datatable_is_date(const char *s)
     if (s[sizeof shape - 1] != '\0' || month < 1 || month > 12 || day < 1 || day > days[month - 1])
         return 0;
     return month != 2 || day < 29 || (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0));
+}
+
+const char *datatable_platform(const char *p)
+{
+    static const char *const ok[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64",
+                                     "windows-arm64"};
+    for (size_t i = 0; p && i < sizeof ok / sizeof ok[0]; i++)
+        if (strcmp(ok[i], p) == 0)
+            return ok[i];
+    return NULL;
 }

@@ -25,5 +25,9 @@ int datatable_open_optional(const char *dir, const char *file, const char *const
                             struct csvfile *c, struct wa_error *err);
 /* Whether s is a date written YYYY-MM-DD (a real day of the calendar). */
 int datatable_is_date(const char *s);
+/* The platform ids the tables and the answers know: "linux-x86_64",
+ * "linux-aarch64", "windows-x86_64", "windows-arm64"; the static string
+ * equal to p, or NULL when p is none of them. */
+const char *datatable_platform(const char *p);
 
 #endif

@@ -28,16 +28,6 @@ static int rung(const char *c)
     return -1;
 }
 
-static int known_platform(const char *p)
-{
-    static const char *const ok[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64",
-                                     "windows-arm64"};
-    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
-        if (strcmp(ok[i], p) == 0)
-            return 1;
-    return 0;
-}
-
 /* "sm_75 sm_80 compute_120" (or with commas, quotes and brackets, as
  * Python prints a list) into the observation's target sets; -1 naming
  * the first token that is no target. */
@@ -311,7 +301,7 @@ int observed_load(const char *dir, struct tables *t, struct wa_error *err)
             else if (!plain_version(row[idx[1]]))
                 rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: version \"%s\" is not X.Y.Z",
                                   FILE_NAME, r + 2, row[idx[1]]);
-            else if (!known_platform(row[idx[3]]))
+            else if (!datatable_platform(row[idx[3]]))
                 rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: unknown platform \"%s\"",
                                   FILE_NAME, r + 2, row[idx[3]]);
             else if (strncmp(url, "https://", 8) && strncmp(url, "http://", 7))

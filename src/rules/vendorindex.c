@@ -43,16 +43,6 @@ static int name_ok(const char *s)
     return 1;
 }
 
-static const char *known_platform(const char *p)
-{
-    static const char *const ok[] = {"linux-x86_64", "linux-aarch64", "windows-x86_64",
-                                     "windows-arm64"};
-    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
-        if (strcmp(ok[i], p) == 0)
-            return ok[i];
-    return NULL;
-}
-
 static char *release_of(const char *version)
 {
     const char *dot = strchr(version, '.');
@@ -91,7 +81,7 @@ int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
         else if (!rel)
             rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: version \"%s\" is not X.Y.Z",
                               FILE_NAME, line, version);
-        else if (!known_platform(platform))
+        else if (!datatable_platform(platform))
             rc = wa_error_set(err, WA_ERR_FORMAT,
                               "%s line %zu: platform \"%s\" is not linux-x86_64, linux-aarch64, "
                               "windows-x86_64 or windows-arm64",
@@ -129,7 +119,7 @@ int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
         b->project = xstrdup(project);
         b->version = xstrdup(version);
         b->release = rel;
-        b->platform = xstrdup(known_platform(platform));
+        b->platform = xstrdup(platform);
         b->variant = xstrdup(variant);
         b->index_url = with_slash(url);
         b->vendor = xstrdup(vendor);

@@ -322,16 +322,7 @@ static json_t *index_header(const struct sitedata *d, const struct dbview_row *r
         char cuda[16];
         tables_variant_cuda_text(row->variant, cuda, sizeof cuda);
         json_object_set_new(ix, "cuda", json_string(cuda));
-        const struct minor_compat *mc = tables_minor_compat(d->t, (int)row->cuda.f[0]);
-        json_t *md = json_object();
-        if (mc && mc->min_driver_text[TABLES_LINUX])
-            json_object_set_new(md, "linux", json_string(mc->min_driver_text[TABLES_LINUX]));
-        if (mc && mc->min_driver_text[TABLES_WINDOWS])
-            json_object_set_new(md, "windows", json_string(mc->min_driver_text[TABLES_WINDOWS]));
-        if (mc && mc->min_driver_text[TABLES_WINDOWS_ARM])
-            json_object_set_new(md, "windows-arm64",
-                                json_string(mc->min_driver_text[TABLES_WINDOWS_ARM]));
-        json_object_set_new(ix, "min_driver", md);
+        json_object_set_new(ix, "min_driver", dbview_min_driver_json(d->t, &row->cuda));
     } else {
         json_object_set_new(ix, "cuda", json_null());
         json_object_set_new(ix, "min_driver", json_null());
