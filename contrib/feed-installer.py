@@ -16,7 +16,10 @@ usage error or a feed it cannot read or does not trust.
 The feed is data from a server: every field is checked for its type, each
 file is read up to MAX_BYTES, and the command printed is the feed's argument
 vector only when it is exactly `pip install torch==PIN --index-url URL` with
-the URL index-table.json gives for that index, written by the same quoting
+the URL index-table.json gives for that index (for a vendor's own build, its
+index, flag, exact version and install extra as index-table.json gives
+them: `pip install "torch[device-gfx1100]==2.13.0+rocm10.0.0" --index-url
+URL`), written by the same quoting
 rule as wheelarch's (docs/commands.md).  Anything else is refused (exit 2).
 """
 import argparse
@@ -228,12 +231,30 @@ def decide(site, device, driver, python, platform_id):
     targets = {k: [want(t, str, "%s.%s[]" % (wb, k)) for t in field(build, k, list, wb)] for k in ("sass", "ptx", "gfx")}
     released = field(build, "released", str, wb, optional=True)
     # The command: the feed's argv, exactly pip install torch==PIN --index-url
-    # URL with the URL of that index, or nothing.
+    # URL with the URL of that index, or nothing.  A vendor's own build of
+    # the id (index_url in its entry) is installed from that index, by the
+    # flag the entry gives, pinned to its exact labelled version and, where
+    # its GPU code comes by an extra, with the extra named for this device.
     argv = argv_of(plat, index, pin, url, where)
-    expect = ["pip", "install", "torch==" + pin, "--index-url", ix_url]
+    req, flag = "torch==" + pin, "--index-url"
+    v_url = field(build, "index_url", str, wb, optional=True)
+    if v_url is not None:
+        flag = field(build, "index_flag", str, wb)
+        exact = field(build, "exact", str, wb)
+        extra = field(build, "gpu_extra", str, wb, optional=True)
+        if flag not in ("--index-url", "--extra-index-url") or not re.match(r"^[0-9][0-9a-z.+]*$", exact):
+            raise FeedError("%s: index_flag %r or exact %r is not one wheelarch writes" % (wb, flag[:40], exact[:40]))
+        if extra is not None:
+            if not re.match(r"^[a-z0-9._-]*\{gfx\}[a-z0-9._-]*$", extra) or vendor != "amd":
+                raise FeedError("%s: gpu_extra %r is not an extra pattern for an AMD device" % (wb, extra[:40]))
+            req = "torch[%s]==%s" % (extra.replace("{gfx}", device), exact)
+        else:
+            req = "torch==" + exact
+        ix_url = v_url.rstrip("/")
+    expect = ["pip", "install", req, flag, ix_url]
     if url != ix_url or argv != expect:
-        raise FeedError("%s: the command for %s torch %s is %r, not pip install torch==%s from the URL "
-                        "index-table.json gives that index (%s)" % (where, index, pin, argv[:6], pin, ix_url[:200]))
+        raise FeedError("%s: the command for %s torch %s is %r, not pip install %s from the URL "
+                        "index-table.json gives that index (%s)" % (where, index, pin, argv[:6], req, ix_url[:200]))
     return {"install": {"index": index, "pin": pin, "verdict": verdict,
                         "min_driver": floor if vendor == "nvidia" else None,
                         "vendor": vendor, "argv": argv, "pip": line(argv, {2}),

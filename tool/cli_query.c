@@ -17,6 +17,7 @@
 #include "schedule.h"
 #include "stack.h"
 #include "tables.h"
+#include "vendorindex.h"
 #include "wheelname.h"
 /* An install's two lines, each as it pastes, and what uv's form needs. */
 static void print_installcmd(const struct installcmd *c, const char *indent)
@@ -104,13 +105,19 @@ static void print_text(const struct answer_result *o)
                                        : ": no answer below needs a later driver");
     printf("%s %s on %s:\n", o->project, o->version, o->platform);
     int code_here = 0;
+    int width = 8; /* the variant column: "rocm10.0.0" is wider than "cu128" */
+    for (size_t i = 0; i < o->nrows; i++)
+        if ((int)strlen(o->rows[i].row->variant) > width)
+            width = (int)strlen(o->rows[i].row->variant);
     for (size_t i = 0; i < o->nrows; i++) {
         const struct answer_row *x = &o->rows[i];
         const char *conf = dbview_row_confidence(x->row);
         char label[48];
-        printf("  %-8s %-15s %s  [%s%s%s]\n", x->row->variant,
+        printf("  %-*s %-15s %s  [%s%s%s%s%s%s]\n", width, x->row->variant,
                answer_row_label(o, x, label, sizeof label), x->v.res.reason,
-               dbview_status_name(x->row->status), conf ? ", " : "", conf ? conf : "");
+               dbview_status_name(x->row->status), conf ? ", " : "", conf ? conf : "",
+               x->row->vendor ? ", on " : "", x->row->vendor ? x->row->vendor->vendor : "",
+               x->row->vendor ? "'s index" : "");
         json_t *diffs = dbview_row_differences(x->row);
         size_t k;
         json_t *diff;

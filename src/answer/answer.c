@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vendorindex.h"
 #include "xalloc.h"
 
 const struct answer_install *answer_runs(const struct answer_result *a)
@@ -33,11 +34,26 @@ const char *answer_row_label(const struct answer_result *a, const struct answer_
 }
 
 void answer_commands_make(struct answer_commands *c, const struct tables *t, const char *project,
-                          const char *pin, const char *index_url)
+                          const char *pin, const char *extra, const char *index_url)
 {
     memset(c, 0, sizeof *c);
-    const struct installcmd_req req = {project, pin};
+    const struct installcmd_req req = {project, pin, extra && *extra ? extra : NULL};
     installcmd_make(&c->install, t, &req, 1, index_url, 0);
+}
+
+const char *answer_gpu_extra(const struct dbview_row *r, const struct compat_result *res, char *buf,
+                             size_t n)
+{
+    char gfx[TARGET_NAME_MAX];
+    buf[0] = '\0';
+    if (!r || !r->vendor || !r->vendor->gpu_extra || !res->has_via || res->via.kind != TARGET_GFX)
+        return buf;
+    target_format(&res->via, gfx, sizeof gfx);
+    char *x = vendorindex_extra(r->vendor, gfx);
+    if (x && strlen(x) < n)
+        snprintf(buf, n, "%s", x);
+    free(x);
+    return buf;
 }
 
 void answer_commands_free(struct answer_commands *c)

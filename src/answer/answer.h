@@ -44,10 +44,13 @@ struct answer_install {
     const struct dbview_row *row; /* borrowed: the variant, its index, its provenance */
     char *index_url;              /* owned: row's index URL without its trailing slash */
     char pin[64];                 /* "2.8.*", "2.8.0", "1.7.1" */
-    struct compat_result res;     /* its code and driver (res.verdict, min_driver) */
-    int fallback;                 /* another release than the one asked about */
-    int tier;                     /* runs through CUDA minor-version compatibility */
-    char *reason;                 /* owned: why this one, in words */
+    /* the install extra that brings this GPU's code ("device-gfx1100",
+     * answer_gpu_extra), "" when the wheel carries it */
+    char extra[64];
+    struct compat_result res; /* its code and driver (res.verdict, min_driver) */
+    int fallback;             /* another release than the one asked about */
+    int tier;                 /* runs through CUDA minor-version compatibility */
+    char *reason;             /* owned: why this one, in words */
     /* In the driver table (answer_result.by_driver): the lowest driver from
      * which this answer holds, else "". */
     char floor[32];
@@ -228,10 +231,16 @@ const char *answer_row_label(const struct answer_result *a, const struct answer_
                              size_t n);
 
 /* Fills c (zeroed first) with pip's and uv's commands installing
- * PROJECT==PIN from index_url (installcmd.h; owned by c, no lines when
- * the URL cannot be written safely). */
+ * PROJECT[EXTRA]==PIN from index_url (installcmd.h; extra NULL or "" for
+ * none; owned by c, no lines when the URL cannot be written safely). */
 void answer_commands_make(struct answer_commands *c, const struct tables *t, const char *project,
-                          const char *pin, const char *index_url);
+                          const char *pin, const char *extra, const char *index_url);
+/* The install extra of row r that brings the code res found running
+ * ("device-gfx1100": AMD's whl-next builds, vendorindex.h) into buf (n
+ * bytes); "" when the row's wheel carries its GPU code itself.  Returns
+ * buf. */
+const char *answer_gpu_extra(const struct dbview_row *r, const struct compat_result *res, char *buf,
+                             size_t n);
 void answer_commands_free(struct answer_commands *c);
 /* dst becomes a copy of src (dst's old content is not freed). */
 void answer_commands_copy(struct answer_commands *dst, const struct answer_commands *src);

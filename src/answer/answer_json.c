@@ -35,6 +35,9 @@ static void set_provenance(json_t *x, const struct dbview_row *r)
         json_object_set_new(v, "name", json_string(r->vendor->vendor));
         json_object_set_new(v, "preview", json_boolean(r->vendor->preview));
         json_object_set_new(v, "note", json_string(r->vendor->note));
+        json_object_set_new(v, "version",
+                            json_sprintf("%s+%s", r->vendor->version, r->vendor->variant));
+        json_object_set_new(v, "gpu_extra", nonempty_or_null(r->vendor->gpu_extra));
         json_object_set_new(x, "vendor", v);
     }
 }
@@ -152,6 +155,7 @@ json_t *answer_install_json(const struct answer_result *a, const struct answer_i
     json_object_set_new(x, "version", json_string(r->version));
     json_object_set_new(x, "release", json_string(r->release));
     json_object_set_new(x, "pin", json_string(i->pin));
+    json_object_set_new(x, "extra", nonempty_or_null(i->extra));
     json_object_set_new(x, "verdict", json_string(compat_verdict_name(i->res.verdict)));
     json_object_set_new(x, "label", json_string(compat_verdict_label(i->res.verdict)));
     json_object_set_new(x, "reason", json_string(i->reason ? i->reason : ""));

@@ -56,11 +56,15 @@ static int pin_fits(const char *pin, const char *v)
     return strcmp(pin, v) == 0;
 }
 
-/* On a vendor's extra index (vendorindex.h) a requirement is pinned to
- * the vendor's exact version with its label ("torch==2.14.0+cu134"): the
- * installer also reads PyPI, and nothing else keeps it from taking a
- * build of the same release from there.  Of the vendor's versions that
- * fit the pin, the newest; NULL when it has none (the pin stands). */
+/* On a vendor's index (vendorindex.h) a requirement is pinned to the
+ * vendor's exact version with its label ("torch==2.14.0+cu134"): on an
+ * extra index the installer also reads PyPI, and nothing else keeps it
+ * from taking a build of the same release from there; on an index of its
+ * own a vendor keeps builds for several toolkits, and "2.13.*" takes the
+ * one whose label sorts last by PEP 440's rules, where "rocm7.14.0" is
+ * above "rocm10.0.0" (alphanumeric local segments compare as text).  Of
+ * the vendor's versions that fit the pin, the newest; NULL when it has
+ * none (the pin stands). */
 static char *vendor_pin(const struct tables *t, const char *index_url,
                         const struct installcmd_req *r)
 {
@@ -69,7 +73,7 @@ static char *vendor_pin(const struct tables *t, const char *index_url,
     for (size_t i = 0; t && i < t->nvendor; i++) {
         const struct vendor_build *b = &t->vendor[i];
         struct dotver v;
-        if (b->extra && strcmp(b->project, r->project) == 0 && vendorindex_at_url(b, index_url) &&
+        if (strcmp(b->project, r->project) == 0 && vendorindex_at_url(b, index_url) &&
             pin_fits(r->pin, b->version) && dotver_parse(b->version, &v) == 0 &&
             (!best || dotver_cmp(&v, &bv) > 0)) {
             best = b;
@@ -84,18 +88,14 @@ static void add_requirements(struct shellcmd *s, const struct tables *t, const c
 {
     for (size_t i = 0; i < n; i++) {
         char *exact = vendor_url ? vendor_pin(t, vendor_url, &r[i]) : NULL;
-        if (exact) {
-            char *req = xasprintf("%s==%s", r[i].project, exact);
-            shellcmd_add_requirement(s, req);
-            free(req);
-            free(exact);
-        } else if (r[i].pin) {
-            char *req = xasprintf("%s==%s", r[i].project, r[i].pin);
-            shellcmd_add_requirement(s, req);
-            free(req);
-        } else {
-            shellcmd_add_requirement(s, r[i].project);
-        }
+        const char *pin = exact ? exact : r[i].pin;
+        char *name =
+            r[i].extra ? xasprintf("%s[%s]", r[i].project, r[i].extra) : xstrdup(r[i].project);
+        char *req = pin ? xasprintf("%s==%s", name, pin) : xstrdup(name);
+        shellcmd_add_requirement(s, req);
+        free(req);
+        free(name);
+        free(exact);
     }
 }
 
@@ -108,10 +108,11 @@ int installcmd_make(struct installcmd *c, const struct tables *t, const struct i
     char backend[32];
     if (installcmd_uv_backend(t, index_url, backend, sizeof backend) == 0)
         c->uv_from = uv_needs(t, backend, r, n);
-    /* a vendor's index that holds its own projects only: added to PyPI */
+    /* a vendor's index: exact pins; one that holds its own projects only
+     * is added to PyPI */
     const struct vendor_build *vb = index_url ? vendorindex_of_url(t, NULL, index_url) : NULL;
-    const char *vendor_url = vb && vb->extra ? index_url : NULL;
-    const char *index_flag = vendor_url ? "--extra-index-url" : "--index-url";
+    const char *vendor_url = vb ? index_url : NULL;
+    const char *index_flag = vb && vb->extra ? "--extra-index-url" : "--index-url";
 
     if (flags & INSTALLCMD_REPLACE) {
         shellcmd_add(&c->pip, "pip");

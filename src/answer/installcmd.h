@@ -7,6 +7,13 @@
  *   pip install "torch==2.14.*" --index-url https://download.pytorch.org/whl/cu126
  *   uv pip install "torch==2.14.*" --torch-backend cu126
  *
+ * On a vendor's own index (vendorindex.h) each requirement is pinned to
+ * the vendor's exact version with its label, and an extra that brings the
+ * GPU's code is named in it:
+ *
+ *   pip install "torch[device-gfx1100]==2.13.0+rocm10.0.0" --index-url
+ * https://stable.repo.amd.com/rocm/whl-next
+ *
  * uv's own form (--torch-backend) is used where the index is one of
  * download.pytorch.org's that uv names as a backend and uv fetches every
  * project of the command from there (data/uv_torch_backends.csv): uv then
@@ -23,10 +30,14 @@
 #include "shellcmd.h"
 #include "tables.h"
 
-/* One requirement: project==pin, or the project alone when pin is NULL. */
+/* One requirement: project[extra]==pin, or the project alone when pin is
+ * NULL. */
 struct installcmd_req {
     const char *project; /* "torch" */
     const char *pin;     /* "2.14.*", "2.8.0", or NULL */
+    /* the install extra that brings the GPU's code ("device-gfx1100"), or
+     * NULL: AMD's whl-next builds (vendorindex.h, gpu_extra) */
+    const char *extra;
 };
 
 enum installcmd_flags {

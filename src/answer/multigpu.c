@@ -9,6 +9,7 @@
 #include "answer_json.h"
 #include "dotver.h"
 #include "strbuf.h"
+#include "vendorindex.h"
 #include "xalloc.h"
 
 /* The toolkit version of a row: its CUDA, or the ROCm of "rocm6.4"; ""
@@ -50,8 +51,38 @@ static struct answer_install *install_of(const struct dbview *v, const struct an
     in->res = x->v.res;
     in->pythons = x->pythons;
     in->reason = xstrdup("");
-    answer_commands_make(&in->commands, v->t, r0->project, in->pin, in->index_url);
+    answer_commands_make(&in->commands, v->t, r0->project, in->pin, NULL, in->index_url);
     return in;
+}
+
+/* Where the install's GPU code comes by an extra per GPU (AMD's whl-next),
+ * the extras of every GPU of the machine, once each
+ * ("device-gfx1100,device-gfx1201"), and the commands remade with them:
+ * one GPU's extra alone would leave the others without code. */
+static void machine_extras(const struct dbview *v, const struct multigpu_result *m,
+                           struct answer_install *in)
+{
+    if (!in->row->vendor || !in->row->vendor->gpu_extra)
+        return;
+    struct strbuf b = STRBUF_INIT;
+    for (size_t g = 0; g < m->n; g++) {
+        const struct answer_row *y = answer_row_of(m->res[g], in->row->variant);
+        char one[64];
+        if (!y || !*answer_gpu_extra(y->row, &y->v.res, one, sizeof one))
+            continue;
+        int seen = 0;
+        for (const char *p = strbuf_str(&b); *p && !seen; p += strcspn(p, ","), p += *p == ',')
+            seen = strncmp(p, one, strlen(one)) == 0 && (p[strlen(one)] == ',' || !p[strlen(one)]);
+        if (!seen)
+            strbuf_addf(&b, "%s%s", b.len ? "," : "", one);
+    }
+    if (b.len && b.len < sizeof in->extra) {
+        snprintf(in->extra, sizeof in->extra, "%s", strbuf_str(&b));
+        answer_commands_free(&in->commands);
+        answer_commands_make(&in->commands, v->t, m->res[0]->project, in->pin, in->extra,
+                             in->index_url);
+    }
+    strbuf_free(&b);
 }
 
 /* What runs on GPU g as things are, in words: its variant, an older
@@ -197,6 +228,7 @@ static struct multigpu_result *answer_at(const struct dbview *v, const struct mu
         }
         if (!m->recommendation)
             m->recommendation = install_of(v, r0, best);
+        machine_extras(v, m, m->recommendation);
         /* JIT on one GPU makes the machine's verdict JIT */
         if (best_native < n)
             m->recommendation->res.verdict = COMPAT_PTX_JIT;
@@ -213,8 +245,9 @@ static struct multigpu_result *answer_at(const struct dbview *v, const struct mu
                     }
         }
         strbuf_addf(&why,
-                    "%s has %s code for every GPU of this machine, the newest CUDA among such%s",
-                    id, best_native == n ? "native" : "native or PTX",
+                    "%s has %s code for every GPU of this machine, the newest %s among such%s", id,
+                    best_native == n ? "native" : "native or PTX",
+                    strncmp(id, "rocm", 4) == 0 ? "ROCm" : "CUDA",
                     dcuda ? " that this driver supports natively" : "");
         if (ruled) {
             const char *rid = ruled->row->variant;

@@ -107,6 +107,26 @@ static char *why_fallback(const struct qctx *c, size_t rk, const char *exact, co
                                                     : "");
 }
 
+/* Where ROCm builds come from beyond PyTorch's Linux x86_64 ones, from
+ * the vendor table: " and windows-x86_64 (AMD's own index)", or "". */
+static void rocm_elsewhere(const struct tables *t, char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; t && i < t->nvendor; i++) {
+        const struct vendor_build *b = &t->vendor[i];
+        if (strncmp(b->variant, "rocm", 4) != 0 || strcmp(b->platform, "linux-x86_64") == 0 ||
+            strstr(buf, b->platform))
+            continue;
+        int w = snprintf(buf + k, n - k, " and %s (%s's own index)", b->platform, b->vendor);
+        if (w < 0 || (size_t)w >= n - k) {
+            buf[k] = '\0';
+            break;
+        }
+        k += (size_t)w;
+    }
+}
+
 struct answer_result *query_answer(const struct dbview *v, const struct query_options *o,
                                    struct wa_error *err)
 {
@@ -122,10 +142,16 @@ struct answer_result *query_answer(const struct dbview *v, const struct query_op
     qi_qctx_init(&c, v, o);
     if (c.nrel == 0) {
         qi_qctx_free(&c);
-        wa_error_set(err, WA_ERR_USAGE, "no %s%s wheels for %s in the data%s", o->project,
-                     o->cc >= TABLES_AMD_MIN ? " ROCm" : "", o->platform,
-                     o->cc >= TABLES_AMD_MIN ? " (PyTorch builds ROCm wheels for Linux x86_64 only)"
-                                             : "");
+        char also[160];
+        rocm_elsewhere(v->t, also, sizeof also);
+        if (o->cc >= TABLES_AMD_MIN)
+            wa_error_set(
+                err, WA_ERR_USAGE,
+                "no %s ROCm wheels for %s in the data (ROCm builds are for linux-x86_64%s)",
+                o->project, o->platform, also);
+        else
+            wa_error_set(err, WA_ERR_USAGE, "no %s wheels for %s in the data", o->project,
+                         o->platform);
         return NULL;
     }
     char *release = o->version ? dotver_release(o->version) : xstrdup(c.releases[0]);
@@ -253,9 +279,14 @@ struct answer_result *query_answer(const struct dbview *v, const struct query_op
         add_note(out, "the driver given is of a branch after this GPU's last one (last_branch): "
                       "NVIDIA's later drivers do not run this GPU");
     if (amd)
-        add_note(out, "ROCm wheels are Linux x86_64 only and need the amdgpu kernel driver of a "
-                      "matching ROCm release; AMD code objects have no JIT, so only exact "
-                      "processor (or generic target) matches run");
+        add_note(out, strcmp(o->platform, "linux-x86_64") == 0
+                          ? "ROCm wheels need the amdgpu kernel driver of a matching ROCm release; "
+                            "AMD code objects have no JIT, so only exact processor (or generic "
+                            "target) matches run"
+                          : "PyTorch's own ROCm wheels are Linux x86_64 only, so every ROCm row "
+                            "here is a vendor's; they need AMD's driver of a matching ROCm "
+                            "release, and AMD code objects have no JIT, so only exact processor "
+                            "(or generic target) matches run");
     int declared = 0, vendors = 0;
     const struct vendor_build *vendor = NULL;
     for (size_t i = 0; i < n; i++) {

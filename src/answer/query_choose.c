@@ -12,6 +12,7 @@
 
 #include "compat.h"
 #include "strbuf.h"
+#include "vendorindex.h"
 #include "verdict.h"
 #include "xalloc.h"
 
@@ -311,14 +312,20 @@ static int ahead(const struct dbview_row *ri, int vi, const struct dbview_row *r
  * first thing to install when a surer build has the same verdict); then
  * variants the driver supports natively, the newest CUDA (or ROCm) among
  * them; then those that need minor-version compatibility, the oldest CUDA
- * (the least ahead of the driver).  Returns the position in idx or -1;
- * *passed_low: a low-confidence row with the same verdict would have won
- * but for its confidence. */
+ * (the least ahead of the driver).  PyTorch's own build goes before a
+ * vendor's of the same verdict and confidence (AMD's whl-next beside
+ * download.pytorch.org): the vendor's is shown, and chosen where PyTorch
+ * has none that runs.  Returns the position in idx or -1; *passed_low: a
+ * low-confidence row with the same verdict would have won but for its
+ * confidence; *passed_vendor: a vendor's row would have won but for being
+ * a vendor's (then the vendor). */
 static int best_of(const struct qctx *c, const size_t *idx, const struct compat_result *const *res,
-                   size_t n, const struct toolkit *driver_cuda, int python, int *passed_low)
+                   size_t n, const struct toolkit *driver_cuda, int python, int *passed_low,
+                   const struct vendor_build **passed_vendor)
 {
     int best = -1;
     *passed_low = 0;
+    *passed_vendor = NULL;
     for (size_t i = 0; i < n; i++) {
         int v = res[i]->verdict;
         if (v != COMPAT_NATIVE && v != COMPAT_PTX_JIT)
@@ -331,8 +338,17 @@ static int best_of(const struct qctx *c, const size_t *idx, const struct compat_
         }
         const struct dbview_row *ri = c->rows[idx[i]], *rb = c->rows[idx[best]];
         int vb = res[best]->verdict, li = low_confidence(ri), lb = low_confidence(rb);
-        if (v != vb ? v < vb : li != lb ? lb : ahead(ri, v, rb, vb, driver_cuda))
+        int oi = ri->vendor != NULL, ob = rb->vendor != NULL;
+        if (v != vb ? v < vb : li != lb ? lb : oi != ob ? ob : ahead(ri, v, rb, vb, driver_cuda))
             best = (int)i;
+    }
+    for (size_t i = 0; best >= 0 && i < n && !*passed_vendor; i++) {
+        const struct dbview_row *ri = c->rows[idx[i]], *rb = c->rows[idx[best]];
+        int v = res[i]->verdict;
+        if (ri->vendor && !rb->vendor && v == res[best]->verdict &&
+            low_confidence(ri) == low_confidence(rb) && !(python && c->py && c->py[idx[i]] == 0) &&
+            ahead(ri, v, rb, res[best]->verdict, driver_cuda))
+            *passed_vendor = ri->vendor;
     }
     for (size_t i = 0; best >= 0 && i < n; i++) {
         const struct dbview_row *ri = c->rows[idx[i]], *rb = c->rows[idx[best]];
@@ -365,13 +381,15 @@ int qi_decide_release(const struct qctx *c, size_t k, const char *exact, int has
                      : c->plain[idx[i]];
     }
     int passed_low;
-    int b = best_of(c, idx, res, n, dcuda, python, &passed_low);
+    const struct vendor_build *passed_vendor;
+    int b = best_of(c, idx, res, n, dcuda, python, &passed_low, &passed_vendor);
     if (b < 0)
         return 0;
     a->row = (long)idx[b];
     a->res = *res[b];
     a->tier = driver_tier(c->rows[idx[b]], dcuda);
     a->passed_low = passed_low;
+    a->passed_vendor = passed_vendor;
     return 1;
 }
 
@@ -575,13 +593,28 @@ static void add_companions(const struct qctx *c, struct answer_install *in)
     in->torchaudio = pins[1];
     in->companions_omitted = omitted.len ? xstrdup(strbuf_str(&omitted)) : NULL;
     strbuf_free(&omitted);
-    struct installcmd_req reqs[3] = {{"torch", in->pin}};
+    struct installcmd_req reqs[3] = {{"torch", in->pin, in->extra[0] ? in->extra : NULL}};
     size_t nreq = 1;
+    char *extras[2] = {NULL, NULL}; /* a companion's own extra for the GPU's code */
     for (int i = 0; i < 2; i++)
-        if (pins[i])
-            reqs[nreq++] = (struct installcmd_req){names[i], pins[i]};
+        if (pins[i]) {
+            const struct dbview_row *r = in->row;
+            char rel[32];
+            const struct vendor_build *b =
+                r->vendor && dotver_release_buf(versions[i], rel, sizeof rel) == 0
+                    ? vendorindex_find(c->v->t, names[i], rel, r->platform, r->variant)
+                    : NULL;
+            char gfx[TARGET_NAME_MAX];
+            if (b && in->res.has_via && in->res.via.kind == TARGET_GFX) {
+                target_format(&in->res.via, gfx, sizeof gfx);
+                extras[i] = vendorindex_extra(b, gfx);
+            }
+            reqs[nreq++] = (struct installcmd_req){names[i], pins[i], extras[i]};
+        }
     if (nreq > 1)
         installcmd_make(&in->commands.with_companions, c->v->t, reqs, nreq, in->index_url, 0);
+    free(extras[0]);
+    free(extras[1]);
 }
 
 /* The install of choice a, with why it was chosen (copied). */
@@ -598,7 +631,8 @@ void qi_fill_install(const struct qctx *c, const struct choice *a, const char *r
     in->tier = a->tier;
     in->reason = xstrdup(reason);
     qi_fill_pythons(c, r, qi_pin_whole(a->pin), &in->pythons);
-    answer_commands_make(&in->commands, c->v->t, c->o->project, a->pin, in->index_url);
+    answer_gpu_extra(r, &a->res, in->extra, sizeof in->extra);
+    answer_commands_make(&in->commands, c->v->t, c->o->project, a->pin, in->extra, in->index_url);
     add_companions(c, in);
 }
 
@@ -679,6 +713,9 @@ const char *qi_why_chosen(const struct qctx *c, const struct choice *a, const st
                       : "native code for this GPU, the newest CUDA among such variants known with "
                         "more than low confidence (a newer variant's arch list is only a "
                         "low-confidence reading of PyTorch's build configuration)";
+    if (c->amd && a->passed_vendor)
+        return "native code for this GPU, the newest ROCm among PyTorch's own variants (a "
+               "vendor's own index, listed with the rows, has a newer ROCm build)";
     if (c->amd)
         return "native code for this GPU, the newest ROCm among such variants";
     if (driver && newer_loads(c, a, driver))

@@ -91,9 +91,12 @@ struct query_order {
 struct choice {
     long row; /* index into c->rows, -1: nothing runs */
     struct compat_result res;
-    int fallback;   /* from another release than the one asked about */
-    char pin[64];   /* the version to pin: "2.8.*", "1.3.0", "2.8.1" */
-    int tier;       /* 1: runs through minor-version compatibility */
+    int fallback; /* from another release than the one asked about */
+    char pin[64]; /* the version to pin: "2.8.*", "1.3.0", "2.8.1" */
+    int tier;     /* 1: runs through minor-version compatibility */
+    /* a newer variant with the same verdict on a vendor's index, passed
+     * over for PyTorch's own (borrowed), or NULL */
+    const struct vendor_build *passed_vendor;
     int passed_low; /* a newer variant with the same verdict, known only with
                      * low confidence, was passed over */
 };

@@ -108,10 +108,11 @@ void qi_by_driver(const struct qctx *c, size_t rk, const char *exact, int light,
         if (a.row < 0)
             break; /* below this floor nothing runs */
         struct answer_install *x = &out[nout++];
-        if (light) { /* the variant, pin, index and verdict only */
+        if (light) { /* the variant, pin, extra, index and verdict only */
             x->row = c->rows[a.row];
             x->index_url = qi_index_url_no_slash(x->row->index_url);
             snprintf(x->pin, sizeof x->pin, "%s", a.pin);
+            answer_gpu_extra(x->row, &a.res, x->extra, sizeof x->extra);
             x->res = a.res;
             x->fallback = a.fallback;
             x->tier = a.tier;
@@ -208,7 +209,7 @@ void qi_pypi_answer(const struct qctx *c, size_t k, const char *exact, int appli
     p->confidence = ri->pypi_confidence;
     char pin[72];
     snprintf(pin, sizeof pin, "%s.*", c->releases[k]);
-    const struct installcmd_req req = {c->o->project, pin};
+    const struct installcmd_req req = {c->o->project, pin, NULL};
     installcmd_make(&p->command, c->v->t, &req, 1, NULL, 0);
     const char *why = "";
     p->verdict = COMPAT_UNSUPPORTED;
@@ -455,7 +456,7 @@ void qi_guidance(const struct qctx *c, int tegra, int arm_only, struct answer_gu
         if (jetson_runs_on(&t->jetson[i], c->o->cc)) {
             const struct jetson_build *b = &t->jetson[i];
             if (b->index_url[0]) {
-                const struct installcmd_req req = {"torch", NULL};
+                const struct installcmd_req req = {"torch", NULL, NULL};
                 installcmd_make(&g->jetson_commands[g->njetson], t, &req, 1, b->index_url, 0);
             }
             g->jetson[g->njetson++] = b;
@@ -625,7 +626,9 @@ void qi_change_steps(const struct qctx *c, size_t rk, const char *exact, const s
         const struct dbview_row *r = c->rows[runs->row];
         char *u = qi_index_url_no_slash(r->index_url);
         struct answer_change *x = new_change(out, ANSWER_CHANGE_RELEASE);
-        answer_commands_make(&x->commands, c->v->t, project, runs->pin, u);
+        char extra[64];
+        answer_gpu_extra(r, &runs->res, extra, sizeof extra);
+        answer_commands_make(&x->commands, c->v->t, project, runs->pin, extra, u);
         const char *line = x->commands.install.pip_line;
         x->text = line ? xasprintf("use a release that runs as things are: %s %s from the %s "
                                    "index (%s)",

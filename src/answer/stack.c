@@ -132,7 +132,7 @@ static void set_together(const struct tables *tb, struct stack_entry *e,
     t->index_url = xstrdup(common->index_url);
     t->torch_pin = xstrdup(torch_pin);
     t->pin = xstrdup(comp_pin);
-    const struct installcmd_req reqs[] = {{"torch", torch_pin}, {proj, comp_pin}};
+    const struct installcmd_req reqs[] = {{"torch", torch_pin, NULL}, {proj, comp_pin, NULL}};
     installcmd_make(&t->commands.install, tb, reqs, 2, t->index_url, 0);
 }
 

@@ -423,7 +423,7 @@ static void fix_of(const struct tables *t, const char *name, const struct answer
     f->verdict = a->res.verdict;
     /* pip keeps an installed build that satisfies the pin, whatever its
      * variant: uninstall first; uv reinstalls the package when asked */
-    const struct installcmd_req req = {name, a->pin};
+    const struct installcmd_req req = {name, a->pin, a->extra[0] ? a->extra : NULL};
     installcmd_make(&f->commands, t, &req, 1, a->index_url, INSTALLCMD_REPLACE);
 }
 

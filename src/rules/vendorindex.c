@@ -13,7 +13,7 @@
 
 static const char FILE_NAME[] = "vendor_indexes.csv";
 
-/* "2.14.0": three numbers, nothing else. */
+/* "2.14.0", "2.11.0.2": three or four numbers, nothing else. */
 static int version_ok(const char *s)
 {
     int dots = 0;
@@ -28,7 +28,28 @@ static int version_ok(const char *s)
             return 0;
         }
     }
-    return dots == 2;
+    return dots == 2 || dots == 3;
+}
+
+/* An install extra's pattern: a lowercase extra name holding "{gfx}" once
+ * ("device-{gfx}"), or "" for none. */
+static int extra_ok(const char *s)
+{
+    const char *at = strstr(s, "{gfx}");
+    if (!*s)
+        return 1;
+    if (!at || strstr(at + 1, "{gfx}"))
+        return 0;
+    for (const char *p = s; *p; p++) {
+        if (p == at) {
+            p += 4;
+            continue;
+        }
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' ||
+              *p == '_'))
+            return 0;
+    }
+    return 1;
 }
 
 /* A lowercase name of letters, digits, '.', '-' (project, variant). */
@@ -58,10 +79,10 @@ static char *with_slash(const char *url)
 
 int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
 {
-    static const char *const cols[] = {"project",   "version", "platform",   "variant",
-                                       "index_url", "vendor",  "install",    "status",
-                                       "note",      "source",  "checked_on", NULL};
-    int idx[11];
+    static const char *const cols[] = {
+        "project", "version",   "platform", "variant", "index_url",  "vendor", "install",
+        "status",  "gpu_extra", "note",     "source",  "checked_on", NULL};
+    int idx[12];
     struct csvfile c;
     int rc = datatable_open_optional(dir, FILE_NAME, cols, idx, &c, err);
     if (rc != 0)
@@ -71,7 +92,8 @@ int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
         char *const *row = c.rows[r];
         const char *project = row[idx[0]], *version = row[idx[1]], *platform = row[idx[2]],
                    *variant = row[idx[3]], *url = row[idx[4]], *vendor = row[idx[5]],
-                   *install = row[idx[6]], *status = row[idx[7]], *note = row[idx[8]];
+                   *install = row[idx[6]], *status = row[idx[7]], *gpu_extra = row[idx[8]],
+                   *note = row[idx[9]];
         size_t line = r + 2;
         char *rel = version_ok(version) ? release_of(version) : NULL;
         if (!name_ok(project))
@@ -79,8 +101,9 @@ int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
                               "%s line %zu: project \"%s\" is not a lowercase project name",
                               FILE_NAME, line, project);
         else if (!rel)
-            rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: version \"%s\" is not X.Y.Z",
-                              FILE_NAME, line, version);
+            rc = wa_error_set(err, WA_ERR_FORMAT,
+                              "%s line %zu: version \"%s\" is not X.Y.Z or X.Y.Z.W", FILE_NAME,
+                              line, version);
         else if (!datatable_platform(platform))
             rc = wa_error_set(err, WA_ERR_FORMAT,
                               "%s line %zu: platform \"%s\" is not linux-x86_64, linux-aarch64, "
@@ -105,9 +128,14 @@ int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
             rc = wa_error_set(err, WA_ERR_FORMAT,
                               "%s line %zu: status \"%s\" is not preview or stable", FILE_NAME,
                               line, status);
-        else if (!datatable_is_date(row[idx[10]]))
+        else if (!extra_ok(gpu_extra))
+            rc = wa_error_set(err, WA_ERR_FORMAT,
+                              "%s line %zu: gpu_extra \"%s\" is not an extra name holding {gfx} "
+                              "once",
+                              FILE_NAME, line, gpu_extra);
+        else if (!datatable_is_date(row[idx[11]]))
             rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: checked_on \"%s\" is not a date",
-                              FILE_NAME, line, row[idx[10]]);
+                              FILE_NAME, line, row[idx[11]]);
         else if (vendorindex_find(t, project, rel, platform, variant))
             rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: %s %s %s on %s is listed twice",
                               FILE_NAME, line, project, rel, variant, platform);
@@ -133,7 +161,8 @@ int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
         b->declared_some = xasprintf("rows marked declared come from %s's published build "
                                      "configuration, not from reading the wheels",
                                      vendor);
-        b->source = xstrdup(row[idx[9]]);
+        b->gpu_extra = *gpu_extra ? xstrdup(gpu_extra) : NULL;
+        b->source = xstrdup(row[idx[10]]);
     }
     csvfile_free(&c);
     return rc;
@@ -153,6 +182,7 @@ void vendorindex_free(struct vendor_build *b, size_t n)
         free(b[i].line);
         free(b[i].declared_all);
         free(b[i].declared_some);
+        free(b[i].gpu_extra);
         free(b[i].source);
     }
     free(b);
@@ -171,6 +201,14 @@ const struct vendor_build *vendorindex_find(const struct tables *t, const char *
             return b;
     }
     return NULL;
+}
+
+char *vendorindex_extra(const struct vendor_build *b, const char *gfx)
+{
+    if (!b || !b->gpu_extra || !gfx || !*gfx)
+        return NULL;
+    const char *at = strstr(b->gpu_extra, "{gfx}");
+    return xasprintf("%.*s%s%s", (int)(at - b->gpu_extra), b->gpu_extra, gfx, at + 5);
 }
 
 int vendorindex_at_url(const struct vendor_build *b, const char *url)

@@ -1,10 +1,12 @@
 /*
  * vendorindex: builds a vendor publishes on its own index rather than on
  * download.pytorch.org (data/vendor_indexes.csv): NVIDIA's Windows on Arm
- * builds for RTX Spark.  Each row is one project's version of one variant
- * on one platform: where it is, who publishes it, whether its index holds
- * its dependencies (else they come from PyPI and the index is an extra
- * one), and whether it is a preview.
+ * builds for RTX Spark, AMD's ROCm 10 builds on its whl-next index.  Each
+ * row is one project's version of one variant on one platform: where it
+ * is, who publishes it, whether its index holds its dependencies (else
+ * they come from PyPI and the index is an extra one), whether it is a
+ * preview, and whether its GPU code comes by an install extra named for
+ * the GPU (AMD's torch[device-gfx1100]) rather than in the wheel itself.
  */
 #ifndef WHEELARCH_VENDORINDEX_H
 #define WHEELARCH_VENDORINDEX_H
@@ -31,13 +33,17 @@ struct vendor_build {
     /* query's note where every declared row of an answer is the vendor's
      * (all: every row is declared; some: some are) */
     char *declared_all, *declared_some;
+    /* the install extra that adds one GPU target's code, "{gfx}" standing
+     * for the target ("device-{gfx}"), or NULL when the wheel carries its
+     * GPU code itself */
+    char *gpu_extra;
     char *source;
 };
 
 /* Loads data/vendor_indexes.csv from dir into t (t->vendor).  A missing
  * file is no error.  Errors name the file and line: a version that is not
- * X.Y.Z, an index URL outside indexurl's grammar, an unknown install or
- * status, a row twice. */
+ * X.Y.Z or X.Y.Z.W, a gpu_extra without "{gfx}", an index URL outside indexurl's grammar, an
+ * unknown install or status, a row twice. */
 int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err);
 void vendorindex_free(struct vendor_build *b, size_t n);
 
@@ -46,6 +52,10 @@ void vendorindex_free(struct vendor_build *b, size_t n);
 const struct vendor_build *vendorindex_find(const struct tables *t, const char *project,
                                             const char *release, const char *platform,
                                             const char *variant);
+
+/* The extra of b that installs the code for target gfx ("device-gfx1100"),
+ * or NULL when b has no such extras.  Caller frees. */
+char *vendorindex_extra(const struct vendor_build *b, const char *gfx);
 
 /* Whether b is on the index at url (with or without its trailing '/'). */
 int vendorindex_at_url(const struct vendor_build *b, const char *url);

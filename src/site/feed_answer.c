@@ -133,7 +133,8 @@ json_t *feed_py_commands_json(const struct tables *tb, const struct answer_resul
                 struct installcmd own = {0};
                 const struct installcmd *c = &in->commands.install;
                 if (!c->pip_line) {
-                    const struct installcmd_req req = {r->project, in->pin};
+                    const struct installcmd_req req = {r->project, in->pin,
+                                                       in->extra[0] ? in->extra : NULL};
                     installcmd_make(&own, tb, &req, 1, in->index_url, 0);
                     c = &own;
                 }

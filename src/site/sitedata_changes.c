@@ -9,6 +9,7 @@
 #include "strbuf.h"
 #include "strmap.h"
 #include "tmpl.h"
+#include "vendorindex.h"
 #include "xalloc.h"
 #include "sitedata_types.h"
 
@@ -113,6 +114,7 @@ void sitedata_build_changes(struct sitedata *d)
             struct sitedata_change_item it = {0};
             it.variant = x->variant;
             it.platform = x->platform;
+            it.vendor = x->vendor ? x->vendor->vendor : NULL;
             it.said = 1;
             it.status = x->status;
             long pr = prev ? sitedata_newest_row(d, x->project, prev, x->variant, x->platform) : -1;
@@ -151,6 +153,8 @@ void sitedata_build_changes(struct sitedata *d)
                     continue;
                 if (sitedata_newest_row(d, p->project, row->release, p->variant, p->platform) >= 0)
                     continue;
+                if (p->vendor)
+                    continue; /* a vendor's own index: not a variant this release dropped */
                 /* Dropped is a fact only when the data lists the variants
                  * of both releases; otherwise the gap is ours. */
                 const struct release_info *ci =
@@ -291,6 +295,7 @@ static void item_has_dropped(const struct tmpl_value *v, struct tmpl_value *out)
 static const struct tmpl_field item_fields[] = {
     TMPL_STR("variant", struct sitedata_change_item, variant),
     TMPL_STR("platform", struct sitedata_change_item, platform),
+    TMPL_STR("vendor", struct sitedata_change_item, vendor),
     TMPL_GET("platform_name", item_platform_name),
     TMPL_GET("status", item_status),
     TMPL_GET("new_variant", item_new_variant),

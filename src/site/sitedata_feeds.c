@@ -366,6 +366,13 @@ static json_t *index_entry(const struct sitedata *d, const struct dbview_row *ro
         json_object_set_new(e, "index_url", json_string(row->vendor->index_url));
         json_object_set_new(e, "vendor", json_string(row->vendor->vendor));
         json_object_set_new(e, "preview", json_boolean(row->vendor->preview));
+        json_object_set_new(e, "index_flag",
+                            json_string(row->vendor->extra ? "--extra-index-url" : "--index-url"));
+        json_object_set_new(e, "exact",
+                            json_sprintf("%s+%s", row->vendor->version, row->vendor->variant));
+        json_object_set_new(e, "gpu_extra",
+                            row->vendor->gpu_extra ? json_string(row->vendor->gpu_extra)
+                                                   : json_null());
     }
     return e;
 }

@@ -87,6 +87,7 @@ struct sitedata_change_item {
     int status;                     /* enum dbview_status */
     int new_variant, first_in_data, changed;
     const char *state;      /* a gone variant's state, else NULL */
+    const char *vendor;     /* a vendor's own build (AMD's whl-next): who, borrowed; else NULL */
     struct target *added;   /* targets this release has and the previous had not */
     struct target *dropped; /* and the other way round */
     size_t nadded, ndropped;

@@ -48,7 +48,7 @@ def verdicts(o):
 seen = set()
 for gpu in ("GTX 1080 Ti", "RTX 5090", "Tesla K40c", "Jetson AGX Orin", "RX 7900 XTX", "GTX 750 Ti"):
     for drv in (None, "470.256.02", "580.65.06"):
-        for plat in ("linux-x86_64", "windows-x86_64"):
+        for plat in ("linux-x86_64", "windows-x86_64", "linux-aarch64"):
             if drv and gpu == "RX 7900 XTX":
                 continue
             argv = ("--gpu", gpu, "--platform", plat) + (("--driver", drv) if drv else ())
@@ -58,7 +58,7 @@ for gpu in ("GTX 1080 Ti", "RTX 5090", "Tesla K40c", "Jetson AGX Orin", "RX 7900
 o, p = query("--gpu", "RTX 3090", "--version", "1.5", "--platform", "linux-x86_64", expect=4)
 seen.add(p.returncode)
 c.eq(sorted(seen), [0, 1, 2, 4], "exit statuses seen: native 0, not natively 4, nothing runs 1, "
-     "AMD on Windows refused 2")
+     "AMD on Linux aarch64 refused 2")
 
 # ---- a driver branch alone ("580") is any driver of it ----------------------
 # Every branch of data/driver_branch_max_cuda.csv supports that CUDA, read
@@ -223,9 +223,38 @@ if o:
     c.eq(o["recommendation"], None, "RX 6700 XT (gfx1031): no declared 2.8 ROCm build has its code")
     reasons = " ".join(x["reason"] for x in o["variants"])
     c.ok("HSA_OVERRIDE_GFX_VERSION=10.3.0" in reasons, "the override is mentioned, not counted: " + reasons)
-o, p = query("--gpu", "RX 7900 XTX", "--platform", "windows-x86_64", expect=2)
-c.ok("no torch ROCm wheels for windows-x86_64" in p.stderr and "Linux x86_64 only" in p.stderr,
-     "no ROCm wheels for Windows, said so: " + p.stderr.strip())
+o, p = query("--gpu", "RX 7900 XTX", "--platform", "linux-aarch64", expect=2)
+c.ok("no torch ROCm wheels for linux-aarch64" in p.stderr and "windows-x86_64 (AMD's own index)" in p.stderr,
+     "no ROCm wheels for Linux aarch64, said so, with where ROCm builds are: " + p.stderr.strip())
+# ---- AMD's whl-next: the GPU's code by an install extra --------------------------
+# PyTorch has no ROCm build for Windows: AMD's own index is the answer, with
+# the extra that brings the GPU's code and the exact labelled version (PEP 440
+# puts 2.13.0+rocm7.14.0 above 2.13.0+rocm10.0.0, so 2.13.* could take the
+# wrong one).
+o, p = query("--gpu", "RX 9070 XT", "--platform", "windows-x86_64", "--python", "3.12")
+if o:
+    r = o["recommendation"] or {}
+    c.eq((r.get("index"), r.get("extra"), (r.get("vendor") or {}).get("name")),
+         ("rocm10.0.0", "device-gfx1201", "AMD"), "RX 9070 XT on Windows: AMD's whl-next, extra device-gfx1201")
+    c.eq(r.get("commands", {}).get("pip"),
+         'pip install "torch[device-gfx1201]==2.13.0+rocm10.0.0" --index-url https://stable.repo.amd.com/rocm/whl-next',
+         "the command names the extra and the exact version")
+# On Linux PyTorch's own build goes first where it has the GPU's code, and
+# AMD's is listed beside it; where PyTorch's has none (gfx1031), AMD's runs.
+o, p = query("--gpu", "RX 7900 XTX", "--version", "2.13", "--platform", "linux-x86_64", "--python", "3.12")
+if o:
+    c.eq((o["recommendation"] or {}).get("index"), "rocm7.2", "RX 7900 XTX on Linux, 2.13: PyTorch's rocm7.2 first")
+    c.eq(verdicts(o).get("rocm10.0.0"), "native", "and AMD's rocm10.0.0 listed beside it")
+    c.eq((o["recommendation"] or {}).get("extra"), None, "no extra on PyTorch's index")
+o, p = query("--gpu", "RX 6750 XT", "--version", "2.13", "--platform", "linux-x86_64", "--python", "3.12")
+if o:
+    r = o["recommendation"] or {}
+    c.eq((r.get("index"), r.get("extra")), ("rocm10.0.0", "device-gfx1031"),
+         "RX 6750 XT (gfx1031), which PyTorch's builds lack: AMD's build with device-gfx1031")
+o, p = query("--gpu", "RX 7900 XTX", "--gpu", "RX 9070 XT", "--platform", "windows-x86_64", "--python", "3.12")
+if o:
+    c.ok('"torch[device-gfx1100,device-gfx1201]==2.13.0+rocm10.0.0"' in (o["recommendation"] or {}).get("commands", {}).get("pip", ""),
+         "two AMD GPUs: both extras in one requirement: %s" % (o["recommendation"] or {}).get("commands"))
 o, _ = query("--gpu", "1080 Ti", "--version", "2.9.0", "--platform", "linux-x86_64", cache=SITEDB)
 if o:
     c.ok(not any(k.startswith("rocm") for k in verdicts(o)), "an NVIDIA GPU is never judged against ROCm rows")

@@ -88,7 +88,7 @@ def query(cache, dev, plat, py, drv):
     if drv:
         argv += ["--driver", drv]
     p = subprocess.run(argv, capture_output=True, text=True, timeout=120)
-    if p.returncode == 2 and "ROCm wheels for Linux x86_64 only" in p.stderr:
+    if p.returncode == 2 and "no torch ROCm wheels for " + plat in p.stderr:
         return None  # an AMD GPU on another platform: nothing installs
     if p.returncode not in (0, 1, 4):
         return ("error", p.stderr.strip())

@@ -334,8 +334,11 @@ if c.ok(xtx, "gpus.json lists the RX 7900 XTX"):
          "RX 7900 XTX: vendor and processor")
     rec = xtx["recommendations"]["linux-x86_64"]["recommendation"]
     c.ok(rec and rec["index"].startswith("rocm"), "RX 7900 XTX: a ROCm index is recommended (%s)" % rec)
-    c.ok(xtx["recommendations"]["windows-x86_64"] is None or
-         xtx["recommendations"]["windows-x86_64"]["recommendation"] is None, "RX 7900 XTX: nothing on Windows")
+    win = (xtx["recommendations"]["windows-x86_64"] or {}).get("recommendation") or {}
+    c.eq((win.get("index"), win.get("extra"), (win.get("vendor") or {}).get("name")),
+         ("rocm10.0.0", "device-gfx1100", "AMD"),
+         "RX 7900 XTX on Windows: AMD's whl-next with the extra for gfx1100 (%s)" % win.get("commands"))
+    c.eq(xtx["recommendations"]["linux-aarch64"], None, "RX 7900 XTX: nothing on Linux aarch64")
 c.eq(gpus["GeForce GTX 1080 Ti"]["vendor"], "nvidia", "NVIDIA GPUs say so")
 gfx_index = read(os.path.join(site, "simple/gfx1100/torch/index.html"))
 c.ok("2.9.0+rocm6.4" in gfx_index and "+cu1" not in gfx_index,
@@ -497,7 +500,10 @@ c.ok(total_gz + lazy_gz < 32 * 1024, "and with what the filter loads under 32 KB
 # (the GPU list grew by 83 Fermi names in issue 45: 108.7 KB -> 116.7 KB raw,
 # 17.5 KB -> 18.4 KB gzipped; what travels is the gzipped size)
 c.ok(total < 124 * 1024, "home page with everything it loads under 124 KB as it is (%d bytes)" % total)
-c.ok(total + lazy < 200 * 1024, "and with what the filter loads under 200 KB as it is (%d bytes)" % (total + lazy))
+# (AMD's whl-next in issue 48 gave every AMD device code an answer on Windows,
+# each with its own command, torch[device-gfxNNNN]: the filter's scripts went
+# from 76.0 KB to 86.2 KB raw and 9.8 KB to 10.0 KB gzipped, 196.6 KB to 206.9 KB in all)
+c.ok(total + lazy < 216 * 1024, "and with what the filter loads under 216 KB as it is (%d bytes)" % (total + lazy))
 c.ok("assets/answers.js" not in loaded, "the answers load only when the filter is used")
 # Every GPU page at most 40 KB of HTML before compression (the grid and the
 # answer; the whole history is on its device page), and what its scripts

@@ -38,6 +38,19 @@ static int str_is(json_t *x, const char *key, const char *want)
     return want ? json_is_string(v) && strcmp(json_string_value(v), want) == 0 : json_is_null(v);
 }
 
+/* Whether the data has ROCm builds for platform: PyTorch's on Linux
+ * x86_64, a vendor's (vendorindex.h) elsewhere. */
+static int rocm_on(const char *platform)
+{
+    if (strcmp(platform, "linux-x86_64") == 0)
+        return 1;
+    for (size_t i = 0; i < T.nvendor; i++)
+        if (strncmp(T.vendor[i].variant, "rocm", 4) == 0 &&
+            strcmp(T.vendor[i].platform, platform) == 0)
+            return 1;
+    return 0;
+}
+
 static void check_install(json_t *x, const struct answer_install *i, const char *project,
                           const char *what)
 {
@@ -53,12 +66,30 @@ static void check_install(json_t *x, const struct answer_install *i, const char 
     const char *pip = json_string_value(json_object_get(json_object_get(x, "commands"), "pip"));
     char want[512], flag[600];
     const struct vendor_build *vb = i->row->vendor;
-    if (vb && vb->extra) { /* a vendor's extra index: its exact version, beside PyPI */
-        snprintf(want, sizeof want, "%s==%s+%s", project, vb->version, vb->variant);
-        snprintf(flag, sizeof flag, "--extra-index-url %s", i->index_url);
+    if (vb) { /* a vendor's index: its exact version (beside PyPI on an extra one), and
+               * the extra that brings the GPU's code where its wheels have such */
+        char extra[80] = "";
+        if (vb->gpu_extra) {
+            OK(i->extra[0] && strncmp(i->extra, "device-", 7) == 0 && i->res.has_via,
+               "%s: %s's build names the extra with the GPU's code (%s)", what, vb->vendor,
+               i->extra);
+            char gfx[32];
+            target_format(&i->res.via, gfx, sizeof gfx);
+            char *pattern = vendorindex_extra(vb, gfx);
+            STR_EQ(i->extra, pattern ? pattern : "",
+                   "the extra is the pattern's for the target that runs");
+            free(pattern);
+            snprintf(extra, sizeof extra, "[%s]", i->extra);
+        } else {
+            OK(!i->extra[0], "%s: no extra where the wheel carries its code", what);
+        }
+        snprintf(want, sizeof want, "%s%s==%s+%s", project, extra, vb->version, vb->variant);
+        snprintf(flag, sizeof flag, "%s %s", vb->extra ? "--extra-index-url" : "--index-url",
+                 i->index_url);
         OK(strncmp(vb->version, i->pin, strlen(i->pin) - (i->pin[strlen(i->pin) - 1] == '*')) == 0,
            "%s: the vendor's %s fits the pin %s", what, vb->version, i->pin);
     } else {
+        OK(!i->extra[0], "%s: no extra on PyTorch's index", what);
         snprintf(want, sizeof want, "%s==%s", project, i->pin);
         snprintf(flag, sizeof flag, "--index-url %s", i->index_url);
     }
@@ -171,13 +202,18 @@ int main(int argc, char **argv)
                     if (gp->amd && d > 0)
                         continue; /* no NVIDIA driver for an AMD GPU */
                     struct answer_result *a = query_answer(&V, &o, &err);
-                    if (gp->amd && p > 0) {
-                        /* ROCm wheels are Linux x86_64's only: said, not answered */
+                    if (gp->amd && !rocm_on(platforms[p])) {
+                        /* no ROCm build for the platform: said, not answered */
                         OK(!a && strstr(err.msg, platforms[p]),
                            "%s: refused, naming the platform (%s)", what, a ? "answered" : err.msg);
                         answer_free(a);
                         continue;
                     }
+                    if (gp->amd && p > 0 && a)
+                        /* beyond Linux x86_64 only a vendor's index has ROCm builds */
+                        for (size_t w = 0; w < a->nrows; w++)
+                            OK(a->rows[w].row->vendor != NULL, "%s: ROCm row %s is a vendor's",
+                               what, a->rows[w].row->variant);
                     OK(a != NULL, "%s: answered (%s)", what, a ? "" : err.msg);
                     if (a) {
                         check(a, what);

@@ -200,7 +200,7 @@ static void test_indexurl(void)
 static void test_installcmd(const struct tables *t)
 {
     struct installcmd c;
-    const struct installcmd_req torch = {"torch", "2.14.*"};
+    const struct installcmd_req torch = {"torch", "2.14.*", NULL};
     INT_EQ(installcmd_make(&c, t, &torch, 1, "https://download.pytorch.org/whl/cu126", 0), 0,
            "download.pytorch.org");
     STR_EQ(c.pip_line,
@@ -210,12 +210,13 @@ static void test_installcmd(const struct tables *t)
     STR_EQ(c.uv_from, "0.6.9", "cu126 from uv 0.6.9");
     installcmd_free(&c);
 
-    const struct installcmd_req with[] = {{"torch", "2.14.*"}, {"xformers", "0.0.33"}};
+    const struct installcmd_req with[] = {{"torch", "2.14.*", NULL}, {"xformers", "0.0.33", NULL}};
     installcmd_make(&c, t, with, 2, "https://download.pytorch.org/whl/cu132", 0);
     STR_EQ(c.uv_from, "0.11.29", "the newest of the backend's and the projects' uv releases");
     installcmd_free(&c);
 
-    const struct installcmd_req other[] = {{"torch", "2.14.*"}, {"bitsandbytes", "0.45.*"}};
+    const struct installcmd_req other[] = {{"torch", "2.14.*", NULL},
+                                           {"bitsandbytes", "0.45.*", NULL}};
     installcmd_make(&c, t, other, 2, "https://download.pytorch.org/whl/cu126", 0);
     OK(c.uv_from == NULL && strstr(c.uv_line, "--index-url https://download.pytorch.org/whl/cu126"),
        "a project uv does not route: pip's form with uv in front: %s", c.uv_line);
@@ -240,7 +241,7 @@ static void test_installcmd(const struct tables *t)
     STR_EQ(c.uv_line, "uv pip install \"torch==2.14.*\"", "and uv");
     installcmd_free(&c);
 
-    const struct installcmd_req exact = {"torch", "2.8.0"};
+    const struct installcmd_req exact = {"torch", "2.8.0", NULL};
     installcmd_make(&c, t, &exact, 1, "https://download.pytorch.org/whl/cu128", INSTALLCMD_REPLACE);
     STR_EQ(c.pip_line,
            "pip uninstall -y torch && pip install \"torch==2.8.0\" --index-url "
@@ -251,7 +252,36 @@ static void test_installcmd(const struct tables *t)
            "uv reinstalls");
     installcmd_free(&c);
 
-    const struct installcmd_req bare = {"torch", NULL};
+    /* AMD's whl-next: its own index (--index-url), the exact version with
+     * its label (PEP 440 puts "2.13.0+rocm7.14.0" above
+     * "2.13.0+rocm10.0.0" under "2.13.*"), the extra with the GPU's code */
+    const struct installcmd_req amd[] = {{"torch", "2.13.*", "device-gfx1100"},
+                                         {"torchvision", "0.28.*", "device-gfx1100"}};
+    installcmd_make(&c, t, amd, 2, "https://stable.repo.amd.com/rocm/whl-next", 0);
+    STR_EQ(c.pip_line,
+           "pip install \"torch[device-gfx1100]==2.13.0+rocm10.0.0\" "
+           "\"torchvision[device-gfx1100]==0.28.0+rocm10.0.0\" --index-url "
+           "https://stable.repo.amd.com/rocm/whl-next",
+           "AMD's index: exact pins with the extra");
+    STR_EQ(c.uv_line,
+           "uv pip install \"torch[device-gfx1100]==2.13.0+rocm10.0.0\" "
+           "\"torchvision[device-gfx1100]==0.28.0+rocm10.0.0\" --index-url "
+           "https://stable.repo.amd.com/rocm/whl-next",
+           "and uv the same way");
+    installcmd_free(&c);
+    const struct installcmd_req two = {"torch", "2.13.*", "device-gfx1100,device-gfx1201"};
+    installcmd_make(&c, t, &two, 1, "https://stable.repo.amd.com/rocm/whl-next/", 0);
+    OK(c.pip_line &&
+           strstr(c.pip_line, "\"torch[device-gfx1100,device-gfx1201]==2.13.0+rocm10.0.0\""),
+       "two GPUs' extras in one requirement: %s", c.pip_line ? c.pip_line : "(none)");
+    installcmd_free(&c);
+    const struct installcmd_req badx = {"torch", "2.13.*", "device-$(id)"};
+    OK(installcmd_make(&c, t, &badx, 1, "https://stable.repo.amd.com/rocm/whl-next/", 0) < 0 &&
+           !c.pip_line,
+       "an extra outside the rule makes no command");
+    installcmd_free(&c);
+
+    const struct installcmd_req bare = {"torch", NULL, NULL};
     installcmd_make(&c, t, &bare, 1, "https://pypi.jetson-ai-lab.io/jp6/cu126", 0);
     STR_EQ(c.pip_line, "pip install torch --index-url https://pypi.jetson-ai-lab.io/jp6/cu126",
            "a name alone is not quoted");
@@ -260,11 +290,11 @@ static void test_installcmd(const struct tables *t)
     OK(installcmd_make(&c, t, &torch, 1, "https://download.pytorch.org/whl/$(id)/", 0) < 0 &&
            !c.pip_line && !c.uv_line,
        "a URL outside the grammar makes no command");
-    const struct installcmd_req epoch = {"torch", "1!2.5.*"};
+    const struct installcmd_req epoch = {"torch", "1!2.5.*", NULL};
     OK(installcmd_make(&c, t, &epoch, 1, "https://download.pytorch.org/whl/cu126", 0) < 0 &&
            !c.pip_line,
        "an epoch's '!' makes no command");
-    const struct installcmd_req hostile = {"torch", "2.8.* $(id)"};
+    const struct installcmd_req hostile = {"torch", "2.8.* $(id)", NULL};
     OK(installcmd_make(&c, t, &hostile, 1, NULL, 0) < 0, "a pin with '$' makes no command");
 
     STR_EQ(installcmd_fixed_line(INSTALLCMD_UNINSTALL_TORCH),
