@@ -714,8 +714,8 @@ const char *qi_why_chosen(const struct qctx *c, const struct choice *a, const st
                         "more than low confidence (a newer variant's arch list is only a "
                         "low-confidence reading of PyTorch's build configuration)";
     if (c->amd && a->passed_vendor)
-        return "native code for this GPU, the newest ROCm among PyTorch's own variants (a "
-               "vendor's own index, listed with the rows, has a newer ROCm build)";
+        return "native code for this GPU, the newest ROCm among PyTorch's own variants; a "
+               "vendor's own index has a newer ROCm build for it too";
     if (c->amd)
         return "native code for this GPU, the newest ROCm among such variants";
     if (driver && newer_loads(c, a, driver))

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "strmap.h"
+#include "vendorindex.h"
 #include "xalloc.h"
 
 /* Position of s in a list indexed by map (position + 1), or -1. */
@@ -144,8 +145,18 @@ void relgrid_make(const struct grid *g, uint16_t cc, const char *platform, size_
     }
     if (out->mark >= 0)
         out->mark = out->mark / (long)nvar * (long)kept + out->mark % (long)nvar;
+    const char **var_vendor = xcalloc(kept ? kept : 1, sizeof *var_vendor);
+    for (size_t r = 0; r < v->nrows; r++) {
+        const struct dbview_row *row = &v->rows[r];
+        if (!row->vendor || !on_grid(row, cc, platform))
+            continue;
+        for (size_t y = 0; y < kept; y++)
+            if (strcmp(var[y], row->variant) == 0)
+                var_vendor[y] = row->vendor->vendor;
+    }
     out->rel = rel;
     out->var = var;
+    out->var_vendor = var_vendor;
     out->nrel = nrel;
     out->nvar = kept;
     out->cell = cell;
@@ -158,6 +169,7 @@ void relgrid_free(struct relgrid *r)
 {
     free(r->rel);
     free(r->var);
+    free(r->var_vendor);
     free(r->cell);
     free(r->vers);
     memset(r, 0, sizeof *r);

@@ -22,6 +22,9 @@
 struct relgrid {
     const char **rel; /* releases shown, newest first (borrowed from the view) */
     const char **var; /* variants with a wheel in them, newest first (borrowed) */
+    /* per variant: the vendor whose own index has it (AMD's whl-next),
+     * borrowed from the tables, or NULL for PyTorch's */
+    const char **var_vendor;
     size_t nrel, nvar;
     signed char *cell;    /* nrel x nvar, by release: enum compat_verdict, or -1 (no wheel) */
     const char **vers;    /* the version each cell judges (the newest patch), or NULL */

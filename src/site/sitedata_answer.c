@@ -412,7 +412,7 @@ static const struct tmpl_field install_fields[] = {
     TMPL_GET("commands", install_commands),
     TMPL_GET("companions_omitted", install_companions_omitted),
     TMPL_GET("companions", install_companions),
-    TMPL_GET("vendor", install_vendor),
+    TMPL_GET("vendor_index", install_vendor),
     TMPL_GET("fallback", install_fallback),
     TMPL_GET("python_text", install_python_text),
     TMPL_GET("uninstall_command", install_uninstall_command),

@@ -295,7 +295,7 @@ static void item_has_dropped(const struct tmpl_value *v, struct tmpl_value *out)
 static const struct tmpl_field item_fields[] = {
     TMPL_STR("variant", struct sitedata_change_item, variant),
     TMPL_STR("platform", struct sitedata_change_item, platform),
-    TMPL_STR("vendor", struct sitedata_change_item, vendor),
+    TMPL_STR("index_vendor", struct sitedata_change_item, vendor),
     TMPL_GET("platform_name", item_platform_name),
     TMPL_GET("status", item_status),
     TMPL_GET("new_variant", item_new_variant),

@@ -107,9 +107,29 @@ static size_t variants_len(const struct tmpl_value *v)
     return ((const struct relgrid *)v->p)->nvar;
 }
 
+/* A column: the variant's name, and the vendor whose own index it is on. */
+static void column_name(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    tmpl_value_str(((const struct relgrid *)v->p)->var[v->at], out);
+}
+
+static void column_vendor(const struct tmpl_value *v, struct tmpl_value *out)
+{
+    const char *s = ((const struct relgrid *)v->p)->var_vendor[v->at];
+    if (s)
+        tmpl_value_str(s, out);
+}
+
+static const struct tmpl_field column_fields[] = {
+    TMPL_GET("name", column_name),
+    TMPL_GET("column_vendor", column_vendor),
+};
+
+static const struct tmpl_type column_type = TMPL_FIELDS(column_fields);
+
 static void variants_at(const struct tmpl_value *v, size_t i, struct tmpl_value *out)
 {
-    tmpl_value_str(((const struct relgrid *)v->p)->var[i], out);
+    tmpl_value_typed(TMPL_OBJECT, &column_type, v->p, i, out);
 }
 
 static const struct tmpl_type variants_type = {NULL, variants_len, variants_at, NULL, 0};

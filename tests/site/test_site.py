@@ -478,6 +478,19 @@ c.ok("@import" not in css and "url(" not in css and "@font-face" not in css,
 c.ok("prefers-color-scheme: dark" in css, "dark mode through prefers-color-scheme")
 c.ok(":focus-visible" in css or ":focus" in css, "a visible focus style")
 
+# ---- a vendor's line only where the build is a vendor's ---------------------
+# (stop 57 shipped "GeForce GTX 1080 Ti's own index. ." on every GPU page: the
+# template's vendor lookup fell through to the page's own vendor field)
+import glob
+for f in glob.glob(os.path.join(site, "gpu", "*", "index.html")):
+    for m in re.finditer(r'<p class="small vendor"><strong>(?:Preview · )?([^<]*)\'s own index\.</strong> ([^<]*)</p>', read(f)):
+        c.ok(m.group(1) in ("NVIDIA", "AMD") and len(m.group(2)) > 20,
+             "%s: the vendor line names a vendor and says what its build is (%r)" % (f, m.group(0)[:120]))
+
+    for m in re.finditer(r'<th scope="col">([^<]*)<span class="col-vendor"> ([^<]*)</span></th>', read(f)):
+        c.ok((m.group(1), m.group(2)) in (("rocm10.0.0", "AMD"), ("cu134", "NVIDIA")),
+             "%s: a grid column marked as a vendor's is one of its builds (%r)" % (f, m.group(0)[:120]))
+
 # ---- the home page budget -------------------------------------------------------
 # What the page loads (its HTML, the stylesheet and the scripts it names)
 # and what the filter loads the first time it is used (gpuname.js,
