@@ -48,6 +48,21 @@ const char *answer_gpu_extra(const struct dbview_row *r, const struct compat_res
     buf[0] = '\0';
     if (!r || !r->vendor || !r->vendor->gpu_extra || !res->has_via || res->via.kind != TARGET_GFX)
         return buf;
+    if (r->nextras) { /* as crawled: the extra with the target that runs, the narrowest */
+        const struct dbview_extra *best = NULL;
+        for (size_t i = 0; i < r->nextras; i++) {
+            const struct dbview_extra *e = &r->extras[i];
+            int has = 0;
+            for (size_t k = 0; k < e->ngfx && !has; k++)
+                has = target_cmp(&e->gfx[k], &res->via) == 0;
+            if (has && (!best || e->ngfx < best->ngfx ||
+                        (e->ngfx == best->ngfx && strcmp(e->name, best->name) < 0)))
+                best = e;
+        }
+        if (best && strlen(best->name) < n)
+            snprintf(buf, n, "%s", best->name);
+        return buf;
+    }
     target_format(&res->via, gfx, sizeof gfx);
     char *x = vendorindex_extra(r->vendor, gfx);
     if (x && strlen(x) < n)

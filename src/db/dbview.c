@@ -56,6 +56,11 @@ static void row_free(struct dbview_row *r)
     free(r->wheelarch_version);
     free(r->source_key);
     free(r->requires);
+    for (size_t i = 0; i < r->nextras; i++) {
+        free(r->extras[i].name);
+        free(r->extras[i].gfx);
+    }
+    free(r->extras);
 }
 
 void dbview_skips_free(struct dbview_skip *s, size_t n)
@@ -266,6 +271,87 @@ static void attach_libraries(struct dbview *v, const struct tables *t)
     strmap_free(lib_at);
 }
 
+/* Adds targets t[0..n) to the sorted set *set (n *nset), once each. */
+static void add_targets(struct target **set, size_t *nset, const struct target *t, size_t n)
+{
+    if (!n)
+        return;
+    *set = xrealloc(*set, (*nset + n) * sizeof **set);
+    memcpy(*set + *nset, t, n * sizeof *t);
+    *nset = target_sort_unique(*set, *nset + n);
+}
+
+/* A vendor build whose GPU code comes by install extras (AMD's whl-next:
+ * `Requires-Dist: amd-torch-device-gfx1100 ==2.13.0+rocm10.0.0; extra ==
+ * "device-gfx1100"`): each extra gets the gfx targets of the packages it
+ * installs that the view holds (the kernel archives crawl read), and the
+ * row their union, as its gfx and as one code set: every one of its host
+ * binaries has the code of the extra installed. */
+static void attach_gpu_packages(struct dbview *v, const struct tables *t)
+{
+    struct strmap *pkg_at = strmap_new(); /* "project|variant|platform" -> row */
+    size_t npkgs = 0;
+    for (size_t k = 0; k < v->nrows; k++) {
+        const struct dbview_row *r = &v->rows[k];
+        if (!r->ngfx || r->status == VIEW_DECLARED || !vendorindex_gpu_package(t, NULL, r->project))
+            continue;
+        char *key = xasprintf("%s|%s|%s", r->project, r->variant, r->platform);
+        size_t at;
+        if (!strmap_get(pkg_at, key, &at) || r->status < v->rows[at].status)
+            strmap_put(pkg_at, key, k);
+        free(key);
+        npkgs++;
+    }
+    for (size_t k = 0; npkgs && k < v->nrows; k++) {
+        struct dbview_row *r = &v->rows[k];
+        if (!r->requires || r->status == VIEW_DECLARED || !r->vendor || !r->vendor->gpu_package)
+            continue;
+        const char *at_req = r->requires;
+        char *req;
+        struct target *all = NULL;
+        size_t nall = 0;
+        while (wheelmeta_next_requirement(&at_req, &req)) {
+            char extra[64], *name = NULL, *pin = NULL;
+            size_t at;
+            char *key = NULL;
+            if (wheelmeta_requirement_extra(req, extra, sizeof extra) == 0 &&
+                wheelmeta_requirement(req, &name, &pin) == 0 &&
+                vendorindex_gpu_package(t, r->project, name))
+                key = xasprintf("%s|%s|%s", name, r->variant, r->platform);
+            if (key && strmap_get(pkg_at, key, &at)) {
+                const struct dbview_row *p = &v->rows[at];
+                size_t e = 0;
+                while (e < r->nextras && strcmp(r->extras[e].name, extra) != 0)
+                    e++;
+                if (e == r->nextras) {
+                    r->extras = xrealloc(r->extras, (r->nextras + 1) * sizeof *r->extras);
+                    r->extras[e] = (struct dbview_extra){xstrdup(extra), NULL, 0};
+                    r->nextras++;
+                }
+                add_targets(&r->extras[e].gfx, &r->extras[e].ngfx, p->gfx, p->ngfx);
+                add_targets(&all, &nall, p->gfx, p->ngfx);
+            }
+            free(key);
+            free(name);
+            free(pin);
+            free(req);
+        }
+        if (nall) {
+            add_targets(&r->gfx, &r->ngfx, all, nall);
+            compat_code_add_set(&r->code, all, nall, 1);
+            /* the declared list against the code the extras bring */
+            for (size_t i = 0; i < r->ndifferences; i++)
+                free(r->differences[i]);
+            free(r->differences);
+            r->differences = NULL;
+            r->ndifferences = 0;
+            dbvi_differences(r);
+        }
+        free(all);
+    }
+    strmap_free(pkg_at);
+}
+
 static int build_view(const char *cache_dir, const struct tables *t, int flags, const char *project,
                       const char *platform, int nightlies, struct dbview *v,
                       dbview_record_fn on_record, void *ud, struct wa_error *err)
@@ -446,6 +532,7 @@ static int build_view(const char *cache_dir, const struct tables *t, int flags, 
     /* after differences: those compare the wheel's own code with the
      * declared list */
     attach_libraries(v, t);
+    attach_gpu_packages(v, t);
     if (v->nrows > 1)
         qsort(v->rows, v->nrows, sizeof *v->rows, row_cmp);
     dbvi_compact_strings(v);

@@ -20,6 +20,7 @@
 #include "strbuf.h"
 #include "strmap.h"
 #include "strpool.h"
+#include "vendorindex.h"
 #include "xalloc.h"
 
 /* Why a row read from the database cannot be used, or NULL.  Records
@@ -203,11 +204,14 @@ int dbvi_read_wheel(void *ud, const struct record_row *w, struct wa_error *err)
     return x->on_record(x->ud, 0, &full, err);  /* it takes the record */
 }
 
-/* The project asked about, or a GPU library it may pin (or any, when
- * none was asked about). */
+/* The project asked about, a GPU library it may pin, or a package one of
+ * its vendor builds takes its GPU code from (amd-torch-device-gfx1100 for
+ * torch; vendorindex.h) (or any, when none was asked about). */
 static int project_read(const struct reading *x, const char *project)
 {
-    return !x->project || strcmp(x->project, project) == 0 || tables_gpu_library(x->v->t, project);
+    return !x->project || strcmp(x->project, project) == 0 ||
+           tables_gpu_library(x->v->t, project) ||
+           vendorindex_gpu_package(x->v->t, x->project, project);
 }
 
 /* Whether dbvi_read_build makes a row of b, and so reads the file names

@@ -29,7 +29,8 @@ const char *dbview_row_confidence(const struct dbview_row *r)
 const char *dbview_row_provenance(const struct dbview_row *r)
 {
     if (r->status == VIEW_VERIFIED)
-        return "verified (read from the wheel)";
+        return r->nextras ? "verified (read from the wheel and the packages its extras install)"
+                          : "verified (read from the wheel)";
     if (r->status == VIEW_INFERRED)
         return "inferred (read from a sibling wheel of the same build)";
     return r->declared && r->declared->provenance ? r->declared->provenance

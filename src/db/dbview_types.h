@@ -14,6 +14,13 @@
 
 enum view_status { VIEW_VERIFIED = 0, VIEW_INFERRED, VIEW_DECLARED };
 
+/* One install extra of a row and the GPU code it brings. */
+struct dbview_extra {
+    char *name; /* "device-gfx1100" */
+    struct target *gfx;
+    size_t ngfx;
+};
+
 struct dbview_row {
     char *project;           /* normalised: "torch" */
     char *version;           /* "2.8.0"; for declared rows the release, "2.8" */
@@ -45,6 +52,12 @@ struct dbview_row {
                        * (one per line), or NULL; the GPU libraries it pins that
                        * the view holds join `code` (compat_code_add_library) */
     char *wheelarch_version;
+    /* A vendor build whose GPU code comes by install extras (AMD's
+     * whl-next): each extra its Requires-Dist names with the gfx targets
+     * of the packages it installs, as crawled (vendorindex.h gpu_package);
+     * their union is the row's gfx and code.  NULL when none. */
+    struct dbview_extra *extras;
+    size_t nextras;
 };
 
 /* A wheel left out of the view, and why. */

@@ -80,9 +80,9 @@ static char *with_slash(const char *url)
 int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
 {
     static const char *const cols[] = {
-        "project", "version",   "platform", "variant", "index_url",  "vendor", "install",
-        "status",  "gpu_extra", "note",     "source",  "checked_on", NULL};
-    int idx[12];
+        "project", "version",   "platform",    "variant", "index_url", "vendor",     "install",
+        "status",  "gpu_extra", "gpu_package", "note",    "source",    "checked_on", NULL};
+    int idx[13];
     struct csvfile c;
     int rc = datatable_open_optional(dir, FILE_NAME, cols, idx, &c, err);
     if (rc != 0)
@@ -93,7 +93,7 @@ int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
         const char *project = row[idx[0]], *version = row[idx[1]], *platform = row[idx[2]],
                    *variant = row[idx[3]], *url = row[idx[4]], *vendor = row[idx[5]],
                    *install = row[idx[6]], *status = row[idx[7]], *gpu_extra = row[idx[8]],
-                   *note = row[idx[9]];
+                   *gpu_package = row[idx[9]], *note = row[idx[10]];
         size_t line = r + 2;
         char *rel = version_ok(version) ? release_of(version) : NULL;
         if (!name_ok(project))
@@ -133,9 +133,14 @@ int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
                               "%s line %zu: gpu_extra \"%s\" is not an extra name holding {gfx} "
                               "once",
                               FILE_NAME, line, gpu_extra);
-        else if (!datatable_is_date(row[idx[11]]))
+        else if (!extra_ok(gpu_package) || (*gpu_package && !*gpu_extra))
+            rc = wa_error_set(err, WA_ERR_FORMAT,
+                              "%s line %zu: gpu_package \"%s\" is not a project name holding {gfx} "
+                              "once, beside a gpu_extra",
+                              FILE_NAME, line, gpu_package);
+        else if (!datatable_is_date(row[idx[12]]))
             rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: checked_on \"%s\" is not a date",
-                              FILE_NAME, line, row[idx[11]]);
+                              FILE_NAME, line, row[idx[12]]);
         else if (vendorindex_find(t, project, rel, platform, variant))
             rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: %s %s %s on %s is listed twice",
                               FILE_NAME, line, project, rel, variant, platform);
@@ -162,7 +167,8 @@ int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
                                      "configuration, not from reading the wheels",
                                      vendor);
         b->gpu_extra = *gpu_extra ? xstrdup(gpu_extra) : NULL;
-        b->source = xstrdup(row[idx[10]]);
+        b->gpu_package = *gpu_package ? xstrdup(gpu_package) : NULL;
+        b->source = xstrdup(row[idx[11]]);
     }
     csvfile_free(&c);
     return rc;
@@ -183,6 +189,7 @@ void vendorindex_free(struct vendor_build *b, size_t n)
         free(b[i].declared_all);
         free(b[i].declared_some);
         free(b[i].gpu_extra);
+        free(b[i].gpu_package);
         free(b[i].source);
     }
     free(b);
@@ -209,6 +216,34 @@ char *vendorindex_extra(const struct vendor_build *b, const char *gfx)
         return NULL;
     const char *at = strstr(b->gpu_extra, "{gfx}");
     return xasprintf("%.*s%s%s", (int)(at - b->gpu_extra), b->gpu_extra, gfx, at + 5);
+}
+
+/* Whether name is pattern (one "{gfx}") with a gfx target's name in its
+ * place: letters, digits, '-' after "gfx". */
+static int fits_pattern(const char *pattern, const char *name)
+{
+    const char *at = strstr(pattern, "{gfx}");
+    size_t pre = (size_t)(at - pattern), post = strlen(at + 5), n = strlen(name);
+    if (n < pre + post + 4 || strncmp(name, pattern, pre) != 0 ||
+        strcmp(name + n - post, at + 5) != 0 || strncmp(name + pre, "gfx", 3) != 0)
+        return 0;
+    for (size_t i = pre + 3; i < n - post; i++)
+        if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= '0' && name[i] <= '9') ||
+              name[i] == '-'))
+            return 0;
+    return 1;
+}
+
+const struct vendor_build *vendorindex_gpu_package(const struct tables *t, const char *owner,
+                                                   const char *name)
+{
+    for (size_t i = 0; t && name && i < t->nvendor; i++) {
+        const struct vendor_build *b = &t->vendor[i];
+        if (b->gpu_package && (!owner || strcmp(b->project, owner) == 0) &&
+            fits_pattern(b->gpu_package, name))
+            return b;
+    }
+    return NULL;
 }
 
 int vendorindex_at_url(const struct vendor_build *b, const char *url)

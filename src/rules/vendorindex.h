@@ -37,6 +37,10 @@ struct vendor_build {
      * for the target ("device-{gfx}"), or NULL when the wheel carries its
      * GPU code itself */
     char *gpu_extra;
+    /* the package such an extra installs, "{gfx}" standing for the target
+     * ("amd-torch-device-{gfx}"): crawled, its kernel archives are the
+     * build's measured GPU code; NULL when none is named */
+    char *gpu_package;
     char *source;
 };
 
@@ -56,6 +60,11 @@ const struct vendor_build *vendorindex_find(const struct tables *t, const char *
 /* The extra of b that installs the code for target gfx ("device-gfx1100"),
  * or NULL when b has no such extras.  Caller frees. */
 char *vendorindex_extra(const struct vendor_build *b, const char *gfx);
+
+/* The vendor row whose gpu_package pattern name fits
+ * ("amd-torch-device-gfx1100"), of project owner (NULL: any), or NULL. */
+const struct vendor_build *vendorindex_gpu_package(const struct tables *t, const char *owner,
+                                                   const char *name);
 
 /* Whether b is on the index at url (with or without its trailing '/'). */
 int vendorindex_at_url(const struct vendor_build *b, const char *url);

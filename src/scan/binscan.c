@@ -27,6 +27,7 @@
 #include "codec.h"
 #include "fatbin.h"
 #include "hipscan.h"
+#include "kpack.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -52,6 +53,8 @@ const char *binscan_format_name(int format)
         return "fatbin";
     case BINSCAN_FORMAT_OFFLOAD:
         return "offload";
+    case BINSCAN_FORMAT_KPACK:
+        return "kpack";
     default:
         return "unknown";
     }
@@ -84,6 +87,7 @@ struct binscan *binscan_new(uint64_t size)
     bs->caps[CAP_HEAD].off = 0;
     bs->caps[CAP_HEAD].len = size < HEAD_SIZE ? size : HEAD_SIZE;
     bs->hip = hipscan_new(size == BINSCAN_SIZE_UNKNOWN ? UINT64_MAX : size);
+    bs->kpack = kpack_new(size == BINSCAN_SIZE_UNKNOWN ? UINT64_MAX : size);
     return bs;
 }
 
@@ -106,6 +110,7 @@ void binscan_free(struct binscan *bs)
     free(bs->prefix);
     codec_free(bs->codec);
     hipscan_free(bs->hip);
+    kpack_free(bs->kpack);
     strbuf_free(&bs->grab);
     free(bs);
 }
@@ -437,6 +442,12 @@ int binscan_feed(struct binscan *bs, const uint8_t *buf, size_t len, struct wa_e
         struct wa_error he;
         if (hipscan_feed(bs->hip, buf, len, bs->pos, &he) < 0)
             rc = binscan_fail(bs, he.code, "%s", he.msg);
+    }
+    if (rc == 0 && !bs->failed &&
+        (bs->r.format == BINSCAN_FORMAT_PENDING || bs->r.format == BINSCAN_FORMAT_KPACK)) {
+        struct wa_error ke;
+        if (kpack_feed(bs->kpack, buf, len, bs->pos, &ke) < 0)
+            rc = binscan_fail(bs, ke.code, "%s", ke.msg);
     }
     bs->pos += len;
     bs->r.size = bs->pos;

@@ -12,6 +12,7 @@
 #include "elf.h"
 #include "fatbin.h"
 #include "hipscan.h"
+#include "kpack.h"
 #include "offload.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -112,10 +113,51 @@ static struct binscan_entry *amd_entry(struct binscan *bs, size_t module)
     return be;
 }
 
+/* A kernel archive's code objects: one module per host binary whose code
+ * it holds, one entry per gfx target. */
+static int add_kpack(struct binscan *bs)
+{
+    struct wa_error ke;
+    if (kpack_finish(bs->kpack, &ke) < 0)
+        return binscan_fail(bs, ke.code, "%s", ke.msg);
+    const struct kpack_result *kr = kpack_result(bs->kpack);
+    for (size_t i = 0; i < kr->nwarnings; i++)
+        binscan_warnf(bs, "%s", kr->warnings[i]);
+    int codec = kr->compressed ? FATBIN_CODEC_ZSTD : FATBIN_CODEC_NONE;
+    long m = -1;
+    for (size_t i = 0; i < kr->nentries; i++) {
+        /* the table lists each binary's targets together: a module per binary */
+        const struct kpack_entry *e = &kr->entries[i];
+        if (m < 0 || strcmp(kr->entries[i - 1].binary, e->binary) != 0) {
+            m = amd_module(bs, e->offset, 0, codec);
+            if (m < 0)
+                return -1;
+            const char *base = strrchr(e->binary, '/');
+            snprintf(bs->r.modules[m].section, sizeof bs->r.modules[m].section, "%s",
+                     base ? base + 1 : e->binary);
+        }
+        struct binscan_entry *be = amd_entry(bs, (size_t)m);
+        if (!be)
+            return -1;
+        be->target = e->target;
+        be->has_target = 1;
+        be->codec = (uint8_t)codec;
+        be->inspected = e->inspected;
+        be->elf_abi = e->abi_version;
+        be->elf_flags = e->elf_flags;
+        be->offset = e->offset;
+        be->payload_size = e->size;
+        be->uncompressed_size = e->size;
+    }
+    return 0;
+}
+
 /* AMD GPU code: the offload bundles hipscan found, or the binary itself when
- * it is an AMDGPU code object. */
+ * it is an AMDGPU code object or a kernel archive. */
 static int add_amd(struct binscan *bs)
 {
+    if (bs->r.format == BINSCAN_FORMAT_KPACK)
+        return add_kpack(bs);
     struct wa_error he;
     if (hipscan_finish(bs->hip, &he) < 0)
         return binscan_fail(bs, he.code, "%s", he.msg);

@@ -5,6 +5,7 @@
  * them.
  */
 #include "binscan_state.h"
+#include "kpack.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -338,6 +339,8 @@ int binscan_detect_format(struct binscan *bs, const uint8_t *p, size_t n)
         return BINSCAN_FORMAT_PE;
     if (n >= 4 && (memcmp(p, "__CL", 4) == 0 || memcmp(p, OFFLOAD_CCOB_MAGIC, 4) == 0))
         return BINSCAN_FORMAT_OFFLOAD;
+    if (n >= 4 && memcmp(p, KPACK_MAGIC, 4) == 0)
+        return BINSCAN_FORMAT_KPACK;
     (void)bs;
     return BINSCAN_FORMAT_UNKNOWN;
 }

@@ -107,6 +107,7 @@ struct binscan {
     size_t nrejects;
 
     struct hipscan *hip;
+    struct kpack *kpack; /* fed while the format may be a kernel archive's */
 
     uint8_t gcarry[NEEDLE_LEN];
     size_t gncarry;

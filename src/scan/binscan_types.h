@@ -25,6 +25,7 @@ enum binscan_format {
     BINSCAN_FORMAT_PE,
     BINSCAN_FORMAT_FATBIN,
     BINSCAN_FORMAT_OFFLOAD, /* a clang offload bundle file (.co, .hsaco), plain or CCOB */
+    BINSCAN_FORMAT_KPACK,   /* an AMD kernel archive (.kpack): split-out code objects */
 };
 
 /* What a fatbin container is for, from the section holding it and its

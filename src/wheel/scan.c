@@ -86,8 +86,8 @@ int scan_member_is_candidate(const char *name)
 {
     const char *base = strrchr(name, '/');
     base = base ? base + 1 : name;
-    static const char *const exts[] = {".dll",  ".pyd", ".exe", ".fatbin", ".cubin", ".dylib",
-                                       ".node", ".so",  ".co",  ".hsaco",  ".hipfb"};
+    static const char *const exts[] = {".dll",   ".pyd",  ".exe", ".fatbin", ".cubin", ".dylib",
+                                       ".kpack", ".node", ".so",  ".co",     ".hsaco", ".hipfb"};
     size_t n = strlen(base);
     for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
         size_t e = strlen(exts[i]);
@@ -357,6 +357,8 @@ static int detect_kind(const uint8_t *p, size_t n)
         return SCAN_KIND_BINARY;
     if (n >= 4 && (memcmp(p, "__CL", 4) == 0 || memcmp(p, "CCOB", 4) == 0))
         return SCAN_KIND_BINARY; /* a clang offload bundle, plain or compressed */
+    if (n >= 4 && memcmp(p, "KPAK", 4) == 0)
+        return SCAN_KIND_BINARY; /* an AMD kernel archive */
     return SCAN_KIND_UNKNOWN;
 }
 
@@ -500,8 +502,8 @@ struct scan_result *scan_file(const char *path)
         goto out;
     r->kind = detect_kind(magic, mlen);
     if (r->kind == SCAN_KIND_UNKNOWN) {
-        rc =
-            wa_error_set(err, WA_ERR_FORMAT, "not a wheel, ELF, PE, fatbin or offload bundle file");
+        rc = wa_error_set(err, WA_ERR_FORMAT,
+                          "not a wheel, ELF, PE, fatbin, offload bundle or kernel archive file");
         goto out;
     }
 #ifdef POSIX_FADV_SEQUENTIAL

@@ -162,6 +162,47 @@ int wheelmeta_requirement(const char *req, char **name, char **pinned)
     return 0;
 }
 
+int wheelmeta_requirement_extra(const char *req, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    const char *m = strchr(req, ';');
+    for (m = m ? m + 1 : NULL; m && (m = strstr(m, "extra")) != NULL; m += 5) {
+        if (m > req && (isalnum((unsigned char)m[-1]) || m[-1] == '_'))
+            continue; /* a longer name ("my_extra") */
+        const char *p = m + 5;
+        while (*p == ' ')
+            p++;
+        if (strncmp(p, "==", 2) != 0)
+            continue;
+        p += 2;
+        while (*p == ' ')
+            p++;
+        char quote = *p;
+        if (quote != '"' && quote != '\'')
+            continue;
+        const char *val = ++p;
+        while (*p && *p != quote)
+            p++;
+        size_t len = (size_t)(p - val);
+        if (!*p || !len || len >= n)
+            return -1;
+        /* PEP 685: extras compare as normalised names */
+        size_t k = 0;
+        for (size_t i = 0; i < len; i++) {
+            unsigned char ch = (unsigned char)val[i];
+            if (!isalnum(ch) && ch != '-' && ch != '_' && ch != '.')
+                return -1;
+            char o = ch == '_' || ch == '.' ? '-' : (char)tolower(ch);
+            if (o == '-' && k && buf[k - 1] == '-')
+                continue;
+            buf[k++] = o;
+        }
+        buf[k] = '\0';
+        return 0;
+    }
+    return -1;
+}
+
 /* The marker variables of a platform id. */
 static const char *marker_value(const char *var, size_t n, const char *platform_id)
 {

@@ -44,6 +44,11 @@ int wheelmeta_next_requirement(const char **p, char **line);
  * none.  Returns 0, or -1 when it names no distribution.  Caller frees. */
 int wheelmeta_requirement(const char *req, char **name, char **pinned);
 
+/* The extra a requirement belongs to: its marker's `extra == "NAME"`
+ * (PEP 685-normalised: "device-gfx1100") into buf (n bytes).  Returns 0,
+ * or -1 when it names none (buf then ""). */
+int wheelmeta_requirement_extra(const char *req, char *buf, size_t n);
+
 /* Whether a requirement's environment marker (after ';') can hold on a
  * platform id ("linux-x86_64"): comparisons of platform_system,
  * platform_machine and sys_platform with '==' / '!=' are evaluated, joined

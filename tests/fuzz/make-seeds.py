@@ -593,6 +593,20 @@ def fixture_seeds(fixtures):
     add("pe", files("cuda/*.dll"))
     add("fatbin", files("cuda/*.fatbin", "cuda/libk_two.so", "cuda/test.dll"), b"\x07\x00")
     add("offload", files("hip/*.co", "hip/*.hsaco", "hip/libhip_two.so", "hip/libhip_ccob.so"), b"\x07\x00")
+    # kernel archives around the committed code object (tests/lib/kpackfile.py)
+    sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+    import kpackfile
+    hsaco = os.path.join(fixtures, "hip", "kern_gfx1100.hsaco")
+    if os.path.exists(hsaco):
+        with open(hsaco, "rb") as f:
+            obj = f.read()
+        one = kpackfile.write(None, [("lib/libtorch_hip.so", "gfx1100", obj)])
+        two = kpackfile.write(None, [("lib/a.so", "gfx1100", obj), ("lib/b.so", "gfx90a:xnack-", obj)])
+        seed("kpack", "one", b"\x07\x00" + one)
+        seed("kpack", "one-known-size", b"\x08\x00" + one)
+        seed("kpack", "two", b"\x07\x00" + two)
+        seed("kpack", "zstd", b"\x07\x00" + one.replace(kpackfile.pack("none"), kpackfile.pack("zstd-per-kernel")))
+        seed("kpack", "toc-only", b"\x07\x00" + one[struct.unpack("<Q", one[8:16])[0]:])
 
 
 def targets():

@@ -47,7 +47,7 @@ bad["truncated"] = (path("truncated-1.0-py3-none-any.whl"), "zip")
 # Not a zip (nor anything else).
 with open(path("notazip-1.0-py3-none-any.whl"), "w") as f:
     f.write("<html>404 Not Found</html>\n")
-bad["notzip"] = (path("notazip-1.0-py3-none-any.whl"), "not a wheel, ELF, PE, fatbin or offload bundle")
+bad["notzip"] = (path("notazip-1.0-py3-none-any.whl"), "not a wheel, ELF, PE, fatbin, offload bundle or kernel archive")
 
 # A member whose CRC is wrong: flip a byte inside a stored member.
 crcw = watest.make_wheel(path("crc-1.0-py3-none-any.whl"),

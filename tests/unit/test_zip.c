@@ -355,7 +355,7 @@ static void test_corrupt(const struct strbuf *gpu)
     strbuf_reset(&z);
 
     strbuf_add(&z, "this is not a zip file at all", 29);
-    expect_fail("text.whl", &z, "not a wheel, ELF, PE, fatbin or offload bundle");
+    expect_fail("text.whl", &z, "not a wheel, ELF, PE, fatbin, offload bundle or kernel archive");
     strbuf_reset(&z);
 
     /* A flipped bit in the stored member's data: CRC mismatch. */
