@@ -15,6 +15,10 @@
 #include "wheelname.h"
 #include "fsutil.h"
 #include "harness.h"
+#include "target.h"
+#include "xalloc.h"
+#include "vendorindex.h"
+#include "observed.h"
 #include "tables.h"
 #include "indexpage.h"
 
@@ -697,6 +701,35 @@ static void test_shipped(const char *path, const char *data_dir)
         OK(config_min_version(&cfg, floored[i]) != NULL, "%s has a floor", floored[i]);
     OK(cfg.libraries_index && strcmp(cfg.libraries_index->url, "https://pypi.org/simple/") == 0,
        "the GPU libraries come from PyPI");
+    /* every vendor build is crawled from its index, and where its GPU code
+     * comes by extras, the package of every target its declared list names */
+    for (size_t v = 0; v < t.nvendor; v++) {
+        const struct vendor_build *b = &t.vendor[v];
+        const struct config_index *ix = NULL;
+        for (size_t i = 0; i < cfg.nindexes && !ix; i++)
+            if (vendorindex_at_url(b, cfg.indexes[i].url))
+                ix = &cfg.indexes[i];
+        int listed = 0;
+        for (size_t k = 0; ix && k < ix->nprojects && !listed; k++)
+            listed = strcmp(ix->projects[k], b->project) == 0;
+        OK(listed, "%s %s on %s is crawled from %s", b->project, b->version, b->platform,
+           b->index_url);
+        const struct declared *d =
+            b->gpu_package
+                ? observed_declared_for(&t, b->project, b->version, b->variant, b->platform)
+                : NULL;
+        for (size_t g = 0; d && ix && g < d->ngfx; g++) {
+            char name[64], *pkg;
+            target_format(&d->gfx[g], name, sizeof name);
+            const char *at = strstr(b->gpu_package, "{gfx}");
+            pkg = xasprintf("%.*s%s%s", (int)(at - b->gpu_package), b->gpu_package, name, at + 5);
+            int has = 0;
+            for (size_t k = 0; k < ix->nprojects && !has; k++)
+                has = strcmp(ix->projects[k], pkg) == 0;
+            OK(has, "%s is crawled (%s %s declares %s)", pkg, b->project, b->release, name);
+            free(pkg);
+        }
+    }
     tables_free(&t);
     config_free(&cfg);
 }
