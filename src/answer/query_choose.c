@@ -111,8 +111,8 @@ void qi_row_pythons(const struct qctx *c, const struct dbview_row *r,
             ver = buf;
             whole = 0;
         }
-        out[k] = (signed char)tables_python_has(c->v->t, r->project, ver, r->platform, whole,
-                                                pys[k].python, pys[k].free_threaded);
+        out[k] = (signed char)tables_python_has(c->v->t, r->project, ver, r->platform, r->variant,
+                                                whole, pys[k].python, pys[k].free_threaded);
     }
 }
 
@@ -533,8 +533,8 @@ void qi_fill_pythons(const struct qctx *c, const struct dbview_row *r, int whole
     uint16_t vs[32];
     p->n = 0;
     for (int ft = 0; ft < 2; ft++) {
-        size_t n =
-            tables_python_versions(c->v->t, r->project, r->version, r->platform, whole, ft, vs, 32);
+        size_t n = tables_python_versions(c->v->t, r->project, r->version, r->platform, r->variant,
+                                          whole, ft, vs, 32);
         for (size_t i = 0; i < n; i++)
             qi_pythons_add(p, vs[i], ft);
     }

@@ -544,10 +544,10 @@ static void python_step(const struct qctx *c, size_t rk, const char *exact,
 found:;
     const struct dbview_row *r = c->rows[np.row];
     uint16_t vs[32];
-    size_t n = tables_python_versions(c->v->t, r->project, r->version, r->platform,
+    size_t n = tables_python_versions(c->v->t, r->project, r->version, r->platform, r->variant,
                                       qi_pin_whole(np.pin), o->python_free_threaded, vs, 32);
     if (!n) /* free-threaded builds none: a regular one */
-        n = tables_python_versions(c->v->t, r->project, r->version, r->platform,
+        n = tables_python_versions(c->v->t, r->project, r->version, r->platform, r->variant,
                                    qi_pin_whole(np.pin), 0, vs, 32);
     if (!n)
         return;
@@ -558,9 +558,9 @@ found:;
             pick = vs[i];
     struct answer_change *x = new_change(out, ANSWER_CHANGE_PYTHON);
     struct strbuf list = STRBUF_INIT;
-    int ft =
-        o->python_free_threaded && tables_python_has(c->v->t, r->project, r->version, r->platform,
-                                                     qi_pin_whole(np.pin), pick, 1) == 1;
+    int ft = o->python_free_threaded &&
+             tables_python_has(c->v->t, r->project, r->version, r->platform, r->variant,
+                               qi_pin_whole(np.pin), pick, 1) == 1;
     for (size_t i = 0; i < n; i++) {
         qi_pythons_add(&x->pythons, vs[i], ft);
         strbuf_addf(&list, "%s%s", i ? ", " : "", x->pythons.v[x->pythons.n - 1]);

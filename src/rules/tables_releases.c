@@ -15,6 +15,8 @@
 #include "datatable.h"
 #include "strmap.h"
 #include "tables_variants.h"
+#include "pyversion.h"
+#include "vendorindex.h"
 #include "xalloc.h"
 
 void tables_parse_arch_list(const char *list, struct target *sass, size_t *nsass, size_t maxs,
@@ -352,31 +354,12 @@ int tablesi_load_gpu_libraries(const char *dir, struct tables *t, struct wa_erro
 
 int tables_python_parse(const char *s, uint16_t *version, int *free_threaded)
 {
-    const char *p = s;
-    if (!p || (*p != '2' && *p != '3') || p[1] != '.' || !isdigit((unsigned char)p[2]))
-        return -1;
-    unsigned minor = (unsigned)(p[2] - '0');
-    p += 3;
-    if (isdigit((unsigned char)*p)) {
-        if (p[-1] == '0')
-            return -1; /* "3.01" */
-        minor = minor * 10 + (unsigned)(*p++ - '0');
-    }
-    int ft = 0;
-    if (*p == 't') {
-        ft = 1;
-        p++;
-    }
-    if (*p)
-        return -1;
-    *version = (uint16_t)((s[0] - '0') * 100 + minor);
-    *free_threaded = ft;
-    return 0;
+    return pyversion_parse(s, version, free_threaded);
 }
 
 void tables_python_format(uint16_t version, int free_threaded, char *buf, size_t n)
 {
-    snprintf(buf, n, "%u.%u%s", version / 100u, version % 100u, free_threaded ? "t" : "");
+    pyversion_format(version, free_threaded, buf, n);
 }
 
 /* Parses "3.9;3.10;3.13t" into out (no 't' allowed unless ft), or "" /
@@ -483,9 +466,29 @@ static size_t python_rows(const struct tables *t, const char *project, const cha
     return n;
 }
 
-int tables_python_has(const struct tables *t, const char *project, const char *version,
-                      const char *platform, int whole_release, uint16_t py, int free_threaded)
+/* A vendor's build of version that names its own Pythons, or NULL. */
+static const struct vendor_build *vendor_pythons(const struct tables *t, const char *project,
+                                                 const char *version, const char *platform,
+                                                 const char *variant)
 {
+    char rel[32];
+    if (!variant || dotver_release_buf(version, rel, sizeof rel) < 0)
+        return NULL;
+    const struct vendor_build *b = vendorindex_find(t, project, rel, platform, variant);
+    return b && b->npythons ? b : NULL;
+}
+
+int tables_python_has(const struct tables *t, const char *project, const char *version,
+                      const char *platform, const char *variant, int whole_release, uint16_t py,
+                      int free_threaded)
+{
+    const struct vendor_build *b = vendor_pythons(t, project, version, platform, variant);
+    if (b) {
+        for (size_t j = 0; j < b->npythons; j++)
+            if (b->pythons[j] == py && b->pythons_ft[j] == free_threaded)
+                return 1;
+        return 0;
+    }
     const struct python_support *rows[16];
     size_t n = python_rows(t, project, version, platform, whole_release, rows, 16);
     if (!n)
@@ -501,9 +504,17 @@ int tables_python_has(const struct tables *t, const char *project, const char *v
 }
 
 size_t tables_python_versions(const struct tables *t, const char *project, const char *version,
-                              const char *platform, int whole_release, int free_threaded,
-                              uint16_t *out, size_t max)
+                              const char *platform, const char *variant, int whole_release,
+                              int free_threaded, uint16_t *out, size_t max)
 {
+    const struct vendor_build *b = vendor_pythons(t, project, version, platform, variant);
+    if (b) { /* ascending, as the file gives them */
+        size_t m = 0;
+        for (size_t j = 0; j < b->npythons && m < max; j++)
+            if (b->pythons_ft[j] == free_threaded)
+                out[m++] = b->pythons[j];
+        return m;
+    }
     const struct python_support *rows[16];
     size_t n = python_rows(t, project, version, platform, whole_release, rows, 16), m = 0;
     for (size_t i = 0; i < n; i++) {

@@ -24,14 +24,17 @@ void tables_python_format(uint16_t version, int free_threaded, char *buf, size_t
  * data has no row for it).  whole_release: the version is a release pin
  * ("2.8.*"), which any patch of the release with such a wheel satisfies.
  * A row covers its release's patches from its own on (a patch row "1.7.1"
- * those after 1.7.1, the "1.7" row those before). */
+ * those after 1.7.1, the "1.7" row those before).  variant (or NULL):
+ * a vendor's build of it (data/vendor_indexes.csv) that names its own
+ * Pythons answers with those instead. */
 int tables_python_has(const struct tables *t, const char *project, const char *version,
-                      const char *platform, int whole_release, uint16_t py, int free_threaded);
+                      const char *platform, const char *variant, int whole_release, uint16_t py,
+                      int free_threaded);
 /* The Python versions (free-threaded ones when free_threaded) of the same
  * rows, ascending, into out (at most max); 0 when not known or none. */
 size_t tables_python_versions(const struct tables *t, const char *project, const char *version,
-                              const char *platform, int whole_release, int free_threaded,
-                              uint16_t *out, size_t max);
+                              const char *platform, const char *variant, int whole_release,
+                              int free_threaded, uint16_t *out, size_t max);
 
 /* The companions of a torch version ("2.8.0"), or NULL. */
 const struct companion *tables_companion(const struct tables *t, const char *torch);

@@ -9,6 +9,7 @@
 #include "csvfile.h"
 #include "datatable.h"
 #include "indexurl.h"
+#include "pyversion.h"
 #include "xalloc.h"
 
 static const char FILE_NAME[] = "vendor_indexes.csv";
@@ -77,12 +78,43 @@ static char *with_slash(const char *url)
     return n && url[n - 1] == '/' ? xstrdup(url) : xasprintf("%s/", url);
 }
 
+struct pylist {
+    uint16_t v[16];
+    uint8_t ft[16];
+    size_t n;
+};
+
+/* "3.10;3.11;3.13t" (or "") into l: ascending, each once.  0 or -1. */
+static int python_list(const char *s, struct pylist *l)
+{
+    memset(l, 0, sizeof *l);
+    while (*s) {
+        char one[16];
+        size_t k = strcspn(s, ";");
+        uint16_t v;
+        int ft;
+        if (!k || k >= sizeof one || l->n == 16)
+            return -1;
+        memcpy(one, s, k);
+        one[k] = '\0';
+        if (pyversion_parse(one, &v, &ft) < 0)
+            return -1;
+        if (l->n && (l->v[l->n - 1] > v || (l->v[l->n - 1] == v && l->ft[l->n - 1] >= ft)))
+            return -1;
+        l->v[l->n] = v;
+        l->ft[l->n++] = (uint8_t)ft;
+        s += k + (s[k] == ';');
+    }
+    return 0;
+}
+
 int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
 {
     static const char *const cols[] = {
-        "project", "version",   "platform",    "variant", "index_url", "vendor",     "install",
-        "status",  "gpu_extra", "gpu_package", "note",    "source",    "checked_on", NULL};
-    int idx[13];
+        "project",         "version", "platform", "variant",    "index_url",
+        "vendor",          "install", "status",   "gpu_extra",  "gpu_package",
+        "python_versions", "note",    "source",   "checked_on", NULL};
+    int idx[14];
     struct csvfile c;
     int rc = datatable_open_optional(dir, FILE_NAME, cols, idx, &c, err);
     if (rc != 0)
@@ -93,8 +125,9 @@ int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
         const char *project = row[idx[0]], *version = row[idx[1]], *platform = row[idx[2]],
                    *variant = row[idx[3]], *url = row[idx[4]], *vendor = row[idx[5]],
                    *install = row[idx[6]], *status = row[idx[7]], *gpu_extra = row[idx[8]],
-                   *gpu_package = row[idx[9]], *note = row[idx[10]];
+                   *gpu_package = row[idx[9]], *pythons = row[idx[10]], *note = row[idx[11]];
         size_t line = r + 2;
+        struct pylist pylist;
         char *rel = version_ok(version) ? release_of(version) : NULL;
         if (!name_ok(project))
             rc = wa_error_set(err, WA_ERR_FORMAT,
@@ -133,14 +166,19 @@ int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
                               "%s line %zu: gpu_extra \"%s\" is not an extra name holding {gfx} "
                               "once",
                               FILE_NAME, line, gpu_extra);
+        else if (python_list(pythons, &pylist) < 0)
+            rc = wa_error_set(err, WA_ERR_FORMAT,
+                              "%s line %zu: python_versions \"%s\" is not a list of up to 16 "
+                              "ascending Pythons (3.12;3.13;3.13t)",
+                              FILE_NAME, line, pythons);
         else if (!extra_ok(gpu_package) || (*gpu_package && !*gpu_extra))
             rc = wa_error_set(err, WA_ERR_FORMAT,
                               "%s line %zu: gpu_package \"%s\" is not a project name holding {gfx} "
                               "once, beside a gpu_extra",
                               FILE_NAME, line, gpu_package);
-        else if (!datatable_is_date(row[idx[12]]))
+        else if (!datatable_is_date(row[idx[13]]))
             rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: checked_on \"%s\" is not a date",
-                              FILE_NAME, line, row[idx[12]]);
+                              FILE_NAME, line, row[idx[13]]);
         else if (vendorindex_find(t, project, rel, platform, variant))
             rc = wa_error_set(err, WA_ERR_FORMAT, "%s line %zu: %s %s %s on %s is listed twice",
                               FILE_NAME, line, project, rel, variant, platform);
@@ -168,7 +206,10 @@ int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
                                      vendor);
         b->gpu_extra = *gpu_extra ? xstrdup(gpu_extra) : NULL;
         b->gpu_package = *gpu_package ? xstrdup(gpu_package) : NULL;
-        b->source = xstrdup(row[idx[11]]);
+        memcpy(b->pythons, pylist.v, sizeof b->pythons);
+        memcpy(b->pythons_ft, pylist.ft, sizeof b->pythons_ft);
+        b->npythons = pylist.n;
+        b->source = xstrdup(row[idx[12]]);
     }
     csvfile_free(&c);
     return rc;

@@ -12,6 +12,7 @@
 #define WHEELARCH_VENDORINDEX_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "error.h"
 #include "tables_types.h"
@@ -41,6 +42,11 @@ struct vendor_build {
      * ("amd-torch-device-{gfx}"): crawled, its kernel archives are the
      * build's measured GPU code; NULL when none is named */
     char *gpu_package;
+    /* the Pythons the vendor builds it for, ascending ("3.10" ... "3.14"),
+     * free-threaded ones marked; npythons 0: as the release's own table */
+    uint16_t pythons[16];
+    uint8_t pythons_ft[16];
+    size_t npythons;
     char *source;
 };
 

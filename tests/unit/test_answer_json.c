@@ -83,6 +83,16 @@ static void check_install(json_t *x, const struct answer_install *i, const char 
         } else {
             OK(!i->extra[0], "%s: no extra where the wheel carries its code", what);
         }
+        if (vb->npythons) { /* the vendor's own Pythons, not the release's */
+            size_t k = 0;
+            for (size_t j = 0; j < vb->npythons; j++) {
+                char py[16];
+                tables_python_format(vb->pythons[j], vb->pythons_ft[j], py, sizeof py);
+                k += k < i->pythons.n && strcmp(i->pythons.v[k], py) == 0;
+            }
+            OK(i->pythons.n == 0 || (k == vb->npythons && k == i->pythons.n),
+               "%s: the Pythons are %s's own (%zu of %zu)", what, vb->vendor, k, vb->npythons);
+        }
         snprintf(want, sizeof want, "%s%s==%s+%s", project, extra, vb->version, vb->variant);
         snprintf(flag, sizeof flag, "%s %s", vb->extra ? "--extra-index-url" : "--index-url",
                  i->index_url);

@@ -154,7 +154,7 @@ static void check_python_cmd(const struct query_options *o, const char *pin, con
         return;
     char ver[64], what[256];
     int whole = pin_version(pin, ver, sizeof ver);
-    int has = tables_python_has(&T, o->project, ver, o->platform, whole, o->python,
+    int has = tables_python_has(&T, o->project, ver, o->platform, NULL, whole, o->python,
                                 o->python_free_threaded);
     snprintf(what, sizeof what, "%s: %s %s for Python %u.%u on %s", where, o->project, pin,
              o->python / 100u, o->python % 100u, o->platform);
@@ -346,7 +346,7 @@ static void one(const struct query_options *o, const struct dotver *driver, cons
          * on Arm, 3.13 only): then the GPU is what the builds dropped, and
          * its page shows the self-build steps for any Python */
         if (!o->version && o->python == 312 && !o->python_free_threaded &&
-            tables_python_has(&T, o->project, a->version, o->platform, 1, 312, 0) == 1) {
+            tables_python_has(&T, o->project, a->version, o->platform, NULL, 1, 312, 0) == 1) {
             struct query_options any = *o;
             any.has_python = 0;
             struct answer_result *pa = query_answer(&V, &any, &err);
