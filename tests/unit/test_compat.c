@@ -507,6 +507,11 @@ static void test_variants(void)
          "label"},
         {"triton-3.8.0+git4cff872c.rocm10.0.0-cp313-cp313-linux_x86_64.whl", NULL, "simple",
          "rocm10.0.0", "label"},
+        /* whl-next's device packages: one GPU target's kernel archives each */
+        {"amd_torch_device_gfx1151-2.13.0+rocm10.0.0-cp313-cp313-linux_x86_64.whl", NULL,
+         "amd_whl_next", "rocm10.0.0", "label"},
+        {"amd_torch_device_gfx1100-2.13.0+rocm10.0.0-cp312-cp312-win_amd64.whl", NULL,
+         "amd_whl_next", "rocm10.0.0", "label"},
         /* NVIDIA's Windows on Arm builds on its own index, whose id is not
          * the variant (pypi.nvidia.com/nvtorch_oot/: stable, and its nightly) */
         {"torch-2.14.0+cu134-cp313-cp313-win_arm64.whl", NULL, "nvtorch_oot", "cu134", "label"},

@@ -114,6 +114,17 @@ int main(void)
     STR_EQ(wheelname_platform_id(w.platform), "windows-x86_64", "windows");
     wheelname_free(&w);
 
+    /* AMD's whl-next device package, as third-party installers fetch it */
+    OK(wheelname_parse("amd_torch_device_gfx1151-2.13.0+rocm10.0.0-cp313-cp313-linux_x86_64.whl",
+                       &w, NULL) == 0,
+       "amd_torch_device");
+    char *norm = wheelname_normalize(w.project);
+    STR_EQ(norm, "amd-torch-device-gfx1151", "the device package's project, normalised");
+    free(norm);
+    STR_EQ(w.local, "rocm10.0.0", "its label");
+    STR_EQ(wheelname_platform_id(w.platform), "linux-x86_64", "linux");
+    wheelname_free(&w);
+
     /* NVIDIA's Windows on Arm torch, as its index and lock files name it */
     OK(wheelname_parse("https://pypi.nvidia.com/nvtorch_oot/torch/"
                        "torch-2.14.0%2Bcu134-cp313-cp313-win_arm64.whl",
