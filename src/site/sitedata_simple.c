@@ -71,7 +71,11 @@ void sitedata_build_simple(struct sitedata *d)
     size_t nnames = 0;
     for (size_t r = 0; r < v->nrows; r++) {
         const struct dbview_row *row = &v->rows[r];
-        if (row->status == VIEW_DECLARED || row->nwheels == 0)
+        /* a build whose GPU code comes by an install extra (AMD's
+         * whl-next torch) is left out: `pip install torch` from a GPU's
+         * index would take it without the code; its device packages are
+         * listed, each under its own name */
+        if (row->status == VIEW_DECLARED || row->nwheels == 0 || row->nextras)
             continue;
         size_t at = nrows;
         d->simple_rows[at] = r;

@@ -199,6 +199,22 @@ try:
          "RX 9070 XT (gfx1201): the crawled build has no package with its code, so no code, "
          "whatever the declared list says (%s)" % q.stderr.strip()[-200:])
     c.eq(a.get("recommendation"), None, "and no command")
+    # ---- the site from the crawled database ----
+    site = os.path.join(W, "site")
+    b = subprocess.run([args.wheelarch, "build", "-q", "--cache", cache, "--out", site], capture_output=True,
+                       text=True, env=env, timeout=600)
+    c.ok(b.returncode == 0, "the site builds from the crawled database (%s)" % b.stderr.strip()[-300:])
+    def read(rel):
+        p = os.path.join(site, rel)
+        return open(p, encoding="utf-8").read() if os.path.exists(p) else ""
+    page = read("gpu/amd-radeon-rx-7900-xtx/index.html")
+    c.ok("torch[device-gfx1100]==%s" % V in page and "AMD&#39;s own index" in page.replace("AMD's", "AMD&#39;s"),
+         "the RX 7900 XTX page gives AMD's command with the extra")
+    dev = read("simple/gfx1100/amd-torch-device-gfx1100/index.html")
+    c.ok("amd_torch_device_gfx1100-2.13.0%2Brocm10.0.0" in dev or "amd_torch_device_gfx1100-2.13.0+rocm10.0.0" in dev,
+         "the gfx1100 index lists the gfx1100 device package")
+    c.ok("rocm10.0.0" not in read("simple/gfx1100/torch/index.html"),
+         "and not whl-next's torch, which `pip install torch` from there would take without its code")
 finally:
     server.terminate()
     server.wait()
