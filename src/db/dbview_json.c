@@ -102,6 +102,13 @@ json_t *dbview_row_json(const struct dbview *v, const struct dbview_row *r)
     json_object_set_new(o, "sass", targets_json(r->sass, r->nsass));
     json_object_set_new(o, "ptx", targets_json(r->ptx, r->nptx));
     json_object_set_new(o, "gfx", targets_json(r->gfx, r->ngfx));
+    if (r->nextras) { /* which extra brings which targets, as crawled */
+        json_t *x = json_object();
+        for (size_t i = 0; i < r->nextras; i++)
+            json_object_set_new(x, r->extras[i].name,
+                                targets_json(r->extras[i].gfx, r->extras[i].ngfx));
+        json_object_set_new(o, "extras", x);
+    }
     json_object_set_new(o, "ptx_isa", dbview_isa_json(&r->code));
     json_object_set_new(o, "modules", json_integer((json_int_t)r->code.modules));
     json_t *sets = json_array();

@@ -358,6 +358,13 @@ static json_t *index_entry(const struct sitedata *d, const struct dbview_row *ro
     json_object_set_new(e, "sass", targets_of(row->sass, row->nsass, 0));
     json_object_set_new(e, "ptx", targets_of(row->ptx, row->nptx, 0));
     json_object_set_new(e, "gfx", targets_of(row->gfx, row->ngfx, 0));
+    if (row->nextras) { /* which install extra brings which targets, as crawled */
+        json_t *x = json_object();
+        for (size_t i = 0; i < row->nextras; i++)
+            json_object_set_new(x, row->extras[i].name,
+                                targets_of(row->extras[i].gfx, row->extras[i].ngfx, 0));
+        json_object_set_new(e, "extras", x);
+    }
     json_object_set_new(e, "ptx_isa", dbview_isa_json(&row->code));
     json_object_set_new(e, "status", json_string(dbview_status_name(row->status)));
     /* a vendor's own build of this id (NVIDIA's Windows on Arm cu134): its

@@ -215,6 +215,14 @@ try:
          "the gfx1100 index lists the gfx1100 device package")
     c.ok("rocm10.0.0" not in read("simple/gfx1100/torch/index.html"),
          "and not whl-next's torch, which `pip install torch` from there would take without its code")
+    try:
+        ix = json.loads(read("api/v1/index-table.json"))["indexes"]["rocm10.0.0"]["platforms"]["windows-x86_64"]
+        build = next(b for b in ix["torch"].values() if b.get("status") == "verified")
+    except (ValueError, KeyError, StopIteration):
+        build = {}
+    c.eq(build.get("extras"), {"device-gfx1030": ["gfx1030"], "device-gfx1100": ["gfx1100"],
+                               "device-all": ["gfx1030", "gfx1100"]},
+         "the feed says which extra brings which targets, as crawled")
 finally:
     server.terminate()
     server.wait()
