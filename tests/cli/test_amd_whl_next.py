@@ -24,10 +24,8 @@ import json
 import os
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
-import time
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -104,21 +102,8 @@ with open(os.path.join(served, "index.html"), "w") as f:
     f.write("<!DOCTYPE html><html><body>%s</body></html>\n"
             % "".join('<a href="%s/">%s</a>' % (n, n) for n in sorted(os.listdir(served)) if n != "index.html"))
 
-sock = socket.socket()
-sock.bind(("127.0.0.1", 0))
-port = sock.getsockname()[1]
-sock.close()
-server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
-                           "--directory", os.path.dirname(served)], stdout=subprocess.DEVNULL,
-                          stderr=subprocess.DEVNULL)
-try:
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.05)
-    base = "http://127.0.0.1:%d/whl-next" % port
+with watest.static_server(os.path.dirname(served)) as root:
+    base = root + "/whl-next"
     shipped = open(os.path.join(watest.ROOT, "data", "vendor_indexes.csv")).read()
     c.ok("https://stable.repo.amd.com/rocm/whl-next/" in shipped, "the shipped vendor rows name AMD's whl-next")
     data = watest.data_copy(W, "data", {
@@ -159,24 +144,8 @@ try:
          ["uv", "pip", "install", "torch[device-gfx1100]==" + V, "--index-url", base], "uv's line the same way")
 
     # ---- the printed line, run ----
-    wrapper = os.path.join(W, "bin")
-    os.makedirs(wrapper)
-    with open(os.path.join(wrapper, "pip"), "w") as f:
-        f.write('#!/bin/sh\n[ "$1" = install ] || exit 9\nshift\n'
-                'exec "$WA_PYTHON" -m pip download --dest "$WA_DEST" --only-binary=:all: '
-                '--python-version 3.12 --platform win_amd64 --timeout 10 --retries 0 "$@"\n')
-    os.chmod(os.path.join(wrapper, "pip"), 0o755)
-
     def fetch(line, name):
-        dest = os.path.join(W, "dl-" + name)
-        e = dict(os.environ, PATH=wrapper + os.pathsep + os.environ["PATH"], WA_PYTHON=sys.executable,
-                 WA_DEST=dest, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1", PIP_CONFIG_FILE=os.devnull,
-                 PIP_NO_CACHE_DIR="1")
-        for k in ("PIP_EXTRA_INDEX_URL", "PIP_INDEX_URL"):
-            e.pop(k, None)
-        p = subprocess.run(["bash", "--norc", "--noprofile", "-O", "failglob", "-c", line],
-                           capture_output=True, text=True, timeout=300, env=e, cwd=W)
-        return p, sorted(os.listdir(dest)) if os.path.isdir(dest) else []
+        return watest.pip_as_download(W, line, name, "win_amd64", "3.12")
 
     if pip:
         p, got = fetch(pip, "printed")
@@ -223,7 +192,4 @@ try:
     c.eq(build.get("extras"), {"device-gfx1030": ["gfx1030"], "device-gfx1100": ["gfx1100"],
                                "device-all": ["gfx1030", "gfx1100"]},
          "the feed says which extra brings which targets, as crawled")
-finally:
-    server.terminate()
-    server.wait()
 c.done()

@@ -22,10 +22,8 @@ import json
 import os
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
-import time
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -83,20 +81,7 @@ simple_index(served, "nvtorch_oot", [("torch-2.14.0+cu134-cp313-cp313-win_arm64.
              [("torch/lib/torch_cuda.dll", dll)])
 simple_index(served, "pypi", [("torch-2.14.1-cp313-cp313-win_arm64.whl", "2.14.1")])
 
-sock = socket.socket()
-sock.bind(("127.0.0.1", 0))
-port = sock.getsockname()[1]
-sock.close()
-server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
-                           "--directory", served], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-try:
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.05)
-    base = "http://127.0.0.1:%d" % port
+with watest.static_server(served) as base:
     shipped = open(os.path.join(watest.ROOT, "data", "vendor_indexes.csv")).read()
     c.ok("https://pypi.nvidia.com/nvtorch_oot/" in shipped, "the shipped vendor row names NVIDIA's index")
     data = watest.data_copy(W, "data", {
@@ -120,23 +105,8 @@ try:
     comp = cmds.get("pip_with_companions") or ""
     c.ok("torchvision==0.29.0+cu134" in comp, "companions pinned to the vendor's too: %s" % comp)
 
-    wrapper = os.path.join(W, "bin")
-    os.makedirs(wrapper)
-    with open(os.path.join(wrapper, "pip"), "w") as f:
-        f.write('#!/bin/sh\n[ "$1" = install ] || exit 9\nshift\n'
-                'exec "$WA_PYTHON" -m pip download --dest "$WA_DEST" --no-deps --only-binary=:all: '
-                '--python-version 3.13 --platform win_arm64 --timeout 10 --retries 0 "$@"\n')
-    os.chmod(os.path.join(wrapper, "pip"), 0o755)
-
     def fetch(line, name):
-        dest = os.path.join(W, "dl-" + name)
-        e = dict(os.environ, PATH=wrapper + os.pathsep + os.environ["PATH"], WA_PYTHON=sys.executable,
-                 WA_DEST=dest, PIP_INDEX_URL=base + "/pypi/", PIP_DISABLE_PIP_VERSION_CHECK="1",
-                 PIP_NO_INPUT="1", PIP_CONFIG_FILE=os.devnull, PIP_NO_CACHE_DIR="1")
-        e.pop("PIP_EXTRA_INDEX_URL", None)
-        p = subprocess.run(["bash", "--norc", "--noprofile", "-O", "failglob", "-c", line],
-                           capture_output=True, text=True, timeout=300, env=e, cwd=W)
-        return p, sorted(os.listdir(dest)) if os.path.isdir(dest) else []
+        return watest.pip_as_download(W, line, name, "win_arm64", "3.13", deps=False, index=base + "/pypi/")
 
     if pip:
         p, got = fetch(pip, "printed")
@@ -168,7 +138,4 @@ try:
     c.eq(shlex.split((rec.get("commands") or {}).get("pip") or ""),
          ["pip", "install", "torch==2.14.0+cu134", "--extra-index-url", base + "/nvtorch_oot"],
          "the verified row's command: the vendor form")
-finally:
-    server.terminate()
-    server.wait()
 c.done()

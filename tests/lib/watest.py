@@ -5,14 +5,17 @@ Each test script is run by CTest as
 and prints one line per failed check and a final "N passed, N failed".
 """
 import argparse
+import contextlib
 import hashlib
 import html
 import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
+import time
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -352,3 +355,53 @@ def start_tags(text, names=None):
                 v = next((x for x in a.group(2, 3, 4) if x is not None), None)
                 attrs[k] = html.unescape(v) if v is not None else None
         yield name, attrs
+
+
+@contextlib.contextmanager
+def static_server(root):
+    """Serves folder root on 127.0.0.1 (python3 -m http.server on a free
+    port) for the with block; yields its base URL."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                               "--directory", root], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield "http://127.0.0.1:%d" % port
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def pip_as_download(work, line, dest_name, platform, python, deps=True, index=None):
+    """Runs a printed `pip install ...` line in bash (-O failglob, no rc
+    files) with `pip` a wrapper that makes it `pip download` for platform
+    and python into work/dl-dest_name (with the requirements' dependencies
+    unless deps is false; PyPI replaced by index, or none).  Returns the
+    CompletedProcess and the sorted names of the files it fetched."""
+    wrapper = os.path.join(work, "bin-pip-download")
+    os.makedirs(wrapper, exist_ok=True)
+    with open(os.path.join(wrapper, "pip"), "w") as f:
+        f.write('#!/bin/sh\n[ "$1" = install ] || exit 9\nshift\n'
+                'exec "$WA_PYTHON" -m pip download --dest "$WA_DEST" %s--only-binary=:all: '
+                '--python-version "$WA_PY" --platform "$WA_PLATFORM" --timeout 10 --retries 0 "$@"\n'
+                % ("" if deps else "--no-deps "))
+    os.chmod(os.path.join(wrapper, "pip"), 0o755)
+    dest = os.path.join(work, "dl-" + dest_name)
+    e = dict(os.environ, PATH=wrapper + os.pathsep + os.environ["PATH"], WA_PYTHON=sys.executable,
+             WA_DEST=dest, WA_PY=python, WA_PLATFORM=platform, PIP_DISABLE_PIP_VERSION_CHECK="1",
+             PIP_NO_INPUT="1", PIP_CONFIG_FILE=os.devnull, PIP_NO_CACHE_DIR="1")
+    for k in ("PIP_EXTRA_INDEX_URL", "PIP_INDEX_URL"):
+        e.pop(k, None)
+    if index:
+        e["PIP_INDEX_URL"] = index
+    p = subprocess.run(["bash", "--norc", "--noprofile", "-O", "failglob", "-c", line],
+                       capture_output=True, text=True, timeout=300, env=e, cwd=work)
+    return p, sorted(os.listdir(dest)) if os.path.isdir(dest) else []
