@@ -68,6 +68,7 @@ const struct kpack_result *kpack_result(const struct kpack *k)
     return &k->r;
 }
 
+static void warnf(struct kpack *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warnf(struct kpack *k, const char *fmt, ...)
 {
     if (k->r.nwarnings >= 16)
