@@ -272,10 +272,16 @@ for argv in meant.values():
         for a in step:
             if "*" in a or "?" in a:
                 decoys.add(a.replace("*", "x").replace("?", "x"))
+            # an extra, torch[device-gfx1100]==...: unquoted, a bracket
+            # expression that matches one of its characters
+            m = re.search(r"\[([^]\[]+)\]", a)
+            if m:
+                decoys.add((a[:m.start()] + m.group(1)[0] + a[m.end():]).replace("*", "x"))
 for d in decoys:
     if "/" not in d:
         open(os.path.join(here, d), "w").close()
 c.ok("torch==2.14.x" in decoys, "a decoy torch==2.14.x among the %d decoys" % len(decoys))
+c.ok(any(d.startswith("torchd==") for d in decoys), "a decoy for an extra's brackets (torchd==...)")
 for line, where in prose.items():
     if line not in meant:
         try:
