@@ -48,17 +48,29 @@ const char *answer_gpu_extra(const struct dbview_row *r, const struct compat_res
     buf[0] = '\0';
     if (!r || !r->vendor || !r->vendor->gpu_extra || !res->has_via || res->via.kind != TARGET_GFX)
         return buf;
-    if (r->nextras) { /* as crawled: the extra with the target that runs, the narrowest */
+    if (r->nextras) {
+        /* as crawled: of the extras with the target that runs, the one
+         * named for it (device-gfx1101, though device-gfx1100 may bring
+         * the same family pack), else the narrowest */
+        target_format(&res->via, gfx, sizeof gfx);
+        char *own = vendorindex_extra(r->vendor, gfx);
         const struct dbview_extra *best = NULL;
+        int best_own = 0;
         for (size_t i = 0; i < r->nextras; i++) {
             const struct dbview_extra *e = &r->extras[i];
             int has = 0;
             for (size_t k = 0; k < e->ngfx && !has; k++)
                 has = target_cmp(&e->gfx[k], &res->via) == 0;
-            if (has && (!best || e->ngfx < best->ngfx ||
-                        (e->ngfx == best->ngfx && strcmp(e->name, best->name) < 0)))
+            int is_own = own && strcmp(e->name, own) == 0;
+            if (has && (!best || is_own > best_own ||
+                        (is_own == best_own &&
+                         (e->ngfx < best->ngfx ||
+                          (e->ngfx == best->ngfx && strcmp(e->name, best->name) < 0))))) {
                 best = e;
+                best_own = is_own;
+            }
         }
+        free(own);
         if (best && strlen(best->name) < n)
             snprintf(buf, n, "%s", best->name);
         return buf;

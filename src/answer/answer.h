@@ -237,10 +237,9 @@ void answer_commands_make(struct answer_commands *c, const struct tables *t, con
                           const char *pin, const char *extra, const char *index_url);
 /* The install extra of row r that brings the code res found running
  * ("device-gfx1100": AMD's whl-next builds, vendorindex.h) into buf (n
- * bytes): of the extras crawl read (dbview_row.extras), the narrowest
- * that has the target; of a declared row, the vendor's pattern with the
- * target's name.  "" when the row's wheel carries its GPU code itself.
- * Returns buf. */
+ * bytes): of the extras crawl read (dbview_row.extras) that have the
+ * target, the one named for it, else the narrowest; of a declared row, the vendor's pattern with
+ * the target's name.  "" when the row's wheel carries its GPU code itself. Returns buf. */
 const char *answer_gpu_extra(const struct dbview_row *r, const struct compat_result *res, char *buf,
                              size_t n);
 void answer_commands_free(struct answer_commands *c);

@@ -80,18 +80,33 @@ def project_page(root, project, wheels):
 # ---- the index ------------------------------------------------------------------------
 objs = {"gfx1100": open(os.path.join(HIP, "kern_gfx1100.hsaco"), "rb").read()}
 clang = shutil.which("clang-14") or shutil.which("clang")
-out = os.path.join(W, "k_gfx1030.hsaco")
-p = subprocess.run([clang, "-x", "hip", "-nogpulib", "-nogpuinc", "-O1", "--offload-arch=gfx1030",
-                    "--cuda-device-only", "--no-gpu-bundle-output", os.path.join(HIP, "src", "k1.hip"), "-o", out],
-                   capture_output=True, text=True)
-c.ok(p.returncode == 0, "clang-14 builds a gfx1030 code object (%s)" % p.stderr.strip()[:200])
-objs["gfx1030"] = open(out, "rb").read() if p.returncode == 0 else objs["gfx1100"]
+
+
+def code_object(arch):
+    out = os.path.join(W, "k_%s.hsaco" % arch)
+    p = subprocess.run([clang, "-x", "hip", "-nogpulib", "-nogpuinc", "-O1", "--offload-arch=" + arch,
+                        "--cuda-device-only", "--no-gpu-bundle-output", os.path.join(HIP, "src", "k1.hip"), "-o",
+                        out], capture_output=True, text=True)
+    c.ok(p.returncode == 0, "clang-14 builds a %s code object (%s)" % (arch, p.stderr.strip()[:200]))
+    return open(out, "rb").read() if p.returncode == 0 else objs["gfx1100"]
+
+
+objs["gfx1030"] = code_object("gfx1030")
+gfx1031 = code_object("gfx1031")
 
 V = "2.13.0+rocm10.0.0"
 served = os.path.join(W, "served", "whl-next")
 reqs = ["amd-torch-device-%s ==%s; extra == \"device-%s\"" % (g, V, g) for g in objs]
 reqs += ["amd-torch-device-%s ==%s; extra == \"device-all\"" % (g, V) for g in objs]
-project_page(served, "torch", [(V, reqs, ["device-%s" % g for g in objs] + ["device-all"]),
+# a family pack, as AMD's Windows extras add (amd-torch-device-gfx110x): here
+# gfx103x, with gfx1030 and gfx1031 code, brought by device-gfx1030 too and
+# alone by device-gfx1031, so both extras carry gfx1031
+reqs += ["amd-torch-device-gfx103x ==%s; extra == \"device-%s\"" % (V, e) for e in ("gfx1030", "gfx1031")]
+project_page(served, "amd-torch-device-gfx103x",
+             [(V, [], [], [("torch/.kpack/torch_gfx103x.kpack",
+                            kpackfile.write(None, [("lib/torch_hip.dll", "gfx1030", objs["gfx1030"]),
+                                                   ("lib/torch_hip.dll", "gfx1031", gfx1031)], family="gfx103X"))])])
+project_page(served, "torch", [(V, reqs, ["device-%s" % g for g in objs] + ["device-gfx1031", "device-all"]),
                                ("2.13.0+rocm7.14.0", [], ["device-gfx1100"])])
 for g, obj in objs.items():
     archive = kpackfile.write(None, [("lib/torch_hip.dll", g, obj), ("lib/c10_hip.dll", g, obj)], family=g)
@@ -113,12 +128,12 @@ with watest.static_server(os.path.dirname(served)) as root:
 
     # ---- crawled ----
     argv = [args.wheelarch, "crawl", "--index", base + "/", "--cache", cache, "--json"]
-    for proj in ["torch"] + ["amd-torch-device-" + g for g in objs]:
+    for proj in ["torch", "amd-torch-device-gfx103x"] + ["amd-torch-device-" + g for g in objs]:
         argv += ["--project", proj]
     cr = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300)
     lines = [json.loads(x) for x in cr.stdout.splitlines() if x.strip().startswith("{")]
     scans = [x for x in lines if "summary" not in x]
-    c.ok(cr.returncode == 0 and len(scans) == 4, "crawl: two torch wheels and two device wheels (%s)"
+    c.ok(cr.returncode == 0 and len(scans) == 5, "crawl: two torch wheels, two device wheels, a family pack (%s)"
          % (cr.stderr.strip()[-300:] or [s.get("filename") for s in scans]))
     dev = [s for s in scans if "amd_torch_device_gfx1100" in json.dumps(s)]
     c.ok(dev and "gfx1100" in json.dumps(dev[0].get("gfx", dev[0])), "the gfx1100 package's kernel archive is read")
@@ -156,6 +171,17 @@ with watest.static_server(os.path.dirname(served)) as root:
          "control: the release pin takes the rocm7.14.0 build (PEP 440 sorts its label higher), "
          "without the gfx1100 code: which is why the line pins the exact version")
 
+    # ---- a target two extras carry: the extra named for it ----
+    a, q = query("RX 6700 XT")
+    rec = a.get("recommendation") or {}
+    c.eq(rec.get("extra"), "device-gfx1031",
+         "RX 6700 XT (gfx1031), in device-gfx1030's family pack too: its own extra (%s)" % q.stderr.strip()[-200:])
+    line = (rec.get("commands") or {}).get("pip") or ""
+    if line:
+        p, got = fetch(line, "gfx1031")
+        c.eq(got, ["amd_torch_device_gfx103x-%s-%s.whl" % (V, TAG), "torch-%s-%s.whl" % (V, TAG)],
+             "its line fetches torch and the family pack with gfx1031's code (%s)" % (p.stdout + p.stderr)[-300:])
+
     # ---- two GPUs, and a GPU none of the crawled packages has code for ----
     a, q = query("RX 7900 XTX", "RX 6800 XT")
     line = ((a.get("recommendation") or {}).get("commands") or {}).get("pip") or ""
@@ -189,7 +215,7 @@ with watest.static_server(os.path.dirname(served)) as root:
         build = next(b for b in ix["torch"].values() if b.get("status") == "verified")
     except (ValueError, KeyError, StopIteration):
         build = {}
-    c.eq(build.get("extras"), {"device-gfx1030": ["gfx1030"], "device-gfx1100": ["gfx1100"],
-                               "device-all": ["gfx1030", "gfx1100"]},
+    c.eq(build.get("extras"), {"device-gfx1030": ["gfx1030", "gfx1031"], "device-gfx1031": ["gfx1030", "gfx1031"],
+                               "device-gfx1100": ["gfx1100"], "device-all": ["gfx1030", "gfx1100"]},
          "the feed says which extra brings which targets, as crawled")
 c.done()
