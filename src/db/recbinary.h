@@ -63,7 +63,7 @@ struct recbinary_codec {
 
 struct recbinary {
     char *path;   /* the member's path in the wheel, never empty */
-    char *format; /* "elf", "pe", "fatbin", "offload"; NULL when not said */
+    char *format; /* "elf", "pe", "fatbin", "offload", "kpack"; NULL when not said */
     long long size, modules, dlink_modules, library_modules; /* -1 when not said */
     int bundled; /* a bundled NVIDIA library (recbinary_is_bundled) in a wheel that bundles them */
     struct recbinary_targets sass, ptx, lto, gfx; /* the binary's lists */

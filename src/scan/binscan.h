@@ -49,7 +49,7 @@ int binscan_format(const struct binscan *bs);
 /* The result; owned by bs, valid until binscan_free. */
 const struct binscan_result *binscan_result(const struct binscan *bs);
 
-/* "elf", "pe", "fatbin", "offload", "unknown". */
+/* "elf", "pe", "fatbin", "offload", "kpack", "unknown". */
 const char *binscan_format_name(int format);
 const char *binscan_class_name(int cls);
 
