@@ -41,19 +41,25 @@ void answer_commands_make(struct answer_commands *c, const struct tables *t, con
     installcmd_make(&c->install, t, &req, 1, index_url, 0);
 }
 
+char *answer_vendor_extra(const struct vendor_build *b, const struct compat_result *res)
+{
+    char gfx[TARGET_NAME_MAX];
+    if (!b || !b->gpu_extra || !res->has_via || res->via.kind != TARGET_GFX)
+        return NULL;
+    target_format(&res->via, gfx, sizeof gfx);
+    return vendorindex_extra(b, gfx);
+}
+
 const char *answer_gpu_extra(const struct dbview_row *r, const struct compat_result *res, char *buf,
                              size_t n)
 {
-    char gfx[TARGET_NAME_MAX];
     buf[0] = '\0';
-    if (!r || !r->vendor || !r->vendor->gpu_extra || !res->has_via || res->via.kind != TARGET_GFX)
-        return buf;
-    if (r->nextras) {
+    char *own = r ? answer_vendor_extra(r->vendor, res) : NULL;
+    const char *pick = own;
+    if (own && r->nextras) {
         /* as crawled: of the extras with the target that runs, the one
          * named for it (device-gfx1101, though device-gfx1100 may bring
          * the same family pack), else the narrowest */
-        target_format(&res->via, gfx, sizeof gfx);
-        char *own = vendorindex_extra(r->vendor, gfx);
         const struct dbview_extra *best = NULL;
         int best_own = 0;
         for (size_t i = 0; i < r->nextras; i++) {
@@ -61,7 +67,7 @@ const char *answer_gpu_extra(const struct dbview_row *r, const struct compat_res
             int has = 0;
             for (size_t k = 0; k < e->ngfx && !has; k++)
                 has = target_cmp(&e->gfx[k], &res->via) == 0;
-            int is_own = own && strcmp(e->name, own) == 0;
+            int is_own = strcmp(e->name, own) == 0;
             if (has && (!best || is_own > best_own ||
                         (is_own == best_own &&
                          (e->ngfx < best->ngfx ||
@@ -70,16 +76,11 @@ const char *answer_gpu_extra(const struct dbview_row *r, const struct compat_res
                 best_own = is_own;
             }
         }
-        free(own);
-        if (best && strlen(best->name) < n)
-            snprintf(buf, n, "%s", best->name);
-        return buf;
+        pick = best ? best->name : NULL;
     }
-    target_format(&res->via, gfx, sizeof gfx);
-    char *x = vendorindex_extra(r->vendor, gfx);
-    if (x && strlen(x) < n)
-        snprintf(buf, n, "%s", x);
-    free(x);
+    if (pick && strlen(pick) < n)
+        snprintf(buf, n, "%s", pick);
+    free(own);
     return buf;
 }
 

@@ -242,6 +242,10 @@ void answer_commands_make(struct answer_commands *c, const struct tables *t, con
  * the target's name.  "" when the row's wheel carries its GPU code itself. Returns buf. */
 const char *answer_gpu_extra(const struct dbview_row *r, const struct compat_result *res, char *buf,
                              size_t n);
+/* The extra of vendor build b's pattern for the target res found running
+ * ("device-gfx1100"), or NULL when b has none or no gfx target runs.
+ * Caller frees. */
+char *answer_vendor_extra(const struct vendor_build *b, const struct compat_result *res);
 void answer_commands_free(struct answer_commands *c);
 /* dst becomes a copy of src (dst's old content is not freed). */
 void answer_commands_copy(struct answer_commands *dst, const struct answer_commands *src);
