@@ -79,16 +79,12 @@ def project_page(root, project, wheels):
 
 # ---- the index ------------------------------------------------------------------------
 objs = {"gfx1100": open(os.path.join(HIP, "kern_gfx1100.hsaco"), "rb").read()}
-clang = shutil.which("clang-14") or shutil.which("clang")
 
 
 def code_object(arch):
-    out = os.path.join(W, "k_%s.hsaco" % arch)
-    p = subprocess.run([clang, "-x", "hip", "-nogpulib", "-nogpuinc", "-O1", "--offload-arch=" + arch,
-                        "--cuda-device-only", "--no-gpu-bundle-output", os.path.join(HIP, "src", "k1.hip"), "-o",
-                        out], capture_output=True, text=True)
-    c.ok(p.returncode == 0, "clang-14 builds a %s code object (%s)" % (arch, p.stderr.strip()[:200]))
-    return open(out, "rb").read() if p.returncode == 0 else objs["gfx1100"]
+    obj, why = kpackfile.code_object(W, arch)
+    c.ok(obj is not None, "clang-14 builds a %s code object (%s)" % (arch, why[:200]))
+    return obj if obj is not None else objs["gfx1100"]
 
 
 objs["gfx1030"] = code_object("gfx1030")

@@ -4,9 +4,25 @@ the table of contents, 64-byte aligned blobs, then the table as MessagePack.
 The code objects put in are real ones (clang's); only the container is made
 here.  MessagePack is written by the small encoder below (maps, arrays,
 strings, unsigned integers, booleans), enough for the table."""
+import os
+import shutil
 import struct
+import subprocess
 
 ALIGN = 64
+HIP_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "hip", "src", "k1.hip")
+
+
+def code_object(work, arch):
+    """A real AMDGPU code object for arch, built by Debian's clang-14 from
+    tests/fixtures/hip/src/k1.hip into work.  Returns (bytes or None, clang's
+    stderr)."""
+    clang = shutil.which("clang-14") or shutil.which("clang")
+    out = os.path.join(work, "k_%s.hsaco" % arch)
+    p = subprocess.run([clang, "-x", "hip", "-nogpulib", "-nogpuinc", "-O1", "--offload-arch=" + arch,
+                        "--cuda-device-only", "--no-gpu-bundle-output", HIP_SOURCE, "-o", out],
+                       capture_output=True, text=True)
+    return (open(out, "rb").read() if p.returncode == 0 else None), p.stderr.strip()
 
 
 def pack(v):
