@@ -65,17 +65,18 @@ static void machine_extras(const struct dbview *v, const struct multigpu_result 
     if (!in->row->vendor || !in->row->vendor->gpu_extra)
         return;
     struct strbuf b = STRBUF_INIT;
+    char(*each)[64] = xcalloc(m->n ? m->n : 1, sizeof *each); /* each GPU's extra */
     for (size_t g = 0; g < m->n; g++) {
         const struct answer_row *y = answer_row_of(m->res[g], in->row->variant);
-        char one[64];
-        if (!y || !*answer_gpu_extra(y->row, &y->v.res, one, sizeof one))
+        if (!y || !*answer_gpu_extra(y->row, &y->v.res, each[g], sizeof each[g]))
             continue;
-        int seen = 0;
-        for (const char *p = strbuf_str(&b); *p && !seen; p += strcspn(p, ","), p += *p == ',')
-            seen = strncmp(p, one, strlen(one)) == 0 && (p[strlen(one)] == ',' || !p[strlen(one)]);
-        if (!seen)
-            strbuf_addf(&b, "%s%s", b.len ? "," : "", one);
+        size_t k = 0;
+        while (k < g && strcmp(each[k], each[g]) != 0)
+            k++;
+        if (k == g) /* not an earlier GPU's */
+            strbuf_addf(&b, "%s%s", b.len ? "," : "", each[g]);
     }
+    free(each);
     if (b.len && b.len < sizeof in->extra) {
         snprintf(in->extra, sizeof in->extra, "%s", strbuf_str(&b));
         answer_commands_free(&in->commands);
