@@ -98,6 +98,8 @@ void relgrid_make(const struct grid *g, uint16_t cc, const char *platform, size_
     }
     reindex(rel, nrel, &relmap);
     signed char *cell = xmalloc(nrel * nvar + 1);
+    /* per variant, the vendor whose index has it (a row of it is the vendor's) */
+    const char **var_vendor = xcalloc(nvar + 1, sizeof *var_vendor);
     const char **vers = xcalloc(nrel * nvar + 1, sizeof *vers);
     memset(cell, -1, nrel * nvar + 1);
     for (size_t r = 0; r < v->nrows; r++) {
@@ -105,6 +107,8 @@ void relgrid_make(const struct grid *g, uint16_t cc, const char *platform, size_
         if (!on_grid(row, cc, platform))
             continue;
         long x = find(relmap, row->release), y = find(varmap, row->variant);
+        if (y >= 0 && row->vendor)
+            var_vendor[y] = row->vendor->vendor;
         if (x < 0 || y < 0)
             continue; /* a release the grid leaves out */
         size_t i = (size_t)x * nvar + (size_t)y;
@@ -136,6 +140,7 @@ void relgrid_make(const struct grid *g, uint16_t cc, const char *platform, size_
             if (mark == (long)(x * nvar + y))
                 out->mark = (long)(x * nvar + kept);
         }
+        var_vendor[kept] = var_vendor[y];
         var[kept++] = var[y];
     }
     /* close the columns up: rows of `kept` cells */
@@ -145,15 +150,6 @@ void relgrid_make(const struct grid *g, uint16_t cc, const char *platform, size_
     }
     if (out->mark >= 0)
         out->mark = out->mark / (long)nvar * (long)kept + out->mark % (long)nvar;
-    const char **var_vendor = xcalloc(kept ? kept : 1, sizeof *var_vendor);
-    for (size_t r = 0; r < v->nrows; r++) {
-        const struct dbview_row *row = &v->rows[r];
-        if (!row->vendor || !on_grid(row, cc, platform))
-            continue;
-        for (size_t y = 0; y < kept; y++)
-            if (strcmp(var[y], row->variant) == 0)
-                var_vendor[y] = row->vendor->vendor;
-    }
     out->rel = rel;
     out->var = var;
     out->var_vendor = var_vendor;
