@@ -8,6 +8,7 @@
 
 #include "csvfile.h"
 #include "datatable.h"
+#include "dotver.h"
 #include "indexurl.h"
 #include "pyversion.h"
 #include "xalloc.h"
@@ -32,6 +33,12 @@ static int version_ok(const char *s)
     return dots == 2 || dots == 3;
 }
 
+/* A character of a lowercase name: letters, digits, '.', '-', '_'. */
+static int name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
+}
+
 /* An install extra's pattern: a lowercase extra name holding "{gfx}" once
  * ("device-{gfx}"), or "" for none. */
 static int extra_ok(const char *s)
@@ -42,34 +49,23 @@ static int extra_ok(const char *s)
     if (!at || strstr(at + 1, "{gfx}"))
         return 0;
     for (const char *p = s; *p; p++) {
-        if (p == at) {
+        if (p == at)
             p += 4;
-            continue;
-        }
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' ||
-              *p == '_'))
+        else if (!name_char(*p))
             return 0;
     }
     return 1;
 }
 
-/* A lowercase name of letters, digits, '.', '-' (project, variant). */
+/* A lowercase name (project, variant). */
 static int name_ok(const char *s)
 {
     if (!*s)
         return 0;
     for (const char *p = s; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' ||
-              *p == '_'))
+        if (!name_char(*p))
             return 0;
     return 1;
-}
-
-static char *release_of(const char *version)
-{
-    const char *dot = strchr(version, '.');
-    const char *second = dot ? strchr(dot + 1, '.') : NULL;
-    return second ? xstrndup(version, (size_t)(second - version)) : xstrdup(version);
 }
 
 static char *with_slash(const char *url)
@@ -128,7 +124,7 @@ int vendorindex_load(const char *dir, struct tables *t, struct wa_error *err)
                    *gpu_package = row[idx[9]], *pythons = row[idx[10]], *note = row[idx[11]];
         size_t line = r + 2;
         struct pylist pylist;
-        char *rel = version_ok(version) ? release_of(version) : NULL;
+        char *rel = version_ok(version) ? dotver_release(version) : NULL;
         if (!name_ok(project))
             rc = wa_error_set(err, WA_ERR_FORMAT,
                               "%s line %zu: project \"%s\" is not a lowercase project name",
